@@ -1,0 +1,107 @@
+/**
+ * `npm start`: the console on http://localhost:3000. With DW_SERVER_URL unset it first starts the
+ * embedded Durable-Workflow-compatible server with the demo fleet (data persisted under .data/),
+ * so a fresh machine shows a live fleet with one command. With DW_SERVER_URL set, only the console.
+ * The production build is made on first start (and again whenever sources are newer than it).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(__dirname, "..");
+const consolePort = Number(process.env.PORT ?? 3000);
+const embeddedPort = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
+const children: ChildProcess[] = [];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+function buildIsStale(): boolean {
+  const stamp = join(root, ".next", "BUILD_ID");
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  const sources = ["app", "components", "lib", "messages", "public"].map((d) => newestMtime(join(root, d)));
+  const configs = ["next.config.ts", "package.json", "postcss.config.mjs"].map((f) =>
+    existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0,
+  );
+  return Math.max(...sources, ...configs) > built;
+}
+
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit" });
+  children.push(child);
+  child.on("exit", (code, signal) => {
+    if (!stopping) {
+      console.error(`${args.join(" ")} exited (${signal ?? code}); stopping Breakwater.`);
+      stop(code ?? 1);
+    }
+  });
+  return child;
+}
+
+let stopping = false;
+function stop(code: number): void {
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  setTimeout(() => process.exit(code), 3000).unref();
+}
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+async function main(): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+  let serverUrl = process.env.DW_SERVER_URL;
+  if (!serverUrl) {
+    serverUrl = `http://127.0.0.1:${embeddedPort}`;
+    run(process.execPath, ["--import", "tsx", "server/main.ts", "--demo"], { ...env, DW_EMBEDDED_PORT: String(embeddedPort) });
+    await waitFor(`${serverUrl}/api/health`, 60_000);
+    console.log(`Embedded Durable Workflow server with the demo fleet: ${serverUrl}`);
+  }
+  if (buildIsStale()) {
+    console.log("Building the console (first start, or sources changed)…");
+    const build = spawnSync(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+      cwd: root,
+      env,
+      stdio: "inherit",
+    });
+    if (build.status !== 0) {
+      console.error("next build failed");
+      stop(1);
+      return;
+    }
+  }
+  run(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(consolePort), "-H", "127.0.0.1"], {
+    ...env,
+    DW_SERVER_URL: serverUrl,
+  });
+  await waitFor(`http://127.0.0.1:${consolePort}/api/healthz`, 60_000);
+  console.log(`Breakwater console: http://localhost:${consolePort}  (talking to ${serverUrl})`);
+  console.log("The console listens on 127.0.0.1 only: no console authentication is configured.");
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  stop(1);
+});

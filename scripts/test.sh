@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Every test Breakwater has: lint, typecheck, unit/contract/engine tests (vitest), a production
+# build, then the UI in real Chromium (Playwright) against the embedded server. Ends with one
+# plain line "N passed, N failed" totalled from the JSON reporters (CI reads that line).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+export NEXT_TELEMETRY_DISABLED=1
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+# The build runs with a canary token so that the security test can prove no token reaches the
+# client bundle or the HTML.
+export BREAKWATER_CANARY_TOKEN="bw-canary-7f3e9c1d-token"
+OUT=.ci-out
+rm -rf "$OUT"; mkdir -p "$OUT"
+t0=$SECONDS
+step() { echo; echo "=== [$((SECONDS - t0))s] $*"; }
+fail=0
+
+step "lint"
+npx eslint . || fail=1
+
+step "typecheck"
+npx next typegen >/dev/null && npx tsc --noEmit || fail=1
+
+step "unit, contract and engine tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
+unit_rc=$?
+
+step "production build"
+DW_TOKEN="$BREAKWATER_CANARY_TOKEN" npx next build || fail=1
+
+step "UI tests (Playwright + Chromium)"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" DW_TOKEN="$BREAKWATER_CANARY_TOKEN" npx playwright test
+e2e_rc=$?
+
+step "summary (${SECONDS}s)"
+node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/e2e.json" "$fail"
+summary_rc=$?
+if [ "$unit_rc" -ne 0 ] || [ "$e2e_rc" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$summary_rc" -ne 0 ]; then
+  exit 1
+fi
