@@ -1,0 +1,32 @@
+/**
+ * Public surface of the typed Durable Workflow client (server-api.md §1–§7).
+ *
+ * - `createDwClient` — one fetch wrapper: auth, namespace, control-plane version header, gzip,
+ *   timeouts combined with a caller AbortSignal, URL-encoded path ids, typed errors.
+ * - zod schemas per endpoint (open to unknown fields and enum members; `[]` accepted for maps;
+ *   both timestamp forms) and their inferred types.
+ * - Typed errors keyed by `reason` (errors.ts); 409 command rejections are `CommandResult`s.
+ * - Payload codec decoding (codec.ts).
+ *
+ * Bundle weight (esbuild, minified + gzip): this whole barrel ≈ 72 KB in a browser bundle, of which
+ * the codec (avsc types + the `buffer` polyfill) is ≈ 35 KB. Everything but the codec is Node- and
+ * browser-safe; client components that do not decode payloads can import `@/lib/dw/client`,
+ * `@/lib/dw/schemas-*`, `@/lib/dw/errors` or `@/lib/dw/enums` directly to leave avsc out.
+ */
+
+export * from "./enums";
+export * from "./errors";
+export {
+  timestamp,
+  timestampToEpochMs,
+  payloadEnvelopeSchema,
+  controlPlaneSchema,
+  type PayloadEnvelope,
+  type ControlPlaneEnvelope,
+} from "./schema-kit";
+export * from "./schemas-workflows";
+export * from "./schemas-export";
+export * from "./schemas-fleet";
+export * from "./schemas-system";
+export * from "./client";
+export * from "./codec";

@@ -1,0 +1,80 @@
+import * as z from "zod";
+import type { Open } from "./enums";
+
+/**
+ * Building blocks shared by every endpoint schema. Browser-safe: zod only.
+ */
+
+/**
+ * A string position where the server has a known vocabulary but may send new members.
+ * Validates "is a string" and types the result as known-or-other.
+ */
+export function openEnum<T extends string>(known: readonly T[]): z.ZodType<Open<T>> {
+  // `known` only drives the static type; unknown members must survive parsing.
+  void known;
+  return z.string() as unknown as z.ZodType<Open<T>>;
+}
+
+/**
+ * ISO-8601 instants in both forms the server emits: Carbon `toJSON()`
+ * (`2026-04-13T12:00:00.000000Z`) and `toIso8601String()` (`2026-04-13T12:00:00+00:00`).
+ */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})$/;
+
+export const timestamp = z.string().regex(ISO_INSTANT, "expected an ISO-8601 timestamp");
+
+/** Epoch milliseconds of a server timestamp (either form); `null` when absent or unparseable. */
+export function timestampToEpochMs(value: string | null | undefined): number | null {
+  if (value == null || !ISO_INSTANT.test(value)) return null;
+  // Date.parse is only specified for millisecond precision; trim microseconds first.
+  const normalized = value.replace(/(\.\d{3})\d+/, "$1");
+  const ms = Date.parse(normalized);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * PHP renders an empty associative array as `[]`; accept it wherever a map is meant and
+ * normalise to `{}` so consumers see one shape.
+ */
+export function phpMap<V extends z.ZodType>(value: V) {
+  return z.preprocess(
+    (input) => (Array.isArray(input) && input.length === 0 ? {} : input),
+    z.record(z.string(), value),
+  );
+}
+
+export const anyMap = phpMap(z.unknown());
+
+export const nullableString = z.string().nullable();
+export const optionalString = z.string().nullish();
+export const optionalTimestamp = timestamp.nullish();
+export const optionalInt = z.number().int().nullish();
+export const optionalNumber = z.number().nullish();
+export const optionalBool = z.boolean().nullish();
+
+/** `{codec, blob}` payload envelope; offloaded payloads carry `external_storage` instead of `blob`. */
+export const payloadEnvelopeSchema = z.looseObject({
+  codec: z.string(),
+  blob: z.string().optional(),
+  external_storage: z.unknown().optional(),
+});
+export type PayloadEnvelope = z.infer<typeof payloadEnvelopeSchema>;
+
+/** The `control_plane` object on every `/workflows*` response (server-api.md §1.9). */
+export const controlPlaneSchema = z.looseObject({
+  schema: z.string().optional(),
+  version: z.number().int().optional(),
+  operation: z.string(),
+  workflow_id: z.string().nullish(),
+  contract: z
+    .looseObject({
+      schema: z.string().optional(),
+      version: z.number().int().optional(),
+      legacy_field_policy: z.string().optional(),
+      legacy_fields: anyMap.optional(),
+      required_fields: z.array(z.string()).optional(),
+      success_fields: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
+export type ControlPlaneEnvelope = z.infer<typeof controlPlaneSchema>;

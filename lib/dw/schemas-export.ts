@@ -1,0 +1,336 @@
+import * as z from "zod";
+import {
+  ACTIVITY_ATTEMPT_STATUSES,
+  ACTIVITY_STATUSES,
+  CLOSED_REASONS,
+  COMMAND_OUTCOMES,
+  FAILURE_CATEGORIES,
+  FAILURE_SOURCE_KINDS,
+  HISTORY_EVENT_TYPES,
+  LIVENESS_STATES,
+  PROPAGATION_KINDS,
+  REPAIR_BLOCKED_REASONS,
+  RUN_STATUSES,
+  STATUS_BUCKETS,
+  TASK_STATUSES,
+  TASK_TYPES,
+  TIMELINE_KINDS,
+  WAIT_KINDS,
+  WAIT_STATUSES,
+} from "./enums";
+import {
+  anyMap,
+  nullableString,
+  openEnum,
+  optionalBool,
+  optionalInt,
+  optionalNumber,
+  optionalString,
+  optionalTimestamp,
+  payloadEnvelopeSchema,
+  timestamp,
+} from "./schema-kit";
+
+/**
+ * `GET …/history/export` bundle (server-api.md §2.6, §4; contracts/history-export-bundle.schema.json).
+ * The only HTTP surface with activities, attempts, failures, timeline, waits and tasks. Nested rows
+ * vary with the engine version, so beyond identity every key is optional.
+ */
+
+/** Activity arguments/results: a base64 codec blob, or an external-storage envelope on newer engines. */
+const blobOrEnvelope = z.union([z.string(), payloadEnvelopeSchema]).nullish();
+
+export const exportHistoryEventSchema = z.looseObject({
+  id: optionalString,
+  sequence: z.number().int(),
+  type: openEnum(HISTORY_EVENT_TYPES),
+  workflow_task_id: optionalString,
+  workflow_command_id: optionalString,
+  recorded_at: optionalTimestamp,
+  payload: anyMap,
+});
+export type ExportHistoryEvent = z.infer<typeof exportHistoryEventSchema>;
+
+export const exportWorkflowSchema = z.looseObject({
+  instance_id: z.string(),
+  run_id: z.string(),
+  run_number: z.number().int(),
+  is_current_run: optionalBool,
+  current_run_id: optionalString,
+  workflow_type: optionalString,
+  workflow_class: optionalString,
+  business_key: optionalString,
+  memo: anyMap.optional(),
+  search_attributes: anyMap.optional(),
+  status: openEnum(RUN_STATUSES),
+  status_bucket: openEnum(STATUS_BUCKETS).nullish(),
+  closed_reason: openEnum(CLOSED_REASONS).nullish(),
+  archived_at: optionalTimestamp,
+  compatibility: optionalString,
+  connection: optionalString,
+  queue: optionalString,
+  last_history_sequence: optionalInt,
+  started_at: optionalTimestamp,
+  closed_at: optionalTimestamp,
+  last_progress_at: optionalTimestamp,
+});
+
+const payloadSlotSchema = z.looseObject({
+  available: z.boolean(),
+  data: blobOrEnvelope,
+  codec: optionalString,
+});
+
+export const exportPayloadsSchema = z.looseObject({
+  codec: optionalString,
+  arguments: payloadSlotSchema.optional(),
+  output: payloadSlotSchema.optional(),
+});
+
+export const exportSummarySchema = z.looseObject({
+  status: openEnum(RUN_STATUSES).nullish(),
+  status_bucket: openEnum(STATUS_BUCKETS).nullish(),
+  closed_reason: openEnum(CLOSED_REASONS).nullish(),
+  wait_kind: openEnum(WAIT_KINDS).nullish(),
+  wait_reason: optionalString,
+  wait_started_at: optionalTimestamp,
+  wait_deadline_at: optionalTimestamp,
+  next_task_id: optionalString,
+  next_task_type: optionalString,
+  next_task_status: optionalString,
+  next_task_lease_expires_at: optionalTimestamp,
+  liveness_state: openEnum(LIVENESS_STATES).nullish(),
+  liveness_reason: optionalString,
+  repair_blocked_reason: openEnum(REPAIR_BLOCKED_REASONS).nullish(),
+  repair_attention: optionalBool,
+  task_problem: optionalBool,
+  task_problem_badge: z.unknown().optional(),
+  exception_count: optionalInt,
+  history_event_count: optionalInt,
+  history_size_bytes: optionalInt,
+  continue_as_new_recommended: optionalBool,
+  duration_ms: optionalInt,
+});
+
+export const failureSnapshotSchema = z.looseObject({
+  id: z.string(),
+  source_kind: openEnum(FAILURE_SOURCE_KINDS).nullish(),
+  source_id: optionalString,
+  propagation_kind: openEnum(PROPAGATION_KINDS).nullish(),
+  failure_category: openEnum(FAILURE_CATEGORIES).nullish(),
+  non_retryable: z.boolean().optional(),
+  handled: z.boolean().optional(),
+  history_authority: optionalString,
+  diagnostic_only: optionalBool,
+  exception_type: optionalString,
+  exception_class: optionalString,
+  exception_resolved_class: optionalString,
+  exception_resolution_source: optionalString,
+  exception_resolution_error: optionalString,
+  exception_replay_blocked: optionalBool,
+  message: optionalString,
+  file: optionalString,
+  line: optionalInt,
+  trace_preview: optionalString,
+  created_at: optionalTimestamp,
+});
+export type FailureSnapshot = z.infer<typeof failureSnapshotSchema>;
+
+export const retryPolicySchema = z.looseObject({
+  max_attempts: optionalInt,
+  backoff_seconds: z.array(z.number()).optional(),
+  non_retryable_error_types: z.array(z.string()).optional(),
+});
+export type RetryPolicy = z.infer<typeof retryPolicySchema>;
+
+export const activityAttemptSchema = z.looseObject({
+  id: z.string(),
+  activity_execution_id: optionalString,
+  workflow_task_id: optionalString,
+  attempt_number: z.number().int(),
+  status: openEnum(ACTIVITY_ATTEMPT_STATUSES),
+  lease_owner: optionalString,
+  started_at: optionalTimestamp,
+  last_heartbeat_at: optionalTimestamp,
+  last_heartbeat_progress: z.unknown().optional(),
+  lease_expires_at: optionalTimestamp,
+  closed_at: optionalTimestamp,
+  stop_reason: optionalString,
+});
+export type ActivityAttempt = z.infer<typeof activityAttemptSchema>;
+
+export const exportActivitySchema = z.looseObject({
+  id: z.string(),
+  idempotency_key: optionalString,
+  sequence: optionalInt,
+  activity_type: optionalString,
+  activity_class: optionalString,
+  status: openEnum(ACTIVITY_STATUSES),
+  source_status: optionalString,
+  history_authority: optionalString,
+  diagnostic_only: optionalBool,
+  history_event_types: z.array(z.string()).optional(),
+  connection: optionalString,
+  queue: optionalString,
+  retry_policy: retryPolicySchema.nullish(),
+  attempt_count: z.number().int(),
+  current_attempt_id: optionalString,
+  payload_codec: optionalString,
+  arguments: blobOrEnvelope,
+  result: blobOrEnvelope,
+  created_at: optionalTimestamp,
+  started_at: optionalTimestamp,
+  last_heartbeat_at: optionalTimestamp,
+  last_heartbeat_progress: z.unknown().optional(),
+  closed_at: optionalTimestamp,
+  attempts: z.array(activityAttemptSchema),
+});
+export type ExportActivity = z.infer<typeof exportActivitySchema>;
+
+export const timelineEntrySchema = z.looseObject({
+  id: optionalString,
+  sequence: z.number().int(),
+  type: openEnum(HISTORY_EVENT_TYPES),
+  kind: openEnum(TIMELINE_KINDS).nullish(),
+  entry_kind: optionalString,
+  source_kind: optionalString,
+  source_id: optionalString,
+  summary: optionalString,
+  recorded_at: optionalTimestamp,
+  command_id: optionalString,
+  command_type: optionalString,
+  command_status: optionalString,
+  command_outcome: openEnum(COMMAND_OUTCOMES).nullish(),
+  activity_execution_id: optionalString,
+  activity_type: optionalString,
+  activity_status: optionalString,
+  retry_after_attempt_id: optionalString,
+  retry_after_attempt: optionalInt,
+  retry_backoff_seconds: optionalNumber,
+  retry_available_at: optionalTimestamp,
+  failure_id: optionalString,
+  exception_type: optionalString,
+  exception_class: optionalString,
+  message: optionalString,
+  failure: failureSnapshotSchema.partial().nullish(),
+});
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+export const waitSchema = z.looseObject({
+  id: z.string(),
+  kind: openEnum(WAIT_KINDS),
+  sequence: optionalInt,
+  status: openEnum(WAIT_STATUSES),
+  summary: optionalString,
+  opened_at: optionalTimestamp,
+  deadline_at: optionalTimestamp,
+  resolved_at: optionalTimestamp,
+  target_name: optionalString,
+  task_id: optionalString,
+});
+
+export const exportTaskSchema = z.looseObject({
+  id: z.string(),
+  type: openEnum(TASK_TYPES),
+  status: openEnum(TASK_STATUSES),
+  payload: anyMap.nullish(),
+  queue: optionalString,
+  attempt_count: optionalInt,
+  repair_count: optionalInt,
+  available_at: optionalTimestamp,
+  leased_at: optionalTimestamp,
+  lease_owner: optionalString,
+  lease_expires_at: optionalTimestamp,
+  last_dispatch_error: optionalString,
+  last_claim_error: optionalString,
+  created_at: optionalTimestamp,
+});
+
+export const exportCommandSchema = z.looseObject({
+  id: z.string(),
+  sequence: optionalInt,
+  type: z.string(),
+  target_scope: optionalString,
+  status: z.string(),
+  outcome: openEnum(COMMAND_OUTCOMES).nullish(),
+  rejection_reason: optionalString,
+  source: optionalString,
+  request_id: optionalString,
+  accepted_at: optionalTimestamp,
+  applied_at: optionalTimestamp,
+  rejected_at: optionalTimestamp,
+});
+
+export const exportSignalSchema = z.looseObject({ id: z.string(), name: optionalString, status: optionalString });
+export const exportUpdateSchema = z.looseObject({ id: z.string(), name: optionalString, status: optionalString });
+export const exportTimerSchema = z.looseObject({ id: z.string(), status: optionalString, fire_at: optionalTimestamp });
+
+export const linkSchema = z.looseObject({
+  id: optionalString,
+  type: optionalString,
+  parent_workflow_instance_id: optionalString,
+  parent_workflow_run_id: optionalString,
+  child_workflow_instance_id: optionalString,
+  child_workflow_run_id: optionalString,
+  run_number: optionalInt,
+  workflow_type: optionalString,
+  status: optionalString,
+});
+
+export const payloadManifestEntrySchema = z.looseObject({
+  path: z.string(),
+  codec: optionalString,
+  available: optionalBool,
+  redacted: optionalBool,
+  encoding: optionalString,
+  avro_framing: optionalString,
+  diagnostic: optionalString,
+});
+
+export const integritySchema = z.looseObject({
+  canonicalization: z.string(),
+  checksum_algorithm: z.string(),
+  checksum: z.string(),
+  signature_algorithm: nullableString.optional(),
+  signature: nullableString.optional(),
+  key_id: nullableString.optional(),
+});
+
+export const historyExportSchema = z.looseObject({
+  schema: z.literal("durable-workflow.v2.history-export"),
+  schema_version: z.literal(1),
+  exported_at: timestamp,
+  dedupe_key: z.string().min(1),
+  history_complete: z.boolean(),
+  workflow: exportWorkflowSchema,
+  payloads: exportPayloadsSchema,
+  summary: exportSummarySchema.nullish(),
+  selected_run: anyMap.optional(),
+  history_events: z.array(exportHistoryEventSchema),
+  waits: z.array(waitSchema).optional(),
+  timeline: z.array(timelineEntrySchema).optional(),
+  linked_intakes: z.unknown().optional(),
+  commands: z.array(exportCommandSchema).optional(),
+  signals: z.array(exportSignalSchema).optional(),
+  updates: z.array(exportUpdateSchema).optional(),
+  tasks: z.array(exportTaskSchema).optional(),
+  activities: z.array(exportActivitySchema).optional(),
+  timers: z.array(exportTimerSchema).optional(),
+  failures: z.array(failureSnapshotSchema).optional(),
+  links: z
+    .looseObject({
+      projection_source: optionalString,
+      parents: z.array(linkSchema).optional(),
+      children: z.array(linkSchema).optional(),
+    })
+    .optional(),
+  redaction: z
+    .looseObject({ applied: z.boolean(), policy: optionalString, paths: z.array(z.string()).optional() })
+    .nullish(),
+  codec_schemas: anyMap.optional(),
+  payload_manifest: z
+    .looseObject({ version: optionalInt, entries: z.array(payloadManifestEntrySchema).optional() })
+    .optional(),
+  integrity: integritySchema,
+});
+export type HistoryExport = z.infer<typeof historyExportSchema>;

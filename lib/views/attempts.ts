@@ -1,0 +1,415 @@
+import type { ActivityAttemptStatus, ActivityStatus, FailureCategory, HistoryEventType } from "@/lib/dw/enums";
+import type { HistoryEventInput, Payload, ViewEvent } from "./events";
+import { classifyFailureEvent, epochMs, readArray, readNumber, readObject, readString, toViewEvents } from "./events";
+
+/**
+ * The attempt ledger: every activity execution of a run with every attempt, rebuilt from typed
+ * history first (v2-model §5.1, §2.8) and filled in from export `activities[]` rows, which know
+ * what history cannot: lease expiry writes no event, so only the row says an attempt `expired`.
+ */
+
+export interface RetryPolicyInput {
+  max_attempts?: number | null;
+  backoff_seconds?: readonly number[] | number | null;
+  non_retryable_error_types?: readonly string[] | null;
+  start_to_close_timeout?: number | null;
+  schedule_to_start_timeout?: number | null;
+  schedule_to_close_timeout?: number | null;
+  heartbeat_timeout?: number | null;
+}
+
+export interface AttemptRowInput {
+  id: string;
+  attempt_number: number;
+  status?: string | null;
+  lease_owner?: string | null;
+  started_at?: string | null;
+  last_heartbeat_at?: string | null;
+  closed_at?: string | null;
+}
+
+/** The fields of export `activities[]` the ledger reads. */
+export interface ActivityRowInput {
+  id: string;
+  sequence?: number | null;
+  activity_type?: string | null;
+  activity_class?: string | null;
+  status?: string | null;
+  attempt_count?: number | null;
+  retry_policy?: RetryPolicyInput | null;
+  created_at?: string | null;
+  closed_at?: string | null;
+  attempts?: readonly AttemptRowInput[] | null;
+}
+
+export interface RetryPolicyView {
+  /** null when attempts are unlimited. */
+  maxAttempts: number | null;
+  backoffSeconds: number[];
+  nonRetryableErrorTypes: string[];
+  startToCloseTimeout: number | null;
+  scheduleToStartTimeout: number | null;
+  scheduleToCloseTimeout: number | null;
+  heartbeatTimeout: number | null;
+}
+
+export interface AttemptFailure {
+  eventType: HistoryEventType;
+  /** true for ActivityRetryScheduled: this failure was retried. */
+  retried: boolean;
+  failureId: string | null;
+  failureCategory: FailureCategory | null;
+  nonRetryable: boolean;
+  exceptionType: string | null;
+  exceptionClass: string | null;
+  message: string | null;
+  code: string | null;
+  timeoutKind: string | null;
+}
+
+export interface AttemptRetry {
+  backoffSeconds: number | null;
+  nextAttempt: number;
+  nextAttemptDueAt: string | null;
+}
+
+/** What differs from the previous attempt (null on the first attempt). */
+export interface AttemptChanges {
+  worker: boolean;
+  error: boolean;
+  durationDeltaMs: number | null;
+}
+
+export interface LedgerAttempt {
+  id: string;
+  number: number;
+  status: ActivityAttemptStatus;
+  /** A later attempt started while this one was still open: its lease expired and it was redelivered. */
+  superseded: boolean;
+  worker: string | null;
+  startedAt: string | null;
+  closedAt: string | null;
+  durationMs: number | null;
+  lastHeartbeatAt: string | null;
+  failure: AttemptFailure | null;
+  /** The backoff that followed this attempt's failure. */
+  retry: AttemptRetry | null;
+  changes: AttemptChanges | null;
+}
+
+export interface LedgerActivity {
+  /** `activity_execution_id`, the idempotency key activities see. */
+  executionId: string;
+  sequence: number | null;
+  type: string | null;
+  class: string | null;
+  status: ActivityStatus;
+  attemptsUsed: number;
+  maxAttempts: number | null;
+  unlimitedAttempts: boolean;
+  retryPolicy: RetryPolicyView | null;
+  scheduledAt: string | null;
+  closedAt: string | null;
+  /** Set while a retry is scheduled and its attempt has not started. */
+  nextAttempt: number | null;
+  nextAttemptDueAt: string | null;
+  /** The failure that closed the execution (ActivityFailed / ActivityTimedOut). */
+  terminalFailure: AttemptFailure | null;
+  attempts: LedgerAttempt[];
+}
+
+export function toRetryPolicy(input: Payload | RetryPolicyInput | null | undefined): RetryPolicyView | null {
+  if (!input) return null;
+  const p = input as Payload;
+  const backoff = p.backoff_seconds;
+  const numbers = (values: readonly unknown[]) => values.filter((v): v is number => typeof v === "number");
+  return {
+    maxAttempts: readNumber(p, "max_attempts"),
+    backoffSeconds: typeof backoff === "number" ? [backoff] : numbers(readArray(p, "backoff_seconds")),
+    nonRetryableErrorTypes: readArray(p, "non_retryable_error_types").filter((v): v is string => typeof v === "string"),
+    startToCloseTimeout: readNumber(p, "start_to_close_timeout"),
+    scheduleToStartTimeout: readNumber(p, "schedule_to_start_timeout"),
+    scheduleToCloseTimeout: readNumber(p, "schedule_to_close_timeout"),
+    heartbeatTimeout: readNumber(p, "heartbeat_timeout"),
+  };
+}
+
+interface MutableAttempt extends Omit<LedgerAttempt, "durationMs" | "changes" | "superseded"> {
+  closedByHistory: boolean;
+}
+
+interface MutableActivity extends Omit<LedgerActivity, "attempts" | "attemptsUsed" | "maxAttempts" | "unlimitedAttempts"> {
+  attempts: Map<string, MutableAttempt>;
+  firstSequence: number;
+  attemptCount: number;
+  /** `max_attempts` from ActivityRetryScheduled, which wins over the snapshot (null = unlimited). */
+  retryMaxAttempts: number | null | undefined;
+}
+
+const HISTORY_ATTEMPT_STATUS: Readonly<Record<string, ActivityAttemptStatus>> = {
+  ActivityRetryScheduled: "failed",
+  ActivityFailed: "failed",
+  ActivityTimedOut: "expired",
+  ActivityCompleted: "completed",
+  ActivityCancelled: "cancelled",
+};
+
+const HISTORY_ACTIVITY_STATUS: Readonly<Record<string, ActivityStatus>> = {
+  ActivityScheduled: "pending",
+  ActivityStarted: "running",
+  ActivityHeartbeatRecorded: "running",
+  ActivityRetryScheduled: "pending",
+  ActivityCompleted: "completed",
+  ActivityFailed: "failed",
+  ActivityTimedOut: "failed",
+  ActivityCancelled: "cancelled",
+};
+
+const CLOSING_EVENTS = new Set(["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"]);
+
+const TERMINAL_ATTEMPT_STATUSES = new Set(["completed", "failed", "cancelled", "expired"]);
+
+function attemptFailure(event: ViewEvent): AttemptFailure | null {
+  const failure = classifyFailureEvent(event);
+  if (!failure) return null;
+  return {
+    eventType: failure.eventType,
+    retried: failure.kind === "attempt",
+    failureId: failure.failureId,
+    failureCategory: failure.failureCategory,
+    nonRetryable: failure.nonRetryable,
+    exceptionType: failure.exceptionType,
+    exceptionClass: failure.exceptionClass,
+    message: failure.message,
+    code: failure.code,
+    timeoutKind: failure.timeoutKind,
+  };
+}
+
+function newActivity(executionId: string, firstSequence: number): MutableActivity {
+  return {
+    executionId,
+    sequence: null,
+    type: null,
+    class: null,
+    status: "pending",
+    retryPolicy: null,
+    scheduledAt: null,
+    closedAt: null,
+    nextAttempt: null,
+    nextAttemptDueAt: null,
+    terminalFailure: null,
+    attempts: new Map(),
+    firstSequence,
+    attemptCount: 0,
+    retryMaxAttempts: undefined,
+  };
+}
+
+function touchAttempt(activity: MutableActivity, id: string, number: number | null): MutableAttempt {
+  let attempt = activity.attempts.get(id);
+  if (!attempt) {
+    attempt = {
+      id,
+      number: number ?? activity.attempts.size + 1,
+      status: "running",
+      worker: null,
+      startedAt: null,
+      closedAt: null,
+      lastHeartbeatAt: null,
+      failure: null,
+      retry: null,
+      closedByHistory: false,
+    };
+    activity.attempts.set(id, attempt);
+  } else if (number !== null) {
+    attempt.number = number;
+  }
+  activity.attemptCount = Math.max(activity.attemptCount, attempt.number);
+  return attempt;
+}
+
+function applyEvent(activity: MutableActivity, event: ViewEvent): void {
+  const p = event.payload;
+  const snapshot = readObject(p, "activity");
+  activity.type ??= readString(p, "activity_type") ?? readString(snapshot, "type");
+  activity.class ??= readString(p, "activity_class") ?? readString(snapshot, "class");
+  activity.sequence ??= readNumber(p, "sequence") ?? readNumber(snapshot, "sequence");
+  // The snapshot is frozen at schedule time: read it once, not from every event that repeats it.
+  if (!activity.retryPolicy) activity.retryPolicy = toRetryPolicy(readObject(p, "retry_policy") ?? readObject(snapshot, "retry_policy"));
+  activity.status = HISTORY_ACTIVITY_STATUS[event.type] ?? activity.status;
+
+  if (event.type === "ActivityScheduled") {
+    activity.scheduledAt ??= event.recordedAt;
+    return;
+  }
+
+  const attemptSnapshot = readObject(p, "activity_attempt");
+  const attemptId =
+    readString(p, "activity_attempt_id") ?? readString(p, "retry_after_attempt_id") ?? readString(attemptSnapshot, "id");
+  const attemptNumber =
+    readNumber(p, "attempt_number") ?? readNumber(p, "retry_after_attempt") ?? readNumber(attemptSnapshot, "attempt_number");
+  const attempt = attemptId ? touchAttempt(activity, attemptId, attemptNumber) : null;
+  const failure = attemptFailure(event);
+
+  if (event.type === "ActivityStarted") {
+    activity.nextAttempt = null;
+    activity.nextAttemptDueAt = null;
+    if (attempt) {
+      attempt.startedAt ??= readString(attemptSnapshot, "started_at") ?? event.recordedAt;
+      attempt.worker ??= readString(attemptSnapshot, "lease_owner") ?? readString(readObject(p, "task"), "lease_owner");
+    }
+    return;
+  }
+  if (event.type === "ActivityHeartbeatRecorded") {
+    if (attempt) attempt.lastHeartbeatAt = readString(p, "heartbeat_at") ?? event.recordedAt;
+    return;
+  }
+
+  const attemptStatus = HISTORY_ATTEMPT_STATUS[event.type];
+  if (attempt && attemptStatus) {
+    attempt.status = attemptStatus;
+    attempt.closedByHistory = true;
+    attempt.closedAt = readString(attemptSnapshot, "closed_at") ?? event.recordedAt;
+    attempt.failure = failure;
+  }
+
+  if (event.type === "ActivityRetryScheduled") {
+    const afterAttempt = readNumber(p, "retry_after_attempt") ?? attempt?.number ?? activity.attemptCount;
+    const retry: AttemptRetry = {
+      backoffSeconds: readNumber(p, "retry_backoff_seconds"),
+      nextAttempt: afterAttempt + 1,
+      nextAttemptDueAt: readString(p, "retry_available_at"),
+    };
+    if (attempt) attempt.retry = retry;
+    activity.nextAttempt = retry.nextAttempt;
+    activity.nextAttemptDueAt = retry.nextAttemptDueAt;
+    if ("max_attempts" in p) activity.retryMaxAttempts = readNumber(p, "max_attempts");
+    return;
+  }
+  if (CLOSING_EVENTS.has(event.type)) {
+    activity.closedAt = readString(snapshot, "closed_at") ?? event.recordedAt;
+    activity.nextAttempt = null;
+    activity.nextAttemptDueAt = null;
+    if (failure) activity.terminalFailure = failure;
+  }
+}
+
+function mergeRow(activity: MutableActivity, row: ActivityRowInput, fromHistory: boolean): void {
+  activity.type ??= row.activity_type ?? null;
+  activity.class ??= row.activity_class ?? null;
+  activity.sequence ??= row.sequence ?? null;
+  activity.retryPolicy ??= toRetryPolicy(row.retry_policy);
+  activity.scheduledAt ??= row.created_at ?? null;
+  activity.closedAt ??= row.closed_at ?? null;
+  activity.attemptCount = Math.max(activity.attemptCount, row.attempt_count ?? 0);
+  if (!fromHistory && row.status) activity.status = row.status;
+  for (const rowAttempt of row.attempts ?? []) {
+    const attempt = touchAttempt(activity, rowAttempt.id, rowAttempt.attempt_number);
+    attempt.worker ??= rowAttempt.lease_owner ?? null;
+    attempt.startedAt ??= rowAttempt.started_at ?? null;
+    attempt.lastHeartbeatAt ??= rowAttempt.last_heartbeat_at ?? null;
+    // History is authoritative for closed attempts; an open-in-history attempt takes the row's
+    // terminal status because lease expiry and fencing leave no event.
+    if (!attempt.closedByHistory && rowAttempt.status && TERMINAL_ATTEMPT_STATUSES.has(rowAttempt.status)) {
+      attempt.status = rowAttempt.status;
+      attempt.closedAt ??= rowAttempt.closed_at ?? null;
+    }
+  }
+}
+
+function errorKey(failure: AttemptFailure | null): string | null {
+  if (!failure) return null;
+  return `${failure.exceptionType ?? failure.exceptionClass ?? ""}\u0000${failure.message ?? ""}`;
+}
+
+function finish(activity: MutableActivity): LedgerActivity {
+  const ordered = [...activity.attempts.values()].sort((a, b) => a.number - b.number);
+  const lastNumber = ordered.at(-1)?.number ?? 0;
+  const attempts = ordered.map((attempt): LedgerAttempt => {
+    const superseded = !attempt.closedByHistory && attempt.number < lastNumber;
+    const started = epochMs(attempt.startedAt);
+    const closed = epochMs(attempt.closedAt);
+    const durationMs = started !== null && closed !== null ? closed - started : null;
+    return {
+      id: attempt.id,
+      number: attempt.number,
+      // A superseded attempt is closed whether or not its row was read: only expiry starts a newer one.
+      status: superseded && attempt.status === "running" ? "expired" : attempt.status,
+      superseded,
+      worker: attempt.worker,
+      startedAt: attempt.startedAt,
+      closedAt: attempt.closedAt,
+      durationMs,
+      lastHeartbeatAt: attempt.lastHeartbeatAt,
+      failure: attempt.failure,
+      retry: attempt.retry,
+      changes: null,
+    };
+  });
+  for (let i = 1; i < attempts.length; i++) {
+    const previous = attempts[i - 1];
+    const current = attempts[i];
+    current.changes = {
+      worker: previous.worker !== null && current.worker !== null && previous.worker !== current.worker,
+      error: errorKey(previous.failure) !== null && errorKey(current.failure) !== null && errorKey(previous.failure) !== errorKey(current.failure),
+      durationDeltaMs:
+        previous.durationMs !== null && current.durationMs !== null ? current.durationMs - previous.durationMs : null,
+    };
+  }
+  const maxAttempts = activity.retryMaxAttempts !== undefined ? activity.retryMaxAttempts : (activity.retryPolicy?.maxAttempts ?? null);
+  const knowsLimit = activity.retryMaxAttempts !== undefined || activity.retryPolicy !== null;
+  return {
+    executionId: activity.executionId,
+    sequence: activity.sequence,
+    type: activity.type,
+    class: activity.class,
+    status: activity.status,
+    attemptsUsed: Math.max(activity.attemptCount, lastNumber),
+    maxAttempts,
+    unlimitedAttempts: knowsLimit && maxAttempts === null,
+    retryPolicy: activity.retryPolicy,
+    scheduledAt: activity.scheduledAt,
+    closedAt: activity.closedAt,
+    nextAttempt: activity.nextAttempt,
+    nextAttemptDueAt: activity.nextAttemptDueAt,
+    terminalFailure: activity.terminalFailure,
+    attempts,
+  };
+}
+
+/**
+ * One entry per activity execution, in schedule order. `activities` (export `activities[]`) is
+ * optional: without it, attempts that expired without a successor still read `running`.
+ */
+export function attemptLedger(
+  history: readonly HistoryEventInput[],
+  activities: readonly ActivityRowInput[] = [],
+): LedgerActivity[] {
+  return ledgerFromEvents(toViewEvents(history), activities);
+}
+
+/** {@link attemptLedger} over events already normalised (and sorted) by {@link toViewEvents}. */
+export function ledgerFromEvents(events: readonly ViewEvent[], activities: readonly ActivityRowInput[] = []): LedgerActivity[] {
+  const byId = new Map<string, MutableActivity>();
+  for (const event of events) {
+    if (!event.type.startsWith("Activity")) continue;
+    const executionId = readString(event.payload, "activity_execution_id");
+    if (!executionId) continue;
+    let activity = byId.get(executionId);
+    if (!activity) {
+      activity = newActivity(executionId, event.sequence);
+      byId.set(executionId, activity);
+    }
+    applyEvent(activity, event);
+  }
+  for (const row of activities) {
+    const known = byId.get(row.id);
+    const activity = known ?? newActivity(row.id, Number.MAX_SAFE_INTEGER);
+    if (!known) byId.set(row.id, activity);
+    mergeRow(activity, row, known !== undefined);
+  }
+  return [...byId.values()]
+    .sort((a, b) => a.firstSequence - b.firstSequence || (a.sequence ?? 0) - (b.sequence ?? 0))
+    .map(finish);
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import type { CapabilityContext, RunAction, RunDetailInput } from "./capabilities";
+import { RUN_ACTIONS, runCapabilities } from "./capabilities";
+
+const ALL_TRUE = { can_signal: true, can_cancel: true, can_terminate: true, can_repair: true, can_archive: true };
+const openCurrent: RunDetailInput = { status: "waiting", is_terminal: false, is_current_run: true, actions: { ...ALL_TRUE, can_archive: false } };
+const failedCurrent: RunDetailInput = { status: "failed", is_terminal: true, is_current_run: true, actions: { ...ALL_TRUE, can_signal: false, can_cancel: false, can_terminate: false, can_repair: false } };
+const historical: RunDetailInput = { status: "completed", is_terminal: true, is_current_run: false, actions: { can_signal: false, can_cancel: false, can_terminate: false, can_repair: false, can_archive: true } };
+
+const operator = (liveness_state: string | null, extra: Partial<CapabilityContext> = {}): CapabilityContext => ({
+  readOnly: false,
+  role: "operator",
+  liveness: liveness_state === null ? null : { liveness_state },
+  ...extra,
+});
+
+function reasons(detail: RunDetailInput, context: CapabilityContext): Record<RunAction, string | null> {
+  const capabilities = runCapabilities(detail, context);
+  return Object.fromEntries(RUN_ACTIONS.map((action) => [action, capabilities[action].reason])) as Record<RunAction, string | null>;
+}
+
+describe("runCapabilities", () => {
+  it("open current run that is stuck: everything but archive and start-again", () => {
+    expect(reasons(openCurrent, operator("repair_needed"))).toEqual({
+      repair: null,
+      cancel: null,
+      terminate: null,
+      signal: null,
+      archive: "run_not_closed",
+      startAgain: "run_open",
+    });
+  });
+
+  it("repair follows liveness_state, not actions.can_repair", () => {
+    // can_repair is true on any open current run; a healthy run still has nothing to repair.
+    expect(runCapabilities(openCurrent, operator("activity_task_leased")).repair).toMatchObject({ enabled: false, reason: "repair_not_needed" });
+    expect(runCapabilities(openCurrent, operator(null)).repair.reason).toBe("liveness_unknown");
+    expect(runCapabilities(openCurrent, operator("workflow_replay_blocked")).repair.enabled).toBe(true);
+    expect(runCapabilities(openCurrent, { ...operator(null), liveness: { liveness_state: "workflow_replay_blocked", repair_attention: true } }).repair.reason).toBe(
+      "unsupported_history",
+    );
+    expect(runCapabilities(openCurrent, operator("workflow_task_waiting_for_compatible_worker")).repair.reason).toBe("waiting_for_compatible_worker");
+    expect(runCapabilities(openCurrent, operator("activity_running_without_task")).repair.reason).toBe("repair_not_needed");
+  });
+
+  it("a server flag can only take an action away", () => {
+    const serverSaysNo = { ...openCurrent, actions: { ...ALL_TRUE, can_repair: false, can_signal: false } };
+    const capabilities = runCapabilities(serverSaysNo, operator("repair_needed"));
+    expect(capabilities.repair).toMatchObject({ enabled: false, reason: "server_disallowed" });
+    expect(capabilities.signal.reason).toBe("server_disallowed");
+    expect(capabilities.cancel.enabled).toBe(true);
+  });
+
+  it("closed run: archive and start again only", () => {
+    expect(reasons(failedCurrent, operator("closed"))).toEqual({
+      repair: "run_closed",
+      cancel: "run_closed",
+      terminate: "run_closed",
+      signal: "run_closed",
+      archive: null,
+      startAgain: null,
+    });
+    expect(runCapabilities({ ...failedCurrent, archived_at: "2026-11-30T15:00:00.000000Z" }, operator("closed")).archive.reason).toBe("run_archived");
+  });
+
+  it("historical run: commands go to the current run; starting again stays possible", () => {
+    expect(reasons(historical, operator("closed"))).toEqual({
+      repair: "selected_run_not_current",
+      cancel: "selected_run_not_current",
+      terminate: "selected_run_not_current",
+      signal: "selected_run_not_current",
+      archive: "selected_run_not_current",
+      startAgain: null,
+    });
+  });
+
+  it("read-only mode disables every action, first", () => {
+    const capabilities = runCapabilities(openCurrent, operator("repair_needed", { readOnly: true }));
+    for (const action of RUN_ACTIONS) expect(capabilities[action]).toMatchObject({ enabled: false, reason: "read_only" });
+    expect(capabilities.repair.message?.text).toBe("The console is in read-only mode.");
+  });
+
+  it("a worker token may not act; operator, admin and an unknown role may", () => {
+    const worker = runCapabilities(openCurrent, operator("repair_needed", { role: "worker" }));
+    expect(worker.cancel).toMatchObject({ enabled: false, reason: "role" });
+    expect(worker.cancel.message?.text).toBe("Your token's role (worker) may not do this; it needs operator.");
+    expect(runCapabilities(openCurrent, operator("repair_needed", { role: "admin" })).cancel.enabled).toBe(true);
+    expect(runCapabilities(openCurrent, operator("repair_needed", { role: null })).cancel.enabled).toBe(true);
+  });
+
+  it("infers closed from the status when is_terminal is absent", () => {
+    expect(runCapabilities({ status: "cancelled" }, operator("closed")).cancel.reason).toBe("run_closed");
+    expect(runCapabilities({ status: "running" }, operator("repair_needed")).cancel.enabled).toBe(true);
+  });
+
+  it("every disabled capability carries a message with the catalog id", () => {
+    for (const detail of [openCurrent, failedCurrent, historical]) {
+      for (const capability of Object.values(runCapabilities(detail, operator("waiting_for_signal")))) {
+        if (capability.enabled) expect(capability.message).toBeNull();
+        else expect(capability.message?.id).toBe(`views.capability.${capability.reason}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,274 @@
+import type { FailureCategory, HistoryEventType, TimelineKind } from "@/lib/dw/enums";
+import { parseTimestamp } from "@/lib/format/time";
+
+/**
+ * History events as the views read them.
+ *
+ * Two wire shapes carry the same events: `GET …/history` (`event_type`, `timestamp`) and the export
+ * bundle's `history_events[]` (`id`, `type`, `recorded_at`). Both normalise to {@link ViewEvent}.
+ * Payload values stay as the server sent them: codec blobs are decoded by lib/dw, not here.
+ */
+
+export type Payload = Readonly<Record<string, unknown>>;
+
+export interface HistoryEventInput {
+  id?: string | null;
+  sequence: number;
+  event_type?: string;
+  type?: string;
+  timestamp?: string | null;
+  recorded_at?: string | null;
+  /** PHP renders an empty payload as `[]`. */
+  payload?: unknown;
+}
+
+export interface ViewEvent {
+  id: string | null;
+  sequence: number;
+  type: HistoryEventType;
+  recordedAt: string | null;
+  /** `recordedAt` in epoch milliseconds. */
+  at: number | null;
+  payload: Payload;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function toViewEvent(event: HistoryEventInput): ViewEvent {
+  const recordedAt = event.recorded_at ?? event.timestamp ?? null;
+  return {
+    id: event.id ?? null,
+    sequence: event.sequence,
+    type: event.type ?? event.event_type ?? "",
+    recordedAt,
+    at: epochMs(recordedAt),
+    payload: isRecord(event.payload) ? event.payload : {},
+  };
+}
+
+/** Normalised events in sequence order (pages may arrive out of order after a long-poll merge). */
+export function toViewEvents(events: readonly HistoryEventInput[]): ViewEvent[] {
+  return events.map(toViewEvent).sort((a, b) => a.sequence - b.sequence);
+}
+
+export function readString(payload: Payload | null | undefined, key: string): string | null {
+  const value = payload?.[key];
+  if (typeof value === "string") return value;
+  return typeof value === "number" ? String(value) : null;
+}
+
+export function readNumber(payload: Payload | null | undefined, key: string): number | null {
+  const value = payload?.[key];
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+export function readBoolean(payload: Payload | null | undefined, key: string): boolean | null {
+  const value = payload?.[key];
+  return typeof value === "boolean" ? value : null;
+}
+
+export function readObject(payload: Payload | null | undefined, key: string): Payload | null {
+  const value = payload?.[key];
+  return isRecord(value) ? value : null;
+}
+
+export function readArray(payload: Payload | null | undefined, key: string): readonly unknown[] {
+  const value = payload?.[key];
+  return Array.isArray(value) ? value : [];
+}
+
+function digitsAt(text: string, start: number, length: number): number {
+  let value = 0;
+  for (let i = start; i < start + length; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * The server's two instant forms (`2026-04-13T12:00:00.000000Z`, `…+00:00`) read by hand: a history
+ * of 50,000 events is parsed on every render of a long run, and Date parsing of strings dominated.
+ */
+function fastEpochMs(text: string): number | null {
+  if (text.length < 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 84) return null;
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return null;
+  let index = 19;
+  let millis = 0;
+  if (text.charCodeAt(index) === 46) {
+    index++;
+    const fractionStart = index;
+    while (index < text.length && text.charCodeAt(index) >= 48 && text.charCodeAt(index) <= 57) index++;
+    // Microseconds are truncated to milliseconds, never rounded up into the next one.
+    const digits = Math.min(index - fractionStart, 3);
+    millis = digits > 0 ? digitsAt(text, fractionStart, digits) * 10 ** (3 - digits) : 0;
+  }
+  let offsetMinutes = 0;
+  const rest = text.length - index;
+  if (rest === 1 && (text.charCodeAt(index) === 90 || text.charCodeAt(index) === 122)) {
+    offsetMinutes = 0;
+  } else if (rest === 6 || rest === 5) {
+    const sign = text.charCodeAt(index);
+    const hours = digitsAt(text, index + 1, 2);
+    const minutes = digitsAt(text, index + rest - 2, 2);
+    if ((sign !== 43 && sign !== 45) || hours < 0 || minutes < 0 || (rest === 6 && text.charCodeAt(index + 3) !== 58)) return null;
+    offsetMinutes = (sign === 45 ? -1 : 1) * (hours * 60 + minutes);
+  } else {
+    return null;
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+}
+
+export function epochMs(value: string | null | undefined): number | null {
+  if (value === null || value === undefined) return null;
+  return fastEpochMs(value) ?? parseTimestamp(value)?.getTime() ?? null;
+}
+
+/** Timeline `kind` of an event type (v2-model §4.2); unknown types fall in `workflow` as the engine does. */
+export function eventKind(type: HistoryEventType): TimelineKind {
+  if (type.startsWith("Activity")) return "activity";
+  if (type.startsWith("Timer")) return "timer";
+  if (type.startsWith("ConditionWait")) return "condition";
+  if (type === "ChildWorkflowScheduled" || type.startsWith("ChildRun")) return "child";
+  switch (type) {
+    case "StartAccepted":
+    case "StartRejected":
+    case "SignalReceived":
+    case "UpdateAccepted":
+    case "UpdateRejected":
+    case "RepairRequested":
+    case "CancelRequested":
+    case "TerminateRequested":
+    case "ArchiveRequested":
+      return "command";
+    case "SignalWaitOpened":
+    case "SignalApplied":
+      return "signal";
+    case "UpdateApplied":
+    case "UpdateCompleted":
+      return "update";
+    case "FailureHandled":
+      return "failure";
+    case "SideEffectRecorded":
+      return "side_effect";
+    case "VersionMarkerRecorded":
+      return "version";
+    default:
+      return "workflow";
+  }
+}
+
+/**
+ * `attempt`: one try failed and a retry was scheduled (no failure row exists).
+ * `terminal`: a failure row exists (the run or the failing activity/child/update closed on it).
+ * `handled`: workflow code caught an earlier terminal failure.
+ */
+export type FailureEventKind = "attempt" | "terminal" | "handled";
+
+export interface FailureInfo {
+  kind: FailureEventKind;
+  eventType: HistoryEventType;
+  failureId: string | null;
+  /** null for retried attempts (the engine classifies only terminal failures) and unclassified old rows. */
+  failureCategory: FailureCategory | null;
+  nonRetryable: boolean;
+  propagationKind: string | null;
+  sourceKind: string | null;
+  sourceId: string | null;
+  exceptionType: string | null;
+  exceptionClass: string | null;
+  message: string | null;
+  code: string | null;
+  timeoutKind: string | null;
+  activityExecutionId: string | null;
+  activityAttemptId: string | null;
+}
+
+interface FailureDefaults {
+  kind: FailureEventKind;
+  category: FailureCategory | null;
+  propagationKind: string | null;
+  sourceKind: string | null;
+  sourceIdKey: string | null;
+}
+
+/** Defaults per event type (v2-model §4.1 failure table) for keys an event does not carry. */
+const FAILURE_DEFAULTS: Readonly<Record<string, FailureDefaults>> = {
+  ActivityRetryScheduled: { kind: "attempt", category: null, propagationKind: null, sourceKind: "activity_execution", sourceIdKey: "activity_execution_id" },
+  ActivityFailed: { kind: "terminal", category: "activity", propagationKind: "activity", sourceKind: "activity_execution", sourceIdKey: "activity_execution_id" },
+  ActivityTimedOut: { kind: "terminal", category: "timeout", propagationKind: "timeout", sourceKind: "activity_execution", sourceIdKey: "activity_execution_id" },
+  ChildRunFailed: { kind: "terminal", category: "child_workflow", propagationKind: "child", sourceKind: "child_workflow_run", sourceIdKey: "child_workflow_run_id" },
+  ChildRunCancelled: { kind: "terminal", category: "cancelled", propagationKind: "cancelled", sourceKind: "child_workflow_run", sourceIdKey: "child_workflow_run_id" },
+  ChildRunTerminated: { kind: "terminal", category: "terminated", propagationKind: "terminated", sourceKind: "child_workflow_run", sourceIdKey: "child_workflow_run_id" },
+  WorkflowFailed: { kind: "terminal", category: "application", propagationKind: "terminal", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
+  WorkflowTimedOut: { kind: "terminal", category: "timeout", propagationKind: "timeout", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
+  WorkflowCancelled: { kind: "terminal", category: "cancelled", propagationKind: "cancelled", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
+  WorkflowTerminated: { kind: "terminal", category: "terminated", propagationKind: "terminated", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
+  UpdateCompleted: { kind: "terminal", category: "application", propagationKind: "update", sourceKind: "workflow_command", sourceIdKey: "workflow_command_id" },
+  FailureHandled: { kind: "handled", category: null, propagationKind: null, sourceKind: null, sourceIdKey: null },
+};
+
+const GENERIC_FAILURE: FailureDefaults = { kind: "terminal", category: null, propagationKind: null, sourceKind: null, sourceIdKey: null };
+
+function carriesFailure(event: ViewEvent): boolean {
+  const p = event.payload;
+  if (event.type === "UpdateCompleted") return readString(p, "failure_id") !== null || readString(p, "exception_class") !== null;
+  if (event.type in FAILURE_DEFAULTS) return true;
+  // Event types newer than this list (e.g. ServiceCallFailed) are failures when they name a failure row.
+  return readString(p, "failure_id") !== null;
+}
+
+/** The failure an event records, or null when it records none. */
+export function classifyFailureEvent(event: ViewEvent): FailureInfo | null {
+  if (!carriesFailure(event)) return null;
+  const p = event.payload;
+  const defaults = FAILURE_DEFAULTS[event.type] ?? GENERIC_FAILURE;
+  const exception = readObject(p, "exception");
+  return {
+    kind: defaults.kind,
+    eventType: event.type,
+    failureId: readString(p, "failure_id"),
+    failureCategory: readString(p, "failure_category") ?? defaults.category,
+    // ActivityRetryScheduled and ActivityTimedOut never carry the flag: both are retryable by definition.
+    nonRetryable: readBoolean(p, "non_retryable") ?? readBoolean(exception, "non_retryable") ?? false,
+    propagationKind: readString(p, "propagation_kind") ?? defaults.propagationKind,
+    sourceKind: readString(p, "source_kind") ?? defaults.sourceKind,
+    sourceId: readString(p, "source_id") ?? (defaults.sourceIdKey ? readString(p, defaults.sourceIdKey) : null),
+    exceptionType: readString(p, "exception_type") ?? readString(exception, "type"),
+    exceptionClass: readString(p, "exception_class") ?? readString(exception, "class"),
+    message: readString(p, "message") ?? readString(exception, "message"),
+    code: readString(p, "code") ?? readString(exception, "code"),
+    timeoutKind: readString(p, "timeout_kind"),
+    activityExecutionId: readString(p, "activity_execution_id"),
+    activityAttemptId: readString(p, "activity_attempt_id") ?? readString(p, "retry_after_attempt_id"),
+  };
+}
+
+export interface HistoryFilter {
+  /** Event types to keep; empty or absent keeps all. */
+  types?: readonly string[];
+  /** Timeline kinds to keep (v2-model §4.2); empty or absent keeps all. */
+  kinds?: readonly TimelineKind[];
+  /** Keep only events that record a failure, retried attempts included. */
+  failuresOnly?: boolean;
+}
+
+export function historyFilter(events: readonly HistoryEventInput[], filter: HistoryFilter = {}): ViewEvent[] {
+  const types = filter.types?.length ? new Set(filter.types) : null;
+  const kinds = filter.kinds?.length ? new Set<string>(filter.kinds) : null;
+  return toViewEvents(events).filter(
+    (event) =>
+      (!types || types.has(event.type)) &&
+      (!kinds || kinds.has(eventKind(event.type))) &&
+      (!filter.failuresOnly || carriesFailure(event)),
+  );
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { exceptionRows } from "./exceptions";
+import retryThenSuccess from "./fixtures/retry-then-success.json";
+import exhausted from "./fixtures/exhausted-retries.json";
+import nonRetryable from "./fixtures/non-retryable.json";
+import activityTimeout from "./fixtures/activity-timeout.json";
+
+describe("exceptionRows", () => {
+  it("retried attempts have no failure row, so a run that recovered has no exceptions", () => {
+    expect(exceptionRows(retryThenSuccess)).toEqual([]);
+  });
+
+  it("exhausted retries: the activity failure and the workflow failure, with the trace joined from history", () => {
+    const rows = exceptionRows(exhausted);
+    expect(rows).toHaveLength(2);
+    const [activity, workflow] = rows;
+    const failedEvent = exhausted.history_events.find((event) => event.type === "ActivityFailed");
+    expect(activity).toMatchObject({
+      id: exhausted.failures[0].id,
+      activity: "ReserveInventory",
+      sourceKind: "activity_execution",
+      propagationKind: "activity",
+      type: "App\\Errors\\WarehouseUnavailable",
+      failureCategory: "activity",
+      category: "activity",
+      nonRetryable: false,
+      handled: false,
+      message: "Warehouse eu-1 unavailable",
+      loggedAt: "2026-11-30T14:00:06.400000Z",
+      eventSequence: failedEvent?.sequence,
+    });
+    expect(activity.detail).toMatchObject({
+      exceptionClass: "App\\Errors\\WarehouseUnavailable",
+      location: "/app/src/Activities/ReserveInventory.php:57",
+      replayBlocked: false,
+    });
+    expect(activity.detail.traceLines).toEqual([
+      "App\\Activities\\ReserveInventory->handle() in /app/src/Activities/ReserveInventory.php:57",
+      "App\\Clients\\WarehouseClient->reserve() in /app/src/Clients/WarehouseClient.php:112",
+      "Workflow\\V2\\ActivityRunner->run() in /app/vendor/durable-workflow/workflow/src/V2/ActivityRunner.php:88",
+    ]);
+    expect(workflow).toMatchObject({ activity: null, sourceKind: "workflow_run", propagationKind: "terminal", category: "application" });
+  });
+
+  it("non-retryable: the badge flag, the category, and handled from FailureHandled even when the row lags", () => {
+    const [row] = exceptionRows(nonRetryable);
+    expect(row).toMatchObject({ activity: "ChargeCard", type: "PaymentDeclined", category: "activity", nonRetryable: true, handled: true });
+    // External workers strip class, file, line and trace from the public payload.
+    expect(row.detail).toMatchObject({ location: null, traceLines: [] });
+
+    const lagging = { ...nonRetryable, failures: nonRetryable.failures.map((failure) => ({ ...failure, handled: false })) };
+    expect(exceptionRows(lagging)[0].handled).toBe(true);
+    const withoutHistory = { ...lagging, history_events: [] };
+    expect(exceptionRows(withoutHistory)[0].handled).toBe(false);
+  });
+
+  it("activity timeout: category timeout, no location for the engine's empty file and line 0", () => {
+    const [timeout, workflow] = exceptionRows(activityTimeout);
+    expect(timeout).toMatchObject({
+      activity: "GenerateInvoice",
+      type: "Workflow\\V2\\Exceptions\\ActivityTimeoutException",
+      category: "timeout",
+      nonRetryable: false,
+      propagationKind: "timeout",
+    });
+    expect(timeout.detail.location).toBeNull();
+    expect(workflow.type).toBe("ActivityTimeoutException");
+  });
+
+  it("shows - for unclassified failures and reads debug recent_failures with a trace preview", () => {
+    const rows = exceptionRows({
+      recent_failures: [
+        {
+          failure_id: "01JFQ8RZ4KZZZZZZZZZZZZZZZ1",
+          source_kind: "workflow_task",
+          source_id: "01JFQ8RZ4KZZZZZZZZZZZZZZZ2",
+          propagation_kind: "workflow",
+          failure_category: null,
+          exception_class: "RuntimeException",
+          message: "Replay failed.",
+          non_retryable: false,
+          handled: false,
+          created_at: "2026-11-30T15:00:00.000000Z",
+          trace_preview: "App\\Workflows\\Checkout->execute @ /app/Checkout.php:10\n\nWorkflow\\V2\\Executor->run @ /app/Executor.php:5\n",
+        },
+      ],
+    });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: "01JFQ8RZ4KZZZZZZZZZZZZZZZ1", category: "-", failureCategory: null, type: "RuntimeException", eventSequence: null });
+    expect(rows[0].detail.traceLines).toEqual(["App\\Workflows\\Checkout->execute @ /app/Checkout.php:10", "Workflow\\V2\\Executor->run @ /app/Executor.php:5"]);
+  });
+
+  it("orders rows by the sequence of the event that recorded them", () => {
+    const reversed = { ...exhausted, failures: [...exhausted.failures].reverse() };
+    expect(exceptionRows(reversed).map((row) => row.id)).toEqual(exhausted.failures.map((failure) => failure.id));
+  });
+
+  it("joins separately fetched /history pages when the source has none", () => {
+    const pages = exhausted.history_events.map((event) => ({ sequence: event.sequence, event_type: event.type, timestamp: event.recorded_at, payload: event.payload }));
+    const rows = exceptionRows({ failures: exhausted.failures }, pages);
+    expect(rows[0].activity).toBe("ReserveInventory");
+    expect(rows[0].detail.traceLines).toHaveLength(3);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { ActivityAttemptBar, ChildBar, RetryMarker, TimerBar, WorkflowBar } from "./timeline";
+import { activityLabel, timelineList, timelineRows } from "./timeline";
+import activityTimeout from "./fixtures/activity-timeout.json";
+import exhausted from "./fixtures/exhausted-retries.json";
+import leaseExpiry from "./fixtures/lease-expiry.json";
+import retryPending from "./fixtures/retry-pending.json";
+
+const at = (iso: string) => Date.parse(iso);
+
+describe("timelineRows", () => {
+  it("draws the workflow, each attempt, the timer and the child on the time axis", () => {
+    const chart = timelineRows(activityTimeout.history_events, { activities: activityTimeout.activities });
+    const executionId = activityTimeout.activities[0].id;
+    expect(chart.start).toBe(at("2026-11-30T14:00:00Z"));
+    expect(chart.end).toBe(at("2026-11-30T14:02:15.900Z"));
+
+    const workflow = chart.bars.find((bar): bar is WorkflowBar => bar.kind === "workflow");
+    expect(workflow).toMatchObject({ label: "billing.monthly-invoice", status: "failed", start: chart.start, end: chart.end });
+
+    const attempts = chart.bars.filter((bar): bar is ActivityAttemptBar => bar.kind === "activity");
+    expect(attempts.map((bar) => [bar.attempt, bar.status, bar.start, bar.end, bar.lane])).toEqual([
+      [1, "failed", at("2026-11-30T14:01:05.200Z"), at("2026-11-30T14:01:35.400Z"), `activity:${executionId}`],
+      [2, "expired", at("2026-11-30T14:01:45.500Z"), at("2026-11-30T14:02:15.700Z"), `activity:${executionId}`],
+    ]);
+    expect(attempts[1].failure).toMatchObject({ failureCategory: "timeout", nonRetryable: false });
+
+    const timer = chart.bars.find((bar): bar is TimerBar => bar.kind === "timer");
+    expect(timer).toMatchObject({ status: "fired", delaySeconds: 60, start: at("2026-11-30T14:00:00.100Z"), end: at("2026-11-30T14:01:00.150Z") });
+
+    const child = chart.bars.find((bar): bar is ChildBar => bar.kind === "child");
+    expect(child).toMatchObject({ label: "billing.compute-tax", status: "completed", childWorkflowId: "invoice-77-tax", end: at("2026-11-30T14:01:04.900Z") });
+  });
+
+  it("marks retries with their backoff and terminal failures with category and non_retryable", () => {
+    const { markers } = timelineRows(activityTimeout.history_events);
+    const executionId = activityTimeout.activities[0].id;
+    expect(markers.map((marker) => [marker.kind, marker.lane, marker.failure.eventType])).toEqual([
+      ["retry", `activity:${executionId}`, "ActivityRetryScheduled"],
+      ["failure", `activity:${executionId}`, "ActivityTimedOut"],
+      ["failure", "workflow", "WorkflowFailed"],
+    ]);
+    const retry = markers[0] as RetryMarker;
+    expect(retry).toMatchObject({ activity: "GenerateInvoice", afterAttempt: 1, backoffSeconds: 10, availableAt: at("2026-11-30T14:01:45.400Z") });
+    expect(retry.failure).toMatchObject({ kind: "attempt", failureCategory: null, nonRetryable: false, timeoutKind: "start_to_close" });
+    expect(markers[1].failure).toMatchObject({ kind: "terminal", failureCategory: "timeout", nonRetryable: false });
+    expect(markers[2].failure).toMatchObject({ failureCategory: "application", sourceKind: "workflow_run" });
+  });
+
+  it("leaves open bars open and stretches the axis to now", () => {
+    const now = at("2026-11-30T14:05:00Z");
+    const chart = timelineRows(retryPending.history_events, { now });
+    expect(chart.bars.find((bar) => bar.kind === "workflow")?.end).toBeNull();
+    expect(chart.end).toBe(now);
+    // The pending retry's due time is on the axis even before now reaches it.
+    expect(timelineRows(retryPending.history_events, { now: at("2026-11-30T14:01:03Z") }).end).toBe(at("2026-11-30T14:04:02Z"));
+  });
+
+  it("shows the superseded attempt of a lease expiry as expired", () => {
+    const attempts = timelineRows(leaseExpiry.history_events).bars.filter((bar): bar is ActivityAttemptBar => bar.kind === "activity");
+    expect(attempts.map((bar) => [bar.attempt, bar.status, bar.worker])).toEqual([
+      [1, "expired", "worker-crashed"],
+      [2, "completed", "worker-b"],
+    ]);
+  });
+});
+
+describe("timelineList", () => {
+  it("projects every event with kind, summary, source and failure details", () => {
+    const rows = timelineList(exhausted.history_events);
+    expect(rows).toHaveLength(exhausted.history_events.length);
+    expect(rows[0]).toMatchObject({ sequence: 1, type: "StartAccepted", kind: "command", sourceKind: "workflow_command", failure: null });
+    expect(rows[0].summary.text).toBe("Start accepted as started_new.");
+
+    const retry = rows.find((row) => row.type === "ActivityRetryScheduled");
+    expect(retry?.summary).toMatchObject({ id: "views.timeline.ActivityRetryScheduled", values: { activity: "ReserveInventory", attempt: 2 }, text: "Scheduled retry 2 for ReserveInventory." });
+    expect(retry?.failure).toMatchObject({ kind: "attempt", failureCategory: null });
+
+    const failed = rows.find((row) => row.type === "ActivityFailed");
+    expect(failed?.summary.text).toBe("Failed ReserveInventory: Warehouse eu-1 unavailable.");
+    expect(failed).toMatchObject({ kind: "activity", sourceKind: "activity_execution", sourceId: exhausted.activities[0].id });
+    expect(failed?.failure).toMatchObject({ failureCategory: "activity", nonRetryable: false, failureId: exhausted.failures[0].id });
+
+    expect(rows.at(-1)?.summary.text).toBe("Workflow failed: Warehouse eu-1 unavailable.");
+  });
+
+  it("summarises repair, timers and children", () => {
+    const repair = timelineList(leaseExpiry.history_events).find((row) => row.type === "RepairRequested");
+    expect(repair).toMatchObject({ kind: "command", sourceKind: "workflow_command" });
+    expect(repair?.summary.text).toBe("Repair recreated activity task.");
+
+    const texts = timelineList(activityTimeout.history_events).map((row) => row.summary.text);
+    expect(texts).toContain("Scheduled timer for 60 seconds.");
+    expect(texts).toContain("Timer fired after 60 seconds.");
+    expect(texts).toContain("Child workflow billing.compute-tax completed.");
+    // One period, although both the template and the engine's message end with one.
+    expect(texts).toContain("Timed out GenerateInvoice: Activity GenerateInvoice start-to-close deadline expired at 2026-11-30T14:02:15+00:00.");
+  });
+
+  it("renders unknown event types verbatim", () => {
+    const [row] = timelineList([{ sequence: 1, event_type: "ServiceCallFailed", timestamp: null, payload: { failure_id: "f1", message: "boom" } }]);
+    expect(row).toMatchObject({ kind: "workflow", summary: { text: "ServiceCallFailed" } });
+    expect(row.failure).toMatchObject({ kind: "terminal", failureId: "f1", failureCategory: null });
+  });
+});
+
+describe("activityLabel", () => {
+  it("uses the class basename the engine shows", () => {
+    expect(activityLabel(null, "App\\Activities\\ChargeCard")).toBe("ChargeCard");
+    expect(activityLabel("orders.send-confirmation")).toBe("orders.send-confirmation");
+  });
+});
