@@ -377,4 +377,166 @@ CREATE INDEX workflow_run_summaries_type ON workflow_run_summaries (namespace, w
 CREATE INDEX workflow_run_summaries_liveness ON workflow_run_summaries (namespace, liveness_state);
 `,
   },
+  {
+    // Control plane: indexes the summary projection and the read paths need, and aggregate
+    // counters kept by triggers so operator_metrics never scans a million summaries per request.
+    version: 2,
+    name: "control_plane_indexes_and_counters",
+    sql: `
+CREATE INDEX activity_executions_run_status ON activity_executions (workflow_run_id, status);
+CREATE INDEX workflow_history_events_waits ON workflow_history_events (workflow_run_id, sequence)
+  WHERE event_type IN ('SignalWaitOpened', 'SignalApplied', 'ConditionWaitOpened', 'ConditionWaitSatisfied', 'ConditionWaitTimedOut');
+CREATE INDEX workflow_tasks_created ON workflow_tasks (created_at);
+CREATE INDEX workflow_tasks_leased_at ON workflow_tasks (leased_at);
+CREATE INDEX workflow_run_summaries_instance ON workflow_run_summaries (namespace, workflow_instance_id, run_number);
+CREATE INDEX workflow_run_summaries_repair_needed ON workflow_run_summaries (namespace, updated_at) WHERE liveness_state = 'repair_needed';
+CREATE INDEX workflow_run_summaries_waiting ON workflow_run_summaries (namespace, wait_started_at) WHERE status_bucket = 'running' AND wait_started_at IS NOT NULL;
+CREATE INDEX workflow_run_summaries_pending ON workflow_run_summaries (namespace, sort_timestamp) WHERE status = 'pending';
+
+CREATE TABLE workflow_run_summary_counts (
+  namespace TEXT NOT NULL,
+  dim TEXT NOT NULL,
+  val TEXT NOT NULL,
+  n INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (namespace, dim, val)
+) WITHOUT ROWID;
+
+CREATE TRIGGER workflow_run_summary_counts_insert AFTER INSERT ON workflow_run_summaries BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'total', '', 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'status', NEW.status, 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'current', '', (NEW.is_current_run = 1)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'archived', '', (NEW.archived_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'liveness', COALESCE(NEW.liveness_state, ''), 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'waiting', '', (NEW.status_bucket = 'running' AND NEW.wait_started_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'pressure', NEW.history_budget_pressure, 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_size_bytes', '', NEW.history_size_bytes) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_fan_out', '', NEW.history_fan_out) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+
+CREATE TRIGGER workflow_run_summary_counts_update AFTER UPDATE ON workflow_run_summaries BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'total', '', -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'status', OLD.status, -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'current', '', -(OLD.is_current_run = 1)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'archived', '', -(OLD.archived_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'liveness', COALESCE(OLD.liveness_state, ''), -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'waiting', '', -(OLD.status_bucket = 'running' AND OLD.wait_started_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'pressure', OLD.history_budget_pressure, -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'events', '', -OLD.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'total', '', 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'status', NEW.status, 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'current', '', (NEW.is_current_run = 1)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'archived', '', (NEW.archived_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'liveness', COALESCE(NEW.liveness_state, ''), 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'waiting', '', (NEW.status_bucket = 'running' AND NEW.wait_started_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'pressure', NEW.history_budget_pressure, 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_size_bytes', '', NEW.history_size_bytes) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_fan_out', '', NEW.history_fan_out) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+
+CREATE TRIGGER workflow_run_summary_counts_delete AFTER DELETE ON workflow_run_summaries BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'total', '', -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'status', OLD.status, -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'current', '', -(OLD.is_current_run = 1)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'archived', '', -(OLD.archived_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'liveness', COALESCE(OLD.liveness_state, ''), -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'waiting', '', -(OLD.status_bucket = 'running' AND OLD.wait_started_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'pressure', OLD.history_budget_pressure, -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'events', '', -OLD.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+
+CREATE TRIGGER activity_attempt_counts_insert AFTER INSERT ON activity_attempts WHEN NEW.status = 'failed' BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n)
+    VALUES (COALESCE((SELECT namespace FROM workflow_runs WHERE id = NEW.workflow_run_id), 'default'), 'failed_attempts', '', 1)
+    ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + 1;
+END;
+
+CREATE TRIGGER activity_attempt_counts_update AFTER UPDATE OF status ON activity_attempts WHEN (OLD.status = 'failed') != (NEW.status = 'failed') BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n)
+    VALUES (COALESCE((SELECT namespace FROM workflow_runs WHERE id = NEW.workflow_run_id), 'default'), 'failed_attempts', '', CASE WHEN NEW.status = 'failed' THEN 1 ELSE -1 END)
+    ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+
+CREATE TRIGGER activity_attempt_counts_delete AFTER DELETE ON activity_attempts WHEN OLD.status = 'failed' BEGIN
+  UPDATE workflow_run_summary_counts SET n = n - 1
+    WHERE namespace = COALESCE((SELECT namespace FROM workflow_runs WHERE id = OLD.workflow_run_id), 'default') AND dim = 'failed_attempts' AND val = '';
+END;
+
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'total', '', COUNT(*) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'status', status, COUNT(*) FROM workflow_run_summaries GROUP BY namespace, status;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'current', '', SUM(is_current_run = 1) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'archived', '', SUM(archived_at IS NOT NULL) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'liveness', COALESCE(liveness_state, ''), COUNT(*) FROM workflow_run_summaries GROUP BY namespace, COALESCE(liveness_state, '');
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'waiting', '', SUM(status_bucket = 'running' AND wait_started_at IS NOT NULL) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'pressure', history_budget_pressure, COUNT(*) FROM workflow_run_summaries GROUP BY namespace, history_budget_pressure;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'events', '', SUM(history_event_count) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'max_events', '', MAX(history_event_count) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'max_size_bytes', '', MAX(history_size_bytes) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) SELECT namespace, 'max_fan_out', '', MAX(history_fan_out) FROM workflow_run_summaries GROUP BY namespace;
+INSERT INTO workflow_run_summary_counts (namespace, dim, val, n)
+  SELECT COALESCE(r.namespace, 'default'), 'failed_attempts', '', COUNT(*) FROM activity_attempts a LEFT JOIN workflow_runs r ON r.id = a.workflow_run_id
+  WHERE a.status = 'failed' GROUP BY COALESCE(r.namespace, 'default');
+`,
+  },
+  {
+    // Engine sweeps: partial indexes so timeouts, timers and the deadline watchdog read only open,
+    // deadline-carrying rows instead of scanning every run or activity once a second.
+    version: 3,
+    name: "engine_sweep_indexes",
+    sql: `
+CREATE INDEX workflow_runs_open_execution_deadline ON workflow_runs (execution_deadline_at)
+  WHERE status IN ('pending','running','waiting') AND execution_deadline_at IS NOT NULL;
+CREATE INDEX workflow_runs_open_run_deadline ON workflow_runs (run_deadline_at)
+  WHERE status IN ('pending','running','waiting') AND run_deadline_at IS NOT NULL;
+CREATE INDEX activity_executions_open_schedule_to_close ON activity_executions (schedule_to_close_deadline_at)
+  WHERE status IN ('pending','running') AND schedule_to_close_deadline_at IS NOT NULL;
+CREATE INDEX activity_executions_pending_schedule_deadline ON activity_executions (schedule_deadline_at)
+  WHERE status = 'pending' AND schedule_deadline_at IS NOT NULL;
+CREATE INDEX activity_executions_running_close_deadline ON activity_executions (close_deadline_at)
+  WHERE status = 'running' AND close_deadline_at IS NOT NULL;
+CREATE INDEX activity_executions_running_heartbeat_deadline ON activity_executions (heartbeat_deadline_at)
+  WHERE status = 'running' AND heartbeat_deadline_at IS NOT NULL;
+CREATE INDEX workflow_tasks_ready_timers ON workflow_tasks (available_at) WHERE task_type = 'timer' AND status = 'ready';
+`,
+  },
+  {
+    // Control plane: the repair sweep's rotating check of open runs whose summary names a next task
+    // that is no longer open reads this partial index instead of scanning every summary.
+    version: 4,
+    name: "summaries_open_next_task",
+    sql: `
+CREATE INDEX workflow_run_summaries_open_next_task ON workflow_run_summaries (id, next_task_id)
+  WHERE status_bucket = 'running' AND next_task_id IS NOT NULL;
+`,
+  },
+  {
+    // Control plane: trigram full-text index behind the workflow list's `query` substring search,
+    // so a rare substring over a million runs is an index lookup instead of a scan. Kept by
+    // triggers; the update trigger fires only when the indexed text changes.
+    version: 5,
+    name: "workflow_run_search",
+    sql: `
+CREATE VIRTUAL TABLE workflow_run_search USING fts5(
+  workflow_instance_id, business_key, content = 'workflow_run_summaries', content_rowid = 'rowid', tokenize = 'trigram'
+);
+INSERT INTO workflow_run_search (rowid, workflow_instance_id, business_key)
+  SELECT rowid, workflow_instance_id, business_key FROM workflow_run_summaries;
+CREATE TRIGGER workflow_run_search_insert AFTER INSERT ON workflow_run_summaries BEGIN
+  INSERT INTO workflow_run_search (rowid, workflow_instance_id, business_key) VALUES (NEW.rowid, NEW.workflow_instance_id, NEW.business_key);
+END;
+CREATE TRIGGER workflow_run_search_update AFTER UPDATE OF workflow_instance_id, business_key ON workflow_run_summaries
+  WHEN OLD.workflow_instance_id IS NOT NEW.workflow_instance_id OR OLD.business_key IS NOT NEW.business_key BEGIN
+  INSERT INTO workflow_run_search (workflow_run_search, rowid, workflow_instance_id, business_key)
+    VALUES ('delete', OLD.rowid, OLD.workflow_instance_id, OLD.business_key);
+  INSERT INTO workflow_run_search (rowid, workflow_instance_id, business_key) VALUES (NEW.rowid, NEW.workflow_instance_id, NEW.business_key);
+END;
+CREATE TRIGGER workflow_run_search_delete AFTER DELETE ON workflow_run_summaries BEGIN
+  INSERT INTO workflow_run_search (workflow_run_search, rowid, workflow_instance_id, business_key)
+    VALUES ('delete', OLD.rowid, OLD.workflow_instance_id, OLD.business_key);
+END;
+`,
+  },
 ];

@@ -1,0 +1,691 @@
+import { z } from "zod";
+import { isoMicros } from "../clock";
+import { newId } from "../ids";
+import { EngineError, validationError } from "./errors";
+import { activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure } from "./lifecycle";
+import type { ActivityRow, AttemptRow, RetryPolicySnapshot, RunRow, TaskRow } from "./rows";
+import { isTerminal } from "./rows";
+import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
+import { envelope, parseJson, taskSnapshot } from "./tx";
+
+/** Backoff used when a policy allows retries but names none (Workflow\V2\Activity::backoff()). */
+export const DEFAULT_BACKOFF_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120];
+
+const timeout = z.number().int().min(1).nullish();
+
+export const scheduleActivitySchema = z
+  .object({
+    type: z.literal("schedule_activity"),
+    activity_type: z.string().min(1),
+    arguments: z.object({ codec: z.string().min(1), blob: z.string() }).nullish(),
+    queue: z.string().min(1).nullish(),
+    task_queue: z.string().min(1).nullish(),
+    connection: z.string().nullish(),
+    retry_policy: z
+      .object({
+        max_attempts: z.number().int().nullish(),
+        backoff_seconds: z.union([z.array(z.number().int().min(0)), z.number().int().min(0)]).nullish(),
+        non_retryable_error_types: z.array(z.string()).nullish(),
+      })
+      .nullish(),
+    start_to_close_timeout: timeout,
+    schedule_to_start_timeout: timeout,
+    schedule_to_close_timeout: timeout,
+    heartbeat_timeout: timeout,
+  })
+  .superRefine((c, ctx) => {
+    const lte = (a: number | null | undefined, b: number | null | undefined, aName: string, bName: string): void => {
+      if (a && b && a > b) ctx.addIssue({ code: "custom", path: [aName], message: `The ${aName} must not exceed ${bName}.` });
+    };
+    lte(c.heartbeat_timeout, c.start_to_close_timeout, "heartbeat_timeout", "start_to_close_timeout");
+    lte(c.start_to_close_timeout, c.schedule_to_close_timeout, "start_to_close_timeout", "schedule_to_close_timeout");
+    lte(c.schedule_to_start_timeout, c.schedule_to_close_timeout, "schedule_to_start_timeout", "schedule_to_close_timeout");
+  });
+
+export type ScheduleActivityCommand = z.infer<typeof scheduleActivitySchema>;
+
+function policySnapshot(c: ScheduleActivityCommand): RetryPolicySnapshot {
+  const rp = c.retry_policy ?? null;
+  // External workers default to one attempt; tries <= 0 means unlimited (snapshotted as null).
+  const requested = rp?.max_attempts ?? 1;
+  const maxAttempts = requested <= 0 ? null : requested;
+  const rawBackoff = rp?.backoff_seconds;
+  const backoff = rawBackoff === undefined || rawBackoff === null ? DEFAULT_BACKOFF_SECONDS : typeof rawBackoff === "number" ? [rawBackoff] : rawBackoff;
+  return {
+    snapshot_version: 1,
+    max_attempts: maxAttempts,
+    backoff_seconds: backoff,
+    start_to_close_timeout: c.start_to_close_timeout ?? null,
+    schedule_to_start_timeout: c.schedule_to_start_timeout ?? null,
+    schedule_to_close_timeout: c.schedule_to_close_timeout ?? null,
+    heartbeat_timeout: c.heartbeat_timeout ?? null,
+    non_retryable_error_types: rp?.non_retryable_error_types ?? [],
+  };
+}
+
+/** Backoff after the failure of attempt n: backoff[min(n-1, len-1)]; an empty list means 0. */
+export function backoffFor(policy: RetryPolicySnapshot, attempt: number): number {
+  const list = policy.backoff_seconds;
+  if (list.length === 0) return 0;
+  return list[Math.min(attempt - 1, list.length - 1)] ?? 0;
+}
+
+function policyOf(a: ActivityRow): RetryPolicySnapshot {
+  return parseJson<RetryPolicySnapshot>(a.retry_policy) ?? { snapshot_version: 1, max_attempts: 1, backoff_seconds: [], start_to_close_timeout: null, schedule_to_start_timeout: null, schedule_to_close_timeout: null, heartbeat_timeout: null, non_retryable_error_types: [] };
+}
+
+/** schedule_activity: execution row (pending, attempt_count 0, deadlines, policy), ActivityScheduled, a ready activity task. */
+export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c: ScheduleActivityCommand): string {
+  const sequence = tx.nextCommandSequence(run.id);
+  const policy = policySnapshot(c);
+  const id = newId(tx.now);
+  const queue = c.queue ?? c.task_queue ?? run.queue ?? "default";
+  tx.db
+    .prepare(
+      `INSERT INTO activity_executions (id, workflow_run_id, sequence, activity_class, activity_type, status, payload_codec, arguments, connection, queue,
+         attempt_count, retry_policy, activity_options, schedule_deadline_at, schedule_to_close_deadline_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      run.id,
+      sequence,
+      c.activity_type,
+      c.activity_type,
+      c.arguments?.codec ?? null,
+      c.arguments?.blob ?? null,
+      c.connection ?? run.connection,
+      queue,
+      JSON.stringify(policy),
+      JSON.stringify({ queue, connection: c.connection ?? null }),
+      policy.schedule_to_start_timeout ? tx.now + policy.schedule_to_start_timeout * 1000 : null,
+      policy.schedule_to_close_timeout ? tx.now + policy.schedule_to_close_timeout * 1000 : null,
+      tx.now,
+      tx.now,
+    );
+  const a = tx.activity(id) as ActivityRow;
+  tx.appendEvent(
+    run.id,
+    "ActivityScheduled",
+    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), workflow_task_id: workflowTaskId },
+    { taskId: workflowTaskId },
+  );
+  return tx.createTask(run, "activity", { activity_execution_id: id }, { queue });
+}
+
+export interface ActivityTaskView {
+  task_id: string;
+  workflow_id: string;
+  run_id: string;
+  activity_execution_id: string;
+  activity_attempt_id: string;
+  attempt_number: number;
+  idempotency_key: string;
+  activity_type: string;
+  payload_codec?: string;
+  arguments?: PayloadEnvelope;
+  retry_policy: RetryPolicySnapshot;
+  task_queue?: string;
+  connection?: string;
+  lease_owner: string;
+  lease_expires_at: string | null;
+  deadlines?: Record<string, string>;
+}
+
+function deadlinesOf(a: ActivityRow): Record<string, string> | undefined {
+  const d: Record<string, string> = {};
+  const put = (k: string, v: number | null): void => {
+    const iso = isoMicros(v);
+    if (iso) d[k] = iso;
+  };
+  put("schedule_to_start", a.schedule_deadline_at);
+  put("start_to_close", a.close_deadline_at);
+  put("schedule_to_close", a.schedule_to_close_deadline_at);
+  put("heartbeat", a.heartbeat_deadline_at);
+  return Object.keys(d).length > 0 ? d : undefined;
+}
+
+/** Claims the oldest due activity task of the queue: new attempt (task.attempt_count + 1), ActivityStarted. */
+export function claimActivityTask(tx: Tx, namespace: string, workerId: string, queue: string): ActivityTaskView | null {
+  for (;;) {
+    const task = tx.db
+      .prepare("SELECT * FROM workflow_tasks WHERE namespace = ? AND task_type = 'activity' AND queue = ? AND status = 'ready' AND available_at <= ? ORDER BY available_at LIMIT 1")
+      .get(namespace, queue, tx.now) as TaskRow | undefined;
+    if (!task) return null;
+    const run = tx.run(task.workflow_run_id);
+    const executionId = (parseJson<JsonObject>(task.payload) ?? {}).activity_execution_id;
+    const a = typeof executionId === "string" ? tx.activity(executionId) : undefined;
+    if (!run || isTerminal(run.status) || !a || (a.status !== "pending" && a.status !== "running")) {
+      tx.db.prepare("UPDATE workflow_tasks SET status = 'cancelled', updated_at = ? WHERE id = ?").run(tx.now, task.id);
+      if (run) tx.touch(run.id);
+      continue;
+    }
+    const policy = policyOf(a);
+    const attemptNumber = task.attempt_count + 1;
+    const attemptId = newId(tx.now);
+    const leaseExpires = tx.now + tx.leases.activityMs;
+    tx.db
+      .prepare(
+        `UPDATE workflow_tasks SET status = 'leased', leased_at = ?, lease_owner = ?, lease_expires_at = ?, attempt_count = ?, last_dispatch_attempt_at = ?,
+           last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(tx.now, workerId, leaseExpires, attemptNumber, tx.now, tx.now, tx.now, task.id);
+    tx.db
+      .prepare(
+        `UPDATE activity_executions SET status = 'running', attempt_count = ?, current_attempt_id = ?, started_at = ?, last_heartbeat_at = NULL,
+           close_deadline_at = ?, heartbeat_deadline_at = ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(
+        attemptNumber,
+        attemptId,
+        tx.now,
+        policy.start_to_close_timeout ? tx.now + policy.start_to_close_timeout * 1000 : null,
+        policy.heartbeat_timeout ? tx.now + policy.heartbeat_timeout * 1000 : null,
+        tx.now,
+        a.id,
+      );
+    tx.db
+      .prepare(
+        `INSERT INTO activity_attempts (id, workflow_run_id, activity_execution_id, workflow_task_id, attempt_number, status, lease_owner, started_at, lease_expires_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+      )
+      .run(attemptId, run.id, a.id, task.id, attemptNumber, workerId, tx.now, leaseExpires, tx.now, tx.now);
+    const fresh = tx.activity(a.id) as ActivityRow;
+    const attempt = tx.attempt(attemptId) as AttemptRow;
+    const leased = tx.task(task.id) as TaskRow;
+    tx.appendEvent(
+      run.id,
+      "ActivityStarted",
+      {
+        activity_execution_id: a.id,
+        activity_attempt_id: attemptId,
+        activity_class: a.activity_class,
+        activity_type: a.activity_type,
+        sequence: a.sequence,
+        attempt_number: attemptNumber,
+        lease_expires_at: isoMicros(leaseExpires),
+        activity: activitySnapshot(fresh),
+        activity_attempt: attemptSnapshot(attempt),
+        task: taskSnapshot(leased),
+      },
+      { taskId: task.id },
+    );
+    const args = envelope(fresh.payload_codec, fresh.arguments);
+    const v: ActivityTaskView = {
+      task_id: task.id,
+      workflow_id: run.workflow_instance_id,
+      run_id: run.id,
+      activity_execution_id: a.id,
+      activity_attempt_id: attemptId,
+      attempt_number: attemptNumber,
+      idempotency_key: a.id,
+      activity_type: a.activity_type,
+      retry_policy: policy,
+      lease_owner: workerId,
+      lease_expires_at: isoMicros(leaseExpires),
+    };
+    if (fresh.payload_codec) v.payload_codec = fresh.payload_codec;
+    if (args) v.arguments = args;
+    if (task.queue) v.task_queue = task.queue;
+    if (task.connection) v.connection = task.connection;
+    const deadlines = deadlinesOf(fresh);
+    if (deadlines) v.deadlines = deadlines;
+    return v;
+  }
+}
+
+interface ReportContext {
+  task: TaskRow;
+  attempt: AttemptRow;
+  activity: ActivityRow;
+  run: RunRow;
+}
+
+function ignored(status: number, reason: string, message: string, extra: JsonObject): EngineError {
+  return new EngineError(status, reason, message, { outcome: "ignored", recorded: false, next_task_id: null, ...extra });
+}
+
+/**
+ * Resolves a worker's report against the current attempt (v2-model §8.3 steps 1–2). A report from a
+ * superseded attempt closes that attempt `expired` and is answered `stale_attempt`, writing no history.
+ */
+function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined): ReportContext {
+  const task = tx.task(taskId);
+  if (!task || task.task_type !== "activity") throw new EngineError(404, "task_not_found", "Activity task not found.", { task_id: taskId, activity_attempt_id: attemptId, outcome: "ignored", recorded: false });
+  const attempt = tx.attempt(attemptId);
+  if (!attempt || attempt.workflow_task_id !== task.id) {
+    throw new EngineError(404, "attempt_not_found", "Activity attempt not found for this task.", { task_id: taskId, activity_attempt_id: attemptId, outcome: "ignored", recorded: false });
+  }
+  const activity = tx.activity(attempt.activity_execution_id);
+  if (!activity) throw new EngineError(404, "activity_execution_missing", "Activity execution not found.", { task_id: taskId, activity_attempt_id: attemptId, outcome: "ignored", recorded: false });
+  const run = tx.mustRun(task.workflow_run_id);
+  const base = { task_id: taskId, activity_attempt_id: attemptId };
+  if (run.status === "cancelled" || run.status === "terminated") {
+    if (attempt.status === "running") tx.db.prepare("UPDATE activity_attempts SET status = 'cancelled', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, tx.now, attempt.id);
+    const reason = run.status === "cancelled" ? "run_cancelled" : "run_terminated";
+    const fresh = tx.attempt(attempt.id) as AttemptRow;
+    throw ignored(409, reason, `The workflow run was ${run.status}.`, {
+      ...base,
+      cancel_requested: true,
+      can_continue: false,
+      run_status: run.status,
+      run_closed_reason: run.closed_reason,
+      run_closed_at: isoMicros(run.closed_at),
+      activity_status: activity.status,
+      attempt_status: fresh.status,
+      task_status: task.status,
+    });
+  }
+  if (leaseOwner !== undefined && attempt.lease_owner !== leaseOwner) throw ignored(409, "lease_owner_mismatch", "Activity attempt is leased by another worker.", base);
+  const stale = task.status !== "leased" || task.attempt_count !== attempt.attempt_number || activity.attempt_count !== attempt.attempt_number || activity.current_attempt_id !== attempt.id;
+  if (stale) {
+    if (attempt.status === "running") {
+      tx.db.prepare("UPDATE activity_attempts SET status = 'expired', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, tx.now, attempt.id);
+      tx.touch(run.id);
+    }
+    throw ignored(409, "stale_attempt", "Activity attempt is no longer current.", base);
+  }
+  return { task, attempt, activity, run };
+}
+
+export interface HeartbeatInput {
+  activity_attempt_id: string;
+  lease_owner?: string;
+  message?: string | null;
+  current?: number | null;
+  total?: number | null;
+  unit?: string | null;
+  details?: Record<string, unknown> | null;
+}
+
+/** Renews the attempt's lease and heartbeat deadline; ActivityHeartbeatRecorded with `progress`. */
+export function heartbeatActivityTask(tx: Tx, taskId: string, input: HeartbeatInput): JsonObject {
+  let ctx: ReportContext;
+  try {
+    ctx = reportContext(tx, taskId, input.activity_attempt_id, input.lease_owner);
+  } catch (e) {
+    if (e instanceof EngineError && e.status === 409) throw new EngineError(e.status, e.reason, e.message, { ...e.extra, can_continue: false, cancel_requested: e.extra.cancel_requested ?? false, heartbeat_recorded: false });
+    throw e;
+  }
+  const { task, attempt, activity, run } = ctx;
+  const policy = policyOf(activity);
+  const leaseExpires = tx.now + tx.leases.activityMs;
+  tx.db
+    .prepare("UPDATE activity_executions SET last_heartbeat_at = ?, heartbeat_deadline_at = ?, updated_at = ? WHERE id = ?")
+    .run(tx.now, policy.heartbeat_timeout ? tx.now + policy.heartbeat_timeout * 1000 : null, tx.now, activity.id);
+  tx.db.prepare("UPDATE activity_attempts SET last_heartbeat_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?").run(tx.now, leaseExpires, tx.now, attempt.id);
+  tx.db.prepare("UPDATE workflow_tasks SET lease_expires_at = ?, updated_at = ? WHERE id = ?").run(leaseExpires, tx.now, task.id);
+  const progress: JsonObject = {};
+  for (const k of ["message", "current", "total", "unit", "details"] as const) if (input[k] !== undefined && input[k] !== null) progress[k] = input[k];
+  tx.appendEvent(
+    run.id,
+    "ActivityHeartbeatRecorded",
+    {
+      activity_execution_id: activity.id,
+      activity_attempt_id: attempt.id,
+      activity_class: activity.activity_class,
+      activity_type: activity.activity_type,
+      sequence: activity.sequence,
+      attempt_number: attempt.attempt_number,
+      heartbeat_at: isoMicros(tx.now),
+      lease_expires_at: isoMicros(leaseExpires),
+      activity: activitySnapshot(tx.activity(activity.id) as ActivityRow),
+      activity_attempt: attemptSnapshot(tx.attempt(attempt.id) as AttemptRow),
+      progress: Object.keys(progress).length > 0 ? progress : null,
+    },
+    { taskId: task.id },
+  );
+  return {
+    task_id: task.id,
+    activity_attempt_id: attempt.id,
+    lease_owner: attempt.lease_owner,
+    cancel_requested: false,
+    can_continue: true,
+    reason: null,
+    run_closed_reason: null,
+    run_closed_at: null,
+    heartbeat_recorded: true,
+    lease_expires_at: isoMicros(leaseExpires),
+    last_heartbeat_at: isoMicros(tx.now),
+  };
+}
+
+function closeAttempt(tx: Tx, attemptId: string, status: string): void {
+  tx.db.prepare("UPDATE activity_attempts SET status = ?, closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(status, tx.now, tx.now, attemptId);
+}
+
+function resumeWorkflow(tx: Tx, run: RunRow, a: ActivityRow, attemptId: string, eventType: string): string {
+  return tx.ensureWorkflowTask(run, {
+    resume_source_kind: "activity_execution",
+    resume_source_id: a.id,
+    activity_execution_id: a.id,
+    activity_attempt_id: attemptId,
+    activity_type: a.activity_type,
+    workflow_sequence: a.sequence,
+    workflow_event_type: eventType,
+  });
+}
+
+/** Success: ActivityCompleted, attempt/task completed, a workflow resume task. */
+export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined, result: PayloadEnvelope | null): JsonObject {
+  const { task, attempt, activity, run } = reportContext(tx, taskId, attemptId, leaseOwner);
+  tx.db
+    .prepare("UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ?")
+    .run(result?.blob ?? null, result?.codec ?? null, tx.now, tx.now, activity.id);
+  closeAttempt(tx, attempt.id, "completed");
+  tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
+  if (isTerminal(run.status)) return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: false, reason: "run_closed", next_task_id: null };
+  const fresh = tx.activity(activity.id) as ActivityRow;
+  tx.appendEvent(
+    run.id,
+    "ActivityCompleted",
+    {
+      activity_execution_id: activity.id,
+      activity_attempt_id: attempt.id,
+      activity_class: activity.activity_class,
+      activity_type: activity.activity_type,
+      sequence: activity.sequence,
+      attempt_number: attempt.attempt_number,
+      result: result?.blob ?? null,
+      payload_codec: result?.codec ?? null,
+      activity: activitySnapshot(fresh),
+      activity_attempt: attemptSnapshot(tx.attempt(attempt.id) as AttemptRow),
+    },
+    { taskId: task.id },
+  );
+  const next = resumeWorkflow(tx, run, fresh, attempt.id, "ActivityCompleted");
+  return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: true, reason: null, next_task_id: next };
+}
+
+export interface ActivityFailureInput {
+  message: string;
+  type?: string | null;
+  stack_trace?: string | null;
+  non_retryable?: boolean | null;
+  retryable?: boolean | null;
+  kind?: string | null;
+  timeout_type?: string | null;
+  details?: unknown;
+}
+
+interface FailureFacts {
+  exceptionType: string | null;
+  exceptionClass: string;
+  message: string;
+  exception: JsonObject;
+  timeoutKind?: string;
+  trace?: string | null;
+}
+
+/**
+ * Retry: attempt closed `failed` by the caller, execution back to `pending` (attempt count kept), the
+ * old task completed/cancelled, ActivityRetryScheduled and a new task at now + backoff. No failure row.
+ */
+function scheduleRetry(tx: Tx, ctx: { task: TaskRow; attempt: AttemptRow; activity: ActivityRow; run: RunRow }, facts: FailureFacts, policy: RetryPolicySnapshot): string {
+  const { task, attempt, activity, run } = ctx;
+  const backoff = backoffFor(policy, attempt.attempt_number);
+  const availableAt = tx.now + backoff * 1000;
+  tx.db
+    .prepare(
+      `UPDATE activity_executions SET status = 'pending', exception = ?, last_heartbeat_at = NULL, close_deadline_at = NULL, heartbeat_deadline_at = NULL,
+         schedule_deadline_at = ?, updated_at = ? WHERE id = ?`,
+    )
+    .run(JSON.stringify(facts.exception), policy.schedule_to_start_timeout ? availableAt + policy.schedule_to_start_timeout * 1000 : null, tx.now, activity.id);
+  const retryPayload: JsonObject = {
+    activity_execution_id: activity.id,
+    retry_of_task_id: task.id,
+    retry_after_attempt_id: attempt.id,
+    retry_after_attempt: attempt.attempt_number,
+    retry_backoff_seconds: backoff,
+    max_attempts: policy.max_attempts,
+    retry_policy: policy,
+  };
+  if (facts.timeoutKind) retryPayload.timeout_kind = facts.timeoutKind;
+  const retryTaskId = tx.createTask(run, "activity", retryPayload, { availableAt, queue: task.queue, attemptCount: attempt.attempt_number });
+  const fresh = tx.activity(activity.id) as ActivityRow;
+  tx.appendEvent(
+    run.id,
+    "ActivityRetryScheduled",
+    {
+      activity_execution_id: activity.id,
+      activity_attempt_id: attempt.id,
+      activity_class: activity.activity_class,
+      activity_type: activity.activity_type,
+      sequence: activity.sequence,
+      retry_task_id: retryTaskId,
+      retry_of_task_id: task.id,
+      retry_available_at: isoMicros(availableAt),
+      retry_backoff_seconds: backoff,
+      retry_after_attempt_id: attempt.id,
+      retry_after_attempt: attempt.attempt_number,
+      retry_reason: facts.timeoutKind ? "timeout" : "failure",
+      max_attempts: policy.max_attempts,
+      retry_policy: policy,
+      timeout_kind: facts.timeoutKind ?? null,
+      exception_type: facts.exceptionType,
+      exception_class: facts.exceptionClass,
+      message: facts.message,
+      code: 0,
+      exception: facts.exception,
+      activity: activitySnapshot(fresh),
+      task: taskSnapshot(tx.task(retryTaskId) as TaskRow),
+    },
+    { taskId: task.id },
+  );
+  return retryTaskId;
+}
+
+function retryAllowed(policy: RetryPolicySnapshot, attemptNumber: number): boolean {
+  return policy.max_attempts === null || attemptNumber < policy.max_attempts;
+}
+
+/**
+ * A worker-reported failure: retry (ActivityRetryScheduled + delayed task) unless it is non-retryable
+ * (flag, or type listed in non_retryable_error_types) or attempts are exhausted; then a failure row
+ * (activity/activity), ActivityFailed, and a workflow resume task.
+ */
+export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined, failure: ActivityFailureInput): JsonObject {
+  const ctx = reportContext(tx, taskId, attemptId, leaseOwner);
+  const { task, attempt, activity, run } = ctx;
+  const policy = policyOf(activity);
+  const exceptionType = failure.type ?? null;
+  const nonRetryable = failure.non_retryable === true || failure.retryable === false || (exceptionType !== null && policy.non_retryable_error_types.includes(exceptionType));
+  const exception: JsonObject = { type: exceptionType, message: failure.message, code: 0 };
+  if (nonRetryable) exception.non_retryable = true;
+  if (failure.details !== undefined && failure.details !== null) exception.details = failure.details;
+  const facts: FailureFacts = { exceptionType, exceptionClass: exceptionType ?? "Exception", message: failure.message, exception, trace: failure.stack_trace ?? null };
+  closeAttempt(tx, attempt.id, "failed");
+  tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
+  tx.touch(run.id);
+  if (isTerminal(run.status)) {
+    tx.db.prepare("UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(exception), tx.now, tx.now, activity.id);
+    return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "failed", recorded: false, reason: "run_closed", next_task_id: null };
+  }
+  if (!nonRetryable && retryAllowed(policy, attempt.attempt_number)) {
+    const retryTaskId = scheduleRetry(tx, ctx, facts, policy);
+    return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "failed", recorded: true, reason: null, next_task_id: retryTaskId };
+  }
+  tx.db.prepare("UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(exception), tx.now, tx.now, activity.id);
+  const failureId = insertFailure(tx, {
+    runId: run.id,
+    sourceKind: "activity_execution",
+    sourceId: activity.id,
+    propagationKind: "activity",
+    failureCategory: "activity",
+    nonRetryable,
+    exceptionClass: facts.exceptionClass,
+    exceptionType,
+    message: failure.message,
+    tracePreview: failure.stack_trace ?? null,
+  });
+  const fresh = tx.activity(activity.id) as ActivityRow;
+  tx.appendEvent(
+    run.id,
+    "ActivityFailed",
+    {
+      activity_execution_id: activity.id,
+      activity_attempt_id: attempt.id,
+      activity_class: activity.activity_class,
+      activity_type: activity.activity_type,
+      sequence: activity.sequence,
+      attempt_number: attempt.attempt_number,
+      failure_id: failureId,
+      failure_category: "activity",
+      non_retryable: nonRetryable,
+      exception_type: exceptionType,
+      exception_class: facts.exceptionClass,
+      message: failure.message,
+      code: 0,
+      exception,
+      activity: activitySnapshot(fresh),
+      activity_attempt: attemptSnapshot(tx.attempt(attempt.id) as AttemptRow),
+    },
+    { taskId: task.id },
+  );
+  const next = resumeWorkflow(tx, run, fresh, attempt.id, "ActivityFailed");
+  return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "failed", recorded: true, reason: null, next_task_id: next };
+}
+
+type TimeoutKind = "schedule_to_close" | "schedule_to_start" | "heartbeat" | "start_to_close";
+
+function expiredKind(a: ActivityRow, now: number): TimeoutKind | null {
+  const due = (t: number | null): boolean => t !== null && t <= now;
+  if (due(a.schedule_to_close_deadline_at)) return "schedule_to_close";
+  if (a.status === "pending" && due(a.schedule_deadline_at)) return "schedule_to_start";
+  if (a.status === "running" && due(a.heartbeat_deadline_at)) return "heartbeat";
+  if (a.status === "running" && due(a.close_deadline_at)) return "start_to_close";
+  return null;
+}
+
+function timeoutMessage(a: ActivityRow, kind: TimeoutKind): string {
+  const label = kind.replaceAll("_", "-");
+  const deadline = { schedule_to_close: a.schedule_to_close_deadline_at, schedule_to_start: a.schedule_deadline_at, heartbeat: a.heartbeat_deadline_at, start_to_close: a.close_deadline_at }[kind];
+  if (kind === "heartbeat") return `Activity ${a.activity_type} heartbeat deadline expired at ${isoMicros(deadline)} (last heartbeat: ${isoMicros(a.last_heartbeat_at) ?? "never"}).`;
+  return `Activity ${a.activity_type} ${label} deadline expired at ${isoMicros(deadline)}.`;
+}
+
+/**
+ * ActivityTimeoutEnforcer (v2-model §8.4): for each open execution with an expired deadline, fail the
+ * running attempt, cancel its task, then retry (not for schedule_to_close) or time it out for good.
+ */
+export function enforceActivityTimeouts(tx: Tx): number {
+  // One query per deadline, each pinned to its partial index (migration 3): a sweep runs every second
+  // and must never fall back to scanning all open activities.
+  const byId = new Map<string, ActivityRow>();
+  for (const sql of [
+    "SELECT * FROM activity_executions INDEXED BY activity_executions_open_schedule_to_close WHERE status IN ('pending','running') AND schedule_to_close_deadline_at IS NOT NULL AND schedule_to_close_deadline_at <= ? LIMIT 500",
+    "SELECT * FROM activity_executions INDEXED BY activity_executions_pending_schedule_deadline WHERE status = 'pending' AND schedule_deadline_at IS NOT NULL AND schedule_deadline_at <= ? LIMIT 500",
+    "SELECT * FROM activity_executions INDEXED BY activity_executions_running_close_deadline WHERE status = 'running' AND close_deadline_at IS NOT NULL AND close_deadline_at <= ? LIMIT 500",
+    "SELECT * FROM activity_executions INDEXED BY activity_executions_running_heartbeat_deadline WHERE status = 'running' AND heartbeat_deadline_at IS NOT NULL AND heartbeat_deadline_at <= ? LIMIT 500",
+  ]) {
+    for (const row of tx.db.prepare(sql).all(tx.now) as ActivityRow[]) byId.set(row.id, row);
+  }
+  const candidates = [...byId.values()].sort((a, b) => a.created_at - b.created_at || a.id.localeCompare(b.id));
+  let enforced = 0;
+  for (const a of candidates) {
+    const run = tx.mustRun(a.workflow_run_id);
+    if (isTerminal(run.status)) continue;
+    const kind = expiredKind(a, tx.now);
+    if (!kind) continue;
+    const policy = policyOf(a);
+    const message = timeoutMessage(a, kind);
+    const attempt = a.current_attempt_id ? tx.attempt(a.current_attempt_id) : undefined;
+    const attemptRan = attempt !== undefined && attempt.status === "running";
+    if (attempt && attemptRan) closeAttempt(tx, attempt.id, "failed");
+    const openTask = tx.db
+      .prepare("SELECT * FROM workflow_tasks WHERE task_type = 'activity' AND status IN ('ready','leased') AND json_extract(payload, '$.activity_execution_id') = ? ORDER BY created_at DESC LIMIT 1")
+      .get(a.id) as TaskRow | undefined;
+    if (openTask) tx.db.prepare("UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, openTask.id);
+    const exception: JsonObject = { type: "ActivityTimeoutException", message, code: 0, timeout_kind: kind };
+    const facts: FailureFacts = { exceptionType: "ActivityTimeoutException", exceptionClass: EXCEPTION_CLASSES.activityTimeout, message, exception, timeoutKind: kind };
+    enforced += 1;
+    // Only an attempt that was running when its deadline passed is retried; a task never picked up
+    // (schedule-to-start) or a spent overall budget (schedule-to-close) is terminal.
+    if ((kind === "heartbeat" || kind === "start_to_close") && attempt && attemptRan && retryAllowed(policy, attempt.attempt_number)) {
+      const taskRow = openTask ?? (tx.db.prepare("SELECT * FROM workflow_tasks WHERE id = ?").get(attempt.workflow_task_id) as TaskRow);
+      scheduleRetry(tx, { task: taskRow, attempt, activity: a, run }, facts, policy);
+      continue;
+    }
+    tx.db.prepare("UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(exception), tx.now, tx.now, a.id);
+    const failureId = insertFailure(tx, {
+      runId: run.id,
+      sourceKind: "activity_execution",
+      sourceId: a.id,
+      propagationKind: "timeout",
+      failureCategory: "timeout",
+      nonRetryable: false,
+      exceptionClass: EXCEPTION_CLASSES.activityTimeout,
+      exceptionType: "ActivityTimeoutException",
+      message,
+      line: 0,
+    });
+    const fresh = tx.activity(a.id) as ActivityRow;
+    const freshAttempt = attempt ? tx.attempt(attempt.id) : undefined;
+    tx.appendEvent(
+      run.id,
+      "ActivityTimedOut",
+      {
+        activity_execution_id: a.id,
+        activity_attempt_id: a.current_attempt_id,
+        activity_class: a.activity_class,
+        activity_type: a.activity_type,
+        sequence: a.sequence,
+        attempt_number: a.attempt_count,
+        failure_id: failureId,
+        failure_category: "timeout",
+        timeout_kind: kind,
+        message,
+        exception_class: EXCEPTION_CLASSES.activityTimeout,
+        schedule_deadline_at: isoMicros(a.schedule_deadline_at),
+        close_deadline_at: isoMicros(a.close_deadline_at),
+        schedule_to_close_deadline_at: isoMicros(a.schedule_to_close_deadline_at),
+        heartbeat_deadline_at: isoMicros(a.heartbeat_deadline_at),
+        activity: activitySnapshot(fresh),
+        activity_attempt: freshAttempt ? attemptSnapshot(freshAttempt) : undefined,
+      },
+      { taskId: openTask?.id ?? null },
+    );
+    resumeWorkflow(tx, run, fresh, a.current_attempt_id ?? "", "ActivityTimedOut");
+  }
+  return enforced;
+}
+
+/** Expired activity leases: the attempt closes `expired`, the task is ready again with repair_count + 1. */
+export function expireActivityLeases(tx: Tx): number {
+  const tasks = tx.db
+    .prepare("SELECT * FROM workflow_tasks INDEXED BY workflow_tasks_lease WHERE task_type = 'activity' AND status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? LIMIT 500")
+    .all(tx.now) as TaskRow[];
+  for (const task of tasks) {
+    const open = tx.db.prepare("SELECT * FROM activity_attempts WHERE workflow_task_id = ? AND status = 'running'").all(task.id) as AttemptRow[];
+    for (const at of open) closeAttempt(tx, at.id, "expired");
+    const executionId = (parseJson<JsonObject>(task.payload) ?? {}).activity_execution_id;
+    if (typeof executionId === "string") tx.db.prepare("UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'running'").run(tx.now, executionId);
+    tx.db
+      .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
+      .run(tx.now, tx.now, task.id);
+    tx.markTaskReady(task);
+    tx.touch(task.workflow_run_id);
+  }
+  return tasks.length;
+}
+
+export function validateFailure(raw: unknown): ActivityFailureInput {
+  const parsed = z
+    .object({
+      message: z.string().min(1),
+      type: z.string().nullish(),
+      stack_trace: z.string().nullish(),
+      non_retryable: z.boolean().nullish(),
+      retryable: z.boolean().nullish(),
+      kind: z.string().nullish(),
+      timeout_type: z.string().nullish(),
+      details: z.unknown().optional(),
+    })
+    .safeParse(raw);
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) errors[["failure", ...issue.path].join(".")] = [issue.message];
+    throw validationError(errors);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,446 @@
+import { isoMicros } from "../clock";
+import { newId } from "../ids";
+import { EngineError } from "./errors";
+import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
+import type { InstanceRow, RunRow } from "./rows";
+import { isTerminal } from "./rows";
+import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
+
+export type CommandStatus = "accepted" | "rejected";
+
+/** What every command returns (the engine `CommandResponse` fields the control plane renders). */
+export interface CommandResult {
+  command_id: string;
+  command_status: CommandStatus;
+  command_source: string;
+  command_sequence: number | null;
+  outcome: string | null;
+  rejection_reason: string | null;
+  /** accepted: the operator's reason text; rejected: the rejection reason. */
+  reason: string | null;
+  workflow_id: string;
+  run_id: string | null;
+  requested_run_id: string | null;
+  resolved_run_id: string | null;
+  target_scope: "instance" | "run";
+  workflow_type: string | null;
+  namespace: string;
+  /** start only */
+  status?: string;
+  business_key?: string | null;
+  payload_codec?: string | null;
+  /** signal only */
+  signal_name?: string;
+}
+
+export interface StartWorkflowInput {
+  namespace: string;
+  workflow_id?: string;
+  workflow_type: string;
+  task_queue: string;
+  input?: PayloadEnvelope | null;
+  business_key?: string | null;
+  memo?: Record<string, unknown> | null;
+  search_attributes?: Record<string, unknown> | null;
+  execution_timeout_seconds?: number | null;
+  run_timeout_seconds?: number | null;
+  /** `fail` (default) rejects any existing instance; `use-existing` returns its active run. */
+  duplicate_policy?: "fail" | "use-existing";
+  request_id?: string | null;
+}
+
+export interface SignalWorkflowInput {
+  namespace: string;
+  workflow_id: string;
+  run_id?: string | null;
+  signal_name: string;
+  input?: PayloadEnvelope | null;
+  request_id?: string | null;
+}
+
+export interface CloseWorkflowInput {
+  namespace: string;
+  workflow_id: string;
+  run_id?: string | null;
+  reason?: string | null;
+  request_id?: string | null;
+}
+
+interface CommandRow {
+  id: string;
+  namespace: string;
+  workflow_instance_id: string | null;
+  workflow_run_id: string | null;
+  requested_workflow_run_id: string | null;
+  resolved_workflow_run_id: string | null;
+  command_type: string;
+  target_scope: string;
+  target_name: string | null;
+  source: string;
+  context: string | null;
+  status: string;
+  outcome: string | null;
+  rejection_reason: string | null;
+  workflow_type: string | null;
+  command_sequence: number | null;
+}
+
+function resultFromRow(tx: Tx, row: CommandRow): CommandResult {
+  const run = row.resolved_workflow_run_id ? tx.run(row.resolved_workflow_run_id) : undefined;
+  const context = row.context ? (JSON.parse(row.context) as { reason?: string | null }) : {};
+  const result: CommandResult = {
+    command_id: row.id,
+    command_status: row.status as CommandStatus,
+    command_source: row.source,
+    command_sequence: row.command_sequence,
+    outcome: row.outcome,
+    rejection_reason: row.rejection_reason,
+    reason: row.status === "rejected" ? row.rejection_reason : (context.reason ?? null),
+    workflow_id: row.workflow_instance_id ?? "",
+    run_id: row.resolved_workflow_run_id,
+    requested_run_id: row.requested_workflow_run_id,
+    resolved_run_id: row.resolved_workflow_run_id,
+    target_scope: row.target_scope === "run" ? "run" : "instance",
+    workflow_type: row.workflow_type,
+    namespace: row.namespace,
+  };
+  if (row.command_type === "start" && run) {
+    result.status = run.status;
+    result.business_key = run.business_key;
+    result.payload_codec = run.payload_codec;
+  }
+  if (row.command_type === "signal" && row.target_name) result.signal_name = row.target_name;
+  return result;
+}
+
+function findByRequestId(tx: Tx, namespace: string, instanceId: string | null, type: string, requestId: string | null | undefined): CommandRow | undefined {
+  if (!requestId) return undefined;
+  if (instanceId === null) {
+    return tx.db.prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND command_type = ? AND request_id = ? LIMIT 1").get(namespace, type, requestId) as CommandRow | undefined;
+  }
+  return tx.db
+    .prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND workflow_instance_id = ? AND command_type = ? AND request_id = ?")
+    .get(namespace, instanceId, type, requestId) as CommandRow | undefined;
+}
+
+interface NewCommand {
+  namespace: string;
+  instanceId: string;
+  run: RunRow | null;
+  requestedRunId: string | null;
+  type: string;
+  targetName?: string | null;
+  requestId?: string | null;
+  status: CommandStatus;
+  outcome: string | null;
+  rejectionReason?: string | null;
+  reason?: string | null;
+  payload?: PayloadEnvelope | null;
+  messageSequence?: number | null;
+}
+
+function insertCommand(tx: Tx, c: NewCommand): CommandRow {
+  const id = newId(tx.now);
+  const sequence = c.run && c.status === "accepted" ? tx.nextCommandSequence(c.run.id) : null;
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_commands (id, namespace, workflow_instance_id, workflow_run_id, requested_workflow_run_id, resolved_workflow_run_id,
+         command_type, target_scope, target_name, source, context, request_id, status, outcome, rejection_reason, workflow_class, workflow_type,
+         payload_codec, payload, command_sequence, message_sequence, accepted_at, applied_at, rejected_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'control_plane', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      c.namespace,
+      c.instanceId,
+      c.run?.id ?? null,
+      c.requestedRunId,
+      c.run?.id ?? null,
+      c.type,
+      c.requestedRunId ? "run" : "instance",
+      c.targetName ?? null,
+      JSON.stringify({ reason: c.reason ?? null }),
+      c.requestId ?? null,
+      c.status,
+      c.outcome,
+      c.rejectionReason ?? null,
+      c.run?.workflow_class ?? null,
+      c.run?.workflow_type ?? null,
+      c.payload?.codec ?? null,
+      c.payload?.blob ?? null,
+      sequence,
+      c.messageSequence ?? null,
+      c.status === "accepted" ? tx.now : null,
+      c.status === "accepted" ? tx.now : null,
+      c.status === "rejected" ? tx.now : null,
+      tx.now,
+      tx.now,
+    );
+  return tx.db.prepare("SELECT * FROM workflow_commands WHERE id = ?").get(id) as CommandRow;
+}
+
+function requireNamespace(tx: Tx, namespace: string): void {
+  const ns = tx.db.prepare("SELECT name FROM namespaces WHERE name = ?").get(namespace);
+  if (!ns) {
+    throw new EngineError(404, "namespace_not_found", `Namespace [${namespace}] was not found.`, {
+      namespace,
+      remediation: "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
+    });
+  }
+}
+
+export interface StartRunSpec {
+  instance: InstanceRow;
+  workflowType: string;
+  queue: string;
+  input: PayloadEnvelope | null;
+  businessKey: string | null;
+  memo: Record<string, unknown> | null;
+  searchAttributes: Record<string, unknown> | null;
+  executionDeadlineAt: number | null;
+  runTimeoutSeconds: number | null;
+  commandId: string | null;
+  parent?: { instanceId: string; runId: string; sequence: number; linkId: string; childCallId: string } | null;
+  continuedFromRunId?: string | null;
+  startAccepted?: boolean;
+}
+
+/** Creates the next run of an instance (`pending`), writes its opening history and its first workflow task. */
+export function startRun(tx: Tx, s: StartRunSpec): RunRow {
+  const runId = newId(tx.now);
+  const runNumber = s.instance.run_count + 1;
+  const runDeadline = s.runTimeoutSeconds ? tx.now + s.runTimeoutSeconds * 1000 : null;
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_runs (id, workflow_instance_id, namespace, run_number, workflow_class, workflow_type, business_key, memo, search_attributes,
+         status, payload_codec, arguments, queue, execution_timeout_seconds, run_timeout_seconds, execution_deadline_at, run_deadline_at, started_at,
+         last_progress_at, continued_from_run_id, parent_workflow_instance_id, parent_workflow_run_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      runId,
+      s.instance.id,
+      s.instance.namespace,
+      runNumber,
+      s.workflowType,
+      s.workflowType,
+      s.businessKey,
+      s.memo ? JSON.stringify(s.memo) : null,
+      s.searchAttributes ? JSON.stringify(s.searchAttributes) : null,
+      s.input?.codec ?? null,
+      s.input?.blob ?? null,
+      s.queue,
+      s.instance.execution_timeout_seconds,
+      s.runTimeoutSeconds,
+      s.executionDeadlineAt,
+      runDeadline,
+      tx.now,
+      tx.now,
+      s.continuedFromRunId ?? null,
+      s.parent?.instanceId ?? null,
+      s.parent?.runId ?? null,
+      tx.now,
+      tx.now,
+    );
+  tx.db
+    .prepare("UPDATE workflow_instances SET current_run_id = ?, run_count = ?, started_at = COALESCE(started_at, ?), updated_at = ? WHERE namespace = ? AND id = ?")
+    .run(runId, runNumber, tx.now, tx.now, s.instance.namespace, s.instance.id);
+  // A new run of the instance makes every earlier run non-current in the list projection.
+  tx.db.prepare("UPDATE workflow_run_summaries SET is_current_run = 0 WHERE namespace = ? AND workflow_instance_id = ? AND id <> ?").run(s.instance.namespace, s.instance.id, runId);
+  const run = tx.mustRun(runId);
+  const identity: JsonObject = {
+    workflow_command_id: s.commandId,
+    workflow_instance_id: s.instance.id,
+    workflow_run_id: runId,
+    workflow_class: s.workflowType,
+    workflow_type: s.workflowType,
+    business_key: s.businessKey,
+    visibility_labels: null,
+    memo: s.memo,
+    search_attributes: s.searchAttributes,
+  };
+  if (s.startAccepted) tx.appendEvent(runId, "StartAccepted", { ...identity, outcome: "started_new", rejection_reason: null }, { commandId: s.commandId });
+  tx.appendEvent(
+    runId,
+    "WorkflowStarted",
+    {
+      ...identity,
+      execution_timeout_seconds: s.instance.execution_timeout_seconds,
+      run_timeout_seconds: s.runTimeoutSeconds,
+      execution_deadline_at: isoMicros(s.executionDeadlineAt),
+      run_deadline_at: isoMicros(runDeadline),
+      parent_workflow_instance_id: s.parent?.instanceId,
+      parent_workflow_run_id: s.parent?.runId,
+      parent_sequence: s.parent?.sequence,
+      workflow_link_id: s.parent?.linkId,
+      child_call_id: s.parent?.childCallId,
+      continued_from_run_id: s.continuedFromRunId ?? undefined,
+    },
+    { commandId: s.commandId },
+  );
+  tx.createTask(run, "workflow", { resume_source_kind: "workflow_run", resume_source_id: runId, workflow_event_type: "WorkflowStarted" });
+  return run;
+}
+
+/** Creates the instance row for a new workflow id. */
+export function createInstance(tx: Tx, namespace: string, id: string, workflowType: string, businessKey: string | null, memo: Record<string, unknown> | null, executionTimeoutSeconds: number | null): InstanceRow {
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_instances (id, namespace, workflow_class, workflow_type, business_key, memo, execution_timeout_seconds, reserved_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, namespace, workflowType, workflowType, businessKey, memo ? JSON.stringify(memo) : null, executionTimeoutSeconds, tx.now, tx.now, tx.now);
+  const row = tx.instance(namespace, id);
+  if (!row) throw new Error("instance insert failed");
+  return row;
+}
+
+/**
+ * start: creates instance + run (`pending`), a `start` command (`started_new`), `StartAccepted` and
+ * `WorkflowStarted`, and the first workflow task. An existing instance answers `returned_existing_active`
+ * (policy `use-existing`, active run) or a rejected command `rejected_duplicate`.
+ */
+export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult {
+  requireNamespace(tx, input.namespace);
+  const workflowId = input.workflow_id ?? newId(tx.now).toLowerCase();
+  const prior = findByRequestId(tx, input.namespace, input.workflow_id ?? null, "start", input.request_id);
+  if (prior) return resultFromRow(tx, prior);
+  const existing = tx.instance(input.namespace, workflowId);
+  if (existing) {
+    const current = existing.current_run_id ? tx.run(existing.current_run_id) : undefined;
+    if (input.duplicate_policy === "use-existing" && current && !isTerminal(current.status)) {
+      return resultFromRow(tx, insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current, requestedRunId: null, type: "start", requestId: input.request_id, status: "accepted", outcome: "returned_existing_active" }));
+    }
+    return resultFromRow(
+      tx,
+      insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current ?? null, requestedRunId: null, type: "start", requestId: input.request_id, status: "rejected", outcome: "rejected_duplicate", rejectionReason: "instance_already_started" }),
+    );
+  }
+  const instance = createInstance(tx, input.namespace, workflowId, input.workflow_type, input.business_key ?? null, input.memo ?? null, input.execution_timeout_seconds ?? null);
+  const commandId = newId(tx.now);
+  const run = startRun(tx, {
+    instance,
+    workflowType: input.workflow_type,
+    queue: input.task_queue,
+    input: input.input ?? null,
+    businessKey: input.business_key ?? null,
+    memo: input.memo ?? null,
+    searchAttributes: input.search_attributes ?? null,
+    executionDeadlineAt: input.execution_timeout_seconds ? tx.now + input.execution_timeout_seconds * 1000 : null,
+    runTimeoutSeconds: input.run_timeout_seconds ?? null,
+    commandId,
+    startAccepted: true,
+  });
+  const row = insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run, requestedRunId: null, type: "start", requestId: input.request_id, status: "accepted", outcome: "started_new", payload: input.input ?? null });
+  // The start events were written before the command row existed; point them at it.
+  tx.db.prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?) WHERE workflow_run_id = ? AND workflow_command_id = ?").run(row.id, row.id, run.id, commandId);
+  return resultFromRow(tx, row);
+}
+
+/** Resolves the targeted run: 404 for an unknown instance, otherwise the current run and, when a run id was named, whether it is current. */
+function target(tx: Tx, namespace: string, workflowId: string, runId: string | null | undefined): { instance: InstanceRow; run: RunRow | null; notCurrent: boolean } {
+  requireNamespace(tx, namespace);
+  const instance = tx.instance(namespace, workflowId);
+  if (!instance) throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: workflowId });
+  const run = instance.current_run_id ? (tx.run(instance.current_run_id) ?? null) : null;
+  return { instance, run, notCurrent: Boolean(runId) && run?.id !== runId };
+}
+
+function rejectionFor(t: { run: RunRow | null; notCurrent: boolean }): { outcome: string; reason: string } | null {
+  if (!t.run) return { outcome: "rejected_not_started", reason: "instance_not_started" };
+  if (t.notCurrent) return { outcome: "rejected_not_current", reason: "selected_run_not_current" };
+  if (isTerminal(t.run.status)) return { outcome: "rejected_not_active", reason: "run_not_active" };
+  return null;
+}
+
+/**
+ * signal: on an active current run writes a `signal` command (`signal_received`), a received
+ * `workflow_signal_records` row, `SignalReceived`, and a workflow task so the workflow sees it.
+ */
+export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResult {
+  const t = target(tx, input.namespace, input.workflow_id, input.run_id);
+  const prior = findByRequestId(tx, input.namespace, input.workflow_id, "signal", input.request_id);
+  if (prior) return resultFromRow(tx, prior);
+  const rejection = rejectionFor(t);
+  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: "signal", targetName: input.signal_name, requestId: input.request_id };
+  if (rejection || !t.run) {
+    return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
+  }
+  tx.db.prepare("UPDATE workflow_instances SET last_message_sequence = last_message_sequence + 1, updated_at = ? WHERE namespace = ? AND id = ?").run(tx.now, input.namespace, input.workflow_id);
+  const messageSequence = (tx.instance(input.namespace, input.workflow_id) as InstanceRow).last_message_sequence;
+  const row = insertCommand(tx, { ...base, status: "accepted", outcome: "signal_received", payload: input.input ?? null, messageSequence });
+  const signalId = newId(tx.now);
+  const wait = tx.db
+    .prepare("SELECT json_extract(payload, '$.signal_wait_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1")
+    .get(t.run.id, input.signal_name) as { id: string | null } | undefined;
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_signal_records (id, workflow_run_id, workflow_command_id, signal_name, status, payload_codec, arguments, message_sequence, received_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, 'received', ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(signalId, t.run.id, row.id, input.signal_name, input.input?.codec ?? null, input.input?.blob ?? null, messageSequence, tx.now, tx.now, tx.now);
+  tx.appendEvent(
+    t.run.id,
+    "SignalReceived",
+    {
+      workflow_command_id: row.id,
+      signal_id: signalId,
+      workflow_instance_id: input.workflow_id,
+      workflow_run_id: t.run.id,
+      signal_name: input.signal_name,
+      signal_wait_id: wait?.id ?? null,
+      arguments: input.input?.blob ?? null,
+      payload_codec: input.input?.codec ?? null,
+    },
+    { commandId: row.id },
+  );
+  tx.ensureWorkflowTask(t.run, { resume_source_kind: "signal", resume_source_id: signalId, workflow_signal_id: signalId, signal_name: input.signal_name, signal_wait_id: wait?.id ?? null, workflow_command_id: row.id, workflow_event_type: "SignalReceived" });
+  return resultFromRow(tx, row);
+}
+
+function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "terminate"): CommandResult {
+  const t = target(tx, input.namespace, input.workflow_id, input.run_id);
+  const prior = findByRequestId(tx, input.namespace, input.workflow_id, kind, input.request_id);
+  if (prior) return resultFromRow(tx, prior);
+  const rejection = rejectionFor(t);
+  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: kind, requestId: input.request_id, reason: input.reason ?? null };
+  if (rejection || !t.run) {
+    return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
+  }
+  const run = t.run;
+  const outcome = kind === "cancel" ? "cancelled" : "terminated";
+  const row = insertCommand(tx, { ...base, status: "accepted", outcome });
+  const ids = { workflow_command_id: row.id, workflow_instance_id: input.workflow_id, workflow_run_id: run.id };
+  tx.appendEvent(run.id, kind === "cancel" ? "CancelRequested" : "TerminateRequested", { ...ids, command_type: kind, reason: input.reason ?? null }, { commandId: row.id });
+  cancelOpenWork(tx, run, { commandId: row.id });
+  const exceptionClass = kind === "cancel" ? EXCEPTION_CLASSES.cancelled : EXCEPTION_CLASSES.terminated;
+  const message = input.reason ?? (kind === "cancel" ? "Workflow cancelled." : "Workflow terminated.");
+  const failureId = insertFailure(tx, {
+    runId: run.id,
+    sourceKind: "workflow_run",
+    sourceId: run.id,
+    propagationKind: outcome,
+    failureCategory: outcome,
+    nonRetryable: false,
+    exceptionClass,
+    message,
+  });
+  tx.appendEvent(
+    run.id,
+    kind === "cancel" ? "WorkflowCancelled" : "WorkflowTerminated",
+    { ...ids, failure_id: failureId, failure_category: outcome, closed_reason: outcome, exception_class: exceptionClass, message, reason: input.reason ?? null },
+    { commandId: row.id },
+  );
+  finishRun(tx, run.id, outcome, outcome);
+  return resultFromRow(tx, row);
+}
+
+/** cancel: closes the active current run `cancelled` (CancelRequested, ActivityCancelled/TimerCancelled, failure row, WorkflowCancelled). */
+export function cancelWorkflow(tx: Tx, input: CloseWorkflowInput): CommandResult {
+  return closeByCommand(tx, input, "cancel");
+}
+
+/** terminate: like cancel, closing the run `terminated` (TerminateRequested … WorkflowTerminated). */
+export function terminateWorkflow(tx: Tx, input: CloseWorkflowInput): CommandResult {
+  return closeByCommand(tx, input, "terminate");
+}

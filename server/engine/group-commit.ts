@@ -1,0 +1,96 @@
+import type { Db } from "../store/db";
+import { EngineError } from "./errors";
+import type { LeaseConfig } from "./tx";
+import { Tx } from "./tx";
+
+interface PendingOp {
+  fn: (tx: Tx) => unknown;
+  keepRefusals: boolean;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Ops beyond this wait for the next batch, bounding how long one commit holds the writer. */
+const MAX_BATCH = 64;
+
+type Outcome = { tx: Tx; value: unknown } | { tx: Tx | null; error: unknown };
+
+/**
+ * Group commit for the worker plane. Transitions requested in the same event-loop turn run in one
+ * SQLite transaction, each inside its own savepoint (a failing op rolls back alone), and are
+ * answered only after the shared COMMIT: every acknowledgement is still durable, but one fsync
+ * serves the whole batch instead of one per transition.
+ */
+export class GroupCommitter {
+  private queue: PendingOp[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    private readonly leases: LeaseConfig,
+    /** Runs inside each op's savepoint after the op (summary refresh). */
+    private readonly beforeRelease: (tx: Tx) => void,
+    /** Runs after COMMIT for each op that wrote (wake-ups). */
+    private readonly afterCommit: (tx: Tx) => void,
+  ) {}
+
+  /**
+   * Queues `fn` as one state transition. With `keepRefusals`, a 409 EngineError keeps the op's
+   * writes (e.g. a stale attempt closed `expired`) and still rejects with the refusal.
+   */
+  run<T>(fn: (tx: Tx) => T, keepRefusals = false): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, keepRefusals, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue.splice(0, MAX_BATCH);
+    this.scheduled = this.queue.length > 0;
+    if (this.scheduled) setImmediate(() => this.flush());
+    const now = this.now();
+    const runOne = this.db.transaction((op: PendingOp, tx: Tx): { value: unknown } | { refusal: EngineError } => {
+      try {
+        const value = op.fn(tx);
+        this.beforeRelease(tx);
+        return { value };
+      } catch (e) {
+        if (op.keepRefusals && e instanceof EngineError && e.status === 409) {
+          this.beforeRelease(tx);
+          return { refusal: e };
+        }
+        throw e;
+      }
+    });
+    const outcomes: Outcome[] = [];
+    try {
+      this.db
+        .transaction(() => {
+          for (const op of batch) {
+            const tx = new Tx(this.db, now, this.leases);
+            try {
+              const r = runOne(op, tx);
+              outcomes.push("refusal" in r ? { tx, error: r.refusal } : { tx, value: r.value });
+            } catch (e) {
+              outcomes.push({ tx: null, error: e });
+            }
+          }
+        })
+        .immediate();
+    } catch (e) {
+      for (const op of batch) op.reject(e);
+      return;
+    }
+    batch.forEach((op, i) => {
+      const outcome = outcomes[i] as Outcome;
+      if (outcome.tx) this.afterCommit(outcome.tx);
+      if ("value" in outcome) op.resolve(outcome.value);
+      else op.reject(outcome.error);
+    });
+  }
+}

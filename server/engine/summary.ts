@@ -1,0 +1,606 @@
+import type Database from "better-sqlite3";
+import type { Db } from "../store/db";
+import { isoMicros } from "../clock";
+
+const BUCKET: Record<string, string> = {
+  pending: "running",
+  running: "running",
+  waiting: "running",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "failed",
+  terminated: "failed",
+};
+
+const TERMINAL = new Set(["completed", "failed", "cancelled", "terminated"]);
+
+type Statement = Database.Statement<unknown[]>;
+const statements = new WeakMap<Db, Map<string, Statement>>();
+
+/** Prepared once per connection: the projection runs in every transition, so re-preparing would dominate its cost. */
+function stmt(db: Db, sql: string): Statement {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare<unknown[]>(sql);
+    cache.set(sql, s);
+  }
+  return s;
+}
+
+export function statusBucket(status: string): string {
+  return BUCKET[status] ?? "running";
+}
+
+export function isTerminalStatus(status: string): boolean {
+  return TERMINAL.has(status);
+}
+
+/** The engine's task-repair policy (`TaskRepairPolicy` defaults); one place so summary, repair and metrics agree. */
+export const REPAIR_POLICY = {
+  redispatch_after_seconds: 3,
+  loop_throttle_seconds: 5,
+  scan_limit: 25,
+  scan_strategy: "scope_fair_round_robin",
+  failure_backoff_max_seconds: 60,
+  failure_backoff_strategy: "exponential_by_repair_count",
+} as const;
+
+/** History budget thresholds (`HistoryBudget` engine defaults). */
+export const HISTORY_BUDGET = {
+  event_threshold: 10_000,
+  size_bytes_threshold: 5_242_880,
+  fan_out_threshold: 200,
+  event_warning_threshold: 8_000,
+  size_bytes_warning_threshold: 4_194_304,
+  fan_out_warning_threshold: 160,
+} as const;
+
+export interface TaskRow {
+  id: string;
+  workflow_run_id: string;
+  namespace: string;
+  task_type: string;
+  status: string;
+  compatibility: string | null;
+  payload: string | null;
+  connection: string | null;
+  queue: string | null;
+  available_at: number | null;
+  leased_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  attempt_count: number;
+  last_dispatch_attempt_at: number | null;
+  last_dispatched_at: number | null;
+  last_dispatch_error: string | null;
+  last_claim_failed_at: number | null;
+  last_claim_error: string | null;
+  repair_count: number;
+  repair_available_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export function leaseExpired(t: TaskRow, now: number): boolean {
+  return t.status === "leased" && t.lease_expires_at !== null && t.lease_expires_at <= now;
+}
+
+export function dispatchFailed(t: TaskRow): boolean {
+  return (
+    t.status === "ready" &&
+    t.last_dispatch_attempt_at !== null &&
+    !!t.last_dispatch_error &&
+    (t.last_dispatched_at === null || t.last_dispatched_at < t.last_dispatch_attempt_at)
+  );
+}
+
+export function claimFailed(t: TaskRow): boolean {
+  return t.status === "ready" && t.last_claim_failed_at !== null && !!t.last_claim_error;
+}
+
+/**
+ * The embedded server dispatches by long-poll: committing a ready task is its dispatch, so a task
+ * merely waiting for a poller is not overdue (redispatching it would change nothing). Overdue is
+ * a dispatch that was attempted (`last_dispatch_attempt_at`) but never confirmed
+ * (`last_dispatched_at`) within the policy delay, with no recorded dispatch or claim error.
+ */
+export function dispatchOverdue(t: TaskRow, now: number): boolean {
+  return (
+    t.status === "ready" &&
+    (t.available_at === null || t.available_at <= now) &&
+    !dispatchFailed(t) &&
+    !claimFailed(t) &&
+    t.last_dispatch_attempt_at !== null &&
+    t.last_dispatched_at === null &&
+    t.last_dispatch_attempt_at <= now - REPAIR_POLICY.redispatch_after_seconds * 1000
+  );
+}
+
+/** Task needs the watchdog: the unhealthy states that make a run `repair_needed`. */
+export function taskUnhealthy(t: TaskRow, now: number): boolean {
+  return leaseExpired(t, now) || dispatchFailed(t) || dispatchOverdue(t, now);
+}
+
+/** `3 × 2^(repair_count−1)` seconds capped at 60 (first failure immediate), `exponential_by_repair_count`. */
+export function repairBackoffSeconds(repairCount: number): number {
+  if (repairCount <= 0) return 0;
+  return Math.min(REPAIR_POLICY.redispatch_after_seconds * 2 ** (repairCount - 1), REPAIR_POLICY.failure_backoff_max_seconds);
+}
+
+/** `RunTaskView::transportState`. */
+export function transportState(t: TaskRow, now: number): string {
+  if (t.status === "failed" && parsePayload(t.payload).replay_blocked === true) return "replay_blocked";
+  if (t.status === "leased") return leaseExpired(t, now) ? "lease_expired" : "leased";
+  if (t.status !== "ready") return t.status;
+  if (t.available_at !== null && t.available_at > now) return "scheduled";
+  if (t.repair_available_at !== null && t.repair_available_at > now && (dispatchFailed(t) || claimFailed(t))) return "repair_backoff";
+  if (dispatchFailed(t)) return "dispatch_failed";
+  if (claimFailed(t)) return "claim_failed";
+  if (dispatchOverdue(t, now)) return "dispatch_overdue";
+  return "ready";
+}
+
+export function parsePayload(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+interface RunRow {
+  id: string;
+  workflow_instance_id: string;
+  namespace: string;
+  run_number: number;
+  workflow_class: string | null;
+  workflow_type: string;
+  business_key: string | null;
+  visibility_labels: string | null;
+  status: string;
+  closed_reason: string | null;
+  compatibility: string | null;
+  connection: string | null;
+  queue: string | null;
+  started_at: number | null;
+  closed_at: number | null;
+  archived_at: number | null;
+  archive_command_id: string | null;
+  archive_reason: string | null;
+  last_progress_at: number | null;
+  created_at: number;
+}
+
+interface ActivityRow {
+  id: string;
+  activity_type: string;
+  status: string;
+  attempt_count: number;
+  created_at: number;
+  schedule_deadline_at: number | null;
+  close_deadline_at: number | null;
+  schedule_to_close_deadline_at: number | null;
+}
+
+interface WaitEventRow {
+  sequence: number;
+  event_type: string;
+  payload: string | null;
+  recorded_at: number;
+}
+
+/** Event types whose rows the partial index `workflow_history_events_waits` covers (migration 2). */
+export const WAIT_EVENT_TYPES = [
+  "SignalWaitOpened",
+  "SignalApplied",
+  "ConditionWaitOpened",
+  "ConditionWaitSatisfied",
+  "ConditionWaitTimedOut",
+] as const;
+
+export interface RunSummary {
+  id: string;
+  workflow_instance_id: string;
+  namespace: string;
+  run_number: number;
+  is_current_run: number;
+  class: string | null;
+  workflow_type: string;
+  compatibility: string | null;
+  business_key: string | null;
+  visibility_labels: string | null;
+  status: string;
+  status_bucket: string;
+  closed_reason: string | null;
+  connection: string | null;
+  queue: string | null;
+  started_at: number | null;
+  sort_timestamp: number;
+  sort_key: string;
+  closed_at: number | null;
+  archived_at: number | null;
+  archive_command_id: string | null;
+  archive_reason: string | null;
+  duration_ms: number | null;
+  wait_kind: string | null;
+  wait_reason: string | null;
+  wait_started_at: number | null;
+  wait_deadline_at: number | null;
+  open_wait_id: string | null;
+  resume_source_kind: string | null;
+  resume_source_id: string | null;
+  next_task_at: number | null;
+  next_task_id: string | null;
+  next_task_type: string | null;
+  next_task_status: string | null;
+  next_task_lease_expires_at: number | null;
+  liveness_state: string;
+  liveness_reason: string;
+  repair_blocked_reason: string | null;
+  repair_attention: number;
+  task_problem: number;
+  exception_count: number;
+  history_event_count: number;
+  history_size_bytes: number;
+  history_fan_out: number;
+  continue_as_new_recommended: number;
+  history_budget_pressure: string;
+  created_at: number;
+  updated_at: number;
+}
+
+interface Wait {
+  kind: string;
+  reason: string;
+  openWaitId: string;
+  resumeKind: string;
+  resumeId: string;
+  startedAt: number | null;
+  deadlineAt: number | null;
+}
+
+function minDeadline(values: (number | null)[]): number | null {
+  const v = values.filter((x): x is number => x !== null);
+  return v.length ? Math.min(...v) : null;
+}
+
+function taskKind(t: TaskRow): string {
+  return t.task_type === "activity" || t.task_type === "timer" ? t.task_type : "workflow";
+}
+
+function taskLabel(t: TaskRow): string {
+  const k = taskKind(t);
+  return k.charAt(0).toUpperCase() + k.slice(1);
+}
+
+/** Liveness of a healthy open task, `{type}_task_*` (timers read as scheduled until leased). */
+function healthyTaskLiveness(t: TaskRow, now: number): [string, string] {
+  const k = taskKind(t);
+  if (t.status === "leased") return [`${k}_task_leased`, `${taskLabel(t)} task ${t.id} is leased to ${t.lease_owner ?? "a worker"}.`];
+  if (claimFailed(t)) return [`${k}_task_claim_failed`, `${taskLabel(t)} task ${t.id} claim failed: ${t.last_claim_error ?? ""}`.trim()];
+  if (k === "timer") return ["timer_scheduled", `Timer task ${t.id} is scheduled to fire at ${isoMicros(t.available_at ?? now)}.`];
+  return [`${k}_task_ready`, `${taskLabel(t)} task ${t.id} is ready.`];
+}
+
+function unhealthyReason(t: TaskRow, now: number): string {
+  if (leaseExpired(t, now)) return `${taskLabel(t)} task ${t.id} lease expired at ${isoMicros(t.lease_expires_at)}.`;
+  if (dispatchFailed(t))
+    return `${taskLabel(t)} task ${t.id} could not be dispatched at ${isoMicros(t.last_dispatch_attempt_at)}. ${t.last_dispatch_error ?? ""}`.trim();
+  return `${taskLabel(t)} task ${t.id} is ready but has not been dispatched since ${isoMicros(t.last_dispatch_attempt_at ?? t.created_at)}.`;
+}
+
+function byAvailability(a: TaskRow, b: TaskRow): number {
+  return (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at) || a.created_at - b.created_at || (a.id < b.id ? -1 : 1);
+}
+
+/**
+ * Computes (without writing) the summary row of a run, following `RunSummaryProjector`: wait, next
+ * task, liveness in the documented evaluation order, repair blocking, task problem, history budget.
+ * Only index-backed lookups scoped to this one run, so it stays cheap inside every transition.
+ */
+export function projectRunSummary(db: Db, runId: string, now: number): RunSummary | null {
+  const run = stmt(
+    db,
+    `SELECT id, workflow_instance_id, namespace, run_number, workflow_class, workflow_type, business_key, visibility_labels, status, closed_reason,
+       compatibility, connection, queue, started_at, closed_at, archived_at, archive_command_id, archive_reason, last_progress_at, created_at
+     FROM workflow_runs WHERE id = ?`,
+  ).get(runId) as RunRow | undefined;
+  if (!run) return null;
+  const prev = stmt(db, "SELECT task_problem, history_event_count, history_size_bytes, created_at FROM workflow_run_summaries WHERE id = ?")
+    .get(runId) as { task_problem: number; history_event_count: number; history_size_bytes: number; created_at: number } | undefined;
+  const instance = stmt(db, "SELECT current_run_id FROM workflow_instances WHERE namespace = ? AND id = ?")
+    .get(run.namespace, run.workflow_instance_id) as { current_run_id: string | null } | undefined;
+  const isCurrent = !instance || instance.current_run_id === null || instance.current_run_id === run.id;
+  const terminal = isTerminalStatus(run.status);
+
+  // History budget: the count is the highest sequence; sizes add only the events since the last projection.
+  const maxSeq = (stmt(db, "SELECT MAX(sequence) AS s FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as { s: number | null }).s ?? 0;
+  let sizeBytes = prev?.history_size_bytes ?? 0;
+  const counted = prev && prev.history_event_count <= maxSeq ? prev.history_event_count : 0;
+  if (counted === 0) sizeBytes = 0;
+  if (maxSeq > counted) {
+    const add = stmt(db, 
+        "SELECT COALESCE(SUM(LENGTH(COALESCE(payload, '')) + LENGTH(event_type)), 0) AS b FROM workflow_history_events WHERE workflow_run_id = ? AND sequence > ?",
+      )
+      .get(runId, counted) as { b: number };
+    sizeBytes += add.b;
+  }
+  const exceptionCount = (stmt(db, "SELECT COUNT(*) AS c FROM workflow_failures WHERE workflow_run_id = ?").get(runId) as { c: number }).c;
+
+  let wait: Wait | null = null;
+  let nextTask: TaskRow | null = null;
+  let liveness: [string, string];
+  let taskProblemNow = false;
+  let replayBlockedTask = false;
+  let fanOut = 0;
+
+  if (terminal) {
+    liveness = ["closed", `Run closed as ${run.closed_reason ?? run.status}.`];
+  } else {
+    const tasks = stmt(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')")
+      .all(runId) as TaskRow[];
+    const replayBlocked = tasks.filter((t) => t.status === "failed" && parsePayload(t.payload).replay_blocked === true);
+    replayBlockedTask = replayBlocked.length > 0;
+    const open = tasks.filter((t) => t.status === "ready" || t.status === "leased").sort(byAvailability);
+    const unhealthy = open.find((t) => taskUnhealthy(t, now)) ?? null;
+    nextTask = unhealthy ?? open[0] ?? null;
+    const openWorkflowTask = open.find((t) => taskKind(t) === "workflow") ?? null;
+
+    const activities = stmt(db, 
+        "SELECT id, activity_type, status, attempt_count, created_at, schedule_deadline_at, close_deadline_at, schedule_to_close_deadline_at FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence",
+      )
+      .all(runId) as ActivityRow[];
+    const timers = stmt(db, "SELECT id, fire_at, created_at, delay_seconds FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY fire_at")
+      .all(runId) as { id: string; fire_at: number; created_at: number; delay_seconds: number }[];
+    const signals = stmt(db, "SELECT id, signal_name, received_at FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY received_at")
+      .all(runId) as { id: string; signal_name: string; received_at: number }[];
+    const children = stmt(db, "SELECT id, child_workflow_type, created_at FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND status IN ('scheduled', 'started') ORDER BY sequence")
+      .all(runId) as { id: string; child_workflow_type: string; created_at: number }[];
+    const waitEvents = stmt(db, 
+        `SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events
+         WHERE workflow_run_id = ? AND event_type IN (${WAIT_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) ORDER BY sequence`,
+      )
+      .all(runId) as WaitEventRow[];
+    fanOut = activities.length + children.length + timers.length;
+
+    const openSignalWaits = new Map<string, { name: string; at: number; timeout: number | null }>();
+    const openConditionWaits = new Map<string, { key: string | null; at: number; timeout: number | null }>();
+    for (const e of waitEvents) {
+      const p = parsePayload(e.payload);
+      const sigId = typeof p.signal_wait_id === "string" ? p.signal_wait_id : null;
+      const condId = typeof p.condition_wait_id === "string" ? p.condition_wait_id : null;
+      const timeout = typeof p.timeout_seconds === "number" ? p.timeout_seconds : null;
+      if (e.event_type === "SignalWaitOpened" && sigId)
+        openSignalWaits.set(sigId, { name: String(p.signal_name ?? ""), at: e.recorded_at, timeout });
+      else if (e.event_type === "SignalApplied" && sigId) openSignalWaits.delete(sigId);
+      else if (e.event_type === "ConditionWaitOpened" && condId)
+        openConditionWaits.set(condId, { key: typeof p.condition_key === "string" ? p.condition_key : null, at: e.recorded_at, timeout });
+      else if (condId) openConditionWaits.delete(condId);
+    }
+    // A signal wait with a timeout also ends when its timeout timer fires (no SignalApplied then).
+    // Only such waits pay for this lookup, which scans the run's own events.
+    for (const [id, w] of openSignalWaits) {
+      if (w.timeout === null) continue;
+      const fired = stmt(
+        db,
+        "SELECT 1 FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerFired' AND json_extract(payload, '$.signal_wait_id') = ? LIMIT 1",
+      ).get(runId, id);
+      if (fired) openSignalWaits.delete(id);
+    }
+
+    const activityTask = (a: ActivityRow): TaskRow | undefined =>
+      open.find((t) => t.task_type === "activity" && parsePayload(t.payload).activity_execution_id === a.id);
+    const timerTask = (id: string): TaskRow | undefined =>
+      open.find((t) => t.task_type === "timer" && parsePayload(t.payload).timer_id === id);
+
+    // Wait: the earliest durable obligation the run is parked on.
+    const act = activities[0];
+    const sig = signals[0];
+    const cond = [...openConditionWaits.entries()][0];
+    const tim = timers[0];
+    const child = children[0];
+    const sigWait = [...openSignalWaits.entries()][0];
+    if (act) {
+      wait = {
+        kind: "activity",
+        reason: `Waiting for activity ${act.activity_type}`,
+        openWaitId: `activity:${act.id}`,
+        resumeKind: "activity_execution",
+        resumeId: act.id,
+        startedAt: act.created_at,
+        deadlineAt: minDeadline([act.schedule_deadline_at, act.close_deadline_at, act.schedule_to_close_deadline_at]),
+      };
+    } else if (sig) {
+      wait = { kind: "signal", reason: `Applying signal ${sig.signal_name}`, openWaitId: `signal-application:${sig.id}`, resumeKind: "workflow_signal", resumeId: sig.id, startedAt: sig.received_at, deadlineAt: null };
+    } else if (cond) {
+      const [id, c] = cond;
+      wait = {
+        kind: "condition",
+        reason: c.timeout !== null ? `Waiting for condition${c.key ? ` ${c.key}` : ""} or timeout` : `Waiting for condition${c.key ? ` ${c.key}` : ""}`,
+        openWaitId: id,
+        resumeKind: "external_input",
+        resumeId: id,
+        startedAt: c.at,
+        deadlineAt: c.timeout !== null ? c.at + c.timeout * 1000 : null,
+      };
+    } else if (tim) {
+      wait = { kind: "timer", reason: `Waiting for timer (${tim.delay_seconds}s)`, openWaitId: `timer:${tim.id}`, resumeKind: "timer", resumeId: tim.id, startedAt: tim.created_at, deadlineAt: tim.fire_at };
+    } else if (child) {
+      wait = { kind: "child", reason: `Waiting for child workflow ${child.child_workflow_type}`, openWaitId: `child:${child.id}`, resumeKind: "child_workflow_run", resumeId: child.id, startedAt: child.created_at, deadlineAt: null };
+    } else if (sigWait) {
+      const [id, s] = sigWait;
+      wait = {
+        kind: "signal",
+        reason: s.timeout !== null ? `Waiting for signal ${s.name} or timeout` : `Waiting for signal ${s.name}`,
+        openWaitId: id,
+        resumeKind: "external_input",
+        resumeId: id,
+        startedAt: s.at,
+        deadlineAt: s.timeout !== null ? s.at + s.timeout * 1000 : null,
+      };
+    } else if (openWorkflowTask) {
+      wait = {
+        kind: "workflow-task",
+        reason: openWorkflowTask.status === "leased" ? "Workflow task is running" : "Waiting for a workflow task",
+        openWaitId: `workflow-task:${openWorkflowTask.id}`,
+        resumeKind: "workflow_task",
+        resumeId: openWorkflowTask.id,
+        startedAt: openWorkflowTask.created_at,
+        deadlineAt: null,
+      };
+    }
+
+    // Liveness: the documented evaluation order, first match wins.
+    if (replayBlocked[0]) {
+      nextTask = replayBlocked[0];
+      liveness = ["workflow_replay_blocked", `Workflow task ${replayBlocked[0].id} is blocked: history cannot be replayed by the current build.`];
+    } else if (unhealthy) {
+      liveness = ["repair_needed", unhealthyReason(unhealthy, now)];
+    } else if (act) {
+      const t = activityTask(act);
+      if (t) liveness = healthyTaskLiveness(t, now);
+      else if (act.status === "running") liveness = ["activity_running_without_task", `Activity ${act.id} is running without an open activity task.`];
+      else liveness = ["repair_needed", `Activity ${act.id} is pending without an open activity task.`];
+    } else if (sig) {
+      liveness = openWorkflowTask
+        ? healthyTaskLiveness(openWorkflowTask, now)
+        : ["repair_needed", `Accepted signal ${sig.signal_name} is received without an open workflow task.`];
+      if (!openWorkflowTask) taskProblemNow = true;
+    } else if (cond) {
+      liveness = ["waiting_for_condition", `Waiting for condition${cond[1].key ? ` ${cond[1].key}` : ""}.`];
+    } else if (tim) {
+      const t = timerTask(tim.id);
+      liveness = t ? healthyTaskLiveness(t, now) : ["repair_needed", `Timer ${tim.id} is pending without an open timer task.`];
+    } else if (nextTask) {
+      liveness = healthyTaskLiveness(nextTask, now);
+    } else if (child) {
+      liveness = ["waiting_for_child", `Waiting for child workflow ${child.child_workflow_type}.`];
+    } else if (sigWait) {
+      liveness = ["waiting_for_signal", `Waiting for signal ${sigWait[1].name}.`];
+    } else {
+      liveness = ["repair_needed", "Run is non-terminal but has no durable next-resume source."];
+    }
+
+    if (replayBlockedTask) taskProblemNow = true;
+    if (openWorkflowTask && (taskUnhealthy(openWorkflowTask, now) || claimFailed(openWorkflowTask) || openWorkflowTask.repair_count > 0)) taskProblemNow = true;
+    if (liveness[0] === "repair_needed" && wait === null) taskProblemNow = true;
+  }
+
+  let repairBlocked: string | null;
+  if (!isCurrent) repairBlocked = "selected_run_not_current";
+  else if (terminal) repairBlocked = "run_closed";
+  else if (liveness[0] === "repair_needed") repairBlocked = null;
+  else if (liveness[0] === "workflow_replay_blocked") repairBlocked = replayBlockedTask ? null : "unsupported_history";
+  else if (liveness[0].includes("waiting_for_compatible_worker")) repairBlocked = "waiting_for_compatible_worker";
+  else repairBlocked = "repair_not_needed";
+
+  const pressure =
+    maxSeq >= HISTORY_BUDGET.event_threshold || sizeBytes >= HISTORY_BUDGET.size_bytes_threshold || fanOut >= HISTORY_BUDGET.fan_out_threshold
+      ? "continue_as_new_recommended"
+      : maxSeq >= HISTORY_BUDGET.event_warning_threshold ||
+          sizeBytes >= HISTORY_BUDGET.size_bytes_warning_threshold ||
+          fanOut >= HISTORY_BUDGET.fan_out_warning_threshold
+        ? "approaching"
+        : "ok";
+
+  const sortTs = run.started_at ?? run.created_at;
+  return {
+    id: run.id,
+    workflow_instance_id: run.workflow_instance_id,
+    namespace: run.namespace,
+    run_number: run.run_number,
+    is_current_run: isCurrent ? 1 : 0,
+    class: run.workflow_class,
+    workflow_type: run.workflow_type,
+    compatibility: run.compatibility,
+    business_key: run.business_key,
+    visibility_labels: run.visibility_labels,
+    status: run.status,
+    status_bucket: statusBucket(run.status),
+    closed_reason: run.closed_reason,
+    connection: run.connection,
+    queue: run.queue,
+    started_at: run.started_at,
+    sort_timestamp: sortTs,
+    sort_key: sortKey(sortTs, run.id),
+    closed_at: run.closed_at,
+    archived_at: run.archived_at,
+    archive_command_id: run.archive_command_id,
+    archive_reason: run.archive_reason,
+    duration_ms: run.closed_at !== null && run.started_at !== null ? run.closed_at - run.started_at : null,
+    wait_kind: wait?.kind ?? null,
+    wait_reason: wait?.reason ?? null,
+    wait_started_at: wait?.startedAt ?? null,
+    wait_deadline_at: wait?.deadlineAt ?? null,
+    open_wait_id: wait?.openWaitId ?? null,
+    resume_source_kind: wait?.resumeKind ?? null,
+    resume_source_id: wait?.resumeId ?? null,
+    next_task_at: nextTask ? (nextTask.available_at ?? nextTask.created_at) : null,
+    next_task_id: nextTask?.id ?? null,
+    next_task_type: nextTask ? taskKind(nextTask) : null,
+    next_task_status: nextTask?.status ?? null,
+    next_task_lease_expires_at: nextTask?.lease_expires_at ?? null,
+    liveness_state: liveness[0],
+    liveness_reason: liveness[1],
+    repair_blocked_reason: repairBlocked,
+    repair_attention: repairBlocked === "unsupported_history" || repairBlocked === "waiting_for_compatible_worker" ? 1 : 0,
+    // Sticky: once a run needed transport repair, its badge stays ("Task History") as the engine's does.
+    task_problem: taskProblemNow || (prev?.task_problem ?? 0) === 1 ? 1 : 0,
+    exception_count: exceptionCount,
+    history_event_count: maxSeq,
+    history_size_bytes: sizeBytes,
+    history_fan_out: fanOut,
+    continue_as_new_recommended: pressure === "continue_as_new_recommended" ? 1 : 0,
+    history_budget_pressure: pressure,
+    created_at: prev?.created_at ?? now,
+    updated_at: run.closed_at ?? run.last_progress_at ?? now,
+  };
+}
+
+/** Fixed-width so that the string order of sort keys is the order of (sort_timestamp, run id). */
+export function sortKey(sortTs: number, runId: string): string {
+  return `${String(sortTs).padStart(15, "0")}:${runId}`;
+}
+
+const COLUMNS: (keyof RunSummary)[] = [
+  "id", "workflow_instance_id", "namespace", "run_number", "is_current_run", "class", "workflow_type", "compatibility",
+  "business_key", "visibility_labels", "status", "status_bucket", "closed_reason", "connection", "queue", "started_at",
+  "sort_timestamp", "sort_key", "closed_at", "archived_at", "archive_command_id", "archive_reason", "duration_ms",
+  "wait_kind", "wait_reason", "wait_started_at", "wait_deadline_at", "open_wait_id", "resume_source_kind",
+  "resume_source_id", "next_task_at", "next_task_id", "next_task_type", "next_task_status", "next_task_lease_expires_at",
+  "liveness_state", "liveness_reason", "repair_blocked_reason", "repair_attention", "task_problem", "exception_count",
+  "history_event_count", "history_size_bytes", "history_fan_out", "continue_as_new_recommended", "history_budget_pressure",
+  "created_at", "updated_at",
+];
+
+const UPSERT_SQL = `INSERT INTO workflow_run_summaries (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => `@${c}`).join(", ")})
+  ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id" && c !== "created_at")
+    .map((c) => `${c} = excluded.${c}`)
+    .join(", ")}`;
+
+/**
+ * Rebuilds the `workflow_run_summaries` row of one run. The engine calls this inside the same
+ * transaction as every state transition, so lists, liveness and metrics never lag the durable truth.
+ * Time-driven changes (a lease expiring with no transition) are picked up by the repair sweep,
+ * which refreshes the affected runs (docs/decisions/0020-liveness-refresh.md).
+ */
+export function refreshRunSummary(db: Db, runId: string, now: number): RunSummary | null {
+  const summary = projectRunSummary(db, runId, now);
+  if (!summary) return null;
+  stmt(db, UPSERT_SQL).run(summary);
+  // A new run supersedes its predecessor: the old run's is_current_run flag must follow.
+  if (summary.is_current_run === 1 && summary.run_number > 1) {
+    stmt(db, 
+      "UPDATE workflow_run_summaries SET is_current_run = 0, repair_blocked_reason = 'selected_run_not_current' WHERE namespace = ? AND workflow_instance_id = ? AND id != ? AND is_current_run = 1",
+    ).run(summary.namespace, summary.workflow_instance_id, summary.id);
+  }
+  return summary;
+}

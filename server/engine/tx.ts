@@ -1,0 +1,178 @@
+import type { Db } from "../store/db";
+import { isoMicros } from "../clock";
+import { newId } from "../ids";
+import type { TaskKind } from "./notifier";
+import type { ActivityRow, AttemptRow, InstanceRow, RunRow, TaskRow } from "./rows";
+
+/** The `{codec, blob}` payload envelope; the engine stores and returns blobs opaquely. */
+export interface PayloadEnvelope {
+  codec: string;
+  blob: string;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+/** Drops `undefined` keys so they never reach stored JSON; explicit nulls are kept. */
+function compact(obj: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+/** Drops null and undefined keys (the snapshot convention of the real engine). */
+export function dropNulls(obj: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== null && v !== undefined) out[k] = v;
+  return out;
+}
+
+export function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+/**
+ * One state transition: everything written through a Tx commits in one SQLite transaction. It
+ * records which runs changed (their summary is rebuilt before commit) and which wake-ups to emit
+ * after commit.
+ */
+export interface LeaseConfig {
+  /** Workflow (and timer) task lease; the real engine's workflows.v2.workflow_task_lease_seconds, default 300 s. */
+  workflowTaskMs: number;
+  /** Activity attempt lease, 5 minutes in Durable Workflow; renewed by every heartbeat. */
+  activityMs: number;
+}
+
+export const DEFAULT_LEASES: LeaseConfig = { workflowTaskMs: 300_000, activityMs: 300_000 };
+
+export class Tx {
+  readonly touchedRuns = new Set<string>();
+  readonly historyRuns = new Set<string>();
+  readonly readyKeys = new Map<string, { namespace: string; queue: string; kind: TaskKind }>();
+
+  constructor(
+    readonly db: Db,
+    readonly now: number,
+    readonly leases: LeaseConfig = DEFAULT_LEASES,
+  ) {}
+
+  run(runId: string): RunRow | undefined {
+    return this.db.prepare("SELECT * FROM workflow_runs WHERE id = ?").get(runId) as RunRow | undefined;
+  }
+
+  mustRun(runId: string): RunRow {
+    const run = this.run(runId);
+    if (!run) throw new Error(`run ${runId} vanished inside a transaction`);
+    return run;
+  }
+
+  instance(namespace: string, id: string): InstanceRow | undefined {
+    return this.db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, id) as
+      | InstanceRow
+      | undefined;
+  }
+
+  task(id: string): TaskRow | undefined {
+    return this.db.prepare("SELECT * FROM workflow_tasks WHERE id = ?").get(id) as TaskRow | undefined;
+  }
+
+  activity(id: string): ActivityRow | undefined {
+    return this.db.prepare("SELECT * FROM activity_executions WHERE id = ?").get(id) as ActivityRow | undefined;
+  }
+
+  attempt(id: string): AttemptRow | undefined {
+    return this.db.prepare("SELECT * FROM activity_attempts WHERE id = ?").get(id) as AttemptRow | undefined;
+  }
+
+  touch(runId: string): void {
+    this.touchedRuns.add(runId);
+  }
+
+  /** Next value of the run's step/command counter (workflow step sequences and command sequences). */
+  nextCommandSequence(runId: string): number {
+    const row = this.db
+      .prepare("UPDATE workflow_runs SET last_command_sequence = last_command_sequence + 1, updated_at = ? WHERE id = ? RETURNING last_command_sequence")
+      .get(this.now, runId) as { last_command_sequence: number } | undefined;
+    if (!row) throw new Error(`run ${runId} vanished inside a transaction`);
+    return row.last_command_sequence;
+  }
+
+  /** Appends one typed history event; sequence = last_history_sequence + 1 (v2-model §3). */
+  appendEvent(
+    runId: string,
+    eventType: string,
+    payload: JsonObject,
+    links: { taskId?: string | null; commandId?: string | null } = {},
+  ): number {
+    const row = this.db
+      .prepare("UPDATE workflow_runs SET last_history_sequence = last_history_sequence + 1, last_progress_at = ?, updated_at = ? WHERE id = ? RETURNING last_history_sequence")
+      .get(this.now, this.now, runId) as { last_history_sequence: number } | undefined;
+    if (!row) throw new Error(`run ${runId} vanished inside a transaction`);
+    const sequence = row.last_history_sequence;
+    this.db
+      .prepare(
+        `INSERT INTO workflow_history_events (id, workflow_run_id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(newId(this.now), runId, sequence, eventType, JSON.stringify(compact(payload)), links.taskId ?? null, links.commandId ?? null, this.now, this.now, this.now);
+    this.historyRuns.add(runId);
+    this.touch(runId);
+    return sequence;
+  }
+
+  /** Creates a durable task row, `ready` at `availableAt`, and schedules the matching wake-up. */
+  createTask(run: RunRow, kind: "workflow" | "activity" | "timer", payload: JsonObject, opts: { availableAt?: number; queue?: string | null; attemptCount?: number } = {}): string {
+    const id = newId(this.now);
+    const queue = opts.queue ?? run.queue ?? "default";
+    this.db
+      .prepare(
+        `INSERT INTO workflow_tasks (id, workflow_run_id, namespace, task_type, status, payload, connection, queue, available_at, attempt_count, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, run.id, run.namespace, kind, JSON.stringify(compact(payload)), run.connection, queue, opts.availableAt ?? this.now, opts.attemptCount ?? 0, this.now, this.now);
+    if (kind !== "timer") this.readyKeys.set(`${run.namespace}\u0000${queue}\u0000${kind}`, { namespace: run.namespace, queue, kind });
+    this.touch(run.id);
+    return id;
+  }
+
+  /**
+   * Ensures the run has a workflow task to resume it. A ready one already pending absorbs the new
+   * reason (the worker replays the whole history anyway); a leased one does not, because its worker
+   * may have read history before this event, so a fresh task follows it.
+   */
+  ensureWorkflowTask(run: RunRow, resume: JsonObject): string {
+    const ready = this.db
+      .prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready' ORDER BY created_at LIMIT 1")
+      .get(run.id) as { id: string } | undefined;
+    if (ready) return ready.id;
+    return this.createTask(run, "workflow", resume);
+  }
+
+  markTaskReady(task: TaskRow): void {
+    if (task.task_type === "timer") return;
+    const kind = task.task_type === "workflow" ? "workflow" : "activity";
+    const queue = task.queue ?? "default";
+    this.readyKeys.set(`${task.namespace}\u0000${queue}\u0000${kind}`, { namespace: task.namespace, queue, kind });
+  }
+
+}
+
+/** The task snapshot embedded in history payloads (`task` key, nulls dropped; v2-model §3). */
+export function taskSnapshot(task: TaskRow): JsonObject {
+  return dropNulls({
+    id: task.id,
+    type: task.task_type,
+    status: task.status,
+    available_at: isoMicros(task.available_at),
+    leased_at: isoMicros(task.leased_at),
+    lease_owner: task.lease_owner,
+    lease_expires_at: isoMicros(task.lease_expires_at),
+    attempt_count: task.attempt_count,
+    repair_count: task.repair_count,
+    connection: task.connection,
+    queue: task.queue,
+  });
+}
+
+export function envelope(codec: string | null, blob: string | null): PayloadEnvelope | null {
+  return blob === null ? null : { codec: codec ?? "avro", blob };
+}

@@ -1,0 +1,591 @@
+import { z } from "zod";
+import { isoMicros } from "../clock";
+import { newId } from "../ids";
+import { scheduleActivity, scheduleActivitySchema } from "./activities";
+import { createInstance, startRun } from "./commands";
+import { EngineError, validationError } from "./errors";
+import type { HistoryEventView } from "./history";
+import { readHistoryPage } from "./history";
+import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
+import type { RunRow, TaskRow } from "./rows";
+import { isTerminal } from "./rows";
+import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
+import { envelope, parseJson } from "./tx";
+
+export const HISTORY_PAGE_SIZE_DEFAULT = 500;
+export const HISTORY_PAGE_SIZE_MAX = 1000;
+
+export const envelopeSchema = z.object({ codec: z.string().min(1), blob: z.string() });
+
+const positiveInt = z.number().int().min(1);
+
+const commandSchemas = z.discriminatedUnion("type", [
+  scheduleActivitySchema,
+  z.object({ type: z.literal("start_timer"), delay_seconds: z.number().int().min(0) }),
+  z.object({
+    type: z.literal("start_child_workflow"),
+    workflow_type: z.string().min(1),
+    workflow_id: z.string().regex(/^[a-zA-Z0-9._:-]+$/).max(128).nullish(),
+    arguments: envelopeSchema.nullish(),
+    task_queue: z.string().min(1).nullish(),
+    queue: z.string().min(1).nullish(),
+    execution_timeout_seconds: positiveInt.nullish(),
+    run_timeout_seconds: positiveInt.nullish(),
+    parent_close_policy: z.enum(["abandon", "request_cancel", "terminate"]).nullish(),
+  }),
+  z.object({ type: z.literal("open_signal_wait"), signal_name: z.string().min(1).max(256), timeout_seconds: positiveInt.nullish() }),
+  z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
+  z.object({
+    type: z.literal("fail_workflow"),
+    message: z.string().min(1),
+    exception_class: z.string().nullish(),
+    exception_type: z.string().nullish(),
+    non_retryable: z.boolean().nullish(),
+    stack_trace: z.string().nullish(),
+  }),
+  z.object({
+    type: z.literal("continue_as_new"),
+    arguments: envelopeSchema.nullish(),
+    workflow_type: z.string().min(1).nullish(),
+    task_queue: z.string().min(1).nullish(),
+  }),
+]);
+
+export type WorkflowTaskCommand = z.infer<typeof commandSchemas>;
+
+export const SUPPORTED_WORKFLOW_TASK_COMMANDS = [
+  "complete_workflow",
+  "fail_workflow",
+  "continue_as_new",
+  "schedule_activity",
+  "start_timer",
+  "start_child_workflow",
+  "open_signal_wait",
+] as const;
+
+const TERMINAL_COMMANDS: ReadonlySet<string> = new Set(["complete_workflow", "fail_workflow", "continue_as_new"]);
+
+/** Validates the `commands` array of a completion; every problem is a 422 `validation_failed`. */
+export function parseCommands(raw: unknown): WorkflowTaskCommand[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw validationError({ commands: ["The commands field is required and must contain at least one command."] });
+  const errors: Record<string, string[]> = {};
+  const out: WorkflowTaskCommand[] = [];
+  raw.forEach((c: unknown, i) => {
+    const obj = typeof c === "object" && c !== null ? (c as Record<string, unknown>) : {};
+    if ("non_retryable" in obj && obj.type !== "fail_workflow" && obj.type !== "fail_update") {
+      errors[`commands.${i}.non_retryable`] = ["non_retryable is only supported for fail_workflow and fail_update commands."];
+      return;
+    }
+    const parsed = commandSchemas.safeParse(c);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const key = ["commands", i, ...issue.path].join(".");
+        errors[key] = [...(errors[key] ?? []), issue.code === "invalid_union" ? `The commands.${i}.type is not a supported workflow task command.` : issue.message];
+      }
+      return;
+    }
+    if (TERMINAL_COMMANDS.has(parsed.data.type) && i !== raw.length - 1) {
+      errors[`commands.${i}.type`] = [`The ${parsed.data.type} command must be the last command of a completion.`];
+      return;
+    }
+    out.push(parsed.data);
+  });
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  return out;
+}
+
+export interface WorkflowTaskView {
+  task_id: string;
+  workflow_id: string;
+  run_id: string;
+  workflow_task_attempt: number;
+  workflow_type: string;
+  payload_codec: string | null;
+  arguments: PayloadEnvelope | null;
+  run_status: string;
+  last_history_sequence: number;
+  history_events: HistoryEventView[];
+  total_history_events: number;
+  next_history_page_token: string | null;
+  task_queue: string | null;
+  connection: string | null;
+  compatibility: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  [resumeKey: string]: unknown;
+}
+
+const RESUME_KEYS = [
+  "workflow_wait_kind",
+  "open_wait_id",
+  "resume_source_kind",
+  "resume_source_id",
+  "workflow_update_id",
+  "workflow_signal_id",
+  "signal_name",
+  "signal_wait_id",
+  "workflow_command_id",
+  "activity_execution_id",
+  "activity_attempt_id",
+  "activity_type",
+  "child_call_id",
+  "child_workflow_run_id",
+  "workflow_sequence",
+  "workflow_event_type",
+  "timer_id",
+  "condition_wait_id",
+  "condition_key",
+  "condition_definition_fingerprint",
+] as const;
+
+function view(tx: Tx, task: TaskRow, run: RunRow, pageSize: number): WorkflowTaskView {
+  const page = readHistoryPage(tx.db, run.id, null, pageSize);
+  const resume = parseJson<JsonObject>(task.payload) ?? {};
+  const v: WorkflowTaskView = {
+    task_id: task.id,
+    workflow_id: run.workflow_instance_id,
+    run_id: run.id,
+    workflow_task_attempt: task.attempt_count,
+    workflow_type: run.workflow_type,
+    payload_codec: run.payload_codec,
+    arguments: envelope(run.payload_codec, run.arguments),
+    run_status: run.status,
+    last_history_sequence: run.last_history_sequence,
+    history_events: page.events,
+    total_history_events: page.total,
+    next_history_page_token: page.next_page_token,
+    task_queue: task.queue,
+    connection: task.connection,
+    compatibility: null,
+    lease_owner: task.lease_owner,
+    lease_expires_at: isoMicros(task.lease_expires_at),
+  };
+  for (const k of RESUME_KEYS) v[k] = resume[k] ?? null;
+  return v;
+}
+
+/** Times a run out (v2-model §8.5): cancels open work, failure row, run failed/timed_out, WorkflowTimedOut. */
+export function timeoutRun(tx: Tx, run: RunRow, kind: "execution_timeout" | "run_timeout", keepTaskId: string | null): void {
+  cancelOpenWork(tx, run, { keepTaskId });
+  const deadline = kind === "execution_timeout" ? run.execution_deadline_at : run.run_deadline_at;
+  const message = `Workflow ${kind === "execution_timeout" ? "execution" : "run"} deadline expired at ${isoMicros(deadline)}.`;
+  const failureId = insertFailure(tx, {
+    runId: run.id,
+    sourceKind: "workflow_run",
+    sourceId: run.id,
+    propagationKind: "timeout",
+    failureCategory: "timeout",
+    nonRetryable: false,
+    exceptionClass: EXCEPTION_CLASSES.workflowTimeout,
+    message,
+  });
+  tx.appendEvent(
+    run.id,
+    "WorkflowTimedOut",
+    {
+      failure_id: failureId,
+      timeout_kind: kind,
+      failure_category: "timeout",
+      message,
+      exception_class: EXCEPTION_CLASSES.workflowTimeout,
+      execution_deadline_at: isoMicros(run.execution_deadline_at),
+      run_deadline_at: isoMicros(run.run_deadline_at),
+    },
+    { taskId: keepTaskId },
+  );
+  finishRun(tx, run.id, "failed", "timed_out");
+}
+
+export function expiredDeadline(run: RunRow, now: number): "execution_timeout" | "run_timeout" | null {
+  if (run.execution_deadline_at !== null && run.execution_deadline_at <= now) return "execution_timeout";
+  if (run.run_deadline_at !== null && run.run_deadline_at <= now) return "run_timeout";
+  return null;
+}
+
+/** Marks signals the workflow has not seen yet as applied; the claimed history then carries SignalApplied. */
+function applyReceivedSignals(tx: Tx, run: RunRow, taskId: string): void {
+  const signals = tx.db
+    .prepare("SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY message_sequence, received_at")
+    .all(run.id) as { id: string; workflow_command_id: string | null; signal_name: string; arguments: string | null }[];
+  for (const s of signals) {
+    tx.db.prepare("UPDATE workflow_signal_records SET status = 'applied', applied_at = ?, updated_at = ? WHERE id = ?").run(tx.now, tx.now, s.id);
+    const wait = tx.db
+      .prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1")
+      .get(run.id, s.signal_name) as { payload: string } | undefined;
+    const waitPayload = wait ? (JSON.parse(wait.payload) as JsonObject) : {};
+    tx.appendEvent(
+      run.id,
+      "SignalApplied",
+      { workflow_command_id: s.workflow_command_id, signal_id: s.id, signal_name: s.signal_name, signal_wait_id: waitPayload.signal_wait_id ?? null, sequence: waitPayload.sequence ?? null, value: s.arguments },
+      { taskId, commandId: s.workflow_command_id },
+    );
+  }
+}
+
+/**
+ * Claims the oldest due workflow task of the queue whose run has no other leased workflow task.
+ * An expired execution/run deadline is enforced here (the task is consumed and the search goes on).
+ */
+export function claimWorkflowTask(tx: Tx, namespace: string, workerId: string, queue: string, pageSize: number): WorkflowTaskView | null {
+  for (;;) {
+    const task = tx.db
+      .prepare(
+        `SELECT t.* FROM workflow_tasks t WHERE t.namespace = ? AND t.task_type = 'workflow' AND t.queue = ? AND t.status = 'ready' AND t.available_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM workflow_tasks l WHERE l.workflow_run_id = t.workflow_run_id AND l.task_type = 'workflow' AND l.status = 'leased')
+         ORDER BY t.available_at LIMIT 1`,
+      )
+      .get(namespace, queue, tx.now) as TaskRow | undefined;
+    if (!task) return null;
+    const run = tx.run(task.workflow_run_id);
+    if (!run || isTerminal(run.status)) {
+      tx.db.prepare("UPDATE workflow_tasks SET status = 'cancelled', updated_at = ? WHERE id = ?").run(tx.now, task.id);
+      if (run) tx.touch(run.id);
+      continue;
+    }
+    const expired = expiredDeadline(run, tx.now);
+    if (expired) {
+      timeoutRun(tx, run, expired, task.id);
+      tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', updated_at = ? WHERE id = ?").run(tx.now, task.id);
+      continue;
+    }
+    tx.db
+      .prepare(
+        `UPDATE workflow_tasks SET status = 'leased', leased_at = ?, lease_owner = ?, lease_expires_at = ?, attempt_count = attempt_count + 1,
+           last_dispatch_attempt_at = ?, last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ? WHERE id = ?`,
+      )
+      .run(tx.now, workerId, tx.now + tx.leases.workflowTaskMs, tx.now, tx.now, tx.now, task.id);
+    tx.db.prepare("UPDATE workflow_runs SET status = 'running', updated_at = ? WHERE id = ?").run(tx.now, run.id);
+    tx.touch(run.id);
+    applyReceivedSignals(tx, run, task.id);
+    // Remember how much history this lease delivered: failures in it that the completion does not
+    // turn into a workflow failure were caught by the workflow (FailureHandled).
+    tx.db
+      .prepare("UPDATE workflow_tasks SET payload = json_set(COALESCE(payload, '{}'), '$.claimed_history_sequence', ?) WHERE id = ?")
+      .run(tx.mustRun(run.id).last_history_sequence, task.id);
+    const leased = tx.task(task.id) as TaskRow;
+    return view(tx, leased, tx.mustRun(run.id), pageSize);
+  }
+}
+
+/** Re-reads a claim for an idempotent poll retry (same worker, same poll_request_id, still leased). */
+export function reclaimView(tx: Tx, taskId: string, workerId: string, pageSize: number): WorkflowTaskView | null {
+  const task = tx.task(taskId);
+  if (!task || task.status !== "leased" || task.lease_owner !== workerId) return null;
+  const run = tx.run(task.workflow_run_id);
+  return run ? view(tx, task, run, pageSize) : null;
+}
+
+function stopReason(run: RunRow): string | null {
+  if (run.status === "cancelled") return "run_cancelled";
+  if (run.status === "terminated") return "run_terminated";
+  return null;
+}
+
+/** The ownership check of every workflow-task call after the poll (v2-model §8.6). */
+export function leasedWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined): { task: TaskRow; run: RunRow } {
+  const task = tx.task(taskId);
+  if (!task || task.task_type !== "workflow") throw new EngineError(404, "task_not_found", "Workflow task not found.", { task_id: taskId });
+  const base = { task_id: taskId, workflow_task_attempt: attempt ?? null, recorded: false };
+  const run = tx.mustRun(task.workflow_run_id);
+  if (isTerminal(run.status)) {
+    throw new EngineError(409, "run_closed", "The workflow run is already closed.", { ...base, run_id: run.id, run_status: run.status, run_closed_reason: run.closed_reason, stop_reason: stopReason(run) });
+  }
+  if (task.status !== "leased") throw new EngineError(409, "task_not_leased", "Workflow task is not leased.", { ...base, task_status: task.status });
+  if (leaseOwner !== undefined && task.lease_owner !== leaseOwner) throw new EngineError(409, "lease_owner_mismatch", "Workflow task is leased by another worker.", base);
+  if (attempt !== undefined && task.attempt_count !== attempt) {
+    throw new EngineError(409, "workflow_task_attempt_mismatch", "Workflow task attempt does not match the current lease.", { ...base, current_attempt: task.attempt_count });
+  }
+  if (task.lease_expires_at !== null && task.lease_expires_at <= tx.now) throw new EngineError(409, "lease_expired", "Workflow task lease expired.", base);
+  return { task, run };
+}
+
+export function workflowTaskHistory(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, token: string | null, pageSize: number): JsonObject {
+  const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
+  const page = readHistoryPage(tx.db, run.id, token, pageSize);
+  return {
+    task_id: task.id,
+    workflow_task_attempt: task.attempt_count,
+    run_id: run.id,
+    history_events: page.events,
+    total_history_events: page.total,
+    next_history_page_token: page.next_page_token,
+  };
+}
+
+export function heartbeatWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined): JsonObject {
+  const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
+  const expires = tx.now + tx.leases.workflowTaskMs;
+  tx.db.prepare("UPDATE workflow_tasks SET lease_expires_at = ?, updated_at = ? WHERE id = ?").run(expires, tx.now, task.id);
+  return { task_id: task.id, workflow_task_attempt: task.attempt_count, lease_owner: task.lease_owner, lease_expires_at: isoMicros(expires), run_status: run.status, can_continue: true, cancel_requested: false, reason: null };
+}
+
+function scheduleTimer(tx: Tx, run: RunRow, taskId: string, delaySeconds: number, extra: JsonObject): string {
+  const sequence = tx.nextCommandSequence(run.id);
+  const id = newId(tx.now);
+  const fireAt = tx.now + delaySeconds * 1000;
+  tx.db
+    .prepare("INSERT INTO workflow_run_timers (id, workflow_run_id, sequence, status, delay_seconds, fire_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)")
+    .run(id, run.id, sequence, delaySeconds, fireAt, tx.now, tx.now);
+  tx.appendEvent(run.id, "TimerScheduled", { timer_id: id, sequence, delay_seconds: delaySeconds, fire_at: isoMicros(fireAt), timer_kind: "timer", ...extra }, { taskId });
+  return tx.createTask(run, "timer", { timer_id: id }, { availableAt: fireAt });
+}
+
+function startChild(tx: Tx, parent: RunRow, taskId: string, cmd: Extract<WorkflowTaskCommand, { type: "start_child_workflow" }>): string[] {
+  const sequence = tx.nextCommandSequence(parent.id);
+  const childId = cmd.workflow_id ?? `${parent.workflow_instance_id}:child:${sequence}`;
+  if (tx.instance(parent.namespace, childId)) throw validationError({ "commands.workflow_id": [`Workflow id ${childId} is already in use in this namespace.`] });
+  const instance = createInstance(tx, parent.namespace, childId, cmd.workflow_type, null, null, cmd.execution_timeout_seconds ?? null);
+  const linkId = newId(tx.now);
+  const callId = newId(tx.now);
+  const policy = cmd.parent_close_policy ?? "abandon";
+  const child = startRun(tx, {
+    instance,
+    workflowType: cmd.workflow_type,
+    queue: cmd.task_queue ?? cmd.queue ?? parent.queue ?? "default",
+    input: cmd.arguments ?? null,
+    businessKey: null,
+    memo: null,
+    searchAttributes: null,
+    executionDeadlineAt: cmd.execution_timeout_seconds ? tx.now + cmd.execution_timeout_seconds * 1000 : null,
+    runTimeoutSeconds: cmd.run_timeout_seconds ?? null,
+    commandId: null,
+    parent: { instanceId: parent.workflow_instance_id, runId: parent.id, sequence, linkId, childCallId: callId },
+  });
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_links (id, link_type, sequence, parent_workflow_instance_id, parent_workflow_run_id, child_workflow_instance_id, child_workflow_run_id, parent_close_policy, created_at, updated_at)
+       VALUES (?, 'child_workflow', ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(linkId, sequence, parent.workflow_instance_id, parent.id, childId, child.id, policy, tx.now, tx.now);
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_child_calls (id, parent_workflow_run_id, sequence, child_workflow_instance_id, child_workflow_run_id, child_workflow_type, status, parent_close_policy, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'started', ?, ?, ?)`,
+    )
+    .run(callId, parent.id, sequence, childId, child.id, cmd.workflow_type, policy, tx.now, tx.now);
+  const identity = {
+    sequence,
+    workflow_link_id: linkId,
+    child_call_id: callId,
+    child_workflow_instance_id: childId,
+    child_workflow_run_id: child.id,
+    child_workflow_class: cmd.workflow_type,
+    child_workflow_type: cmd.workflow_type,
+    child_run_number: child.run_number,
+    parent_close_policy: policy,
+  };
+  tx.appendEvent(parent.id, "ChildWorkflowScheduled", identity, { taskId });
+  tx.appendEvent(
+    parent.id,
+    "ChildRunStarted",
+    {
+      ...identity,
+      child_status: child.status,
+      execution_timeout_seconds: cmd.execution_timeout_seconds ?? null,
+      run_timeout_seconds: cmd.run_timeout_seconds ?? null,
+      execution_deadline_at: isoMicros(child.execution_deadline_at),
+      run_deadline_at: isoMicros(child.run_deadline_at),
+    },
+    { taskId },
+  );
+  const childTask = tx.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow'").get(child.id) as { id: string };
+  return [childTask.id];
+}
+
+function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<WorkflowTaskCommand, { type: "continue_as_new" }>): string[] {
+  const instance = tx.instance(run.namespace, run.workflow_instance_id);
+  if (!instance) throw new Error("instance missing for an open run");
+  cancelOpenWork(tx, run, { keepTaskId: taskId });
+  const sequence = tx.nextCommandSequence(run.id);
+  const call = run.parent_workflow_run_id
+    ? (tx.db.prepare("SELECT id, sequence FROM workflow_child_calls WHERE child_workflow_run_id = ?").get(run.id) as { id: string; sequence: number } | undefined)
+    : undefined;
+  const parentLink = call
+    ? (tx.db.prepare("SELECT id FROM workflow_links WHERE parent_workflow_run_id = ? AND sequence = ? AND link_type = 'child_workflow'").get(run.parent_workflow_run_id, call.sequence) as { id: string } | undefined)
+    : undefined;
+  const next = startRun(tx, {
+    instance,
+    workflowType: cmd.workflow_type ?? run.workflow_type,
+    queue: cmd.task_queue ?? run.queue ?? "default",
+    input: cmd.arguments ?? null,
+    businessKey: run.business_key,
+    memo: parseJson<Record<string, unknown>>(run.memo),
+    searchAttributes: parseJson<Record<string, unknown>>(run.search_attributes),
+    // The execution deadline spans the whole chain; the run deadline restarts per run.
+    executionDeadlineAt: run.execution_deadline_at,
+    runTimeoutSeconds: run.run_timeout_seconds,
+    commandId: null,
+    continuedFromRunId: run.id,
+    // A continued child stays the parent's child: the parent waits on the chain, not on one run.
+    parent:
+      call && run.parent_workflow_instance_id && run.parent_workflow_run_id
+        ? { instanceId: run.parent_workflow_instance_id, runId: run.parent_workflow_run_id, sequence: call.sequence, linkId: parentLink?.id ?? "", childCallId: call.id }
+        : null,
+  });
+  if (call) tx.db.prepare("UPDATE workflow_child_calls SET child_workflow_run_id = ?, updated_at = ? WHERE id = ?").run(next.id, tx.now, call.id);
+  const linkId = newId(tx.now);
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_links (id, link_type, sequence, parent_workflow_instance_id, parent_workflow_run_id, child_workflow_instance_id, child_workflow_run_id, created_at, updated_at)
+       VALUES (?, 'continue_as_new', ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(linkId, sequence, run.workflow_instance_id, run.id, run.workflow_instance_id, next.id, tx.now, tx.now);
+  tx.appendEvent(run.id, "WorkflowContinuedAsNew", { sequence, continued_to_run_id: next.id, continued_to_run_number: next.run_number, workflow_link_id: linkId, closed_reason: "continued" }, { taskId });
+  finishRun(tx, run.id, "completed", "continued");
+  const nextTask = tx.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow'").get(next.id) as { id: string };
+  return [nextTask.id];
+}
+
+/** Failure category of a workflow failure, refined from the message the way FailureFactory::classify does for `terminal`. */
+function classifyTerminal(message: string): string {
+  const m = message.toLowerCase();
+  if (m.startsWith("structural limit exceeded:")) return "structural_limit";
+  if (m.includes("timed out") || m.includes("timeout exceeded") || m.includes("execution deadline") || m.includes("run deadline")) return "timeout";
+  return "application";
+}
+
+interface UnhandledFailure {
+  id: string;
+  source_kind: string;
+  source_id: string;
+  propagation_kind: string;
+  failure_category: string | null;
+  exception_class: string;
+  exception_type: string | null;
+  message: string;
+}
+
+/**
+ * A workflow that saw a failure event and went on without failing caught it: the failure row is
+ * marked handled and FailureHandled is recorded (v2-model §8.3 step 6).
+ */
+function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
+  const seen = (parseJson<JsonObject>(task.payload) ?? {}).claimed_history_sequence;
+  if (typeof seen !== "number") return;
+  const failures = tx.db
+    .prepare(
+      `SELECT f.* FROM workflow_failures f WHERE f.workflow_run_id = ? AND f.handled = 0 AND f.source_kind IN ('activity_execution', 'child_workflow_run')
+         AND EXISTS (SELECT 1 FROM workflow_history_events e WHERE e.workflow_run_id = f.workflow_run_id AND e.sequence <= ?
+                       AND e.event_type IN ('ActivityFailed', 'ActivityTimedOut', 'ChildRunFailed', 'ChildRunCancelled', 'ChildRunTerminated')
+                       AND json_extract(e.payload, '$.failure_id') = f.id)
+       ORDER BY f.created_at, f.id`,
+    )
+    .all(run.id, seen) as UnhandledFailure[];
+  for (const f of failures) {
+    tx.db.prepare("UPDATE workflow_failures SET handled = 1, updated_at = ? WHERE id = ?").run(tx.now, f.id);
+    const source =
+      f.source_kind === "activity_execution"
+        ? (tx.db.prepare("SELECT sequence FROM activity_executions WHERE id = ?").get(f.source_id) as { sequence: number } | undefined)
+        : (tx.db.prepare("SELECT sequence FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND child_workflow_run_id = ?").get(run.id, f.source_id) as { sequence: number } | undefined);
+    tx.appendEvent(
+      run.id,
+      "FailureHandled",
+      {
+        failure_id: f.id,
+        sequence: source?.sequence ?? null,
+        failure_category: f.failure_category,
+        source_kind: f.source_kind,
+        source_id: f.source_id,
+        propagation_kind: f.propagation_kind,
+        exception_class: f.exception_class,
+        exception_type: f.exception_type,
+        message: f.message,
+        handled: true,
+      },
+      { taskId: task.id },
+    );
+  }
+}
+
+/**
+ * Applies a completion's commands in order (one transaction). Terminal commands close the run;
+ * otherwise the run parks as `waiting` until a resume task is created by an outcome.
+ */
+export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, commands: WorkflowTaskCommand[]): JsonObject {
+  const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
+  if (!commands.some((c) => c.type === "fail_workflow")) recordHandledFailures(tx, run, task);
+  const created: string[] = [];
+  for (const cmd of commands) {
+    const current = tx.mustRun(run.id);
+    switch (cmd.type) {
+      case "schedule_activity":
+        created.push(scheduleActivity(tx, current, task.id, cmd));
+        break;
+      case "start_timer":
+        created.push(scheduleTimer(tx, current, task.id, cmd.delay_seconds, {}));
+        break;
+      case "start_child_workflow":
+        created.push(...startChild(tx, current, task.id, cmd));
+        break;
+      case "open_signal_wait": {
+        const sequence = tx.nextCommandSequence(current.id);
+        const waitId = newId(tx.now);
+        tx.appendEvent(current.id, "SignalWaitOpened", { signal_name: cmd.signal_name, signal_wait_id: waitId, sequence, timeout_seconds: cmd.timeout_seconds ?? null }, { taskId: task.id });
+        if (cmd.timeout_seconds) created.push(scheduleTimer(tx, current, task.id, cmd.timeout_seconds, { timer_kind: "signal_timeout", signal_wait_id: waitId, signal_name: cmd.signal_name }));
+        break;
+      }
+      case "complete_workflow":
+        cancelOpenWork(tx, current, { keepTaskId: task.id });
+        tx.appendEvent(current.id, "WorkflowCompleted", { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null }, { taskId: task.id });
+        finishRun(tx, current.id, "completed", "completed", { codec: cmd.result?.codec ?? null, blob: cmd.result?.blob ?? null });
+        break;
+      case "fail_workflow": {
+        cancelOpenWork(tx, current, { keepTaskId: task.id });
+        const category = classifyTerminal(cmd.message);
+        const exceptionClass = cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        const nonRetryable = cmd.non_retryable ?? false;
+        const failureId = insertFailure(tx, {
+          runId: current.id,
+          sourceKind: "workflow_run",
+          sourceId: current.id,
+          propagationKind: "terminal",
+          failureCategory: category,
+          nonRetryable,
+          exceptionClass,
+          exceptionType: cmd.exception_type ?? null,
+          message: cmd.message,
+          tracePreview: cmd.stack_trace ?? null,
+        });
+        tx.appendEvent(
+          current.id,
+          "WorkflowFailed",
+          {
+            failure_id: failureId,
+            source_kind: "workflow_run",
+            source_id: current.id,
+            failure_category: category,
+            non_retryable: nonRetryable,
+            exception_type: cmd.exception_type ?? null,
+            exception_class: exceptionClass,
+            message: cmd.message,
+            exception: { type: cmd.exception_type ?? null, message: cmd.message, code: 0, non_retryable: nonRetryable },
+          },
+          { taskId: task.id },
+        );
+        finishRun(tx, current.id, "failed", "failed");
+        break;
+      }
+      case "continue_as_new":
+        created.push(...continueAsNew(tx, current, task.id, cmd));
+        break;
+    }
+  }
+  tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
+  const after = tx.mustRun(run.id);
+  if (!isTerminal(after.status)) tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
+  tx.touch(run.id);
+  return { task_id: task.id, workflow_task_attempt: task.attempt_count, outcome: "completed", recorded: true, run_id: run.id, run_status: tx.mustRun(run.id).status, created_task_ids: created, reason: null };
+}
+
+/** A failed workflow task (replay error in the worker) is retried by a new task after a capped backoff. */
+export function failWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, failure: { message: string; type?: string | null; stack_trace?: string | null }): JsonObject {
+  const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
+  tx.db
+    .prepare("UPDATE workflow_tasks SET status = 'failed', lease_expires_at = NULL, last_error = ?, updated_at = ? WHERE id = ?")
+    .run(JSON.stringify({ message: failure.message, type: failure.type ?? null, stack_trace: failure.stack_trace ?? null }), tx.now, task.id);
+  const backoffMs = Math.min(60, 2 ** Math.min(task.attempt_count, 6)) * 1000;
+  const payload = { ...(parseJson<JsonObject>(task.payload) ?? {}), retry_of_task_id: task.id };
+  const nextId = tx.createTask(run, "workflow", payload, { availableAt: tx.now + backoffMs, attemptCount: task.attempt_count });
+  tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
+  return { task_id: task.id, workflow_task_attempt: task.attempt_count, outcome: "failed", recorded: true, reason: null, next_task_id: nextId };
+}

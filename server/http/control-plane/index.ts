@@ -1,0 +1,119 @@
+import { deflateRawSync, gzipSync } from "node:zlib";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { EngineError } from "../../engine";
+import { namespaceExists } from "../../read/fleet";
+import { authorize } from "../auth";
+import { bodyParserError } from "../worker-plane";
+import type { ControlPlaneDeps } from "./context";
+import { cpConfig, namespaceOf, operationOf } from "./context";
+import { registerDiscoveryRoutes } from "./discovery";
+import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
+import { registerFleetRoutes } from "./fleet-routes";
+import { registerSystemRoutes } from "./system-routes";
+import { registerWorkflowRoutes } from "./workflow-routes";
+
+export type { ControlPlaneDeps } from "./context";
+
+const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/** Picks gzip or raw deflate from `Accept-Encoding` (q-values and `*` honoured; gzip wins ties). */
+export function negotiateEncoding(header: string | undefined): "gzip" | "deflate" | null {
+  if (!header) return null;
+  const q = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    q.set(name.trim(), qp ? Number(qp.slice(2)) || 0 : 1);
+  }
+  const star = q.get("*") ?? 0;
+  const gzip = q.get("gzip") ?? star;
+  const deflate = q.get("deflate") ?? star;
+  if (gzip <= 0 && deflate <= 0) return null;
+  return gzip >= deflate ? "gzip" : "deflate";
+}
+
+/** Renders any error of a control-plane route in its envelope (with `control_plane` on workflow routes). */
+function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const op = operationOf(request);
+  if (error instanceof EngineError) return sendControlPlane(reply, error.status, { message: error.message, reason: error.reason, ...error.extra }, op);
+  const parsed = bodyParserError(error as { code?: string; statusCode?: number; message: string });
+  if (parsed) return sendControlPlane(reply, parsed.status, parsed.body, op);
+  reply.log.error(error);
+  return sendControlPlane(reply, 500, { message: "Server error.", reason: "server_error" }, op);
+}
+
+/**
+ * Registers the operator HTTP API under `/api` (server-api.md §1–§2). Every route declares its
+ * policy in `config.cp`; one preHandler enforces it in the real server's order — auth (401), role
+ * (403), control-plane version (400), namespace (404) — after the body guards (415/400/413) that
+ * run while parsing. Large JSON answers are gzip- or deflate-compressed.
+ */
+export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDeps): void {
+  app.register(
+    async (scope) => {
+      scope.addHook("preHandler", async (request, reply) => {
+        const cfg = cpConfig(request);
+        if (!cfg) return undefined;
+        const op = operationOf(request);
+        if (cfg.roles) {
+          const refusal = authorize(deps.auth, request.headers.authorization, cfg.roles);
+          if (refusal) return sendControlPlane(reply, refusal.status, refusal.body, op);
+        }
+        if (cfg.versioned) {
+          const raw = request.headers[CONTROL_PLANE_HEADER.toLowerCase()];
+          const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+          if (requested !== CONTROL_PLANE_VERSION) {
+            return sendControlPlane(
+              reply,
+              400,
+              {
+                message: requested ? `Unsupported control-plane version [${requested}].` : "Missing control-plane version header.",
+                reason: requested ? "unsupported_control_plane_version" : "missing_control_plane_version",
+                supported_version: CONTROL_PLANE_VERSION,
+                requested_version: requested ?? null,
+                remediation: `Send the ${CONTROL_PLANE_HEADER}: ${CONTROL_PLANE_VERSION} header on control-plane requests.`,
+              },
+              op,
+            );
+          }
+        }
+        if (cfg.namespaced) {
+          const namespace = namespaceOf(request);
+          if (!namespaceExists(deps.engine.db, namespace)) {
+            return sendControlPlane(
+              reply,
+              404,
+              {
+                message: `Namespace [${namespace}] was not found.`,
+                reason: "namespace_not_found",
+                namespace,
+                remediation: "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
+              },
+              op,
+            );
+          }
+        }
+        return undefined;
+      });
+
+      scope.addHook("onSend", async (request, reply, payload) => {
+        if (typeof payload !== "string" || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload;
+        if (!String(reply.getHeader("content-type") ?? "").includes("json")) return payload;
+        const encoding = negotiateEncoding(request.headers["accept-encoding"]);
+        if (!encoding) return payload;
+        reply.header("content-encoding", encoding);
+        reply.header("vary", "Accept-Encoding");
+        reply.removeHeader("content-length");
+        return encoding === "gzip" ? gzipSync(payload) : deflateRawSync(payload);
+      });
+
+      scope.setErrorHandler((error, request, reply) => renderError(request, reply, error));
+
+      registerDiscoveryRoutes(scope, deps);
+      registerWorkflowRoutes(scope, deps);
+      registerSystemRoutes(scope, deps);
+      registerFleetRoutes(scope, deps);
+    },
+    { prefix: "/api" },
+  );
+}

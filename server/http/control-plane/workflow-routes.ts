@@ -1,0 +1,320 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { EngineError } from "../../engine";
+import type { CommandResult } from "../../engine";
+import type { OperatorCommandResult } from "../../engine/repair";
+import { archiveWorkflow, repairWorkflow } from "../../engine/repair";
+import { debugRun } from "../../read/debug";
+import { exportRun } from "../../read/export";
+import { historyPage } from "../../read/history";
+import type { InstanceRecord, PayloadDecoder, RunRecord } from "../../read/runs";
+import { currentRun, describeRun, findInstance, findRun, listRuns, listWorkflows } from "../../read/runs";
+import type { PayloadValue } from "../../sdk/codec";
+import { decodeBlob, encodePayload } from "../../sdk/codec";
+import type { ControlPlaneDeps } from "./context";
+import { intParam, namespaceOf, OPERATOR, operationOf, parseInput, routeConfig } from "./context";
+import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
+import type { Operation } from "./envelope";
+
+type IdParams = { Params: { id: string } };
+type RunParams = { Params: { id: string; runId: string } };
+type NameParams = { Params: { id: string; name: string } };
+type RunNameParams = { Params: { id: string; runId: string; name: string } };
+
+function jsonSafe(v: PayloadValue): unknown {
+  if (typeof v === "bigint") return v.toString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString("base64");
+  if (Array.isArray(v)) return v.map(jsonSafe);
+  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
+  return v;
+}
+
+/** Describe returns decoded `input` / `output`; a blob this server cannot decode reads as null. */
+const decodePayload: PayloadDecoder = (env) => {
+  if (env.codec !== "avro") return null;
+  try {
+    return jsonSafe(decodeBlob(env.blob));
+  } catch {
+    return null;
+  }
+};
+
+const envelopeInput = z.object({ codec: z.string().min(1), blob: z.string() });
+const inputField = z.union([z.array(z.unknown()), envelopeInput]).optional();
+
+function toEnvelope(input: z.infer<typeof inputField>): { codec: string; blob: string } | null {
+  if (input === undefined) return null;
+  return Array.isArray(input) ? encodePayload(input) : { codec: input.codec, blob: input.blob };
+}
+
+const listQuery = z.object({
+  status: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || ["running", "completed", "failed"].includes(v), { message: "The selected status is invalid." }),
+  workflow_type: z.string().max(255).optional(),
+  query: z.string().max(255).optional(),
+  page_size: intParam("page_size", 1, 200),
+  next_page_token: z.string().optional(),
+});
+
+const historyQuery = z.object({
+  page_size: intParam("page_size", 1, 1000),
+  next_page_token: z.string().optional(),
+  wait_new_event: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === "1" || v === "0", { message: "The wait new event field must be true or false." }),
+});
+
+const reasonBody = z.object({ reason: z.string().max(1000).nullish(), request_id: z.string().max(255).nullish() }).loose();
+const repairBody = z.object({ request_id: z.string().max(255).nullish() }).loose();
+const signalBody = z.object({ input: inputField, request_id: z.string().max(255).nullish() }).loose();
+const operationName = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { message: "The operation name must not contain control characters." });
+
+const REJECTED_START_FIELDS = ["workflow_execution_timeout", "workflow_run_timeout", "workflow_task_timeout", "retry_policy", "idempotency_key", "request_id"];
+const startBody = z
+  .object({
+    workflow_id: z
+      .string()
+      .max(128)
+      .regex(/^[a-zA-Z0-9._:-]+$/, { message: "The workflow id field format is invalid." })
+      .optional(),
+    workflow_type: z.string({ message: "The workflow type field is required." }).min(1, { message: "The workflow type field is required." }).max(255),
+    task_queue: z.string().min(1).max(255).optional(),
+    input: inputField,
+    business_key: z.string().max(191).nullish(),
+    memo: z.record(z.string(), z.unknown()).nullish(),
+    search_attributes: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/).max(128), z.unknown()).nullish(),
+    duplicate_policy: z.enum(["fail", "use-existing"], { message: "The selected duplicate policy is invalid." }).optional(),
+    execution_timeout_seconds: z.number().int().min(1).nullish(),
+    run_timeout_seconds: z.number().int().min(1).nullish(),
+  })
+  .loose()
+  .superRefine((body, ctx) => {
+    for (const field of REJECTED_START_FIELDS) {
+      if (field in body) ctx.addIssue({ code: "custom", path: [field], message: `The ${field} field is not supported by the control-plane start contract.` });
+    }
+  });
+
+/** The command response after `ControlPlaneResultMapper` (status, workflow_instance_id, … stripped). */
+function commandBody(r: CommandResult | OperatorCommandResult): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    outcome: r.outcome,
+    workflow_id: r.workflow_id,
+    run_id: r.run_id,
+    requested_run_id: r.requested_run_id,
+    resolved_run_id: r.resolved_run_id,
+    command_id: r.command_id,
+    command_sequence: r.command_sequence,
+    target_scope: r.target_scope,
+    workflow_type: r.workflow_type,
+    command_status: r.command_status,
+    command_source: r.command_source,
+    reason: r.reason,
+    rejection_reason: r.rejection_reason,
+    validation_errors: [],
+  };
+  if ("signal_name" in r && r.signal_name !== undefined) body.signal_name = r.signal_name;
+  return body;
+}
+
+function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRecord {
+  const instance = findInstance(deps.engine.db, namespace, workflowId);
+  if (!instance) throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: workflowId });
+  return instance;
+}
+
+function runOr404(deps: ControlPlaneDeps, instance: InstanceRecord, runId: string): RunRecord {
+  const run = findRun(deps.engine.db, runId);
+  if (!run || run.namespace !== instance.namespace || run.workflow_instance_id !== instance.id) {
+    throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: instance.id, run_id: runId });
+  }
+  return run;
+}
+
+function currentOr404(deps: ControlPlaneDeps, instance: InstanceRecord): RunRecord {
+  const run = currentRun(deps.engine.db, instance);
+  if (!run) throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: instance.id, run_id: null });
+  return run;
+}
+
+/** A run-targeted command must name the current run; historical or unknown runs are refused (409). */
+function requireCurrentRun(deps: ControlPlaneDeps, namespace: string, workflowId: string, runId: string): void {
+  const instance = instanceOr404(deps, namespace, workflowId);
+  if (currentRun(deps.engine.db, instance)?.id !== runId) {
+    throw new EngineError(409, "historical_run_command_rejected", "Commands cannot target historical runs. Target the current run or the workflow instance.", {
+      target_scope: "run",
+      workflow_id: workflowId,
+      run_id: runId,
+    });
+  }
+}
+
+export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
+  const { engine } = deps;
+  const cfg = (operation: Operation | null) => ({ config: routeConfig(OPERATOR, { operation }) });
+  const send = (request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>) =>
+    sendControlPlane(reply, status, body, operationOf(request));
+
+  scope.get("/workflows", cfg("list"), async (request, reply) => {
+    const q = parseInput(listQuery, request.query);
+    const body = listWorkflows(engine.db, {
+      namespace: namespaceOf(request),
+      status: q.status,
+      workflowType: q.workflow_type,
+      query: q.query,
+      pageSize: q.page_size ?? 50,
+      pageToken: q.next_page_token,
+    });
+    return send(request, reply, 200, body);
+  });
+
+  scope.post("/workflows", cfg("start"), async (request, reply) => {
+    const b = parseInput(startBody, request.body);
+    const r = engine.startWorkflow({
+      namespace: namespaceOf(request),
+      workflow_id: b.workflow_id,
+      workflow_type: b.workflow_type,
+      task_queue: b.task_queue ?? "default",
+      input: toEnvelope(b.input),
+      business_key: b.business_key ?? null,
+      memo: b.memo ?? null,
+      search_attributes: b.search_attributes ?? null,
+      execution_timeout_seconds: b.execution_timeout_seconds ?? null,
+      run_timeout_seconds: b.run_timeout_seconds ?? null,
+      duplicate_policy: b.duplicate_policy,
+    });
+    const status = r.outcome === "started_new" ? 201 : r.outcome === "returned_existing_active" ? 200 : 409;
+    return send(request, reply, status, {
+      workflow_id: r.workflow_id,
+      run_id: r.run_id,
+      workflow_type: r.workflow_type,
+      namespace: r.namespace,
+      status: r.status ?? null,
+      business_key: r.business_key ?? null,
+      payload_codec: r.payload_codec ?? "avro",
+      outcome: r.outcome,
+      command_id: r.command_id,
+      command_status: r.command_status,
+      reason: r.reason,
+      rejection_reason: r.rejection_reason,
+    });
+  });
+
+  scope.get<IdParams>("/workflows/:id", cfg("describe"), async (request, reply) => {
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    return send(request, reply, 200, describeRun(engine.db, currentOr404(deps, instance), instance, decodePayload));
+  });
+
+  scope.get<IdParams>("/workflows/:id/runs", cfg("list_runs"), async (request, reply) => {
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    return send(request, reply, 200, listRuns(engine.db, instance));
+  });
+
+  scope.get<RunParams>("/workflows/:id/runs/:runId", cfg("describe_run"), async (request, reply) => {
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    return send(request, reply, 200, describeRun(engine.db, runOr404(deps, instance, request.params.runId), instance, decodePayload));
+  });
+
+  const includePayload = (request: FastifyRequest): boolean => {
+    const v = (request.query as Record<string, unknown>).include_last_event_payload;
+    return typeof v === "string" && ["1", "true", "yes", "on"].includes(v.toLowerCase());
+  };
+
+  scope.get<IdParams>("/workflows/:id/debug", cfg("debug_workflow"), async (request, reply) => {
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    const run = currentOr404(deps, instance);
+    return send(request, reply, 200, debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }));
+  });
+
+  scope.get<RunParams>("/workflows/:id/runs/:runId/debug", cfg("debug_workflow"), async (request, reply) => {
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    const run = runOr404(deps, instance, request.params.runId);
+    return send(request, reply, 200, debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }));
+  });
+
+  scope.get<RunParams>("/workflows/:id/runs/:runId/history", cfg("history"), async (request, reply) => {
+    const q = parseInput(historyQuery, request.query);
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    const run = runOr404(deps, instance, request.params.runId);
+    const gone = new AbortController();
+    reply.raw.on("close", () => gone.abort());
+    const page = await historyPage(
+      engine.db,
+      engine.notifier,
+      { runId: run.id, pageSize: q.page_size ?? 100, pageToken: q.next_page_token ?? null, waitNewEvent: q.wait_new_event === "1" },
+      deps.historyPollTimeoutMs,
+      AbortSignal.any([gone.signal, deps.shutdown]),
+    );
+    return send(request, reply, 200, { workflow_id: instance.id, run_id: run.id, ...page });
+  });
+
+  scope.get<RunParams>("/workflows/:id/runs/:runId/history/export", { config: routeConfig(OPERATOR) }, async (request, reply) => {
+    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+    const run = runOr404(deps, instance, request.params.runId);
+    const bundle = exportRun(engine.db, run, instance, engine.clock.now(), deps.exportSigning);
+    return reply.code(200).header(CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION).header("content-type", "application/json; charset=utf-8").send(bundle);
+  });
+
+  const commandStatus = (r: { command_status: string }, accepted: number): number => (r.command_status === "accepted" ? accepted : 409);
+
+  for (const kind of ["cancel", "terminate"] as const) {
+    const run = (request: FastifyRequest, runId: string | null) => {
+      const params = request.params as { id: string };
+      const b = parseInput(reasonBody, request.body);
+      const input = { namespace: namespaceOf(request), workflow_id: params.id, run_id: runId, reason: b.reason ?? null, request_id: b.request_id ?? null };
+      return kind === "cancel" ? engine.cancelWorkflow(input) : engine.terminateWorkflow(input);
+    };
+    scope.post<IdParams>(`/workflows/:id/${kind}`, cfg(kind), async (request, reply) => {
+      const r = run(request, null);
+      return send(request, reply, commandStatus(r, 200), commandBody(r));
+    });
+    scope.post<RunParams>(`/workflows/:id/runs/:runId/${kind}`, cfg(kind), async (request, reply) => {
+      requireCurrentRun(deps, namespaceOf(request), request.params.id, request.params.runId);
+      const r = run(request, request.params.runId);
+      return send(request, reply, commandStatus(r, 200), commandBody(r));
+    });
+  }
+
+  const signal = (request: FastifyRequest, name: string, runId: string | null): CommandResult => {
+    const params = request.params as { id: string };
+    parseInput(z.object({ name: operationName }), { name });
+    const b = parseInput(signalBody, request.body);
+    return engine.signalWorkflow({
+      namespace: namespaceOf(request),
+      workflow_id: params.id,
+      run_id: runId,
+      signal_name: name,
+      input: toEnvelope(b.input),
+      request_id: b.request_id ?? null,
+    });
+  };
+  scope.post<NameParams>("/workflows/:id/signal/:name", cfg("signal"), async (request, reply) => {
+    const r = signal(request, request.params.name, null);
+    return send(request, reply, commandStatus(r, 202), commandBody(r));
+  });
+  scope.post<RunNameParams>("/workflows/:id/runs/:runId/signal/:name", cfg("signal"), async (request, reply) => {
+    requireCurrentRun(deps, namespaceOf(request), request.params.id, request.params.runId);
+    const r = signal(request, request.params.name, request.params.runId);
+    return send(request, reply, commandStatus(r, 202), commandBody(r));
+  });
+
+  scope.post<IdParams>("/workflows/:id/repair", cfg("repair"), async (request, reply) => {
+    const b = parseInput(repairBody, request.body);
+    const r = engine.transaction((tx) => repairWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null }));
+    return send(request, reply, commandStatus(r, 200), commandBody(r));
+  });
+
+  scope.post<IdParams>("/workflows/:id/archive", cfg("archive"), async (request, reply) => {
+    const b = parseInput(reasonBody, request.body);
+    const r = engine.transaction((tx) =>
+      archiveWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null, reason: b.reason ?? null }),
+    );
+    return send(request, reply, commandStatus(r, 200), commandBody(r));
+  });
+}

@@ -1,0 +1,260 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { z } from "zod";
+import type { Engine } from "../engine";
+import { EngineError } from "../engine";
+import { validateFailure } from "../engine/activities";
+import { validationError } from "../engine/errors";
+import { envelopeSchema, HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX, parseCommands } from "../engine/workflow-tasks";
+import type { AuthConfig } from "./auth";
+import { requireRoles } from "./auth";
+import { LONG_POLL_TIMEOUT_SECONDS, sendWorker, WORKER_PROTOCOL_HEADER, WORKER_PROTOCOL_VERSION } from "./worker-protocol";
+
+export interface WorkerPlaneOptions {
+  engine: Engine;
+  auth: AuthConfig;
+  /** Long-poll hold; the protocol's 30 s unless a test shortens it. */
+  pollTimeoutMs?: number;
+  /** Aborted when the server closes, releasing held long-polls. */
+  shutdown: AbortSignal;
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const errors: Record<string, string[]> = {};
+  for (const issue of r.error.issues) {
+    const key = issue.path.join(".") || "body";
+    errors[key] = [...(errors[key] ?? []), issue.message];
+  }
+  throw validationError(errors);
+}
+
+const pageSize = z.number().int().min(1).max(HISTORY_PAGE_SIZE_MAX).nullish();
+const attemptField = z.number().int().min(1).optional();
+
+const registerSchema = z.object({
+  worker_id: z.string().min(1).max(255).nullish(),
+  task_queue: z.string().min(1).max(255),
+  runtime: z.enum(["php", "python", "typescript", "go", "java"]),
+  sdk_version: z.string().max(255).nullish(),
+  build_id: z.string().max(255).nullish(),
+  supported_workflow_types: z.array(z.string()).nullish(),
+  workflow_definition_fingerprints: z.record(z.string(), z.string()).nullish(),
+  supported_activity_types: z.array(z.string()).nullish(),
+  max_concurrent_workflow_tasks: z.number().int().min(1).nullish(),
+  max_concurrent_activity_tasks: z.number().int().min(1).nullish(),
+});
+const workerIdSchema = z.object({ worker_id: z.string().min(1) });
+const pollSchema = z.object({
+  worker_id: z.string().min(1),
+  task_queue: z.string().min(1),
+  build_id: z.string().nullish(),
+  poll_request_id: z.string().max(255).nullish(),
+  history_page_size: pageSize,
+  accept_history_encoding: z.string().nullish(),
+});
+const leaseSchema = z.object({ lease_owner: z.string().min(1).optional(), workflow_task_attempt: attemptField });
+const historySchema = leaseSchema.extend({ next_history_page_token: z.string().nullish(), history_page_size: pageSize });
+const completeSchema = leaseSchema.extend({ commands: z.unknown() });
+const wfFailSchema = leaseSchema.extend({ failure: z.object({ message: z.string().min(1), type: z.string().nullish(), stack_trace: z.string().nullish() }) });
+const activityAttemptSchema = z.object({ activity_attempt_id: z.string().min(1), lease_owner: z.string().min(1).optional() });
+const activityHeartbeatSchema = activityAttemptSchema.extend({
+  message: z.string().nullish(),
+  current: z.number().nullish(),
+  total: z.number().nullish(),
+  unit: z.string().nullish(),
+  details: z.record(z.string(), z.unknown()).nullish(),
+});
+const activityCompleteSchema = activityAttemptSchema.extend({ result: envelopeSchema.nullish() });
+const activityFailSchema = activityAttemptSchema.extend({ failure: z.unknown() });
+
+type TaskParams = { Params: { id: string } };
+
+function namespaceOf(request: FastifyRequest): string {
+  const header = request.headers["x-namespace"];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  const query = (request.query as Record<string, unknown> | undefined)?.namespace;
+  const raw = fromHeader ?? (typeof query === "string" ? query : undefined) ?? process.env.DW_DEFAULT_NAMESPACE ?? "default";
+  return raw.trim().toLowerCase();
+}
+
+/** Registers `/api/worker/*` (server-api.md §5): auth (worker role) → protocol version → namespace → handler. */
+export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptions): void {
+  const { engine } = opts;
+  const pollTimeoutMs = opts.pollTimeoutMs ?? LONG_POLL_TIMEOUT_SECONDS * 1000;
+
+  app.register(
+    async (scope) => {
+      scope.addHook(
+        "preHandler",
+        requireRoles(opts.auth, ["worker"], (reply, refusal) => sendWorker(reply, refusal.status, refusal.body)),
+      );
+      scope.addHook("preHandler", async (request, reply) => {
+        const raw = request.headers[WORKER_PROTOCOL_HEADER.toLowerCase()];
+        const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
+        if (requested === WORKER_PROTOCOL_VERSION) {
+          const namespace = namespaceOf(request);
+          const exists = engine.db.prepare("SELECT 1 FROM namespaces WHERE name = ?").get(namespace);
+          if (!exists) {
+            return sendWorker(reply, 404, {
+              message: `Namespace [${namespace}] was not found.`,
+              reason: "namespace_not_found",
+              namespace,
+              remediation: "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
+            });
+          }
+          return undefined;
+        }
+        return sendWorker(reply, 400, {
+          error: requested ? `Unsupported worker protocol version [${requested}].` : "Missing worker protocol version header.",
+          reason: requested ? "unsupported_protocol_version" : "missing_protocol_version",
+          supported_version: WORKER_PROTOCOL_VERSION,
+          requested_version: requested ?? null,
+          remediation: `Send the ${WORKER_PROTOCOL_HEADER}: ${WORKER_PROTOCOL_VERSION} header on worker requests.`,
+        });
+      });
+      scope.setErrorHandler((error, _request, reply) => renderWorkerError(reply, error));
+      scope.setNotFoundHandler((_request, reply) => sendWorker(reply, 404, { message: "Not found.", reason: "not_found" }));
+
+      scope.post("/register", async (request, reply) => {
+        const body = parse(registerSchema, request.body);
+        const result = engine.registerWorker(namespaceOf(request), body);
+        return sendWorker(reply, 201, result);
+      });
+
+      scope.post("/heartbeat", async (request, reply) => {
+        const body = parse(workerIdSchema, request.body);
+        return sendWorker(reply, 200, engine.workerHeartbeat(namespaceOf(request), body.worker_id));
+      });
+
+      /** Claims a task, or holds the request until a task-ready wake-up, the poll timeout, or disconnect. */
+      async function longPoll<T>(reply: FastifyReply, kind: "workflow" | "activity", claim: () => Promise<T | null>, namespace: string, queue: string): Promise<FastifyReply> {
+        const deadline = Date.now() + pollTimeoutMs;
+        // One controller per poll, aborted by disconnect or server shutdown; the shutdown listener is
+        // removed afterwards so thousands of polls do not pile listeners onto the long-lived signal.
+        const stop = new AbortController();
+        const onShutdown = (): void => stop.abort();
+        opts.shutdown.addEventListener("abort", onShutdown, { once: true });
+        reply.raw.on("close", onShutdown);
+        try {
+          for (;;) {
+            const waiter = engine.notifier.taskWaiter(namespace, queue, kind, Math.max(0, deadline - Date.now()), stop.signal);
+            const task = await claim();
+            if (task) {
+              waiter.cancel();
+              return sendWorker(reply, 200, { task });
+            }
+            if (deadline - Date.now() <= 0 || stop.signal.aborted || opts.shutdown.aborted) {
+              waiter.cancel();
+              return sendWorker(reply, 200, { task: null, poll_status: "timeout" });
+            }
+            await waiter.ready;
+          }
+        } finally {
+          opts.shutdown.removeEventListener("abort", onShutdown);
+          reply.raw.off("close", onShutdown);
+        }
+      }
+
+      function checkQueue(namespace: string, workerId: string, queue: string): void {
+        const registered = engine.workerQueue(namespace, workerId);
+        if (registered !== queue) {
+          throw new EngineError(409, "task_queue_mismatch", `Worker ${workerId} is registered for task queue [${registered}], not [${queue}].`, { worker_id: workerId, task_queue: queue, registered_task_queue: registered });
+        }
+      }
+
+      scope.post("/workflow-tasks/poll", async (request, reply) => {
+        const body = parse(pollSchema, request.body);
+        const namespace = namespaceOf(request);
+        checkQueue(namespace, body.worker_id, body.task_queue);
+        const size = body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT;
+        return longPoll(reply, "workflow", () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id), namespace, body.task_queue);
+      });
+
+      scope.post<TaskParams>("/workflow-tasks/:id/history", async (request, reply) => {
+        const body = parse(historySchema, request.body);
+        return sendWorker(reply, 200, engine.workflowTaskHistory(request.params.id, body.lease_owner, body.workflow_task_attempt, body.next_history_page_token ?? null, body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT));
+      });
+
+      scope.post<TaskParams>("/workflow-tasks/:id/heartbeat", async (request, reply) => {
+        const body = parse(leaseSchema, request.body);
+        return sendWorker(reply, 200, await engine.heartbeatWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt));
+      });
+
+      scope.post<TaskParams>("/workflow-tasks/:id/complete", async (request, reply) => {
+        const body = parse(completeSchema, request.body);
+        const commands = parseCommands(body.commands);
+        return sendWorker(reply, 200, await engine.completeWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, commands));
+      });
+
+      scope.post<TaskParams>("/workflow-tasks/:id/fail", async (request, reply) => {
+        const body = parse(wfFailSchema, request.body);
+        return sendWorker(reply, 200, await engine.failWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, body.failure));
+      });
+
+      scope.post("/activity-tasks/poll", async (request, reply) => {
+        const body = parse(pollSchema, request.body);
+        const namespace = namespaceOf(request);
+        checkQueue(namespace, body.worker_id, body.task_queue);
+        return longPoll(reply, "activity", () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue), namespace, body.task_queue);
+      });
+
+      scope.post<TaskParams>("/activity-tasks/:id/heartbeat", async (request, reply) => {
+        const body = parse(activityHeartbeatSchema, request.body);
+        return sendWorker(reply, 200, await engine.heartbeatActivityTask(request.params.id, body));
+      });
+
+      scope.post<TaskParams>("/activity-tasks/:id/complete", async (request, reply) => {
+        const body = parse(activityCompleteSchema, request.body);
+        return sendWorker(reply, 200, await engine.completeActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, body.result ?? null));
+      });
+
+      scope.post<TaskParams>("/activity-tasks/:id/fail", async (request, reply) => {
+        const body = parse(activityFailSchema, request.body);
+        const failure = validateFailure(body.failure);
+        return sendWorker(reply, 200, await engine.failActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, failure));
+      });
+    },
+    { prefix: "/api/worker" },
+  );
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message: string;
+}
+
+/**
+ * Worker-plane error envelope: engine refusals keep their reason and extras (message under `error`),
+ * 422 validation uses `message` + `errors` + `validation_errors`, body-parser failures map to the
+ * documented 400/413/415 reasons.
+ */
+export function renderWorkerError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof EngineError) {
+    if (error.status === 422) return sendWorker(reply, error.status, { message: error.message, reason: error.reason, ...error.extra });
+    return sendWorker(reply, error.status, { error: error.message, reason: error.reason, ...error.extra });
+  }
+  const e = error as FastifyLikeError;
+  const body = bodyParserError(e);
+  if (body) return sendWorker(reply, body.status, body.body);
+  reply.log.error(error);
+  return sendWorker(reply, 500, { error: "Server error.", reason: "server_error" });
+}
+
+/** Maps Fastify's body-parser errors onto the documented envelope reasons; null when not one of them. */
+export function bodyParserError(e: FastifyLikeError): { status: number; body: Record<string, unknown> } | null {
+  if (e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return { status: 415, body: { message: "Request bodies must use a JSON media type.", reason: "unsupported_media_type", accepted_content_types: ["application/json", "application/*+json"] } };
+  }
+  if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+    return { status: 413, body: { message: "The request body is too large.", reason: "payload_too_large", limit: MAX_PAYLOAD_BYTES } };
+  }
+  if (e.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (e.statusCode === 400 && e instanceof SyntaxError)) {
+    return { status: 400, body: { message: "The request body is not valid JSON.", reason: "malformed_json", json_error: "Syntax error" } };
+  }
+  return null;
+}
+
+/** DW_MAX_PAYLOAD_BYTES default. */
+export const MAX_PAYLOAD_BYTES = 2_097_152;

@@ -1,0 +1,84 @@
+import { rmSync } from "node:fs";
+import { systemClock } from "./clock";
+import type { LeaseConfig } from "./engine";
+import { createEngine } from "./engine";
+import { buildApp } from "./http/app";
+import { embeddedAuthFromEnv, exportSigningFromEnv } from "./http/control-plane/config";
+import { REPAIR_POLICY } from "./engine/summary";
+import { runRepairPass } from "./engine/repair";
+import { openDb } from "./store/db";
+
+/** How often timeouts, lease expiry, timers and the deadline watchdog run. */
+const SWEEP_INTERVAL_MS = 1000;
+
+function seconds(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds, got ${raw}`);
+  return n * 1000;
+}
+
+/** DW_WORKFLOW_TASK_LEASE_SECONDS / DW_ACTIVITY_LEASE_SECONDS override the 300 s leases (tests shorten them). */
+function leasesFromEnv(): Partial<LeaseConfig> {
+  const out: Partial<LeaseConfig> = {};
+  const wf = seconds("DW_WORKFLOW_TASK_LEASE_SECONDS");
+  const act = seconds("DW_ACTIVITY_LEASE_SECONDS");
+  if (wf !== undefined) out.workflowTaskMs = wf;
+  if (act !== undefined) out.activityMs = act;
+  return out;
+}
+
+/**
+ * Entry point: `node --import tsx server/main.ts [--fresh]`. Listens on 127.0.0.1:DW_EMBEDDED_PORT
+ * (default 8080; 0 picks a free port) with data in DW_EMBEDDED_DATA (default .data/breakwater.db);
+ * `--fresh` deletes the data file first.
+ */
+async function main(): Promise<void> {
+  const file = process.env.DW_EMBEDDED_DATA ?? ".data/breakwater.db";
+  const port = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DW_EMBEDDED_PORT must be a port number, got ${process.env.DW_EMBEDDED_PORT}`);
+  if (process.argv.includes("--fresh")) for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+
+  const db = openDb(file, systemClock);
+  const engine = createEngine({ db, clock: systemClock, leases: leasesFromEnv() });
+  const app = buildApp({ db, clock: systemClock, engine, auth: embeddedAuthFromEnv(), exportSigning: exportSigningFromEnv() });
+
+  const sweep = setInterval(() => {
+    try {
+      engine.sweep();
+    } catch (e) {
+      console.error("sweep failed", e);
+    }
+  }, SWEEP_INTERVAL_MS);
+  // The automatic repair sweep (TaskWatchdog): at most one pass per loop_throttle_seconds.
+  // DW_AUTO_REPAIR=0 turns it off (like a server whose worker loop does not wake the watchdog), so
+  // stuck runs stay stuck until an operator repairs them — the console's e2e needs that.
+  const autoRepair = !["0", "false", "off", "no"].includes((process.env.DW_AUTO_REPAIR ?? "").trim().toLowerCase());
+  const repairSweep = setInterval(() => {
+    if (!autoRepair) return;
+    try {
+      runRepairPass(engine);
+    } catch (e) {
+      console.error("repair pass failed", e);
+    }
+  }, REPAIR_POLICY.loop_throttle_seconds * 1000);
+
+  const address = await app.listen({ host: "127.0.0.1", port });
+  console.log(`breakwater embedded server listening on ${address} (data: ${file})`);
+
+  const stop = async (): Promise<void> => {
+    clearInterval(sweep);
+    clearInterval(repairSweep);
+    await app.close();
+    db.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop());
+  process.once("SIGINT", () => void stop());
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

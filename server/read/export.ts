@@ -1,0 +1,559 @@
+import type { Db } from "../store/db";
+import { parsePayload, projectRunSummary, statusBucket } from "../engine/summary";
+import type { RunSummary, TaskRow } from "../engine/summary";
+import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
+import { canonicalJson, hmacSha256Hex, sha256Hex } from "./canonical-json";
+import { taskProblemBadge } from "./debug";
+import { isoMicros, parseArray, parseObject, str } from "./format";
+import type { Json } from "./format";
+import type { InstanceRecord, RunRecord } from "./runs";
+import { currentRun, isTerminal } from "./runs";
+import { timelineEntry } from "./timeline";
+import type { FailureRecord, HistoryEventRecord } from "./timeline";
+
+export interface ExportSigning {
+  key: string;
+  keyId: string | null;
+}
+
+interface ActivityRecord {
+  id: string;
+  sequence: number;
+  activity_class: string | null;
+  activity_type: string;
+  status: string;
+  payload_codec: string | null;
+  arguments: string | null;
+  result: string | null;
+  connection: string | null;
+  queue: string | null;
+  attempt_count: number;
+  current_attempt_id: string | null;
+  retry_policy: string | null;
+  activity_options: string | null;
+  started_at: number | null;
+  closed_at: number | null;
+  last_heartbeat_at: number | null;
+  created_at: number;
+}
+
+interface AttemptRecord {
+  id: string;
+  activity_execution_id: string;
+  workflow_task_id: string | null;
+  attempt_number: number;
+  status: string;
+  lease_owner: string | null;
+  started_at: number;
+  last_heartbeat_at: number | null;
+  lease_expires_at: number | null;
+  closed_at: number | null;
+}
+
+interface CommandRecord {
+  id: string;
+  command_sequence: number | null;
+  message_sequence: number | null;
+  command_type: string;
+  target_scope: string;
+  requested_workflow_run_id: string | null;
+  resolved_workflow_run_id: string | null;
+  target_name: string | null;
+  payload_codec: string | null;
+  payload: string | null;
+  source: string;
+  context: string | null;
+  request_id: string | null;
+  status: string;
+  outcome: string | null;
+  rejection_reason: string | null;
+  accepted_at: number | null;
+  applied_at: number | null;
+  rejected_at: number | null;
+}
+
+interface SignalRecord {
+  id: string;
+  workflow_command_id: string | null;
+  signal_name: string;
+  status: string;
+  payload_codec: string | null;
+  arguments: string | null;
+  message_sequence: number | null;
+  received_at: number;
+  applied_at: number | null;
+}
+
+interface TimerRecord {
+  id: string;
+  sequence: number;
+  status: string;
+  delay_seconds: number;
+  fire_at: number;
+  fired_at: number | null;
+  cancelled_at: number | null;
+  created_at: number;
+}
+
+interface LinkRecord {
+  id: string;
+  link_type: string;
+  sequence: number | null;
+  parent_workflow_instance_id: string;
+  parent_workflow_run_id: string;
+  child_workflow_instance_id: string;
+  child_workflow_run_id: string;
+  is_primary_parent: number;
+  created_at: number;
+}
+
+/** Which Avro framing a base64 blob uses, for `payload_manifest` (`avro_framing`, `encoding`, prefix). */
+function manifestEntry(path: string, codec: string | null, blob: string | null): Json {
+  if (blob === null) {
+    return { path, codec, available: false, redacted: false, encoding: null, avro_framing: null, avro_prefix_hex: null, writer_schema: null, writer_schema_fingerprint: null, diagnostic: "payload_missing" };
+  }
+  const head = Buffer.from(blob.slice(0, 16), "base64");
+  const prefix = head.subarray(0, 2).toString("hex");
+  if (codec === "avro" && head[0] === 0xc3 && head[1] === 0x01) {
+    return {
+      path, codec, available: true, redacted: false, encoding: "base64-avro-single-object", avro_framing: "single_object",
+      avro_prefix_hex: prefix, writer_schema: "durable_workflow.protocol.Value", writer_schema_fingerprint: VALUE_SCHEMA_FINGERPRINT_HEX, diagnostic: null,
+    };
+  }
+  if (codec === "avro" && head[0] === 0x00) {
+    return {
+      path, codec, available: true, redacted: false, encoding: "base64-avro-binary", avro_framing: "legacy_payload_record",
+      avro_prefix_hex: prefix, writer_schema: "durable_workflow.Payload", writer_schema_fingerprint: null, diagnostic: null,
+    };
+  }
+  return { path, codec, available: true, redacted: false, encoding: "opaque-string", avro_framing: null, avro_prefix_hex: prefix || null, writer_schema: null, writer_schema_fingerprint: null, diagnostic: null };
+}
+
+function summaryView(s: RunSummary, run: RunRecord): Json {
+  return {
+    status: s.status,
+    status_bucket: s.status_bucket,
+    closed_reason: s.closed_reason,
+    archived_at: isoMicros(s.archived_at),
+    archive_command_id: s.archive_command_id,
+    archive_reason: s.archive_reason,
+    business_key: s.business_key,
+    visibility_labels: parseArray(s.visibility_labels) ?? [],
+    search_attributes: parseObject(run.search_attributes) ?? {},
+    is_current_run: s.is_current_run === 1,
+    started_at: isoMicros(s.started_at),
+    closed_at: isoMicros(s.closed_at),
+    duration_ms: s.duration_ms,
+    wait_kind: s.wait_kind,
+    wait_reason: s.wait_reason,
+    wait_started_at: isoMicros(s.wait_started_at),
+    wait_deadline_at: isoMicros(s.wait_deadline_at),
+    open_wait_id: s.open_wait_id,
+    resume_source_kind: s.resume_source_kind,
+    resume_source_id: s.resume_source_id,
+    next_task_at: isoMicros(s.next_task_at),
+    next_task_id: s.next_task_id,
+    next_task_type: s.next_task_type,
+    next_task_status: s.next_task_status,
+    next_task_lease_expires_at: isoMicros(s.next_task_lease_expires_at),
+    liveness_state: s.liveness_state,
+    liveness_reason: s.liveness_reason,
+    repair_blocked_reason: s.repair_blocked_reason,
+    repair_attention: s.repair_attention === 1,
+    task_problem: s.task_problem === 1,
+    task_problem_badge: taskProblemBadge(s),
+    exception_count: s.exception_count,
+    history_event_count: s.history_event_count,
+    history_size_bytes: s.history_size_bytes,
+    history_fan_out: s.history_fan_out,
+    continue_as_new_recommended: s.continue_as_new_recommended === 1,
+    history_budget_pressure: s.history_budget_pressure,
+    sort_timestamp: isoMicros(s.sort_timestamp),
+    sort_key: s.sort_key,
+  };
+}
+
+function taskExport(t: TaskRow): Json {
+  return {
+    id: t.id,
+    type: t.task_type,
+    status: t.status,
+    payload: parsePayload(t.payload),
+    connection: t.connection,
+    queue: t.queue,
+    compatibility: t.compatibility,
+    attempt_count: t.attempt_count,
+    repair_count: t.repair_count,
+    available_at: isoMicros(t.available_at),
+    leased_at: isoMicros(t.leased_at),
+    lease_owner: t.lease_owner,
+    lease_expires_at: isoMicros(t.lease_expires_at),
+    last_dispatch_attempt_at: isoMicros(t.last_dispatch_attempt_at),
+    last_dispatched_at: isoMicros(t.last_dispatched_at),
+    last_dispatch_error: t.last_dispatch_error,
+    last_claim_failed_at: isoMicros(t.last_claim_failed_at),
+    last_claim_error: t.last_claim_error,
+    repair_available_at: isoMicros(t.repair_available_at),
+    created_at: isoMicros(t.created_at),
+  };
+}
+
+/**
+ * `HistoryExport::forRun`: the full run bundle (history, timeline, activities with attempts,
+ * failures, tasks, commands, signals, timers, waits, links) with its integrity checksum over the
+ * canonical JSON of everything but `integrity`.
+ */
+export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now: number, signing: ExportSigning | null): Json {
+  const summary = projectRunSummary(db, run.id, now);
+  if (!summary) throw new Error(`run ${run.id} vanished`);
+  const current = currentRun(db, instance);
+  const events = (
+    db
+      .prepare("SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence")
+      .all(run.id) as (Omit<HistoryEventRecord, "payload"> & { payload: string | null })[]
+  ).map((e): HistoryEventRecord => ({ ...e, payload: parseObject(e.payload) ?? {} }));
+  const failureRows = db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as FailureRecord[];
+  const failureById = new Map(failureRows.map((f) => [f.id, f]));
+
+  const typedFailure = new Map<string, number>();
+  const handled = new Set<string>();
+  const eventTypesByActivity = new Map<string, Set<string>>();
+  for (const e of events) {
+    const fid = str(e.payload.failure_id);
+    if (fid && e.event_type !== "FailureHandled" && !typedFailure.has(fid)) typedFailure.set(fid, e.sequence);
+    if (fid && e.event_type === "FailureHandled") handled.add(fid);
+    const aid = str(e.payload.activity_execution_id);
+    if (aid && e.event_type.startsWith("Activity")) {
+      const set = eventTypesByActivity.get(aid) ?? new Set<string>();
+      set.add(e.event_type);
+      eventTypesByActivity.set(aid, set);
+    }
+  }
+
+  const failures = failureRows
+    .map((f) => ({
+      id: f.id,
+      source_kind: f.source_kind,
+      source_id: f.source_id,
+      propagation_kind: f.propagation_kind,
+      failure_category: f.failure_category,
+      non_retryable: f.non_retryable === 1,
+      handled: f.handled === 1 || handled.has(f.id),
+      history_authority: typedFailure.has(f.id) ? "typed_history" : "failure_row_fallback",
+      diagnostic_only: !typedFailure.has(f.id),
+      exception_type: f.exception_type,
+      exception_class: f.exception_class,
+      exception_resolved_class: null,
+      exception_resolution_source: null,
+      exception_resolution_error: null,
+      exception_replay_blocked: false,
+      message: f.message,
+      file: f.file,
+      line: f.line,
+      trace_preview: f.trace_preview,
+      created_at: isoMicros(f.created_at),
+      event_sequence: typedFailure.get(f.id) ?? null,
+    }))
+    .sort((a, b) => (a.event_sequence ?? Number.MAX_SAFE_INTEGER) - (b.event_sequence ?? Number.MAX_SAFE_INTEGER));
+
+  const activityRows = db.prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as ActivityRecord[];
+  const attempts = db
+    .prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number")
+    .all(run.id) as AttemptRecord[];
+  const attemptsByActivity = new Map<string, AttemptRecord[]>();
+  for (const a of attempts) attemptsByActivity.set(a.activity_execution_id, [...(attemptsByActivity.get(a.activity_execution_id) ?? []), a]);
+  const activities = activityRows.map((a) => {
+    const options = parseObject(a.activity_options) ?? {};
+    const local = options.execution_mode === "local";
+    const types = [...(eventTypesByActivity.get(a.id) ?? [])];
+    return {
+      id: a.id,
+      idempotency_key: a.id,
+      sequence: a.sequence,
+      activity_type: a.activity_type,
+      activity_class: a.activity_class,
+      execution_mode: local ? "local" : "queued",
+      local_activity: local,
+      payload_codec: a.payload_codec,
+      status: a.status,
+      source_status: a.status,
+      history_authority: types.length > 0 ? "typed_history" : "mutable_open_fallback",
+      diagnostic_only: types.length === 0,
+      history_event_types: types,
+      history_unsupported_reason: null,
+      row_status: a.status,
+      parallel_group_kind: null,
+      parallel_group_id: null,
+      parallel_group_base_sequence: null,
+      parallel_group_size: null,
+      parallel_group_index: null,
+      parallel_group_path: [],
+      connection: a.connection,
+      queue: a.queue,
+      retry_policy: parseObject(a.retry_policy),
+      attempt_count: a.attempt_count,
+      current_attempt_id: a.current_attempt_id,
+      arguments: a.arguments,
+      result: a.result,
+      created_at: isoMicros(a.created_at),
+      started_at: isoMicros(a.started_at),
+      last_heartbeat_at: isoMicros(a.last_heartbeat_at),
+      last_heartbeat_progress: null,
+      closed_at: isoMicros(a.closed_at),
+      attempts: (attemptsByActivity.get(a.id) ?? []).map((at) => ({
+        id: at.id,
+        activity_execution_id: at.activity_execution_id,
+        workflow_task_id: at.workflow_task_id,
+        attempt_number: at.attempt_number,
+        status: at.status,
+        lease_owner: at.lease_owner,
+        started_at: isoMicros(at.started_at),
+        last_heartbeat_at: isoMicros(at.last_heartbeat_at),
+        last_heartbeat_progress: null,
+        lease_expires_at: isoMicros(at.lease_expires_at),
+        closed_at: isoMicros(at.closed_at),
+      })),
+    };
+  });
+
+  const tasks = (db.prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as TaskRow[]).map(taskExport);
+  const commands = (
+    db.prepare("SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id").all(run.id, run.id) as CommandRecord[]
+  ).map((c) => {
+    const context = parseObject(c.context);
+    return {
+      id: c.id,
+      sequence: c.command_sequence,
+      message_sequence: c.message_sequence,
+      type: c.command_type,
+      target_scope: c.target_scope,
+      requested_run_id: c.requested_workflow_run_id,
+      resolved_run_id: c.resolved_workflow_run_id,
+      target_name: c.target_name,
+      payload_codec: c.payload_codec,
+      payload: c.payload,
+      source: c.source,
+      context,
+      caller_label: null,
+      principal_type: null,
+      principal_id: null,
+      principal_label: null,
+      auth_status: null,
+      auth_method: null,
+      request_method: null,
+      request_path: null,
+      request_route_name: null,
+      request_fingerprint: null,
+      request_id: c.request_id,
+      correlation_id: null,
+      status: c.status,
+      outcome: c.outcome,
+      reason: context && typeof context.reason === "string" ? context.reason : null,
+      rejection_reason: c.rejection_reason,
+      validation_errors: [],
+      accepted_at: isoMicros(c.accepted_at),
+      applied_at: isoMicros(c.applied_at),
+      rejected_at: isoMicros(c.rejected_at),
+    };
+  });
+  const commandById = new Map(commands.map((c) => [c.id, c]));
+  const signals = (db.prepare("SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? ORDER BY received_at, id").all(run.id) as SignalRecord[]).map((s) => {
+    const cmd = s.workflow_command_id ? commandById.get(s.workflow_command_id) : undefined;
+    return {
+      id: s.id,
+      command_id: s.workflow_command_id,
+      command_sequence: cmd?.sequence ?? null,
+      workflow_sequence: s.message_sequence,
+      name: s.signal_name,
+      signal_wait_id: null,
+      target_scope: cmd?.target_scope ?? "instance",
+      requested_run_id: cmd?.requested_run_id ?? null,
+      resolved_run_id: cmd?.resolved_run_id ?? run.id,
+      status: s.status,
+      outcome: cmd?.outcome ?? "signal_received",
+      rejection_reason: null,
+      validation_errors: [],
+      received_at: isoMicros(s.received_at),
+      applied_at: isoMicros(s.applied_at),
+      rejected_at: null,
+      closed_at: isoMicros(s.applied_at),
+      payload_codec: s.payload_codec,
+      arguments: s.arguments,
+    };
+  });
+  const timerRows = db.prepare("SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as TimerRecord[];
+  const timers = timerRows.map((t) => ({
+    id: t.id,
+    sequence: t.sequence,
+    status: t.status,
+    source_status: t.status,
+    delay_seconds: t.delay_seconds,
+    fire_at: isoMicros(t.fire_at),
+    fired_at: isoMicros(t.fired_at),
+    cancelled_at: isoMicros(t.cancelled_at),
+    created_at: isoMicros(t.created_at),
+    timer_kind: null,
+    history_authority: "typed_history",
+    diagnostic_only: false,
+  }));
+
+  const openTasks = (db.prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')").all(run.id) as TaskRow[]).map(
+    (t) => ({ task: t, payload: parsePayload(t.payload) }),
+  );
+  const openTaskFor = (key: string, id: string): TaskRow | undefined => openTasks.find((t) => t.payload[key] === id)?.task;
+  const waitStatus = (s: string): string => (s === "pending" || s === "running" ? "open" : s === "cancelled" ? "cancelled" : "resolved");
+  const waits: Json[] = [
+    ...activityRows.map((a) => {
+      const task = openTaskFor("activity_execution_id", a.id);
+      return {
+        id: `activity:${a.id}`, kind: "activity", sequence: a.sequence, status: waitStatus(a.status), source_status: a.status,
+        summary: `Waiting for activity ${a.activity_type}.`, opened_at: isoMicros(a.created_at), deadline_at: null, resolved_at: isoMicros(a.closed_at),
+        target_name: a.activity_type, target_type: "activity", diagnostic_only: false, task_backed: task !== undefined, external_only: false,
+        resume_source_kind: "activity_execution", resume_source_id: a.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
+        task_status: task?.status ?? null, history_authority: "typed_history",
+      };
+    }),
+    ...timerRows.map((t) => {
+      const task = openTaskFor("timer_id", t.id);
+      return {
+        id: `timer:${t.id}`, kind: "timer", sequence: t.sequence, status: t.status === "pending" ? "open" : t.status === "cancelled" ? "cancelled" : "resolved",
+        source_status: t.status, summary: `Waiting for timer (${t.delay_seconds}s).`, opened_at: isoMicros(t.created_at), deadline_at: isoMicros(t.fire_at),
+        resolved_at: isoMicros(t.fired_at ?? t.cancelled_at), target_name: null, target_type: "timer", diagnostic_only: false, task_backed: task !== undefined,
+        external_only: false, resume_source_kind: "timer", resume_source_id: t.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
+        task_status: task?.status ?? null, history_authority: "typed_history",
+      };
+    }),
+  ];
+
+  const linkRows = db
+    .prepare("SELECT * FROM workflow_links WHERE parent_workflow_run_id = ? OR child_workflow_run_id = ? ORDER BY created_at, id")
+    .all(run.id, run.id) as LinkRecord[];
+  const linkView = (l: LinkRecord, otherRunId: string): Json => {
+    const other = db.prepare("SELECT run_number, workflow_type, workflow_class, status, closed_reason FROM workflow_runs WHERE id = ?").get(otherRunId) as
+      | { run_number: number; workflow_type: string; workflow_class: string | null; status: string; closed_reason: string | null }
+      | undefined;
+    return {
+      id: l.id, type: l.link_type, parent_workflow_instance_id: l.parent_workflow_instance_id, parent_workflow_run_id: l.parent_workflow_run_id,
+      child_workflow_instance_id: l.child_workflow_instance_id, child_workflow_run_id: l.child_workflow_run_id, child_call_id: null, sequence: l.sequence,
+      is_primary_parent: l.is_primary_parent === 1, run_number: other?.run_number ?? null, workflow_type: other?.workflow_type ?? null,
+      class: other?.workflow_class ?? null, status: other?.status ?? null, status_bucket: other ? statusBucket(other.status) : null,
+      closed_reason: other?.closed_reason ?? null, created_at: isoMicros(l.created_at), history_authority: "typed_history", diagnostic_only: false,
+    };
+  };
+
+  const lastProgress = run.last_progress_at ?? run.created_at;
+  const bundle: Json = {
+    schema: "durable-workflow.v2.history-export",
+    schema_version: 1,
+    exported_at: isoMicros(now),
+    dedupe_key: `${run.id}:${run.last_history_sequence}:${isoMicros(lastProgress)}`,
+    history_complete: isTerminal(run.status),
+    workflow: {
+      instance_id: run.workflow_instance_id,
+      run_id: run.id,
+      run_number: run.run_number,
+      is_current_run: current?.id === run.id,
+      current_run_id: current?.id ?? null,
+      current_run_source: "run_order_fallback",
+      workflow_type: run.workflow_type,
+      workflow_class: run.workflow_class,
+      source_runtime: null,
+      source_process_class: null,
+      business_key: run.business_key,
+      visibility_labels: (parseArray(run.visibility_labels) ?? []).filter((v): v is string => typeof v === "string"),
+      memo: parseObject(run.memo) ?? {},
+      search_attributes: parseObject(run.search_attributes) ?? {},
+      status: run.status,
+      status_bucket: statusBucket(run.status),
+      closed_reason: run.closed_reason,
+      archived_at: isoMicros(run.archived_at),
+      archive_command_id: run.archive_command_id,
+      archive_reason: run.archive_reason,
+      compatibility: run.compatibility,
+      connection: run.connection,
+      queue: run.queue,
+      last_history_sequence: run.last_history_sequence,
+      started_at: isoMicros(run.started_at),
+      closed_at: isoMicros(run.closed_at),
+      last_progress_at: isoMicros(run.last_progress_at),
+    },
+    payloads: {
+      codec: run.payload_codec ?? "avro",
+      arguments: { available: run.arguments !== null, data: run.arguments },
+      output: { available: run.output !== null, codec: run.output_payload_codec ?? run.payload_codec ?? "avro", data: run.output },
+    },
+    summary: summaryView(summary, run),
+    selected_run: {
+      waits_projection_source: "workflow_run_waits_rebuilt",
+      timeline_projection_source: "workflow_run_timeline_entries_rebuilt",
+      timers_projection_source: "workflow_run_timer_entries_rebuilt",
+      timers_projection_rebuild_reasons: [],
+      lineage_projection_source: "workflow_run_lineage_entries_rebuilt",
+    },
+    history_events: events.map((e) => ({
+      id: e.id,
+      sequence: e.sequence,
+      type: e.event_type,
+      workflow_task_id: e.workflow_task_id,
+      workflow_command_id: e.workflow_command_id,
+      recorded_at: isoMicros(e.recorded_at),
+      payload: e.payload,
+    })),
+    waits,
+    timeline: events.map((e) => timelineEntry(e, run.id, failureById)),
+    linked_intakes_scope: "selected_run",
+    linked_intakes: [],
+    commands,
+    signals,
+    updates: [],
+    tasks,
+    activities,
+    timers,
+    failures,
+    links: {
+      projection_source: "workflow_links",
+      parents: linkRows.filter((l) => l.child_workflow_run_id === run.id).map((l) => linkView(l, l.parent_workflow_run_id)),
+      children: linkRows.filter((l) => l.parent_workflow_run_id === run.id).map((l) => linkView(l, l.child_workflow_run_id)),
+    },
+    redaction: { applied: false, policy: null, paths: [] },
+    codec_schemas: {
+      avro: {
+        "durable_workflow.protocol.Value": { fingerprint: VALUE_SCHEMA_FINGERPRINT_HEX, framing: "single_object", schema: VALUE_SCHEMA },
+        "durable_workflow.Payload": {
+          fingerprint: null,
+          framing: "legacy_payload_record",
+          schema: {
+            type: "record",
+            name: "Payload",
+            namespace: "durable_workflow",
+            fields: [
+              { name: "json", type: "string" },
+              { name: "version", type: "int", default: 1 },
+            ],
+          },
+        },
+      },
+    },
+    payload_manifest: {
+      version: 1,
+      entries: [
+        manifestEntry("payloads.arguments.data", run.payload_codec ?? "avro", run.arguments),
+        manifestEntry("payloads.output.data", run.output_payload_codec ?? run.payload_codec ?? "avro", run.output),
+        ...activities.flatMap((a, i) => [
+          manifestEntry(`activities.${i}.arguments`, a.payload_codec ?? "avro", a.arguments),
+          manifestEntry(`activities.${i}.result`, a.payload_codec ?? "avro", a.result),
+        ]),
+      ],
+    },
+  };
+  const canonical = canonicalJson(bundle);
+  bundle.integrity = {
+    canonicalization: "json-recursive-ksort-v1",
+    checksum_algorithm: "sha256",
+    checksum: sha256Hex(canonical),
+    signature_algorithm: signing ? "hmac-sha256" : null,
+    signature: signing ? hmacSha256Hex(signing.key, canonical) : null,
+    key_id: signing?.keyId ?? null,
+  };
+  return bundle;
+}
