@@ -7,6 +7,8 @@ import { embeddedAuthFromEnv, exportSigningFromEnv } from "./http/control-plane/
 import { REPAIR_POLICY } from "./engine/summary";
 import { runRepairPass } from "./engine/repair";
 import { openDb } from "./store/db";
+import { startDemoFleet } from "./demo/fleet";
+import type { DemoFleet } from "./demo/fleet";
 
 /** How often timeouts, lease expiry, timers and the deadline watchdog run. */
 const SWEEP_INTERVAL_MS = 1000;
@@ -30,11 +32,19 @@ function leasesFromEnv(): Partial<LeaseConfig> {
 }
 
 /**
- * Entry point: `node --import tsx server/main.ts [--fresh]`. Listens on 127.0.0.1:DW_EMBEDDED_PORT
- * (default 8080; 0 picks a free port) with data in DW_EMBEDDED_DATA (default .data/breakwater.db);
- * `--fresh` deletes the data file first.
+ * Entry point: `node --import tsx server/main.ts [--fresh] [--demo]`. Listens on
+ * 127.0.0.1:DW_EMBEDDED_PORT (default 8080; 0 picks a free port) with data in DW_EMBEDDED_DATA
+ * (default .data/breakwater.db); `--fresh` deletes the data file first; `--demo` runs the demo
+ * fleet's workers in this process (see docs/decisions/0005-demo-mode-defaults.md).
  */
 async function main(): Promise<void> {
+  const demo = process.argv.includes("--demo");
+  if (demo) {
+    // Demo defaults (each overridable): stuck runs stay stuck until an operator repairs them, and
+    // a crashed worker's activity lease expires within a minute instead of five.
+    process.env.DW_AUTO_REPAIR ??= "0";
+    process.env.DW_ACTIVITY_LEASE_SECONDS ??= "30";
+  }
   const file = process.env.DW_EMBEDDED_DATA ?? ".data/breakwater.db";
   const port = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DW_EMBEDDED_PORT must be a port number, got ${process.env.DW_EMBEDDED_PORT}`);
@@ -67,7 +77,22 @@ async function main(): Promise<void> {
   const address = await app.listen({ host: "127.0.0.1", port });
   console.log(`breakwater embedded server listening on ${address} (data: ${file})`);
 
+  let fleet: DemoFleet | undefined;
+  if (demo) {
+    fleet = await startDemoFleet({
+      baseUrl: address,
+      db,
+      engine,
+      token: process.env.DW_AUTH_TOKEN,
+      workerToken: process.env.DW_WORKER_TOKEN,
+      operatorToken: process.env.DW_OPERATOR_TOKEN ?? process.env.DW_ADMIN_TOKEN,
+      log: (line) => console.log(`[demo] ${line}`),
+    });
+    console.log(`demo fleet running (${Object.keys(fleet.seeded).length} seeded scenarios, a new order every few seconds)`);
+  }
+
   const stop = async (): Promise<void> => {
+    await fleet?.stop().catch((e: unknown) => console.error("demo fleet stop failed", e));
     clearInterval(sweep);
     clearInterval(repairSweep);
     await app.close();

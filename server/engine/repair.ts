@@ -530,7 +530,7 @@ const nextTaskCursor = new WeakMap<Engine, string>();
 /**
  * Liveness can change without a transition: a lease expires with time, or a summary's next task
  * stops being open through a write outside the engine. The pass first re-projects those runs so
- * lists and metrics read what debug reads (decision record docs/decisions/0020-liveness-refresh.md).
+ * lists and metrics read what debug reads (decision record docs/decisions/0003-liveness-refresh.md).
  * Expired leases come from an index; the next-task check walks open summaries in a rotating
  * window (partial index of migration 4), so one pass stays bounded however many runs are open.
  */

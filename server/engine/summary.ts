@@ -307,22 +307,37 @@ function byAvailability(a: TaskRow, b: TaskRow): number {
  * Only index-backed lookups scoped to this one run, so it stays cheap inside every transition.
  */
 export function projectRunSummary(db: Db, runId: string, now: number): RunSummary | null {
-  const run = stmt(
-    db,
-    `SELECT id, workflow_instance_id, namespace, run_number, workflow_class, workflow_type, business_key, visibility_labels, status, closed_reason,
-       compatibility, connection, queue, started_at, closed_at, archived_at, archive_command_id, archive_reason, last_progress_at, created_at
-     FROM workflow_runs WHERE id = ?`,
-  ).get(runId) as RunRow | undefined;
+  return project(db, runId, now, previousSummary(db, runId));
+}
+
+function previousSummary(db: Db, runId: string): RunSummary | undefined {
+  return stmt(db, "SELECT * FROM workflow_run_summaries WHERE id = ?").get(runId) as RunSummary | undefined;
+}
+
+/** The run row plus the scalar facts the projection needs, fetched in one statement (each call costs more than these lookups). */
+const RUN_FACTS_SQL = `SELECT r.id, r.workflow_instance_id, r.namespace, r.run_number, r.workflow_class, r.workflow_type, r.business_key, r.visibility_labels, r.status,
+   r.closed_reason, r.compatibility, r.connection, r.queue, r.started_at, r.closed_at, r.archived_at, r.archive_command_id, r.archive_reason, r.last_progress_at, r.created_at,
+   (SELECT 1 FROM workflow_instances i WHERE i.namespace = r.namespace AND i.id = r.workflow_instance_id) AS instance_exists,
+   (SELECT i.current_run_id FROM workflow_instances i WHERE i.namespace = r.namespace AND i.id = r.workflow_instance_id) AS current_run_id,
+   (SELECT MAX(e.sequence) FROM workflow_history_events e WHERE e.workflow_run_id = r.id) AS max_sequence,
+   (SELECT COUNT(*) FROM workflow_failures f WHERE f.workflow_run_id = r.id) AS exception_count
+ FROM workflow_runs r WHERE r.id = ?`;
+
+interface RunFacts extends RunRow {
+  instance_exists: number | null;
+  current_run_id: string | null;
+  max_sequence: number | null;
+  exception_count: number;
+}
+
+function project(db: Db, runId: string, now: number, prev: RunSummary | undefined): RunSummary | null {
+  const run = stmt(db, RUN_FACTS_SQL).get(runId) as RunFacts | undefined;
   if (!run) return null;
-  const prev = stmt(db, "SELECT task_problem, history_event_count, history_size_bytes, created_at FROM workflow_run_summaries WHERE id = ?")
-    .get(runId) as { task_problem: number; history_event_count: number; history_size_bytes: number; created_at: number } | undefined;
-  const instance = stmt(db, "SELECT current_run_id FROM workflow_instances WHERE namespace = ? AND id = ?")
-    .get(run.namespace, run.workflow_instance_id) as { current_run_id: string | null } | undefined;
-  const isCurrent = !instance || instance.current_run_id === null || instance.current_run_id === run.id;
+  const isCurrent = run.instance_exists === null || run.current_run_id === null || run.current_run_id === run.id;
   const terminal = isTerminalStatus(run.status);
 
   // History budget: the count is the highest sequence; sizes add only the events since the last projection.
-  const maxSeq = (stmt(db, "SELECT MAX(sequence) AS s FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as { s: number | null }).s ?? 0;
+  const maxSeq = run.max_sequence ?? 0;
   let sizeBytes = prev?.history_size_bytes ?? 0;
   const counted = prev && prev.history_event_count <= maxSeq ? prev.history_event_count : 0;
   if (counted === 0) sizeBytes = 0;
@@ -333,7 +348,7 @@ export function projectRunSummary(db: Db, runId: string, now: number): RunSummar
       .get(runId, counted) as { b: number };
     sizeBytes += add.b;
   }
-  const exceptionCount = (stmt(db, "SELECT COUNT(*) AS c FROM workflow_failures WHERE workflow_run_id = ?").get(runId) as { c: number }).c;
+  const exceptionCount = run.exception_count;
 
   let wait: Wait | null = null;
   let nextTask: TaskRow | null = null;
@@ -581,21 +596,49 @@ const COLUMNS: (keyof RunSummary)[] = [
   "created_at", "updated_at",
 ];
 
-const UPSERT_SQL = `INSERT INTO workflow_run_summaries (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => `@${c}`).join(", ")})
-  ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id" && c !== "created_at")
-    .map((c) => `${c} = excluded.${c}`)
-    .join(", ")}`;
+const INSERT_SQL = `INSERT INTO workflow_run_summaries (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => `@${c}`).join(", ")})`;
+
+/** Columns a refresh may change: `id` is the key and `created_at` keeps the first projection's time. */
+const MUTABLE_COLUMNS = COLUMNS.filter((c) => c !== "id" && c !== "created_at");
+
+/** Distinct changed-column sets seen in practice are a few dozen; past this the cache starts over. */
+const MAX_UPDATE_SHAPES = 512;
+const updateShapes = new WeakMap<Db, Map<string, Statement>>();
+
+function updateStatement(db: Db, changed: (keyof RunSummary)[]): Statement {
+  let shapes = updateShapes.get(db);
+  if (!shapes) {
+    shapes = new Map();
+    updateShapes.set(db, shapes);
+  }
+  const key = changed.join(",");
+  let s = shapes.get(key);
+  if (!s) {
+    if (shapes.size >= MAX_UPDATE_SHAPES) shapes.clear();
+    s = db.prepare<unknown[]>(`UPDATE workflow_run_summaries SET ${changed.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`);
+    shapes.set(key, s);
+  }
+  return s;
+}
 
 /**
  * Rebuilds the `workflow_run_summaries` row of one run. The engine calls this inside the same
  * transaction as every state transition, so lists, liveness and metrics never lag the durable truth.
+ * Only the columns whose value changed are written: the summary carries ten indexes, and SQLite
+ * rewrites an index entry for every SET column it covers, changed or not.
  * Time-driven changes (a lease expiring with no transition) are picked up by the repair sweep,
- * which refreshes the affected runs (docs/decisions/0020-liveness-refresh.md).
+ * which refreshes the affected runs (docs/decisions/0003-liveness-refresh.md).
  */
 export function refreshRunSummary(db: Db, runId: string, now: number): RunSummary | null {
-  const summary = projectRunSummary(db, runId, now);
+  const prev = previousSummary(db, runId);
+  const summary = project(db, runId, now, prev);
   if (!summary) return null;
-  stmt(db, UPSERT_SQL).run(summary);
+  if (!prev) {
+    stmt(db, INSERT_SQL).run(summary);
+  } else {
+    const changed = MUTABLE_COLUMNS.filter((c) => prev[c] !== summary[c]);
+    if (changed.length > 0) updateStatement(db, changed).run(...changed.map((c) => summary[c]), runId);
+  }
   // A new run supersedes its predecessor: the old run's is_current_run flag must follow.
   if (summary.is_current_run === 1 && summary.run_number > 1) {
     stmt(db, 

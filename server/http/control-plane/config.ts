@@ -6,7 +6,7 @@ import { authConfigFromEnv } from "../auth";
  * The embedded server's auth: `DW_AUTH_DRIVER` when set (none | token); otherwise `token` as soon
  * as any of DW_WORKER_TOKEN / DW_OPERATOR_TOKEN / DW_ADMIN_TOKEN / DW_AUTH_TOKEN is set, and `none`
  * when none is — a fresh local start works without secrets, and configuring a token can never
- * leave the server silently open (docs/decisions/0021-embedded-auth-default.md).
+ * leave the server silently open (docs/decisions/0004-embedded-auth-default.md).
  */
 export function embeddedAuthFromEnv(env: NodeJS.ProcessEnv = process.env): AuthConfig {
   const anyToken = ["DW_WORKER_TOKEN", "DW_OPERATOR_TOKEN", "DW_ADMIN_TOKEN", "DW_AUTH_TOKEN"].some((k) => (env[k] ?? "").trim() !== "");

@@ -1,0 +1,197 @@
+import { ApplicationError, defineActivity, NonRetryableError } from "../sdk/activity";
+import { ActivityFailure, defineWorkflow } from "../sdk/workflow";
+import type { PayloadValue } from "../sdk/codec";
+
+/**
+ * The demo fleet's workflows and activities. Each order carries a `scenario` that decides how its
+ * activities behave, so every failure mode the console shows (transient retries, non-retryable
+ * declines, exhausted retries, timeouts) is produced by real worker behaviour over the wire,
+ * deterministically.
+ */
+
+export type OrderScenario = "happy" | "transient" | "declined" | "exhausted" | "slow_invoice";
+
+export interface Order {
+  orderId: string;
+  customer: string;
+  amountCents: number;
+  scenario: OrderScenario;
+}
+
+/** Backoffs are seconds; the documented `[5, 30]` is shortened so retries show up on screen quickly. */
+export const CHARGE_CARD_OPTIONS = { tries: 3, backoff: [2, 5], nonRetryable: ["PaymentDeclined"] };
+
+export class PaymentDeclined extends NonRetryableError {}
+
+function asOrder(v: PayloadValue): Order {
+  const o = v as unknown as Order;
+  return { orderId: String(o.orderId), customer: String(o.customer), amountCents: Number(o.amountCents), scenario: o.scenario };
+}
+
+const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+export const reserveInventory = defineActivity("ReserveInventory", async (ctx, order) => {
+  const o = asOrder(order);
+  await pause(50);
+  return { reservationId: `res-${ctx.idempotencyKey.slice(-8)}`, orderId: o.orderId };
+});
+
+export const releaseInventory = defineActivity("ReleaseInventory", async (_ctx, reservationId) => {
+  await pause(20);
+  return { released: reservationId };
+});
+
+export const chargeCard = defineActivity(
+  "ChargeCard",
+  async (ctx, order) => {
+    const o = asOrder(order);
+    await pause(80);
+    if (o.scenario === "declined") throw new PaymentDeclined(`Card for ${o.customer} was declined by the issuer (insufficient funds).`);
+    if (o.scenario === "exhausted") throw new ApplicationError("Payment gateway unavailable (HTTP 503).", "GatewayUnavailable");
+    if (o.scenario === "transient" && ctx.attempt < 2) throw new ApplicationError("Payment gateway timed out after 10s.", "GatewayTimeout");
+    // The execution id is stable across retries: the gateway deduplicates charges on it.
+    return { chargeId: `ch_${ctx.idempotencyKey.slice(-10)}`, amountCents: o.amountCents, idempotencyKey: ctx.idempotencyKey };
+  },
+  CHARGE_CARD_OPTIONS,
+);
+
+export const generateInvoice = defineActivity(
+  "GenerateInvoice",
+  async (ctx, order) => {
+    const o = asOrder(order);
+    // A slow renderer: beyond the 3 s start-to-close budget, so the attempt times out.
+    if (o.scenario === "slow_invoice") await pause(8_000, ctx.signal);
+    await pause(30);
+    return { invoice: `INV-${o.orderId}` };
+  },
+  { timeouts: { startToClose: 3 } },
+);
+
+export const shipOrder = defineActivity("ShipOrder", async (_ctx, order) => {
+  const o = asOrder(order);
+  await pause(60);
+  return { trackingNumber: `1Z${o.orderId.replace(/\D/g, "").padStart(8, "0")}` };
+});
+
+export const sendReceipt = defineActivity("SendReceipt", async (_ctx, order) => {
+  const o = asOrder(order);
+  await pause(20);
+  return { sentTo: `${o.customer}@example.com` };
+});
+
+export const issueRefund = defineActivity("IssueRefund", async (ctx, orderId, approved) => {
+  await pause(40);
+  return { orderId, refunded: approved === true, refundId: approved === true ? `re_${ctx.idempotencyKey.slice(-8)}` : null };
+});
+
+export const syncInventoryPage = defineActivity("SyncInventoryPage", async (_ctx, round) => {
+  await pause(40);
+  return { round, skus: 250 };
+});
+
+export const packParcel = defineActivity("PackParcel", async (_ctx, parcel) => {
+  await pause(40);
+  return { parcel, packed: true };
+});
+
+/** Settled on the `payments` queue, where the crashing worker claims and abandons it. */
+export const settlePayment = defineActivity("SettlePayment", async (ctx, batchId) => {
+  await pause(50);
+  return { batchId, settlementId: `st_${ctx.idempotencyKey.slice(-8)}` };
+});
+
+export const orderWorkflow = defineWorkflow("OrderWorkflow", function* (ctx, raw) {
+  const order = asOrder(raw);
+  const reservation = (yield ctx.activity("ReserveInventory", [raw])) as { reservationId: string };
+  let charge: PayloadValue;
+  try {
+    charge = yield* ctx.activity("ChargeCard", [raw]);
+  } catch (e) {
+    // Compensate, then let the failure close the run: a failed run is terminal by design.
+    if (e instanceof ActivityFailure) yield ctx.activity("ReleaseInventory", [reservation.reservationId]);
+    throw e;
+  }
+  const invoice = yield ctx.activity("GenerateInvoice", [raw]);
+  const shipment = yield ctx.activity("ShipOrder", [raw]);
+  yield ctx.activity("SendReceipt", [raw]);
+  return { orderId: order.orderId, status: "fulfilled", charge, invoice, shipment };
+});
+
+/** Waits for an operator's `approve` signal (`[true]` or `[false]`); with a timeout it rejects by default. */
+export const refundApprovalWorkflow = defineWorkflow("RefundApprovalWorkflow", function* (ctx, orderId, timeoutSeconds) {
+  const decision = yield* ctx.waitForSignal("approve", typeof timeoutSeconds === "number" ? timeoutSeconds : undefined);
+  const approved = decision !== null && decision[0] === true;
+  const refund = yield ctx.activity("IssueRefund", [orderId, approved]);
+  return { orderId, approved, timedOut: decision === null, refund };
+});
+
+/** Nightly inventory sync: one page per run, continued as new until the last page. */
+export const inventorySyncWorkflow = defineWorkflow("InventorySyncWorkflow", function* (ctx, round, lastRound) {
+  const r = Number(round);
+  yield ctx.activity("SyncInventoryPage", [r]);
+  if (r < Number(lastRound)) return ctx.continueAsNew([r + 1, lastRound]);
+  return { rounds: r };
+});
+
+export const parcelWorkflow = defineWorkflow("ParcelWorkflow", function* (ctx, parcel) {
+  const packed = yield ctx.activity("PackParcel", [parcel]);
+  return packed;
+});
+
+/** A shipment batch fans out to one child workflow per parcel. */
+export const shipmentBatchWorkflow = defineWorkflow("ShipmentBatchWorkflow", function* (ctx, batchId, parcels) {
+  const results: PayloadValue[] = [];
+  for (const parcel of parcels as PayloadValue[]) results.push((yield ctx.child("ParcelWorkflow", [parcel])) as PayloadValue);
+  return { batchId, parcels: results };
+});
+
+/** Sleeps past its execution timeout: the engine closes it failed / timed_out. */
+export const fulfillmentWorkflow = defineWorkflow("FulfillmentWorkflow", function* (ctx, orderId) {
+  yield ctx.sleep(3600);
+  yield ctx.activity("ShipOrder", [{ orderId, customer: "late", amountCents: 0, scenario: "happy" }]);
+  return { orderId };
+});
+
+/** Parks on a timer; its transport is the task the fault injection deletes. */
+export const warehouseRestockWorkflow = defineWorkflow("WarehouseRestockWorkflow", function* (ctx, sku) {
+  yield ctx.sleep(120);
+  yield ctx.activity("SyncInventoryPage", [sku]);
+  return { sku, restocked: true };
+});
+
+export const settlementWorkflow = defineWorkflow("SettlementWorkflow", function* (ctx, batchId) {
+  const settled = yield ctx.activity("SettlePayment", [batchId], { queue: "payments", tries: 3 });
+  return settled;
+});
+
+export const demoWorkflows = [
+  orderWorkflow,
+  refundApprovalWorkflow,
+  inventorySyncWorkflow,
+  parcelWorkflow,
+  shipmentBatchWorkflow,
+  fulfillmentWorkflow,
+  warehouseRestockWorkflow,
+  settlementWorkflow,
+];
+
+export const defaultQueueActivities = [
+  reserveInventory,
+  releaseInventory,
+  chargeCard,
+  generateInvoice,
+  shipOrder,
+  sendReceipt,
+  issueRefund,
+  syncInventoryPage,
+  packParcel,
+];
+
+export const paymentsQueueActivities = [settlePayment];

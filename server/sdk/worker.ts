@@ -1,0 +1,397 @@
+import { setMaxListeners } from "node:events";
+import { hostname } from "node:os";
+import { decodePayload, encodePayload } from "./codec";
+import type { PayloadValue } from "./codec";
+import { WorkerClient, WorkerProtocolError } from "./client";
+import {
+  activityHeartbeatResponseSchema,
+  activityOutcomeResponseSchema,
+  activityPollResponseSchema,
+  heartbeatResponseSchema,
+  historyPageResponseSchema,
+  registerResponseSchema,
+  workflowPollResponseSchema,
+  workflowTaskCompleteResponseSchema,
+} from "./protocol";
+import type { ActivityOutcomeResponse, ActivityTask, HistoryEvent, WorkflowTask } from "./protocol";
+import { replayWorkflow } from "./replay";
+import type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./activity";
+import type { WorkflowDefinition } from "./workflow";
+
+export interface WorkerOptions {
+  baseUrl: string;
+  token?: string;
+  namespace?: string;
+  taskQueue: string;
+  workerId?: string;
+  buildId?: string;
+  workflows?: WorkflowDefinition[];
+  activities?: ActivityDefinition[];
+  maxConcurrentWorkflowTasks?: number;
+  maxConcurrentActivityTasks?: number;
+  /** Long-polls kept open per task kind (bounded by the concurrency limit). */
+  pollers?: number;
+  /** Liveness heartbeat to `POST /worker/heartbeat` (default 30 000 ms; 0 disables). */
+  heartbeatIntervalMs?: number;
+  /** Called for every error the loops survive (bad responses, transient network errors); default: console.error. */
+  onError?: (error: unknown, where: string) => void;
+}
+
+export interface WorkerStats {
+  workflowTasksCompleted: number;
+  workflowTasksFailed: number;
+  workflowTasksWithoutProgress: number;
+  activitiesCompleted: number;
+  activitiesFailed: number;
+  staleReports: number;
+}
+
+const SDK_VERSION = "0.1.0";
+const POLL_TIMEOUT_MS = 40_000;
+const RETRY_DELAY_MS = 250;
+const MAX_RETRY_DELAY_MS = 5_000;
+
+/** Counting semaphore: a poll is only sent while a slot is free, so a claimed task always runs. */
+class Slots {
+  private used = 0;
+  private waiters: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async acquire(): Promise<void> {
+    if (this.used < this.size) {
+      this.used += 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.used -= 1;
+  }
+}
+
+function errorType(e: Error): string {
+  return e.name && e.name !== "Error" ? e.name : e.constructor.name;
+}
+
+/**
+ * Polls one task queue for workflow and activity tasks and runs them. `start()` registers the
+ * worker and starts the loops; `shutdown()` stops polling, lets in-flight tasks finish and
+ * resolves when they have.
+ */
+export class Worker {
+  readonly workerId: string;
+  readonly stats: WorkerStats = { workflowTasksCompleted: 0, workflowTasksFailed: 0, workflowTasksWithoutProgress: 0, activitiesCompleted: 0, activitiesFailed: 0, staleReports: 0 };
+  private readonly client: WorkerClient;
+  private readonly workflows: Map<string, WorkflowDefinition>;
+  private readonly activities: Map<string, ActivityDefinition>;
+  private readonly stopPolling = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly activityAborts = new Set<AbortController>();
+  private loops: Promise<void>[] = [];
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+
+  constructor(private readonly opts: WorkerOptions) {
+    this.workerId = opts.workerId ?? `ts-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.client = new WorkerClient({ baseUrl: opts.baseUrl, token: opts.token, namespace: opts.namespace });
+    this.workflows = new Map((opts.workflows ?? []).map((w) => [w.name, w]));
+    this.activities = new Map((opts.activities ?? []).map((a) => [a.name, a]));
+    // Every outstanding long-poll listens for shutdown: more than 10 pollers is not a leak.
+    setMaxListeners(0, this.stopPolling.signal);
+  }
+
+  async start(): Promise<void> {
+    await this.register();
+    const interval = this.opts.heartbeatIntervalMs ?? 30_000;
+    if (interval > 0) {
+      this.heartbeatTimer = setInterval(() => void this.heartbeat(), interval);
+      this.heartbeatTimer.unref();
+    }
+    const maxWf = this.opts.maxConcurrentWorkflowTasks ?? 10;
+    const maxAct = this.opts.maxConcurrentActivityTasks ?? 10;
+    const pollers = this.opts.pollers ?? 2;
+    if (this.workflows.size > 0) {
+      const slots = new Slots(maxWf);
+      for (let i = 0; i < Math.min(pollers, maxWf); i++) this.loops.push(this.loop(slots, () => this.pollWorkflowTask(), (t) => this.runWorkflowTask(t)));
+    }
+    if (this.activities.size > 0) {
+      const slots = new Slots(maxAct);
+      for (let i = 0; i < Math.min(pollers, maxAct); i++) this.loops.push(this.loop(slots, () => this.pollActivityTask(), (t) => this.runActivityTask(t)));
+    }
+  }
+
+  private async register(): Promise<void> {
+    await this.client.post(
+      "/register",
+      {
+        worker_id: this.workerId,
+        task_queue: this.opts.taskQueue,
+        runtime: "typescript",
+        sdk_version: SDK_VERSION,
+        ...(this.opts.buildId ? { build_id: this.opts.buildId } : {}),
+        supported_workflow_types: [...this.workflows.keys()],
+        supported_activity_types: [...this.activities.keys()],
+        max_concurrent_workflow_tasks: this.opts.maxConcurrentWorkflowTasks ?? 10,
+        max_concurrent_activity_tasks: this.opts.maxConcurrentActivityTasks ?? 10,
+      },
+      registerResponseSchema,
+    );
+  }
+
+  /** A server that forgot this worker (restart, expiry) answers 404 `worker_not_registered`: register again. */
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.client.post("/heartbeat", { worker_id: this.workerId }, heartbeatResponseSchema);
+    } catch (e) {
+      if (e instanceof WorkerProtocolError && e.reason === "worker_not_registered") await this.register().catch((err: unknown) => this.report(err, "register"));
+      else this.report(e, "heartbeat");
+    }
+  }
+
+  /**
+   * Stops polling and waits for in-flight tasks. Outstanding long-polls are allowed to return
+   * (at most the server's long-poll timeout) so a task the server hands out meanwhile still runs;
+   * `abortPolls` cuts them short instead, and a task claimed by a cut poll is redelivered after
+   * its lease expires. With `abortActivities`, running activities see `ctx.signal` abort (they
+   * still report whatever they end with).
+   */
+  async shutdown(opts: { abortPolls?: boolean; abortActivities?: boolean } = {}): Promise<void> {
+    this.stopping = true;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (opts.abortPolls) this.stopPolling.abort();
+    if (opts.abortActivities) for (const a of this.activityAborts) a.abort();
+    await Promise.allSettled(this.loops);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    this.client.close();
+  }
+
+  private async loop<T>(slots: Slots, poll: () => Promise<T | null>, run: (task: T) => Promise<void>): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      await slots.acquire();
+      if (this.stopping) {
+        slots.release();
+        return;
+      }
+      let task: T | null = null;
+      try {
+        task = await poll();
+        failures = 0;
+      } catch (e) {
+        if (!this.stopping) {
+          // Back off while the server is unreachable or refusing, instead of spinning on it.
+          failures += 1;
+          this.report(e, "poll");
+          await new Promise((r) => setTimeout(r, Math.min(RETRY_DELAY_MS * 2 ** (failures - 1), MAX_RETRY_DELAY_MS)));
+        }
+      }
+      if (task === null) {
+        slots.release();
+        continue;
+      }
+      const p = run(task)
+        .catch((e: unknown) => this.report(e, "task"))
+        .finally(() => {
+          slots.release();
+          this.inFlight.delete(p);
+        });
+      this.inFlight.add(p);
+    }
+  }
+
+  private report(e: unknown, where: string): void {
+    if (this.opts.onError) this.opts.onError(e, where);
+    else console.error(`[worker ${this.workerId}] ${where}:`, e);
+  }
+
+  /**
+   * One long-poll, cut short by shutdown (with `abortPolls`) or a client-side timeout beyond the
+   * server's hold. A plain controller and timer: AbortSignal.any/timeout cost more per poll than
+   * the rest of the request at high task rates.
+   */
+  private async withPollSignal<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const abort = new AbortController();
+    const onStop = (): void => abort.abort();
+    this.stopPolling.signal.addEventListener("abort", onStop);
+    const timer = setTimeout(onStop, POLL_TIMEOUT_MS);
+    try {
+      return await fn(abort.signal);
+    } finally {
+      clearTimeout(timer);
+      this.stopPolling.signal.removeEventListener("abort", onStop);
+    }
+  }
+
+  private pollBody(): Record<string, string> {
+    return { worker_id: this.workerId, task_queue: this.opts.taskQueue, ...(this.opts.buildId ? { build_id: this.opts.buildId } : {}) };
+  }
+
+  private async pollWorkflowTask(): Promise<WorkflowTask | null> {
+    const res = await this.withPollSignal((signal) => this.client.post("/workflow-tasks/poll", this.pollBody(), workflowPollResponseSchema, signal));
+    return res.task;
+  }
+
+  private async pollActivityTask(): Promise<ActivityTask | null> {
+    const res = await this.withPollSignal((signal) => this.client.post("/activity-tasks/poll", this.pollBody(), activityPollResponseSchema, signal));
+    return res.task;
+  }
+
+  private async fullHistory(task: WorkflowTask): Promise<HistoryEvent[]> {
+    const events = [...task.history_events];
+    let token = task.next_history_page_token ?? null;
+    while (token) {
+      const page = await this.client.post(
+        `/workflow-tasks/${encodeURIComponent(task.task_id)}/history`,
+        { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, next_history_page_token: token, history_page_size: 1000 },
+        historyPageResponseSchema,
+      );
+      events.push(...page.history_events);
+      token = page.next_history_page_token ?? null;
+    }
+    return events;
+  }
+
+  private async failWorkflowTask(task: WorkflowTask, error: Error): Promise<void> {
+    await this.client.post(
+      `/workflow-tasks/${encodeURIComponent(task.task_id)}/fail`,
+      {
+        lease_owner: task.lease_owner,
+        workflow_task_attempt: task.workflow_task_attempt,
+        failure: { message: error.message, type: errorType(error), stack_trace: error.stack ?? null },
+      },
+      workflowTaskCompleteResponseSchema,
+    );
+  }
+
+  private async runWorkflowTask(task: WorkflowTask): Promise<void> {
+    const definition = this.workflows.get(task.workflow_type);
+    if (!definition) {
+      this.stats.workflowTasksFailed += 1;
+      await this.failWorkflowTask(task, new Error(`workflow type ${task.workflow_type} is not registered on worker ${this.workerId}`));
+      return;
+    }
+    let result;
+    try {
+      const history = await this.fullHistory(task);
+      const decoded = decodePayload(task.arguments, task.payload_codec);
+      result = replayWorkflow({
+        definition,
+        args: Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded],
+        history,
+        info: { workflowId: task.workflow_id, runId: task.run_id, workflowType: task.workflow_type, taskQueue: task.task_queue ?? null },
+        activityDefaults: (name) => this.activities.get(name)?.options,
+      });
+    } catch (e) {
+      this.stats.workflowTasksFailed += 1;
+      await this.failWorkflowTask(task, e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    if (result.commands.length === 0) {
+      // Woken by something that unblocks nothing (a signal nobody waits for yet, one member of
+      // ctx.all): the protocol requires at least one command and has no no-op, so the task is
+      // failed instead; the server retries it with a short backoff, by which time the history
+      // holds whatever the code is waiting for.
+      this.stats.workflowTasksWithoutProgress += 1;
+      await this.failWorkflowTask(task, Object.assign(new Error("Workflow task made no progress: every open operation is still pending."), { name: "NoProgress" }));
+      return;
+    }
+    await this.client.post(
+      `/workflow-tasks/${encodeURIComponent(task.task_id)}/complete`,
+      { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, commands: result.commands },
+      workflowTaskCompleteResponseSchema,
+    );
+    this.stats.workflowTasksCompleted += 1;
+  }
+
+  private async runActivityTask(task: ActivityTask): Promise<void> {
+    const definition = this.activities.get(task.activity_type);
+    const abort = new AbortController();
+    this.activityAborts.add(abort);
+    const taskPath = `/activity-tasks/${encodeURIComponent(task.task_id)}`;
+    const ctx: ActivityContext = {
+      activityExecutionId: task.activity_execution_id,
+      idempotencyKey: task.activity_execution_id,
+      activityAttemptId: task.activity_attempt_id,
+      attempt: task.attempt_number,
+      activityType: task.activity_type,
+      workflowId: task.workflow_id,
+      runId: task.run_id,
+      taskId: task.task_id,
+      signal: abort.signal,
+      heartbeat: async (progress: HeartbeatProgress = {}) => {
+        let res;
+        try {
+          res = await this.client.post(
+            `${taskPath}/heartbeat`,
+            { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, ...progress },
+            activityHeartbeatResponseSchema,
+          );
+        } catch (e) {
+          // A superseded attempt or a closed run answers 409 with `can_continue: false`.
+          if (!(e instanceof WorkerProtocolError && e.status === 409)) throw e;
+          res = activityHeartbeatResponseSchema.parse(e.body);
+        }
+        const canContinue = res.can_continue !== false && res.cancel_requested !== true;
+        if (!canContinue) abort.abort();
+        return canContinue;
+      },
+    };
+    try {
+      let outcome: ActivityOutcomeResponse;
+      try {
+        if (!definition) throw new Error(`activity type ${task.activity_type} is not registered on worker ${this.workerId}`);
+        const decoded = decodePayload(task.arguments, task.payload_codec);
+        const args: PayloadValue[] = Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded];
+        const value = await definition.run(ctx, ...args);
+        outcome = await this.report409(() =>
+          this.client.post(
+            `${taskPath}/complete`,
+            { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, result: encodePayload(value ?? null) },
+            activityOutcomeResponseSchema,
+          ),
+        );
+        this.stats.activitiesCompleted += 1;
+      } catch (e) {
+        const error = e instanceof Error ? e : new Error(String(e));
+        const nonRetryable = (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
+        outcome = await this.report409(() =>
+          this.client.post(
+            `${taskPath}/fail`,
+            {
+              activity_attempt_id: task.activity_attempt_id,
+              lease_owner: task.lease_owner,
+              failure: {
+                message: error.message || errorType(error),
+                type: errorType(error),
+                stack_trace: error.stack ?? null,
+                non_retryable: nonRetryable,
+                kind: "application",
+              },
+            },
+            activityOutcomeResponseSchema,
+          ),
+        );
+        this.stats.activitiesFailed += 1;
+      }
+      // A superseded attempt's report is refused without touching history: that is normal
+      // redelivery, not a failure of this worker.
+      if (outcome.recorded === false && outcome.reason === "stale_attempt") this.stats.staleReports += 1;
+    } finally {
+      this.activityAborts.delete(abort);
+    }
+  }
+
+  /** Cancelled/terminated runs answer 409 with an `ignored` outcome body; that is an answer, not an error. */
+  private async report409(send: () => Promise<ActivityOutcomeResponse>): Promise<ActivityOutcomeResponse> {
+    try {
+      return await send();
+    } catch (e) {
+      if (e instanceof WorkerProtocolError && e.status === 409) {
+        const parsed = activityOutcomeResponseSchema.safeParse(e.body);
+        if (parsed.success) return parsed.data;
+      }
+      throw e;
+    }
+  }
+}
