@@ -10,7 +10,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 # The build runs with a canary token so that the security test can prove no token reaches the
 # client bundle or the HTML.
-export BREAKWATER_CANARY_TOKEN="bw-canary-7f3e9c1d-token"
+export E2E_TOKEN="bw-secret-token-canary"
 OUT=.ci-out
 rm -rf "$OUT"; mkdir -p "$OUT"
 t0=$SECONDS
@@ -28,10 +28,10 @@ npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest
 unit_rc=$?
 
 step "production build"
-DW_TOKEN="$BREAKWATER_CANARY_TOKEN" npx next build || fail=1
+DW_TOKEN="$E2E_TOKEN" npx next build || fail=1
 
 step "UI tests (Playwright + Chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" DW_TOKEN="$BREAKWATER_CANARY_TOKEN" npx playwright test
+PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test
 e2e_rc=$?
 
 step "summary (${SECONDS}s)"

@@ -212,7 +212,8 @@ export const timelineEntrySchema = z.looseObject({
   exception_type: optionalString,
   exception_class: optionalString,
   message: optionalString,
-  failure: failureSnapshotSchema.partial().nullish(),
+  // ActivityRetryScheduled entries carry a failure object with `id: null` (v2-model §4.1).
+  failure: failureSnapshotSchema.extend({ id: optionalString }).partial().nullish(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 

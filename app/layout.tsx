@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { NextIntlClientProvider } from "next-intl";
+import { getLocale, getTranslations } from "next-intl/server";
+import { AppShell } from "@/components/shell/app-shell";
+import { HEAD_SCRIPT } from "@/components/shell/head-script";
+import { QueryProvider } from "@/components/providers/query-provider";
+import { getShellContext } from "@/lib/server/shell-context";
+import "./globals.css";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("meta");
+  return {
+    title: { default: t("title"), template: t("titleTemplate", { page: "%s" }) },
+    description: t("description"),
+  };
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const [locale, context] = await Promise.all([getLocale(), getShellContext()]);
+
+  return (
+    // The head script adds the theme class and color-scheme before paint; React must not fight it.
+    <html lang={locale} data-theme-preference={context.theme} suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
+      </head>
+      <body className="min-h-dvh bg-canvas font-sans text-fg antialiased">
+        <NextIntlClientProvider>
+          <QueryProvider>
+            <AppShell context={context}>{children}</AppShell>
+          </QueryProvider>
+        </NextIntlClientProvider>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,78 @@
+"use client";
+
+import { useLocale, useNow, useTimeZone, useTranslations } from "next-intl";
+import { useQuery } from "@tanstack/react-query";
+import type { LedgerActivity } from "@/lib/views/attempts";
+import { attemptLedger } from "@/lib/views/attempts";
+import type { Translate } from "@/lib/views/forecast";
+import { formatRetryForecast, retryForecast } from "@/lib/views/forecast";
+import { browserDwClient } from "@/components/providers/browser-dw-client";
+
+const FORECAST_KEYS = [
+  "due",
+  "dueUnlimited",
+  "overdue",
+  "overdueUnlimited",
+  "running",
+  "runningUnlimited",
+  "waiting",
+  "waitingUnlimited",
+  "nonRetryableOne",
+  "nonRetryableMany",
+  "lastAttempt",
+  "separator",
+] as const;
+type ForecastKey = (typeof FORECAST_KEYS)[number];
+
+function isForecastKey(value: string): value is ForecastKey {
+  return (FORECAST_KEYS as readonly string[]).includes(value);
+}
+
+/** The forecast's `views.forecast.*` ids rendered from the console catalog (`actions.forecast.*`). */
+function useForecastTranslate(): Translate {
+  const t = useTranslations("actions.forecast");
+  return (id, values) => {
+    const key = id.slice("views.forecast.".length);
+    return isForecastKey(key) ? t(key, values) : id;
+  };
+}
+
+/**
+ * "What happens next" for every open activity of a run, one sentence each (ui-anchors §2 item 6).
+ * Pass the run's attempt ledger (`attemptLedger(history, export.activities)`); renders nothing when
+ * no activity is open.
+ */
+export function RetryForecast({ activities, className }: { activities: readonly LedgerActivity[]; className?: string }) {
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  const now = useNow({ updateInterval: 5_000 }).getTime();
+  const translate = useForecastTranslate();
+  const sentences = activities
+    .map((activity) => retryForecast(activity, now, locale, timeZone))
+    .filter((forecast) => forecast !== null)
+    .map((forecast) => ({ id: forecast.executionId, text: formatRetryForecast(forecast, translate), last: forecast.lastAttempt }));
+  if (!sentences.length) return null;
+  return (
+    <ul className={className ?? "space-y-0.5 text-sm"} data-testid="retry-forecast">
+      {sentences.map((sentence) => (
+        <li key={sentence.id} className={sentence.last ? "text-warn" : undefined}>
+          {sentence.text}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The forecast for a run the caller has not loaded: reads its first history page itself. */
+export function RunRetryForecast({ workflowId, runId }: { workflowId: string; runId: string }) {
+  const t = useTranslations("actions");
+  const history = useQuery({
+    queryKey: ["forecast-history", workflowId, runId],
+    queryFn: ({ signal }) => browserDwClient.getHistory(workflowId, runId, { pageSize: 1000 }, { signal }),
+    refetchInterval: 10_000,
+    retry: false,
+  });
+  if (history.isError) return <p className="text-xs text-fg-muted">{t("forecastUnavailable")}</p>;
+  if (!history.data) return null;
+  return <RetryForecast activities={attemptLedger(history.data.events)} className="text-xs text-fg-muted" />;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { againWorkflowId, parseSignalInput, runActionRequestSchema } from "./action-api";
+
+describe("parseSignalInput", () => {
+  it("accepts an empty box as no arguments and a JSON array as the arguments", () => {
+    expect(parseSignalInput("  ")).toEqual({ ok: true, value: [] });
+    expect(parseSignalInput('["approved", 42, {"by": "ada"}]')).toEqual({ ok: true, value: ["approved", 42, { by: "ada" }] });
+  });
+
+  it("names what is wrong: not JSON, or not an array", () => {
+    expect(parseSignalInput("[approved")).toEqual({ ok: false, problem: "json" });
+    expect(parseSignalInput('{"a": 1}')).toEqual({ ok: false, problem: "array" });
+    expect(parseSignalInput('"approved"')).toEqual({ ok: false, problem: "array" });
+  });
+});
+
+describe("againWorkflowId", () => {
+  it("keeps the old id recognisable, valid and within 128 characters", () => {
+    const id = againWorkflowId("order:42.declined", 1_700_000_000_000);
+    expect(id).toMatch(/^order:42\.declined-again-[a-z0-9]+$/);
+    const long = againWorkflowId("x".repeat(200), 1_700_000_000_000);
+    expect(long.length).toBe(128);
+    expect(againWorkflowId("a b/c", 1)).toMatch(/^a-b-c-again-/);
+  });
+});
+
+describe("runActionRequestSchema", () => {
+  const target = { workflowId: "wf", runId: "run", requestId: "bw-12345678" };
+
+  it("requires a reason for cancel and terminate but not for archive", () => {
+    expect(runActionRequestSchema.safeParse({ action: "cancel", ...target }).success).toBe(false);
+    expect(runActionRequestSchema.safeParse({ action: "terminate", ...target, reason: " " }).success).toBe(false);
+    expect(runActionRequestSchema.safeParse({ action: "archive", ...target }).success).toBe(true);
+  });
+
+  it("validates signal arguments and new workflow ids", () => {
+    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: {} }).success).toBe(false);
+    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [] }).success).toBe(true);
+    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "bad id" }).success).toBe(false);
+    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "ok:id-1" }).success).toBe(true);
+  });
+
+  it("refuses unknown actions and short request ids", () => {
+    expect(runActionRequestSchema.safeParse({ action: "delete", ...target }).success).toBe(false);
+    expect(runActionRequestSchema.safeParse({ action: "repair", ...target, requestId: "x" }).success).toBe(false);
+  });
+});

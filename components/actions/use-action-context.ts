@@ -1,0 +1,23 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { Role } from "@/lib/views/capabilities";
+import { actionContextSchema } from "./action-api";
+
+export interface ActionContextState {
+  readOnly: boolean;
+  role: Role | null;
+  /** False until the console said whether it is read-only; actions stay disabled until then. */
+  known: boolean;
+}
+
+/** Read-only mode and the token's known role, from the console's own server. */
+export function useActionContext(): ActionContextState {
+  const query = useQuery({
+    queryKey: ["actions", "context"],
+    queryFn: async ({ signal }) => actionContextSchema.parse(await (await fetch("/api/actions/context", { signal })).json()),
+    staleTime: Infinity,
+    retry: 1,
+  });
+  return query.data ? { ...query.data, known: true } : { readOnly: true, role: null, known: false };
+}

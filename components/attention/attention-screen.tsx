@@ -1,0 +1,175 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useQuery } from "@tanstack/react-query";
+import type { FailureGroup, RunRef } from "@/lib/views/failure-groups";
+import { failureGroups } from "@/lib/views/failure-groups";
+import { livenessLabel } from "@/lib/views/liveness";
+import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { RunRetryForecast } from "@/components/actions/RetryForecast";
+import { useActionContext } from "@/components/actions/use-action-context";
+import { DwErrorState } from "@/components/runs/dw-error-state";
+import { toErrorInfo } from "@/components/runs/error-info";
+import { runHref } from "@/components/runs/links";
+import { useTicker, useTimeFormat } from "@/components/runs/use-time-format";
+import { EmptyState } from "@/components/ui/empty-state";
+import { BulkRepair } from "./bulk-repair";
+import { runKey, SCAN_CONCURRENCY, SCAN_LIMIT, useAttentionScan } from "./use-attention-scan";
+
+const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);
+const SAMPLE_SIZE = 3;
+
+/** The stuck-run triage inbox (ui-anchors §2 item 1): open runs needing an operator, grouped. */
+export function AttentionScreen({ namespace }: { namespace: string }) {
+  const t = useTranslations("attention");
+  const time = useTimeFormat();
+  const now = useTicker(10_000);
+  const scan = useAttentionScan(namespace);
+  const context = useActionContext();
+  const cluster = useQuery({ queryKey: ["cluster-info"], queryFn: ({ signal }) => browserDwClient.clusterInfo({ signal }), staleTime: 60_000, retry: false });
+  const [bulkFor, setBulkFor] = useState<{ key: string; title: string; members: RunRef[] } | null>(null);
+
+  const data = scan.data;
+  const groups = useMemo(
+    // Every member is kept (the bulk plan needs them all); the card shows the first few.
+    () => (data ? failureGroups(data.runs, { now: data.scannedAt, sampleSize: Number.MAX_SAFE_INTEGER }) : []),
+    [data],
+  );
+  const livenessListing = cluster.data?.capabilities && typeof cluster.data.capabilities === "object" ? (cluster.data.capabilities as Record<string, unknown>).liveness_listing === true : false;
+
+  if (scan.isError && !data) return <DwErrorState error={toErrorInfo(scan.error)} onRetry={() => void scan.refetch()} />;
+
+  const canRepair = context.known && !context.readOnly && context.role !== "worker";
+  const repairRefusal = !context.known ? t("checking") : context.readOnly ? t("readOnly") : context.role === "worker" ? t("roleWorker") : null;
+
+  return (
+    <div className="space-y-4">
+      <div role="status" aria-live="polite" data-testid="scan-status" className="rounded-lg border border-line bg-panel px-4 py-3 text-sm">
+        {scan.isFetching && !data ? (
+          <p>{t("scanning", { listed: scan.progress.listed, read: scan.progress.read })}</p>
+        ) : data ? (
+          <p>
+            {t("scanned", { count: data.runs.length, groups: groups.length, at: time.dateTime(data.scannedAt) })}{" "}
+            {scan.isFetching ? <span className="text-fg-muted">{t("rescanning", { read: scan.progress.read, listed: scan.progress.listed })}</span> : null}
+          </p>
+        ) : null}
+        {data && !livenessListing ? (
+          <p data-testid="scan-partial" className="mt-1 text-xs text-fg-muted">
+            {t("partial", { limit: SCAN_LIMIT, concurrency: SCAN_CONCURRENCY })}
+            {data.capped ? ` ${t("capped", { total: data.openTotal ?? 0, limit: SCAN_LIMIT })}` : ""}
+            {data.unreadable ? ` ${t("unreadable", { count: data.unreadable })}` : ""}
+          </p>
+        ) : null}
+        <button type="button" onClick={() => void scan.refetch()} disabled={scan.isFetching} className="mt-2 rounded-md border border-line px-2 py-1 text-xs disabled:opacity-50">
+          {t("rescan")}
+        </button>
+      </div>
+
+      {data && groups.length === 0 ? (
+        <EmptyState title={t("emptyTitle")}>
+          <p>{t("emptyBody", { count: data.runs.length })}</p>
+        </EmptyState>
+      ) : null}
+
+      {bulkFor ? (
+        // Outside the group list: the group may vanish from the next scan once its runs are repaired,
+        // and the outcome must stay on screen.
+        <section aria-label={bulkFor.title} className="rounded-lg border border-accent/50 bg-panel p-4">
+          <h3 className="text-sm font-semibold">{bulkFor.title}</h3>
+          <BulkRepair
+            key={bulkFor.key}
+            members={bulkFor.members}
+            canAct={canRepair}
+            disabledReason={repairRefusal}
+            onClose={() => setBulkFor(null)}
+            onFinished={() => void scan.refetch()}
+          />
+        </section>
+      ) : null}
+
+      <ul className="space-y-3" aria-label={t("groupsLabel")}>
+        {groups.map((group) => (
+          <GroupCard
+            key={group.key}
+            group={group}
+            now={now}
+            debugState={(ref) => data?.debugByRun.get(runKey(ref.workflowId, ref.runId))?.execution ?? null}
+            bulkOpen={bulkFor?.key === group.key}
+            onBulk={() =>
+              setBulkFor({ key: group.key, title: `${t(`cause.${group.cause}`)} · ${group.workflowType ?? t("unknownType")}${group.activityType ? ` › ${group.activityType}` : ""}`, members: group.samples })
+            }
+          />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function GroupCard({
+  group,
+  now,
+  debugState,
+  bulkOpen,
+  onBulk,
+}: {
+  group: FailureGroup;
+  now: number;
+  debugState: (ref: RunRef) => { liveness_state?: string | null; liveness_reason?: string | null } | null;
+  bulkOpen: boolean;
+  onBulk: () => void;
+}) {
+  const t = useTranslations("attention");
+  const time = useTimeFormat();
+  const oldestAge = group.oldestSince ? now - new Date(group.oldestSince).getTime() : group.oldestAgeMs;
+  const repairable = REPAIRABLE_CAUSES.has(group.cause);
+  return (
+    <li data-testid="attention-group" data-cause={group.cause} data-count={group.count} className="rounded-lg border border-line bg-panel p-4">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="text-base font-semibold text-fg">
+            <span className={group.cause === "repair_needed" ? "text-bad" : "text-warn"}>{t(`cause.${group.cause}`)}</span>
+            <span className="ml-2 font-mono text-sm text-fg-muted">{group.workflowType ?? t("unknownType")}</span>
+            {group.activityType ? <span className="ml-2 font-mono text-sm text-fg-muted">› {group.activityType}</span> : null}
+          </h3>
+          <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-fg-muted">
+            <span>
+              <strong className="text-fg tabular-nums" data-testid="group-count">
+                {group.count}
+              </strong>{" "}
+              {t("runs", { count: group.count })}
+            </span>
+            <span>{t("oldest", { age: time.duration(oldestAge) })}</span>
+            <span>{t("newest", { at: time.dateTime(group.newestAt) })}</span>
+            {group.failureCategory ? <span>{t("category", { category: group.failureCategory })}</span> : null}
+            {group.nonRetryable === true ? <span className="rounded bg-bad/10 px-1.5 text-bad">{t("nonRetryable")}</span> : null}
+          </p>
+        </div>
+        {repairable ? (
+          <button type="button" data-testid="bulk-open" onClick={onBulk} disabled={bulkOpen} className="rounded-md border border-line px-3 py-1.5 text-sm font-medium hover:bg-accent-soft disabled:opacity-50">
+            {t("repairAll", { count: group.count })}
+          </button>
+        ) : (
+          <span className="max-w-xs text-xs text-fg-muted">{t(`noBulk.${group.cause}`)}</span>
+        )}
+      </div>
+      <ul className="mt-3 space-y-2" aria-label={t("samplesLabel")}>
+        {group.samples.slice(0, SAMPLE_SIZE).map((ref) => {
+          const state = debugState(ref);
+          return (
+            <li key={ref.runId} className="rounded-md bg-panel-muted px-3 py-2 text-sm">
+              <Link href={runHref(ref.workflowId, ref.runId)} className="font-mono text-accent hover:underline" data-testid="sample-run">
+                {ref.workflowId}
+              </Link>
+              <span className="ml-2 text-xs text-fg-muted">{livenessLabel(state).label.text}</span>
+              {state?.liveness_reason ? <p className="mt-0.5 text-xs break-words text-fg-muted">{state.liveness_reason}</p> : null}
+              <RunRetryForecast workflowId={ref.workflowId} runId={ref.runId} />
+            </li>
+          );
+        })}
+      </ul>
+      {group.count > SAMPLE_SIZE ? <p className="mt-2 text-xs text-fg-muted">{t("more", { count: group.count - SAMPLE_SIZE })}</p> : null}
+    </li>
+  );
+}

@@ -1,0 +1,315 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useQuery } from "@tanstack/react-query";
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import type { OperatorMetrics } from "@/lib/dw/schemas-system";
+import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
+import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { DwErrorState } from "@/components/runs/dw-error-state";
+import { toErrorInfo } from "@/components/runs/error-info";
+import { runHref } from "@/components/runs/links";
+import { useTimeFormat } from "@/components/runs/use-time-format";
+import { formatTime } from "@/lib/format/time";
+import type { MetricsSample } from "./metrics-model";
+import { isForbidden, Panel, RequiresAdmin, Stat } from "./panel";
+import { addSample, metricsAlerts, toSample } from "./metrics-model";
+import { failureGroups } from "@/lib/views/failure-groups";
+import { useAttentionScan } from "@/components/attention/use-attention-scan";
+
+const REFRESH_MS = 5_000;
+const CHART_WIDTH = 380;
+const CHART_HEIGHT = 170;
+
+function tone(count: number, bad: "bad" | "warn"): "bad" | "warn" | undefined {
+  return count > 0 ? bad : undefined;
+}
+
+/** The Overview: operator_metrics panels, charts of what this console sampled, alerts, worst offenders. */
+export function OverviewScreen({ namespace }: { namespace: string }) {
+  const t = useTranslations("overview");
+  const time = useTimeFormat();
+  const [samples, setSamples] = useState<MetricsSample[]>([]);
+
+  const metricsQuery = useQuery({
+    queryKey: ["operator-metrics", namespace],
+    queryFn: async ({ signal }) => {
+      const response = await browserDwClient.operatorMetrics({ signal });
+      setSamples((previous) => addSample(previous, toSample(response.operator_metrics)));
+      return response;
+    },
+    refetchInterval: REFRESH_MS,
+    retry: false,
+  });
+  const queues = useQuery({
+    queryKey: ["task-queues", namespace],
+    queryFn: ({ signal }) => browserDwClient.listTaskQueues({ signal }),
+    refetchInterval: REFRESH_MS,
+    retry: false,
+  });
+  const workers = useQuery({
+    queryKey: ["workers", namespace],
+    queryFn: ({ signal }) => browserDwClient.listWorkers({}, { signal }),
+    refetchInterval: REFRESH_MS * 2,
+    retry: false,
+  });
+
+  const metrics = metricsQuery.data?.operator_metrics ?? null;
+  const forbidden = metricsQuery.isError && isForbidden(metricsQuery.error);
+  const metricsError = metricsQuery.isError && !forbidden && !metrics ? metricsQuery.error : null;
+
+  const liveSummary = metrics
+    ? t("live", {
+        at: time.dateTime(metrics.generated_at),
+        running: metrics.runs.running,
+        repairNeeded: metrics.runs.repair_needed,
+        unhealthy: metrics.tasks.unhealthy,
+        retrying: metrics.activities.retrying,
+      })
+    : "";
+
+  return (
+    <div className="space-y-4">
+      <p role="status" aria-live="polite" data-testid="overview-live" className="text-sm text-fg-muted">
+        {liveSummary}
+      </p>
+      {metricsError ? <DwErrorState error={toErrorInfo(metricsError)} onRetry={() => void metricsQuery.refetch()} /> : null}
+      {metrics ? <Alerts metrics={metrics} /> : null}
+      {forbidden ? (
+        <Panel title={t("panels.metrics")} testId="panel-metrics">
+          <RequiresAdmin what={t("panels.metrics")} />
+        </Panel>
+      ) : null}
+      {metrics ? <MetricPanels metrics={metrics} samples={samples} /> : null}
+      <div className="grid items-start gap-4 lg:grid-cols-2">
+        <Panel title={t("panels.workers")} testId="panel-workers">
+          {workers.data ? (
+            <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+              <Stat label={t("workers.registered")} value={workers.data.workers.length} />
+              <Stat label={t("workers.active")} value={workers.data.workers.filter((worker) => worker.status === "active").length} tone="ok" />
+              <Stat
+                label={t("workers.stale")}
+                value={workers.data.workers.filter((worker) => worker.status === "stale").length}
+                tone={tone(workers.data.workers.filter((worker) => worker.status === "stale").length, "warn")}
+              />
+              {metrics ? <Stat label={t("workers.fleet")} value={metrics.workers.active_workers} /> : null}
+            </dl>
+          ) : workers.isError ? (
+            isForbidden(workers.error) ? <RequiresAdmin what={t("panels.workers")} /> : <p className="text-sm text-bad">{toErrorInfo(workers.error).message}</p>
+          ) : null}
+          <Link href="/workers" className="mt-3 inline-block text-sm text-accent hover:underline">
+            {t("workers.link")}
+          </Link>
+        </Panel>
+        <Panel title={t("panels.offenders")} testId="panel-offenders">
+          <StuckOffenders namespace={namespace} />
+          {queues.data ? <Offenders queues={queues.data} /> : queues.isError ? <p className="text-sm text-bad">{toErrorInfo(queues.error).message}</p> : null}
+        </Panel>
+      </div>
+    </div>
+  );
+}
+
+function Alerts({ metrics }: { metrics: OperatorMetrics }) {
+  const t = useTranslations("overview.alerts");
+  const time = useTimeFormat();
+  const alerts = metricsAlerts(metrics);
+  if (!alerts.length) {
+    return (
+      <p data-testid="alerts-none" className="rounded-lg border border-ok/40 bg-panel px-4 py-3 text-sm text-ok">
+        {t("none")}
+      </p>
+    );
+  }
+  return (
+    <section aria-label={t("label")} data-testid="alerts" className="space-y-2">
+      {alerts.map((alert) => (
+        <Link
+          key={alert.kind}
+          href={alert.href}
+          data-alert={alert.kind}
+          className={`flex flex-wrap items-baseline justify-between gap-2 rounded-lg border px-4 py-3 text-sm hover:bg-panel-muted ${
+            alert.severity === "critical" ? "border-bad/50 bg-bad/5 text-bad" : alert.severity === "warning" ? "border-warn/50 bg-warn/5 text-warn" : "border-line bg-panel text-fg"
+          }`}
+        >
+          <span className="font-medium">{t(`kind.${alert.kind}`, { count: alert.count })}</span>
+          <span className="text-xs">
+            {alert.ageMs ? `${t("oldest", { age: time.duration(alert.ageMs) })} · ` : ""}
+            {t(`action.${alert.kind}`)} →
+          </span>
+        </Link>
+      ))}
+    </section>
+  );
+}
+
+function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples: MetricsSample[] }) {
+  const t = useTranslations("overview");
+  const time = useTimeFormat();
+  const { runs, tasks, activities, backlog } = metrics;
+  const statusData = [
+    { name: t("runs.running"), count: runs.running },
+    { name: t("runs.completed"), count: runs.completed },
+    { name: t("runs.failed"), count: runs.failed },
+    { name: t("runs.cancelled"), count: runs.cancelled },
+    { name: t("runs.terminated"), count: runs.terminated },
+  ];
+  const series = samples.map((sample) => ({ ...sample, label: formatTime(sample.at, { locale: time.locale, timeZone: time.timeZone }) }));
+  return (
+    <div className="grid items-start gap-4 lg:grid-cols-2">
+      <Panel title={t("panels.runs")} testId="panel-runs">
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Stat label={t("runs.total")} value={runs.total} />
+          <Stat label={t("runs.running")} value={runs.running} />
+          <Stat label={t("runs.waiting")} value={runs.waiting ?? 0} />
+          <Stat label={t("runs.failed")} value={runs.failed} tone={tone(runs.failed, "bad")} />
+        </dl>
+        <BarChart width={CHART_WIDTH} height={CHART_HEIGHT} data={statusData} className="mt-3" accessibilityLayer>
+          <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
+          <XAxis dataKey="name" tick={{ fontSize: 11, fill: "var(--fg-muted)" }} />
+          <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
+          <Tooltip />
+          <Bar dataKey="count" name={t("runs.count")} fill="var(--accent)" isAnimationActive={false} />
+        </BarChart>
+      </Panel>
+      <Panel title={t("panels.repair")} testId="panel-repair">
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Stat
+            label={t("repair.needed")}
+            value={runs.repair_needed}
+            tone={tone(runs.repair_needed, "bad")}
+            hint={runs.repair_needed ? t("repair.oldest", { age: time.duration(runs.max_repair_needed_age_ms ?? null) }) : undefined}
+          />
+          <Stat label={t("repair.claimFailed")} value={runs.claim_failed} tone={tone(runs.claim_failed, "warn")} />
+          <Stat label={t("repair.compatibilityBlocked")} value={runs.compatibility_blocked} tone={tone(runs.compatibility_blocked, "warn")} />
+        </dl>
+        {runs.repair_needed ? (
+          <Link href="/attention" className="mt-2 inline-block text-sm text-accent hover:underline">
+            {t("repair.link")}
+          </Link>
+        ) : null}
+        <Chart title={t("charts.runs")} data={series} lines={[{ key: "running", name: t("runs.running"), color: "var(--accent)" }, { key: "repairNeeded", name: t("repair.needed"), color: "var(--bad)" }]} />
+      </Panel>
+      <Panel title={t("panels.tasks")} testId="panel-tasks">
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Stat label={t("tasks.ready")} value={tasks.ready} />
+          <Stat label={t("tasks.leased")} value={tasks.leased} />
+          <Stat label={t("tasks.unhealthy")} value={tasks.unhealthy} tone={tone(tasks.unhealthy, "warn")} />
+          <Stat label={t("tasks.leaseExpired")} value={tasks.lease_expired} tone={tone(tasks.lease_expired, "warn")} />
+        </dl>
+        <Chart
+          title={t("charts.tasks")}
+          data={series}
+          lines={[
+            { key: "tasksReady", name: t("tasks.ready"), color: "var(--accent)" },
+            { key: "tasksLeased", name: t("tasks.leased"), color: "var(--ok)" },
+            { key: "tasksUnhealthy", name: t("tasks.unhealthy"), color: "var(--warn)" },
+          ]}
+        />
+      </Panel>
+      <Panel title={t("panels.activities")} testId="panel-activities">
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Stat label={t("activities.open")} value={activities.open} />
+          <Stat label={t("activities.retrying")} value={activities.retrying} tone={tone(activities.retrying, "warn")} />
+          <Stat label={t("activities.failedAttempts")} value={activities.failed_attempts} />
+          <Stat label={t("activities.timeoutOverdue")} value={activities.timeout_overdue ?? 0} tone={tone(activities.timeout_overdue ?? 0, "warn")} />
+        </dl>
+        <Chart
+          title={t("charts.activities")}
+          data={series}
+          lines={[
+            { key: "activitiesRetrying", name: t("activities.retrying"), color: "var(--warn)" },
+            { key: "failedAttempts", name: t("activities.failedAttempts"), color: "var(--bad)" },
+          ]}
+        />
+      </Panel>
+      <Panel title={t("panels.backlog")} testId="panel-backlog">
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+          <Stat label={t("backlog.runnable")} value={backlog.runnable_tasks} />
+          <Stat label={t("backlog.delayed")} value={backlog.delayed_tasks} />
+          <Stat label={t("backlog.leased")} value={backlog.leased_tasks} />
+          <Stat label={t("backlog.retrying")} value={backlog.retrying_activities} tone={tone(backlog.retrying_activities, "warn")} />
+          <Stat label={t("backlog.unhealthy")} value={backlog.unhealthy_tasks} tone={tone(backlog.unhealthy_tasks, "warn")} />
+          <Stat label={t("backlog.added")} value={backlog.tasks_added_last_minute ?? "–"} />
+          <Stat label={t("backlog.dispatched")} value={backlog.tasks_dispatched_last_minute ?? "–"} />
+        </dl>
+      </Panel>
+    </div>
+  );
+}
+
+function Chart({ title, data, lines }: { title: string; data: (MetricsSample & { label: string })[]; lines: { key: keyof MetricsSample; name: string; color: string }[] }) {
+  const t = useTranslations("overview");
+  return (
+    <figure className="mt-3">
+      <figcaption className="mb-1 text-xs text-fg-muted">
+        {title} · {t("charts.sampled", { count: data.length })}
+      </figcaption>
+      <LineChart width={CHART_WIDTH} height={CHART_HEIGHT} data={data} accessibilityLayer>
+        <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
+        <XAxis dataKey="label" tick={{ fontSize: 10, fill: "var(--fg-muted)" }} minTickGap={40} />
+        <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
+        <Tooltip />
+        <Legend wrapperStyle={{ fontSize: 11 }} />
+        {lines.map((line) => (
+          <Line key={line.key} type="linear" dataKey={line.key} name={line.name} stroke={line.color} dot={false} strokeWidth={2} isAnimationActive={false} />
+        ))}
+      </LineChart>
+    </figure>
+  );
+}
+
+/** The runs stuck longest, one per attention group (the same scan as the inbox, shared through the query cache). */
+function StuckOffenders({ namespace }: { namespace: string }) {
+  const t = useTranslations("overview.offenders");
+  const cause = useTranslations("attention.cause");
+  const time = useTimeFormat();
+  const scan = useAttentionScan(namespace);
+  const data = scan.data;
+  const groups = useMemo(() => (data ? failureGroups(data.runs, { now: data.scannedAt, sampleSize: 1 }) : []), [data]);
+  if (!data) return <p className="mb-2 text-xs text-fg-muted">{t("scanning")}</p>;
+  const worst = groups.filter((group) => group.samples.length).slice(0, 4);
+  if (!worst.length) return null;
+  return (
+    <ul className="mb-3 grid gap-2 sm:grid-cols-2">
+      {worst.map((group) => (
+        <li key={group.key} data-testid="offender" data-cause={group.cause} className="rounded-md bg-panel-muted px-3 py-2 text-sm">
+          <p className={`text-xs ${group.cause === "repair_needed" ? "text-bad" : "text-warn"}`}>{cause(group.cause)}</p>
+          <Link href={runHref(group.samples[0].workflowId, group.samples[0].runId)} className="font-mono break-all text-accent hover:underline">
+            {group.samples[0].workflowId}
+          </Link>
+          <p className="text-xs text-fg-muted">{t("stuckFor", { type: group.workflowType ?? "–", age: time.duration(group.oldestAgeMs), count: group.count })}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Offenders({ queues }: { queues: TaskQueueList }) {
+  const t = useTranslations("overview.offenders");
+  const time = useTimeFormat();
+  const oldest = queues.task_queues
+    .map((queue) => ({ queue: queue.name, task: queue.stats?.oldest_ready_task ?? null, expired: (queue.stats?.workflow_tasks?.expired_lease_count ?? 0) + (queue.stats?.activity_tasks?.expired_lease_count ?? 0) }))
+    .filter((entry) => entry.task !== null || entry.expired > 0)
+    .sort((a, b) => (b.task?.age_seconds ?? 0) - (a.task?.age_seconds ?? 0))
+    .slice(0, 6);
+  if (!oldest.length) return <p className="text-xs text-fg-muted">{t("none")}</p>;
+  return (
+    <ul className="grid gap-2 sm:grid-cols-2">
+      {oldest.map((entry) => (
+        <li key={entry.queue} data-testid="offender" className="rounded-md bg-panel-muted px-3 py-2 text-sm">
+          <p className="text-xs text-fg-muted">{t("queue", { queue: entry.queue })}</p>
+          {entry.task?.workflow_id && entry.task.run_id ? (
+            <Link href={runHref(entry.task.workflow_id, entry.task.run_id)} className="font-mono text-accent hover:underline">
+              {entry.task.workflow_id}
+            </Link>
+          ) : null}
+          {entry.task ? <p className="text-xs text-fg-muted">{t("oldestReady", { type: entry.task.task_type ?? "task", age: time.duration((entry.task.age_seconds ?? 0) * 1000) })}</p> : null}
+          {entry.expired ? <p className="text-xs text-warn">{t("expired", { count: entry.expired })}</p> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const t = useTranslations("run");
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={t("copy", { what: label })}
+      title={t("copy", { what: label })}
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+      className="ml-1 rounded border border-line px-1 text-[10px] font-medium text-fg-muted hover:bg-panel-muted hover:text-fg"
+    >
+      {copied ? t("copied") : t("copyShort")}
+    </button>
+  );
+}

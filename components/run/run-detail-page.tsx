@@ -1,0 +1,43 @@
+import { getTranslations } from "next-intl/server";
+import type { RunDescription, WorkflowDebug } from "@/lib/dw";
+import { getDwClient } from "@/lib/server/dw";
+import { getShellContext } from "@/lib/server/shell-context";
+import { DwErrorState } from "@/components/runs/dw-error-state";
+import { toErrorInfo } from "@/components/runs/error-info";
+import type { ErrorInfo } from "@/components/runs/error-info";
+import { RunDetail } from "./run-detail";
+
+/**
+ * Server half of the run detail: describe and debug in parallel (neither reads the history), so the
+ * header and exceptions are in the first HTML. `runId: null` means the workflow's current run.
+ */
+export async function RunDetailPage({ workflowId, runId }: { workflowId: string; runId: string | null }) {
+  const [context, t] = await Promise.all([getShellContext(), getTranslations("run")]);
+  const client = getDwClient(context.namespace);
+  const [describe, debug] = await Promise.allSettled([
+    runId === null ? client.describeWorkflow(workflowId) : client.describeRun(workflowId, runId),
+    runId === null ? client.debugWorkflow(workflowId) : client.debugRun(workflowId, runId),
+  ]);
+  const description: RunDescription | null = describe.status === "fulfilled" ? describe.value : null;
+  const error: ErrorInfo | null = describe.status === "rejected" ? toErrorInfo(describe.reason) : null;
+  if (!description) {
+    return (
+      <div className="space-y-4">
+        <h1 className="text-xl font-semibold break-all">{t("titleFor", { workflowId })}</h1>
+        {error ? <DwErrorState error={error} /> : null}
+      </div>
+    );
+  }
+  // The current-run route may race a continue-as-new: only keep debug when it names the same run.
+  const debugData: WorkflowDebug | null = debug.status === "fulfilled" && debug.value.run_id === description.run_id ? debug.value : null;
+  return (
+    <RunDetail
+      namespace={context.namespace}
+      workflowId={workflowId}
+      runId={description.run_id}
+      initialDescribe={description}
+      initialDebug={debugData}
+      initialError={error}
+    />
+  );
+}

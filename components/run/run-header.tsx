@@ -1,0 +1,164 @@
+"use client";
+
+import type { ReactNode } from "react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
+import type { HistoryExport } from "@/lib/dw/schemas-export";
+import type { LivenessView } from "@/lib/views/liveness";
+import { runExportHref, runHref } from "@/components/runs/links";
+import { Pill, StatusBadge } from "@/components/runs/status-badge";
+import { useTimeFormat } from "@/components/runs/use-time-format";
+import { CopyButton } from "./copy-button";
+import { prettyJson } from "./payload";
+
+function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-fg-muted">{label}</dt>
+      <dd className="mt-0.5 text-sm break-words" data-testid={testId}>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+function isEmptyMap(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0);
+}
+
+function JsonBlock({ label, value, testId }: { label: string; value: unknown; testId: string }) {
+  return (
+    <div className="min-w-0">
+      <h3 className="text-xs text-fg-muted">{label}</h3>
+      <pre data-testid={testId} className="mt-1 max-h-48 overflow-auto rounded border border-line bg-panel-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all">
+        {value === undefined ? "–" : prettyJson(value)}
+      </pre>
+    </div>
+  );
+}
+
+const TONE_TO_PILL = { neutral: "neutral", info: "info", success: "success", warning: "warning", danger: "danger", dark: "danger" } as const;
+
+export function RunHeader({
+  describe,
+  debug,
+  summary,
+  liveness,
+  runs,
+}: {
+  describe: RunDescription;
+  debug: WorkflowDebug | null;
+  summary: HistoryExport["summary"] | null;
+  liveness: LivenessView;
+  runs: readonly RunListItem[];
+}) {
+  const t = useTranslations("run.header");
+  const time = useTimeFormat();
+  const next = debug?.execution.next_scheduled_event;
+  const nextTask =
+    summary?.next_task_type || summary?.next_task_id
+      ? [summary.next_task_type, summary.next_task_status, summary.next_task_id].filter(Boolean).join(" / ")
+      : next?.task_type || next?.task_id
+        ? [next.task_type, next.task_status, next.task_id].filter(Boolean).join(" / ")
+        : null;
+  const nextTaskAt = next?.available_at ?? null;
+  const durationMs = summary?.duration_ms ?? time.between(describe.started_at, describe.closed_at);
+  const previousRun = runs.find((run) => run.run_number === describe.run_number - 1);
+  const nextRun = runs.find((run) => run.run_number === describe.run_number + 1);
+
+  return (
+    <section aria-label={t("title")} className="rounded-lg border border-line bg-panel p-4" data-testid="run-header">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="text-xl font-semibold tracking-tight break-all" data-testid="run-workflow-id">
+          {describe.workflow_id}
+        </h1>
+        <CopyButton value={describe.workflow_id} label={t("workflowId")} />
+        <StatusBadge status={describe.status} />
+        {describe.closed_reason && describe.closed_reason !== describe.status ? (
+          <span className="text-sm text-fg-muted" data-testid="run-closed-reason">
+            {describe.closed_reason}
+          </span>
+        ) : null}
+        {liveness.stuck ? (
+          <Pill tone="danger" testId="stuck-badge">
+            {t("stuck")}
+          </Pill>
+        ) : null}
+        {liveness.taskProblem ? <Pill tone={TONE_TO_PILL[liveness.taskProblem.tone]}>{liveness.taskProblem.label.text}</Pill> : null}
+        <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
+          {previousRun ? (
+            <Link href={runHref(describe.workflow_id, previousRun.run_id)} className="text-accent hover:underline">
+              {t("previousRun", { number: previousRun.run_number })}
+            </Link>
+          ) : null}
+          {nextRun ? (
+            <Link href={runHref(describe.workflow_id, nextRun.run_id)} className="text-accent hover:underline" data-testid="next-run">
+              {t("nextRun", { number: nextRun.run_number })}
+            </Link>
+          ) : null}
+          <a
+            href={runExportHref(describe.workflow_id, describe.run_id)}
+            download
+            data-testid="download-export"
+            className="rounded-md border border-line bg-panel-muted px-3 py-1.5 text-sm font-medium hover:bg-accent-soft"
+          >
+            {t("download")}
+          </a>
+        </div>
+      </div>
+
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-3 xl:grid-cols-4">
+        <Field label={t("runId")}>
+          <span className="font-mono text-xs" data-testid="run-id">
+            {describe.run_id}
+          </span>
+          <CopyButton value={describe.run_id} label={t("runId")} />
+        </Field>
+        <Field label={t("type")}>{describe.workflow_type}</Field>
+        <Field label={t("runNumber")}>
+          {describe.run_count ? t("runOf", { number: describe.run_number, count: describe.run_count }) : describe.run_number}
+          {describe.is_current_run === false ? <span className="ml-1 text-xs text-warn">{t("historical")}</span> : null}
+        </Field>
+        <Field label={t("liveness")} testId="run-liveness">
+          <Pill tone={TONE_TO_PILL[liveness.tone]}>{liveness.label.text}</Pill>
+          {liveness.reason ? <span className="mt-1 block text-xs text-fg-muted">{liveness.reason}</span> : null}
+        </Field>
+        <Field label={t("wait")}>
+          {describe.wait_kind || describe.wait_reason ? (
+            <>
+              {describe.wait_kind ? <span className="font-mono text-xs">{describe.wait_kind}</span> : null}
+              {describe.wait_reason ? <span className="block text-xs text-fg-muted">{describe.wait_reason}</span> : null}
+            </>
+          ) : (
+            "–"
+          )}
+        </Field>
+        <Field label={t("nextTask")}>
+          {nextTask ? <span className="font-mono text-xs break-all">{nextTask}</span> : "–"}
+          {nextTaskAt ? <span className="block text-xs text-fg-muted">{time.dateTime(nextTaskAt)}</span> : null}
+        </Field>
+        <Field label={t("taskQueue")}>{describe.task_queue ?? "–"}</Field>
+        <Field label={t("businessKey")}>{describe.business_key ?? "–"}</Field>
+        <Field label={t("started")}>{time.dateTime(describe.started_at)}</Field>
+        <Field label={t("closed")}>{time.dateTime(describe.closed_at)}</Field>
+        <Field label={t("duration")}>{time.duration(durationMs)}</Field>
+        <Field label={t("deadlines")}>
+          <span className="block text-xs">
+            {t("executionDeadline")}: {time.dateTime(describe.execution_deadline_at)}
+          </span>
+          <span className="block text-xs">
+            {t("runDeadline")}: {time.dateTime(describe.run_deadline_at)}
+          </span>
+        </Field>
+      </dl>
+
+      <div className="mt-4 grid gap-3 md:grid-cols-2">
+        <JsonBlock label={t("input")} value={describe.input} testId="run-input" />
+        <JsonBlock label={t("output")} value={describe.output} testId="run-output" />
+        {!isEmptyMap(describe.memo) ? <JsonBlock label={t("memo")} value={describe.memo} testId="run-memo" /> : null}
+        {!isEmptyMap(describe.search_attributes) ? <JsonBlock label={t("searchAttributes")} value={describe.search_attributes} testId="run-search-attributes" /> : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,210 @@
+"use client";
+
+import { useMemo } from "react";
+import { useTranslations } from "next-intl";
+import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
+import { SegmentedControl } from "@/components/ui/segmented-control";
+import { useTimeFormat } from "@/components/runs/use-time-format";
+import { Muted } from "./section";
+import { VirtualRows } from "./virtual-rows";
+
+const MAX_LANES = 200;
+
+const BAR_COLORS: Readonly<Record<string, string>> = {
+  completed: "bg-ok/70",
+  fired: "bg-ok/70",
+  failed: "bg-bad/80",
+  timed_out: "bg-bad/80",
+  expired: "bg-warn/80",
+  cancelled: "bg-warn/60",
+  terminated: "bg-warn/60",
+  running: "bg-accent/70",
+  pending: "bg-accent/40",
+  scheduled: "bg-accent/40",
+  started: "bg-accent/70",
+  continued: "bg-fg-muted/50",
+};
+
+interface Lane {
+  id: string;
+  label: string;
+  bars: TimelineBar[];
+  markers: TimelineMarker[];
+}
+
+function laneLabel(bar: TimelineBar | undefined, fallback: string): string {
+  if (!bar) return fallback;
+  switch (bar.kind) {
+    case "workflow":
+      return bar.label ?? "workflow";
+    case "activity":
+      return bar.label ?? bar.executionId;
+    case "timer":
+      return `timer ${bar.label ?? ""}`.trim();
+    case "child":
+      return `child ${bar.label ?? bar.childWorkflowId ?? ""}`.trim();
+  }
+}
+
+function lanesOf(chart: TimelineChart): Lane[] {
+  const lanes = new Map<string, Lane>();
+  for (const bar of chart.bars) {
+    const lane = lanes.get(bar.lane) ?? { id: bar.lane, label: laneLabel(bar, bar.lane), bars: [], markers: [] };
+    lane.bars.push(bar);
+    lanes.set(bar.lane, lane);
+  }
+  for (const marker of chart.markers) {
+    const lane = lanes.get(marker.lane) ?? { id: marker.lane, label: marker.lane, bars: [], markers: [] };
+    lane.markers.push(marker);
+    lanes.set(marker.lane, lane);
+  }
+  return [...lanes.values()];
+}
+
+export function TimelineView({
+  chart,
+  now,
+  list,
+  mode,
+  onMode,
+}: {
+  chart: TimelineChart;
+  /** Epoch ms: open bars (no end yet) are drawn up to now. */
+  now: number;
+  list: readonly TimelineListRow[];
+  mode: "chart" | "list";
+  onMode: (mode: "chart" | "list") => void;
+}) {
+  const t = useTranslations("run.timeline");
+  const time = useTimeFormat();
+  const lanes = useMemo(() => lanesOf(chart), [chart]);
+  const open = useMemo(() => chart.bars.some((bar) => bar.end === null), [chart]);
+  const end = open ? Math.max(now, chart.end ?? now) : chart.end;
+  const start = chart.start ?? 0;
+  const span = Math.max((end ?? start) - start, 1);
+  const pos = (value: number | null) => (value === null ? null : ((value - start) / span) * 100);
+
+  return (
+    <div className="space-y-3">
+      <SegmentedControl
+        label={t("mode")}
+        value={mode}
+        onChange={onMode}
+        options={[
+          { value: "chart", label: t("chart") },
+          { value: "list", label: t("list") },
+        ]}
+      />
+      {mode === "list" ? (
+        list.length === 0 ? (
+          <Muted>{t("empty")}</Muted>
+        ) : (
+          <VirtualRows
+            label={t("list")}
+            testId="timeline-list"
+            count={list.length}
+            renderRow={(index) => {
+              const row = list[index];
+              return (
+                <div className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}>
+                  <span className="w-12 shrink-0 text-right font-mono text-fg-muted">{row.sequence}</span>
+                  <span className="w-52 shrink-0 truncate font-mono">{row.type}</span>
+                  <span className="min-w-0 flex-1 truncate" title={row.summary.text}>
+                    {row.summary.text}
+                  </span>
+                  <span className="hidden w-56 shrink-0 text-fg-muted lg:inline">{time.dateTime(row.recordedAt)}</span>
+                  <span className="hidden w-40 shrink-0 truncate text-fg-muted xl:inline">{row.sourceKind}</span>
+                </div>
+              );
+            }}
+          />
+        )
+      ) : lanes.length === 0 ? (
+        <Muted>{t("empty")}</Muted>
+      ) : (
+        <div className="overflow-x-auto" data-testid="timeline-chart">
+          <div className="min-w-[720px]">
+            <div className="mb-1 flex text-[10px] text-fg-muted">
+              <div className="w-48 shrink-0" />
+              <div className="relative h-4 flex-1">
+                {[0, 0.25, 0.5, 0.75, 1].map((fraction) => (
+                  <span
+                    key={fraction}
+                    className="absolute whitespace-nowrap"
+                    style={{ left: `${fraction * 100}%`, transform: fraction === 1 ? "translateX(-100%)" : fraction === 0 ? undefined : "translateX(-50%)" }}
+                  >
+                    {chart.start === null ? "" : fraction === 0 ? time.dateTime(start) : `+${time.duration(span * fraction)}`}
+                  </span>
+                ))}
+              </div>
+            </div>
+            {lanes.slice(0, MAX_LANES).map((lane) => (
+              <div key={lane.id} className="flex items-center border-t border-line" data-testid="timeline-lane">
+                <div className="w-48 shrink-0 truncate py-1 pr-2 text-xs" title={lane.label}>
+                  {lane.label}
+                </div>
+                <div className="relative h-6 flex-1 bg-panel-muted/40">
+                  {lane.bars.map((bar) => {
+                    const left = pos(bar.start) ?? 0;
+                    const right = pos(bar.end ?? end) ?? left;
+                    const status = bar.status;
+                    const attempt = bar.kind === "activity" ? bar.attempt : null;
+                    const title = [lane.label, attempt !== null ? `#${attempt}` : null, status, bar.start !== null ? time.dateTime(bar.start) : null, bar.end !== null && bar.start !== null ? time.duration(bar.end - bar.start) : null]
+                      .filter(Boolean)
+                      .join(" · ");
+                    return (
+                      <div
+                        key={`${bar.kind}-${bar.kind === "activity" ? bar.attemptId : bar.lane}`}
+                        title={title}
+                        data-testid="timeline-bar"
+                        className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[status] ?? "bg-fg-muted/50"}`}
+                        style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
+                      >
+                        {attempt !== null ? <span className="px-0.5">#{attempt}</span> : null}
+                      </div>
+                    );
+                  })}
+                  {lane.markers.map((marker) => {
+                    const at = pos(marker.at) ?? 0;
+                    if (marker.kind === "retry") {
+                      const until = pos(marker.availableAt) ?? at;
+                      const title = t("retryMarker", {
+                        attempt: (marker.afterAttempt ?? 0) + 1,
+                        seconds: marker.backoffSeconds ?? 0,
+                        message: marker.failure.message ?? "",
+                      });
+                      return (
+                        <div key={`r${marker.sequence}`} title={title} data-testid="timeline-retry">
+                          <div className="absolute top-3 border-t-2 border-dashed border-warn" style={{ left: `${at}%`, width: `${Math.max(until - at, 0)}%` }} />
+                          <div className="absolute top-1.5 h-3 w-3 -translate-x-1/2 rotate-45 border border-warn bg-warn/70" style={{ left: `${at}%` }} />
+                        </div>
+                      );
+                    }
+                    return (
+                      <div
+                        key={`f${marker.sequence}`}
+                        title={`${marker.failure.exceptionType ?? marker.failure.exceptionClass ?? marker.failure.eventType}: ${marker.failure.message ?? ""}`}
+                        data-testid="timeline-failure"
+                        className="absolute top-1 h-4 w-4 -translate-x-1/2 rounded-full border-2 border-panel bg-bad"
+                        style={{ left: `${at}%` }}
+                      />
+                    );
+                  })}
+                </div>
+              </div>
+            ))}
+            {lanes.length > MAX_LANES ? <Muted>{t("moreLanes", { count: lanes.length - MAX_LANES })}</Muted> : null}
+            <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted">
+              <span className="inline-flex items-center gap-1">
+                <span className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
+              </span>
+              <span className="inline-flex items-center gap-1">
+                <span className="inline-block h-3 w-3 rotate-45 bg-warn/70" /> {t("legendRetry")}
+              </span>
+            </div>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

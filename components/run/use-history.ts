@@ -1,0 +1,95 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import { historyResumeToken, historyTokenAfter } from "@/lib/dw/client";
+import { isDwError } from "@/lib/dw/errors";
+import { browserDwClient } from "@/components/providers/browser-dw-client";
+import type { ErrorInfo } from "@/components/runs/error-info";
+import { toErrorInfo } from "@/components/runs/error-info";
+import { HistoryBuffer } from "./history-buffer";
+
+const PAGE_SIZE = 1000;
+const RETRY_DELAY_MS = 3_000;
+
+export interface HistoryState {
+  buffer: HistoryBuffer;
+  /** Bumps whenever the buffer gains events, so memoised projections recompute. */
+  version: number;
+  loading: boolean;
+  tailing: boolean;
+  error: ErrorInfo | null;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Reads a run's history in keyset pages of 1,000 through the read proxy, then, while the run is
+ * open and the view mounted, long-polls (`wait_new_event=1`) for events after the last one seen.
+ * Pages are applied on arrival, so the list fills in while the rest loads.
+ */
+export function useHistory(workflowId: string, runId: string, live: boolean): HistoryState {
+  const bufferRef = useRef<HistoryBuffer | null>(null);
+  bufferRef.current ??= new HistoryBuffer();
+  const buffer = bufferRef.current;
+  const [version, setVersion] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [tailing, setTailing] = useState(false);
+  const [error, setError] = useState<ErrorInfo | null>(null);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    const { signal } = abort;
+    let token: string | null = null;
+
+    async function run() {
+      // Keyset paging from the start (or from the last event already held, after a remount).
+      const last = buffer.lastSequence;
+      token = last === null ? null : historyTokenAfter(last);
+      for (;;) {
+        if (signal.aborted) return;
+        try {
+          const page = await browserDwClient.getHistory(workflowId, runId, { pageSize: PAGE_SIZE, nextPageToken: token }, { signal });
+          if (buffer.add(page.events) > 0) setVersion((v) => v + 1);
+          setError(null);
+          token = historyResumeToken(page, token);
+          if (!page.next_page_token) break;
+        } catch (caught) {
+          if (signal.aborted || (isDwError(caught) && caught.reason === "aborted")) return;
+          setError(toErrorInfo(caught));
+          await pause(RETRY_DELAY_MS, signal);
+        }
+      }
+      setLoading(false);
+      if (!live) return;
+      setTailing(true);
+      while (!signal.aborted) {
+        try {
+          const page = await browserDwClient.getHistory(workflowId, runId, { pageSize: PAGE_SIZE, nextPageToken: token, waitNewEvent: true }, { signal });
+          if (buffer.add(page.events) > 0) setVersion((v) => v + 1);
+          setError(null);
+          token = historyResumeToken(page, token);
+        } catch (caught) {
+          if (signal.aborted || (isDwError(caught) && caught.reason === "aborted")) return;
+          setError(toErrorInfo(caught));
+          await pause(RETRY_DELAY_MS, signal);
+        }
+      }
+    }
+
+    void run();
+    return () => {
+      abort.abort();
+      setTailing(false);
+    };
+  }, [buffer, workflowId, runId, live]);
+
+  return { buffer, version, loading, tailing, error };
+}

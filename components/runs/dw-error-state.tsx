@@ -1,0 +1,41 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import type { ErrorInfo } from "./error-info";
+
+type Known = "server_unavailable" | "unauthorized" | "forbidden" | "namespace_not_found" | "instance_not_found" | "run_not_found" | "malformed_response" | "version_mismatch";
+
+const KNOWN = new Set<string>(["server_unavailable", "unauthorized", "forbidden", "namespace_not_found", "instance_not_found", "run_not_found", "malformed_response", "version_mismatch"]);
+
+/**
+ * What went wrong and what to do about it, per failure reason: a down server, a bad token, a role
+ * that may not read, an unknown namespace or id. The server's own message is shown as text beneath.
+ */
+export function DwErrorState({ error, onRetry }: { error: ErrorInfo; onRetry?: () => void }) {
+  const t = useTranslations("runs.errors");
+  const key: Known | "other" = KNOWN.has(error.reason) ? (error.reason as Known) : "other";
+  return (
+    <section
+      role="alert"
+      data-testid="dw-error"
+      data-reason={error.reason}
+      className="rounded-lg border border-bad/40 bg-panel px-6 py-8"
+    >
+      <h2 className="text-base font-semibold text-bad">{t(`${key}.title`)}</h2>
+      <p className="mt-2 max-w-2xl text-sm text-fg">{t(`${key}.action`, { namespace: error.namespace ?? "" })}</p>
+      <p className="mt-3 font-mono text-xs break-all text-fg-muted">
+        {error.httpStatus ? `HTTP ${error.httpStatus} · ` : ""}
+        {error.message}
+      </p>
+      {onRetry ? (
+        <button
+          type="button"
+          onClick={onRetry}
+          className="mt-4 rounded-md border border-line bg-panel-muted px-3 py-1.5 text-sm font-medium text-fg hover:bg-accent-soft"
+        >
+          {t("retry")}
+        </button>
+      ) : null}
+    </section>
+  );
+}

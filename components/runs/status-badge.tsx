@@ -1,0 +1,41 @@
+import type { ReactNode } from "react";
+
+const TONES: Readonly<Record<string, string>> = {
+  running: "bg-accent-soft text-accent",
+  pending: "bg-accent-soft text-accent",
+  waiting: "bg-accent-soft text-accent",
+  completed: "bg-ok/15 text-ok",
+  failed: "bg-bad/15 text-bad",
+  timed_out: "bg-bad/15 text-bad",
+  expired: "bg-warn/15 text-warn",
+  cancelled: "bg-warn/15 text-warn",
+  terminated: "bg-warn/15 text-warn",
+  continued: "bg-panel-muted text-fg-muted",
+};
+
+/** A server status rendered verbatim (unknown members too), coloured by what it means. */
+export function StatusBadge({ status, children }: { status: string; children?: ReactNode }) {
+  return (
+    <span
+      data-status={status}
+      className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${TONES[status] ?? "bg-panel-muted text-fg-muted"}`}
+    >
+      {children ?? status}
+    </span>
+  );
+}
+
+export function Pill({ tone, children, testId }: { tone: "danger" | "warning" | "neutral" | "info" | "success"; children: ReactNode; testId?: string }) {
+  const classes = {
+    danger: "bg-bad/15 text-bad border-bad/30",
+    warning: "bg-warn/15 text-warn border-warn/30",
+    neutral: "bg-panel-muted text-fg-muted border-line",
+    info: "bg-accent-soft text-accent border-accent/30",
+    success: "bg-ok/15 text-ok border-ok/30",
+  }[tone];
+  return (
+    <span data-testid={testId} className={`inline-flex items-center rounded border px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap ${classes}`}>
+      {children}
+    </span>
+  );
+}

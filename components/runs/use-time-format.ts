@@ -1,0 +1,50 @@
+"use client";
+
+import { useLocale, useNow, useTimeZone } from "next-intl";
+import { formatDateTime, formatDuration, parseTimestamp } from "@/lib/format/time";
+
+/**
+ * Times as the operator chose to see them (UTC or local, from the shell's toggle), formatted the
+ * same way the server rendered them so hydration never disagrees.
+ */
+export function useTimeFormat() {
+  const locale = useLocale();
+  const timeZone = useTimeZone() ?? "UTC";
+  return {
+    locale,
+    timeZone,
+    dateTime(value: string | number | null | undefined): string {
+      if (value === null || value === undefined) return "–";
+      return formatDateTime(value, { locale, timeZone });
+    },
+    /** Month, day and 24-hour time with the zone: fits a table column; the full form goes in a title. */
+    compact(value: string | number | null | undefined): string {
+      const date = parseTimestamp(value ?? null);
+      if (!date) return value === null || value === undefined ? "–" : String(value);
+      return new Intl.DateTimeFormat(locale, {
+        timeZone,
+        month: "short",
+        day: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "short",
+      }).format(date);
+    },
+    duration(ms: number | null | undefined): string {
+      return ms === null || ms === undefined ? "–" : formatDuration(ms, locale);
+    },
+    /** Milliseconds between two server timestamps, or null when either is missing. */
+    between(start: string | null | undefined, end: string | null | undefined): number | null {
+      const a = parseTimestamp(start ?? null);
+      const b = parseTimestamp(end ?? null);
+      return a && b ? b.getTime() - a.getTime() : null;
+    },
+  };
+}
+
+/** Re-renders every `intervalMs` for relative labels ("due in 3 s"). */
+export function useTicker(intervalMs: number): number {
+  return useNow({ updateInterval: intervalMs }).getTime();
+}

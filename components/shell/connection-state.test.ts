@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { deriveConnection } from "@/components/shell/connection-state";
+import type { ProbeResult } from "@/components/shell/connection-state";
+
+const answer = (status: number, body: unknown, at = 1_000, latencyMs = 12): ProbeResult => ({
+  kind: "answered",
+  status,
+  body,
+  latencyMs,
+  at,
+});
+
+const serving = answer(200, { status: "serving", timestamp: "2026-04-13T12:00:00+00:00", checks: { database: "ok" } });
+const info = answer(200, { server_id: "dw-1", version: "2.0.0", default_namespace: "default", capabilities: {} }, 2_000);
+
+describe("deriveConnection", () => {
+  it("is checking before any probe answered", () => {
+    expect(deriveConnection(undefined, undefined)).toMatchObject({ status: "checking", checkedAt: null });
+  });
+
+  it("is checking while only health has answered", () => {
+    expect(deriveConnection(serving, undefined).status).toBe("checking");
+  });
+
+  it("is connected with the server's identity when both probes succeed", () => {
+    expect(deriveConnection(serving, info)).toEqual({
+      status: "connected",
+      version: "2.0.0",
+      serverId: "dw-1",
+      defaultNamespace: "default",
+      latencyMs: 12,
+      checkedAt: 2_000,
+      failingChecks: [],
+      reason: null,
+    });
+  });
+
+  it("is unreachable when the proxy reports the server down or slow", () => {
+    const down = answer(502, { reason: "server_unavailable", message: "…" });
+    expect(deriveConnection(down, undefined)).toMatchObject({ status: "unreachable", reason: "server_unavailable", latencyMs: null });
+    const slow = answer(504, { reason: "server_timeout", message: "…" });
+    expect(deriveConnection(serving, slow)).toMatchObject({ status: "unreachable", reason: "server_timeout" });
+  });
+
+  it("is unreachable when the console itself cannot be reached", () => {
+    const failed: ProbeResult = { kind: "failed", message: "Failed to fetch", at: 5 };
+    expect(deriveConnection(failed, failed)).toMatchObject({ status: "unreachable", reason: "console_unreachable" });
+  });
+
+  it("does not mistake an upstream 502 without the proxy's reason for the proxy's own", () => {
+    const upstream502 = answer(502, { message: "Bad gateway from a load balancer" });
+    expect(deriveConnection(upstream502, info)).toMatchObject({ status: "degraded", reason: "http_502" });
+  });
+
+  it("is unauthorized when cluster/info refuses the credentials, even though health answers", () => {
+    const refused = answer(401, { reason: "unauthorized", message: "Invalid or missing authentication token." });
+    expect(deriveConnection(serving, refused)).toMatchObject({ status: "unauthorized", reason: "unauthorized" });
+    const forbidden = answer(403, { reason: "forbidden", role: "worker", allowed_roles: ["admin"] });
+    expect(deriveConnection(serving, forbidden).status).toBe("unauthorized");
+  });
+
+  it("is degraded with the failing checks when health reports them", () => {
+    const degraded = answer(503, { status: "degraded", checks: { database: "unavailable", cache: "ok" } });
+    expect(deriveConnection(degraded, info)).toMatchObject({
+      status: "degraded",
+      failingChecks: ["database"],
+      reason: "degraded",
+      version: "2.0.0",
+    });
+  });
+
+  it("is degraded when the address does not speak the Durable Workflow API", () => {
+    expect(deriveConnection(serving, answer(404, { message: "Not Found" }))).toMatchObject({
+      status: "degraded",
+      reason: "http_404",
+    });
+    expect(deriveConnection(answer(200, "<html>"), undefined)).toMatchObject({ status: "degraded", reason: "http_200" });
+  });
+});

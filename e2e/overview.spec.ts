@@ -1,0 +1,71 @@
+import { expect, test } from "@playwright/test";
+import type { Worker } from "../server/sdk/worker";
+import { closeServerDb, liveness, runPath, runStatus, snapBothThemes, startConsole, startOpsWorker, stuckRestockRun, waitFor } from "./operator-fixtures";
+
+/** Overview (operator_metrics), System (repair candidates and pass) and Workers, as an admin and as a lesser role. */
+
+let worker: Worker;
+
+test.beforeAll(async () => {
+  worker = startOpsWorker();
+  await worker.start();
+});
+
+test.afterAll(async () => {
+  await worker.shutdown({ abortActivities: true });
+  closeServerDb();
+});
+
+test("overview shows metric panels, sampled charts, a live region and an alert linking to the inbox", async ({ page }) => {
+  test.setTimeout(90_000);
+  const workflowId = `ops-overview-${Date.now().toString(36)}`;
+  const runId = await stuckRestockRun(workflowId);
+
+  await page.goto("/");
+  for (const panel of ["panel-runs", "panel-repair", "panel-tasks", "panel-activities", "panel-backlog", "panel-workers", "panel-offenders"]) {
+    await expect(page.getByTestId(panel)).toBeVisible({ timeout: 20_000 });
+  }
+  await expect(page.getByTestId("overview-live")).toHaveAttribute("aria-live", "polite");
+  await expect(page.getByTestId("overview-live")).toContainText(/needs? repair/);
+  const alert = page.locator('[data-alert="repair_needed"]');
+  await expect(alert).toHaveAttribute("href", "/attention");
+  await expect(page.getByTestId("panel-repair")).toContainText("oldest stuck");
+  // Worst offenders name the stuck run itself and link to it.
+  await expect(page.getByTestId("offender").filter({ hasText: workflowId }).getByRole("link")).toHaveAttribute("href", runPath(workflowId, runId), { timeout: 30_000 });
+  // Two refreshes make two samples: the charts draw what this page has seen.
+  await expect(page.getByTestId("panel-repair").locator("figcaption")).toContainText("2 samples", { timeout: 20_000 });
+  expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(4);
+  await snapBothThemes(page, "overview");
+
+  await page.goto("/system");
+  await expect(page.getByTestId("repair-total")).not.toHaveText("0", { timeout: 20_000 });
+  await snapBothThemes(page, "system");
+  await page.getByTestId("repair-pass").click();
+  const report = page.getByTestId("repair-report");
+  await expect(report).toHaveAttribute("data-status", "200", { timeout: 20_000 });
+  expect(Number(await page.getByTestId("repaired-missing").textContent())).toBeGreaterThanOrEqual(1);
+  await snapBothThemes(page, "system-repair-pass");
+  await waitFor("the pass to unstick the run", async () => (await liveness(workflowId, runId)) !== "repair_needed");
+  await waitFor("the run to complete", async () => (await runStatus(workflowId, runId)) === "completed", 30_000);
+
+  await page.goto("/workers");
+  await expect(page.getByTestId("worker-row").first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId("queues-table")).toContainText("e2e-ops");
+  await snapBothThemes(page, "workers");
+});
+
+test("panels that need an admin token say so instead of failing", async ({ page }) => {
+  test.setTimeout(120_000);
+  // A worker token: the server answers 403 on /system/** (and on operator routes).
+  const lesser = await startConsole({ DW_TOKEN: process.env.E2E_WORKER_TOKEN ?? "" });
+  try {
+    await page.goto(`${lesser.baseUrl}/`);
+    await expect(page.getByTestId("panel-metrics").getByTestId("requires-admin")).toContainText("requires an admin token", { timeout: 20_000 });
+    await expect(page.getByTestId("dw-error")).toHaveCount(0);
+    await page.goto(`${lesser.baseUrl}/system`);
+    await expect(page.getByTestId("system-repair").getByTestId("requires-admin")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("system-timeouts").getByTestId("requires-admin")).toBeVisible();
+  } finally {
+    await lesser.stop();
+  }
+});

@@ -1,0 +1,186 @@
+import { mkdirSync } from "node:fs";
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+
+const SCREENSHOTS = "test-results/screenshots";
+const dwHost = process.env.E2E_DW_HOST ?? "";
+
+const html = (page: Page) => page.locator("html");
+const colorScheme = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
+const canvasColor = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+/**
+ * Controls are server-rendered, so they are visible before React attaches their handlers. The
+ * connection indicator leaves "checking" only through client-side queries: a sign of hydration.
+ */
+const hydrated = (page: Page) =>
+  expect(page.getByTestId("connection-indicator")).not.toHaveAttribute("data-status", "checking", { timeout: 30_000 });
+/** Screenshots show the resting state: no focus ring left over from the last interaction. */
+const screenshot = async (page: Page, name: string) => {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+};
+
+test.beforeAll(() => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+test("the shell shows navigation, a connected server, and a dark theme that persists", async ({ page }) => {
+  test.skip(!dwHost, "no Durable Workflow server for e2e: server/main.ts is missing and E2E_DW_SERVER_URL is unset");
+
+  await page.goto("/");
+  await expect(page.getByRole("navigation", { name: "Primary" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await expect(page.getByRole("main")).toBeVisible();
+  await expect(page.getByRole("banner")).toBeVisible();
+
+  const indicator = page.getByTestId("connection-indicator");
+  await expect(indicator).toHaveAttribute("data-status", "connected", { timeout: 20_000 });
+  await expect(indicator).toContainText("Connected");
+  await expect(page.getByTestId("connection-host")).toHaveText(dwHost);
+
+  await indicator.click();
+  const details = page.locator(`#${await indicator.getAttribute("aria-controls")}`);
+  await expect(details).toBeVisible();
+  await expect(details).toContainText(dwHost);
+  await expect(details).toContainText("Server version");
+  await page.keyboard.press("Escape");
+  await expect(details).toBeHidden();
+
+  await expect(page.getByTestId("namespace-switcher")).toHaveValue("default");
+  await expect(page.getByTestId("namespace-switcher").locator("option", { hasText: /^default$/ })).toHaveCount(1);
+
+  await expect(html(page)).not.toHaveClass(/\bdark\b/);
+  expect(await colorScheme(page)).toBe("light");
+  const lightCanvas = await canvasColor(page);
+  await screenshot(page, "shell-light");
+
+  await page.getByRole("button", { name: "Dark" }).click();
+  await expect(html(page)).toHaveClass(/\bdark\b/);
+  expect(await colorScheme(page)).toBe("dark");
+  expect(await canvasColor(page)).not.toBe(lightCanvas);
+
+  await page.reload();
+  await expect(html(page)).toHaveClass(/\bdark\b/);
+  await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page.getByTestId("connection-indicator")).toHaveAttribute("data-status", "connected", { timeout: 20_000 });
+  await screenshot(page, "shell-dark");
+});
+
+test("the theme is applied before the first paint, with no flash", async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: "bw-theme", value: "dark", url: baseURL ?? "" }]);
+  // Record <html>'s class at the moment <body> is first inserted, before anything can paint.
+  await page.addInitScript(() => {
+    const observer = new MutationObserver(() => {
+      if (document.body) {
+        document.documentElement.setAttribute("data-class-at-body", document.documentElement.className);
+        observer.disconnect();
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto("/runs");
+  await expect(html(page)).toHaveAttribute("data-class-at-body", /\bdark\b/);
+
+  // The theme is set by a blocking script in <head>, i.e. before the body is parsed, not by React.
+  const markup = await (await page.request.get("/runs")).text();
+  expect(markup).toMatch(/<html[^>]*data-theme-preference="dark"/);
+  const themeScript = markup.indexOf("prefers-color-scheme");
+  expect(themeScript).toBeGreaterThan(-1);
+  expect(themeScript).toBeLessThan(markup.indexOf("<body"));
+});
+
+test("System follows the operating system's colour scheme", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "System" })).toHaveAttribute("aria-pressed", "true");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(html(page)).toHaveClass(/\bdark\b/);
+  await page.emulateMedia({ colorScheme: "light" });
+  await expect(html(page)).not.toHaveClass(/\bdark\b/);
+
+  await hydrated(page);
+  await page.getByRole("button", { name: "Light" }).click();
+  await expect(page.getByRole("button", { name: "Light" })).toHaveAttribute("aria-pressed", "true");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(html(page)).not.toHaveClass(/\bdark\b/);
+});
+
+test("every section is reachable from the navigation", async ({ page }) => {
+  await page.goto("/");
+  for (const [name, path] of [["Runs", "/runs"], ["Attention", "/attention"], ["System", "/system"], ["Workers", "/workers"], ["Overview", "/"]] as const) {
+    await page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name }).click();
+    await expect(page).toHaveURL(path);
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(page.getByRole("link", { name })).toHaveAttribute("aria-current", "page");
+    await expect(page).toHaveTitle(`${name} · Breakwater`);
+  }
+});
+
+test("the skip link moves focus to the main content", async ({ page }) => {
+  await page.goto("/");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to main content" });
+  await expect(skip).toBeFocused();
+  await skip.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+});
+
+test.describe("locale", () => {
+  test.use({ locale: "de-DE" });
+
+  test("follows Accept-Language, and the switcher's choice persists", async ({ page }) => {
+    test.slow();
+    await page.goto("/");
+    await expect(html(page)).toHaveAttribute("lang", "de");
+    await expect(page.getByRole("link", { name: "Läufe" })).toBeVisible();
+
+    await hydrated(page);
+    await page.getByRole("combobox", { name: "Sprache" }).selectOption("en");
+    // The switch re-renders every server component of the page; allow for a busy machine.
+    await expect(page.getByRole("link", { name: "Runs" })).toBeVisible({ timeout: 30_000 });
+    await expect(html(page)).toHaveAttribute("lang", "en");
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  });
+});
+
+test.describe("time zone", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("times render in UTC until the operator picks local time", async ({ page }) => {
+    test.slow();
+    await page.goto("/");
+    const indicator = page.getByTestId("connection-indicator");
+    await expect(indicator).not.toHaveAttribute("data-status", "checking", { timeout: 20_000 });
+    await indicator.click();
+    const details = page.locator(`#${await indicator.getAttribute("aria-controls")}`);
+    await expect(details).toContainText(/Last checked\s*\d{2}:\d{2}:\d{2}\s[AP]M UTC/);
+
+    await page.getByRole("button", { name: "Local" }).click();
+    await expect(page.getByRole("button", { name: "Local" })).toHaveAttribute("aria-pressed", "true", { timeout: 30_000 });
+    await indicator.click();
+    await expect(details).toContainText(/Last checked\s*\d{2}:\d{2}:\d{2}\s[AP]M E[SD]T/);
+  });
+});
+
+test("the namespace cookie travels to the server as X-Namespace", async ({ page, context, baseURL }) => {
+  test.skip(!dwHost, "no Durable Workflow server for e2e: server/main.ts is missing and E2E_DW_SERVER_URL is unset");
+
+  expect((await page.request.get("/api/dw/workflows")).status()).toBe(200);
+
+  await context.addCookies([{ name: "bw-namespace", value: "e2e-absent", url: baseURL ?? "" }]);
+  const missing = await page.request.get("/api/dw/workflows");
+  expect(missing.status()).toBe(404);
+  expect(await missing.json()).toMatchObject({ reason: "namespace_not_found" });
+
+  // The switcher keeps showing the operator's choice, marked as unknown to the server.
+  await page.goto("/");
+  const switcher = page.getByTestId("namespace-switcher");
+  await expect(switcher).toHaveValue("e2e-absent");
+  await expect(switcher.locator("option", { hasText: "e2e-absent (not on server)" })).toHaveCount(1);
+
+  await hydrated(page);
+  await switcher.selectOption("default");
+  await expect.poll(async () => (await context.cookies()).find((cookie) => cookie.name === "bw-namespace")?.value).toBe("default");
+  expect((await page.request.get("/api/dw/workflows")).status()).toBe(200);
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { formatDateTime, formatDuration, formatTime, parseTimestamp } from "@/lib/format/time";
+
+describe("parseTimestamp", () => {
+  it("reads both server ISO forms as the same instant", () => {
+    const micro = parseTimestamp("2026-04-13T12:00:00.123456Z");
+    const offset = parseTimestamp("2026-04-13T14:00:00.123+02:00");
+    expect(micro?.toISOString()).toBe("2026-04-13T12:00:00.123Z");
+    expect(offset?.getTime()).toBe(micro?.getTime());
+    expect(parseTimestamp("2026-04-13T12:00:00+00:00")?.toISOString()).toBe("2026-04-13T12:00:00.000Z");
+    expect(parseTimestamp("2026-04-13T12:00:00+0000")?.toISOString()).toBe("2026-04-13T12:00:00.000Z");
+  });
+
+  it("accepts epoch milliseconds and Dates, rejects garbage", () => {
+    expect(parseTimestamp(0)?.toISOString()).toBe("1970-01-01T00:00:00.000Z");
+    expect(parseTimestamp(new Date("2026-01-01T00:00:00Z"))?.getUTCFullYear()).toBe(2026);
+    expect(parseTimestamp("yesterday")).toBeNull();
+    expect(parseTimestamp("2026-04-13")).toBeNull();
+    expect(parseTimestamp("2026-13-45T99:00:00Z")).toBeNull();
+    expect(parseTimestamp(Number.NaN)).toBeNull();
+    expect(parseTimestamp(null)).toBeNull();
+  });
+});
+
+describe("formatDateTime / formatTime", () => {
+  const instant = "2026-04-13T12:00:05.000000Z";
+
+  it("renders UTC with the zone named, per locale", () => {
+    expect(formatDateTime(instant, { locale: "en", timeZone: "UTC" })).toBe("Apr 13, 2026, 12:00:05 PM UTC");
+    expect(formatDateTime(instant, { locale: "de", timeZone: "UTC" })).toBe("13. Apr. 2026, 12:00:05 UTC");
+  });
+
+  it("shifts to the chosen local zone", () => {
+    expect(formatTime(instant, { locale: "de", timeZone: "Europe/Berlin" })).toBe("14:00:05 MESZ");
+    expect(formatTime(instant, { locale: "en", timeZone: "America/New_York" })).toBe("08:00:05 AM EDT");
+  });
+
+  it("returns unparseable input verbatim instead of 'Invalid Date'", () => {
+    expect(formatDateTime("not a date", { locale: "en", timeZone: "UTC" })).toBe("not a date");
+  });
+});
+
+describe("formatDuration", () => {
+  it("uses milliseconds under a second", () => {
+    expect(formatDuration(0, "en")).toBe("0ms");
+    expect(formatDuration(12.9, "en")).toBe("12ms");
+  });
+
+  it("shows the two largest units, rounding the last one down", () => {
+    expect(formatDuration(3_723_999, "en")).toBe("1h 2m");
+    expect(formatDuration(59_999, "en")).toBe("59s");
+    expect(formatDuration(90_061_000, "en")).toBe("1d 1h");
+    expect(formatDuration(3_600_000, "en")).toBe("1h 0m");
+    expect(formatDuration(3_723_000, "en", { maxUnits: 3 })).toBe("1h 2m 3s");
+  });
+
+  it("follows the locale", () => {
+    expect(formatDuration(3_723_000, "de")).toBe("1h, 2 Min.");
+    expect(formatDuration(250, "de")).toBe("250 ms");
+  });
+
+  it("keeps the sign of negative durations and refuses non-finite ones", () => {
+    expect(formatDuration(-1_500, "en")).toBe("-1s");
+    expect(formatDuration(Number.POSITIVE_INFINITY, "en")).toBe("–");
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Locale-aware date and duration formatting. Pure: callers pass the locale and the IANA time zone
+ * (UTC or the operator's local zone), so the same input renders the same text on server and browser.
+ */
+
+/**
+ * Parses the two ISO-8601 forms the Durable Workflow server emits (`…T12:00:00.000000Z` and
+ * `…T12:00:00+00:00`), or epoch milliseconds. Fractions beyond milliseconds are truncated rather than
+ * left to the engine's parser, which is not required to accept them. Returns null for anything else.
+ */
+export function parseTimestamp(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
+  if (typeof value === "number") return Number.isFinite(value) ? new Date(value) : null;
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i.exec(value.trim());
+  if (!match) return null;
+  const [, base, fraction = "", zone] = match;
+  const millis = fraction.slice(0, 3).padEnd(3, "0");
+  const offset = zone.toUpperCase() === "Z" ? "Z" : zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const date = new Date(`${base}.${millis}${offset}`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export interface ZonedFormatOptions {
+  locale: string;
+  timeZone: string;
+}
+
+/** Date and time to the second, with the zone named so UTC and local times are never confused. */
+export function formatDateTime(value: string | number | Date, { locale, timeZone }: ZonedFormatOptions): string {
+  const date = parseTimestamp(value);
+  if (!date) return String(value);
+  return new Intl.DateTimeFormat(locale, {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZoneName: "short",
+  }).format(date);
+}
+
+/** Time of day to the second, with the zone named. */
+export function formatTime(value: string | number | Date, { locale, timeZone }: ZonedFormatOptions): string {
+  const date = parseTimestamp(value);
+  if (!date) return String(value);
+  return new Intl.DateTimeFormat(locale, {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    timeZoneName: "short",
+  }).format(date);
+}
+
+const DURATION_UNITS = [
+  { unit: "day", ms: 86_400_000 },
+  { unit: "hour", ms: 3_600_000 },
+  { unit: "minute", ms: 60_000 },
+  { unit: "second", ms: 1_000 },
+] as const;
+
+export interface DurationFormatOptions {
+  /** How many units to show, largest first (default 2: "1h 5m", "3m 20s"). */
+  maxUnits?: number;
+}
+
+/**
+ * A duration in the locale's narrow unit style ("1h 5m", "1 Std., 5 Min."). Under a second it shows
+ * milliseconds; the smallest shown unit is rounded down so a duration never reads longer than it was.
+ */
+export function formatDuration(milliseconds: number, locale: string, { maxUnits = 2 }: DurationFormatOptions = {}): string {
+  if (!Number.isFinite(milliseconds)) return "–";
+  const sign = milliseconds < 0 ? "-" : "";
+  const total = Math.abs(milliseconds);
+  const unitFormat = (unit: string, amount: number) =>
+    new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "narrow", maximumFractionDigits: 0 }).format(amount);
+
+  if (total < 1_000) return sign + unitFormat("millisecond", Math.floor(total));
+
+  const parts: string[] = [];
+  let rest = total;
+  for (const { unit, ms } of DURATION_UNITS) {
+    if (parts.length >= maxUnits) break;
+    const amount = Math.floor(rest / ms);
+    rest -= amount * ms;
+    // Skip leading zero units, but keep inner zeros ("1h 0m") so the largest units stay adjacent.
+    if (amount === 0 && parts.length === 0) continue;
+    parts.push(unitFormat(unit, amount));
+  }
+  return sign + new Intl.ListFormat(locale, { type: "unit", style: "narrow" }).format(parts);
+}

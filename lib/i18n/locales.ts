@@ -1,0 +1,52 @@
+/**
+ * Locales the console ships a catalog for. English is the source catalog; every other locale may be
+ * partial and falls back to English key by key (see `loadMessages`).
+ */
+export const LOCALES = ["en", "de"] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = "en";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+interface LanguageRange {
+  tag: string;
+  q: number;
+  order: number;
+}
+
+/** Parses an Accept-Language header into ranges ordered by preference (q, then position). */
+export function parseAcceptLanguage(header: string | null | undefined): string[] {
+  if (!header) return [];
+  const ranges: LanguageRange[] = [];
+  header.split(",").forEach((part, order) => {
+    const [rawTag, ...params] = part.trim().split(";");
+    const tag = rawTag?.trim().toLowerCase();
+    if (!tag) return;
+    let q = 1;
+    for (const param of params) {
+      const [key, value] = param.trim().split("=");
+      if (key?.trim() === "q") {
+        const parsed = Number(value);
+        q = Number.isFinite(parsed) ? parsed : 0;
+      }
+    }
+    if (q > 0) ranges.push({ tag, q, order });
+  });
+  return ranges.sort((a, b) => b.q - a.q || a.order - b.order).map((range) => range.tag);
+}
+
+/**
+ * The locale for a request: an explicit choice (cookie) wins, then the first Accept-Language range
+ * whose primary language has a catalog, then English.
+ */
+export function resolveLocale(cookieValue: string | null | undefined, acceptLanguage: string | null | undefined): Locale {
+  if (isLocale(cookieValue)) return cookieValue;
+  for (const tag of parseAcceptLanguage(acceptLanguage)) {
+    if (tag === "*") return DEFAULT_LOCALE;
+    const primary = tag.split("-")[0];
+    if (isLocale(primary)) return primary;
+  }
+  return DEFAULT_LOCALE;
+}

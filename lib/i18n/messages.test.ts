@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import en from "@/messages/en.json";
+import de from "@/messages/de.json";
+import { LOCALES } from "@/lib/i18n/locales";
+import { loadMessages, mergeCatalog } from "@/lib/i18n/messages";
+
+type Tree = { [key: string]: string | Tree };
+
+function leaves(tree: Tree, prefix = ""): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") out.set(path, value);
+    else for (const [p, v] of leaves(value, path)) out.set(p, v);
+  }
+  return out;
+}
+
+const placeholders = (message: string) => [...message.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+
+describe("message catalogs", () => {
+  const english = leaves(en);
+
+  it("has a catalog file for every listed locale, with no key English lacks", () => {
+    const catalogs: Record<string, Tree> = { en, de };
+    for (const locale of LOCALES) {
+      const catalog = catalogs[locale];
+      expect(catalog, locale).toBeDefined();
+      for (const key of leaves(catalog).keys()) expect(english.has(key), `${locale}: ${key}`).toBe(true);
+    }
+  });
+
+  it("keeps the ICU placeholders of every translated message", () => {
+    for (const [key, message] of leaves(de)) {
+      expect(placeholders(message), key).toEqual(placeholders(english.get(key) ?? ""));
+    }
+  });
+
+  it("fills keys a partial catalog lacks from English and ignores unknown keys", () => {
+    const merged = mergeCatalog({ a: "A", b: { c: "C", d: "D" } }, { b: { c: "Ç" }, z: "unknown" });
+    expect(merged).toEqual({ a: "A", b: { c: "Ç", d: "D" } });
+  });
+
+  it("loads the German catalog with the full English shape", () => {
+    const messages = loadMessages("de");
+    expect(messages.nav.runs).toBe("Läufe");
+    expect([...leaves(messages).keys()].sort()).toEqual([...english.keys()].sort());
+  });
+});

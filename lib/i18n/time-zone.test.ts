@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { resolveTimeZone } from "@/lib/i18n/time-zone";
+
+const jar = (values: Record<string, string>) => ({
+  get: (name: string) => (name in values ? { value: values[name] } : undefined),
+});
+
+describe("resolveTimeZone", () => {
+  it("is UTC unless local time was chosen", () => {
+    expect(resolveTimeZone(jar({}))).toBe("UTC");
+    expect(resolveTimeZone(jar({ "bw-tz": "Europe/Berlin" }))).toBe("UTC");
+    expect(resolveTimeZone(jar({ "bw-time": "utc", "bw-tz": "Europe/Berlin" }))).toBe("UTC");
+  });
+
+  it("uses the browser's reported zone in local mode, if it is a real zone", () => {
+    expect(resolveTimeZone(jar({ "bw-time": "local", "bw-tz": "Europe/Berlin" }))).toBe("Europe/Berlin");
+    expect(resolveTimeZone(jar({ "bw-time": "local", "bw-tz": "Mars/Olympus" }))).toBe("UTC");
+    expect(resolveTimeZone(jar({ "bw-time": "local" }))).toBe("UTC");
+  });
+});

@@ -1,0 +1,88 @@
+import type { Role } from "@/lib/views/capabilities";
+import type { ConsoleConfig } from "@/lib/server/config";
+import { assertServerOnly } from "@/lib/server/server-only";
+
+assertServerOnly("lib/server/action-guard");
+
+/**
+ * The gate every action handler passes before it sends anything with the console's token:
+ * same-origin (CSRF), read-only mode, then the role the token is known to carry. A refusal is an
+ * answer with a reason the screen can put into words, never a 500.
+ */
+
+export type GuardReason = "cross_origin" | "read_only" | "role";
+
+export interface GuardRefusal {
+  status: 403;
+  reason: GuardReason;
+  message: string;
+}
+
+/** The header names the guard reads; `Headers` and plain maps both fit. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * Browsers send `Sec-Fetch-Site` on every fetch and `Origin` on every POST, and a page cannot forge
+ * either. A request with neither is not from a browser page of this console, so it is refused too:
+ * the action API is for the console's own screens.
+ */
+export function sameOriginProblem(headers: HeaderSource): string | null {
+  const site = headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin") return `Sec-Fetch-Site is "${site}"`;
+  const origin = headers.get("origin");
+  if (origin === null || origin === "" || origin === "null") return "the request carries no Origin";
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return "the Origin header is not a URL";
+  }
+  const hosts = [headers.get("host"), headers.get("x-forwarded-host")]
+    .filter((value): value is string => value !== null && value !== "")
+    .flatMap((value) => value.split(",").map((part) => part.trim()));
+  return hosts.includes(originHost) ? null : `Origin ${originHost} is not this console (${hosts.join(", ") || "no Host"})`;
+}
+
+/**
+ * The role the server grants the console's token, when the variable that supplied it says so.
+ * `DW_TOKEN` (or no token, which the server may run without) leaves it to the server.
+ */
+export function consoleRole(config: Pick<ConsoleConfig, "tokenSource">): Role | null {
+  switch (config.tokenSource) {
+    case "DW_ADMIN_TOKEN":
+      return "admin";
+    case "DW_OPERATOR_TOKEN":
+      return "operator";
+    default:
+      return null;
+  }
+}
+
+const RANK: Readonly<Record<Role, number>> = { worker: 0, operator: 1, admin: 2 };
+
+export function guardAction(
+  headers: HeaderSource,
+  config: Pick<ConsoleConfig, "readOnly" | "tokenSource">,
+  requiredRole: Role,
+): GuardRefusal | null {
+  const crossOrigin = sameOriginProblem(headers);
+  if (crossOrigin) return { status: 403, reason: "cross_origin", message: `Refused: ${crossOrigin}.` };
+  if (config.readOnly) return { status: 403, reason: "read_only", message: "Refused: the console runs in read-only mode (BREAKWATER_READ_ONLY=1)." };
+  const role = consoleRole(config);
+  if (role !== null && RANK[role] < RANK[requiredRole]) {
+    return { status: 403, reason: "role", message: `Refused: the console's token has the ${role} role; this action needs ${requiredRole}.` };
+  }
+  return null;
+}
+
+/** What the screens need to know to enable or explain actions (public facts only). */
+export interface ActionContext {
+  readOnly: boolean;
+  role: Role | null;
+}
+
+export function actionContext(config: Pick<ConsoleConfig, "readOnly" | "tokenSource">): ActionContext {
+  return { readOnly: config.readOnly, role: consoleRole(config) };
+}

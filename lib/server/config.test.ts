@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "@/lib/server/config";
+
+describe("parseConfig", () => {
+  it("defaults to the embedded server on 8080, namespace default, writable", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      serverUrl: "http://127.0.0.1:8080",
+      serverHost: "127.0.0.1:8080",
+      embedded: true,
+      token: null,
+      tokenSource: null,
+      namespace: "default",
+      readOnly: false,
+      timeoutMs: 10_000,
+    });
+  });
+
+  it("follows DW_EMBEDDED_PORT when no server URL is set, and treats an empty URL as unset", () => {
+    expect(parseConfig({ DW_EMBEDDED_PORT: "18080", DW_SERVER_URL: "" }).serverUrl).toBe("http://127.0.0.1:18080");
+  });
+
+  it("uses DW_SERVER_URL without trailing slashes and exposes only its host", () => {
+    const config = parseConfig({ DW_SERVER_URL: "https://dw.example.com:9443/", DW_NAMESPACE: "Billing" });
+    expect(config.serverUrl).toBe("https://dw.example.com:9443");
+    expect(config.serverHost).toBe("dw.example.com:9443");
+    expect(config.embedded).toBe(false);
+    expect(config.namespace).toBe("billing");
+  });
+
+  it("picks DW_TOKEN, then DW_ADMIN_TOKEN, then DW_OPERATOR_TOKEN", () => {
+    expect(parseConfig({ DW_OPERATOR_TOKEN: "op" })).toMatchObject({ token: "op", tokenSource: "DW_OPERATOR_TOKEN" });
+    expect(parseConfig({ DW_OPERATOR_TOKEN: "op", DW_ADMIN_TOKEN: "adm" })).toMatchObject({ token: "adm", tokenSource: "DW_ADMIN_TOKEN" });
+    expect(parseConfig({ DW_TOKEN: "t", DW_ADMIN_TOKEN: "adm" })).toMatchObject({ token: "t", tokenSource: "DW_TOKEN" });
+    expect(parseConfig({ DW_TOKEN: "  " })).toMatchObject({ token: null, tokenSource: null });
+  });
+
+  it("reads BREAKWATER_READ_ONLY flags", () => {
+    expect(parseConfig({ BREAKWATER_READ_ONLY: "1" }).readOnly).toBe(true);
+    expect(parseConfig({ BREAKWATER_READ_ONLY: "TRUE" }).readOnly).toBe(true);
+    expect(parseConfig({ BREAKWATER_READ_ONLY: "0" }).readOnly).toBe(false);
+    expect(parseConfig({ BREAKWATER_READ_ONLY: "" }).readOnly).toBe(false);
+  });
+
+  it("names every bad variable in one error", () => {
+    let error: unknown;
+    try {
+      parseConfig({ DW_SERVER_URL: "ftp://dw", DW_EMBEDDED_PORT: "99999", BREAKWATER_READ_ONLY: "maybe", DW_NAMESPACE: "a/b" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const configError = error as ConfigError;
+    expect(configError.variables.sort()).toEqual(["BREAKWATER_READ_ONLY", "DW_EMBEDDED_PORT", "DW_NAMESPACE", "DW_SERVER_URL"]);
+    expect(configError.message).toContain('DW_SERVER_URL: must be an absolute http:// or https:// URL without credentials (got "ftp://dw")');
+  });
+
+  it("refuses credentials in the URL, since the host is shown to operators", () => {
+    expect(() => parseConfig({ DW_SERVER_URL: "http://user:pw@dw:8080" })).toThrow(/DW_SERVER_URL/);
+  });
+});

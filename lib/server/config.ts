@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { assertServerOnly } from "@/lib/server/server-only";
+
+assertServerOnly("lib/server/config");
+
+/** The console's server-side configuration. The token never leaves this process. */
+export interface ConsoleConfig {
+  /** Base URL of the Durable Workflow server, without the `/api` prefix and without a trailing slash. */
+  serverUrl: string;
+  /** `host[:port]` of the server, safe to show to operators. */
+  serverHost: string;
+  /** True when DW_SERVER_URL is unset and the console talks to the embedded server. */
+  embedded: boolean;
+  token: string | null;
+  /** Which variable supplied the token (never its value), for diagnostics. */
+  tokenSource: TokenVariable | null;
+  namespace: string;
+  readOnly: boolean;
+  timeoutMs: number;
+}
+
+const TOKEN_VARIABLES = ["DW_TOKEN", "DW_ADMIN_TOKEN", "DW_OPERATOR_TOKEN"] as const;
+type TokenVariable = (typeof TOKEN_VARIABLES)[number];
+
+const SECRET_VARIABLES = new Set<string>(TOKEN_VARIABLES);
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http:// or https:// URL without credentials");
+
+const port = z
+  .string()
+  .trim()
+  .regex(/^\d+$/, "must be a port number")
+  .transform(Number)
+  .refine((value) => value >= 1 && value <= 65535, "must be between 1 and 65535");
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => ["", "0", "1", "true", "false", "yes", "no", "on", "off"].includes(value), "must be 1/0, true/false, yes/no or on/off")
+  .transform((value) => ["1", "true", "yes", "on"].includes(value));
+
+const EnvSchema = z.object({
+  DW_SERVER_URL: z.union([z.literal(""), httpUrl]).optional(),
+  DW_EMBEDDED_PORT: port.optional(),
+  DW_TOKEN: optionalText,
+  DW_ADMIN_TOKEN: optionalText,
+  DW_OPERATOR_TOKEN: optionalText,
+  DW_NAMESPACE: z
+    .string()
+    .trim()
+    .regex(/^[a-zA-Z0-9._-]{1,128}$/, "must be a namespace name (letters, digits, '.', '_', '-'; at most 128)")
+    .optional(),
+  DW_REQUEST_TIMEOUT_MS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number of milliseconds")
+    .transform(Number)
+    .refine((value) => value >= 100 && value <= 300_000, "must be between 100 and 300000")
+    .optional(),
+  BREAKWATER_READ_ONLY: flag.optional(),
+});
+
+export class ConfigError extends Error {
+  readonly variables: string[];
+
+  constructor(problems: { variable: string; message: string; value?: string }[]) {
+    const lines = problems.map(({ variable, message, value }) =>
+      value === undefined ? `  ${variable}: ${message}` : `  ${variable}: ${message} (got ${JSON.stringify(value)})`,
+    );
+    super(`Invalid Breakwater configuration:\n${lines.join("\n")}`);
+    this.name = "ConfigError";
+    this.variables = problems.map((problem) => problem.variable);
+  }
+}
+
+/** Parses a configuration from an environment map. Pure: tests pass their own map. */
+export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
+  const result = EnvSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? "environment");
+        const raw = env[variable];
+        // Secrets are never echoed, not even in a start-up error.
+        return { variable, message: issue.message, value: SECRET_VARIABLES.has(variable) ? undefined : raw };
+      }),
+    );
+  }
+  const parsed = result.data;
+  const explicitUrl = parsed.DW_SERVER_URL ? parsed.DW_SERVER_URL : undefined;
+  const serverUrl = (explicitUrl ?? `http://127.0.0.1:${parsed.DW_EMBEDDED_PORT ?? 8080}`).replace(/\/+$/, "");
+  // Admin before operator: the System screens need an admin token, and DW_TOKEN is the explicit override.
+  const tokenSource = TOKEN_VARIABLES.find((name) => parsed[name] !== undefined) ?? null;
+  return {
+    serverUrl,
+    serverHost: new URL(serverUrl).host,
+    embedded: explicitUrl === undefined,
+    token: tokenSource ? (parsed[tokenSource] ?? null) : null,
+    tokenSource,
+    namespace: (parsed.DW_NAMESPACE ?? "default").toLowerCase(),
+    readOnly: parsed.BREAKWATER_READ_ONLY ?? false,
+    timeoutMs: parsed.DW_REQUEST_TIMEOUT_MS ?? 10_000,
+  };
+}
+
+let cached: ConsoleConfig | undefined;
+
+/** The process-wide configuration, validated once (at start-up via instrumentation, else first use). */
+export function getConfig(): ConsoleConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

@@ -1,0 +1,35 @@
+import { cookies } from "next/headers";
+import { getConfig } from "@/lib/server/config";
+import { assertServerOnly } from "@/lib/server/server-only";
+import {
+  NAMESPACE_COOKIE,
+  parseNamespace,
+  parseThemePreference,
+  parseTimeMode,
+  THEME_COOKIE,
+  TIME_MODE_COOKIE,
+} from "@/lib/preferences";
+import type { ThemePreference, TimeMode } from "@/lib/preferences";
+
+assertServerOnly("lib/server/shell-context");
+
+/** What the app shell needs to render a request: public facts only, never the token. */
+export interface ShellContext {
+  serverHost: string;
+  readOnly: boolean;
+  namespace: string;
+  theme: ThemePreference;
+  timeMode: TimeMode;
+}
+
+export async function getShellContext(): Promise<ShellContext> {
+  const config = getConfig();
+  const jar = await cookies();
+  return {
+    serverHost: config.serverHost,
+    readOnly: config.readOnly,
+    namespace: parseNamespace(jar.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
+    theme: parseThemePreference(jar.get(THEME_COOKIE)?.value),
+    timeMode: parseTimeMode(jar.get(TIME_MODE_COOKIE)?.value),
+  };
+}

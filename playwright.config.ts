@@ -1,0 +1,109 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+import type { PlaywrightTestConfig, ReporterDescription } from "@playwright/test";
+
+/**
+ * E2E against real Chromium (Debian's, never a downloaded one), a production build of the console
+ * (`next build` must run first) and a real Durable Workflow server:
+ *  - E2E_DW_SERVER_URL set: that server (it must accept the E2E token);
+ *  - else, if server/main.ts exists: the embedded server on a fresh temp database, without demo data.
+ * The console holds E2E_TOKEN (default: the canary the token-leak spec hunts for) and the embedded
+ * server is started requiring it, so "connected" proves the token travelled server-side only.
+ */
+const CONSOLE_PORT = Number(process.env.E2E_PORT ?? 3100);
+const DW_PORT = Number(process.env.E2E_DW_PORT ?? 18080);
+const E2E_TOKEN = process.env.E2E_TOKEN ?? "bw-secret-token-canary";
+// Specs that drive scenarios run an SDK worker against the embedded server with this worker-role token.
+const E2E_WORKER_TOKEN = process.env.E2E_WORKER_TOKEN ?? "bw-e2e-worker-token";
+
+const externalServer = process.env.E2E_DW_SERVER_URL;
+const embeddedServer = !externalServer && existsSync(join(__dirname, "server", "main.ts"));
+const serverUrl = externalServer ?? (embeddedServer ? `http://127.0.0.1:${DW_PORT}` : undefined);
+
+// Workers re-evaluate this file; the env var keeps one data directory per run.
+process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "breakwater-e2e-"));
+// The specs read these to know what to expect.
+process.env.E2E_DW_HOST = serverUrl ? new URL(serverUrl).host : "";
+process.env.E2E_TOKEN = E2E_TOKEN;
+process.env.E2E_WORKER_TOKEN = E2E_WORKER_TOKEN;
+
+const reporter: ReporterDescription[] = [["list"]];
+if (process.env.PLAYWRIGHT_JSON_OUTPUT_NAME) reporter.push(["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME }]);
+
+const webServer: NonNullable<PlaywrightTestConfig["webServer"]> = [];
+if (embeddedServer) {
+  webServer.push({
+    command: "node --import tsx server/main.ts",
+    url: `http://127.0.0.1:${DW_PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      DW_EMBEDDED_PORT: String(DW_PORT),
+      DW_EMBEDDED_DATA: join(process.env.E2E_DATA_DIR, "dw.sqlite"),
+      DW_ADMIN_TOKEN: E2E_TOKEN,
+      DW_WORKER_TOKEN: E2E_WORKER_TOKEN,
+      // Stuck runs stay stuck until the console repairs them (the repair specs need a stable repair_needed run).
+      DW_AUTO_REPAIR: "0",
+      DW_AUTH_DRIVER: "token",
+    },
+  });
+}
+webServer.push({
+  command: `npx next start -p ${CONSOLE_PORT} -H 127.0.0.1`,
+  url: `http://127.0.0.1:${CONSOLE_PORT}/api/healthz`,
+  reuseExistingServer: !process.env.CI,
+  timeout: 60_000,
+  stdout: "ignore",
+  stderr: "pipe",
+  env: {
+    NEXT_TELEMETRY_DISABLED: "1",
+    // Unset would mean "the embedded server on 8080"; point at the e2e server or at a closed port.
+    DW_SERVER_URL: serverUrl ?? "http://127.0.0.1:9",
+    DW_TOKEN: E2E_TOKEN,
+    DW_NAMESPACE: "default",
+  },
+});
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "./test-results/artifacts",
+  // Generous: the 2-core machine also builds and runs the embedded server while these run.
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  retries: process.env.CI ? 1 : 0,
+  workers: 1,
+  reporter,
+  use: {
+    baseURL: `http://127.0.0.1:${CONSOLE_PORT}`,
+    trace: "retain-on-failure",
+    locale: "en-US",
+    timezoneId: "UTC",
+    colorScheme: "light",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+          ],
+        },
+      },
+    },
+  ],
+  webServer,
+});
