@@ -11,5 +11,5 @@ export default defineConfig([
       "@typescript-eslint/consistent-type-imports": ["error", { prefer: "type-imports", fixStyle: "separate-type-imports" }],
     },
   },
-  globalIgnores([".next/**", "out/**", "build/**", "next-env.d.ts", "test-results/**", "playwright-report/**", ".ci-out/**", ".data/**"]),
+  globalIgnores([".next/**", ".next-*/**", "out/**", "build/**", "next-env.d.ts", "test-results/**", "playwright-report/**", ".ci-out/**", ".data/**"]),
 ]);
