@@ -11,7 +11,13 @@ import { envelope, parseJson, taskSnapshot } from "./tx";
 /** Backoff used when a policy allows retries but names none (Workflow\V2\Activity::backoff()). */
 export const DEFAULT_BACKOFF_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120];
 
-const timeout = z.number().int().min(1).nullish();
+/**
+ * Upper bound for any duration a client sends (timeouts, delays, backoff): about 100 years. Every
+ * duration becomes a deadline rendered as ISO-8601, and past year 275 760 `Date` has no ISO form.
+ */
+export const MAX_DURATION_SECONDS = 3_155_760_000;
+
+const timeout = z.number().int().min(1).max(MAX_DURATION_SECONDS).nullish();
 
 export const scheduleActivitySchema = z
   .object({
@@ -24,7 +30,7 @@ export const scheduleActivitySchema = z
     retry_policy: z
       .object({
         max_attempts: z.number().int().nullish(),
-        backoff_seconds: z.union([z.array(z.number().int().min(0)), z.number().int().min(0)]).nullish(),
+        backoff_seconds: z.union([z.array(z.number().int().min(0).max(MAX_DURATION_SECONDS)), z.number().int().min(0).max(MAX_DURATION_SECONDS)]).nullish(),
         non_retryable_error_types: z.array(z.string()).nullish(),
       })
       .nullish(),

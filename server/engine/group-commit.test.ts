@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { EngineError } from "./errors";
 import { GroupCommitter } from "./group-commit";
 import type { Tx } from "./tx";
 import { DEFAULT_LEASES } from "./tx";
+import { WalSync } from "./wal-sync";
 
 let dir: string;
 let db: Db;
@@ -66,5 +67,54 @@ describe("group commit", () => {
     await expect(kept).rejects.toBe(refusal);
     await expect(dropped).rejects.toMatchObject({ reason: "stale_attempt" });
     expect(namespaces()).toEqual(["kept"]);
+  });
+  it("answers after the WAL sync, with the connection back at synchronous FULL for other writers", async () => {
+    const events: string[] = [];
+    const group = new GroupCommitter(
+      db,
+      () => clock.now(),
+      DEFAULT_LEASES,
+      () => undefined,
+      () => events.push("committed"),
+      () => events.push("durable"),
+    );
+    const ok = group.run((tx) => addNamespace(tx, "synced")).then((v) => {
+      events.push("answered");
+      return v;
+    });
+    const failing = group.run(() => {
+      throw new Error("rolled back");
+    });
+    await expect(ok).resolves.toBe("synced");
+    await expect(failing).rejects.toThrow("rolled back");
+    // Wake-ups for pollers follow the COMMIT; the answer and history wake-ups follow the sync.
+    expect(events).toEqual(["committed", "durable", "answered"]);
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    expect(namespaces()).toEqual(["synced"]);
+  });
+
+  it("coalesces concurrent WAL syncs and has nothing to sync in memory or after close", async () => {
+    const memory = openDb(":memory:", clock);
+    expect(WalSync.for(memory)).toBeNull();
+    memory.close();
+    const sync = WalSync.for(db);
+    expect(sync).not.toBeNull();
+    db.prepare("INSERT INTO namespaces (name, created_at, updated_at) VALUES ('w', 0, 0)").run();
+    await expect(Promise.all([sync?.sync(), sync?.sync(), sync?.sync()])).resolves.toHaveLength(3);
+    db.close();
+    // Closing checkpoints and removes the WAL; a sync requested afterwards has nothing left to do.
+    await expect(sync?.sync()).resolves.toBeUndefined();
+    db = openDb(join(dir, "gc.db"), clock);
+    expect(namespaces()).toEqual(["w"]);
+  });
+  it("refuses every later answer once a WAL sync has failed", async () => {
+    const sync = WalSync.for(db);
+    db.prepare("INSERT INTO namespaces (name, created_at, updated_at) VALUES ('lost', 0, 0)").run();
+    // The WAL vanishing under an open connection makes the sync fail (ENOENT).
+    unlinkSync(join(dir, "gc.db-wal"));
+    await expect(sync?.sync()).rejects.toMatchObject({ code: "ENOENT" });
+    // A file back at that path would sync fine, but what the failed sync lost is not in it.
+    writeFileSync(join(dir, "gc.db-wal"), "");
+    await expect(sync?.sync()).rejects.toMatchObject({ code: "ENOENT" });
   });
 });

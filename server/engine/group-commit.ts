@@ -1,7 +1,9 @@
+import type Database from "better-sqlite3";
 import type { Db } from "../store/db";
 import { EngineError } from "./errors";
 import type { LeaseConfig } from "./tx";
 import { Tx } from "./tx";
+import { WalSync } from "./wal-sync";
 
 interface PendingOp {
   fn: (tx: Tx) => unknown;
@@ -15,15 +17,21 @@ const MAX_BATCH = 64;
 
 type Outcome = { tx: Tx; value: unknown } | { tx: Tx | null; error: unknown };
 
+type Statement = Database.Statement<[]>;
+
 /**
  * Group commit for the worker plane. Transitions requested in the same event-loop turn run in one
  * SQLite transaction, each inside its own savepoint (a failing op rolls back alone), and are
- * answered only after the shared COMMIT: every acknowledgement is still durable, but one fsync
- * serves the whole batch instead of one per transition.
+ * answered only after the shared COMMIT is on disk: every acknowledgement is durable, but one fsync
+ * serves the whole batch instead of one per transition. On a WAL file that fsync runs off the
+ * event loop (WalSync), so the next batch executes while the previous one syncs.
  */
 export class GroupCommitter {
   private queue: PendingOp[] = [];
   private scheduled = false;
+  private readonly walSync: WalSync | null;
+  private readonly syncNormal: Statement | null;
+  private readonly syncFull: Statement | null;
 
   constructor(
     private readonly db: Db,
@@ -31,9 +39,17 @@ export class GroupCommitter {
     private readonly leases: LeaseConfig,
     /** Runs inside each op's savepoint after the op (summary refresh). */
     private readonly beforeRelease: (tx: Tx) => void,
-    /** Runs after COMMIT for each op that wrote (wake-ups). */
+    /** Runs after COMMIT for each op that wrote (task wake-ups: a claim is itself answered only once durable). */
     private readonly afterCommit: (tx: Tx) => void,
-  ) {}
+    /** Runs once the batch is durable, for each op that wrote (wake-ups that expose committed data to readers). */
+    private readonly afterDurable: (tx: Tx) => void = () => undefined,
+  ) {
+    this.walSync = WalSync.for(db);
+    // The connection stays at its configured FULL for every other writer; only this committer's
+    // COMMIT skips the in-line fsync, because it syncs the WAL itself before answering.
+    this.syncNormal = this.walSync ? db.prepare<[]>("PRAGMA synchronous = NORMAL") : null;
+    this.syncFull = this.walSync ? db.prepare<[]>("PRAGMA synchronous = FULL") : null;
+  }
 
   /**
    * Queues `fn` as one state transition. With `keepRefusals`, a 409 EngineError keeps the op's
@@ -69,28 +85,39 @@ export class GroupCommitter {
     });
     const outcomes: Outcome[] = [];
     try {
-      this.db
-        .transaction(() => {
-          for (const op of batch) {
-            const tx = new Tx(this.db, now, this.leases);
-            try {
-              const r = runOne(op, tx);
-              outcomes.push("refusal" in r ? { tx, error: r.refusal } : { tx, value: r.value });
-            } catch (e) {
-              outcomes.push({ tx: null, error: e });
+      this.syncNormal?.run();
+      try {
+        this.db
+          .transaction(() => {
+            for (const op of batch) {
+              const tx = new Tx(this.db, now, this.leases);
+              try {
+                const r = runOne(op, tx);
+                outcomes.push("refusal" in r ? { tx, error: r.refusal } : { tx, value: r.value });
+              } catch (e) {
+                outcomes.push({ tx: null, error: e });
+              }
             }
-          }
-        })
-        .immediate();
+          })
+          .immediate();
+      } finally {
+        this.syncFull?.run();
+      }
     } catch (e) {
       for (const op of batch) op.reject(e);
       return;
     }
-    batch.forEach((op, i) => {
-      const outcome = outcomes[i] as Outcome;
-      if (outcome.tx) this.afterCommit(outcome.tx);
-      if ("value" in outcome) op.resolve(outcome.value);
-      else op.reject(outcome.error);
-    });
+    for (const outcome of outcomes) if (outcome.tx) this.afterCommit(outcome.tx);
+    // Every answer waits for durability, refusals and reads included: they may rest on the batch's
+    // own writes or on an earlier batch whose sync this one also covers.
+    const answer = (): void =>
+      batch.forEach((op, i) => {
+        const outcome = outcomes[i] as Outcome;
+        if (outcome.tx) this.afterDurable(outcome.tx);
+        if ("value" in outcome) op.resolve(outcome.value);
+        else op.reject(outcome.error);
+      });
+    if (!this.walSync) answer();
+    else this.walSync.sync().then(answer, (e: unknown) => batch.forEach((op) => op.reject(e)));
   }
 }

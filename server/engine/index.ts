@@ -99,9 +99,17 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
     for (const runId of tx.touchedRuns) refreshRunSummary(db, runId, tx.now);
   }
 
-  function emitWakeUps(tx: Tx): void {
+  function emitTaskWakeUps(tx: Tx): void {
     for (const { namespace, queue, kind } of tx.readyKeys.values()) notifier.notifyTaskReady(namespace, queue, kind);
+  }
+
+  function emitHistoryWakeUps(tx: Tx): void {
     for (const runId of tx.historyRuns) notifier.notifyHistory(runId);
+  }
+
+  function emitWakeUps(tx: Tx): void {
+    emitTaskWakeUps(tx);
+    emitHistoryWakeUps(tx);
   }
 
   function transaction<T>(fn: (tx: Tx) => T, now: number = clock.now()): T {
@@ -117,7 +125,7 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
     return result;
   }
 
-  const group = new GroupCommitter(db, () => clock.now(), leaseConfig, refreshSummaries, emitWakeUps);
+  const group = new GroupCommitter(db, () => clock.now(), leaseConfig, refreshSummaries, emitTaskWakeUps, emitHistoryWakeUps);
 
   return {
     db,

@@ -137,4 +137,48 @@ describe("run summary projection", () => {
     expect(counts.get("total:")).toBe(1);
     expect(counts.get("liveness:workflow_task_ready")).toBe(1);
   });
+  test("trigger-kept counters equal a recount of the summaries after a mixed workload", async () => {
+    for (let i = 0; i < 4; i += 1) h.engine.startWorkflow({ namespace: "default", workflow_id: `mix-${i}`, workflow_type: i % 2 === 0 ? "even" : "odd", task_queue: "default" });
+    for (let i = 0; i < 3; i += 1) {
+      const t = await w.mustPollWorkflow();
+      await w.completeWorkflow(t, [{ type: "schedule_activity", activity_type: "a", retry_policy: { max_attempts: 2, backoff_seconds: [0] } }]);
+    }
+    const a1 = await w.mustPollActivity();
+    await w.failActivity(a1, { message: "boom", type: "Boom" });
+    const a2 = await w.mustPollActivity();
+    await w.completeActivity(a2);
+    const resumed = await w.mustPollWorkflow();
+    await w.completeWorkflow(resumed, [{ type: "complete_workflow", result: blob("done") }]);
+    h.engine.cancelWorkflow({ namespace: "default", workflow_id: "mix-3", reason: "stop" });
+    h.engine.signalWorkflow({ namespace: "default", workflow_id: "mix-1", signal_name: "poke" });
+
+    const counts = new Map(
+      (h.db.prepare("SELECT dim || ':' || val AS k, n FROM workflow_run_summary_counts WHERE namespace = 'default' AND n <> 0").all() as { k: string; n: number }[]).map((r) => [r.k, r.n]),
+    );
+    const recount = new Map<string, number>();
+    const add = (k: string, n: number): void => {
+      if (n !== 0) recount.set(k, (recount.get(k) ?? 0) + n);
+    };
+    const rows = h.db.prepare("SELECT * FROM workflow_run_summaries WHERE namespace = 'default'").all() as RunSummary[];
+    for (const r of rows) {
+      add("total:", 1);
+      add(`status:${r.status}`, 1);
+      add("current:", r.is_current_run === 1 ? 1 : 0);
+      add("archived:", r.archived_at !== null ? 1 : 0);
+      add(`liveness:${r.liveness_state}`, 1);
+      add("waiting:", r.status_bucket === "running" && r.wait_started_at !== null ? 1 : 0);
+      add(`pressure:${r.history_budget_pressure}`, 1);
+      add("events:", r.history_event_count);
+    }
+    // Event counts and sizes only grow, so their maxima are the current ones; fan-out shrinks as work
+    // closes, and its counter keeps the highest value ever seen.
+    recount.set("max_events:", Math.max(...rows.map((r) => r.history_event_count)));
+    recount.set("max_size_bytes:", Math.max(...rows.map((r) => r.history_size_bytes)));
+    expect(counts.get("max_fan_out:") ?? 0).toBeGreaterThanOrEqual(Math.max(...rows.map((r) => r.history_fan_out)));
+    counts.delete("max_fan_out:");
+    const failedAttempts = (h.db.prepare("SELECT COUNT(*) AS n FROM activity_attempts WHERE status = 'failed'").get() as { n: number }).n;
+    add("failed_attempts:", failedAttempts);
+    expect(failedAttempts).toBe(1);
+    expect(Object.fromEntries([...counts].sort())).toEqual(Object.fromEntries([...recount].filter(([, n]) => n !== 0).sort()));
+  });
 });

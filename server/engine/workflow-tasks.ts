@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
-import { scheduleActivity, scheduleActivitySchema } from "./activities";
+import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { createInstance, startRun } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
@@ -17,11 +17,11 @@ export const HISTORY_PAGE_SIZE_MAX = 1000;
 
 export const envelopeSchema = z.object({ codec: z.string().min(1), blob: z.string() });
 
-const positiveInt = z.number().int().min(1);
+const positiveInt = z.number().int().min(1).max(MAX_DURATION_SECONDS);
 
 const commandSchemas = z.discriminatedUnion("type", [
   scheduleActivitySchema,
-  z.object({ type: z.literal("start_timer"), delay_seconds: z.number().int().min(0) }),
+  z.object({ type: z.literal("start_timer"), delay_seconds: z.number().int().min(0).max(MAX_DURATION_SECONDS) }),
   z.object({
     type: z.literal("start_child_workflow"),
     workflow_type: z.string().min(1),

@@ -114,7 +114,6 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         });
       });
       scope.setErrorHandler((error, _request, reply) => renderWorkerError(reply, error));
-      scope.setNotFoundHandler((_request, reply) => sendWorker(reply, 404, { message: "Not found.", reason: "not_found" }));
 
       scope.post("/register", async (request, reply) => {
         const body = parse(registerSchema, request.body);
@@ -223,6 +222,8 @@ interface FastifyLikeError {
   code?: string;
   statusCode?: number;
   message: string;
+  /** Set by the app's JSON parser when it knows the precise `json_error`. */
+  jsonError?: string;
 }
 
 /**
@@ -251,7 +252,7 @@ export function bodyParserError(e: FastifyLikeError): { status: number; body: Re
     return { status: 413, body: { message: "The request body is too large.", reason: "payload_too_large", limit: MAX_PAYLOAD_BYTES } };
   }
   if (e.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (e.statusCode === 400 && e instanceof SyntaxError)) {
-    return { status: 400, body: { message: "The request body is not valid JSON.", reason: "malformed_json", json_error: "Syntax error" } };
+    return { status: 400, body: { message: "The request body is not valid JSON.", reason: "malformed_json", json_error: e.jsonError ?? "Syntax error" } };
   }
   return null;
 }

@@ -539,4 +539,68 @@ CREATE TRIGGER workflow_run_search_delete AFTER DELETE ON workflow_run_summaries
 END;
 `,
   },
+  {
+    // Engine hot path: the summary counters' update trigger ran 19 upserts on every summary write,
+    // although a transition changes one or two counted values at most. One trigger per counter,
+    // each firing only when its value (or the namespace) changes, keeps the same totals: a
+    // counter whose value is unchanged would have been decremented and re-incremented on the
+    // same row, and a max counter already holds every value it saw.
+    version: 6,
+    name: "summary_counts_update_on_change",
+    sql: `
+DROP TRIGGER workflow_run_summary_counts_update;
+CREATE TRIGGER workflow_run_summary_counts_update_total AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR 0 BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'total', '', -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'total', '', 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_status AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR OLD.status IS NOT NEW.status BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'status', OLD.status, -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'status', NEW.status, 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_current AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR (OLD.is_current_run = 1) IS NOT (NEW.is_current_run = 1) BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'current', '', -(OLD.is_current_run = 1)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'current', '', (NEW.is_current_run = 1)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_archived AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR (OLD.archived_at IS NOT NULL) IS NOT (NEW.archived_at IS NOT NULL) BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'archived', '', -(OLD.archived_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'archived', '', (NEW.archived_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_liveness AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR COALESCE(OLD.liveness_state, '') IS NOT COALESCE(NEW.liveness_state, '') BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'liveness', COALESCE(OLD.liveness_state, ''), -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'liveness', COALESCE(NEW.liveness_state, ''), 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_waiting AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR (OLD.status_bucket = 'running' AND OLD.wait_started_at IS NOT NULL) IS NOT (NEW.status_bucket = 'running' AND NEW.wait_started_at IS NOT NULL) BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'waiting', '', -(OLD.status_bucket = 'running' AND OLD.wait_started_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'waiting', '', (NEW.status_bucket = 'running' AND NEW.wait_started_at IS NOT NULL)) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_pressure AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR OLD.history_budget_pressure IS NOT NEW.history_budget_pressure BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'pressure', OLD.history_budget_pressure, -1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'pressure', NEW.history_budget_pressure, 1) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_events AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR OLD.history_event_count IS NOT NEW.history_event_count BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'events', '', -OLD.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_max_events AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR OLD.history_event_count IS NOT NEW.history_event_count BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_max_size_bytes AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR OLD.history_size_bytes IS NOT NEW.history_size_bytes BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_size_bytes', '', NEW.history_size_bytes) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_max_fan_out AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace OR OLD.history_fan_out IS NOT NEW.history_fan_out BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_fan_out', '', NEW.history_fan_out) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+`,
+  },
 ];

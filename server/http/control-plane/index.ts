@@ -61,7 +61,7 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
         }
         if (cfg.versioned) {
           const raw = request.headers[CONTROL_PLANE_HEADER.toLowerCase()];
-          const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+          const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
           if (requested !== CONTROL_PLANE_VERSION) {
             return sendControlPlane(
               reply,

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { EngineError } from "../../engine";
+import { MAX_DURATION_SECONDS } from "../../engine/activities";
+import { validationError } from "../../engine/errors";
 import type { CommandResult } from "../../engine";
 import type { OperatorCommandResult } from "../../engine/repair";
 import { archiveWorkflow, repairWorkflow } from "../../engine/repair";
@@ -10,7 +12,7 @@ import { historyPage } from "../../read/history";
 import type { InstanceRecord, PayloadDecoder, RunRecord } from "../../read/runs";
 import { currentRun, describeRun, findInstance, findRun, listRuns, listWorkflows } from "../../read/runs";
 import type { PayloadValue } from "../../sdk/codec";
-import { decodeBlob, encodePayload } from "../../sdk/codec";
+import { decodeBlob, encodePayload, PayloadCodecError } from "../../sdk/codec";
 import type { ControlPlaneDeps } from "./context";
 import { intParam, namespaceOf, OPERATOR, operationOf, parseInput, routeConfig } from "./context";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
@@ -44,7 +46,14 @@ const inputField = z.union([z.array(z.unknown()), envelopeInput]).optional();
 
 function toEnvelope(input: z.infer<typeof inputField>): { codec: string; blob: string } | null {
   if (input === undefined) return null;
-  return Array.isArray(input) ? encodePayload(input) : { codec: input.codec, blob: input.blob };
+  if (!Array.isArray(input)) return { codec: input.codec, blob: input.blob };
+  try {
+    return encodePayload(input);
+  } catch (e) {
+    // JSON admits values Avro cannot carry (`1e400` parses to Infinity): the caller's input is invalid.
+    if (e instanceof PayloadCodecError) throw validationError({ input: [`The input field cannot be encoded: ${e.message}.`] });
+    throw e;
+  }
 }
 
 const listQuery = z.object({
@@ -91,8 +100,8 @@ const startBody = z
     memo: z.record(z.string(), z.unknown()).nullish(),
     search_attributes: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/).max(128), z.unknown()).nullish(),
     duplicate_policy: z.enum(["fail", "use-existing"], { message: "The selected duplicate policy is invalid." }).optional(),
-    execution_timeout_seconds: z.number().int().min(1).nullish(),
-    run_timeout_seconds: z.number().int().min(1).nullish(),
+    execution_timeout_seconds: z.number().int().min(1).max(MAX_DURATION_SECONDS).nullish(),
+    run_timeout_seconds: z.number().int().min(1).max(MAX_DURATION_SECONDS).nullish(),
   })
   .loose()
   .superRefine((body, ctx) => {
