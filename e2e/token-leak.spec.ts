@@ -9,6 +9,8 @@ import { expect, test } from "@playwright/test";
  */
 const canary = process.env.E2E_TOKEN ?? "bw-secret-token-canary";
 const dwHost = process.env.E2E_DW_HOST ?? "";
+// The build folder next.config.ts uses (BREAKWATER_DIST_DIR lets concurrent builds not collide).
+const distDir = process.env.BREAKWATER_DIST_DIR || ".next";
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -19,13 +21,13 @@ function filesUnder(dir: string): string[] {
 }
 
 test("the build output sent to browsers does not contain the token", () => {
-  const staticDir = join(".next", "static");
-  test.skip(!existsSync(staticDir), "no .next/static: run `next build` (with DW_TOKEN set to the canary) first");
+  const staticDir = join(distDir, "static");
+  test.skip(!existsSync(staticDir), `no ${distDir}/static: run \`next build\` (with DW_TOKEN set to the canary) first`);
 
   const files = [
     ...filesUnder(staticDir),
     // Prerendered pages and RSC payloads are served as they are.
-    ...filesUnder(join(".next", "server", "app")).filter((file) => /\.(html|rsc|body|meta)$/.test(file)),
+    ...filesUnder(join(distDir, "server", "app")).filter((file) => /\.(html|rsc|body|meta)$/.test(file)),
   ];
   expect(files.length).toBeGreaterThan(0);
   const leaking = files.filter((file) => readFileSync(file).includes(canary));

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { getTranslations } from "next-intl/server";
 import { BreakwaterMark } from "@/components/ui/icons";
+import { AccountStatus } from "@/components/shell/account-status";
 import { ConnectionIndicator } from "@/components/shell/connection-indicator";
 import { LocaleSwitcher } from "@/components/shell/locale-switcher";
 import { NamespaceSwitcher } from "@/components/shell/namespace-switcher";
@@ -12,6 +13,15 @@ import type { ShellContext } from "@/lib/server/shell-context";
 /** The frame around every screen: brand and navigation, namespace, connection and display preferences. */
 export async function AppShell({ context, children }: { context: ShellContext; children: ReactNode }) {
   const t = await getTranslations("shell");
+
+  // Before sign-in (the login page) there is nothing to navigate to: no nav, no server status.
+  if (context.auth.mode !== "none" && context.auth.person === null) {
+    return (
+      <main id="main" tabIndex={-1} className="flex min-h-dvh flex-1 items-start justify-center px-4 py-16 outline-none">
+        {children}
+      </main>
+    );
+  }
 
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
@@ -33,6 +43,7 @@ export async function AppShell({ context, children }: { context: ShellContext; c
             </div>
           </div>
           <PrimaryNav />
+          <AccountStatus auth={context.auth} />
         </div>
       </aside>
 

@@ -75,5 +75,7 @@ describe("deriveConnection", () => {
       reason: "http_404",
     });
     expect(deriveConnection(answer(200, "<html>"), undefined)).toMatchObject({ status: "degraded", reason: "http_200" });
+    const malformed = answer(502, { reason: "malformed_response", message: "…", issue_path: "$.status" });
+    expect(deriveConnection(malformed, info)).toMatchObject({ status: "degraded", reason: "malformed_response", latencyMs: 12 });
   });
 });

@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { clusterInfoSchema, healthSchema } from "@/lib/dw/schemas-fleet";
+import type { ClusterInfo, Health } from "@/lib/dw/schemas-fleet";
 
 /**
  * What one probe of the same-origin proxy produced. `failed` means the browser could not reach the
@@ -27,11 +26,32 @@ export interface ConnectionState {
   reason: string | null;
 }
 
-const reasonBody = z.looseObject({ reason: z.string() });
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/*
+ * Probe bodies are narrowed by hand, not with zod: the proxy has already validated 200/503 health
+ * and 200 cluster/info bodies against the schemas (answering 502 `malformed_response` otherwise),
+ * and keeping zod out of this module keeps it out of every page's first-load JavaScript.
+ */
 
 function reasonOf(result: Extract<ProbeResult, { kind: "answered" }>): string {
-  const parsed = reasonBody.safeParse(result.body);
-  return parsed.success ? parsed.data.reason : `http_${result.status}`;
+  return isRecord(result.body) && typeof result.body.reason === "string" ? result.body.reason : `http_${result.status}`;
+}
+
+function healthOf(body: unknown): Pick<Health, "status" | "checks"> | null {
+  if (!isRecord(body) || typeof body.status !== "string") return null;
+  return { status: body.status, checks: isRecord(body.checks) ? body.checks : undefined };
+}
+
+function optionalText(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function clusterIdentity(body: unknown): Pick<ClusterInfo, "version" | "server_id" | "default_namespace"> | null {
+  if (!isRecord(body)) return null;
+  return { version: optionalText(body.version), server_id: optionalText(body.server_id), default_namespace: optionalText(body.default_namespace) };
 }
 
 /** The proxy answers 502/504 with these reasons when the DW server cannot be reached. */
@@ -45,14 +65,17 @@ function unreachableReason(result: ProbeResult | undefined): string | null {
 }
 
 /** A health check is either a bare status string (`/health`) or an object with one (`/ready`). */
-const checkStatus = z.union([z.string(), z.looseObject({ status: z.string() }).transform((check) => check.status)]);
+function checkStatus(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  return isRecord(value) && typeof value.status === "string" ? value.status : null;
+}
 
 function failingChecks(checks: Record<string, unknown> | undefined): string[] {
   if (!checks) return [];
   return Object.entries(checks)
     .filter(([, value]) => {
-      const status = checkStatus.safeParse(value);
-      return status.success && status.data !== "ok";
+      const status = checkStatus(value);
+      return status !== null && status !== "ok";
     })
     .map(([name]) => name);
 }
@@ -83,23 +106,23 @@ export function deriveConnection(health: ProbeResult | undefined, info: ProbeRes
   }
 
   if (info?.kind === "answered" && info.status === 200) {
-    const parsed = clusterInfoSchema.safeParse(info.body);
-    if (parsed.success) {
-      base.version = parsed.data.version ?? null;
-      base.serverId = parsed.data.server_id ?? null;
-      base.defaultNamespace = parsed.data.default_namespace ?? null;
+    const identity = clusterIdentity(info.body);
+    if (identity) {
+      base.version = identity.version ?? null;
+      base.serverId = identity.server_id ?? null;
+      base.defaultNamespace = identity.default_namespace ?? null;
     }
   }
 
   if (health?.kind !== "answered") return base;
 
-  const healthBody = healthSchema.safeParse(health.body);
-  if (health.status !== 200 || !healthBody.success || healthBody.data.status !== "serving") {
+  const healthBody = healthOf(health.body);
+  if (health.status !== 200 || !healthBody || healthBody.status !== "serving") {
     return {
       ...base,
       status: "degraded",
-      failingChecks: healthBody.success ? failingChecks(healthBody.data.checks) : [],
-      reason: healthBody.success ? healthBody.data.status : reasonOf(health),
+      failingChecks: healthBody ? failingChecks(healthBody.checks) : [],
+      reason: healthBody ? healthBody.status : reasonOf(health),
     };
   }
 

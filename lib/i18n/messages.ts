@@ -21,7 +21,8 @@ export function mergeCatalog(base: PartialCatalog, overlay: PartialCatalog): Par
     if (isCatalog(baseValue)) {
       merged[key] = isCatalog(value) ? mergeCatalog(baseValue, value) : baseValue;
     } else {
-      merged[key] = typeof value === "string" ? value : baseValue;
+      // A leaf is a string, or its precompiled form when the build compiles catalogs (next.config.ts).
+      merged[key] = value !== undefined && !isCatalog(value) ? value : baseValue;
     }
   }
   return merged;

@@ -1,6 +1,7 @@
 import type { Role } from "@/lib/views/capabilities";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { assertServerOnly } from "@/lib/server/server-only";
+import { forwardedPerson, personRefusal } from "@/lib/server/auth/principal";
 
 assertServerOnly("lib/server/action-guard");
 
@@ -64,13 +65,21 @@ const RANK: Readonly<Record<Role, number>> = { worker: 0, operator: 1, admin: 2 
 
 export function guardAction(
   headers: HeaderSource,
-  config: Pick<ConsoleConfig, "readOnly" | "tokenSource">,
+  config: Pick<ConsoleConfig, "readOnly" | "tokenSource"> & Partial<Pick<ConsoleConfig, "auth" | "personTokens">>,
   requiredRole: Role,
 ): GuardRefusal | null {
   const crossOrigin = sameOriginProblem(headers);
   if (crossOrigin) return { status: 403, reason: "cross_origin", message: `Refused: ${crossOrigin}.` };
   if (config.readOnly) return { status: 403, reason: "read_only", message: "Refused: the console runs in read-only mode (BREAKWATER_READ_ONLY=1)." };
-  const role = consoleRole(config);
+  let tokenSource = config.tokenSource;
+  // With console auth (BREAKWATER_AUTH), the signed-in person's role decides first, then their token's.
+  if (config.auth && config.auth.mode !== "none") {
+    const person = forwardedPerson(headers);
+    const refusedPerson = personRefusal(person, requiredRole === "admin" ? "admin" : "operator");
+    if (refusedPerson || !person) return { status: 403, reason: "role", message: refusedPerson ?? "Refused: nobody is signed in to the console." };
+    tokenSource = config.personTokens?.[person.role].source ?? null;
+  }
+  const role = consoleRole({ tokenSource });
   if (role !== null && RANK[role] < RANK[requiredRole]) {
     return { status: 403, reason: "role", message: `Refused: the console's token has the ${role} role; this action needs ${requiredRole}.` };
   }

@@ -1,5 +1,9 @@
 import { z } from "zod";
 import { assertServerOnly } from "@/lib/server/server-only";
+import type { PersonRole } from "@/lib/server/auth/roles";
+import type { AuthSettings } from "@/lib/server/auth/settings";
+import { parseAuthSettings } from "@/lib/server/auth/settings";
+import { loadUsers } from "@/lib/server/auth/users";
 
 assertServerOnly("lib/server/config");
 
@@ -17,10 +21,22 @@ export interface ConsoleConfig {
   namespace: string;
   readOnly: boolean;
   timeoutMs: number;
+  /** BREAKWATER_AUTH and its settings (lib/server/auth). */
+  auth: AuthSettings;
+  /**
+   * The token sent for each signed-in person's role: admins get DW_ADMIN_TOKEN, operators and viewers
+   * DW_OPERATOR_TOKEN, each falling back to DW_TOKEN; a non-admin is never given the admin token.
+   */
+  personTokens: Readonly<Record<PersonRole, PersonToken>>;
+}
+
+export interface PersonToken {
+  token: string | null;
+  source: TokenVariable | null;
 }
 
 const TOKEN_VARIABLES = ["DW_TOKEN", "DW_ADMIN_TOKEN", "DW_OPERATOR_TOKEN"] as const;
-type TokenVariable = (typeof TOKEN_VARIABLES)[number];
+export type TokenVariable = (typeof TOKEN_VARIABLES)[number];
 
 const SECRET_VARIABLES = new Set<string>(TOKEN_VARIABLES);
 
@@ -93,15 +109,17 @@ export class ConfigError extends Error {
 /** Parses a configuration from an environment map. Pure: tests pass their own map. */
 export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
   const result = EnvSchema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((issue) => {
+  const auth = parseAuthSettings(env);
+  if (!result.success || "problems" in auth) {
+    throw new ConfigError([
+      ...(result.success ? [] : result.error.issues).map((issue) => {
         const variable = String(issue.path[0] ?? "environment");
         const raw = env[variable];
         // Secrets are never echoed, not even in a start-up error.
         return { variable, message: issue.message, value: SECRET_VARIABLES.has(variable) ? undefined : raw };
       }),
-    );
+      ...("problems" in auth ? auth.problems : []),
+    ]);
   }
   const parsed = result.data;
   const explicitUrl = parsed.DW_SERVER_URL ? parsed.DW_SERVER_URL : undefined;
@@ -117,13 +135,35 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     namespace: (parsed.DW_NAMESPACE ?? "default").toLowerCase(),
     readOnly: parsed.BREAKWATER_READ_ONLY ?? false,
     timeoutMs: parsed.DW_REQUEST_TIMEOUT_MS ?? 10_000,
+    auth: auth.settings,
+    personTokens: personTokens(parsed),
   };
+}
+
+function personTokens(parsed: Partial<Record<TokenVariable, string>>): Record<PersonRole, PersonToken> {
+  const pick = (...order: TokenVariable[]): PersonToken => {
+    const source = order.find((name) => parsed[name] !== undefined) ?? null;
+    return { token: source ? (parsed[source] ?? null) : null, source };
+  };
+  const operator = pick("DW_OPERATOR_TOKEN", "DW_TOKEN");
+  return { admin: pick("DW_ADMIN_TOKEN", "DW_TOKEN", "DW_OPERATOR_TOKEN"), operator, viewer: operator };
 }
 
 let cached: ConsoleConfig | undefined;
 
 /** The process-wide configuration, validated once (at start-up via instrumentation, else first use). */
 export function getConfig(): ConsoleConfig {
-  cached ??= parseConfig(process.env);
+  if (cached === undefined) {
+    const config = parseConfig(process.env);
+    // A broken users file stops the start, like any other bad setting (it is read again on each login).
+    if (config.auth.mode === "password") {
+      try {
+        loadUsers(config.auth.usersFile);
+      } catch (error) {
+        throw new ConfigError([{ variable: "BREAKWATER_USERS_FILE", message: error instanceof Error ? error.message : String(error) }]);
+      }
+    }
+    cached = config;
+  }
   return cached;
 }

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import workflowList from "@/lib/dw/fixtures/workflow-list.json";
 import { parseConfig } from "@/lib/server/config";
 import { isProxiedPath, proxyGet, upstreamUrl } from "@/lib/server/proxy";
 
@@ -19,12 +20,29 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push({ url: req.url ?? "", headers: req.headers });
     if (req.url?.startsWith("/api/workflows/slow")) return; // never answers: exercises the timeout
+    if (req.url?.startsWith("/api/namespaces/")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ path: req.url }));
+      return;
+    }
     if (req.url?.startsWith("/api/namespaces")) {
       res.writeHead(401, { "content-type": "application/json" });
       res.end(JSON.stringify({ reason: "unauthorized", message: "Invalid or missing authentication token." }));
       return;
     }
-    const body = JSON.stringify({ path: req.url, padding: "x".repeat(2048) });
+    if (req.url?.startsWith("/api/workers")) {
+      // Breaks the worker-list contract: `workers` must be an array.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ workers: "none" }));
+      return;
+    }
+    if (req.url?.startsWith("/api/task-queues")) {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<html>gateway</html>");
+      return;
+    }
+    // A valid list (unknown fields survive validation) whose empty search attributes come as PHP's `[]`.
+    const body = JSON.stringify({ ...workflowList, path: req.url, padding: "x".repeat(2048) });
     res.writeHead(200, {
       "content-type": "application/json",
       "content-encoding": "gzip",
@@ -79,7 +97,9 @@ describe("proxyGet", () => {
     expect(response.headers.get("set-cookie")).toBeNull();
     expect(response.headers.get("x-durable-workflow-control-plane-version")).toBe("2");
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toMatchObject({ path: "/api/workflows?status=failed" });
+    const relayed = await response.json();
+    expect(relayed).toMatchObject({ path: "/api/workflows?status=failed", workflow_count: 1 });
+    expect(relayed.workflows[0].search_attributes).toEqual({});
 
     const request = seen.at(-1);
     expect(request?.headers.authorization).toBe("Bearer secret-token");
@@ -91,6 +111,24 @@ describe("proxyGet", () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl });
     await proxyGet(config, { segments: ["health"], search: "", namespace: "default" });
     expect(seen.at(-1)?.headers.authorization).toBeUndefined();
+  });
+
+  it("answers 502 malformed_response naming the field when a body breaks the contract", async () => {
+    const config = parseConfig({ DW_SERVER_URL: baseUrl });
+    const response = await proxyGet(config, { segments: ["workers"], search: "", namespace: "default" });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ reason: "malformed_response", issue_path: "$.workers" });
+
+    const html = await proxyGet(config, { segments: ["task-queues"], search: "", namespace: "default" });
+    expect(html.status).toBe(502);
+    expect(await html.json()).toMatchObject({ reason: "malformed_response", issue_path: "$" });
+  });
+
+  it("relays allow-listed paths no screen reads without validating them", async () => {
+    const config = parseConfig({ DW_SERVER_URL: baseUrl });
+    const response = await proxyGet(config, { segments: ["namespaces", "default"], search: "", namespace: "default" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ path: "/api/namespaces/default" });
   });
 
   it("passes the server's error status and body through", async () => {

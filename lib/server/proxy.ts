@@ -1,5 +1,9 @@
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER } from "@/lib/dw/client";
+import { MALFORMED_UPSTREAM_REASON } from "@/lib/dw/errors";
 import type { ConsoleConfig } from "@/lib/server/config";
+import { responseContract } from "@/lib/server/proxy-validation";
+import type { ResponseContract } from "@/lib/server/proxy-validation";
+import { getLogger, loggedFetch } from "@/lib/server/log";
 import { assertServerOnly } from "@/lib/server/server-only";
 
 assertServerOnly("lib/server/proxy");
@@ -8,6 +12,9 @@ assertServerOnly("lib/server/proxy");
  * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the token and the
  * namespace and forwards to `<DW_SERVER_URL>/api/<path>`. Only GETs on an allow-list pass, so the
  * browser can read what the console shows and nothing else with the console's credentials.
+ * Bodies the console reads are validated here (proxy-validation.ts) and re-serialised from the
+ * parsed value; a contract break is answered 502 `malformed_response` with the offending field.
+ * Allow-listed paths no console screen reads (e.g. `namespaces/<name>`) are relayed as they are.
  */
 
 /** A long-poll (`wait_new_event=1`) is held open by the server for up to ~30 s; leave room for it. */
@@ -80,9 +87,20 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
   };
   if (config.token) headers.Authorization = `Bearer ${config.token}`;
 
-  let upstream: Response;
   try {
-    upstream = await fetch(url, { method: "GET", headers, signal, cache: "no-store", redirect: "manual" });
+    // Logged with a request id (sent as X-Request-Id), like every other call to the server.
+    const upstream = await loggedFetch(getLogger())(url, { method: "GET", headers, signal, cache: "no-store", redirect: "manual" });
+    // fetch has already decoded any gzip/deflate body, so encoding and length headers must not be copied.
+    const responseHeaders = new Headers({ "cache-control": "no-store" });
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const value = upstream.headers.get(name);
+      if (value !== null) responseHeaders.set(name, value);
+    }
+    const contract = responseContract(request.segments);
+    if (contract === null || !contract.statuses.includes(upstream.status)) {
+      return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
+    }
+    return validated(config, request.segments, upstream.status, await upstream.text(), contract, responseHeaders);
   } catch (error) {
     if (isTimeout(error)) {
       return errorResponse(504, {
@@ -97,12 +115,32 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
       server: config.serverHost,
     });
   }
+}
 
-  // fetch has already decoded any gzip/deflate body, so encoding and length headers must not be copied.
-  const responseHeaders = new Headers({ "cache-control": "no-store" });
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
-    const value = upstream.headers.get(name);
-    if (value !== null) responseHeaders.set(name, value);
+function validated(
+  config: ConsoleConfig,
+  segments: readonly string[],
+  status: number,
+  text: string,
+  contract: ResponseContract,
+  headers: Headers,
+): Response {
+  const malformed = (issuePath: string, problem: string): Response =>
+    errorResponse(502, {
+      reason: MALFORMED_UPSTREAM_REASON,
+      message: `The Durable Workflow server at ${config.serverHost} answered /api/${segments.join("/")} with an unexpected body at ${issuePath}: ${problem}`,
+      issue_path: issuePath,
+      server: config.serverHost,
+    });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return malformed("$", "not JSON");
   }
-  return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
+  const decoded = contract.decoder(json);
+  if (!decoded.ok) return malformed(decoded.issuePath, decoded.message);
+  headers.set("content-type", "application/json");
+  // The parsed value, not the original text: normalisations (PHP `[]` maps → `{}`) reach the browser.
+  return new Response(JSON.stringify(decoded.value), { status, headers });
 }

@@ -1,6 +1,9 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { getConfig } from "@/lib/server/config";
 import { assertServerOnly } from "@/lib/server/server-only";
+import { forwardedPerson } from "@/lib/server/auth/principal";
+import type { Person } from "@/lib/server/auth/principal";
+import type { AuthMode } from "@/lib/server/auth/settings";
 import {
   NAMESPACE_COOKIE,
   parseNamespace,
@@ -20,16 +23,19 @@ export interface ShellContext {
   namespace: string;
   theme: ThemePreference;
   timeMode: TimeMode;
+  /** BREAKWATER_AUTH and the signed-in person (null without console auth, or before sign-in). */
+  auth: { mode: AuthMode; person: Person | null };
 }
 
 export async function getShellContext(): Promise<ShellContext> {
   const config = getConfig();
-  const jar = await cookies();
+  const [jar, requestHeaders] = await Promise.all([cookies(), headers()]);
   return {
     serverHost: config.serverHost,
     readOnly: config.readOnly,
     namespace: parseNamespace(jar.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
     theme: parseThemePreference(jar.get(THEME_COOKIE)?.value),
     timeMode: parseTimeMode(jar.get(TIME_MODE_COOKIE)?.value),
+    auth: { mode: config.auth.mode, person: config.auth.mode === "none" ? null : forwardedPerson(requestHeaders) },
   };
 }

@@ -1,0 +1,84 @@
+import { NextResponse } from "next/server";
+import type { NextRequest } from "next/server";
+import { getConfig } from "@/lib/server/config";
+import { sameOriginProblem } from "@/lib/server/action-guard";
+import { PEER_HEADER, peerStampInstalled } from "@/lib/server/auth/peer";
+import { LoginLimiter } from "@/lib/server/auth/rate-limit";
+import { safeNextPath } from "@/lib/server/auth/redirect";
+import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
+import { loadUsers, verifyPassword } from "@/lib/server/auth/users";
+import { getLogger } from "@/lib/server/log";
+
+/**
+ * `POST /api/auth/login` (password mode): the login form posts here; the answer is a 303 to where the
+ * person was going, with the session cookie, or back to /login with the reason. Attempts are
+ * throttled per address and per user name, in this process (docs/decisions/0009).
+ */
+
+const limiter = new LoginLimiter();
+
+/**
+ * A 303 with a relative Location: `request.url` carries the host Next was started with, which may
+ * not be the one the browser used, and the session cookie belongs to the browser's host.
+ */
+function seeOther(location: string, extra?: Record<string, string>): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { location, "cache-control": "no-store", ...extra } });
+}
+
+function backToLogin(error: string, next: string, extra?: Record<string, string>): NextResponse {
+  const query = new URLSearchParams({ error });
+  if (next !== "/") query.set("next", next);
+  return seeOther(`/login?${query.toString()}`, extra);
+}
+
+function isHttps(request: NextRequest): boolean {
+  return request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+}
+
+export async function POST(request: NextRequest): Promise<Response> {
+  const config = getConfig();
+  const auth = config.auth;
+  if (auth.mode !== "password") {
+    return NextResponse.json({ reason: "not_found", message: "Password sign-in is not enabled (BREAKWATER_AUTH).", httpStatus: 404 }, { status: 404 });
+  }
+  const crossOrigin = sameOriginProblem(request.headers);
+  if (crossOrigin) {
+    return NextResponse.json({ reason: "cross_origin", message: `Refused: ${crossOrigin}.`, httpStatus: 403 }, { status: 403 });
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return NextResponse.json({ reason: "invalid_request", message: "Expected a form submission.", httpStatus: 400 }, { status: 400 });
+  }
+  const user = String(form.get("user") ?? "").trim().slice(0, 128);
+  const password = String(form.get("password") ?? "");
+  const next = safeNextPath(form.get("next"));
+  const peer = (peerStampInstalled() ? request.headers.get(PEER_HEADER) : null) || "unknown";
+  const log = getLogger();
+
+  if (!user || !password) return backToLogin("missing", next);
+  const throttle = limiter.attempt(peer, user, Date.now());
+  if (!throttle.allowed) {
+    log.warn({ user, peer, retryAfterSeconds: throttle.retryAfterSeconds }, "login throttled");
+    return backToLogin("rate_limited", next, { "retry-after": String(throttle.retryAfterSeconds) });
+  }
+
+  let match;
+  try {
+    match = await verifyPassword(loadUsers(auth.usersFile), user, password);
+  } catch (error) {
+    log.error({ failure: error instanceof Error ? error.message : String(error) }, "users file unreadable");
+    return backToLogin("unavailable", next);
+  }
+  if (!match) {
+    log.info({ user, peer }, "login refused");
+    return backToLogin("invalid", next);
+  }
+
+  const session = await issueSession({ user: match.user, role: match.role }, auth.sessionSecret, auth.sessionTtlSeconds, Date.now());
+  log.info({ user: match.user, role: match.role, peer }, "signed in");
+  const response = seeOther(next);
+  response.cookies.set(SESSION_COOKIE, session, sessionCookieOptions(isHttps(request), auth.sessionTtlSeconds));
+  return response;
+}

@@ -1,0 +1,30 @@
+import { getTranslations } from "next-intl/server";
+import type { ShellContext } from "@/lib/server/shell-context";
+
+/**
+ * Who is signed in, with a sign-out button (a plain form POST, so it works before hydration); or,
+ * without console auth, a quiet note that the console is meant for local access only.
+ */
+export async function AccountStatus({ auth }: { auth: ShellContext["auth"] }) {
+  const t = await getTranslations("auth");
+  if (auth.mode === "none") {
+    return (
+      <p data-testid="no-console-auth" className="px-2 text-xs text-fg-muted">
+        {t("noAuth")}
+      </p>
+    );
+  }
+  if (!auth.person) return null;
+  return (
+    <div data-testid="account-status" className="flex flex-col gap-1 px-2 text-xs text-fg-muted">
+      <p className="break-words">{t("signedInAs", { user: auth.person.user, role: t(`roles.${auth.person.role}`) })}</p>
+      {auth.mode === "password" ? (
+        <form method="post" action="/api/auth/logout">
+          <button type="submit" className="rounded-md border border-line px-2 py-1 text-xs font-medium text-fg hover:bg-canvas">
+            {t("signOut")}
+          </button>
+        </form>
+      ) : null}
+    </div>
+  );
+}

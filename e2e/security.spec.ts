@@ -1,0 +1,289 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import bcrypt from "bcryptjs";
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+
+/**
+ * Console access control end to end (BREAKWATER_AUTH=password): a console of the same production
+ * build with a users file, against the e2e Durable Workflow server. Admins get the admin token (the
+ * canary), operators and viewers the lesser worker token, so the role→token mapping is visible in
+ * what each person can see. The console's stdout is kept to prove no log line carries a token.
+ */
+
+const canary = process.env.E2E_TOKEN ?? "bw-secret-token-canary";
+const lesserToken = process.env.E2E_WORKER_TOKEN ?? "bw-e2e-worker-token";
+const dwHost = process.env.E2E_DW_HOST ?? "";
+const PASSWORDS = { ada: "ada-admin-pass", ola: "ola-operator-pass", vic: "vic-viewer-pass" } as const;
+
+interface AuthConsole {
+  baseUrl: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPasswordConsole(): Promise<AuthConsole> {
+  const dir = mkdtempSync(join(tmpdir(), "bw-auth-e2e-"));
+  const usersFile = join(dir, "users.json");
+  writeFileSync(
+    usersFile,
+    JSON.stringify([
+      { user: "ada", hash: bcrypt.hashSync(PASSWORDS.ada, 8), role: "admin" },
+      { user: "ola", hash: bcrypt.hashSync(PASSWORDS.ola, 8), role: "operator" },
+      { user: "vic", hash: bcrypt.hashSync(PASSWORDS.vic, 8), role: "viewer" },
+    ]),
+  );
+  return startAuthConsole(dir, {
+    BREAKWATER_AUTH: "password",
+    BREAKWATER_USERS_FILE: usersFile,
+    BREAKWATER_SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+  });
+}
+
+async function startAuthConsole(dir: string, authEnv: Record<string, string>): Promise<AuthConsole> {
+  const logFile = join(dir, "console.log");
+  const out = openSync(logFile, "w");
+  const port = await freePort();
+  const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DW_SERVER_URL: `http://${dwHost}`,
+      DW_NAMESPACE: "default",
+      DW_TOKEN: "",
+      DW_ADMIN_TOKEN: canary,
+      DW_OPERATOR_TOKEN: lesserToken,
+      ...authEnv,
+    },
+    stdio: ["ignore", out, out],
+    detached: true,
+  });
+  closeSync(out);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${baseUrl}/api/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the console (${authEnv.BREAKWATER_AUTH}) did not start:\n${readFileSync(logFile, "utf8")}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    logFile,
+    async stop() {
+      if (child.pid !== undefined && child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        // The group is this console's own (detached): `npx` and the `next` process it started.
+        process.kill(-child.pid, "SIGTERM");
+        await exited;
+      }
+    },
+  };
+}
+
+let app: AuthConsole;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.skip(!dwHost, "no Durable Workflow server for e2e");
+  app = await startPasswordConsole();
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+async function signIn(page: Page, user: keyof typeof PASSWORDS, next = "/runs"): Promise<void> {
+  await page.goto(`${app.baseUrl}${next}`);
+  await expect(page).toHaveURL(/\/login(\?|$)/);
+  await page.getByLabel("User name").fill(user);
+  await page.getByLabel("Password").fill(PASSWORDS[user]);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("account-status")).toContainText(`Signed in as ${user}`);
+}
+
+test("without a session, pages go to /login and the API answers 401 (health stays open)", async ({ request }) => {
+  const page = await request.get(`${app.baseUrl}/runs?status=failed`, { maxRedirects: 0 });
+  expect(page.status()).toBe(303);
+  expect(page.headers().location).toBe("/login?next=%2Fruns%3Fstatus%3Dfailed");
+  const api = await request.get(`${app.baseUrl}/api/dw/cluster/info`);
+  expect(api.status()).toBe(401);
+  expect(await api.json()).toMatchObject({ reason: "unauthenticated" });
+  const action = await request.post(`${app.baseUrl}/api/actions/runs`, { headers: { Origin: app.baseUrl }, data: {} });
+  expect(action.status()).toBe(401);
+  expect((await request.get(`${app.baseUrl}/api/healthz`)).status()).toBe(200);
+  // A forged person header is not a session.
+  const forged = await request.get(`${app.baseUrl}/api/dw/cluster/info`, { headers: { "X-Breakwater-Role": "admin", "X-Breakwater-User": "mallory" } });
+  expect(forged.status()).toBe(401);
+});
+
+test("a wrong password is refused; the right one lands on the requested page with a locked-down cookie", async ({ page, context }) => {
+  await page.goto(`${app.baseUrl}/workers`);
+  await page.getByLabel("User name").fill("ada");
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("login-message")).toContainText("do not match");
+  await expect(page).toHaveURL(/error=invalid/);
+
+  await page.getByLabel("User name").fill("ada");
+  await page.getByLabel("Password").fill(PASSWORDS.ada);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${app.baseUrl}/workers`);
+  await expect(page.getByTestId("account-status")).toContainText("Signed in as ada (admin)");
+  const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
+  expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+});
+
+test("a viewer reads but every action is refused with the viewer's role", async ({ page }) => {
+  await signIn(page, "vic");
+  const refused = await page.request.post(`${app.baseUrl}/api/actions/runs`, {
+    headers: { Origin: app.baseUrl },
+    data: { action: "cancel", workflowId: "any", runId: "any", requestId: "r1", reason: "e2e" },
+  });
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({ reason: "role", message: expect.stringContaining("your role (viewer) cannot") });
+  const pass = await page.request.post(`${app.baseUrl}/api/actions/system/repair-pass`, { headers: { Origin: app.baseUrl }, data: {} });
+  expect(pass.status()).toBe(403);
+  expect(await pass.json()).toMatchObject({ reason: "role" });
+});
+
+test("an operator sees admin-only panels as 'requires admin', never an error page; an admin sees them", async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  await signIn(page, "ola", "/");
+  await expect(page.getByTestId("panel-metrics").getByTestId("requires-admin")).toContainText("requires an admin token", { timeout: 20_000 });
+  await expect(page.getByTestId("dw-error")).toHaveCount(0);
+  const pass = await page.request.post(`${app.baseUrl}/api/actions/system/repair-pass`, { headers: { Origin: app.baseUrl }, data: {} });
+  expect(await pass.json()).toMatchObject({ reason: "role", message: expect.stringContaining("your role (operator) cannot run system passes") });
+
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  try {
+    await signIn(admin, "ada", "/");
+    // The admin token reads operator metrics: the panels render data and nothing asks for admin.
+    await expect(admin.getByRole("region", { name: "Runs by status" })).toBeVisible({ timeout: 20_000 });
+    await expect(admin.getByTestId("requires-admin")).toHaveCount(0);
+    expect((await admin.request.get(`${app.baseUrl}/api/dw/system/repair`)).status()).toBe(200);
+  } finally {
+    await adminContext.close();
+  }
+});
+
+test("a tampered session cookie counts as no session", async ({ page, context }) => {
+  await signIn(page, "vic");
+  const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
+  if (!session) throw new Error("no session cookie");
+  const [header, payload, signature] = session.value.split(".");
+  const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
+  const raised = Buffer.from(JSON.stringify({ ...claims, role: "admin" })).toString("base64url");
+  await context.addCookies([{ ...session, value: `${header}.${raised}.${signature}` }]);
+  const answer = await page.request.get(`${app.baseUrl}/api/dw/cluster/info`);
+  expect(answer.status()).toBe(401);
+  await page.goto(`${app.baseUrl}/runs`);
+  await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
+});
+
+test("signing out ends the session", async ({ page }) => {
+  await signIn(page, "ola");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByTestId("login-message")).toContainText("signed out");
+  await page.goto(`${app.baseUrl}/runs`);
+  await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
+});
+
+test("login attempts are throttled per user name", async ({ request }) => {
+  const attempt = (password: string) =>
+    request.post(`${app.baseUrl}/api/auth/login`, { headers: { Origin: app.baseUrl }, form: { user: "throttled-user", password, next: "/" }, maxRedirects: 0 });
+  for (let n = 0; n < 5; n += 1) expect((await attempt(`guess-${n}`)).headers().location).toContain("error=invalid");
+  const limited = await attempt("guess-6");
+  expect(limited.headers().location).toContain("error=rate_limited");
+  expect(Number(limited.headers()["retry-after"])).toBeGreaterThan(0);
+  const crossSite = await request.post(`${app.baseUrl}/api/auth/login`, { headers: { Origin: "http://evil.test" }, form: { user: "ada", password: PASSWORDS.ada } });
+  expect(crossSite.status()).toBe(403);
+});
+
+test("no token in any URL the browser requested, any page, or any console log line", async ({ page }) => {
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(request.url()));
+  await signIn(page, "ada", "/");
+  for (const path of ["/", "/runs", "/attention", "/system", "/workers"]) {
+    await page.goto(`${app.baseUrl}${path}`);
+    await page.waitForLoadState("networkidle");
+    const html = await page.content();
+    expect(html, path).not.toContain(canary);
+    expect(html, path).not.toContain(lesserToken);
+  }
+  expect(urls.length).toBeGreaterThan(5);
+  for (const url of urls) {
+    expect(url).not.toContain(canary);
+    expect(url).not.toContain(lesserToken);
+  }
+  const log = readFileSync(app.logFile, "utf8");
+  // The log is real: calls to the DW server were made and logged with a request id.
+  expect(log).toMatch(/"msg":"dw call"/);
+  expect(log).toMatch(/"requestId":"[0-9a-f-]{36}"/);
+  expect(log).not.toContain(canary);
+  expect(log).not.toContain(lesserToken);
+  expect(log).not.toContain(PASSWORDS.ada);
+  expect(log).not.toContain("bw_session=");
+});
+
+test.describe("proxy mode", () => {
+  const identity = { "X-Forwarded-User": "ada", "X-Forwarded-Email": "ada@example.com", "X-Forwarded-Groups": "ops-admins" };
+  const proxyEnv = (trusted: string) => ({ BREAKWATER_AUTH: "proxy", BREAKWATER_TRUSTED_PROXIES: trusted, BREAKWATER_ROLE_GROUPS: "admin:ops-admins,viewer:readers" });
+
+  test("identity headers from a non-proxy address are ignored, however X-Forwarded-For is dressed", async ({ request }) => {
+    test.setTimeout(90_000);
+    const spoofed = await startAuthConsole(mkdtempSync(join(tmpdir(), "bw-proxy-e2e-")), proxyEnv("10.9.9.9"));
+    try {
+      const answer = await request.get(`${spoofed.baseUrl}/api/dw/cluster/info`, {
+        headers: { ...identity, "X-Forwarded-For": "10.9.9.9", "X-Real-IP": "10.9.9.9", "X-Breakwater-Peer": "10.9.9.9" },
+      });
+      expect(answer.status()).toBe(401);
+      expect(readFileSync(spoofed.logFile, "utf8")).toMatch(/"peer":"127\.0\.0\.1".*not a trusted proxy/);
+    } finally {
+      await spoofed.stop();
+    }
+  });
+
+  test("the trusted proxy's headers sign a person in with the role their groups map to", async ({ request }) => {
+    test.setTimeout(90_000);
+    const trusted = await startAuthConsole(mkdtempSync(join(tmpdir(), "bw-proxy-e2e-")), proxyEnv("127.0.0.1,::1"));
+    try {
+      expect((await request.get(`${trusted.baseUrl}/api/dw/cluster/info`, { headers: identity })).status()).toBe(200);
+      const viewer = { "X-Forwarded-User": "vic", "X-Forwarded-Groups": "readers" };
+      const refused = await request.post(`${trusted.baseUrl}/api/actions/runs`, { headers: { ...viewer, Origin: trusted.baseUrl }, data: {} });
+      expect(await refused.json()).toMatchObject({ reason: "role", message: expect.stringContaining("your role (viewer) cannot") });
+      const noRole = await request.get(`${trusted.baseUrl}/api/dw/cluster/info`, { headers: { "X-Forwarded-User": "bob", "X-Forwarded-Groups": "marketing" } });
+      expect(noRole.status()).toBe(403);
+      expect(await noRole.json()).toMatchObject({ reason: "no_role" });
+    } finally {
+      await trusted.stop();
+    }
+  });
+});
+
+test("without BREAKWATER_AUTH the shell says, quietly, that the console is for local access only", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("no-console-auth")).toHaveText("No console authentication — local access only");
+  await expect(page.getByTestId("account-status")).toHaveCount(0);
+});

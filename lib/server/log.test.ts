@@ -1,0 +1,71 @@
+import { createServer } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, loggedFetch } from "@/lib/server/log";
+
+/** Real HTTP on 127.0.0.1 and the real pino logger writing into a captured stream. */
+
+const TOKEN = "bw-log-canary-token-7f3a";
+let server: ReturnType<typeof createServer>;
+let baseUrl = "";
+const seen: IncomingHttpHeaders[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push(req.headers);
+    res.statusCode = req.url?.startsWith("/api/broken") ? 503 : 200;
+    res.setHeader("set-cookie", `bw_session=${TOKEN}`);
+    res.end(JSON.stringify({ echoed: TOKEN }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function capture(): { lines: () => Record<string, unknown>[]; raw: () => string; stream: Writable } {
+  let text = "";
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, raw: () => text, lines: () => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+}
+
+describe("loggedFetch", () => {
+  it("sends a fresh X-Request-Id per call and logs method, path, status and duration", async () => {
+    const out = capture();
+    const fetchLogged = loggedFetch(createLogger(out.stream, "info"));
+    await fetchLogged(`${baseUrl}/api/workflows?query=secret-search`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    await fetchLogged(`${baseUrl}/api/broken`, { method: "POST", body: JSON.stringify({ payload: TOKEN }) });
+    const [first, second] = out.lines();
+    expect(first).toMatchObject({ msg: "dw call", method: "GET", path: "/api/workflows", status: 200, level: 30 });
+    expect(typeof first.durationMs).toBe("number");
+    expect(second).toMatchObject({ method: "POST", path: "/api/broken", status: 503, level: 40 });
+    const ids = seen.slice(-2).map((headers) => headers["x-request-id"]);
+    expect(ids).toEqual([first.requestId, second.requestId]);
+    expect(ids[0]).not.toEqual(ids[1]);
+    // The bearer token still reached the server: logging does not strip what the call needs.
+    expect(seen.at(-2)?.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  it("never writes the token, the cookie, the payload or the query into the log", async () => {
+    const out = capture();
+    const logger = createLogger(out.stream, "info");
+    const fetchLogged = loggedFetch(logger);
+    await fetchLogged(`${baseUrl}/api/workflows/x/signal/go?token=${TOKEN}`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, Cookie: `bw_session=${TOKEN}` }, body: TOKEN });
+    await expect(fetchLogged("http://127.0.0.1:9/api/health", { headers: { Authorization: `Bearer ${TOKEN}` } })).rejects.toThrow();
+    // The redact list covers fields someone might log by hand later.
+    logger.info({ headers: { authorization: `Bearer ${TOKEN}`, cookie: TOKEN }, token: TOKEN, request: { password: TOKEN } }, "hand-written");
+    expect(out.lines()).toHaveLength(3);
+    expect(out.lines()[1]).toMatchObject({ msg: "dw call failed", status: null });
+    expect(out.raw()).not.toContain(TOKEN);
+    expect(out.raw()).toContain("/api/workflows/x/signal/go");
+  });
+});
