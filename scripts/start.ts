@@ -65,7 +65,14 @@ let stopping = false;
 function stop(code: number): void {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
-  setTimeout(() => process.exit(code), 3000).unref();
+  const exitWhenChildrenGone = setInterval(() => {
+    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(code);
+  }, 100);
+  setTimeout(() => {
+    clearInterval(exitWhenChildrenGone);
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+    process.exit(code);
+  }, 15_000);
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));

@@ -92,6 +92,9 @@ async function main(): Promise<void> {
   }
 
   const stop = async (): Promise<void> => {
+    // Whatever still holds the loop (an activity mid-flight, a worker's long-poll), the process
+    // is gone within ten seconds; every acknowledged write is already durable.
+    setTimeout(() => process.exit(0), 10_000).unref();
     await fleet?.stop().catch((e: unknown) => console.error("demo fleet stop failed", e));
     clearInterval(sweep);
     clearInterval(repairSweep);
