@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { defineActivity } from "../server/sdk/activity";
 import { Worker } from "../server/sdk/worker";
 import { defineWorkflow } from "../server/sdk/workflow";
+import { figure } from "./support/report";
 
 /**
  * End-to-end engine throughput: the embedded server in a child process (SQLite file in a temp
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
   // CPU per execution does not depend on how busy the shared machine is, unlike the rate.
   const perActivity = (ms: number): string => (ms / Math.max(1, status.activities)).toFixed(2);
   console.log(`engine throughput cost: ${perActivity(serverCpuMs)} ms server CPU + ${perActivity(workerCpuMs)} ms worker CPU per activity execution (ceiling with the server alone on one core: ${Math.round((1000 * status.activities) / Math.max(1, serverCpuMs))}/s)`);
+  figure("engine throughput (activity executions/s)", `${Math.round(rate)}/s`, "≥ 500/s", rate >= 500);
   if (status.failed > 0 || status.activities !== N * M) process.exitCode = 1;
 }
 

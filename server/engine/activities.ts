@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { EngineError, validationError } from "./errors";
-import { activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure } from "./lifecycle";
+import { activityEventKeys, activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure } from "./lifecycle";
 import type { ActivityRow, AttemptRow, RetryPolicySnapshot, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
@@ -203,12 +203,7 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
       run.id,
       "ActivityStarted",
       {
-        activity_execution_id: a.id,
-        activity_attempt_id: attemptId,
-        activity_class: a.activity_class,
-        activity_type: a.activity_type,
-        sequence: a.sequence,
-        attempt_number: attemptNumber,
+        ...activityEventKeys(a, attempt),
         lease_expires_at: isoMicros(leaseExpires),
         activity: activitySnapshot(fresh),
         activity_attempt: attemptSnapshot(attempt),
@@ -327,12 +322,7 @@ export function heartbeatActivityTask(tx: Tx, taskId: string, input: HeartbeatIn
     run.id,
     "ActivityHeartbeatRecorded",
     {
-      activity_execution_id: activity.id,
-      activity_attempt_id: attempt.id,
-      activity_class: activity.activity_class,
-      activity_type: activity.activity_type,
-      sequence: activity.sequence,
-      attempt_number: attempt.attempt_number,
+      ...activityEventKeys(activity, attempt),
       heartbeat_at: isoMicros(tx.now),
       lease_expires_at: isoMicros(leaseExpires),
       activity: activitySnapshot(tx.activity(activity.id) as ActivityRow),
@@ -386,12 +376,7 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
     run.id,
     "ActivityCompleted",
     {
-      activity_execution_id: activity.id,
-      activity_attempt_id: attempt.id,
-      activity_class: activity.activity_class,
-      activity_type: activity.activity_type,
-      sequence: activity.sequence,
-      attempt_number: attempt.attempt_number,
+      ...activityEventKeys(activity, attempt),
       result: result?.blob ?? null,
       payload_codec: result?.codec ?? null,
       activity: activitySnapshot(fresh),
@@ -529,12 +514,7 @@ export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leas
     run.id,
     "ActivityFailed",
     {
-      activity_execution_id: activity.id,
-      activity_attempt_id: attempt.id,
-      activity_class: activity.activity_class,
-      activity_type: activity.activity_type,
-      sequence: activity.sequence,
-      attempt_number: attempt.attempt_number,
+      ...activityEventKeys(activity, attempt),
       failure_id: failureId,
       failure_category: "activity",
       non_retryable: nonRetryable,
@@ -631,12 +611,7 @@ export function enforceActivityTimeouts(tx: Tx): number {
       run.id,
       "ActivityTimedOut",
       {
-        activity_execution_id: a.id,
-        activity_attempt_id: a.current_attempt_id,
-        activity_class: a.activity_class,
-        activity_type: a.activity_type,
-        sequence: a.sequence,
-        attempt_number: a.attempt_count,
+        ...activityEventKeys(a),
         failure_id: failureId,
         failure_category: "timeout",
         timeout_kind: kind,
@@ -658,21 +633,12 @@ export function enforceActivityTimeouts(tx: Tx): number {
 
 /** Expired activity leases: the attempt closes `expired`, the task is ready again with repair_count + 1. */
 export function expireActivityLeases(tx: Tx): number {
-  const tasks = tx.db
-    .prepare("SELECT * FROM workflow_tasks INDEXED BY workflow_tasks_lease WHERE task_type = 'activity' AND status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? LIMIT 500")
-    .all(tx.now) as TaskRow[];
-  for (const task of tasks) {
+  return tx.expireLeases("activity", (task) => {
     const open = tx.db.prepare("SELECT * FROM activity_attempts WHERE workflow_task_id = ? AND status = 'running'").all(task.id) as AttemptRow[];
     for (const at of open) closeAttempt(tx, at.id, "expired");
     const executionId = (parseJson<JsonObject>(task.payload) ?? {}).activity_execution_id;
     if (typeof executionId === "string") tx.db.prepare("UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'running'").run(tx.now, executionId);
-    tx.db
-      .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
-      .run(tx.now, tx.now, task.id);
-    tx.markTaskReady(task);
-    tx.touch(task.workflow_run_id);
-  }
-  return tasks.length;
+  });
 }
 
 export function validateFailure(raw: unknown): ActivityFailureInput {

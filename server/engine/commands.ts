@@ -2,14 +2,13 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { EngineError } from "./errors";
 import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
-import type { InstanceRow, RunRow } from "./rows";
+import type { CommandRow, CommandStatus, InstanceRow, RunRow } from "./rows";
 import { isTerminal } from "./rows";
+import { parsePayload } from "./summary";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 
-export type CommandStatus = "accepted" | "rejected";
-
-/** What every command returns (the engine `CommandResponse` fields the control plane renders). */
-export interface CommandResult {
+/** The engine `CommandResponse` fields every command returns, read back from its `workflow_commands` row. */
+export interface CommandResponse {
   command_id: string;
   command_status: CommandStatus;
   command_source: string;
@@ -24,6 +23,10 @@ export interface CommandResult {
   resolved_run_id: string | null;
   target_scope: "instance" | "run";
   workflow_type: string | null;
+}
+
+/** What a start, signal, cancel or terminate command returns (the fields the control plane renders). */
+export interface CommandResult extends CommandResponse {
   namespace: string;
   /** start only */
   status?: string;
@@ -66,44 +69,28 @@ export interface CloseWorkflowInput {
   request_id?: string | null;
 }
 
-interface CommandRow {
-  id: string;
-  namespace: string;
-  workflow_instance_id: string | null;
-  workflow_run_id: string | null;
-  requested_workflow_run_id: string | null;
-  resolved_workflow_run_id: string | null;
-  command_type: string;
-  target_scope: string;
-  target_name: string | null;
-  source: string;
-  context: string | null;
-  status: string;
-  outcome: string | null;
-  rejection_reason: string | null;
-  workflow_type: string | null;
-  command_sequence: number | null;
-}
-
-function resultFromRow(tx: Tx, row: CommandRow): CommandResult {
-  const run = row.resolved_workflow_run_id ? tx.run(row.resolved_workflow_run_id) : undefined;
-  const context = row.context ? (JSON.parse(row.context) as { reason?: string | null }) : {};
-  const result: CommandResult = {
+export function commandResponse(row: CommandRow): CommandResponse {
+  const context = parsePayload(row.context);
+  return {
     command_id: row.id,
-    command_status: row.status as CommandStatus,
+    command_status: row.status,
     command_source: row.source,
     command_sequence: row.command_sequence,
     outcome: row.outcome,
     rejection_reason: row.rejection_reason,
-    reason: row.status === "rejected" ? row.rejection_reason : (context.reason ?? null),
+    reason: row.status === "rejected" ? row.rejection_reason : typeof context.reason === "string" ? context.reason : null,
     workflow_id: row.workflow_instance_id ?? "",
     run_id: row.resolved_workflow_run_id,
     requested_run_id: row.requested_workflow_run_id,
     resolved_run_id: row.resolved_workflow_run_id,
     target_scope: row.target_scope === "run" ? "run" : "instance",
     workflow_type: row.workflow_type,
-    namespace: row.namespace,
   };
+}
+
+function resultFromRow(tx: Tx, row: CommandRow): CommandResult {
+  const run = row.resolved_workflow_run_id ? tx.run(row.resolved_workflow_run_id) : undefined;
+  const result: CommandResult = { ...commandResponse(row), namespace: row.namespace };
   if (row.command_type === "start" && run) {
     result.status = run.status;
     result.business_key = run.business_key;
@@ -113,7 +100,7 @@ function resultFromRow(tx: Tx, row: CommandRow): CommandResult {
   return result;
 }
 
-function findByRequestId(tx: Tx, namespace: string, instanceId: string | null, type: string, requestId: string | null | undefined): CommandRow | undefined {
+export function findByRequestId(tx: Tx, namespace: string, instanceId: string | null, type: string, requestId: string | null | undefined): CommandRow | undefined {
   if (!requestId) return undefined;
   if (instanceId === null) {
     return tx.db.prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND command_type = ? AND request_id = ? LIMIT 1").get(namespace, type, requestId) as CommandRow | undefined;
@@ -139,7 +126,7 @@ interface NewCommand {
   messageSequence?: number | null;
 }
 
-function insertCommand(tx: Tx, c: NewCommand): CommandRow {
+export function insertCommand(tx: Tx, c: NewCommand): CommandRow {
   const id = newId(tx.now);
   const sequence = c.run && c.status === "accepted" ? tx.nextCommandSequence(c.run.id) : null;
   tx.db

@@ -1,6 +1,6 @@
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
-import type { ActivityRow, AttemptRow, RunRow, TimerRow } from "./rows";
+import type { ActivityRow, AttemptRow, FailureRow, RunRow, TimerRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, Tx } from "./tx";
 import { dropNulls, parseJson } from "./tx";
@@ -35,6 +35,21 @@ export function activitySnapshot(a: ActivityRow): JsonObject {
     result: a.result,
     exception: parseJson<JsonObject>(a.exception),
   });
+}
+
+/**
+ * The keys every attempt-level activity event opens with: the reported `attempt` when a worker
+ * reported one, else the activity's current attempt (timeouts, cancellation).
+ */
+export function activityEventKeys(a: ActivityRow, attempt?: AttemptRow): JsonObject {
+  return {
+    activity_execution_id: a.id,
+    activity_attempt_id: attempt ? attempt.id : a.current_attempt_id,
+    activity_class: a.activity_class,
+    activity_type: a.activity_type,
+    sequence: a.sequence,
+    attempt_number: attempt ? attempt.attempt_number : a.attempt_count,
+  };
 }
 
 export function attemptSnapshot(at: AttemptRow): JsonObject {
@@ -101,12 +116,7 @@ export function cancelOpenWork(tx: Tx, run: RunRow, opts: { commandId?: string |
       "ActivityCancelled",
       {
         workflow_command_id: opts.commandId ?? null,
-        activity_execution_id: a.id,
-        activity_attempt_id: a.current_attempt_id,
-        activity_class: a.activity_class,
-        activity_type: a.activity_type,
-        sequence: a.sequence,
-        attempt_number: a.attempt_count,
+        ...activityEventKeys(a),
         cancelled_at: isoMicros(tx.now),
         activity: activitySnapshot(fresh),
         activity_attempt: freshAttempt ? attemptSnapshot(freshAttempt) : undefined,
@@ -189,7 +199,7 @@ function notifyParent(tx: Tx, child: RunRow): void {
   } else {
     const childFailure = tx.db
       .prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at DESC, id DESC LIMIT 1")
-      .get(child.id) as { exception_class: string; exception_type: string | null; message: string } | undefined;
+      .get(child.id) as FailureRow | undefined;
     const category = childStatus === "failed" ? "child_workflow" : childStatus;
     const exceptionClass = childFailure?.exception_class ?? "Workflow\\V2\\Exceptions\\ChildWorkflowFailedException";
     const message = childFailure?.message ?? `Child workflow ${child.workflow_instance_id} closed as ${child.closed_reason ?? childStatus}.`;

@@ -5,7 +5,7 @@ import addFormats from "ajv-formats";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { CpHarness } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
-import { blob, ScriptedWorker, typesOf } from "../http/test-support";
+import { blob, ScriptedWorker, startWorkerHarness, typesOf } from "../http/test-support";
 import { repairBackoffSeconds } from "./summary";
 
 const CONTRACTS = fileURLToPath(new URL("../../../shared/contracts", import.meta.url));
@@ -33,9 +33,7 @@ describe("repair", () => {
   let h: CpHarness;
   let w: ScriptedWorker;
   beforeEach(async () => {
-    h = await startCpHarness();
-    w = new ScriptedWorker(h.url, "repair-worker");
-    await w.register();
+    ({ h, worker: w } = await startWorkerHarness({ workerId: "repair-worker", start: startCpHarness }));
   });
   afterEach(async () => {
     await h.close();

@@ -1,11 +1,12 @@
 import { isoMicros } from "../clock";
-import { newId } from "../ids";
+import type { CommandResponse } from "./commands";
+import { commandResponse, findByRequestId, insertCommand } from "./commands";
 import { EngineError } from "./errors";
 import { enforceActivityTimeouts } from "./activities";
 import type { Engine } from "./index";
-import type { RunRow } from "./rows";
+import type { CommandRow, CommandStatus, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
-import type { RunSummary, TaskRow } from "./summary";
+import type { RunSummary } from "./summary";
 import {
   REPAIR_POLICY,
   claimFailed,
@@ -22,55 +23,7 @@ import { dropNulls, taskSnapshot } from "./tx";
 import { createDeadlineTasks } from "./sweep";
 
 /** What a repair or archive command returns: the fields the control plane renders (`CommandResponse`). */
-export interface OperatorCommandResult {
-  command_id: string;
-  command_status: "accepted" | "rejected";
-  command_source: string;
-  command_sequence: number | null;
-  outcome: string;
-  rejection_reason: string | null;
-  reason: string | null;
-  workflow_id: string;
-  run_id: string | null;
-  requested_run_id: string | null;
-  resolved_run_id: string | null;
-  target_scope: "instance" | "run";
-  workflow_type: string | null;
-}
-
-interface CommandRow {
-  id: string;
-  workflow_instance_id: string | null;
-  resolved_workflow_run_id: string | null;
-  requested_workflow_run_id: string | null;
-  target_scope: string;
-  source: string;
-  context: string | null;
-  status: "accepted" | "rejected";
-  outcome: string;
-  rejection_reason: string | null;
-  workflow_type: string | null;
-  command_sequence: number | null;
-}
-
-function resultOf(row: CommandRow): OperatorCommandResult {
-  const context = parsePayload(row.context);
-  return {
-    command_id: row.id,
-    command_status: row.status,
-    command_source: row.source,
-    command_sequence: row.command_sequence,
-    outcome: row.outcome,
-    rejection_reason: row.rejection_reason,
-    reason: row.status === "rejected" ? row.rejection_reason : typeof context.reason === "string" ? context.reason : null,
-    workflow_id: row.workflow_instance_id ?? "",
-    run_id: row.resolved_workflow_run_id,
-    requested_run_id: row.requested_workflow_run_id,
-    resolved_run_id: row.resolved_workflow_run_id,
-    target_scope: row.target_scope === "run" ? "run" : "instance",
-    workflow_type: row.workflow_type,
-  };
-}
+export type OperatorCommandResult = CommandResponse;
 
 interface OperatorCommandInput {
   namespace: string;
@@ -89,57 +42,32 @@ function resolveTarget(tx: Tx, input: OperatorCommandInput): Target {
   return { run: instance.current_run_id ? (tx.run(instance.current_run_id) ?? null) : null };
 }
 
-function priorCommand(tx: Tx, input: OperatorCommandInput, type: string): CommandRow | undefined {
-  if (!input.request_id) return undefined;
-  return tx.db
-    .prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND workflow_instance_id = ? AND command_type = ? AND request_id = ?")
-    .get(input.namespace, input.workflow_id, type, input.request_id) as CommandRow | undefined;
-}
-
-function insertCommand(
+/** Records a repair or archive command against the instance (never a requested run) and marks the run touched. */
+function recordCommand(
   tx: Tx,
   input: OperatorCommandInput,
   run: RunRow | null,
   type: string,
-  status: "accepted" | "rejected",
+  status: CommandStatus,
   outcome: string,
   rejectionReason: string | null,
   payload: JsonObject | null,
 ): CommandRow {
-  const id = newId(tx.now);
-  const sequence = run && status === "accepted" ? tx.nextCommandSequence(run.id) : null;
-  tx.db
-    .prepare(
-      `INSERT INTO workflow_commands (id, namespace, workflow_instance_id, workflow_run_id, requested_workflow_run_id, resolved_workflow_run_id, command_type,
-         target_scope, source, context, request_id, status, outcome, rejection_reason, workflow_class, workflow_type, payload_codec, payload, command_sequence,
-         accepted_at, applied_at, rejected_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, NULL, ?, ?, 'instance', 'control_plane', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      id,
-      input.namespace,
-      input.workflow_id,
-      run?.id ?? null,
-      run?.id ?? null,
-      type,
-      JSON.stringify({ reason: input.reason ?? null }),
-      input.request_id ?? null,
-      status,
-      outcome,
-      rejectionReason,
-      run?.workflow_class ?? null,
-      run?.workflow_type ?? null,
-      payload ? "json" : null,
-      payload ? JSON.stringify(payload) : null,
-      sequence,
-      status === "accepted" ? tx.now : null,
-      status === "accepted" ? tx.now : null,
-      status === "rejected" ? tx.now : null,
-      tx.now,
-      tx.now,
-    );
+  const row = insertCommand(tx, {
+    namespace: input.namespace,
+    instanceId: input.workflow_id,
+    run,
+    requestedRunId: null,
+    type,
+    requestId: input.request_id,
+    status,
+    outcome,
+    rejectionReason,
+    reason: input.reason,
+    payload: payload ? { codec: "json", blob: JSON.stringify(payload) } : null,
+  });
   if (run) tx.touch(run.id);
-  return tx.db.prepare("SELECT * FROM workflow_commands WHERE id = ?").get(id) as CommandRow;
+  return row;
 }
 
 function commandSnapshot(row: CommandRow): JsonObject {
@@ -272,17 +200,17 @@ export function repairRun(tx: Tx, run: RunRow, s: RunSummary, opts: { backoff: b
  */
 export function repairWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCommandResult {
   const { run } = resolveTarget(tx, input);
-  const prior = priorCommand(tx, input, "repair");
-  if (prior) return resultOf(prior);
-  if (!run) return resultOf(insertCommand(tx, input, null, "repair", "rejected", "rejected_not_started", "instance_not_started", null));
-  if (isTerminal(run.status)) return resultOf(insertCommand(tx, input, run, "repair", "rejected", "rejected_not_active", "run_not_active", null));
+  const prior = findByRequestId(tx, input.namespace, input.workflow_id, "repair", input.request_id);
+  if (prior) return commandResponse(prior);
+  if (!run) return commandResponse(recordCommand(tx, input, null, "repair", "rejected", "rejected_not_started", "instance_not_started", null));
+  if (isTerminal(run.status)) return commandResponse(recordCommand(tx, input, run, "repair", "rejected", "rejected_not_active", "run_not_active", null));
   const summary = refreshRunSummary(tx.db, run.id, tx.now);
   if (!summary) throw new Error(`run ${run.id} has no summary`);
   const repairable = summary.liveness_state === "repair_needed" || summary.liveness_state === "workflow_replay_blocked";
   const task = repairable ? repairRun(tx, run, summary, { backoff: false }) : null;
   const outcome = task ? "repair_dispatched" : "repair_not_needed";
   const facts = { liveness_state: summary.liveness_state, wait_kind: summary.wait_kind, task_id: task?.id ?? null, task_type: task?.task_type ?? null };
-  const row = insertCommand(tx, input, run, "repair", "accepted", outcome, null, facts);
+  const row = recordCommand(tx, input, run, "repair", "accepted", outcome, null, facts);
   tx.appendEvent(
     run.id,
     "RepairRequested",
@@ -298,7 +226,7 @@ export function repairWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCom
     },
     { commandId: row.id, taskId: task?.id ?? null },
   );
-  return resultOf(row);
+  return commandResponse(row);
 }
 
 /**
@@ -308,13 +236,13 @@ export function repairWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCom
  */
 export function archiveWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCommandResult {
   const { run } = resolveTarget(tx, input);
-  const prior = priorCommand(tx, input, "archive");
-  if (prior) return resultOf(prior);
-  if (!run) return resultOf(insertCommand(tx, input, null, "archive", "rejected", "rejected_not_started", "instance_not_started", null));
-  if (!isTerminal(run.status)) return resultOf(insertCommand(tx, input, run, "archive", "rejected", "rejected_run_not_closed", "run_not_closed", null));
+  const prior = findByRequestId(tx, input.namespace, input.workflow_id, "archive", input.request_id);
+  if (prior) return commandResponse(prior);
+  if (!run) return commandResponse(recordCommand(tx, input, null, "archive", "rejected", "rejected_not_started", "instance_not_started", null));
+  if (!isTerminal(run.status)) return commandResponse(recordCommand(tx, input, run, "archive", "rejected", "rejected_run_not_closed", "run_not_closed", null));
   const archived = (tx.db.prepare("SELECT archived_at FROM workflow_runs WHERE id = ?").get(run.id) as { archived_at: number | null }).archived_at !== null;
   const outcome = archived ? "archive_not_needed" : "archived";
-  const row = insertCommand(tx, input, run, "archive", "accepted", outcome, null, null);
+  const row = recordCommand(tx, input, run, "archive", "accepted", outcome, null, null);
   const ids = { workflow_command_id: row.id, workflow_instance_id: run.workflow_instance_id, workflow_run_id: run.id };
   tx.appendEvent(run.id, "ArchiveRequested", { ...ids, command_type: "archive", outcome, reason: input.reason ?? null }, { commandId: row.id });
   if (!archived) {
@@ -323,7 +251,7 @@ export function archiveWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCo
       .run(tx.now, row.id, input.reason ?? null, tx.now, run.id);
     tx.appendEvent(run.id, "WorkflowArchived", { ...ids, archive_command_id: row.id, reason: input.reason ?? null }, { commandId: row.id });
   }
-  return resultOf(row);
+  return commandResponse(row);
 }
 
 export interface RepairScope {

@@ -28,6 +28,7 @@ export interface RunRow {
   search_attributes: string | null;
   status: string;
   closed_reason: string | null;
+  compatibility: string | null;
   payload_codec: string | null;
   arguments: string | null;
   output: string | null;
@@ -42,6 +43,10 @@ export interface RunRow {
   run_deadline_at: number | null;
   started_at: number | null;
   closed_at: number | null;
+  archived_at: number | null;
+  archive_command_id: string | null;
+  archive_reason: string | null;
+  last_progress_at: number | null;
   continued_from_run_id: string | null;
   parent_workflow_instance_id: string | null;
   parent_workflow_run_id: string | null;
@@ -54,6 +59,7 @@ export interface TaskRow {
   namespace: string;
   task_type: string;
   status: string;
+  compatibility: string | null;
   payload: string | null;
   connection: string | null;
   queue: string | null;
@@ -62,10 +68,16 @@ export interface TaskRow {
   lease_owner: string | null;
   lease_expires_at: number | null;
   attempt_count: number;
-  repair_count: number;
+  last_dispatch_attempt_at: number | null;
   last_dispatched_at: number | null;
+  last_dispatch_error: string | null;
+  last_claim_failed_at: number | null;
+  last_claim_error: string | null;
+  repair_count: number;
+  repair_available_at: number | null;
   last_error: string | null;
   created_at: number;
+  updated_at: number;
 }
 
 export interface ActivityRow {
@@ -84,6 +96,7 @@ export interface ActivityRow {
   attempt_count: number;
   current_attempt_id: string | null;
   retry_policy: string | null;
+  activity_options: string | null;
   schedule_deadline_at: number | null;
   close_deadline_at: number | null;
   schedule_to_close_deadline_at: number | null;
@@ -117,6 +130,7 @@ export interface TimerRow {
   fire_at: number;
   fired_at: number | null;
   cancelled_at: number | null;
+  created_at: number;
 }
 
 export interface HistoryRow {
@@ -128,6 +142,54 @@ export interface HistoryRow {
   workflow_task_id: string | null;
   workflow_command_id: string | null;
   recorded_at: number;
+}
+
+export interface FailureRow {
+  id: string;
+  workflow_run_id: string;
+  source_kind: string;
+  source_id: string;
+  propagation_kind: string;
+  failure_category: string | null;
+  non_retryable: number;
+  handled: number;
+  exception_class: string;
+  exception_type: string | null;
+  message: string;
+  file: string;
+  line: number | null;
+  trace_preview: string | null;
+  created_at: number;
+}
+
+export type CommandStatus = "accepted" | "rejected";
+
+export interface CommandRow {
+  id: string;
+  namespace: string;
+  workflow_instance_id: string | null;
+  workflow_run_id: string | null;
+  requested_workflow_run_id: string | null;
+  resolved_workflow_run_id: string | null;
+  command_type: string;
+  target_scope: string;
+  target_name: string | null;
+  source: string;
+  context: string | null;
+  request_id: string | null;
+  status: CommandStatus;
+  outcome: string | null;
+  rejection_reason: string | null;
+  workflow_class: string | null;
+  workflow_type: string | null;
+  payload_codec: string | null;
+  payload: string | null;
+  command_sequence: number | null;
+  message_sequence: number | null;
+  accepted_at: number | null;
+  applied_at: number | null;
+  rejected_at: number | null;
+  created_at: number;
 }
 
 /** Frozen at schedule time (v2-model §8.2). `max_attempts: null` means unlimited. */

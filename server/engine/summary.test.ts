@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { CpHarness } from "../http/control-plane/test-support";
 import { cp, startCpHarness } from "../http/control-plane/test-support";
-import { blob, ScriptedWorker } from "../http/test-support";
+import type { ScriptedWorker } from "../http/test-support";
+import { blob, startWorkerHarness } from "../http/test-support";
 import { refreshStaleSummaries } from "./repair";
 import type { RunSummary } from "./summary";
 import { projectRunSummary } from "./summary";
@@ -19,9 +20,7 @@ describe("run summary projection", () => {
   let h: CpHarness;
   let w: ScriptedWorker;
   beforeEach(async () => {
-    h = await startCpHarness();
-    w = new ScriptedWorker(h.url, "summary-worker");
-    await w.register();
+    ({ h, worker: w } = await startWorkerHarness({ workerId: "summary-worker", start: startCpHarness }));
   });
   afterEach(async () => {
     await h.close();

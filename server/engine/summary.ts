@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import type { Db } from "../store/db";
 import { isoMicros } from "../clock";
+import type { ActivityRow, RunRow, TaskRow } from "./rows";
+import { isTerminal } from "./rows";
 
 const BUCKET: Record<string, string> = {
   pending: "running",
@@ -11,8 +13,6 @@ const BUCKET: Record<string, string> = {
   cancelled: "failed",
   terminated: "failed",
 };
-
-const TERMINAL = new Set(["completed", "failed", "cancelled", "terminated"]);
 
 type Statement = Database.Statement<unknown[]>;
 const statements = new WeakMap<Db, Map<string, Statement>>();
@@ -36,10 +36,6 @@ export function statusBucket(status: string): string {
   return BUCKET[status] ?? "running";
 }
 
-export function isTerminalStatus(status: string): boolean {
-  return TERMINAL.has(status);
-}
-
 /** The engine's task-repair policy (`TaskRepairPolicy` defaults); one place so summary, repair and metrics agree. */
 export const REPAIR_POLICY = {
   redispatch_after_seconds: 3,
@@ -59,33 +55,6 @@ export const HISTORY_BUDGET = {
   size_bytes_warning_threshold: 4_194_304,
   fan_out_warning_threshold: 160,
 } as const;
-
-export interface TaskRow {
-  id: string;
-  workflow_run_id: string;
-  namespace: string;
-  task_type: string;
-  status: string;
-  compatibility: string | null;
-  payload: string | null;
-  connection: string | null;
-  queue: string | null;
-  available_at: number | null;
-  leased_at: number | null;
-  lease_owner: string | null;
-  lease_expires_at: number | null;
-  attempt_count: number;
-  last_dispatch_attempt_at: number | null;
-  last_dispatched_at: number | null;
-  last_dispatch_error: string | null;
-  last_claim_failed_at: number | null;
-  last_claim_error: string | null;
-  repair_count: number;
-  repair_available_at: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-}
 
 export function leaseExpired(t: TaskRow, now: number): boolean {
   return t.status === "leased" && t.lease_expires_at !== null && t.lease_expires_at <= now;
@@ -156,39 +125,36 @@ export function parsePayload(text: string | null): Record<string, unknown> {
   }
 }
 
-interface RunRow {
-  id: string;
-  workflow_instance_id: string;
-  namespace: string;
-  run_number: number;
-  workflow_class: string | null;
-  workflow_type: string;
-  business_key: string | null;
-  visibility_labels: string | null;
-  status: string;
-  closed_reason: string | null;
-  compatibility: string | null;
-  connection: string | null;
-  queue: string | null;
-  started_at: number | null;
-  closed_at: number | null;
-  archived_at: number | null;
-  archive_command_id: string | null;
-  archive_reason: string | null;
-  last_progress_at: number | null;
-  created_at: number;
-}
+/** The run columns RUN_FACTS_SQL selects. */
+type RunColumns = Pick<
+  RunRow,
+  | "id"
+  | "workflow_instance_id"
+  | "namespace"
+  | "run_number"
+  | "workflow_class"
+  | "workflow_type"
+  | "business_key"
+  | "visibility_labels"
+  | "status"
+  | "closed_reason"
+  | "compatibility"
+  | "connection"
+  | "queue"
+  | "started_at"
+  | "closed_at"
+  | "archived_at"
+  | "archive_command_id"
+  | "archive_reason"
+  | "last_progress_at"
+  | "created_at"
+>;
 
-interface ActivityRow {
-  id: string;
-  activity_type: string;
-  status: string;
-  attempt_count: number;
-  created_at: number;
-  schedule_deadline_at: number | null;
-  close_deadline_at: number | null;
-  schedule_to_close_deadline_at: number | null;
-}
+/** The columns the projection reads of a run's open activities. */
+type OpenActivity = Pick<
+  ActivityRow,
+  "id" | "activity_type" | "status" | "attempt_count" | "created_at" | "schedule_deadline_at" | "close_deadline_at" | "schedule_to_close_deadline_at"
+>;
 
 interface WaitEventRow {
   sequence: number;
@@ -323,7 +289,7 @@ const RUN_FACTS_SQL = `SELECT r.id, r.workflow_instance_id, r.namespace, r.run_n
    (SELECT COUNT(*) FROM workflow_failures f WHERE f.workflow_run_id = r.id) AS exception_count
  FROM workflow_runs r WHERE r.id = ?`;
 
-interface RunFacts extends RunRow {
+interface RunFacts extends RunColumns {
   instance_exists: number | null;
   current_run_id: string | null;
   max_sequence: number | null;
@@ -334,7 +300,7 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
   const run = stmt(db, RUN_FACTS_SQL).get(runId) as RunFacts | undefined;
   if (!run) return null;
   const isCurrent = run.instance_exists === null || run.current_run_id === null || run.current_run_id === run.id;
-  const terminal = isTerminalStatus(run.status);
+  const terminal = isTerminal(run.status);
 
   // History budget: the count is the highest sequence; sizes add only the events since the last projection.
   const maxSeq = run.max_sequence ?? 0;
@@ -372,7 +338,7 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     const activities = stmt(db, 
         "SELECT id, activity_type, status, attempt_count, created_at, schedule_deadline_at, close_deadline_at, schedule_to_close_deadline_at FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence",
       )
-      .all(runId) as ActivityRow[];
+      .all(runId) as OpenActivity[];
     const timers = stmt(db, "SELECT id, fire_at, created_at, delay_seconds FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY fire_at")
       .all(runId) as { id: string; fire_at: number; created_at: number; delay_seconds: number }[];
     const signals = stmt(db, "SELECT id, signal_name, received_at FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY received_at")
@@ -411,7 +377,7 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
       if (fired) openSignalWaits.delete(id);
     }
 
-    const activityTask = (a: ActivityRow): TaskRow | undefined =>
+    const activityTask = (a: OpenActivity): TaskRow | undefined =>
       open.find((t) => t.task_type === "activity" && parsePayload(t.payload).activity_execution_id === a.id);
     const timerTask = (id: string): TaskRow | undefined =>
       open.find((t) => t.task_type === "timer" && parsePayload(t.payload).timer_id === id);

@@ -8,17 +8,7 @@ import { expiredDeadline } from "./workflow-tasks";
 
 /** Expired workflow-task leases: ready again with repair_count + 1 (the late worker's completion is then refused). */
 export function expireWorkflowLeases(tx: Tx): number {
-  const tasks = tx.db
-    .prepare("SELECT * FROM workflow_tasks INDEXED BY workflow_tasks_lease WHERE task_type = 'workflow' AND status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? LIMIT 500")
-    .all(tx.now) as TaskRow[];
-  for (const task of tasks) {
-    tx.db
-      .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
-      .run(tx.now, tx.now, task.id);
-    tx.markTaskReady(task);
-    tx.touch(task.workflow_run_id);
-  }
-  return tasks.length;
+  return tx.expireLeases("workflow");
 }
 
 /** Due timer tasks fire: TimerFired, the timer row `fired`, and a workflow resume task. */

@@ -1,14 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Harness, ScriptedWorker as Worker, WorkflowTaskWire } from "../http/test-support";
-import { blob, failuresOf, historyOf, runRow, ScriptedWorker, startHarness, typesOf } from "../http/test-support";
+import { blob, failuresOf, historyOf, runRow, startWorkerHarness, typesOf } from "../http/test-support";
 
 let h: Harness;
 let worker: Worker;
 
 beforeEach(async () => {
-  h = await startHarness();
-  worker = new ScriptedWorker(h.url);
-  await worker.register();
+  ({ h, worker } = await startWorkerHarness());
 });
 afterEach(async () => h.close());
 

@@ -154,6 +154,25 @@ export class Tx {
     this.readyKeys.set(`${task.namespace}\u0000${queue}\u0000${kind}`, { namespace: task.namespace, queue, kind });
   }
 
+  /**
+   * Expired leases of one task kind (at most 500 a pass): once `release` has let go of what a task
+   * held, it is ready again with repair_count + 1, so the late worker's completion is refused.
+   */
+  expireLeases(taskType: "workflow" | "activity", release?: (task: TaskRow) => void): number {
+    const tasks = this.db
+      .prepare("SELECT * FROM workflow_tasks INDEXED BY workflow_tasks_lease WHERE task_type = ? AND status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? LIMIT 500")
+      .all(taskType, this.now) as TaskRow[];
+    for (const task of tasks) {
+      release?.(task);
+      this.db
+        .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
+        .run(this.now, this.now, task.id);
+      this.markTaskReady(task);
+      this.touch(task.workflow_run_id);
+    }
+    return tasks.length;
+  }
+
 }
 
 /** The task snapshot embedded in history payloads (`task` key, nulls dropped; v2-model §3). */

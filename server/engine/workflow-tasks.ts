@@ -7,7 +7,7 @@ import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
 import { readHistoryPage } from "./history";
 import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
-import type { RunRow, TaskRow } from "./rows";
+import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 import { envelope, parseJson } from "./tx";
@@ -444,17 +444,6 @@ function classifyTerminal(message: string): string {
   return "application";
 }
 
-interface UnhandledFailure {
-  id: string;
-  source_kind: string;
-  source_id: string;
-  propagation_kind: string;
-  failure_category: string | null;
-  exception_class: string;
-  exception_type: string | null;
-  message: string;
-}
-
 /**
  * A workflow that saw a failure event and went on without failing caught it: the failure row is
  * marked handled and FailureHandled is recorded (v2-model §8.3 step 6).
@@ -470,7 +459,7 @@ function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
                        AND json_extract(e.payload, '$.failure_id') = f.id)
        ORDER BY f.created_at, f.id`,
     )
-    .all(run.id, seen) as UnhandledFailure[];
+    .all(run.id, seen) as FailureRow[];
   for (const f of failures) {
     tx.db.prepare("UPDATE workflow_failures SET handled = 1, updated_at = ? WHERE id = ?").run(tx.now, f.id);
     const source =

@@ -27,12 +27,12 @@ export interface Harness {
 
 export const NO_AUTH: AuthConfig = { driver: "none", tokens: { worker: null, operator: null, admin: null, legacy: null }, backwardCompatible: true };
 
-export async function startHarness(opts: { auth?: AuthConfig; pollTimeoutMs?: number } = {}): Promise<Harness> {
+export async function startHarness(opts: { auth?: AuthConfig; pollTimeoutMs?: number; historyPollTimeoutMs?: number } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "bw-engine-"));
   const clock = new FakeClock();
   const db = openDb(join(dir, "test.db"), clock);
   const engine = createEngine({ db, clock });
-  const app = buildApp({ db, clock, engine, auth: opts.auth ?? NO_AUTH, pollTimeoutMs: opts.pollTimeoutMs ?? 150 });
+  const app = buildApp({ db, clock, engine, auth: opts.auth ?? NO_AUTH, pollTimeoutMs: opts.pollTimeoutMs ?? 150, historyPollTimeoutMs: opts.historyPollTimeoutMs });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     url,
@@ -150,6 +150,19 @@ export class ScriptedWorker {
   async heartbeatActivity(task: ActivityTaskWire, extra: Record<string, unknown> = {}): Promise<HttpResult> {
     return this.post(`/activity-tasks/${task.task_id}/heartbeat`, { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, ...extra });
   }
+}
+
+/** A fresh harness with one registered ScriptedWorker: the starting point of most engine suites. */
+export async function startWorkerHarness(opts: { workerId?: string; start?: () => Promise<Harness> } = {}): Promise<{ h: Harness; worker: ScriptedWorker }> {
+  const h = await (opts.start ?? startHarness)();
+  const worker = new ScriptedWorker(h.url, opts.workerId);
+  try {
+    await worker.register();
+  } catch (err) {
+    await h.close();
+    throw err;
+  }
+  return { h, worker };
 }
 
 export interface StoredEvent {

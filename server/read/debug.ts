@@ -9,12 +9,12 @@ import {
   repairBackoffSeconds,
   transportState,
 } from "../engine/summary";
-import type { RunSummary, TaskRow } from "../engine/summary";
+import type { ActivityRow, AttemptRow, FailureRow, RunRow, TaskRow } from "../engine/rows";
+import { isTerminal } from "../engine/rows";
+import type { RunSummary } from "../engine/summary";
 import { activeWorkers, fleetSummary, queueDetail } from "./fleet";
 import { compact, isoMicros, isoOffset, str } from "./format";
 import type { Json } from "./format";
-import type { RunRecord } from "./runs";
-import { isTerminal } from "./runs";
 
 const PREVIEW_MAX_BYTES = 4096;
 
@@ -101,7 +101,7 @@ function taskSummaryText(t: TaskRow, now: number): string {
 }
 
 /** The synthetic row the projection shows when a repairable resume source has lost its task. */
-function missingTaskRow(run: RunRecord, s: RunSummary): Json {
+function missingTaskRow(run: RunRow, s: RunSummary): Json {
   return {
     task_id: `missing:workflow:${run.id}`,
     task_type: s.wait_kind === "activity" ? "activity" : s.wait_kind === "timer" ? "timer" : "workflow",
@@ -118,47 +118,7 @@ function missingTaskRow(run: RunRecord, s: RunSummary): Json {
   };
 }
 
-interface ActivityRow {
-  id: string;
-  activity_type: string;
-  activity_class: string | null;
-  status: string;
-  queue: string | null;
-  attempt_count: number;
-  current_attempt_id: string | null;
-  started_at: number | null;
-  last_heartbeat_at: number | null;
-  schedule_deadline_at: number | null;
-  close_deadline_at: number | null;
-  schedule_to_close_deadline_at: number | null;
-  heartbeat_deadline_at: number | null;
-}
-
-interface AttemptRow {
-  id: string;
-  attempt_number: number;
-  status: string;
-  lease_owner: string | null;
-  started_at: number;
-  last_heartbeat_at: number | null;
-  lease_expires_at: number | null;
-  closed_at: number | null;
-}
-
-interface FailureRow {
-  id: string;
-  source_kind: string;
-  source_id: string;
-  propagation_kind: string;
-  failure_category: string | null;
-  exception_class: string;
-  message: string;
-  non_retryable: number;
-  handled: number;
-  created_at: number;
-}
-
-function diagnosticStatus(run: RunRecord, s: RunSummary, pendingWork: boolean, backlog: number): string {
+function diagnosticStatus(run: RunRow, s: RunSummary, pendingWork: boolean, backlog: number): string {
   if (isTerminal(run.status)) return "terminal";
   if (s.task_problem === 1 || s.repair_attention === 1 || s.liveness_state === "repair_needed") return "needs_attention";
   if (pendingWork) return "pending_work";
@@ -172,7 +132,7 @@ function diagnosticStatus(run: RunRecord, s: RunSummary, pendingWork: boolean, b
  * activities, ≤ 10 recent failures). Liveness is projected at request time so an expired lease
  * shows as `repair_needed` even before the sweep refreshes the stored summary.
  */
-export function debugRun(db: Db, run: RunRecord, now: number, opts: { includeLastEventPayload: boolean }): Json {
+export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEventPayload: boolean }): Json {
   const s = projectRunSummary(db, run.id, now);
   if (!s) throw new Error(`run ${run.id} vanished`);
   const tasks = db

@@ -1,75 +1,20 @@
 import type { Db } from "../store/db";
 import { parsePayload, projectRunSummary, statusBucket } from "../engine/summary";
-import type { RunSummary, TaskRow } from "../engine/summary";
-import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
+import type { ActivityRow, AttemptRow, CommandRow, FailureRow, InstanceRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
+import { isTerminal } from "../engine/rows";
+import type { RunSummary } from "../engine/summary";
+import { LEGACY_PAYLOAD_SCHEMA, VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
 import { canonicalJson, hmacSha256Hex, sha256Hex } from "./canonical-json";
 import { taskProblemBadge } from "./debug";
 import { isoMicros, parseArray, parseObject, str } from "./format";
 import type { Json } from "./format";
-import type { InstanceRecord, RunRecord } from "./runs";
-import { currentRun, isTerminal } from "./runs";
+import { currentRun } from "./runs";
 import { timelineEntry } from "./timeline";
-import type { FailureRecord, HistoryEventRecord } from "./timeline";
+import type { HistoryEventRecord } from "./timeline";
 
 export interface ExportSigning {
   key: string;
   keyId: string | null;
-}
-
-interface ActivityRecord {
-  id: string;
-  sequence: number;
-  activity_class: string | null;
-  activity_type: string;
-  status: string;
-  payload_codec: string | null;
-  arguments: string | null;
-  result: string | null;
-  connection: string | null;
-  queue: string | null;
-  attempt_count: number;
-  current_attempt_id: string | null;
-  retry_policy: string | null;
-  activity_options: string | null;
-  started_at: number | null;
-  closed_at: number | null;
-  last_heartbeat_at: number | null;
-  created_at: number;
-}
-
-interface AttemptRecord {
-  id: string;
-  activity_execution_id: string;
-  workflow_task_id: string | null;
-  attempt_number: number;
-  status: string;
-  lease_owner: string | null;
-  started_at: number;
-  last_heartbeat_at: number | null;
-  lease_expires_at: number | null;
-  closed_at: number | null;
-}
-
-interface CommandRecord {
-  id: string;
-  command_sequence: number | null;
-  message_sequence: number | null;
-  command_type: string;
-  target_scope: string;
-  requested_workflow_run_id: string | null;
-  resolved_workflow_run_id: string | null;
-  target_name: string | null;
-  payload_codec: string | null;
-  payload: string | null;
-  source: string;
-  context: string | null;
-  request_id: string | null;
-  status: string;
-  outcome: string | null;
-  rejection_reason: string | null;
-  accepted_at: number | null;
-  applied_at: number | null;
-  rejected_at: number | null;
 }
 
 interface SignalRecord {
@@ -82,17 +27,6 @@ interface SignalRecord {
   message_sequence: number | null;
   received_at: number;
   applied_at: number | null;
-}
-
-interface TimerRecord {
-  id: string;
-  sequence: number;
-  status: string;
-  delay_seconds: number;
-  fire_at: number;
-  fired_at: number | null;
-  cancelled_at: number | null;
-  created_at: number;
 }
 
 interface LinkRecord {
@@ -129,7 +63,7 @@ function manifestEntry(path: string, codec: string | null, blob: string | null):
   return { path, codec, available: true, redacted: false, encoding: "opaque-string", avro_framing: null, avro_prefix_hex: prefix || null, writer_schema: null, writer_schema_fingerprint: null, diagnostic: null };
 }
 
-function summaryView(s: RunSummary, run: RunRecord): Json {
+function summaryView(s: RunSummary, run: RunRow): Json {
   return {
     status: s.status,
     status_bucket: s.status_bucket,
@@ -203,7 +137,7 @@ function taskExport(t: TaskRow): Json {
  * failures, tasks, commands, signals, timers, waits, links) with its integrity checksum over the
  * canonical JSON of everything but `integrity`.
  */
-export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now: number, signing: ExportSigning | null): Json {
+export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: number, signing: ExportSigning | null): Json {
   const summary = projectRunSummary(db, run.id, now);
   if (!summary) throw new Error(`run ${run.id} vanished`);
   const current = currentRun(db, instance);
@@ -212,7 +146,7 @@ export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now:
       .prepare("SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence")
       .all(run.id) as (Omit<HistoryEventRecord, "payload"> & { payload: string | null })[]
   ).map((e): HistoryEventRecord => ({ ...e, payload: parseObject(e.payload) ?? {} }));
-  const failureRows = db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as FailureRecord[];
+  const failureRows = db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as FailureRow[];
   const failureById = new Map(failureRows.map((f) => [f.id, f]));
 
   const typedFailure = new Map<string, number>();
@@ -256,11 +190,11 @@ export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now:
     }))
     .sort((a, b) => (a.event_sequence ?? Number.MAX_SAFE_INTEGER) - (b.event_sequence ?? Number.MAX_SAFE_INTEGER));
 
-  const activityRows = db.prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as ActivityRecord[];
+  const activityRows = db.prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as ActivityRow[];
   const attempts = db
     .prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number")
-    .all(run.id) as AttemptRecord[];
-  const attemptsByActivity = new Map<string, AttemptRecord[]>();
+    .all(run.id) as AttemptRow[];
+  const attemptsByActivity = new Map<string, AttemptRow[]>();
   for (const a of attempts) attemptsByActivity.set(a.activity_execution_id, [...(attemptsByActivity.get(a.activity_execution_id) ?? []), a]);
   const activities = activityRows.map((a) => {
     const options = parseObject(a.activity_options) ?? {};
@@ -318,7 +252,7 @@ export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now:
 
   const tasks = (db.prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as TaskRow[]).map(taskExport);
   const commands = (
-    db.prepare("SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id").all(run.id, run.id) as CommandRecord[]
+    db.prepare("SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id").all(run.id, run.id) as CommandRow[]
   ).map((c) => {
     const context = parseObject(c.context);
     return {
@@ -381,7 +315,7 @@ export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now:
       arguments: s.arguments,
     };
   });
-  const timerRows = db.prepare("SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as TimerRecord[];
+  const timerRows = db.prepare("SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as TimerRow[];
   const timers = timerRows.map((t) => ({
     id: t.id,
     sequence: t.sequence,
@@ -522,15 +456,7 @@ export function exportRun(db: Db, run: RunRecord, instance: InstanceRecord, now:
         "durable_workflow.Payload": {
           fingerprint: null,
           framing: "legacy_payload_record",
-          schema: {
-            type: "record",
-            name: "Payload",
-            namespace: "durable_workflow",
-            fields: [
-              { name: "json", type: "string" },
-              { name: "version", type: "int", default: 1 },
-            ],
-          },
+          schema: LEGACY_PAYLOAD_SCHEMA,
         },
       },
     },

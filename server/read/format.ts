@@ -48,5 +48,3 @@ export function str(v: unknown): string | null {
 export function num(v: unknown): number | null {
   return typeof v === "number" ? v : null;
 }
-
-export const TERMINAL_STATUSES = new Set(["completed", "failed", "cancelled", "terminated"]);

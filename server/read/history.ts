@@ -2,7 +2,7 @@ import type { Db } from "../store/db";
 import type { EngineNotifier } from "../engine/notifier";
 import { readHistoryPage } from "../engine/history";
 import type { Json } from "./format";
-import { isTerminal } from "./runs";
+import { isTerminal } from "../engine/rows";
 
 export interface HistoryQuery {
   runId: string;

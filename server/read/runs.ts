@@ -1,75 +1,27 @@
 import type { Db } from "../store/db";
+import type { InstanceRow, RunRow } from "../engine/rows";
+import { isTerminal } from "../engine/rows";
 import { statusBucket } from "../engine/summary";
-import { isoMicros, isoOffset, parseObject, TERMINAL_STATUSES } from "./format";
+import { isoMicros, isoOffset, parseObject } from "./format";
 import type { Json } from "./format";
 
-export interface InstanceRecord {
-  id: string;
-  namespace: string;
-  workflow_type: string;
-  current_run_id: string | null;
-  run_count: number;
-  execution_timeout_seconds: number | null;
+export function findInstance(db: Db, namespace: string, workflowId: string): InstanceRow | undefined {
+  return db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, workflowId) as InstanceRow | undefined;
 }
 
-export interface RunRecord {
-  id: string;
-  workflow_instance_id: string;
-  namespace: string;
-  run_number: number;
-  workflow_class: string | null;
-  workflow_type: string;
-  business_key: string | null;
-  visibility_labels: string | null;
-  memo: string | null;
-  search_attributes: string | null;
-  status: string;
-  closed_reason: string | null;
-  compatibility: string | null;
-  payload_codec: string | null;
-  arguments: string | null;
-  output: string | null;
-  output_payload_codec: string | null;
-  connection: string | null;
-  queue: string | null;
-  last_history_sequence: number;
-  execution_timeout_seconds: number | null;
-  run_timeout_seconds: number | null;
-  execution_deadline_at: number | null;
-  run_deadline_at: number | null;
-  started_at: number | null;
-  closed_at: number | null;
-  archived_at: number | null;
-  archive_command_id: string | null;
-  archive_reason: string | null;
-  last_progress_at: number | null;
-  continued_from_run_id: string | null;
-  parent_workflow_instance_id: string | null;
-  parent_workflow_run_id: string | null;
-  created_at: number;
-}
-
-export function findInstance(db: Db, namespace: string, workflowId: string): InstanceRecord | undefined {
-  return db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, workflowId) as InstanceRecord | undefined;
-}
-
-export function findRun(db: Db, runId: string): RunRecord | undefined {
-  return db.prepare("SELECT * FROM workflow_runs WHERE id = ?").get(runId) as RunRecord | undefined;
+export function findRun(db: Db, runId: string): RunRow | undefined {
+  return db.prepare("SELECT * FROM workflow_runs WHERE id = ?").get(runId) as RunRow | undefined;
 }
 
 /** The current run of an instance: the instance pointer, else the highest run number. */
-export function currentRun(db: Db, instance: InstanceRecord): RunRecord | undefined {
+export function currentRun(db: Db, instance: InstanceRow): RunRow | undefined {
   if (instance.current_run_id) {
     const run = findRun(db, instance.current_run_id);
     if (run) return run;
   }
   return db
     .prepare("SELECT * FROM workflow_runs WHERE namespace = ? AND workflow_instance_id = ? ORDER BY run_number DESC LIMIT 1")
-    .get(instance.namespace, instance.id) as RunRecord | undefined;
-}
-
-export function isTerminal(status: string): boolean {
-  return TERMINAL_STATUSES.has(status);
+    .get(instance.namespace, instance.id) as RunRow | undefined;
 }
 
 /**
@@ -87,7 +39,7 @@ function envelope(codec: string | null, blob: string | null): { codec: string; b
 export type PayloadDecoder = (envelope: { codec: string; blob: string }) => unknown;
 
 /** `formatRun` of the real server: the describe / describe_run body (without `control_plane`). */
-export function describeRun(db: Db, run: RunRecord, instance: InstanceRecord, decode: PayloadDecoder): Json {
+export function describeRun(db: Db, run: RunRow, instance: InstanceRow, decode: PayloadDecoder): Json {
   const summary = db.prepare("SELECT wait_kind, wait_reason FROM workflow_run_summaries WHERE id = ?").get(run.id) as
     | { wait_kind: string | null; wait_reason: string | null }
     | undefined;
@@ -142,10 +94,10 @@ export function describeRun(db: Db, run: RunRecord, instance: InstanceRecord, de
 }
 
 /** `GET /workflows/{id}/runs`: every run of the chain, oldest first, no paging. */
-export function listRuns(db: Db, instance: InstanceRecord): Json {
+export function listRuns(db: Db, instance: InstanceRow): Json {
   const rows = db
     .prepare("SELECT * FROM workflow_runs WHERE namespace = ? AND workflow_instance_id = ? ORDER BY run_number")
-    .all(instance.namespace, instance.id) as RunRecord[];
+    .all(instance.namespace, instance.id) as RunRow[];
   return {
     workflow_id: instance.id,
     run_count: rows.length,
@@ -232,35 +184,39 @@ function searchIndexMatches(db: Db, term: string): number[] | null {
 
 /** `GET /workflows`: summary rows in fixed order `sort_timestamp DESC, id DESC`. */
 export function listWorkflows(db: Db, q: ListQuery): Json {
-  const where = ["namespace = @namespace"];
+  const where = ["s.namespace = @namespace"];
+  let from = "workflow_run_summaries s";
   const params: Record<string, unknown> = { namespace: q.namespace, limit: q.pageSize + 1 };
   if (q.status) {
-    where.push("status_bucket = @status");
+    where.push("s.status_bucket = @status");
     params.status = q.status;
   }
   if (q.workflowType) {
-    where.push("workflow_type = @workflowType");
+    where.push("s.workflow_type = @workflowType");
     params.workflowType = q.workflowType;
   }
   if (q.query) {
     const matches = searchIndexMatches(db, q.query);
     if (matches) {
-      where.push("rowid IN (SELECT value FROM json_each(@matches))");
+      // CROSS JOIN pins json_each as the outer loop so each match is a rowid lookup; with
+      // `rowid IN (…)` the planner preferred walking the sort_key index over the whole namespace.
+      from = "json_each(@matches) j CROSS JOIN workflow_run_summaries s ON s.rowid = j.value";
       params.matches = JSON.stringify(matches);
     } else {
-      where.push("(workflow_instance_id LIKE @like ESCAPE '\\' OR business_key LIKE @like ESCAPE '\\')");
+      where.push("(s.workflow_instance_id LIKE @like ESCAPE '\\' OR s.business_key LIKE @like ESCAPE '\\')");
       params.like = `%${escapeLike(q.query)}%`;
     }
   }
   const after = decodeListToken(q.pageToken);
   if (after !== null) {
-    where.push("sort_key < @after");
+    where.push("s.sort_key < @after");
     params.after = after;
   }
   const rows = db
     .prepare(
-      `SELECT id, workflow_instance_id, workflow_type, business_key, status, status_bucket, queue, started_at, closed_at, sort_key
-       FROM workflow_run_summaries WHERE ${where.join(" AND ")} ORDER BY sort_key DESC LIMIT @limit`,
+      `SELECT s.id, s.workflow_instance_id, s.workflow_type, s.business_key, s.status, s.status_bucket, s.queue,
+              s.started_at, s.closed_at, s.sort_key
+       FROM ${from} WHERE ${where.join(" AND ")} ORDER BY s.sort_key DESC LIMIT @limit`,
     )
     .all(params) as ListRow[];
   const more = rows.length > q.pageSize;

@@ -1,4 +1,5 @@
 import { isoMicros, num, str } from "./format";
+import type { FailureRow } from "../engine/rows";
 import type { Json } from "./format";
 
 export interface HistoryEventRecord {
@@ -9,23 +10,6 @@ export interface HistoryEventRecord {
   workflow_task_id: string | null;
   workflow_command_id: string | null;
   recorded_at: number;
-}
-
-export interface FailureRecord {
-  id: string;
-  source_kind: string;
-  source_id: string;
-  propagation_kind: string;
-  failure_category: string | null;
-  non_retryable: number;
-  handled: number;
-  exception_class: string;
-  exception_type: string | null;
-  message: string;
-  file: string;
-  line: number | null;
-  trace_preview: string | null;
-  created_at: number;
 }
 
 const COMMAND_EVENTS = new Set([
@@ -195,7 +179,7 @@ const FAILURE_DEFAULTS: Record<string, [string, string, boolean]> = {
   FailureHandled: ["", "", true],
 };
 
-function failureObject(e: HistoryEventRecord, failures: Map<string, FailureRecord>, runId: string): Json | null {
+function failureObject(e: HistoryEventRecord, failures: Map<string, FailureRow>, runId: string): Json | null {
   const p = e.payload;
   if (!("failure_id" in p || "message" in p || "exception_class" in p || "source_kind" in p || "source_id" in p)) return null;
   const failureId = str(p.failure_id);
@@ -223,7 +207,7 @@ function failureObject(e: HistoryEventRecord, failures: Map<string, FailureRecor
 }
 
 /** One enriched `timeline[]` entry per history event (`HistoryTimeline::mapEvent`). */
-export function timelineEntry(e: HistoryEventRecord, runId: string, failures: Map<string, FailureRecord>): Json {
+export function timelineEntry(e: HistoryEventRecord, runId: string, failures: Map<string, FailureRow>): Json {
   const p = e.payload;
   const [sourceKind, sourceId] = sourceOf(e, runId);
   const command = p.command && typeof p.command === "object" ? (p.command as Json) : null;

@@ -79,7 +79,8 @@ export const valueType = avro.Type.forSchema(VALUE_SCHEMA as unknown as avro.Sch
   registry: { long: bigintLong },
 });
 
-const legacyPayloadType = avro.Type.forSchema({
+/** The legacy `durable_workflow.Payload` record: JSON text with a version. */
+export const LEGACY_PAYLOAD_SCHEMA = {
   type: "record",
   name: "Payload",
   namespace: "durable_workflow",
@@ -87,7 +88,9 @@ const legacyPayloadType = avro.Type.forSchema({
     { name: "json", type: "string" },
     { name: "version", type: "int", default: 1 },
   ],
-});
+} as const;
+
+const legacyPayloadType = avro.Type.forSchema(LEGACY_PAYLOAD_SCHEMA as unknown as avro.Schema);
 
 const NS = "durable_workflow.protocol.";
 type WireDatum = { value: null | Record<string, Record<string, unknown>> };

@@ -3,7 +3,8 @@ import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { blob, ScriptedWorker } from "../test-support";
+import type { ScriptedWorker } from "../test-support";
+import { blob, startWorkerHarness } from "../test-support";
 import type { CpHarness, CpResponse } from "./test-support";
 import { cp, list, startCpHarness } from "./test-support";
 
@@ -18,9 +19,7 @@ describe("activity timeouts and CLI output envelopes", () => {
   let activityId: string;
 
   beforeAll(async () => {
-    h = await startCpHarness();
-    w = new ScriptedWorker(h.url, "cli-worker");
-    await w.register();
+    ({ h, worker: w } = await startWorkerHarness({ workerId: "cli-worker", start: startCpHarness }));
     h.engine.startWorkflow({ namespace: "default", workflow_id: "cli-1", workflow_type: "orders.process", task_queue: "default" });
     const t = await w.mustPollWorkflow();
     runId = t.run_id;

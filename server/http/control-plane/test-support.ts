@@ -1,49 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
-import { FakeClock } from "../../clock";
-import type { Engine } from "../../engine";
-import { createEngine } from "../../engine";
-import type { Db } from "../../store/db";
-import { openDb } from "../../store/db";
-import { buildApp } from "../app";
 import type { AuthConfig } from "../auth";
-import { NO_AUTH } from "../test-support";
+import type { Harness } from "../test-support";
+import { startHarness } from "../test-support";
 
 /**
  * Control-plane test scaffolding (not a test file): the real app on 127.0.0.1:0 over a SQLite file
  * in a temp dir, a FakeClock, short long-poll holds, and a small HTTP client that sends the
  * control-plane headers. Workers are driven with the engine suite's `ScriptedWorker`.
  */
-export interface CpHarness {
-  url: string;
-  engine: Engine;
-  clock: FakeClock;
-  db: Db;
-  app: FastifyInstance;
-  close(): Promise<void>;
-}
+export type CpHarness = Harness;
 
-export async function startCpHarness(opts: { auth?: AuthConfig; historyPollTimeoutMs?: number } = {}): Promise<CpHarness> {
-  const dir = mkdtempSync(join(tmpdir(), "bw-cp-"));
-  const clock = new FakeClock();
-  const db = openDb(join(dir, "cp.db"), clock);
-  const engine = createEngine({ db, clock });
-  const app = buildApp({ db, clock, engine, auth: opts.auth ?? NO_AUTH, pollTimeoutMs: 100, historyPollTimeoutMs: opts.historyPollTimeoutMs ?? 300 });
-  const url = await app.listen({ host: "127.0.0.1", port: 0 });
-  return {
-    url,
-    engine,
-    clock,
-    db,
-    app,
-    async close() {
-      await app.close();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+/** The engine suites' harness with the control plane's short long-poll holds. */
+export function startCpHarness(opts: { auth?: AuthConfig; historyPollTimeoutMs?: number } = {}): Promise<CpHarness> {
+  return startHarness({ auth: opts.auth, pollTimeoutMs: 100, historyPollTimeoutMs: opts.historyPollTimeoutMs ?? 300 });
 }
 
 /** Response JSON as tests read it: any path can be indexed, and the assertion checks the value. */

@@ -9,7 +9,8 @@ import { archiveWorkflow, repairWorkflow } from "../../engine/repair";
 import { debugRun } from "../../read/debug";
 import { exportRun } from "../../read/export";
 import { historyPage } from "../../read/history";
-import type { InstanceRecord, PayloadDecoder, RunRecord } from "../../read/runs";
+import type { InstanceRow, RunRow } from "../../engine/rows";
+import type { PayloadDecoder } from "../../read/runs";
 import { currentRun, describeRun, findInstance, findRun, listRuns, listWorkflows } from "../../read/runs";
 import type { PayloadValue } from "../../sdk/codec";
 import { decodeBlob, encodePayload, PayloadCodecError } from "../../sdk/codec";
@@ -132,13 +133,13 @@ function commandBody(r: CommandResult | OperatorCommandResult): Record<string, u
   return body;
 }
 
-function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRecord {
+function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRow {
   const instance = findInstance(deps.engine.db, namespace, workflowId);
   if (!instance) throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: workflowId });
   return instance;
 }
 
-function runOr404(deps: ControlPlaneDeps, instance: InstanceRecord, runId: string): RunRecord {
+function runOr404(deps: ControlPlaneDeps, instance: InstanceRow, runId: string): RunRow {
   const run = findRun(deps.engine.db, runId);
   if (!run || run.namespace !== instance.namespace || run.workflow_instance_id !== instance.id) {
     throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: instance.id, run_id: runId });
@@ -146,7 +147,7 @@ function runOr404(deps: ControlPlaneDeps, instance: InstanceRecord, runId: strin
   return run;
 }
 
-function currentOr404(deps: ControlPlaneDeps, instance: InstanceRecord): RunRecord {
+function currentOr404(deps: ControlPlaneDeps, instance: InstanceRow): RunRow {
   const run = currentRun(deps.engine.db, instance);
   if (!run) throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: instance.id, run_id: null });
   return run;
