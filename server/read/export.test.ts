@@ -127,6 +127,7 @@ describe("history export and debug of a run with a retried then non-retryable ac
     expect(failed?.failure.non_retryable).toBe(true);
     expect(failed?.failure.failure_category).toBe("activity");
     expect(list(bundle.timeline)).toHaveLength(list(bundle.history_events).length);
+    expect(list(bundle.timeline).flatMap((e) => Object.keys(e).filter((k) => e[k] === null))).toEqual([]);
     expect(list(bundle.tasks).length).toBeGreaterThanOrEqual(4);
     expect(list(bundle.commands).map((c) => c.type)).toEqual(["start"]);
     expect(bundle.summary.liveness_state).toBe("closed");

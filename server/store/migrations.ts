@@ -603,4 +603,17 @@ CREATE TRIGGER workflow_run_summary_counts_update_max_fan_out AFTER UPDATE ON wo
 END;
 `,
   },
+  {
+    // Repair's missing-task candidates (repair.ts missingCandidates, read by every operator-metrics
+    // call) sorted up to 10,000 rows through a temp B-tree after a table lookup per row. This
+    // partial index holds exactly those rows, already in `since, id` order, and covers the
+    // selected columns, so the query is one ordered index scan with no table access.
+    version: 7,
+    name: "summary_repair_missing_candidates",
+    sql: `
+CREATE INDEX workflow_run_summaries_repair_missing ON workflow_run_summaries
+  (COALESCE(wait_started_at, started_at, created_at), id, connection, queue, compatibility)
+  WHERE liveness_state = 'repair_needed' AND next_task_id IS NULL AND status IN ('pending', 'running', 'waiting');
+`,
+  },
 ];
