@@ -1,7 +1,14 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
 
-const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./lib/i18n/request.ts",
+  experimental: {
+    // The catalogs are compiled to next-intl's minimal format at build time, so browsers get the small
+    // formatter instead of the ICU parser (intl-messageformat): ≈ 9 KB gzip off every route.
+    messages: { path: "./messages", format: "json", locales: "infer", sourceLocale: "en", precompile: true },
+  },
+});
 
 const nextConfig: NextConfig = {
   // A separate build folder per concurrent build (developers on one machine, benches); default .next.

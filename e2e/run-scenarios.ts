@@ -153,3 +153,72 @@ export async function startIdleWorkflow(workflowId: string): Promise<string> {
   const host = process.env.E2E_DW_HOST ?? "";
   return startWorkflow({ baseUrl: `http://${host}`, adminToken: process.env.E2E_TOKEN ?? "", workerToken: "" }, "IdleWorkflow", workflowId, [], "e2e-idle");
 }
+
+/** The continue-as-new chain: one instance whose runs 1 and 2 continued as new and run 3 completed. */
+export const CHAIN_ID = "order:46.chain";
+export const CHAIN_RUNS = 3;
+const CHAIN_QUEUE = "e2e-chains";
+
+const chainPage = defineActivity("SyncOrderPage", async (_ctx, round) => ({ page: round }));
+
+const chain = defineWorkflow("OrderSyncWorkflow", function* (ctx, round) {
+  yield ctx.activity("SyncOrderPage", [round]);
+  if (typeof round === "number" && round < CHAIN_RUNS) return ctx.continueAsNew([round + 1]);
+  return { rounds: round };
+});
+
+async function chainRuns(server: ScenarioServer): Promise<{ run_id: string; run_number: number; status: string }[]> {
+  const response = await fetch(`${server.baseUrl}/api/workflows/${encodeURIComponent(CHAIN_ID)}/runs`, {
+    headers: {
+      Authorization: `Bearer ${server.adminToken}`,
+      Accept: "application/json",
+      "X-Namespace": "default",
+      "X-Durable-Workflow-Control-Plane-Version": "2",
+    },
+  });
+  if (!response.ok) return [];
+  const body = (await response.json()) as { runs?: { run_id: string; run_number: number; status: string }[] };
+  return body.runs ?? [];
+}
+
+/** Runs the chain to its completed third run with its own worker and queue; returns run ids by run number (index 0 = run 1). */
+export async function runContinueAsNewScenario(server: ScenarioServer, timeoutMs = 30_000): Promise<string[]> {
+  const worker = new Worker({
+    baseUrl: server.baseUrl,
+    token: server.workerToken,
+    namespace: "default",
+    taskQueue: CHAIN_QUEUE,
+    workflows: [chain],
+    activities: [chainPage],
+  });
+  await worker.start();
+  try {
+    await startWorkflow(server, "OrderSyncWorkflow", CHAIN_ID, [1], CHAIN_QUEUE);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const runs = await chainRuns(server);
+      const last = runs.find((run) => run.run_number === CHAIN_RUNS);
+      if (runs.length === CHAIN_RUNS && last && TERMINAL.has(last.status)) {
+        return [...runs].sort((a, b) => a.run_number - b.run_number).map((run) => run.run_id);
+      }
+      if (Date.now() > deadline) throw new Error(`${CHAIN_ID} did not reach run ${CHAIN_RUNS} within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  } finally {
+    void worker.shutdown({ abortActivities: true });
+  }
+}
+
+let chainCached: Promise<string[]> | null = null;
+
+/** The continue-as-new chain against the e2e server, run once per worker process. */
+export function e2eContinueAsNew(): Promise<string[]> {
+  const host = process.env.E2E_DW_HOST;
+  if (!host) throw new Error("E2E_DW_HOST is not set: no Durable Workflow server for e2e");
+  chainCached ??= runContinueAsNewScenario({
+    baseUrl: `http://${host}`,
+    adminToken: process.env.E2E_TOKEN ?? "",
+    workerToken: process.env.E2E_WORKER_TOKEN ?? "",
+  });
+  return chainCached;
+}

@@ -236,7 +236,7 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
               <button
                 type="submit"
                 data-testid="action-submit"
-                className={`rounded-md px-3 py-1.5 text-sm font-medium ${DANGER.has(open) ? "bg-bad text-white" : "bg-accent text-accent-fg"}`}
+                className={`rounded-md px-3 py-1.5 text-sm font-medium ${DANGER.has(open) ? "bg-bad text-canvas" : "bg-accent text-accent-fg"}`}
               >
                 {t(`dialog.${open}.submit`)}
               </button>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { historyResumeToken, historyTokenAfter } from "@/lib/dw/client";
+import { historyResumeToken, historyTokenAfter } from "@/lib/dw/transport";
 import type { AcceptedCommand, Confirmation, ObservedEvent, Observation } from "@/lib/confirm/confirm";
 import { evaluateConfirmation, mergeEvents, pollDelayMs } from "@/lib/confirm/confirm";
 import { browserDwClient } from "@/components/providers/browser-dw-client";

@@ -1,10 +1,10 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
@@ -20,8 +20,12 @@ import { failureGroups } from "@/lib/views/failure-groups";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
 
 const REFRESH_MS = 5_000;
-const CHART_WIDTH = 380;
-const CHART_HEIGHT = 170;
+const CHART_SIZE = { width: 380, height: 170 };
+
+// recharts loads after the page (charts only draw samples taken in the browser); the box keeps the layout still.
+const chartPlaceholder = () => <div style={CHART_SIZE} aria-hidden="true" />;
+const StatusBarChart = dynamic(() => import("./charts").then((m) => m.StatusBarChart), { ssr: false, loading: chartPlaceholder });
+const SamplesLineChart = dynamic(() => import("./charts").then((m) => m.SamplesLineChart), { ssr: false, loading: chartPlaceholder });
 
 function tone(count: number, bad: "bad" | "warn"): "bad" | "warn" | undefined {
   return count > 0 ? bad : undefined;
@@ -166,13 +170,7 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
           <Stat label={t("runs.waiting")} value={runs.waiting ?? 0} />
           <Stat label={t("runs.failed")} value={runs.failed} tone={tone(runs.failed, "bad")} />
         </dl>
-        <BarChart width={CHART_WIDTH} height={CHART_HEIGHT} data={statusData} className="mt-3" accessibilityLayer>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
-          <XAxis dataKey="name" tick={{ fontSize: 11, fill: "var(--fg-muted)" }} />
-          <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
-          <Tooltip />
-          <Bar dataKey="count" name={t("runs.count")} fill="var(--accent)" isAnimationActive={false} />
-        </BarChart>
+        <StatusBarChart data={statusData} countName={t("runs.count")} size={CHART_SIZE} />
       </Panel>
       <Panel title={t("panels.repair")} testId="panel-repair">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -247,16 +245,7 @@ function Chart({ title, data, lines }: { title: string; data: (MetricsSample & {
       <figcaption className="mb-1 text-xs text-fg-muted">
         {title} · {t("charts.sampled", { count: data.length })}
       </figcaption>
-      <LineChart width={CHART_WIDTH} height={CHART_HEIGHT} data={data} accessibilityLayer>
-        <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
-        <XAxis dataKey="label" tick={{ fontSize: 10, fill: "var(--fg-muted)" }} minTickGap={40} />
-        <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
-        <Tooltip />
-        <Legend wrapperStyle={{ fontSize: 11 }} />
-        {lines.map((line) => (
-          <Line key={line.key} type="linear" dataKey={line.key} name={line.name} stroke={line.color} dot={false} strokeWidth={2} isAnimationActive={false} />
-        ))}
-      </LineChart>
+      <SamplesLineChart data={data} lines={lines} size={CHART_SIZE} />
     </figure>
   );
 }

@@ -1,8 +1,10 @@
-import { createDwClient } from "@/lib/dw/client";
+import { PREVALIDATED_DECODERS } from "@/lib/dw/prevalidated";
+import { createDwClientWith } from "@/lib/dw/transport";
 
 /**
  * The typed client for browser code, pointed at the same-origin read proxy (`/api/dw/<path>` maps to
  * `<server>/api/<path>`). It carries no token and no namespace: the proxy adds both server-side.
- * Imported from lib/dw/client directly so the Avro codec stays out of client bundles.
+ * The proxy also validates every body with the zod schemas, so this client only maps errors and
+ * trusts the shape: zod, the schemas and the Avro codec all stay out of client bundles.
  */
-export const browserDwClient = createDwClient({ baseUrl: "/api/dw", apiPrefix: "" });
+export const browserDwClient = createDwClientWith(PREVALIDATED_DECODERS, { baseUrl: "/api/dw", apiPrefix: "" });

@@ -1,7 +1,11 @@
 "use client";
 
+import { useMemo } from "react";
 import { useTranslations } from "next-intl";
+import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
+import { attemptLedger } from "@/lib/views/attempts";
+import { RetryForecast } from "@/components/actions/RetryForecast";
 import { Pill, StatusBadge } from "@/components/runs/status-badge";
 import { useTimeFormat } from "@/components/runs/use-time-format";
 import { Muted, TD, TH } from "./section";
@@ -118,4 +122,24 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
       ))}
     </div>
   );
+}
+
+type LedgerSource = Pick<HistoryExport, "history_events" | "activities">;
+
+/** The attempt ledger of an export bundle, rebuilt only when the bundle changes. */
+function useLedger({ history_events: events, activities }: LedgerSource): LedgerActivity[] {
+  return useMemo(() => attemptLedger(events, activities ?? []), [events, activities]);
+}
+
+/*
+ * The ledger is derived in this lazily loaded module (the Activities tab and the retry forecast
+ * above the exceptions both need it), so the derivation stays out of the run page's first load.
+ */
+
+export function ActivitiesPanel({ bundle }: { bundle: LedgerSource }) {
+  return <ActivitiesLedger activities={useLedger(bundle)} />;
+}
+
+export function BundleRetryForecast({ bundle, className }: { bundle: LedgerSource; className?: string }) {
+  return <RetryForecast activities={useLedger(bundle)} className={className} />;
 }

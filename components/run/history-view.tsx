@@ -6,6 +6,7 @@ import type { ViewEvent } from "@/lib/views/events";
 import { DwErrorState } from "@/components/runs/dw-error-state";
 import { useTimeFormat } from "@/components/runs/use-time-format";
 import type { HistoryState } from "./use-history";
+import { useHistory } from "./use-history";
 import { decodePayloadTree, prettyJson } from "./payload";
 import { VirtualRows } from "./virtual-rows";
 
@@ -121,4 +122,23 @@ export function HistoryView({
       </div>
     </div>
   );
+}
+
+/** The History tab: pages and tails the run's event log itself, then shows it. */
+export function HistoryPanel({
+  workflowId,
+  runId,
+  live,
+  ...view
+}: {
+  workflowId: string;
+  runId: string;
+  live: boolean;
+  types: readonly string[];
+  failuresOnly: boolean;
+  selected: number | null;
+  onChange: (change: { types?: string[]; failuresOnly?: boolean; selected?: number | null }) => void;
+}) {
+  const history = useHistory(workflowId, runId, live);
+  return <HistoryView history={history} {...view} />;
 }

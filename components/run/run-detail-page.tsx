@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { getTranslations } from "next-intl/server";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw";
 import { getDwClient } from "@/lib/server/dw";
@@ -8,10 +9,28 @@ import type { ErrorInfo } from "@/components/runs/error-info";
 import { RunDetail } from "./run-detail";
 
 /**
- * Server half of the run detail: describe and debug in parallel (neither reads the history), so the
- * header and exceptions are in the first HTML. `runId: null` means the workflow's current run.
+ * Server half of the run detail. The shell streams at once (so the browser fetches CSS and scripts
+ * while the server asks the DW server), then the run streams in: describe and debug in parallel
+ * (neither reads the history), so the header and exceptions arrive in the first HTML response.
+ * `runId: null` means the workflow's current run.
  */
 export async function RunDetailPage({ workflowId, runId }: { workflowId: string; runId: string | null }) {
+  const t = await getTranslations("run");
+  return (
+    <Suspense
+      fallback={
+        <div className="space-y-4" aria-busy="true" data-testid="run-detail-loading">
+          <h1 className="text-xl font-semibold break-all">{t("titleFor", { workflowId })}</h1>
+          <p className="text-sm text-fg-muted">{t("loading")}</p>
+        </div>
+      }
+    >
+      <RunDetailContent workflowId={workflowId} runId={runId} />
+    </Suspense>
+  );
+}
+
+async function RunDetailContent({ workflowId, runId }: { workflowId: string; runId: string | null }) {
   const [context, t] = await Promise.all([getShellContext(), getTranslations("run")]);
   const client = getDwClient(context.namespace);
   const [describe, debug] = await Promise.allSettled([

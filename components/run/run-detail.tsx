@@ -2,31 +2,46 @@
 
 import { useCallback, useMemo } from "react";
 import type { ReactNode } from "react";
+import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
-import { attemptLedger } from "@/lib/views/attempts";
 import { exceptionRows } from "@/lib/views/exceptions";
 import { livenessLabel } from "@/lib/views/liveness";
-import { timelineList, timelineRows } from "@/lib/views/timeline";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
 import { DwErrorState } from "@/components/runs/dw-error-state";
 import type { ErrorInfo } from "@/components/runs/error-info";
 import { toErrorInfo } from "@/components/runs/error-info";
-import { RunActions } from "@/components/actions/RunActions";
-import { RetryForecast } from "@/components/actions/RetryForecast";
 import { useTicker } from "@/components/runs/use-time-format";
-import { ActivitiesLedger } from "./activities-ledger";
 import { ExceptionsTable } from "./exceptions-table";
-import { HistoryView } from "./history-view";
-import { CommandsPanel, RelationshipsPanel, TasksPanel, WaitsPanel } from "./panels";
 import { RunHeader } from "./run-header";
 import { Muted, Section } from "./section";
-import { TimelineView } from "./timeline-view";
-import { useHistory } from "./use-history";
 import type { RunView, RunViewState } from "./url-state";
 import { RUN_VIEWS, parseRunViewState, runViewQueryString } from "./url-state";
+
+function PanelLoading() {
+  const t = useTranslations("run");
+  return <Muted>{t("loading")}</Muted>;
+}
+
+/*
+ * Only the header, the actions bar and the exceptions table are needed for the first paint; the
+ * bundle-driven tab panels (timeline, activities, waits, tasks, commands, relationships), the retry
+ * forecast (it waits for the export bundle too) and the action forms (with their zod request
+ * schemas) load as separate chunks, so they stay out of the route's first-load JS, and so does the
+ * History tab (virtual list, paging hook; ≈ 11 KB). Payload decoding (avsc) is loaded on demand.
+ */
+const RunActions = dynamic(() => import("@/components/actions/RunActions").then((m) => m.RunActions));
+const BundleRetryForecast = dynamic(() => import("./activities-ledger").then((m) => m.BundleRetryForecast));
+// Client-only: its virtual list measures itself on mount, and the events come from the browser anyway.
+const HistoryPanel = dynamic(() => import("./history-view").then((m) => m.HistoryPanel), { ssr: false, loading: PanelLoading });
+const TimelinePanel = dynamic(() => import("./timeline-view").then((m) => m.TimelinePanel), { loading: PanelLoading });
+const ActivitiesPanel = dynamic(() => import("./activities-ledger").then((m) => m.ActivitiesPanel), { loading: PanelLoading });
+const WaitsPanel = dynamic(() => import("./panels").then((m) => m.WaitsPanel), { loading: PanelLoading });
+const TasksPanel = dynamic(() => import("./panels").then((m) => m.TasksPanel), { loading: PanelLoading });
+const CommandsPanel = dynamic(() => import("./panels").then((m) => m.CommandsPanel), { loading: PanelLoading });
+const RelationshipsPanel = dynamic(() => import("./panels").then((m) => m.RelationshipsPanel), { loading: PanelLoading });
 
 const OPEN_REFRESH_MS = 5_000;
 const EXPORT_REFRESH_MS = 10_000;
@@ -38,25 +53,6 @@ interface RunDetailProps {
   initialDescribe: RunDescription | null;
   initialDebug: WorkflowDebug | null;
   initialError: ErrorInfo | null;
-}
-
-function HistoryTab({ workflowId, runId, live, state, update }: { workflowId: string; runId: string; live: boolean; state: RunViewState; update: (change: Partial<RunViewState>) => void }) {
-  const history = useHistory(workflowId, runId, live);
-  return (
-    <HistoryView
-      history={history}
-      types={state.historyTypes}
-      failuresOnly={state.failuresOnly}
-      selected={state.selectedEvent}
-      onChange={(change) =>
-        update({
-          ...(change.types !== undefined ? { historyTypes: change.types } : {}),
-          ...(change.failuresOnly !== undefined ? { failuresOnly: change.failuresOnly } : {}),
-          ...(change.selected !== undefined ? { selectedEvent: change.selected } : {}),
-        })
-      }
-    />
-  );
 }
 
 /**
@@ -111,10 +107,6 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
     () => (bundle ? exceptionRows(bundle) : exceptionRows({ recent_failures: debug.data?.recent_failures ?? [] })),
     [bundle, debug.data],
   );
-  const ledger = useMemo(() => (bundle ? attemptLedger(bundle.history_events, bundle.activities ?? []) : []), [bundle]);
-  // Built once per bundle; the ticking "now" only stretches the axis of open bars (see TimelineView).
-  const chart = useMemo(() => (bundle ? timelineRows(bundle.history_events, { activities: bundle.activities ?? [] }) : null), [bundle]);
-  const list = useMemo(() => (bundle ? timelineList(bundle.history_events) : []), [bundle]);
 
   const run = describe.data;
   if (!run) {
@@ -130,9 +122,26 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
 
   const pending = <Muted>{exported.error ? toErrorInfo(exported.error).message : t("loadingBundle")}</Muted>;
   const panel: Record<RunView, () => ReactNode> = {
-    timeline: () => (chart ? <TimelineView chart={chart} now={now} list={list} mode={state.timelineMode} onMode={(mode) => update({ timelineMode: mode })} /> : pending),
-    activities: () => (bundle ? <ActivitiesLedger activities={ledger} /> : pending),
-    history: () => <HistoryTab workflowId={workflowId} runId={runId} live={open} state={state} update={update} />,
+    // The ticking "now" only stretches the axis of open bars; the rows are built once per bundle.
+    timeline: () => (bundle ? <TimelinePanel bundle={bundle} now={now} mode={state.timelineMode} onMode={(mode) => update({ timelineMode: mode })} /> : pending),
+    activities: () => (bundle ? <ActivitiesPanel bundle={bundle} /> : pending),
+    history: () => (
+      <HistoryPanel
+        workflowId={workflowId}
+        runId={runId}
+        live={open}
+        types={state.historyTypes}
+        failuresOnly={state.failuresOnly}
+        selected={state.selectedEvent}
+        onChange={(change) =>
+          update({
+            ...(change.types !== undefined ? { historyTypes: change.types } : {}),
+            ...(change.failuresOnly !== undefined ? { failuresOnly: change.failuresOnly } : {}),
+            ...(change.selected !== undefined ? { selectedEvent: change.selected } : {}),
+          })
+        }
+      />
+    ),
     waits: () => (bundle ? <WaitsPanel waits={bundle.waits ?? []} /> : pending),
     tasks: () => (bundle ? <TasksPanel tasks={bundle.tasks ?? []} pending={debug.data?.pending_workflow_tasks} /> : pending),
     commands: () => (bundle ? <CommandsPanel commands={bundle.commands ?? []} /> : pending),
@@ -144,7 +153,7 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
       {describe.error ? <DwErrorState error={toErrorInfo(describe.error)} onRetry={() => void describe.refetch()} /> : null}
       <RunHeader describe={run} debug={debug.data ?? null} summary={bundle?.summary ?? null} liveness={liveness} runs={runs.data?.runs ?? []} />
       <RunActions workflowId={workflowId} runId={runId} describe={run} debug={debug.data ?? null} />
-      <RetryForecast activities={ledger} className="rounded-lg border border-line bg-panel px-4 py-2 text-sm" />
+      {bundle ? <BundleRetryForecast bundle={bundle} className="rounded-lg border border-line bg-panel px-4 py-2 text-sm" /> : null}
       <ExceptionsTable rows={exceptions} complete={bundle !== null} />
       <Section
         title={t(`views.${state.view}`)}

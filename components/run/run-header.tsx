@@ -88,7 +88,7 @@ export function RunHeader({
         {liveness.taskProblem ? <Pill tone={TONE_TO_PILL[liveness.taskProblem.tone]}>{liveness.taskProblem.label.text}</Pill> : null}
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           {previousRun ? (
-            <Link href={runHref(describe.workflow_id, previousRun.run_id)} className="text-accent hover:underline">
+            <Link href={runHref(describe.workflow_id, previousRun.run_id)} className="text-accent hover:underline" data-testid="previous-run">
               {t("previousRun", { number: previousRun.run_number })}
             </Link>
           ) : null}
@@ -116,7 +116,7 @@ export function RunHeader({
           <CopyButton value={describe.run_id} label={t("runId")} />
         </Field>
         <Field label={t("type")}>{describe.workflow_type}</Field>
-        <Field label={t("runNumber")}>
+        <Field label={t("runNumber")} testId="run-number">
           {describe.run_count ? t("runOf", { number: describe.run_number, count: describe.run_count }) : describe.run_number}
           {describe.is_current_run === false ? <span className="ml-1 text-xs text-warn">{t("historical")}</span> : null}
         </Field>

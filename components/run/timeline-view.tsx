@@ -2,7 +2,9 @@
 
 import { useMemo } from "react";
 import { useTranslations } from "next-intl";
+import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
+import { timelineList, timelineRows } from "@/lib/views/timeline";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { useTimeFormat } from "@/components/runs/use-time-format";
 import { Muted } from "./section";
@@ -122,7 +124,7 @@ export function TimelineView({
       ) : lanes.length === 0 ? (
         <Muted>{t("empty")}</Muted>
       ) : (
-        <div className="overflow-x-auto" data-testid="timeline-chart">
+        <div className="overflow-x-auto" data-testid="timeline-chart" role="region" aria-label={t("chart")} tabIndex={0}>
           <div className="min-w-[720px]">
             <div className="mb-1 flex text-[10px] text-fg-muted">
               <div className="w-48 shrink-0" />
@@ -160,7 +162,7 @@ export function TimelineView({
                         className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[status] ?? "bg-fg-muted/50"}`}
                         style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
                       >
-                        {attempt !== null ? <span className="px-0.5">#{attempt}</span> : null}
+                        {attempt !== null ? <span className="rounded-sm bg-fg px-0.5 text-canvas">#{attempt}</span> : null}
                       </div>
                     );
                   })}
@@ -207,4 +209,25 @@ export function TimelineView({
       )}
     </div>
   );
+}
+
+/**
+ * The Timeline tab over an export bundle. The rows are derived here, once per bundle, so the
+ * derivation ships in this lazily loaded chunk rather than in the run page's first load.
+ */
+export function TimelinePanel({
+  bundle,
+  now,
+  mode,
+  onMode,
+}: {
+  bundle: Pick<HistoryExport, "history_events" | "activities">;
+  now: number;
+  mode: "chart" | "list";
+  onMode: (mode: "chart" | "list") => void;
+}) {
+  const { history_events: events, activities } = bundle;
+  const chart = useMemo(() => timelineRows(events, { activities: activities ?? [] }), [events, activities]);
+  const list = useMemo(() => timelineList(events), [events]);
+  return <TimelineView chart={chart} now={now} list={list} mode={mode} onMode={onMode} />;
 }

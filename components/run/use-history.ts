@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { historyResumeToken, historyTokenAfter } from "@/lib/dw/client";
+import { historyResumeToken, historyTokenAfter } from "@/lib/dw/transport";
 import { isDwError } from "@/lib/dw/errors";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
 import type { ErrorInfo } from "@/components/runs/error-info";

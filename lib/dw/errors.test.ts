@@ -262,4 +262,11 @@ describe("errorFromResponse (for relayed proxy answers)", () => {
   it.each(table)("%s from HTTP %i", (reason, status, body) => {
     expect(errorFromResponse(status, body).reason).toBe(reason);
   });
+
+  it("the proxy's 502 malformed_response → malformed response at the field it named; other 502s stay unavailable", () => {
+    const error = errorFromResponse(502, { reason: "malformed_response", message: "unexpected body", issue_path: "$.workflows[0].status" });
+    expect(error).toBeInstanceOf(DwMalformedResponseError);
+    expect(error).toMatchObject({ issuePath: "$.workflows[0].status", httpStatus: 502 });
+    expect(errorFromResponse(502, { reason: "server_unavailable" }).reason).toBe("server_unavailable");
+  });
 });

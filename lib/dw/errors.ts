@@ -200,3 +200,82 @@ export class DwAbortedError extends DwError {
 export function isDwError(value: unknown): value is DwError {
   return value instanceof DwError;
 }
+
+/**
+ * The console's read proxy validates every server body it relays; a body that breaks the contract
+ * is answered with 502 and this reason (plus `issue_path`), so the browser still sees a
+ * malformed-response error without validating again.
+ */
+export const MALFORMED_UPSTREAM_REASON = "malformed_response";
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function stringArrayMap(value: unknown): Record<string, string[]> {
+  if (!isRecord(value)) return {};
+  const out: Record<string, string[]> = {};
+  for (const [key, messages] of Object.entries(value)) {
+    out[key] = Array.isArray(messages) ? messages.filter((m): m is string => typeof m === "string") : [];
+  }
+  return out;
+}
+
+/**
+ * Map a non-success HTTP answer to its typed error. Exported so a same-origin proxy can rebuild
+ * the same error from a relayed status and body. Lives here, beside the classes and away from the
+ * schemas, so browser bundles can map errors without pulling zod in.
+ */
+export function errorFromResponse(status: number, body: unknown): DwError {
+  const envelope = isRecord(body) ? body : {};
+  const serverReason = str(envelope.reason);
+  const message = str(envelope.message) ?? str(envelope.error) ?? `HTTP ${status}`;
+  const init = { httpStatus: status, serverReason, body };
+
+  if (status === 401) return new DwUnauthorizedError(message, init);
+  if (status === 403) {
+    const allowed = Array.isArray(envelope.allowed_roles) ? envelope.allowed_roles.filter((r): r is string => typeof r === "string") : [];
+    return new DwForbiddenError(message, { ...init, role: str(envelope.role), allowedRoles: allowed });
+  }
+  if (status === 404) {
+    switch (serverReason) {
+      case "namespace_not_found":
+        return new DwNamespaceNotFoundError(message, { ...init, namespace: str(envelope.namespace), remediation: str(envelope.remediation) });
+      case "instance_not_found":
+        return new DwInstanceNotFoundError(message, { ...init, workflowId: str(envelope.workflow_id) });
+      case "run_not_found":
+        return new DwRunNotFoundError(message, { ...init, workflowId: str(envelope.workflow_id), runId: str(envelope.run_id) });
+      case null:
+      case "not_found":
+        return new DwRouteNotFoundError(message, init);
+      default:
+        return new DwNotFoundError(message, init);
+    }
+  }
+  if (status === 405) return new DwRouteNotFoundError(message, init);
+  if (status === 400 && (serverReason === "missing_control_plane_version" || serverReason === "unsupported_control_plane_version")) {
+    return new DwVersionMismatchError(message, {
+      ...init,
+      supportedVersion: str(envelope.supported_version),
+      requestedVersion: str(envelope.requested_version),
+    });
+  }
+  if (status === 409) return new DwConflictError(message, init);
+  if (status === 413) {
+    return new DwPayloadTooLargeError(message, { ...init, limit: typeof envelope.limit === "number" ? envelope.limit : null });
+  }
+  if (status === 422) {
+    const errors = envelope.errors ?? envelope.validation_errors;
+    return new DwValidationError(message, { ...init, errors: stringArrayMap(errors) });
+  }
+  if (status === 502 && serverReason === MALFORMED_UPSTREAM_REASON) {
+    return new DwMalformedResponseError(message, { ...init, issuePath: str(envelope.issue_path) ?? "$" });
+  }
+  if (status === 429) return new DwServerUnavailableError(message, { ...init, unavailableCause: "throttled" });
+  if (status >= 500) return new DwServerUnavailableError(message, { ...init, unavailableCause: "http_5xx" });
+  return new DwBadRequestError(message, init);
+}

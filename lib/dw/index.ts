@@ -9,9 +9,10 @@
  * - Payload codec decoding (codec.ts).
  *
  * Bundle weight (esbuild, minified + gzip): this whole barrel ≈ 72 KB in a browser bundle, of which
- * the codec (avsc types + the `buffer` polyfill) is ≈ 35 KB. Everything but the codec is Node- and
- * browser-safe; client components that do not decode payloads can import `@/lib/dw/client`,
- * `@/lib/dw/schemas-*`, `@/lib/dw/errors` or `@/lib/dw/enums` directly to leave avsc out.
+ * the codec (avsc types + the `buffer` polyfill) is ≈ 35 KB and zod with the schemas most of the
+ * rest. Browser code therefore imports neither: it uses `@/lib/dw/transport` with the pass-through
+ * decoders of `@/lib/dw/prevalidated` (the console's read proxy validates every body with the
+ * schemas server-side), `@/lib/dw/errors`, `@/lib/dw/enums`, and `import type` for the rest.
  */
 
 export * from "./enums";

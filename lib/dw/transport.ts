@@ -1,0 +1,503 @@
+import type { StatusBucketFilter } from "./enums";
+import {
+  DwAbortedError,
+  type DwError,
+  DwInvalidArgumentError,
+  DwMalformedResponseError,
+  DwServerUnavailableError,
+  errorFromResponse,
+} from "./errors";
+import type { PayloadEnvelope } from "./schema-kit";
+import type { HistoryExport } from "./schemas-export";
+import type { ClusterInfo, Health, NamespaceList, Ready, TaskQueueDetail, TaskQueueList, Worker, WorkerList } from "./schemas-fleet";
+import type {
+  ActivityTimeoutPassReport,
+  ActivityTimeoutStatus,
+  OperatorMetricsResponse,
+  RepairPassReport,
+  RepairStatus,
+  SystemMetrics,
+} from "./schemas-system";
+import type {
+  CommandResponse,
+  HistoryPage,
+  RunDescription,
+  RunList,
+  StartResponse,
+  WorkflowDebug,
+  WorkflowList,
+} from "./schemas-workflows";
+
+/**
+ * The one fetch wrapper for the Durable Workflow Server API (server-api.md §1–§2).
+ * Browser-safe: uses only `fetch`, `AbortSignal`, `URLSearchParams`, `btoa`, and imports no schema
+ * at runtime — the decoders are passed in (zod ones in client.ts, pass-through ones for bodies the
+ * console's proxy already validated in prevalidated.ts), so browser bundles can leave zod out.
+ */
+
+export const CONTROL_PLANE_VERSION = "2";
+export const CONTROL_PLANE_VERSION_HEADER = "X-Durable-Workflow-Control-Plane-Version";
+const DEFAULT_TIMEOUT_MS = 15_000;
+/** The server holds `wait_new_event=1` up to 30 s; the client must outlast it (server-api.md §7 item 5). */
+const DEFAULT_LONG_POLL_TIMEOUT_MS = 40_000;
+
+export interface DwClientOptions {
+  /** Server root, e.g. `http://127.0.0.1:8080` (no trailing `/api`). May be relative in browsers. */
+  baseUrl: string;
+  /** Bearer token; omitted when the server runs with `DW_AUTH_DRIVER=none`. */
+  token?: string;
+  /** Default `X-Namespace`; the server falls back to its default namespace when absent. */
+  namespace?: string;
+  /** Per-request timeout (default 15 s). Long-polls use `max(timeoutMs, longPollTimeoutMs)`. */
+  timeoutMs?: number;
+  /** Timeout for `wait_new_event=1` history polls (default 40 s). */
+  longPollTimeoutMs?: number;
+  /** Route prefix (default `/api`). A same-origin proxy that already maps `/api` can pass `""`. */
+  apiPrefix?: string;
+  fetch?: typeof fetch;
+}
+
+export interface DwRequestOptions {
+  /** Caller cancellation (unmount, navigation, stop tailing). Surfaces as `DwAbortedError`. */
+  signal?: AbortSignal;
+  /** Overrides the client's namespace for this call. */
+  namespace?: string;
+  timeoutMs?: number;
+}
+
+/**
+ * Result of a workflow command. A rejection (HTTP 409, or 404/422 for signals) is an answer, not a
+ * failure: it carries the full command body with `outcome`, `rejection_reason` and `command_id`.
+ */
+export type CommandResult<T> =
+  | { readonly kind: "accepted"; readonly httpStatus: number; readonly body: T }
+  | { readonly kind: "rejected"; readonly httpStatus: number; readonly body: T };
+
+/** Result of a maintenance pass; `partial` is the server's 207 (some items failed). */
+export interface PassResult<T> {
+  readonly httpStatus: number;
+  readonly partial: boolean;
+  readonly report: T;
+}
+
+export interface ListWorkflowsParams {
+  status?: StatusBucketFilter;
+  workflowType?: string;
+  /** Substring match on workflow id or business key. */
+  query?: string;
+  /** 1..200, server default 50. */
+  pageSize?: number;
+  nextPageToken?: string | null;
+}
+
+export interface DebugParams {
+  includeLastEventPayload?: boolean;
+}
+
+export interface HistoryParams {
+  /** 1..1000, server default 100. */
+  pageSize?: number;
+  nextPageToken?: string | null;
+  /** Long-poll: hold up to ~30 s until an event after the cursor exists. */
+  waitNewEvent?: boolean;
+}
+
+export interface CommandParams {
+  /** Idempotency/correlation id recorded on the command. */
+  requestId?: string;
+  /** Target a specific run; the server rejects non-current runs with 409. */
+  runId?: string;
+}
+
+export interface ReasonCommandParams extends CommandParams {
+  reason?: string;
+}
+
+export interface SignalParams extends CommandParams {
+  input?: unknown[] | PayloadEnvelope;
+}
+
+export interface StartWorkflowParams {
+  workflow_type: string;
+  workflow_id?: string;
+  task_queue?: string;
+  input?: unknown[] | PayloadEnvelope;
+  business_key?: string;
+  memo?: Record<string, unknown>;
+  search_attributes?: Record<string, string | number | boolean>;
+  duplicate_policy?: "fail" | "use-existing";
+  execution_timeout_seconds?: number;
+  run_timeout_seconds?: number;
+}
+
+export interface RepairPassParams {
+  runIds?: string[];
+  instanceId?: string;
+}
+
+export interface ActivityTimeoutPassParams {
+  limit?: number;
+  executionIds?: string[];
+}
+
+export interface ListWorkersParams {
+  taskQueue?: string;
+  status?: string;
+}
+
+export interface DwClient {
+  health(opts?: DwRequestOptions): Promise<Health>;
+  ready(opts?: DwRequestOptions): Promise<Ready>;
+  clusterInfo(opts?: DwRequestOptions): Promise<ClusterInfo>;
+  listNamespaces(opts?: DwRequestOptions): Promise<NamespaceList>;
+
+  listWorkflows(params?: ListWorkflowsParams, opts?: DwRequestOptions): Promise<WorkflowList>;
+  describeWorkflow(workflowId: string, opts?: DwRequestOptions): Promise<RunDescription>;
+  listRuns(workflowId: string, opts?: DwRequestOptions): Promise<RunList>;
+  describeRun(workflowId: string, runId: string, opts?: DwRequestOptions): Promise<RunDescription>;
+  debugWorkflow(workflowId: string, params?: DebugParams, opts?: DwRequestOptions): Promise<WorkflowDebug>;
+  debugRun(workflowId: string, runId: string, params?: DebugParams, opts?: DwRequestOptions): Promise<WorkflowDebug>;
+  getHistory(workflowId: string, runId: string, params?: HistoryParams, opts?: DwRequestOptions): Promise<HistoryPage>;
+  exportHistory(workflowId: string, runId: string, opts?: DwRequestOptions): Promise<HistoryExport>;
+
+  startWorkflow(params: StartWorkflowParams, opts?: DwRequestOptions): Promise<CommandResult<StartResponse>>;
+  cancelWorkflow(workflowId: string, params?: ReasonCommandParams, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
+  terminateWorkflow(workflowId: string, params?: ReasonCommandParams, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
+  repairWorkflow(workflowId: string, params?: Omit<CommandParams, "runId">, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
+  archiveWorkflow(workflowId: string, params?: Omit<ReasonCommandParams, "runId">, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
+  signalWorkflow(workflowId: string, signalName: string, params?: SignalParams, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
+
+  operatorMetrics(opts?: DwRequestOptions): Promise<OperatorMetricsResponse>;
+  systemMetrics(opts?: DwRequestOptions): Promise<SystemMetrics>;
+  repairStatus(opts?: DwRequestOptions): Promise<RepairStatus>;
+  runRepairPass(params?: RepairPassParams, opts?: DwRequestOptions): Promise<PassResult<RepairPassReport>>;
+  activityTimeouts(params?: { limit?: number }, opts?: DwRequestOptions): Promise<ActivityTimeoutStatus>;
+  runActivityTimeoutPass(params?: ActivityTimeoutPassParams, opts?: DwRequestOptions): Promise<PassResult<ActivityTimeoutPassReport>>;
+
+  listWorkers(params?: ListWorkersParams, opts?: DwRequestOptions): Promise<WorkerList>;
+  getWorker(workerId: string, opts?: DwRequestOptions): Promise<Worker>;
+  listTaskQueues(opts?: DwRequestOptions): Promise<TaskQueueList>;
+  getTaskQueue(name: string, opts?: DwRequestOptions): Promise<TaskQueueDetail>;
+}
+
+/** Cursor for "events after `sequence`" — the server's history token is `base64(last sequence)`. */
+export function historyTokenAfter(sequence: number): string {
+  return btoa(String(sequence));
+}
+
+/**
+ * The token to pass on the next (long-)poll when tailing a run. `next_page_token: null` only means
+ * "no more events right now", so the cursor is rebuilt from the last sequence seen; a page with no
+ * events keeps the previous cursor.
+ */
+export function historyResumeToken(page: Pick<HistoryPage, "events" | "next_page_token">, previous: string | null): string | null {
+  if (page.next_page_token) return page.next_page_token;
+  const last = page.events.at(-1);
+  return last ? historyTokenAfter(last.sequence) : previous;
+}
+
+/**
+ * Encode one path segment. Ids may contain `/`, `%`, spaces or unicode; `.` and `..` cannot be sent
+ * at all, because every URL parser (fetch included) collapses them — even percent-encoded.
+ */
+export function pathSegment(value: string): string {
+  if (value === "" || value === "." || value === "..") {
+    throw new DwInvalidArgumentError(`"${value}" cannot be used as a path segment`);
+  }
+  return encodeURIComponent(value);
+}
+
+type Query = Record<string, string | number | undefined | null>;
+
+interface RequestSpec {
+  method: "GET" | "POST";
+  path: string;
+  query?: Query;
+  body?: unknown;
+  longPoll?: boolean;
+}
+
+interface RawResponse {
+  status: number;
+  json: unknown;
+  /** False when the body was empty or not JSON. */
+  isJson: boolean;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a decoder made of a JSON body: the typed value, or the first offending field. */
+export type Decoded<T> = { ok: true; value: T } | { ok: false; issuePath: string; message: string; cause?: unknown };
+export type Decoder<T> = (json: unknown) => Decoded<T>;
+
+/** One decoder per response shape the client reads. */
+export interface DwDecoders {
+  health: Decoder<Health>;
+  ready: Decoder<Ready>;
+  clusterInfo: Decoder<ClusterInfo>;
+  namespaceList: Decoder<NamespaceList>;
+  workflowList: Decoder<WorkflowList>;
+  runDescription: Decoder<RunDescription>;
+  runList: Decoder<RunList>;
+  workflowDebug: Decoder<WorkflowDebug>;
+  historyPage: Decoder<HistoryPage>;
+  historyExport: Decoder<HistoryExport>;
+  startResponse: Decoder<StartResponse>;
+  commandResponse: Decoder<CommandResponse>;
+  operatorMetrics: Decoder<OperatorMetricsResponse>;
+  systemMetrics: Decoder<SystemMetrics>;
+  repairStatus: Decoder<RepairStatus>;
+  repairPassReport: Decoder<RepairPassReport>;
+  activityTimeoutStatus: Decoder<ActivityTimeoutStatus>;
+  activityTimeoutPassReport: Decoder<ActivityTimeoutPassReport>;
+  workerList: Decoder<WorkerList>;
+  worker: Decoder<Worker>;
+  taskQueueList: Decoder<TaskQueueList>;
+  taskQueueDetail: Decoder<TaskQueueDetail>;
+}
+
+function decodeWith<T>(decoder: Decoder<T>, raw: RawResponse, what: string): T {
+  if (!raw.isJson) {
+    throw new DwMalformedResponseError(`${what}: response is not JSON`, { httpStatus: raw.status, issuePath: "$" });
+  }
+  const result = decoder(raw.json);
+  if (!result.ok) {
+    throw new DwMalformedResponseError(`${what}: unexpected response at ${result.issuePath}: ${result.message}`, {
+      httpStatus: raw.status,
+      issuePath: result.issuePath,
+      body: raw.json,
+      cause: result.cause,
+    });
+  }
+  return result.value;
+}
+
+/** Compact request body: omits undefined keys so optional fields are not sent as nulls. */
+function compact(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entries = Object.entries(body).filter(([, v]) => v !== undefined);
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+}
+
+/**
+ * The client over a set of decoders: `createDwClient` (client.ts) validates every body with the zod
+ * schemas; the browser client trusts bodies the same-origin proxy has already validated.
+ */
+export function createDwClientWith(decoders: DwDecoders, options: DwClientOptions): DwClient {
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const root = options.baseUrl.replace(/\/+$/, "") + (options.apiPrefix ?? "/api");
+  const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const longPollTimeout = Math.max(defaultTimeout, options.longPollTimeoutMs ?? DEFAULT_LONG_POLL_TIMEOUT_MS);
+
+  async function send(spec: RequestSpec, opts: DwRequestOptions = {}): Promise<RawResponse> {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined && value !== null && value !== "") query.set(key, String(value));
+    }
+    const qs = query.toString();
+    const url = `${root}${spec.path}${qs ? `?${qs}` : ""}`;
+
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      // The server's `deflate` is raw DEFLATE, which fetch implementations cannot inflate; ask for gzip only.
+      "Accept-Encoding": "gzip",
+      [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
+    };
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    const namespace = opts.namespace ?? options.namespace;
+    if (namespace) headers["X-Namespace"] = namespace;
+    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    if (payload !== undefined) headers["Content-Type"] = "application/json";
+
+    const timeoutMs = opts.timeoutMs ?? (spec.longPoll ? longPollTimeout : defaultTimeout);
+    const timeoutSignal = AbortSignal.timeout(timeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeoutSignal]) : timeoutSignal;
+
+    const failed = (error: unknown): DwError => {
+      if (opts.signal?.aborted) return new DwAbortedError("request aborted by caller", { cause: error });
+      if (timeoutSignal.aborted) {
+        return new DwServerUnavailableError(`no answer within ${timeoutMs} ms`, { unavailableCause: "timeout", cause: error });
+      }
+      return new DwServerUnavailableError(
+        `cannot reach the Durable Workflow server: ${error instanceof Error ? error.message : String(error)}`,
+        { unavailableCause: "network", cause: error },
+      );
+    };
+
+    if (opts.signal?.aborted) throw failed(opts.signal.reason);
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchImpl(url, { method: spec.method, headers, body: payload, signal });
+      text = await response.text();
+    } catch (error) {
+      throw failed(error);
+    }
+    if (text.trim() === "") return { status: response.status, json: undefined, isJson: false };
+    try {
+      return { status: response.status, json: JSON.parse(text) as unknown, isJson: true };
+    } catch {
+      return { status: response.status, json: text, isJson: false };
+    }
+  }
+
+  /** GET/POST whose success is exactly `ok` statuses; anything else is a typed error. */
+  async function call<T>(
+    spec: RequestSpec,
+    decoder: Decoder<T>,
+    opts: DwRequestOptions | undefined,
+    ok: readonly number[] = [200],
+  ): Promise<{ status: number; data: T }> {
+    const raw = await send(spec, opts);
+    if (!ok.includes(raw.status)) {
+      // A 5xx proxy page or a bare 4xx without an envelope still maps by status.
+      throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+    }
+    return { status: raw.status, data: decodeWith(decoder, raw, `${spec.method} ${spec.path}`) };
+  }
+
+  async function command<T>(
+    spec: RequestSpec,
+    decoder: Decoder<T>,
+    opts: DwRequestOptions | undefined,
+  ): Promise<CommandResult<T>> {
+    const raw = await send(spec, opts);
+    const what = `${spec.method} ${spec.path}`;
+    if (raw.status >= 200 && raw.status < 300) {
+      return { kind: "accepted", httpStatus: raw.status, body: decodeWith(decoder, raw, what) };
+    }
+    // Engine rejections come back as 409 (404/422 for unknown signal / invalid arguments) with the
+    // full command body; envelopes without an outcome (e.g. historical_run_command_rejected) are errors.
+    const body = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    const isCommandBody = body !== null && (body.command_status === "rejected" || typeof body.outcome === "string");
+    if (isCommandBody && (raw.status === 409 || raw.status === 404 || raw.status === 422)) {
+      return { kind: "rejected", httpStatus: raw.status, body: decodeWith(decoder, raw, what) };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+
+  const wf = (workflowId: string) => `/workflows/${pathSegment(workflowId)}`;
+  const run = (workflowId: string, runId: string) => `${wf(workflowId)}/runs/${pathSegment(runId)}`;
+  const commandTarget = (workflowId: string, runId: string | undefined) => (runId === undefined ? wf(workflowId) : run(workflowId, runId));
+
+  return {
+    async health(opts) {
+      // 503 carries the same body with `status: "degraded"`: a probe answer, not a failure.
+      return (await call({ method: "GET", path: "/health" }, decoders.health, opts, [200, 503])).data;
+    },
+    async ready(opts) {
+      return (await call({ method: "GET", path: "/ready" }, decoders.ready, opts, [200, 503])).data;
+    },
+    async clusterInfo(opts) {
+      return (await call({ method: "GET", path: "/cluster/info" }, decoders.clusterInfo, opts)).data;
+    },
+    async listNamespaces(opts) {
+      return (await call({ method: "GET", path: "/namespaces" }, decoders.namespaceList, opts)).data;
+    },
+
+    async listWorkflows(params = {}, opts) {
+      const query: Query = {
+        status: params.status,
+        workflow_type: params.workflowType,
+        query: params.query,
+        page_size: params.pageSize,
+        next_page_token: params.nextPageToken,
+      };
+      return (await call({ method: "GET", path: "/workflows", query }, decoders.workflowList, opts)).data;
+    },
+    async describeWorkflow(workflowId, opts) {
+      return (await call({ method: "GET", path: wf(workflowId) }, decoders.runDescription, opts)).data;
+    },
+    async listRuns(workflowId, opts) {
+      return (await call({ method: "GET", path: `${wf(workflowId)}/runs` }, decoders.runList, opts)).data;
+    },
+    async describeRun(workflowId, runId, opts) {
+      return (await call({ method: "GET", path: run(workflowId, runId) }, decoders.runDescription, opts)).data;
+    },
+    async debugWorkflow(workflowId, params = {}, opts) {
+      const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
+      return (await call({ method: "GET", path: `${wf(workflowId)}/debug`, query }, decoders.workflowDebug, opts)).data;
+    },
+    async debugRun(workflowId, runId, params = {}, opts) {
+      const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
+      return (await call({ method: "GET", path: `${run(workflowId, runId)}/debug`, query }, decoders.workflowDebug, opts)).data;
+    },
+    async getHistory(workflowId, runId, params = {}, opts) {
+      const query: Query = {
+        page_size: params.pageSize,
+        next_page_token: params.nextPageToken,
+        // Laravel's boolean rule rejects "true"/"false"; only 1/0 are accepted.
+        wait_new_event: params.waitNewEvent ? 1 : undefined,
+      };
+      const spec: RequestSpec = { method: "GET", path: `${run(workflowId, runId)}/history`, query, longPoll: params.waitNewEvent === true };
+      return (await call(spec, decoders.historyPage, opts)).data;
+    },
+    async exportHistory(workflowId, runId, opts) {
+      return (await call({ method: "GET", path: `${run(workflowId, runId)}/history/export` }, decoders.historyExport, opts)).data;
+    },
+
+    async startWorkflow(params, opts) {
+      return command({ method: "POST", path: "/workflows", body: compact({ ...params }) }, decoders.startResponse, opts);
+    },
+    async cancelWorkflow(workflowId, params = {}, opts) {
+      const body = compact({ reason: params.reason, request_id: params.requestId });
+      return command({ method: "POST", path: `${commandTarget(workflowId, params.runId)}/cancel`, body }, decoders.commandResponse, opts);
+    },
+    async terminateWorkflow(workflowId, params = {}, opts) {
+      const body = compact({ reason: params.reason, request_id: params.requestId });
+      return command({ method: "POST", path: `${commandTarget(workflowId, params.runId)}/terminate`, body }, decoders.commandResponse, opts);
+    },
+    async repairWorkflow(workflowId, params = {}, opts) {
+      const body = compact({ request_id: params.requestId });
+      return command({ method: "POST", path: `${wf(workflowId)}/repair`, body }, decoders.commandResponse, opts);
+    },
+    async archiveWorkflow(workflowId, params = {}, opts) {
+      const body = compact({ reason: params.reason, request_id: params.requestId });
+      return command({ method: "POST", path: `${wf(workflowId)}/archive`, body }, decoders.commandResponse, opts);
+    },
+    async signalWorkflow(workflowId, signalName, params = {}, opts) {
+      const body = compact({ input: params.input, request_id: params.requestId });
+      const path = `${commandTarget(workflowId, params.runId)}/signal/${pathSegment(signalName)}`;
+      return command({ method: "POST", path, body }, decoders.commandResponse, opts);
+    },
+
+    async operatorMetrics(opts) {
+      return (await call({ method: "GET", path: "/system/operator-metrics" }, decoders.operatorMetrics, opts)).data;
+    },
+    async systemMetrics(opts) {
+      return (await call({ method: "GET", path: "/system/metrics" }, decoders.systemMetrics, opts)).data;
+    },
+    async repairStatus(opts) {
+      return (await call({ method: "GET", path: "/system/repair" }, decoders.repairStatus, opts)).data;
+    },
+    async runRepairPass(params = {}, opts) {
+      const body = compact({ run_ids: params.runIds, instance_id: params.instanceId });
+      const { status, data } = await call({ method: "POST", path: "/system/repair/pass", body }, decoders.repairPassReport, opts, [200, 207]);
+      return { httpStatus: status, partial: status === 207, report: data };
+    },
+    async activityTimeouts(params = {}, opts) {
+      return (await call({ method: "GET", path: "/system/activity-timeouts", query: { limit: params.limit } }, decoders.activityTimeoutStatus, opts)).data;
+    },
+    async runActivityTimeoutPass(params = {}, opts) {
+      const body = compact({ limit: params.limit, execution_ids: params.executionIds });
+      const spec: RequestSpec = { method: "POST", path: "/system/activity-timeouts/pass", body };
+      const { status, data } = await call(spec, decoders.activityTimeoutPassReport, opts, [200, 207]);
+      return { httpStatus: status, partial: status === 207, report: data };
+    },
+
+    async listWorkers(params = {}, opts) {
+      const query: Query = { task_queue: params.taskQueue, status: params.status };
+      return (await call({ method: "GET", path: "/workers", query }, decoders.workerList, opts)).data;
+    },
+    async getWorker(workerId, opts) {
+      return (await call({ method: "GET", path: `/workers/${pathSegment(workerId)}` }, decoders.worker, opts)).data;
+    },
+    async listTaskQueues(opts) {
+      return (await call({ method: "GET", path: "/task-queues" }, decoders.taskQueueList, opts)).data;
+    },
+    async getTaskQueue(name, opts) {
+      return (await call({ method: "GET", path: `/task-queues/${pathSegment(name)}` }, decoders.taskQueueDetail, opts)).data;
+    },
+  };
+}
