@@ -32,8 +32,11 @@ function PanelLoading() {
  * schemas) load as separate chunks, so they stay out of the route's first-load JS, and so does the
  * History tab (virtual list, paging hook; ≈ 11 KB). Payload decoding (avsc) is loaded on demand.
  */
-const RunActions = dynamic(() => import("@/components/actions/RunActions").then((m) => m.RunActions));
-const BundleRetryForecast = dynamic(() => import("./activities-ledger").then((m) => m.BundleRetryForecast));
+// A `loading` gives each its own Suspense boundary: without one, a chunk still loading when it first
+// renders would suspend the whole run page (hiding it, and resetting the history list's scroll).
+const renderNothing = () => null;
+const RunActions = dynamic(() => import("@/components/actions/RunActions").then((m) => m.RunActions), { loading: renderNothing });
+const BundleRetryForecast = dynamic(() => import("./activities-ledger").then((m) => m.BundleRetryForecast), { loading: renderNothing });
 // Client-only: its virtual list measures itself on mount, and the events come from the browser anyway.
 const HistoryPanel = dynamic(() => import("./history-view").then((m) => m.HistoryPanel), { ssr: false, loading: PanelLoading });
 const TimelinePanel = dynamic(() => import("./timeline-view").then((m) => m.TimelinePanel), { loading: PanelLoading });
