@@ -11,6 +11,10 @@ import { join } from "node:path";
 
 const root = join(__dirname, "..");
 const consolePort = Number(process.env.PORT ?? 3000);
+// A console that can terminate workflows is reachable from other machines only behind its own
+// access control: without BREAKWATER_AUTH it listens on loopback whatever BREAKWATER_HOST says.
+const consoleAuth = (process.env.BREAKWATER_AUTH ?? "").trim();
+const consoleHost = consoleAuth ? (process.env.BREAKWATER_HOST ?? "127.0.0.1") : "127.0.0.1";
 const embeddedPort = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
 const children: ChildProcess[] = [];
 
@@ -99,13 +103,14 @@ async function main(): Promise<void> {
       return;
     }
   }
-  run(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(consolePort), "-H", "127.0.0.1"], {
+  run(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(consolePort), "-H", consoleHost], {
     ...env,
     DW_SERVER_URL: serverUrl,
   });
   await waitFor(`http://127.0.0.1:${consolePort}/api/healthz`, 60_000);
   console.log(`Breakwater console: http://localhost:${consolePort}  (talking to ${serverUrl})`);
-  console.log("The console listens on 127.0.0.1 only: no console authentication is configured.");
+  if (consoleAuth) console.log(`Console authentication: ${consoleAuth}; listening on ${consoleHost}.`);
+  else console.log("The console listens on 127.0.0.1 only: no console authentication is configured (BREAKWATER_AUTH).");
 }
 
 main().catch((err: unknown) => {
