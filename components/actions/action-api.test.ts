@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { againWorkflowId, parseSignalInput, runActionRequestSchema } from "./action-api";
+import { againWorkflowId, parseSignalInput } from "./action-api";
 
 describe("parseSignalInput", () => {
   it("accepts an empty box as no arguments and a JSON array as the arguments", () => {
@@ -21,27 +21,5 @@ describe("againWorkflowId", () => {
     const long = againWorkflowId("x".repeat(200), 1_700_000_000_000);
     expect(long.length).toBe(128);
     expect(againWorkflowId("a b/c", 1)).toMatch(/^a-b-c-again-/);
-  });
-});
-
-describe("runActionRequestSchema", () => {
-  const target = { workflowId: "wf", runId: "run", requestId: "bw-12345678" };
-
-  it("requires a reason for cancel and terminate but not for archive", () => {
-    expect(runActionRequestSchema.safeParse({ action: "cancel", ...target }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "terminate", ...target, reason: " " }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "archive", ...target }).success).toBe(true);
-  });
-
-  it("validates signal arguments and new workflow ids", () => {
-    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: {} }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [] }).success).toBe(true);
-    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "bad id" }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "ok:id-1" }).success).toBe(true);
-  });
-
-  it("refuses unknown actions and short request ids", () => {
-    expect(runActionRequestSchema.safeParse({ action: "delete", ...target }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "repair", ...target, requestId: "x" }).success).toBe(false);
   });
 });

@@ -1,7 +1,51 @@
-import type { ActionAnswer, ActionError, RunActionRequest } from "./action-api";
-import { actionAnswerSchema, actionErrorSchema, passAnswerSchema } from "./action-api";
+import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
+import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "./action-api";
 
 export type SendOutcome = { ok: true; answer: ActionAnswer } | { ok: false; error: ActionError };
+
+/*
+ * The answers come from the console's own handlers, which build them from bodies their server-side
+ * client already parsed with zod; these checks only tell the answer shapes apart (and reject a body
+ * from anything else, e.g. a proxy's error page) without shipping zod to the browser.
+ */
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isInt(value: unknown): value is number {
+  return Number.isSafeInteger(value);
+}
+
+function isStringOrNull(value: unknown): value is string | null {
+  return value === null || typeof value === "string";
+}
+
+/** Only the known fields are kept, so the screens see exactly the {@link ActionAnswer} shape. */
+export function toActionAnswer(json: unknown): ActionAnswer | null {
+  if (!isRecord(json)) return null;
+  const { result, httpStatus, action, workflowId, runId, commandId, outcome, rejectionReason, message } = json;
+  if (result !== "accepted" && result !== "rejected") return null;
+  if (!isInt(httpStatus) || typeof action !== "string" || typeof workflowId !== "string") return null;
+  if (!isStringOrNull(runId) || !isStringOrNull(commandId) || !isStringOrNull(outcome) || !isStringOrNull(rejectionReason) || !isStringOrNull(message)) return null;
+  return { result, httpStatus, action, workflowId, runId, commandId, outcome, rejectionReason, message };
+}
+
+export function toActionError(json: unknown): ActionError | null {
+  if (!isRecord(json)) return null;
+  const { reason, message, httpStatus } = json;
+  if (typeof reason !== "string" || typeof message !== "string") return null;
+  if (httpStatus === undefined) return { reason, message };
+  return httpStatus === null || isInt(httpStatus) ? { reason, message, httpStatus } : null;
+}
+
+export function toActionContext(json: unknown): ActionContext {
+  if (isRecord(json) && typeof json.readOnly === "boolean") {
+    const { readOnly, role } = json;
+    if (role === null || role === "admin" || role === "operator" || role === "worker") return { readOnly, role };
+  }
+  throw new Error("Unexpected answer from /api/actions/context.");
+}
 
 async function post(url: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown } | ActionError> {
   try {
@@ -30,21 +74,31 @@ function isError(value: { status: number; json: unknown } | ActionError): value 
 export async function sendRunAction(request: RunActionRequest, signal?: AbortSignal): Promise<SendOutcome> {
   const raw = await post("/api/actions/runs", request, signal);
   if (isError(raw)) return { ok: false, error: raw };
-  const answer = actionAnswerSchema.safeParse(raw.json);
-  if (answer.success) return { ok: true, answer: answer.data };
-  const error = actionErrorSchema.safeParse(raw.json);
-  if (error.success) return { ok: false, error: { ...error.data, httpStatus: error.data.httpStatus ?? raw.status } };
+  const answer = toActionAnswer(raw.json);
+  if (answer) return { ok: true, answer };
+  const error = toActionError(raw.json);
+  if (error) return { ok: false, error: { ...error, httpStatus: error.httpStatus ?? raw.status } };
   return { ok: false, error: { reason: "malformed_response", message: `HTTP ${raw.status}: unexpected answer`, httpStatus: raw.status } };
 }
 
-/** Sends a maintenance pass; the server's report is returned unparsed for the caller's schema. */
-export async function sendSystemPass(pass: "repair-pass" | "activity-timeout-pass", body: unknown = {}): Promise<{ ok: true; status: number; json: unknown } | { ok: false; error: ActionError }> {
+interface PassReports {
+  "repair-pass": RepairPassReport;
+  "activity-timeout-pass": ActivityTimeoutPassReport;
+}
+
+/**
+ * Sends a maintenance pass. The handler's server-side client parsed the report with the pass's zod
+ * schema (a report that breaks the contract is answered as a `malformed_response` error instead).
+ */
+export async function sendSystemPass<P extends keyof PassReports>(pass: P, body: unknown = {}): Promise<{ ok: true; status: number; report: PassReports[P] } | { ok: false; error: ActionError }> {
   const raw = await post(`/api/actions/system/${pass}`, body);
   if (isError(raw)) return { ok: false, error: raw };
-  const answer = passAnswerSchema.safeParse(raw.json);
-  if ((raw.status === 200 || raw.status === 207) && answer.success) return { ok: true, status: answer.data.httpStatus, json: answer.data.report };
-  const error = actionErrorSchema.safeParse(raw.json);
-  return { ok: false, error: error.success ? { ...error.data, httpStatus: raw.status } : { reason: "malformed_response", message: `HTTP ${raw.status}`, httpStatus: raw.status } };
+  const json = raw.json;
+  if ((raw.status === 200 || raw.status === 207) && isRecord(json) && isInt(json.httpStatus) && typeof json.partial === "boolean") {
+    return { ok: true, status: json.httpStatus, report: json.report as PassReports[P] };
+  }
+  const error = toActionError(raw.json);
+  return { ok: false, error: error ? { ...error, httpStatus: raw.status } : { reason: "malformed_response", message: `HTTP ${raw.status}`, httpStatus: raw.status } };
 }
 
 /** A fresh idempotency key per intended command. */

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { Role } from "@/lib/views/capabilities";
-import { actionContextSchema } from "./action-api";
+import { toActionContext } from "./send-action";
 
 export interface ActionContextState {
   readOnly: boolean;
@@ -15,7 +15,7 @@ export interface ActionContextState {
 export function useActionContext(): ActionContextState {
   const query = useQuery({
     queryKey: ["actions", "context"],
-    queryFn: async ({ signal }) => actionContextSchema.parse(await (await fetch("/api/actions/context", { signal })).json()),
+    queryFn: async ({ signal }) => toActionContext(await (await fetch("/api/actions/context", { signal })).json()),
     staleTime: Infinity,
     retry: 1,
   });

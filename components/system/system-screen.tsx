@@ -4,7 +4,6 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
-import { activityTimeoutPassReportSchema, repairPassReportSchema } from "@/lib/dw/schemas-system";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
 import type { ActionError } from "@/components/actions/action-api";
 import { sendSystemPass } from "@/components/actions/send-action";
@@ -52,16 +51,14 @@ export function SystemScreen({ namespace }: { namespace: string }) {
     setRepairPass({ kind: "running" });
     const result = await sendSystemPass("repair-pass");
     if (!result.ok) return setRepairPass({ kind: "failed", error: result.error });
-    const report = repairPassReportSchema.safeParse(result.json);
-    setRepairPass(report.success ? { kind: "done", status: result.status, report: report.data } : { kind: "failed", error: { reason: "malformed_response", message: report.error.message } });
+    setRepairPass({ kind: "done", status: result.status, report: result.report });
     void queryClient.invalidateQueries();
   };
   const runTimeoutPass = async () => {
     setTimeoutPass({ kind: "running" });
     const result = await sendSystemPass("activity-timeout-pass");
     if (!result.ok) return setTimeoutPass({ kind: "failed", error: result.error });
-    const report = activityTimeoutPassReportSchema.safeParse(result.json);
-    setTimeoutPass(report.success ? { kind: "done", status: result.status, report: report.data } : { kind: "failed", error: { reason: "malformed_response", message: report.error.message } });
+    setTimeoutPass({ kind: "done", status: result.status, report: result.report });
     void queryClient.invalidateQueries();
   };
 

@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import type { CommandResult, DwClient } from "@/lib/dw/client";
 import type { CommandResponse, StartResponse } from "@/lib/dw/schemas-workflows";
 import type { ActionAnswer, RunActionRequest } from "@/components/actions/action-api";
-import { runActionRequestSchema } from "@/components/actions/action-api";
+import { runActionRequestSchema } from "@/app/api/actions/_shared/schemas";
 import { guardAction } from "@/lib/server/action-guard";
 import { failure, jsonAnswer, refusal, requestNamespace } from "@/app/api/actions/_shared/respond";
 import { getConfig } from "@/lib/server/config";
