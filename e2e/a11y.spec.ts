@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
 import type { Worker } from "../server/sdk/worker";
-import { closeServerDb, runPath, startOpsWorker, stuckRestockRun } from "./operator-fixtures";
+import { closeServerDb, dwPost, liveness, runPath, startOpsWorker, stuckRestockRun, waitFor } from "./operator-fixtures";
 import { SCENARIO_IDS, e2eScenarios } from "./run-scenarios";
 
 /**
@@ -67,6 +67,12 @@ test.describe("accessibility", () => {
   });
 
   test.afterAll(async () => {
+    // Leave the shared server as we found it: a stuck run of ours would otherwise join the inbox
+    // groups and worst-offender tiles that later specs assert on.
+    if (stuck && (await liveness(stuck.workflowId, stuck.runId)) === "repair_needed") {
+      await dwPost(`/workflows/${encodeURIComponent(stuck.workflowId)}/repair`, {});
+      await waitFor(`${stuck.workflowId} to leave repair_needed`, async () => (await liveness(stuck.workflowId, stuck.runId)) !== "repair_needed");
+    }
     await worker?.shutdown({ abortActivities: true });
     closeServerDb();
   });

@@ -33,7 +33,7 @@ test("bulk repair of a group shows the plan, the progress and the outcome", asyn
   await expect(group).toBeVisible({ timeout: 30_000 });
   const count = Number(await group.getAttribute("data-count"));
   expect(count).toBeGreaterThanOrEqual(3);
-  await expect(group.getByTestId("sample-run").first()).toHaveAttribute("href", /^\/workflows\/ops-inbox-/);
+  await expect(group.getByTestId("sample-run").filter({ hasText: "ops-inbox-" }).first()).toHaveAttribute("href", /^\/workflows\/ops-inbox-/);
   await expect(group).toContainText("Timer");
   await expect(page.getByTestId("scan-partial")).toContainText("Partial view");
   await snapBothThemes(page, "attention-inbox");
