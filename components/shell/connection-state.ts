@@ -64,6 +64,11 @@ function unreachableReason(result: ProbeResult | undefined): string | null {
   return (result.status === 502 || result.status === 504) && UNREACHABLE_REASONS.has(reason) ? reason : null;
 }
 
+/** Whether a probe says the DW server (or the console) cannot be reached. */
+export function isUnreachable(result: ProbeResult | undefined): boolean {
+  return unreachableReason(result) !== null;
+}
+
 /** A health check is either a bare status string (`/health`) or an object with one (`/ready`). */
 function checkStatus(value: unknown): string | null {
   if (typeof value === "string") return value;
