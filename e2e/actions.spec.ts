@@ -1,39 +1,16 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import type { Worker } from "../server/sdk/worker";
-import {
-  closeServerDb,
-  dwPost,
-  historyOf,
-  liveness,
-  runPath,
-  runStatus,
-  snapBothThemes,
-  startConsole,
-  startOpsWorker,
-  startRun,
-  stuckRestockRun,
-  waitFor,
-} from "./operator-fixtures";
+import { dwPost, historyOf, liveness, runPath, runStatus, snapBothThemes, startConsole, startRun, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
 
 /**
  * Run actions end to end: the guarded action handler, the server's answer, and the durable
  * confirmation read back from the run's history (embedded server, real SDK worker, Chromium).
  */
 
-let worker: Worker;
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-test.beforeAll(async () => {
-  worker = startOpsWorker();
-  await worker.start();
-});
-
-test.afterAll(async () => {
-  await worker.shutdown({ abortActivities: true });
-  closeServerDb();
-});
+withOpsWorker();
 
 async function longWaitRun(workflowId: string): Promise<string> {
   const runId = await startRun("OpsLongWaitWorkflow", workflowId, []);

@@ -1,23 +1,13 @@
 import { expect, test } from "@playwright/test";
-import type { Worker } from "../server/sdk/worker";
-import { closeServerDb, historyOf, runStatus, snapBothThemes, startOpsWorker, stuckRestockRun } from "./operator-fixtures";
+import { historyOf, runStatus, snapBothThemes, stuckRestockRun, withOpsWorker } from "./operator-fixtures";
 
 /**
  * The attention inbox: stuck runs grouped, a dry-run plan for "repair all in group", the repairs
  * with progress, and what the repaired runs did afterwards.
  */
 
-let worker: Worker;
 
-test.beforeAll(async () => {
-  worker = startOpsWorker();
-  await worker.start();
-});
-
-test.afterAll(async () => {
-  await worker.shutdown({ abortActivities: true });
-  closeServerDb();
-});
+withOpsWorker();
 
 test("bulk repair of a group shows the plan, the progress and the outcome", async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { systemClock } from "../server/clock";
 import { loseTransport, waitForReadyTask } from "../server/demo/faults";
@@ -89,6 +91,22 @@ function serverDb(): Db {
   return db;
 }
 
+/**
+ * The spec file's ops worker: started before its tests, shut down after them (with the spec's
+ * handle on the server's SQLite file closed).
+ */
+export function withOpsWorker(): void {
+  let worker: Worker | undefined;
+  test.beforeAll(async () => {
+    worker = startOpsWorker();
+    await worker.start();
+  });
+  test.afterAll(async () => {
+    await worker?.shutdown({ abortActivities: true });
+    closeServerDb();
+  });
+}
+
 export function closeServerDb(): void {
   db?.close();
   db = null;
@@ -138,7 +156,7 @@ export function runPath(workflowId: string, runId: string): string {
   return `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -152,34 +170,42 @@ async function freePort(): Promise<number> {
 
 export interface ExtraConsole {
   baseUrl: string;
+  /** Where the console's stdout and stderr went, when asked for (`logFile` option). */
+  logFile?: string;
   stop(): Promise<void>;
 }
 
 /**
- * A second console process (same production build) with other settings: read-only mode, or a
- * token the server grants a lesser role. Killed by its own pid.
+ * A second console process (same production build) with other settings: read-only mode, a token
+ * the server grants a lesser role, console access control. Killed by its own pid. With `logFile`,
+ * its output is kept there (and shown if it fails to start).
  */
-export async function startConsole(extraEnv: Record<string, string>): Promise<ExtraConsole> {
+export async function startConsole(extraEnv: Record<string, string>, opts: { logFile?: string } = {}): Promise<ExtraConsole> {
   const port = await freePort();
+  const out = opts.logFile ? openSync(opts.logFile, "w") : undefined;
   const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DW_SERVER_URL: dwBaseUrl(), DW_NAMESPACE: "default", DW_TOKEN: env("E2E_TOKEN"), ...extraEnv },
-    stdio: "ignore",
+    stdio: out === undefined ? "ignore" : ["ignore", out, out],
     detached: true,
   });
+  if (out !== undefined) closeSync(out);
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(
-    "the extra console to listen",
-    async () => {
-      try {
-        return (await fetch(`${baseUrl}/api/healthz`)).ok;
-      } catch {
-        return false;
-      }
-    },
-    60_000,
-  );
+  const listening = async (): Promise<boolean> => {
+    try {
+      return (await fetch(`${baseUrl}/api/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    await waitFor("the extra console to listen", listening, 60_000);
+  } catch (e) {
+    if (!opts.logFile) throw e;
+    throw new Error(`the console did not start:\n${readFileSync(opts.logFile, "utf8")}`);
+  }
   return {
     baseUrl,
+    logFile: opts.logFile,
     async stop() {
       if (child.pid !== undefined && child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -1,20 +1,10 @@
 import { expect, test } from "@playwright/test";
-import type { Worker } from "../server/sdk/worker";
-import { closeServerDb, liveness, runPath, runStatus, snapBothThemes, startConsole, startOpsWorker, stuckRestockRun, waitFor } from "./operator-fixtures";
+import { liveness, runPath, runStatus, snapBothThemes, startConsole, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
 
 /** Overview (operator_metrics), System (repair candidates and pass) and Workers, as an admin and as a lesser role. */
 
-let worker: Worker;
 
-test.beforeAll(async () => {
-  worker = startOpsWorker();
-  await worker.start();
-});
-
-test.afterAll(async () => {
-  await worker.shutdown({ abortActivities: true });
-  closeServerDb();
-});
+withOpsWorker();
 
 test("overview shows metric panels, sampled charts, a live region and an alert linking to the inbox", async ({ page }) => {
   test.setTimeout(90_000);

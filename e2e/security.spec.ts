@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
+import { startConsole } from "./operator-fixtures";
+import type { ExtraConsole } from "./operator-fixtures";
 
 /**
  * Console access control end to end (BREAKWATER_AUTH=password): a console of the same production
@@ -20,22 +19,8 @@ const lesserToken = process.env.E2E_WORKER_TOKEN ?? "bw-e2e-worker-token";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 const PASSWORDS = { ada: "ada-admin-pass", ola: "ola-operator-pass", vic: "vic-viewer-pass" } as const;
 
-interface AuthConsole {
-  baseUrl: string;
+interface AuthConsole extends ExtraConsole {
   logFile: string;
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function startPasswordConsole(): Promise<AuthConsole> {
@@ -58,46 +43,8 @@ async function startPasswordConsole(): Promise<AuthConsole> {
 
 async function startAuthConsole(dir: string, authEnv: Record<string, string>): Promise<AuthConsole> {
   const logFile = join(dir, "console.log");
-  const out = openSync(logFile, "w");
-  const port = await freePort();
-  const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: "1",
-      DW_SERVER_URL: `http://${dwHost}`,
-      DW_NAMESPACE: "default",
-      DW_TOKEN: "",
-      DW_ADMIN_TOKEN: canary,
-      DW_OPERATOR_TOKEN: lesserToken,
-      ...authEnv,
-    },
-    stdio: ["ignore", out, out],
-    detached: true,
-  });
-  closeSync(out);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${baseUrl}/api/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the console (${authEnv.BREAKWATER_AUTH}) did not start:\n${readFileSync(logFile, "utf8")}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    baseUrl,
-    logFile,
-    async stop() {
-      if (child.pid !== undefined && child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        // The group is this console's own (detached): `npx` and the `next` process it started.
-        process.kill(-child.pid, "SIGTERM");
-        await exited;
-      }
-    },
-  };
+  const app = await startConsole({ DW_TOKEN: "", DW_ADMIN_TOKEN: canary, DW_OPERATOR_TOKEN: lesserToken, ...authEnv }, { logFile });
+  return { ...app, logFile };
 }
 
 let app: AuthConsole;

@@ -26,8 +26,7 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
   return (
     <div className="space-y-4">
       <Panel title={t("workersTitle")} testId="workers-table">
-        {workers.isError ? isForbidden(workers.error) ? <RequiresAdmin what={t("workersTitle")} /> : <DwErrorState error={toErrorInfo(workers.error)} onRetry={() => void workers.refetch()} /> : null}
-        {workers.data && workers.data.workers.length === 0 ? <p className="text-sm text-fg-muted">{t("noWorkers")}</p> : null}
+        <QueryStates query={workers} what={t("workersTitle")} empty={workers.data?.workers.length === 0 ? t("noWorkers") : null} />
         {workers.data?.workers.length ? (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
@@ -63,8 +62,7 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
       </Panel>
 
       <Panel title={t("queuesTitle")} testId="queues-table">
-        {queues.isError ? isForbidden(queues.error) ? <RequiresAdmin what={t("queuesTitle")} /> : <DwErrorState error={toErrorInfo(queues.error)} onRetry={() => void queues.refetch()} /> : null}
-        {queues.data && queues.data.task_queues.length === 0 ? <p className="text-sm text-fg-muted">{t("noQueues")}</p> : null}
+        <QueryStates query={queues} what={t("queuesTitle")} empty={queues.data?.task_queues.length === 0 ? t("noQueues") : null} />
         {queues.data?.task_queues.length ? (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
@@ -151,5 +149,15 @@ function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** A panel's error (or "requires admin" on 403) and empty states, the same for every list here. */
+function QueryStates({ query, what, empty }: { query: { isError: boolean; error: unknown; refetch: () => unknown }; what: string; empty: string | null }) {
+  return (
+    <>
+      {query.isError ? isForbidden(query.error) ? <RequiresAdmin what={what} /> : <DwErrorState error={toErrorInfo(query.error)} onRetry={() => void query.refetch()} /> : null}
+      {empty ? <p className="text-sm text-fg-muted">{empty}</p> : null}
+    </>
   );
 }
