@@ -13,7 +13,7 @@ interface PendingOp {
 }
 
 /** Ops beyond this wait for the next batch, bounding how long one commit holds the writer. */
-const MAX_BATCH = 64;
+const MAX_BATCH = 256;
 
 type Outcome = { tx: Tx; value: unknown } | { tx: Tx | null; error: unknown };
 
@@ -29,6 +29,8 @@ type Statement = Database.Statement<[]>;
 export class GroupCommitter {
   private queue: PendingOp[] = [];
   private scheduled = false;
+  /** A batch's WAL sync is running: new ops gather until it ends and then commit as one batch. */
+  private syncing = false;
   private readonly walSync: WalSync | null;
   private readonly syncNormal: Statement | null;
   private readonly syncFull: Statement | null;
@@ -58,17 +60,20 @@ export class GroupCommitter {
   run<T>(fn: (tx: Tx) => T, keepRefusals = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, keepRefusals, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
   }
 
+  private schedule(): void {
+    if (this.scheduled || this.syncing || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
   private flush(): void {
+    this.scheduled = false;
     const batch = this.queue.splice(0, MAX_BATCH);
-    this.scheduled = this.queue.length > 0;
-    if (this.scheduled) setImmediate(() => this.flush());
+    if (batch.length === 0) return;
     const now = this.now();
     const runOne = this.db.transaction((op: PendingOp, tx: Tx): { value: unknown } | { refusal: EngineError } => {
       try {
@@ -105,6 +110,7 @@ export class GroupCommitter {
       }
     } catch (e) {
       for (const op of batch) op.reject(e);
+      this.schedule();
       return;
     }
     for (const outcome of outcomes) if (outcome.tx) this.afterCommit(outcome.tx);
@@ -117,7 +123,28 @@ export class GroupCommitter {
         if ("value" in outcome) op.resolve(outcome.value);
         else op.reject(outcome.error);
       });
-    if (!this.walSync) answer();
-    else this.walSync.sync().then(answer, (e: unknown) => batch.forEach((op) => op.reject(e)));
+    if (!this.walSync) {
+      answer();
+      this.schedule();
+      return;
+    }
+    // Answers cannot leave before this sync ends anyway, so ops that arrive meanwhile wait for it
+    // and commit together: one COMMIT and one sync for all of them, and every index page they
+    // share is written to the WAL once instead of once per small batch.
+    this.syncing = true;
+    const done = (): void => {
+      this.syncing = false;
+      this.schedule();
+    };
+    this.walSync.sync().then(
+      () => {
+        done();
+        answer();
+      },
+      (e: unknown) => {
+        done();
+        batch.forEach((op) => op.reject(e));
+      },
+    );
   }
 }
