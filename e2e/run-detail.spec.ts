@@ -134,6 +134,117 @@ test.describe("run detail", () => {
     await expect(page.getByTestId("activity")).toHaveCount(BULK_ACTIVITIES);
   });
 
+  test("the history's type filter takes several types, kept in the URL, from mouse and keyboard", async ({ page, baseURL }) => {
+    const runs = await e2eScenarios();
+    await setTheme(page, baseURL, "light");
+    // A link from before the filter took several types: one `htype` still works.
+    await page.goto(`${runPath(SCENARIO_IDS.retried, runs.retried)}?view=history&htype=ActivityRetryScheduled`);
+    const history = page.getByTestId("history");
+    const list = history.getByTestId("history-list");
+    const button = history.getByTestId("history-type");
+    await expect(history.getByTestId("history-count")).toHaveText("2 of 10 events");
+    await expect(button).toContainText("ActivityRetryScheduled");
+    await expect(button).toHaveAccessibleName("Event types ActivityRetryScheduled");
+
+    // Keyboard: Enter opens the group and focuses its first box; arrows move, Space ticks, Escape closes.
+    await button.focus();
+    await page.keyboard.press("Enter");
+    const panel = history.getByTestId("history-type-panel");
+    await expect(panel).toBeVisible();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(panel).toHaveAccessibleName("Event types");
+    const completed = panel.getByRole("checkbox", { name: /^ActivityCompleted\b/ });
+    await expect(completed).toBeFocused();
+    await expect(panel.getByRole("checkbox", { name: /^ActivityRetryScheduled\b/ })).toBeChecked();
+    await page.keyboard.press("Space");
+    await expect(completed).toBeChecked();
+    await expect(page).toHaveURL(/[?&]htype=ActivityCompleted%2CActivityRetryScheduled(&|$)/);
+    await expect(history.getByTestId("history-count")).toHaveText("3 of 10 events");
+    await expect(list.getByRole("listitem")).toHaveCount(3);
+    for (const text of await list.getByRole("listitem").allTextContents()) expect(text).toMatch(/ActivityCompleted|ActivityRetryScheduled/);
+    await page.keyboard.press("ArrowDown");
+    await expect(panel.getByRole("checkbox").nth(1)).toBeFocused();
+    await page.keyboard.press("End");
+    await expect(panel.getByRole("checkbox").last()).toBeFocused();
+    await page.keyboard.press("Home");
+    await expect(completed).toBeFocused();
+    await page.screenshot({ path: `${SCREENSHOTS}/run-history-types-light.png`, fullPage: true });
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(button).toBeFocused();
+    await expect(button).toContainText("2 types");
+
+    // The choice survives a reload (it is in the URL), in dark mode too; the mouse works the same.
+    await setTheme(page, baseURL, "dark");
+    await page.reload();
+    await expect(history.getByTestId("history-count")).toHaveText("3 of 10 events");
+    await expect(history.getByTestId("history-type-chip")).toHaveText(["ActivityCompleted×", "ActivityRetryScheduled×"]);
+    await button.click();
+    await expect(panel.getByRole("checkbox", { checked: true })).toHaveCount(2);
+    await page.screenshot({ path: `${SCREENSHOTS}/run-history-types-dark.png`, fullPage: true });
+    await panel.getByRole("checkbox", { name: /^WorkflowCompleted\b/ }).click();
+    await expect(history.getByTestId("history-count")).toHaveText("4 of 10 events");
+    await expect(page).toHaveURL(/[?&]htype=ActivityCompleted%2CActivityRetryScheduled%2CWorkflowCompleted(&|$)/);
+    // A click outside closes the group; a chip removes its type.
+    await history.getByTestId("history-count").click();
+    await expect(panel).toBeHidden();
+    await history.getByRole("button", { name: "Stop showing ActivityRetryScheduled" }).click();
+    await expect(history.getByTestId("history-count")).toHaveText("2 of 10 events");
+    await expect(page).toHaveURL(/[?&]htype=ActivityCompleted%2CWorkflowCompleted(&|$)/);
+    await button.click();
+    await panel.getByRole("button", { name: "Show all" }).click();
+    await expect(history.getByTestId("history-count")).toHaveText("10 of 10 events");
+    await expect(page).not.toHaveURL(/htype=/);
+  });
+
+  test("← and → page through the history a screenful at a time, within the filter", async ({ page }) => {
+    const runs = await e2eScenarios();
+    await page.goto(`${runPath(SCENARIO_IDS.bulk, runs.bulk)}?view=history`);
+    const history = page.getByTestId("history");
+    await expect(history.getByTestId("history-count")).toHaveText(/^([\d,]+) of \1 events$/, { timeout: 20_000 });
+    const list = history.getByTestId("history-list");
+    const selectedRow = list.locator('[aria-pressed="true"]');
+    const payload = page.getByTestId("history-payload");
+    const selectedItem = list.locator('[role="listitem"]:has([aria-pressed="true"])');
+    // A page is the rows wholly in view: the list is 480 px tall (less its border) and rows are 30 px.
+    const perPage = Math.floor((await list.evaluate((element) => element.clientHeight)) / 30);
+    expect(perPage).toBeGreaterThanOrEqual(14);
+
+    // Nothing selected: → selects the first row in view.
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/[?&]event=1(&|$)/);
+    await expect(payload).toContainText(/^#1 \w+/);
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(new RegExp(`[?&]event=${1 + perPage}(&|$)`));
+    await expect(selectedRow).toHaveAttribute("data-sequence", String(1 + perPage));
+    await expect(selectedRow).toBeInViewport();
+    await expect(payload).toContainText(new RegExp(`^#${1 + perPage} \\w+`));
+    await page.keyboard.press("l");
+    await expect(page).toHaveURL(new RegExp(`[?&]event=${1 + 2 * perPage}(&|$)`));
+    await expect(selectedRow).toBeInViewport();
+    // The list scrolled a page with the selection: the first row is out of view.
+    expect(await list.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+    await page.keyboard.press("ArrowLeft");
+    await expect(page).toHaveURL(new RegExp(`[?&]event=${1 + perPage}(&|$)`));
+    // Presses in quick succession each step from the previous one; ← stops at the first row.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("h");
+    await expect(page).toHaveURL(/[?&]event=1(&|$)/);
+    await expect(selectedRow).toHaveAttribute("data-sequence", "1");
+    expect(await list.evaluate((element) => element.scrollTop)).toBe(0);
+
+    // With a filter, a page is 16 of the shown rows: the 17th ActivityCompleted, not the 17th event.
+    await page.goto(`${runPath(SCENARIO_IDS.bulk, runs.bulk)}?view=history&htype=ActivityCompleted`);
+    await expect(history.getByTestId("history-count")).toHaveText(/^[\d,]+ of [\d,]+ events$/, { timeout: 20_000 });
+    await page.keyboard.press("ArrowRight");
+    await expect(selectedRow).toContainText("ActivityCompleted");
+    await expect(selectedItem).toHaveAttribute("data-index", "0");
+    await page.keyboard.press("ArrowRight");
+    await expect(selectedItem).toHaveAttribute("data-index", String(perPage));
+    await expect(selectedRow).toContainText("ActivityCompleted");
+    await expect(payload).toContainText("ActivityCompleted");
+  });
+
   test("the workflow route opens the current run, and the export downloads unchanged", async ({ page, request }) => {
     const runs = await e2eScenarios();
     await page.goto(`/workflows/${encodeURIComponent(SCENARIO_IDS.retried)}`);

@@ -8,33 +8,10 @@ import type { Translate } from "@/lib/views/forecast";
 import { formatRetryForecast, retryForecast } from "@/lib/views/forecast";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
 
-const FORECAST_KEYS = [
-  "due",
-  "dueUnlimited",
-  "overdue",
-  "overdueUnlimited",
-  "running",
-  "runningUnlimited",
-  "waiting",
-  "waitingUnlimited",
-  "nonRetryableOne",
-  "nonRetryableMany",
-  "lastAttempt",
-  "separator",
-] as const;
-type ForecastKey = (typeof FORECAST_KEYS)[number];
-
-function isForecastKey(value: string): value is ForecastKey {
-  return (FORECAST_KEYS as readonly string[]).includes(value);
-}
-
-/** The forecast's `views.forecast.*` ids rendered from the console catalog (`actions.forecast.*`). */
+/** The forecast's `views.forecast.*` ids, rendered from the console catalog. */
 function useForecastTranslate(): Translate {
-  const t = useTranslations("actions.forecast");
-  return (id, values) => {
-    const key = id.slice("views.forecast.".length);
-    return isForecastKey(key) ? t(key, values) : id;
-  };
+  const t = useTranslations();
+  return (id, values) => t(id, values);
 }
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import type { Capability, CapabilityReason } from "@/lib/views/capabilities";
+import type { Capability } from "@/lib/views/capabilities";
 import type { Step } from "@/lib/confirm/confirm";
 import { REJECTION_REASONS } from "@/lib/dw/enums";
 import type { ActionError } from "./action-api";
@@ -40,12 +40,13 @@ type KnownError =
 /** Words for reasons, outcomes and confirmation steps, from the `actions` catalog. */
 export function useActionWords() {
   const t = useTranslations("actions");
+  const tv = useTranslations();
   return {
     t,
     capability(capability: Capability): string | null {
-      if (capability.enabled || !capability.reason) return null;
-      const reason: CapabilityReason = capability.reason;
-      return t(`capability.${reason}`, { role: String(capability.message?.values.role ?? ""), requiredRole: String(capability.message?.values.requiredRole ?? "") });
+      // The reason's sentence is a `views.capability.*` id from lib/views; the catalog translates it.
+      if (capability.enabled || !capability.message) return null;
+      return tv(capability.message.id, capability.message.values);
     },
     rejection(reason: string | null, outcome: string | null): string {
       const key = reason ?? outcome ?? "";

@@ -121,6 +121,7 @@ function GroupCard({
   onBulk: () => void;
 }) {
   const t = useTranslations("attention");
+  const tv = useTranslations();
   const time = useTimeFormat();
   const oldestAge = group.oldestSince ? now - new Date(group.oldestSince).getTime() : group.oldestAgeMs;
   const repairable = REPAIRABLE_CAUSES.has(group.cause);
@@ -157,12 +158,13 @@ function GroupCard({
       <ul className="mt-3 space-y-2" aria-label={t("samplesLabel")}>
         {group.samples.slice(0, SAMPLE_SIZE).map((ref) => {
           const state = debugState(ref);
+          const liveness = livenessLabel(state).label;
           return (
             <li key={ref.runId} className="rounded-md bg-panel-muted px-3 py-2 text-sm">
               <Link href={runHref(ref.workflowId, ref.runId)} className="font-mono text-accent hover:underline" data-testid="sample-run">
                 {ref.workflowId}
               </Link>
-              <span className="ml-2 text-xs text-fg-muted">{livenessLabel(state).label.text}</span>
+              <span className="ml-2 text-xs text-fg-muted">{tv(liveness.id, liveness.values)}</span>
               {state?.liveness_reason ? <p className="mt-0.5 text-xs break-words text-fg-muted">{state.liveness_reason}</p> : null}
               <RunRetryForecast workflowId={ref.workflowId} runId={ref.runId} />
             </li>

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import type { KeyboardEvent as ReactKeyboardEvent } from "react";
 import { useTranslations } from "next-intl";
 import type { ViewEvent } from "@/lib/views/events";
 import { DwErrorState } from "@/components/runs/dw-error-state";
@@ -8,7 +9,7 @@ import { useTimeFormat } from "@/components/runs/use-time-format";
 import type { HistoryState } from "./use-history";
 import { useHistory } from "./use-history";
 import { decodePayloadTree, prettyJson } from "./payload";
-import { VirtualRows } from "./virtual-rows";
+import { ROW_HEIGHT, VirtualRows } from "./virtual-rows";
 
 function EventPayload({ event }: { event: ViewEvent }) {
   const t = useTranslations("run.history");
@@ -26,7 +27,8 @@ function EventPayload({ event }: { event: ViewEvent }) {
   return (
     <div className="min-w-0 flex-1 rounded-md border border-line" data-testid="history-payload">
       <div className="border-b border-line px-3 py-2 text-xs">
-        <span className="font-mono font-semibold">
+        {/* Announced, so paging with ←/→ says which event is now shown. */}
+        <span className="font-mono font-semibold" aria-live="polite">
           #{event.sequence} {event.type}
         </span>
         {decoded?.sequence === event.sequence ? null : <span className="ml-2 text-fg-muted">{t("decoding")}</span>}
@@ -36,9 +38,185 @@ function EventPayload({ event }: { event: ViewEvent }) {
   );
 }
 
+/** Where ←/→ paging lands: the row to select and the list's new scroll offset. */
+export interface PageStep {
+  index: number;
+  scrollTop: number;
+}
+
 /**
- * The full history, virtualized: filter by type and failures-only (URL state), select an event to
- * see its decoded payload. Pages load in keyset order and the tail follows new events live.
+ * One ←/→ keypress in the history list. The selection moves by the number of rows in view; with no
+ * selection (or one the filter hides) the first row in view is selected. When the new row is out of
+ * view the list scrolls by the same amount, so the selection keeps its place on screen.
+ */
+export function pageStep({
+  count,
+  current,
+  direction,
+  scrollTop,
+  viewHeight,
+  rowHeight = ROW_HEIGHT,
+}: {
+  count: number;
+  /** Index of the selected row in the shown rows, or -1. */
+  current: number;
+  direction: 1 | -1;
+  scrollTop: number;
+  viewHeight: number;
+  rowHeight?: number;
+}): PageStep | null {
+  if (count === 0) return null;
+  const perPage = Math.max(1, Math.floor(viewHeight / rowHeight));
+  const firstInView = Math.ceil(scrollTop / rowHeight);
+  const index = current < 0 ? Math.min(firstInView, count - 1) : Math.min(Math.max(current + direction * perPage, 0), count - 1);
+  const top = index * rowHeight;
+  if (top >= scrollTop && top + rowHeight <= scrollTop + viewHeight) return { index, scrollTop };
+  const offset = current < 0 ? 0 : Math.min(Math.max(current * rowHeight - scrollTop, 0), Math.max(viewHeight - rowHeight, 0));
+  const maxScroll = Math.max(count * rowHeight - viewHeight, 0);
+  return { index, scrollTop: Math.min(Math.max(top - offset, 0), maxScroll) };
+}
+
+const PAGE_KEYS: Readonly<Record<string, 1 | -1>> = { ArrowRight: 1, l: 1, ArrowLeft: -1, h: -1 };
+const NOT_TEXT_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset"]);
+
+/** Keys typed into a field belong to the field; a checkbox or a button does not use ←/→. */
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target.tagName === "SELECT" || target.tagName === "TEXTAREA") return true;
+  return target instanceof HTMLInputElement && !NOT_TEXT_INPUTS.has(target.type);
+}
+
+/**
+ * The event-type filter: a button that opens a group of checkboxes (several types at once). Keyboard:
+ * Enter/Space opens it and focuses the first box, ↑/↓/Home/End move between boxes, Space toggles,
+ * Escape closes it and returns to the button; Tab or a click outside closes it too.
+ */
+function TypeFilter({
+  types,
+  selected,
+  counts,
+  open,
+  onOpen,
+  onChange,
+}: {
+  types: readonly string[];
+  selected: readonly string[];
+  /** Events per type, for the numbers beside each box. */
+  counts: ReadonlyMap<string, number>;
+  open: boolean;
+  onOpen: (open: boolean) => void;
+  onChange: (types: string[]) => void;
+}) {
+  const t = useTranslations("run.history");
+  const id = useId();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const chosen = useMemo(() => new Set(selected), [selected]);
+
+  useEffect(() => {
+    if (!open) return;
+    panelRef.current?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus();
+    const onPointer = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) onOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointer);
+    return () => document.removeEventListener("pointerdown", onPointer);
+  }, [open, onOpen]);
+
+  // Keeps the list's order, so the URL reads the same whichever box was ticked first.
+  const toggle = (type: string) => onChange(types.filter((candidate) => (candidate === type ? !chosen.has(type) : chosen.has(candidate))));
+
+  const onPanelKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      onOpen(false);
+      buttonRef.current?.focus();
+      return;
+    }
+    const boxes = [...(panelRef.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]') ?? [])];
+    const at = boxes.indexOf(document.activeElement as HTMLInputElement);
+    const next =
+      event.key === "ArrowDown" ? at + 1 : event.key === "ArrowUp" ? at - 1 : event.key === "Home" ? 0 : event.key === "End" ? boxes.length - 1 : null;
+    if (next === null || boxes.length === 0) return;
+    event.preventDefault();
+    boxes[Math.min(Math.max(next, 0), boxes.length - 1)].focus();
+  };
+
+  const summary = selected.length === 0 ? t("allTypes") : selected.length === 1 ? selected[0] : t("typesSelected", { count: selected.length });
+  return (
+    <div
+      ref={rootRef}
+      className="relative flex flex-col text-xs text-fg-muted"
+      onBlur={(event) => {
+        if (open && !rootRef.current?.contains(event.relatedTarget as Node | null)) onOpen(false);
+      }}
+    >
+      <span id={`${id}-label`}>{t("type")}</span>
+      <button
+        ref={buttonRef}
+        id={`${id}-button`}
+        type="button"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        aria-labelledby={`${id}-label ${id}-button`}
+        onClick={() => onOpen(!open)}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown" && !open) {
+            event.preventDefault();
+            onOpen(true);
+          }
+        }}
+        className="mt-1 inline-flex h-8 min-w-44 items-center justify-between gap-2 rounded-md border border-line bg-panel px-2 text-sm text-fg hover:bg-panel-muted"
+        data-testid="history-type"
+      >
+        <span className={`truncate ${selected.length === 1 ? "font-mono text-xs" : ""}`}>{summary}</span>
+        <span aria-hidden="true" className="text-fg-muted">
+          ▾
+        </span>
+      </button>
+      {open ? (
+        <div
+          ref={panelRef}
+          id={`${id}-panel`}
+          role="group"
+          aria-labelledby={`${id}-label`}
+          onKeyDown={onPanelKey}
+          className="absolute top-full left-0 z-20 mt-1 w-80 max-w-[calc(100vw-2rem)] rounded-md border border-line bg-panel text-fg shadow-lg dark:shadow-black/50"
+          data-testid="history-type-panel"
+        >
+          <div className="flex items-center justify-between border-b border-line px-3 py-1.5 text-xs text-fg-muted">
+            <span>{selected.length === 0 ? t("allTypes") : t("typesSelected", { count: selected.length })}</span>
+            <button
+              type="button"
+              onClick={() => onChange([])}
+              disabled={selected.length === 0}
+              className="rounded px-1.5 py-0.5 font-medium text-accent hover:bg-accent-soft disabled:cursor-default disabled:text-fg-muted disabled:opacity-60 disabled:hover:bg-transparent"
+            >
+              {t("clearTypes")}
+            </button>
+          </div>
+          <ul className="max-h-72 overflow-auto py-1">
+            {types.map((type) => (
+              <li key={type}>
+                <label className="flex h-7 cursor-pointer items-center gap-2 px-3 text-xs hover:bg-panel-muted">
+                  <input type="checkbox" checked={chosen.has(type)} onChange={() => toggle(type)} className="accent-accent" />
+                  <span className="min-w-0 flex-1 truncate font-mono">{type}</span>
+                  <span className="text-fg-muted tabular-nums">{counts.get(type) ?? 0}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The full history, virtualized: filter by event types and failures-only (URL state), select an
+ * event to see its decoded payload, ←/→ (h/l) move the selection a page at a time. Pages load in
+ * keyset order and the tail follows new events live.
  */
 export function HistoryView({
   history,
@@ -56,46 +234,87 @@ export function HistoryView({
   const t = useTranslations("run.history");
   const time = useTimeFormat();
   const { buffer, version } = history;
+  const [typesOpen, setTypesOpen] = useState(false);
+  const listRef = useRef<HTMLDivElement>(null);
   // `version` changes whenever the buffer gains events; the buffer itself is a stable object.
   const rows = useMemo(() => (version >= 0 ? buffer.filter(types, failuresOnly) : []), [buffer, version, types, failuresOnly]);
-  const allTypes = useMemo(() => (version >= 0 ? buffer.eventTypes() : []), [buffer, version]);
+  // Types the URL names but the history (so far) lacks stay listed, so they can be unticked.
+  const allTypes = useMemo(() => (version >= 0 ? [...new Set([...buffer.eventTypes(), ...types])].sort() : []), [buffer, version, types]);
+  // Counted only while the filter is open: one pass over the buffer per change.
+  const typeCounts = useMemo(() => {
+    const counts = new Map<string, number>();
+    if (typesOpen && version >= 0) for (const event of buffer.events()) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    return counts;
+  }, [buffer, version, typesOpen]);
   const selectedEvent = useMemo(
     () => (selected === null || version < 0 ? null : (buffer.events().find((event) => event.sequence === selected) ?? null)),
     [buffer, version, selected],
   );
 
+  // The key handler reads these through refs: a held key repeats faster than the URL round trip
+  // re-renders, and each press must step from the previous one, not from the last render.
+  const keyState = useRef({ rows, selected, typesOpen, onChange });
+  useEffect(() => {
+    keyState.current = { rows, selected, typesOpen, onChange };
+  }, [rows, selected, typesOpen, onChange]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const direction = PAGE_KEYS[event.key];
+      const state = keyState.current;
+      if (!direction || state.typesOpen || event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || event.shiftKey || isEditable(event.target)) return;
+      const list = listRef.current?.querySelector<HTMLElement>('[role="list"]');
+      if (!list) return;
+      const current = state.selected === null ? -1 : state.rows.findIndex((row) => row.sequence === state.selected);
+      const step = pageStep({ count: state.rows.length, current, direction, scrollTop: list.scrollTop, viewHeight: list.clientHeight });
+      if (!step) return;
+      event.preventDefault();
+      list.scrollTop = step.scrollTop;
+      // The list may sit below the fold (header, actions, exceptions above it): bring it into view.
+      list.scrollIntoView({ block: "nearest" });
+      state.selected = state.rows[step.index].sequence;
+      state.onChange({ selected: state.selected });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
+
   return (
     <div className="space-y-3" data-testid="history">
       <div className="flex flex-wrap items-end gap-3 text-sm">
-        <label className="flex flex-col text-xs text-fg-muted">
-          {t("type")}
-          <select
-            value={types[0] ?? ""}
-            onChange={(event) => onChange({ types: event.target.value ? [event.target.value] : [] })}
-            className="mt-1 h-8 rounded-md border border-line bg-panel px-2 text-sm text-fg"
-            data-testid="history-type"
-          >
-            <option value="">{t("allTypes")}</option>
-            {allTypes.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
+        <TypeFilter types={allTypes} selected={types} counts={typeCounts} open={typesOpen} onOpen={setTypesOpen} onChange={(next) => onChange({ types: next })} />
         <label className="flex h-8 items-center gap-2 text-sm">
           <input type="checkbox" checked={failuresOnly} onChange={(event) => onChange({ failuresOnly: event.target.checked })} data-testid="history-failures" />
           {t("failuresOnly")}
         </label>
-        <span className="text-xs text-fg-muted" aria-live="polite" data-testid="history-count">
+        <span className="flex h-8 items-center text-xs text-fg-muted" aria-live="polite" data-testid="history-count">
           {t("count", { shown: rows.length, total: buffer.size })}
           {history.loading ? ` · ${t("loading")}` : ""}
           {history.tailing ? ` · ${t("tailing")}` : ""}
         </span>
       </div>
+      {types.length > 1 ? (
+        <ul className="flex flex-wrap gap-1.5" aria-label={t("activeTypes")}>
+          {types.map((type) => (
+            <li key={type}>
+              <button
+                type="button"
+                onClick={() => onChange({ types: types.filter((candidate) => candidate !== type) })}
+                aria-label={t("removeType", { type })}
+                className="inline-flex h-6 items-center gap-1 rounded-full border border-line bg-panel-muted px-2 font-mono text-xs text-fg hover:border-accent"
+                data-testid="history-type-chip"
+              >
+                {type}
+                <span aria-hidden="true" className="text-fg-muted">
+                  ×
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       {history.error ? <DwErrorState error={history.error} /> : null}
       <div className="flex flex-col gap-3 lg:flex-row">
-        <div className="min-w-0 flex-1">
+        <div ref={listRef} className="min-w-0 flex-1">
           <VirtualRows
             label={t("title")}
             testId="history-list"
@@ -108,6 +327,7 @@ export function HistoryView({
                   type="button"
                   onClick={() => onChange({ selected: active ? null : event.sequence })}
                   aria-pressed={active}
+                  data-sequence={event.sequence}
                   className={`flex h-full w-full items-center gap-3 border-b border-line px-2 text-left text-xs ${active ? "bg-accent-soft" : "hover:bg-panel-muted"}`}
                 >
                   <span className="w-14 shrink-0 text-right font-mono text-fg-muted">{event.sequence}</span>
@@ -117,6 +337,7 @@ export function HistoryView({
               );
             }}
           />
+          <p className="mt-1 text-xs text-fg-muted">{t("keysHint")}</p>
         </div>
         {selectedEvent ? <EventPayload event={selectedEvent} /> : <p className="text-xs text-fg-muted lg:w-80">{t("selectHint")}</p>}
       </div>

@@ -54,6 +54,8 @@ export function RunHeader({
   runs: readonly RunListItem[];
 }) {
   const t = useTranslations("run.header");
+  // Liveness and task-problem labels are `views.*` ids from lib/views; the catalog translates them.
+  const tv = useTranslations();
   const time = useTimeFormat();
   const next = debug?.execution.next_scheduled_event;
   const nextTask =
@@ -85,7 +87,7 @@ export function RunHeader({
             {t("stuck")}
           </Pill>
         ) : null}
-        {liveness.taskProblem ? <Pill tone={TONE_TO_PILL[liveness.taskProblem.tone]}>{liveness.taskProblem.label.text}</Pill> : null}
+        {liveness.taskProblem ? <Pill tone={TONE_TO_PILL[liveness.taskProblem.tone]}>{tv(liveness.taskProblem.label.id, liveness.taskProblem.label.values)}</Pill> : null}
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           {previousRun ? (
             <Link href={runHref(describe.workflow_id, previousRun.run_id)} className="text-accent hover:underline" data-testid="previous-run">
@@ -121,7 +123,7 @@ export function RunHeader({
           {describe.is_current_run === false ? <span className="ml-1 text-xs text-warn">{t("historical")}</span> : null}
         </Field>
         <Field label={t("liveness")} testId="run-liveness">
-          <Pill tone={TONE_TO_PILL[liveness.tone]}>{liveness.label.text}</Pill>
+          <Pill tone={TONE_TO_PILL[liveness.tone]}>{tv(liveness.label.id, liveness.label.values)}</Pill>
           {liveness.reason ? <span className="mt-1 block text-xs text-fg-muted">{liveness.reason}</span> : null}
         </Field>
         <Field label={t("wait")}>

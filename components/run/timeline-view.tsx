@@ -78,6 +78,7 @@ export function TimelineView({
   onMode: (mode: "chart" | "list") => void;
 }) {
   const t = useTranslations("run.timeline");
+  const tv = useTranslations();
   const time = useTimeFormat();
   const lanes = useMemo(() => lanesOf(chart), [chart]);
   const open = useMemo(() => chart.bars.some((bar) => bar.end === null), [chart]);
@@ -111,8 +112,8 @@ export function TimelineView({
                 <div className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}>
                   <span className="w-12 shrink-0 text-right font-mono text-fg-muted">{row.sequence}</span>
                   <span className="w-52 shrink-0 truncate font-mono">{row.type}</span>
-                  <span className="min-w-0 flex-1 truncate" title={row.summary.text}>
-                    {row.summary.text}
+                  <span className="min-w-0 flex-1 truncate" title={tv(row.summary.id, row.summary.values)}>
+                    {tv(row.summary.id, row.summary.values)}
                   </span>
                   <span className="hidden w-56 shrink-0 text-fg-muted lg:inline">{time.dateTime(row.recordedAt)}</span>
                   <span className="hidden w-40 shrink-0 truncate text-fg-muted xl:inline">{row.sourceKind}</span>

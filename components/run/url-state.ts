@@ -11,14 +11,22 @@ export interface RunViewState {
   selectedEvent: number | null;
 }
 
+/**
+ * `htype` is a comma-separated list. A single type (the links written before the filter took several)
+ * is a list of one; repeated `htype` parameters are merged too. Duplicates and empty entries drop out.
+ */
+function parseHistoryTypes(values: readonly string[]): string[] {
+  const types = values.flatMap((value) => value.split(",")).map((type) => type.trim());
+  return [...new Set(types.filter((type) => type !== ""))];
+}
+
 export function parseRunViewState(params: URLSearchParams): RunViewState {
   const view = params.get("view") ?? "";
   const event = Number(params.get("event"));
-  const types = params.get("htype");
   return {
     view: (RUN_VIEWS as readonly string[]).includes(view) ? (view as RunView) : "timeline",
     timelineMode: params.get("tl") === "list" ? "list" : "chart",
-    historyTypes: types ? types.split(",").filter((type) => type !== "") : [],
+    historyTypes: parseHistoryTypes(params.getAll("htype")),
     failuresOnly: params.get("hfail") === "1",
     selectedEvent: Number.isInteger(event) && event > 0 ? event : null,
   };

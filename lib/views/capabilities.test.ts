@@ -83,7 +83,7 @@ describe("runCapabilities", () => {
   it("a worker token may not act; operator, admin and an unknown role may", () => {
     const worker = runCapabilities(openCurrent, operator("repair_needed", { role: "worker" }));
     expect(worker.cancel).toMatchObject({ enabled: false, reason: "role" });
-    expect(worker.cancel.message?.text).toBe("Your token's role (worker) may not do this; it needs operator.");
+    expect(worker.cancel.message?.text).toBe("The console's token has the worker role; this needs operator.");
     expect(runCapabilities(openCurrent, operator("repair_needed", { role: "admin" })).cancel.enabled).toBe(true);
     expect(runCapabilities(openCurrent, operator("repair_needed", { role: null })).cancel.enabled).toBe(true);
   });

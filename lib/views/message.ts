@@ -2,14 +2,15 @@
  * Message descriptors returned by the view functions.
  *
  * Views decide *what* to say; the console's catalog decides *how* to say it in each locale. Every
- * descriptor carries the catalog id, its values, and the English text so a screen can fall back to
- * it when a locale lacks the id (`t.has(id) ? t(id, values) : text`).
+ * descriptor carries the catalog id, its values, and the English text. The ids live under `views`
+ * in messages/en.json and messages/de.json (catalog.test.ts keeps them in step with the table
+ * below), so a screen renders `t(message.id, message.values)`; `text` serves non-React callers.
  */
 
 export type MessageValues = Readonly<Record<string, string | number>>;
 
 export interface Message {
-  id: string;
+  id: ViewMessageId;
   values: MessageValues;
   /** English rendering of `id` with `values`. */
   text: string;
@@ -17,7 +18,8 @@ export interface Message {
 
 /**
  * English templates for every id the views emit, in the `{name}` placeholder syntax next-intl uses.
- * Ids are dot paths under `views.` so the console can copy this object into its catalog as-is.
+ * Ids are dot paths under `views.`; messages/en.json holds exactly this table, nested
+ * (`nestMessages`), and messages/de.json its German translation.
  */
 export const VIEW_MESSAGES_EN = {
   "views.liveness.closed": "Closed",
@@ -59,7 +61,7 @@ export const VIEW_MESSAGES_EN = {
   "views.taskProblem.history": "Task History",
 
   "views.capability.read_only": "The console is in read-only mode.",
-  "views.capability.role": "Your token's role ({role}) may not do this; it needs {requiredRole}.",
+  "views.capability.role": "The console's token has the {role} role; this needs {requiredRole}.",
   "views.capability.selected_run_not_current": "This run is historical. Act on the current run instead.",
   "views.capability.run_closed": "The run is closed.",
   "views.capability.run_not_closed": "Only closed runs can be archived.",
