@@ -195,6 +195,20 @@ async function main(): Promise<void> {
     const termDetail = terms.map((t) => `${t}: p95 ${ms(percentiles(byTerm.get(t) ?? []).p95)}`).join(", ");
     report("list query= search", percentiles(search), LIST_BUDGET_MS, ` [${termDetail}]`);
 
+    // Terms between rare and common, where fetching every match and walking in list order cost
+    // most (match counts in the 1,000,000-run seed): 1,849, 2,200, 3,290, 13,257 and 22,200 runs.
+    const midTerms = ["ment-99", "customer-88", "-424", "-55", "customer-42"];
+    const byMidTerm = new Map<string, number[]>(midTerms.map((t) => [t, []]));
+    const mid: number[] = [];
+    for (let i = 0; mid.length < SAMPLES; i++) {
+      const term = midTerms[i % midTerms.length];
+      const before = mid.length;
+      await timed(base, `/workflows?page_size=50&query=${encodeURIComponent(term)}`, mid);
+      byMidTerm.get(term)?.push(mid[before]);
+    }
+    const midDetail = midTerms.map((t) => `${t}: p95 ${ms(percentiles(byMidTerm.get(t) ?? []).p95)}`).join(", ");
+    report("list query= search, mid-frequency terms", percentiles(mid), LIST_BUDGET_MS, ` [${midDetail}]`);
+
     const metrics: number[] = [];
     for (let i = 0; i < SAMPLES; i++) await timed(base, "/system/operator-metrics", metrics);
     const m = percentiles(metrics);

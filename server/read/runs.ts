@@ -163,29 +163,145 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Above this many matches the ordered scan finds a page faster than fetching every match. */
-const SEARCH_INDEX_MATCH_CAP = 2000;
+/** How a search found its rows; every plan yields the same rows, only the cost differs. */
+export type SearchPlan = "walk" | "bounded_walk" | "candidates" | "phrase";
+
+export interface SearchTuning {
+  /** The trigram index hands over at most this many candidate rows; more and the term counts as common. */
+  candidateCap: number;
+  /** Entries of the ordered walk a common-looking term reads at most before its exact phrase is asked. */
+  walkBudget: number;
+  /** Rows read per trigram to rank trigrams by rarity: cheap for common and rare trigrams alike. */
+  probeRows: number;
+  /** Trigrams probed at most (spread over a long term). */
+  probeMax: number;
+  /** How many of the rarest trigrams are intersected. */
+  intersected: number;
+  /** Told which plan answered (tests). */
+  onPlan?: (plan: SearchPlan) => void;
+}
 
 /**
- * Summary rowids whose workflow id or business key contains `term`, from the trigram index
- * (migration 5) — or null when the index cannot answer (terms under 3 characters or with LIKE
- * wildcards) or the term is so common that scanning in list order reaches a page sooner.
+ * Over 1,000,000 seeded runs a candidate costs ~0.3–1 µs to re-check (a table lookup) and an entry
+ * of the ordered walk ~0.1–0.3 µs (index only). A term with more than `candidateCap` matches
+ * spread evenly fills a page within 51 × 1,000,000 / 2,000 ≈ 25,000 entries, inside `walkBudget`.
  */
-function searchIndexMatches(db: Db, term: string): number[] | null {
-  if (term.length < 3 || /[%_\\]/.test(term)) return null;
-  const rows = db
+export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateCap: 2_000, walkBudget: 30_000, probeRows: 500, probeMax: 12, intersected: 3 };
+
+/** A quoted FTS5 string: the trigram tokenizer reads every character inside it literally. */
+function ftsString(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/** Distinct trigrams of `term` by code point (as FTS5's trigram tokenizer splits), at most `max` spread evenly. */
+function trigramsOf(term: string, max: number): string[] {
+  const chars = Array.from(term);
+  const seen = new Map<string, string>();
+  for (let i = 0; i + 3 <= chars.length; i++) {
+    const t = chars.slice(i, i + 3).join("");
+    if (!seen.has(t.toLowerCase())) seen.set(t.toLowerCase(), t);
+  }
+  const all = [...seen.values()];
+  if (all.length <= max) return all;
+  return Array.from({ length: max }, (_, i) => all[Math.round((i * (all.length - 1)) / Math.max(1, max - 1))]);
+}
+
+function ftsRowids(db: Db, match: string, limit: number): number[] {
+  return db.prepare("SELECT rowid FROM workflow_run_search WHERE workflow_run_search MATCH ? LIMIT ?").pluck().all(match, limit) as number[];
+}
+
+/**
+ * Summary rowids that may contain `term` (3+ characters) in their workflow id or business key —
+ * a superset the caller re-checks with LIKE — from the trigram index (migration 5); or null when
+ * the term's rarest trigrams occur together in more than `candidateCap` rows.
+ *
+ * FTS5's own LIKE / phrase evaluation steps every trigram's posting list in turn, so a rare term
+ * made of common trigrams ("customer-4242": "cus", "tom", … in every row) cost about as much as
+ * reading those lists whole. Here each trigram's first `probeRows` rowids rank it by rarity, and
+ * only the rarest few are intersected.
+ */
+function trigramCandidates(db: Db, term: string, t: SearchTuning): number[] | null {
+  const ranked: { trigram: string; rows: number; last: number }[] = [];
+  for (const trigram of trigramsOf(term, t.probeMax)) {
+    const rowids = ftsRowids(db, ftsString(trigram), t.probeRows);
+    // Every trigram of a substring occurs in a matching row, so one absent trigram rules out all.
+    if (rowids.length === 0) return [];
+    ranked.push({ trigram, rows: rowids.length, last: rowids[rowids.length - 1] });
+  }
+  // Fewer rows is rarer; of trigrams that filled the probe, the farther the last rowid, the sparser.
+  ranked.sort((a, b) => a.rows - b.rows || b.last - a.last);
+  const rarest = ranked.slice(0, t.intersected).map((r) => ftsString(r.trigram)).join(" AND ");
+  const rowids = ftsRowids(db, rarest, t.candidateCap + 1);
+  return rowids.length <= t.candidateCap ? rowids : null;
+}
+
+/** Rowids holding `term` as a phrase (its trigrams in sequence: the substring), or null past `candidateCap`. */
+function phraseCandidates(db: Db, term: string, t: SearchTuning): number[] | null {
+  const rowids = ftsRowids(db, ftsString(term), t.candidateCap + 1);
+  return rowids.length <= t.candidateCap ? rowids : null;
+}
+
+const LIST_COLUMNS = `s.id, s.workflow_instance_id, s.workflow_type, s.business_key, s.status, s.status_bucket, s.queue,
+  s.started_at, s.closed_at, s.sort_key`;
+/** What the search means, whichever plan runs it: a substring of the workflow id or business key, ASCII case-insensitive. */
+const SEARCH_LIKE = "(s.workflow_instance_id LIKE @like ESCAPE '\\' OR s.business_key LIKE @like ESCAPE '\\')";
+
+/**
+ * The first `limit` rows in list order matching `where` and, with a term, SEARCH_LIKE. Every plan
+ * applies the same predicates and the same order, so they differ only in cost:
+ *  - candidates: a rare term: the trigram index's candidates, re-checked and sorted;
+ *  - bounded_walk: a common term: walk the list in order, at most `walkBudget` entries;
+ *  - phrase: that walk fell short of a page: the exact phrase's candidates when there are at most
+ *    `candidateCap` (a rare term made of trigrams common together);
+ *  - walk: else, or a term the trigram index cannot take (under 3 characters, or holding a NUL,
+ *    which ends an FTS5 query string): walk the list in order until a page is full.
+ */
+function listRows(db: Db, where: string[], params: Record<string, unknown>, term: string | undefined, filtered: boolean, t: SearchTuning): ListRow[] {
+  const filter = where.join(" AND ");
+  // Unfiltered, a search walks the search index (migration 8): LIKE reads the index entry and only
+  // matching rows are fetched, where the list index the planner picks alone reads every row. A
+  // status or type filter keeps its own index.
+  const index = term && !filtered ? " INDEXED BY workflow_run_summaries_search" : "";
+  const ordered = (extra: string) =>
+    db.prepare(`SELECT ${LIST_COLUMNS} FROM workflow_run_summaries s${index} WHERE ${filter}${extra} ORDER BY s.sort_key DESC LIMIT @limit`).all(params) as ListRow[];
+  if (!term) return ordered("");
+  params.like = `%${escapeLike(term)}%`;
+  const answer = (plan: SearchPlan, rows: ListRow[]) => {
+    t.onPlan?.(plan);
+    return rows;
+  };
+  const byRowids = (plan: SearchPlan, rowids: number[]) => {
+    params.candidates = JSON.stringify(rowids);
+    // CROSS JOIN pins json_each as the outer loop so each candidate is a rowid lookup; with
+    // `rowid IN (…)` the planner preferred walking the sort_key index over the whole namespace.
+    const sql = `SELECT ${LIST_COLUMNS} FROM json_each(@candidates) j CROSS JOIN workflow_run_summaries s ON s.rowid = j.value
+       WHERE ${filter} AND ${SEARCH_LIKE} ORDER BY s.sort_key DESC LIMIT @limit`;
+    return answer(plan, db.prepare(sql).all(params) as ListRow[]);
+  };
+  if (Array.from(term).length < 3 || term.includes("\u0000")) return answer("walk", ordered(` AND ${SEARCH_LIKE}`));
+  const rare = trigramCandidates(db, term, t);
+  if (rare) return byRowids("candidates", rare);
+  params.budget = t.walkBudget;
+  // The innermost query reads only the search index's columns; the planner streams it in order
+  // (no sort), so the walk stops at a full page, and whole rows are read for that page alone.
+  const first = db
     .prepare(
-      `SELECT rowid AS r FROM workflow_run_search WHERE workflow_instance_id LIKE @like
-       UNION SELECT rowid FROM workflow_run_search WHERE business_key LIKE @like LIMIT ${SEARCH_INDEX_MATCH_CAP + 1}`,
+      `SELECT ${LIST_COLUMNS} FROM (
+         SELECT s.r, s.sort_key FROM (
+           SELECT s.rowid AS r, s.sort_key, s.workflow_instance_id, s.business_key FROM workflow_run_summaries s${index}
+           WHERE ${filter} ORDER BY s.sort_key DESC LIMIT @budget
+         ) s WHERE ${SEARCH_LIKE} ORDER BY s.sort_key DESC LIMIT @limit
+       ) m CROSS JOIN workflow_run_summaries s ON s.rowid = m.r ORDER BY s.sort_key DESC`,
     )
-    .all({ like: `%${term}%` }) as { r: number }[];
-  return rows.length > SEARCH_INDEX_MATCH_CAP ? null : rows.map((row) => row.r);
+    .all(params) as ListRow[];
+  if (first.length === params.limit) return answer("bounded_walk", first);
+  const exact = phraseCandidates(db, term, t);
+  return exact ? byRowids("phrase", exact) : answer("walk", ordered(` AND ${SEARCH_LIKE}`));
 }
 
 /** `GET /workflows`: summary rows in fixed order `sort_timestamp DESC, id DESC`. */
-export function listWorkflows(db: Db, q: ListQuery): Json {
+export function listWorkflows(db: Db, q: ListQuery, tuning: SearchTuning = DEFAULT_SEARCH_TUNING): Json {
   const where = ["s.namespace = @namespace"];
-  let from = "workflow_run_summaries s";
   const params: Record<string, unknown> = { namespace: q.namespace, limit: q.pageSize + 1 };
   if (q.status) {
     where.push("s.status_bucket = @status");
@@ -195,30 +311,12 @@ export function listWorkflows(db: Db, q: ListQuery): Json {
     where.push("s.workflow_type = @workflowType");
     params.workflowType = q.workflowType;
   }
-  if (q.query) {
-    const matches = searchIndexMatches(db, q.query);
-    if (matches) {
-      // CROSS JOIN pins json_each as the outer loop so each match is a rowid lookup; with
-      // `rowid IN (…)` the planner preferred walking the sort_key index over the whole namespace.
-      from = "json_each(@matches) j CROSS JOIN workflow_run_summaries s ON s.rowid = j.value";
-      params.matches = JSON.stringify(matches);
-    } else {
-      where.push("(s.workflow_instance_id LIKE @like ESCAPE '\\' OR s.business_key LIKE @like ESCAPE '\\')");
-      params.like = `%${escapeLike(q.query)}%`;
-    }
-  }
   const after = decodeListToken(q.pageToken);
   if (after !== null) {
     where.push("s.sort_key < @after");
     params.after = after;
   }
-  const rows = db
-    .prepare(
-      `SELECT s.id, s.workflow_instance_id, s.workflow_type, s.business_key, s.status, s.status_bucket, s.queue,
-              s.started_at, s.closed_at, s.sort_key
-       FROM ${from} WHERE ${where.join(" AND ")} ORDER BY s.sort_key DESC LIMIT @limit`,
-    )
-    .all(params) as ListRow[];
+  const rows = listRows(db, where, params, q.query, Boolean(q.status || q.workflowType), tuning);
   const more = rows.length > q.pageSize;
   const page = more ? rows.slice(0, q.pageSize) : rows;
   const attrs = new Map<string, string | null>();

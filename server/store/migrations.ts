@@ -616,4 +616,15 @@ CREATE INDEX workflow_run_summaries_repair_missing ON workflow_run_summaries
   WHERE liveness_state = 'repair_needed' AND next_task_id IS NULL AND status IN ('pending', 'running', 'waiting');
 `,
   },
+  {
+    // Control plane: the workflow list's `query` search walks the list in order for common terms
+    // and terms under 3 characters. Through workflow_run_summaries_list every entry visited cost a
+    // table lookup at a random rowid (~3 µs over a million runs); this index carries the two
+    // searched columns, so LIKE is checked on the entry and only matching rows are read.
+    version: 8,
+    name: "summary_list_search",
+    sql: `
+CREATE INDEX workflow_run_summaries_search ON workflow_run_summaries (namespace, sort_key, workflow_instance_id, business_key);
+`,
+  },
 ];
