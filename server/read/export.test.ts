@@ -1,13 +1,22 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { gunzipSync, inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { seedLongRun } from "../../bench/support/history-seed";
+import { FakeClock } from "../clock";
+import { createEngine } from "../engine";
+import { openDb } from "../store/db";
 import type { CpHarness, JsonTree } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker } from "../http/test-support";
 import { canonicalJson } from "./canonical-json";
+import type { RunRef } from "./export";
+import { exportRun, exportRunSliced } from "./export";
 
 const CONTRACTS = fileURLToPath(new URL("../../../shared/contracts", import.meta.url));
 const haveContracts = existsSync(CONTRACTS);
@@ -30,12 +39,8 @@ function referenceCanonical(value: unknown): string {
     }
     return v;
   };
-  let out = "";
-  for (const ch of JSON.stringify(sortDeep(value))) {
-    const code = ch.charCodeAt(0);
-    out += code > 0x7f ? `\\u${code.toString(16).padStart(4, "0")}` : ch;
-  }
-  return out;
+  // Every non-ASCII UTF-16 unit (both halves of a surrogate pair) as a lower-case escape.
+  return JSON.stringify(sortDeep(value)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 describe("history export and debug of a run with a retried then non-retryable activity", () => {
@@ -147,4 +152,200 @@ describe("history export and debug of a run with a retried then non-retryable ac
     expect(r.body.recent_failures[1].non_retryable).toBe(true);
     expect(list(r.body.pending_workflow_tasks)).toHaveLength(0);
   });
+});
+
+/** One GET with a chosen Accept-Encoding, body as sent (fetch would decode it). */
+function rawGet(url: string, acceptEncoding: string): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { "accept-encoding": acceptEncoding, "x-durable-workflow-control-plane-version": "2" } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** First differing offset of two long texts, so a mismatch reports where instead of dumping 50 MB. */
+function firstDifference(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
+  return a.length === b.length ? -1 : n;
+}
+
+/** Seeding and exporting 20,000 events takes seconds, more on a busy machine; nothing here is timed. */
+const HEAVY = { timeout: 120_000 };
+
+describe("export of a 20,000-event run: built in slices, streamed, compressed off the event loop", () => {
+  let h: CpHarness;
+  let ref: RunRef;
+  let url: string;
+  /** The bundle as the synchronous builder gives it: every read and the checksum in one go on the engine's connection. */
+  let reference: string;
+  let identity: Buffer;
+
+  beforeAll(async () => {
+    h = await startCpHarness();
+    const seeded = seedLongRun(h.db, "export-big", 20_000);
+    expect(seeded.events).toBe(20_000);
+    ref = { namespace: "default", workflowId: seeded.workflowId, runId: seeded.runId };
+    url = `${h.url}/api/workflows/${seeded.workflowId}/runs/${seeded.runId}/history/export`;
+    reference = JSON.stringify(exportRun(h.db, ref, h.clock.now(), null));
+  }, HEAVY.timeout);
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test("a health check sent while the export is being built is answered before the export's response starts", HEAVY, async () => {
+    const arrived = new Promise<void>((resolve) => {
+      h.app.server.on("request", (req: { url?: string }) => {
+        if (req.url?.includes("/history/export")) resolve();
+      });
+    });
+    const order: string[] = [];
+    const exported = fetch(url, { headers: { "x-durable-workflow-control-plane-version": "2" } }).then(async (res) => {
+      order.push("export headers");
+      const body = await res.arrayBuffer();
+      order.push("export body");
+      return { status: res.status, bytes: body.byteLength };
+    });
+    // Only once the server has the export request: a check sent earlier could be served first anyway.
+    await arrived;
+    const health = fetch(`${h.url}/api/health`).then(async (res) => {
+      await res.text();
+      order.push("health");
+      return res.status;
+    });
+    expect(await health).toBe(200);
+    const e = await exported;
+    expect(e.status).toBe(200);
+    expect(e.bytes).toBe(Buffer.byteLength(reference));
+    expect(order).toEqual(["health", "export headers", "export body"]);
+  });
+
+  test("the streamed bundle is byte for byte what the synchronous builder gives, and its checksum is right", HEAVY, async () => {
+    const r = await rawGet(url, "identity");
+    expect(r.status).toBe(200);
+    expect(r.encoding).toBeUndefined();
+    identity = r.body;
+    const text = identity.toString("utf8");
+    expect(firstDifference(text, reference)).toBe(-1);
+    const { integrity, ...rest } = JSON.parse(text) as Record<string, unknown>;
+    const i = integrity as Record<string, unknown>;
+    expect(list((rest as JsonTree).history_events)).toHaveLength(20_000);
+    expect(i.checksum).toBe(createHash("sha256").update(referenceCanonical(rest)).digest("hex"));
+  });
+
+  test("the gzip body decodes to the identity bytes", HEAVY, async () => {
+    expect(identity).toBeDefined();
+    const gz = await rawGet(url, "gzip");
+    expect(gz.encoding).toBe("gzip");
+    expect(gz.body.length).toBeLessThan(identity.length / 4);
+    expect(gunzipSync(gz.body).equals(identity)).toBe(true);
+  });
+  test("a large JSON answer that is not streamed (a 1,000-event history page) is compressed asynchronously to the same bytes", async () => {
+    const page = `${h.url}/api/workflows/${ref.workflowId}/runs/${ref.runId}/history?page_size=1000`;
+    const plain = await rawGet(page, "identity");
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(64 * 1024);
+    const gz = await rawGet(page, "gzip");
+    expect(gz.encoding).toBe("gzip");
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    const df = await rawGet(page, "deflate");
+    expect(df.encoding).toBe("deflate");
+    expect(inflateRawSync(df.body).equals(plain.body)).toBe(true);
+  });
+});
+
+describe("export of a run that keeps changing: snapshot and signing", () => {
+  let h: CpHarness;
+  let ref: RunRef;
+
+  beforeAll(async () => {
+    h = await startCpHarness();
+    const w = new ScriptedWorker(h.url, "snapshot-worker");
+    await w.register();
+    h.engine.startWorkflow({ namespace: "default", workflow_id: "export-live", workflow_type: "fanout", task_queue: "default" });
+    const t1 = await w.mustPollWorkflow();
+    const schedule = Array.from({ length: 1500 }, (_, i) => ({ type: "schedule_activity", activity_type: `step.${i % 7}`, arguments: blob([i]) }));
+    expect((await w.completeWorkflow(t1, schedule)).status).toBe(200);
+    ref = { namespace: "default", workflowId: "export-live", runId: t1.run_id };
+  });
+
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test("events, tasks and commands committed during the build are not in the bundle, not even in part", async () => {
+    const lastSequence = (): number =>
+      (h.db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(ref.runId) as { s: number }).s;
+    const sequenceBefore = lastSequence();
+    const before = JSON.stringify(exportRun(h.db, ref, h.clock.now(), null));
+
+    // The snapshot is taken before exportRunSliced returns; every signal below commits after it.
+    let built = false;
+    const pending = exportRunSliced(h.db, ref, h.clock.now(), null).then((b) => {
+      built = true;
+      return b;
+    });
+    let signalledWhileBuilding = 0;
+    while (!built) {
+      const r = h.engine.signalWorkflow({ namespace: "default", workflow_id: "export-live", signal_name: "poke" });
+      expect(r.command_status).toBe("accepted");
+      signalledWhileBuilding += 1;
+      await nextTurn();
+    }
+    const bundle = await pending;
+
+    expect(signalledWhileBuilding).toBeGreaterThan(1);
+    expect(lastSequence()).toBeGreaterThan(sequenceBefore);
+    const workflow = bundle.workflow as Record<string, unknown>;
+    expect(workflow.last_history_sequence).toBe(sequenceBefore);
+    expect((bundle.history_events as unknown[]).length).toBe(sequenceBefore);
+    expect((bundle.commands as { type: string }[]).filter((c) => c.type === "signal")).toEqual([]);
+    expect(firstDifference(JSON.stringify(bundle), before)).toBe(-1);
+    // What the build did not see is there for the next export.
+    const after = exportRun(h.db, ref, h.clock.now(), null);
+    expect((after.commands as { type: string }[]).filter((c) => c.type === "signal")).toHaveLength(signalledWhileBuilding);
+  });
+
+  test("gzip, deflate and identity bodies of the streamed export carry the same bytes", async () => {
+    const url = `${h.url}/api/workflows/export-live/runs/${ref.runId}/history/export`;
+    const plain = await rawGet(url, "identity");
+    expect(plain.status).toBe(200);
+    const gz = await rawGet(url, "gzip");
+    expect(gz.encoding).toBe("gzip");
+    const df = await rawGet(url, "deflate;q=1, gzip;q=0.5");
+    expect(df.encoding).toBe("deflate");
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(inflateRawSync(df.body).equals(plain.body)).toBe(true);
+    expect(JSON.parse(plain.body.toString("utf8")).workflow.run_id).toBe(ref.runId);
+  });
+
+  test("with a signing key the sliced build signs the same bytes the synchronous one does", async () => {
+    const signing = { key: "export-test-key", keyId: "k1" };
+    const sliced = await exportRunSliced(h.db, ref, h.clock.now(), signing);
+    const sync = exportRun(h.db, ref, h.clock.now(), signing);
+    expect(firstDifference(JSON.stringify(sliced), JSON.stringify(sync))).toBe(-1);
+    const { integrity, ...rest } = sliced;
+    expect((integrity as Record<string, unknown>).signature).toBe(createHmac("sha256", signing.key).update(referenceCanonical(rest)).digest("hex"));
+  });
+});
+
+test("an in-memory database, which no second connection can see, is exported in one go with the same bytes", async () => {
+  const clock = new FakeClock();
+  const db = openDb(":memory:", clock);
+  try {
+    const engine = createEngine({ db, clock });
+    const started = engine.startWorkflow({ namespace: "default", workflow_id: "export-memory", workflow_type: "in.memory", task_queue: "default" });
+    const ref = { namespace: "default", workflowId: "export-memory", runId: started.run_id as string };
+    const sliced = await exportRunSliced(db, ref, clock.now(), null);
+    expect((sliced.history_events as unknown[]).length).toBeGreaterThan(0);
+    expect(JSON.stringify(sliced)).toBe(JSON.stringify(exportRun(db, ref, clock.now(), null)));
+  } finally {
+    db.close();
+  }
 });

@@ -1,14 +1,19 @@
 import type { Db } from "../store/db";
 import { parsePayload, projectRunSummary, statusBucket } from "../engine/summary";
-import type { ActivityRow, AttemptRow, CommandRow, FailureRow, InstanceRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
+import type { ActivityRow, AttemptRow, CommandRow, FailureRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
+import { EngineError } from "../engine/errors";
 import { isTerminal } from "../engine/rows";
 import type { RunSummary } from "../engine/summary";
 import { LEGACY_PAYLOAD_SCHEMA, VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
 import { canonicalDigests } from "./canonical-json";
+import { canonicalDigestSteps } from "./chunked-json";
 import { taskProblemBadge } from "./debug";
 import { isoMicros, parseArray, parseObject, str } from "./format";
 import type { Json } from "./format";
-import { currentRun } from "./runs";
+import { currentRun, findInstance, findRun } from "./runs";
+import { readSnapshot } from "./snapshot";
+import type { Steps } from "./time-slice";
+import { runSliced, runSync } from "./time-slice";
 import { timelineEntry } from "./timeline";
 import type { HistoryEventRecord } from "./timeline";
 
@@ -143,27 +148,114 @@ function withoutNulls(entry: Json): Json {
   return out;
 }
 
+/** One `activities` element: the execution row, its attempts, and the history event types that name it. */
+function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<string> | undefined) {
+  const options = parseObject(a.activity_options) ?? {};
+  const local = options.execution_mode === "local";
+  const types = [...(eventTypes ?? [])];
+  return {
+    id: a.id,
+    idempotency_key: a.id,
+    sequence: a.sequence,
+    activity_type: a.activity_type,
+    activity_class: a.activity_class,
+    execution_mode: local ? "local" : "queued",
+    local_activity: local,
+    payload_codec: a.payload_codec,
+    status: a.status,
+    source_status: a.status,
+    history_authority: types.length > 0 ? "typed_history" : "mutable_open_fallback",
+    diagnostic_only: types.length === 0,
+    history_event_types: types,
+    history_unsupported_reason: null,
+    row_status: a.status,
+    parallel_group_kind: null,
+    parallel_group_id: null,
+    parallel_group_base_sequence: null,
+    parallel_group_size: null,
+    parallel_group_index: null,
+    parallel_group_path: [],
+    connection: a.connection,
+    queue: a.queue,
+    retry_policy: parseObject(a.retry_policy),
+    attempt_count: a.attempt_count,
+    current_attempt_id: a.current_attempt_id,
+    arguments: a.arguments,
+    result: a.result,
+    created_at: isoMicros(a.created_at),
+    started_at: isoMicros(a.started_at),
+    last_heartbeat_at: isoMicros(a.last_heartbeat_at),
+    last_heartbeat_progress: null,
+    closed_at: isoMicros(a.closed_at),
+    attempts: attempts.map((at) => ({
+      id: at.id,
+      activity_execution_id: at.activity_execution_id,
+      workflow_task_id: at.workflow_task_id,
+      attempt_number: at.attempt_number,
+      status: at.status,
+      lease_owner: at.lease_owner,
+      started_at: isoMicros(at.started_at),
+      last_heartbeat_at: isoMicros(at.last_heartbeat_at),
+      last_heartbeat_progress: null,
+      lease_expires_at: isoMicros(at.lease_expires_at),
+      closed_at: isoMicros(at.closed_at),
+    })),
+  };
+}
+
+/** Which run to export: the route has resolved it, the snapshot reads it again. */
+export interface RunRef {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+}
+
+/** Every row of a query, pausing after each (the iterator keeps the statement open meanwhile). */
+function* rows<T>(db: Db, sql: string, ...params: unknown[]): Steps<T[]> {
+  const out: T[] = [];
+  for (const row of db.prepare(sql).iterate(...params)) {
+    out.push(row as T);
+    yield;
+  }
+  return out;
+}
+
+/** `items.map(f)`, pausing after each element. */
+function* mapEach<T, U>(items: readonly T[], f: (item: T) => U): Steps<U[]> {
+  const out: U[] = [];
+  for (const item of items) {
+    out.push(f(item));
+    yield;
+  }
+  return out;
+}
+
 /**
  * `HistoryExport::forRun`: the full run bundle (history, timeline, activities with attempts,
- * failures, tasks, commands, signals, timers, waits, links) with its integrity checksum over the
- * canonical JSON of everything but `integrity`.
+ * failures, tasks, commands, signals, timers, waits, links), everything but `integrity`. All of
+ * it is read from `db`; `exportRunSliced` hands it a snapshot, so the reads agree with each other.
  */
-export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: number, signing: ExportSigning | null): Json {
+function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
+  const instance = findInstance(db, ref.namespace, ref.workflowId);
+  const run = findRun(db, ref.runId);
+  if (!instance || !run || run.namespace !== instance.namespace || run.workflow_instance_id !== instance.id) {
+    throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: ref.workflowId, run_id: ref.runId });
+  }
   const summary = projectRunSummary(db, run.id, now);
   if (!summary) throw new Error(`run ${run.id} vanished`);
   const current = currentRun(db, instance);
-  const events = (
-    db
-      .prepare("SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence")
-      .all(run.id) as (Omit<HistoryEventRecord, "payload"> & { payload: string | null })[]
-  ).map((e): HistoryEventRecord => ({ ...e, payload: parseObject(e.payload) ?? {} }));
-  const failureRows = db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as FailureRow[];
+  yield;
+  const failureRows = yield* rows<FailureRow>(db, "SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id", run.id);
   const failureById = new Map(failureRows.map((f) => [f.id, f]));
 
   const typedFailure = new Map<string, number>();
   const handled = new Set<string>();
   const eventTypesByActivity = new Map<string, Set<string>>();
-  for (const e of events) {
+  const historyEvents: Json[] = [];
+  const timeline: Json[] = [];
+  const eventSql = "SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence";
+  for (const row of db.prepare(eventSql).iterate(run.id) as IterableIterator<Omit<HistoryEventRecord, "payload"> & { payload: string | null }>) {
+    const e: HistoryEventRecord = { ...row, payload: parseObject(row.payload) ?? {} };
     const fid = str(e.payload.failure_id);
     if (fid && e.event_type !== "FailureHandled" && !typedFailure.has(fid)) typedFailure.set(fid, e.sequence);
     if (fid && e.event_type === "FailureHandled") handled.add(fid);
@@ -173,6 +265,17 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
       set.add(e.event_type);
       eventTypesByActivity.set(aid, set);
     }
+    historyEvents.push({
+      id: e.id,
+      sequence: e.sequence,
+      type: e.event_type,
+      workflow_task_id: e.workflow_task_id,
+      workflow_command_id: e.workflow_command_id,
+      recorded_at: isoMicros(e.recorded_at),
+      payload: e.payload,
+    });
+    timeline.push(withoutNulls(timelineEntry(e, run.id, failureById)));
+    yield;
   }
 
   const failures = failureRows
@@ -200,71 +303,24 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
       event_sequence: typedFailure.get(f.id) ?? null,
     }))
     .sort((a, b) => (a.event_sequence ?? Number.MAX_SAFE_INTEGER) - (b.event_sequence ?? Number.MAX_SAFE_INTEGER));
+  yield;
 
-  const activityRows = db.prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as ActivityRow[];
-  const attempts = db
-    .prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number")
-    .all(run.id) as AttemptRow[];
+  const activityRows = yield* rows<ActivityRow>(db, "SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence", run.id);
   const attemptsByActivity = new Map<string, AttemptRow[]>();
-  for (const a of attempts) attemptsByActivity.set(a.activity_execution_id, [...(attemptsByActivity.get(a.activity_execution_id) ?? []), a]);
-  const activities = activityRows.map((a) => {
-    const options = parseObject(a.activity_options) ?? {};
-    const local = options.execution_mode === "local";
-    const types = [...(eventTypesByActivity.get(a.id) ?? [])];
-    return {
-      id: a.id,
-      idempotency_key: a.id,
-      sequence: a.sequence,
-      activity_type: a.activity_type,
-      activity_class: a.activity_class,
-      execution_mode: local ? "local" : "queued",
-      local_activity: local,
-      payload_codec: a.payload_codec,
-      status: a.status,
-      source_status: a.status,
-      history_authority: types.length > 0 ? "typed_history" : "mutable_open_fallback",
-      diagnostic_only: types.length === 0,
-      history_event_types: types,
-      history_unsupported_reason: null,
-      row_status: a.status,
-      parallel_group_kind: null,
-      parallel_group_id: null,
-      parallel_group_base_sequence: null,
-      parallel_group_size: null,
-      parallel_group_index: null,
-      parallel_group_path: [],
-      connection: a.connection,
-      queue: a.queue,
-      retry_policy: parseObject(a.retry_policy),
-      attempt_count: a.attempt_count,
-      current_attempt_id: a.current_attempt_id,
-      arguments: a.arguments,
-      result: a.result,
-      created_at: isoMicros(a.created_at),
-      started_at: isoMicros(a.started_at),
-      last_heartbeat_at: isoMicros(a.last_heartbeat_at),
-      last_heartbeat_progress: null,
-      closed_at: isoMicros(a.closed_at),
-      attempts: (attemptsByActivity.get(a.id) ?? []).map((at) => ({
-        id: at.id,
-        activity_execution_id: at.activity_execution_id,
-        workflow_task_id: at.workflow_task_id,
-        attempt_number: at.attempt_number,
-        status: at.status,
-        lease_owner: at.lease_owner,
-        started_at: isoMicros(at.started_at),
-        last_heartbeat_at: isoMicros(at.last_heartbeat_at),
-        last_heartbeat_progress: null,
-        lease_expires_at: isoMicros(at.lease_expires_at),
-        closed_at: isoMicros(at.closed_at),
-      })),
-    };
-  });
+  for (const at of yield* rows<AttemptRow>(db, "SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number", run.id)) {
+    const list = attemptsByActivity.get(at.activity_execution_id);
+    if (list) list.push(at);
+    else attemptsByActivity.set(at.activity_execution_id, [at]);
+  }
+  const activities: ReturnType<typeof activityExport>[] = [];
+  for (const a of activityRows) {
+    activities.push(activityExport(a, attemptsByActivity.get(a.id) ?? [], eventTypesByActivity.get(a.id)));
+    yield;
+  }
 
-  const tasks = (db.prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id").all(run.id) as TaskRow[]).map(taskExport);
-  const commands = (
-    db.prepare("SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id").all(run.id, run.id) as CommandRow[]
-  ).map((c) => {
+  const tasks = yield* mapEach(yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id", run.id), taskExport);
+  const commandRows = yield* rows<CommandRow>(db, "SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
+  const commands = yield* mapEach(commandRows, (c) => {
     const context = parseObject(c.context);
     return {
       id: c.id,
@@ -302,7 +358,8 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
     };
   });
   const commandById = new Map(commands.map((c) => [c.id, c]));
-  const signals = (db.prepare("SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? ORDER BY received_at, id").all(run.id) as SignalRecord[]).map((s) => {
+  const signalRows = yield* rows<SignalRecord>(db, "SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? ORDER BY received_at, id", run.id);
+  const signals = yield* mapEach(signalRows, (s) => {
     const cmd = s.workflow_command_id ? commandById.get(s.workflow_command_id) : undefined;
     return {
       id: s.id,
@@ -326,8 +383,8 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
       arguments: s.arguments,
     };
   });
-  const timerRows = db.prepare("SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as TimerRow[];
-  const timers = timerRows.map((t) => ({
+  const timerRows = yield* rows<TimerRow>(db, "SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence", run.id);
+  const timers = yield* mapEach(timerRows, (t) => ({
     id: t.id,
     sequence: t.sequence,
     status: t.status,
@@ -342,13 +399,11 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
     diagnostic_only: false,
   }));
 
-  const openTasks = (db.prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')").all(run.id) as TaskRow[]).map(
-    (t) => ({ task: t, payload: parsePayload(t.payload) }),
-  );
+  const openTaskRows = yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')", run.id);
+  const openTasks = openTaskRows.map((t) => ({ task: t, payload: parsePayload(t.payload) }));
   const openTaskFor = (key: string, id: string): TaskRow | undefined => openTasks.find((t) => t.payload[key] === id)?.task;
   const waitStatus = (s: string): string => (s === "pending" || s === "running" ? "open" : s === "cancelled" ? "cancelled" : "resolved");
-  const waits: Json[] = [
-    ...activityRows.map((a) => {
+  const activityWaits = yield* mapEach(activityRows, (a) => {
       const task = openTaskFor("activity_execution_id", a.id);
       return {
         id: `activity:${a.id}`, kind: "activity", sequence: a.sequence, status: waitStatus(a.status), source_status: a.status,
@@ -357,8 +412,8 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
         resume_source_kind: "activity_execution", resume_source_id: a.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
         task_status: task?.status ?? null, history_authority: "typed_history",
       };
-    }),
-    ...timerRows.map((t) => {
+    });
+  const timerWaits = yield* mapEach(timerRows, (t) => {
       const task = openTaskFor("timer_id", t.id);
       return {
         id: `timer:${t.id}`, kind: "timer", sequence: t.sequence, status: t.status === "pending" ? "open" : t.status === "cancelled" ? "cancelled" : "resolved",
@@ -367,12 +422,10 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
         external_only: false, resume_source_kind: "timer", resume_source_id: t.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
         task_status: task?.status ?? null, history_authority: "typed_history",
       };
-    }),
-  ];
+    });
+  const waits: Json[] = [...activityWaits, ...timerWaits];
 
-  const linkRows = db
-    .prepare("SELECT * FROM workflow_links WHERE parent_workflow_run_id = ? OR child_workflow_run_id = ? ORDER BY created_at, id")
-    .all(run.id, run.id) as LinkRecord[];
+  const linkRows = yield* rows<LinkRecord>(db, "SELECT * FROM workflow_links WHERE parent_workflow_run_id = ? OR child_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
   const linkView = (l: LinkRecord, otherRunId: string): Json => {
     const other = db.prepare("SELECT run_number, workflow_type, workflow_class, status, closed_reason FROM workflow_runs WHERE id = ?").get(otherRunId) as
       | { run_number: number; workflow_type: string; workflow_class: string | null; status: string; closed_reason: string | null }
@@ -385,6 +438,18 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
       closed_reason: other?.closed_reason ?? null, created_at: isoMicros(l.created_at), history_authority: "typed_history", diagnostic_only: false,
     };
   };
+
+  const parents = yield* mapEach(linkRows.filter((l) => l.child_workflow_run_id === run.id), (l) => linkView(l, l.parent_workflow_run_id));
+  const children = yield* mapEach(linkRows.filter((l) => l.parent_workflow_run_id === run.id), (l) => linkView(l, l.child_workflow_run_id));
+  const manifest = [
+    manifestEntry("payloads.arguments.data", run.payload_codec ?? "avro", run.arguments),
+    manifestEntry("payloads.output.data", run.output_payload_codec ?? run.payload_codec ?? "avro", run.output),
+  ];
+  for (let i = 0; i < activities.length; i++) {
+    const a = activities[i] as (typeof activities)[number];
+    manifest.push(manifestEntry(`activities.${i}.arguments`, a.payload_codec ?? "avro", a.arguments), manifestEntry(`activities.${i}.result`, a.payload_codec ?? "avro", a.result));
+    yield;
+  }
 
   const lastProgress = run.last_progress_at ?? run.created_at;
   const bundle: Json = {
@@ -435,17 +500,9 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
       timers_projection_rebuild_reasons: [],
       lineage_projection_source: "workflow_run_lineage_entries_rebuilt",
     },
-    history_events: events.map((e) => ({
-      id: e.id,
-      sequence: e.sequence,
-      type: e.event_type,
-      workflow_task_id: e.workflow_task_id,
-      workflow_command_id: e.workflow_command_id,
-      recorded_at: isoMicros(e.recorded_at),
-      payload: e.payload,
-    })),
+    history_events: historyEvents,
     waits,
-    timeline: events.map((e) => withoutNulls(timelineEntry(e, run.id, failureById))),
+    timeline,
     linked_intakes_scope: "selected_run",
     linked_intakes: [],
     commands,
@@ -457,8 +514,8 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
     failures,
     links: {
       projection_source: "workflow_links",
-      parents: linkRows.filter((l) => l.child_workflow_run_id === run.id).map((l) => linkView(l, l.parent_workflow_run_id)),
-      children: linkRows.filter((l) => l.parent_workflow_run_id === run.id).map((l) => linkView(l, l.child_workflow_run_id)),
+      parents,
+      children,
     },
     redaction: { applied: false, policy: null, paths: [] },
     codec_schemas: {
@@ -473,18 +530,14 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
     },
     payload_manifest: {
       version: 1,
-      entries: [
-        manifestEntry("payloads.arguments.data", run.payload_codec ?? "avro", run.arguments),
-        manifestEntry("payloads.output.data", run.output_payload_codec ?? run.payload_codec ?? "avro", run.output),
-        ...activities.flatMap((a, i) => [
-          manifestEntry(`activities.${i}.arguments`, a.payload_codec ?? "avro", a.arguments),
-          manifestEntry(`activities.${i}.result`, a.payload_codec ?? "avro", a.result),
-        ]),
-      ],
+      entries: manifest,
     },
   };
-  const digests = canonicalDigests(bundle, signing?.key ?? null);
-  bundle.integrity = {
+  return bundle;
+}
+
+function integrityOf(digests: { sha256: string; hmacSha256: string | null }, signing: ExportSigning | null): Json {
+  return {
     canonicalization: "json-recursive-ksort-v1",
     checksum_algorithm: "sha256",
     checksum: digests.sha256,
@@ -492,5 +545,27 @@ export function exportRun(db: Db, run: RunRow, instance: InstanceRow, now: numbe
     signature: digests.hmacSha256,
     key_id: signing?.keyId ?? null,
   };
+}
+
+/**
+ * The bundle with its integrity checksum over the canonical JSON of everything but `integrity`,
+ * built in one go on `db`'s connection. The server uses `exportRunSliced`; this is for in-memory
+ * databases and for tests that want the bundle as one synchronous read sees it.
+ */
+export function exportRun(db: Db, ref: RunRef, now: number, signing: ExportSigning | null): Json {
+  const bundle = runSync(buildBundle(db, ref, now));
+  bundle.integrity = integrityOf(canonicalDigests(bundle, signing?.key ?? null), signing);
+  return bundle;
+}
+
+/**
+ * The same bundle, read from one snapshot on a connection of its own and built, hashed (and later
+ * serialised, `jsonStream`) in slices, so the event loop keeps serving worker polls and reads while
+ * a 50,000-event run is exported. Events committed meanwhile are not in the bundle.
+ */
+export async function exportRunSliced(db: Db, ref: RunRef, now: number, signing: ExportSigning | null, signal?: AbortSignal): Promise<Json> {
+  const bundle = await readSnapshot(db, (snapshot) => buildBundle(snapshot, ref, now), signal);
+  const digests = await runSliced(canonicalDigestSteps(bundle, signing?.key ?? null), signal);
+  bundle.integrity = integrityOf(digests, signing);
   return bundle;
 }

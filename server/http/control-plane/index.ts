@@ -1,4 +1,6 @@
-import { deflateRawSync, gzipSync } from "node:zlib";
+import { pipeline, Readable } from "node:stream";
+import { promisify } from "node:util";
+import { createDeflateRaw, createGzip, deflateRaw, deflateRawSync, gzip, gzipSync } from "node:zlib";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EngineError } from "../../engine";
 import { namespaceExists } from "../../read/fleet";
@@ -15,6 +17,10 @@ import { registerWorkflowRoutes } from "./workflow-routes";
 export type { ControlPlaneDeps } from "./context";
 
 const COMPRESSION_THRESHOLD_BYTES = 1024;
+/** Below this a body compresses in well under a millisecond, less than a trip to the thread pool. */
+const SYNC_COMPRESSION_MAX_CHARS = 64 * 1024;
+const gzipAsync = promisify(gzip);
+const deflateRawAsync = promisify(deflateRaw);
 
 /** Picks gzip or raw deflate from `Accept-Encoding` (q-values and `*` honoured; gzip wins ties). */
 export function negotiateEncoding(header: string | undefined): "gzip" | "deflate" | null {
@@ -97,14 +103,19 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
       });
 
       scope.addHook("onSend", async (request, reply, payload) => {
-        if (typeof payload !== "string" || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES) return payload;
+        const stream = payload instanceof Readable;
+        if (!stream && (typeof payload !== "string" || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES)) return payload;
         if (!String(reply.getHeader("content-type") ?? "").includes("json")) return payload;
         const encoding = negotiateEncoding(request.headers["accept-encoding"]);
         if (!encoding) return payload;
         reply.header("content-encoding", encoding);
         reply.header("vary", "Accept-Encoding");
         reply.removeHeader("content-length");
-        return encoding === "gzip" ? gzipSync(payload) : deflateRawSync(payload);
+        // Streamed bodies (the export bundle) are compressed as they are produced.
+        if (stream) return pipeline(payload, encoding === "gzip" ? createGzip() : createDeflateRaw(), () => undefined);
+        if (payload.length < SYNC_COMPRESSION_MAX_CHARS) return encoding === "gzip" ? gzipSync(payload) : deflateRawSync(payload);
+        // Off the event loop (zlib's thread pool): compressing megabytes inline would stall every other request.
+        return encoding === "gzip" ? gzipAsync(payload) : deflateRawAsync(payload);
       });
 
       scope.setErrorHandler((error, request, reply) => renderError(request, reply, error));
