@@ -25,5 +25,13 @@ export class FakeClock implements Clock {
 /** ISO-8601 with microseconds, the form the real server's JSON uses (`2026-01-15T10:00:00.000000Z`). */
 export function isoMicros(ms: number | null | undefined): string | null {
   if (ms === null || ms === undefined) return null;
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+  // One transition formats the same instant many times (its `now` in every snapshot and view).
+  if (ms === lastIsoMs) return lastIso;
+  // toISOString always ends in `.sssZ`, for every year it can print.
+  lastIso = `${new Date(ms).toISOString().slice(0, -1)}000Z`;
+  lastIsoMs = ms;
+  return lastIso;
 }
+
+let lastIsoMs = Number.NaN;
+let lastIso = "";

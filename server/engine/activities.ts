@@ -86,13 +86,13 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
   const policy = policySnapshot(c);
   const id = newId(tx.now);
   const queue = c.queue ?? c.task_queue ?? run.queue ?? "default";
-  tx.db
+  const a = tx.db
     .prepare(
       `INSERT INTO activity_executions (id, workflow_run_id, sequence, activity_class, activity_type, status, payload_codec, arguments, connection, queue,
          attempt_count, retry_policy, activity_options, schedule_deadline_at, schedule_to_close_deadline_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?) RETURNING *`,
     )
-    .run(
+    .get(
       id,
       run.id,
       sequence,
@@ -108,8 +108,7 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
       policy.schedule_to_close_timeout ? tx.now + policy.schedule_to_close_timeout * 1000 : null,
       tx.now,
       tx.now,
-    );
-  const a = tx.activity(id) as ActivityRow;
+    ) as ActivityRow;
   tx.appendEvent(
     run.id,
     "ActivityScheduled",
@@ -170,18 +169,19 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
     const attemptNumber = task.attempt_count + 1;
     const attemptId = newId(tx.now);
     const leaseExpires = tx.now + tx.leases.activityMs;
-    tx.db
+    // RETURNING hands back the rows as written, for the event snapshots and the view.
+    const leased = tx.db
       .prepare(
         `UPDATE workflow_tasks SET status = 'leased', leased_at = ?, lease_owner = ?, lease_expires_at = ?, attempt_count = ?, last_dispatch_attempt_at = ?,
-           last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ? WHERE id = ?`,
+           last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ? WHERE id = ? RETURNING *`,
       )
-      .run(tx.now, workerId, leaseExpires, attemptNumber, tx.now, tx.now, tx.now, task.id);
-    tx.db
+      .get(tx.now, workerId, leaseExpires, attemptNumber, tx.now, tx.now, tx.now, task.id) as TaskRow;
+    const fresh = tx.db
       .prepare(
         `UPDATE activity_executions SET status = 'running', attempt_count = ?, current_attempt_id = ?, started_at = ?, last_heartbeat_at = NULL,
-           close_deadline_at = ?, heartbeat_deadline_at = ?, updated_at = ? WHERE id = ?`,
+           close_deadline_at = ?, heartbeat_deadline_at = ?, updated_at = ? WHERE id = ? RETURNING *`,
       )
-      .run(
+      .get(
         attemptNumber,
         attemptId,
         tx.now,
@@ -189,16 +189,13 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
         policy.heartbeat_timeout ? tx.now + policy.heartbeat_timeout * 1000 : null,
         tx.now,
         a.id,
-      );
-    tx.db
+      ) as ActivityRow;
+    const attempt = tx.db
       .prepare(
         `INSERT INTO activity_attempts (id, workflow_run_id, activity_execution_id, workflow_task_id, attempt_number, status, lease_owner, started_at, lease_expires_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?) RETURNING *`,
       )
-      .run(attemptId, run.id, a.id, task.id, attemptNumber, workerId, tx.now, leaseExpires, tx.now, tx.now);
-    const fresh = tx.activity(a.id) as ActivityRow;
-    const attempt = tx.attempt(attemptId) as AttemptRow;
-    const leased = tx.task(task.id) as TaskRow;
+      .get(attemptId, run.id, a.id, task.id, attemptNumber, workerId, tx.now, leaseExpires, tx.now, tx.now) as AttemptRow;
     tx.appendEvent(
       run.id,
       "ActivityStarted",
@@ -346,8 +343,11 @@ export function heartbeatActivityTask(tx: Tx, taskId: string, input: HeartbeatIn
   };
 }
 
-function closeAttempt(tx: Tx, attemptId: string, status: string): void {
-  tx.db.prepare("UPDATE activity_attempts SET status = ?, closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(status, tx.now, tx.now, attemptId);
+/** Closes an attempt and returns it as written. */
+function closeAttempt(tx: Tx, attemptId: string, status: string): AttemptRow {
+  return tx.db
+    .prepare("UPDATE activity_attempts SET status = ?, closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *")
+    .get(status, tx.now, tx.now, attemptId) as AttemptRow;
 }
 
 function resumeWorkflow(tx: Tx, run: RunRow, a: ActivityRow, attemptId: string, eventType: string): string {
@@ -365,13 +365,12 @@ function resumeWorkflow(tx: Tx, run: RunRow, a: ActivityRow, attemptId: string, 
 /** Success: ActivityCompleted, attempt/task completed, a workflow resume task. */
 export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined, result: PayloadEnvelope | null): JsonObject {
   const { task, attempt, activity, run } = reportContext(tx, taskId, attemptId, leaseOwner);
-  tx.db
-    .prepare("UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ?")
-    .run(result?.blob ?? null, result?.codec ?? null, tx.now, tx.now, activity.id);
-  closeAttempt(tx, attempt.id, "completed");
+  const fresh = tx.db
+    .prepare("UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ? RETURNING *")
+    .get(result?.blob ?? null, result?.codec ?? null, tx.now, tx.now, activity.id) as ActivityRow;
+  const closed = closeAttempt(tx, attempt.id, "completed");
   tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
   if (isTerminal(run.status)) return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: false, reason: "run_closed", next_task_id: null };
-  const fresh = tx.activity(activity.id) as ActivityRow;
   tx.appendEvent(
     run.id,
     "ActivityCompleted",
@@ -380,7 +379,7 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
       result: result?.blob ?? null,
       payload_codec: result?.codec ?? null,
       activity: activitySnapshot(fresh),
-      activity_attempt: attemptSnapshot(tx.attempt(attempt.id) as AttemptRow),
+      activity_attempt: attemptSnapshot(closed),
     },
     { taskId: task.id },
   );

@@ -42,15 +42,27 @@ export function toEventView(r: HistoryRow): HistoryEventView {
   };
 }
 
-/** A keyset page of a run's history: events with sequence > token, at most `pageSize`. */
-export function readHistoryPage(db: Db, runId: string, afterToken: string | null | undefined, pageSize: number): HistoryPage {
+/**
+ * A keyset page of a run's history: events with sequence > token, at most `pageSize`. `known` is a
+ * committed prefix of the run's history (index i holds sequence i + 1, see HistoryCache): the part
+ * of the page it covers is not read again.
+ */
+export function readHistoryPage(db: Db, runId: string, afterToken: string | null | undefined, pageSize: number, known: readonly HistoryEventView[] = []): HistoryPage {
   const after = decodePageToken(afterToken);
-  const rows = db
-    .prepare("SELECT * FROM workflow_history_events WHERE workflow_run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?")
-    .all(runId, after, pageSize + 1) as HistoryRow[];
+  const reused = after < known.length ? known.slice(after, after + pageSize + 1) : [];
+  const missing = pageSize + 1 - reused.length;
+  const rows =
+    missing > 0
+      ? (db
+          .prepare(
+            "SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? AND sequence > ? ORDER BY sequence LIMIT ?",
+          )
+          .all(runId, after + reused.length, missing) as HistoryRow[])
+      : [];
+  const events = rows.length === 0 ? reused : reused.concat(rows.map(toEventView));
   const total = (db.prepare("SELECT COUNT(*) AS n FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as { n: number }).n;
-  const more = rows.length > pageSize;
-  const page = more ? rows.slice(0, pageSize) : rows;
+  const more = events.length > pageSize;
+  const page = more ? events.slice(0, pageSize) : events;
   const last = page.at(-1);
-  return { events: page.map(toEventView), total, next_page_token: more && last ? encodePageToken(last.sequence) : null };
+  return { events: page, total, next_page_token: more && last ? encodePageToken(last.sequence) : null };
 }

@@ -7,6 +7,7 @@ import type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkf
 import { cancelWorkflow, signalWorkflow, startWorkflow, terminateWorkflow } from "./commands";
 import { EngineError } from "./errors";
 import { GroupCommitter } from "./group-commit";
+import { attachHistoryCache, HistoryCache } from "./history-cache";
 import { EngineNotifier } from "./notifier";
 import { withStatementCache } from "./statement-cache";
 import { refreshRunSummary } from "./summary";
@@ -94,12 +95,23 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
   const notifier = new EngineNotifier();
   // Idempotent poll retries: (worker, poll_request_id) → the task handed out for it.
   const pollRequests = new Map<string, string>();
+  // Each worker's registered queue, checked on every poll; only registerWorker changes it.
+  const workerQueues = new Map<string, string>();
 
   function refreshSummaries(tx: Tx): void {
     for (const runId of tx.touchedRuns) refreshRunSummary(db, runId, tx.now);
   }
 
+  const historyCache = new HistoryCache();
+  attachHistoryCache(db, historyCache);
+
+  /** After COMMIT: the history a transition read is committed now, so later tasks may reuse it. */
+  function publishHistory(tx: Tx): void {
+    for (const [runId, events] of tx.historyOffers) historyCache.publish(runId, events);
+  }
+
   function emitTaskWakeUps(tx: Tx): void {
+    publishHistory(tx);
     for (const { namespace, queue, kind } of tx.readyKeys.values()) notifier.notifyTaskReady(namespace, queue, kind);
   }
 
@@ -137,6 +149,7 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
     cancelWorkflow: (input) => transaction((tx) => cancelWorkflow(tx, input)),
     terminateWorkflow: (input) => transaction((tx) => terminateWorkflow(tx, input)),
     registerWorker(namespace, input) {
+      workerQueues.clear();
       return transaction((tx) => {
         const workerId = input.worker_id ?? newId(tx.now);
         tx.db
@@ -175,8 +188,13 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
       });
     },
     workerQueue(namespace, workerId) {
+      const key = `${namespace}\u0000${workerId}`;
+      const known = workerQueues.get(key);
+      if (known !== undefined) return known;
       const row = db.prepare("SELECT task_queue FROM worker_registrations WHERE namespace = ? AND worker_id = ?").get(namespace, workerId) as { task_queue: string } | undefined;
       if (!row) throw new EngineError(412, "worker_not_registered", "Worker is not registered. Call POST /api/worker/register first.", { worker_id: workerId });
+      if (workerQueues.size > 10_000) workerQueues.clear();
+      workerQueues.set(key, row.task_queue);
       return row.task_queue;
     },
     pollWorkflowTask(namespace, workerId, queue, pageSize, pollRequestId) {

@@ -286,34 +286,35 @@ const RUN_FACTS_SQL = `SELECT r.id, r.workflow_instance_id, r.namespace, r.run_n
    (SELECT 1 FROM workflow_instances i WHERE i.namespace = r.namespace AND i.id = r.workflow_instance_id) AS instance_exists,
    (SELECT i.current_run_id FROM workflow_instances i WHERE i.namespace = r.namespace AND i.id = r.workflow_instance_id) AS current_run_id,
    (SELECT MAX(e.sequence) FROM workflow_history_events e WHERE e.workflow_run_id = r.id) AS max_sequence,
+   (SELECT COALESCE(SUM(LENGTH(COALESCE(e.payload, '')) + LENGTH(e.event_type)), 0) FROM workflow_history_events e
+     WHERE e.workflow_run_id = r.id AND e.sequence > @counted) AS new_event_bytes,
    (SELECT COUNT(*) FROM workflow_failures f WHERE f.workflow_run_id = r.id) AS exception_count
- FROM workflow_runs r WHERE r.id = ?`;
+ FROM workflow_runs r WHERE r.id = @id`;
 
 interface RunFacts extends RunColumns {
   instance_exists: number | null;
   current_run_id: string | null;
   max_sequence: number | null;
+  /** Bytes of the events after the ones the previous projection counted. */
+  new_event_bytes: number;
   exception_count: number;
 }
 
 function project(db: Db, runId: string, now: number, prev: RunSummary | undefined): RunSummary | null {
-  const run = stmt(db, RUN_FACTS_SQL).get(runId) as RunFacts | undefined;
+  // History budget: the count is the highest sequence; sizes add only the events since the last
+  // projection (all of them when history shrank, which only a rebuilt file can show).
+  const prevCount = prev?.history_event_count ?? 0;
+  let run = stmt(db, RUN_FACTS_SQL).get({ id: runId, counted: prevCount }) as RunFacts | undefined;
   if (!run) return null;
-  const isCurrent = run.instance_exists === null || run.current_run_id === null || run.current_run_id === run.id;
-  const terminal = isTerminal(run.status);
-
-  // History budget: the count is the highest sequence; sizes add only the events since the last projection.
   const maxSeq = run.max_sequence ?? 0;
   let sizeBytes = prev?.history_size_bytes ?? 0;
-  const counted = prev && prev.history_event_count <= maxSeq ? prev.history_event_count : 0;
-  if (counted === 0) sizeBytes = 0;
-  if (maxSeq > counted) {
-    const add = stmt(db, 
-        "SELECT COALESCE(SUM(LENGTH(COALESCE(payload, '')) + LENGTH(event_type)), 0) AS b FROM workflow_history_events WHERE workflow_run_id = ? AND sequence > ?",
-      )
-      .get(runId, counted) as { b: number };
-    sizeBytes += add.b;
+  if (prevCount > maxSeq) {
+    run = stmt(db, RUN_FACTS_SQL).get({ id: runId, counted: 0 }) as RunFacts;
+    sizeBytes = 0;
   }
+  sizeBytes += run.new_event_bytes;
+  const isCurrent = run.instance_exists === null || run.current_run_id === null || run.current_run_id === run.id;
+  const terminal = isTerminal(run.status);
   const exceptionCount = run.exception_count;
 
   let wait: Wait | null = null;

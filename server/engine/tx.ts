@@ -1,6 +1,9 @@
 import type { Db } from "../store/db";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
+import type { CountedTable } from "./statement-cache";
+import { writeCount } from "./statement-cache";
+import type { HistoryEventView } from "./history";
 import type { TaskKind } from "./notifier";
 import type { ActivityRow, AttemptRow, InstanceRow, RunRow, TaskRow } from "./rows";
 
@@ -48,6 +51,8 @@ export class Tx {
   readonly touchedRuns = new Set<string>();
   readonly historyRuns = new Set<string>();
   readonly readyKeys = new Map<string, { namespace: string; queue: string; kind: TaskKind }>();
+  /** History prefixes read in this transition, published to the HistoryCache once it commits. */
+  readonly historyOffers = new Map<string, readonly HistoryEventView[]>();
 
   constructor(
     readonly db: Db,
@@ -55,8 +60,25 @@ export class Tx {
     readonly leases: LeaseConfig = DEFAULT_LEASES,
   ) {}
 
+  /** Rows read in this transition, by table, valid while no statement has written that table since. */
+  private readonly rows = new Map<CountedTable, { writes: number | null; byId: Map<string, unknown> }>();
+
+  private cachedRow<T>(table: CountedTable, id: string): T | undefined {
+    const writes = writeCount(this.db, table);
+    let entry = this.rows.get(table);
+    if (!entry || entry.writes !== writes) {
+      entry = { writes, byId: new Map() };
+      this.rows.set(table, entry);
+    } else if (entry.byId.has(id)) {
+      return entry.byId.get(id) as T;
+    }
+    const row = this.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as T | undefined;
+    if (row && writes !== null) entry.byId.set(id, row);
+    return row;
+  }
+
   run(runId: string): RunRow | undefined {
-    return this.db.prepare("SELECT * FROM workflow_runs WHERE id = ?").get(runId) as RunRow | undefined;
+    return this.cachedRow<RunRow>("workflow_runs", runId);
   }
 
   mustRun(runId: string): RunRow {
@@ -72,15 +94,15 @@ export class Tx {
   }
 
   task(id: string): TaskRow | undefined {
-    return this.db.prepare("SELECT * FROM workflow_tasks WHERE id = ?").get(id) as TaskRow | undefined;
+    return this.cachedRow<TaskRow>("workflow_tasks", id);
   }
 
   activity(id: string): ActivityRow | undefined {
-    return this.db.prepare("SELECT * FROM activity_executions WHERE id = ?").get(id) as ActivityRow | undefined;
+    return this.cachedRow<ActivityRow>("activity_executions", id);
   }
 
   attempt(id: string): AttemptRow | undefined {
-    return this.db.prepare("SELECT * FROM activity_attempts WHERE id = ?").get(id) as AttemptRow | undefined;
+    return this.cachedRow<AttemptRow>("activity_attempts", id);
   }
 
   touch(runId: string): void {

@@ -5,7 +5,9 @@ import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "
 import { createInstance, startRun } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
+import type { HistoryPage } from "./history";
 import { readHistoryPage } from "./history";
+import { historyCacheOf } from "./history-cache";
 import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
 import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
@@ -138,8 +140,16 @@ const RESUME_KEYS = [
   "condition_definition_fingerprint",
 ] as const;
 
+/** A history page for a workflow task, reusing (and offering back) the run's cached committed prefix. */
+function taskHistoryPage(tx: Tx, runId: string, token: string | null, pageSize: number): HistoryPage {
+  const cache = historyCacheOf(tx.db);
+  const page = readHistoryPage(tx.db, runId, token, pageSize, cache?.prefix(runId));
+  if (cache && page.events[0]?.sequence === 1) tx.historyOffers.set(runId, page.events);
+  return page;
+}
+
 function view(tx: Tx, task: TaskRow, run: RunRow, pageSize: number): WorkflowTaskView {
-  const page = readHistoryPage(tx.db, run.id, null, pageSize);
+  const page = taskHistoryPage(tx, run.id, null, pageSize);
   const resume = parseJson<JsonObject>(task.payload) ?? {};
   const v: WorkflowTaskView = {
     task_id: task.id,
@@ -248,22 +258,20 @@ export function claimWorkflowTask(tx: Tx, namespace: string, workerId: string, q
       tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', updated_at = ? WHERE id = ?").run(tx.now, task.id);
       continue;
     }
-    tx.db
-      .prepare(
-        `UPDATE workflow_tasks SET status = 'leased', leased_at = ?, lease_owner = ?, lease_expires_at = ?, attempt_count = attempt_count + 1,
-           last_dispatch_attempt_at = ?, last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ? WHERE id = ?`,
-      )
-      .run(tx.now, workerId, tx.now + tx.leases.workflowTaskMs, tx.now, tx.now, tx.now, task.id);
     tx.db.prepare("UPDATE workflow_runs SET status = 'running', updated_at = ? WHERE id = ?").run(tx.now, run.id);
     tx.touch(run.id);
     applyReceivedSignals(tx, run, task.id);
-    // Remember how much history this lease delivered: failures in it that the completion does not
-    // turn into a workflow failure were caught by the workflow (FailureHandled).
-    tx.db
-      .prepare("UPDATE workflow_tasks SET payload = json_set(COALESCE(payload, '{}'), '$.claimed_history_sequence', ?) WHERE id = ?")
-      .run(tx.mustRun(run.id).last_history_sequence, task.id);
-    const leased = tx.task(task.id) as TaskRow;
-    return view(tx, leased, tx.mustRun(run.id), pageSize);
+    const current = tx.mustRun(run.id);
+    // The lease also remembers how much history it delivered: failures in it that the completion
+    // does not turn into a workflow failure were caught by the workflow (FailureHandled).
+    const leased = tx.db
+      .prepare(
+        `UPDATE workflow_tasks SET status = 'leased', leased_at = ?, lease_owner = ?, lease_expires_at = ?, attempt_count = attempt_count + 1,
+           last_dispatch_attempt_at = ?, last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ?,
+           payload = json_set(COALESCE(payload, '{}'), '$.claimed_history_sequence', ?) WHERE id = ? RETURNING *`,
+      )
+      .get(tx.now, workerId, tx.now + tx.leases.workflowTaskMs, tx.now, tx.now, tx.now, current.last_history_sequence, task.id) as TaskRow;
+    return view(tx, leased, current, pageSize);
   }
 }
 
@@ -301,7 +309,7 @@ export function leasedWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | 
 
 export function workflowTaskHistory(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, token: string | null, pageSize: number): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
-  const page = readHistoryPage(tx.db, run.id, token, pageSize);
+  const page = taskHistoryPage(tx, run.id, token, pageSize);
   return {
     task_id: task.id,
     workflow_task_attempt: task.attempt_count,
@@ -560,10 +568,13 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
     }
   }
   tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
-  const after = tx.mustRun(run.id);
-  if (!isTerminal(after.status)) tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
+  let runStatus = tx.mustRun(run.id).status;
+  if (!isTerminal(runStatus)) {
+    tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
+    runStatus = "waiting";
+  }
   tx.touch(run.id);
-  return { task_id: task.id, workflow_task_attempt: task.attempt_count, outcome: "completed", recorded: true, run_id: run.id, run_status: tx.mustRun(run.id).status, created_task_ids: created, reason: null };
+  return { task_id: task.id, workflow_task_attempt: task.attempt_count, outcome: "completed", recorded: true, run_id: run.id, run_status: runStatus, created_task_ids: created, reason: null };
 }
 
 /** A failed workflow task (replay error in the worker) is retried by a new task after a capped backoff. */

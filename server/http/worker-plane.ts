@@ -81,6 +81,8 @@ function namespaceOf(request: FastifyRequest): string {
 /** Registers `/api/worker/*` (server-api.md §5): auth (worker role) → protocol version → namespace → handler. */
 export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptions): void {
   const { engine } = opts;
+  // Namespaces are never deleted, so one found stays found; every worker request checks its own.
+  const knownNamespaces = new Set<string>();
   const pollTimeoutMs = opts.pollTimeoutMs ?? LONG_POLL_TIMEOUT_SECONDS * 1000;
 
   app.register(
@@ -94,8 +96,10 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
         if (requested === WORKER_PROTOCOL_VERSION) {
           const namespace = namespaceOf(request);
+          if (knownNamespaces.has(namespace)) return undefined;
           const exists = engine.db.prepare("SELECT 1 FROM namespaces WHERE name = ?").get(namespace);
-          if (!exists) {
+          if (exists) knownNamespaces.add(namespace);
+          else {
             return sendWorker(reply, 404, {
               message: `Namespace [${namespace}] was not found.`,
               reason: "namespace_not_found",

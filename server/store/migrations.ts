@@ -627,4 +627,43 @@ CREATE INDEX workflow_run_summaries_repair_missing ON workflow_run_summaries
 CREATE INDEX workflow_run_summaries_search ON workflow_run_summaries (namespace, sort_key, workflow_instance_id, business_key);
 `,
   },
+  {
+    // Engine hot path: history grows in almost every transition, so these three counters fired on
+    // nearly every summary write — two upserts for the event total (−old, +new) and one each for
+    // the two maxima, which stop changing once the longest run is counted. Same totals with one
+    // delta upsert, and the maxima written only when the new value exceeds the one stored
+    // (a failed lookup reads as −1, so the first value is always written).
+    version: 9,
+    name: "summary_counts_fewer_history_upserts",
+    sql: `
+DROP TRIGGER workflow_run_summary_counts_update_events;
+CREATE TRIGGER workflow_run_summary_counts_update_events_moved AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NOT NEW.namespace BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (OLD.namespace, 'events', '', -OLD.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+CREATE TRIGGER workflow_run_summary_counts_update_events_delta AFTER UPDATE ON workflow_run_summaries
+  WHEN OLD.namespace IS NEW.namespace AND OLD.history_event_count IS NOT NEW.history_event_count BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'events', '', NEW.history_event_count - OLD.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = n + excluded.n;
+END;
+DROP TRIGGER workflow_run_summary_counts_update_max_events;
+CREATE TRIGGER workflow_run_summary_counts_update_max_events AFTER UPDATE ON workflow_run_summaries
+  WHEN (OLD.namespace IS NOT NEW.namespace OR OLD.history_event_count IS NOT NEW.history_event_count)
+    AND NEW.history_event_count > COALESCE((SELECT n FROM workflow_run_summary_counts WHERE namespace = NEW.namespace AND dim = 'max_events' AND val = ''), -1) BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_events', '', NEW.history_event_count) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+DROP TRIGGER workflow_run_summary_counts_update_max_size_bytes;
+CREATE TRIGGER workflow_run_summary_counts_update_max_size_bytes AFTER UPDATE ON workflow_run_summaries
+  WHEN (OLD.namespace IS NOT NEW.namespace OR OLD.history_size_bytes IS NOT NEW.history_size_bytes)
+    AND NEW.history_size_bytes > COALESCE((SELECT n FROM workflow_run_summary_counts WHERE namespace = NEW.namespace AND dim = 'max_size_bytes' AND val = ''), -1) BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_size_bytes', '', NEW.history_size_bytes) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+DROP TRIGGER workflow_run_summary_counts_update_max_fan_out;
+CREATE TRIGGER workflow_run_summary_counts_update_max_fan_out AFTER UPDATE ON workflow_run_summaries
+  WHEN (OLD.namespace IS NOT NEW.namespace OR OLD.history_fan_out IS NOT NEW.history_fan_out)
+    AND NEW.history_fan_out > COALESCE((SELECT n FROM workflow_run_summary_counts WHERE namespace = NEW.namespace AND dim = 'max_fan_out' AND val = ''), -1) BEGIN
+  INSERT INTO workflow_run_summary_counts (namespace, dim, val, n) VALUES (NEW.namespace, 'max_fan_out', '', NEW.history_fan_out) ON CONFLICT (namespace, dim, val) DO UPDATE SET n = MAX(n, excluded.n);
+END;
+`,
+  },
 ];

@@ -1,0 +1,52 @@
+import type { FastifyReply } from "fastify";
+import { describe, expect, it } from "vitest";
+import { sendWorker, SERVER_CAPABILITIES, WORKER_PROTOCOL_VERSION } from "./worker-protocol";
+
+/** Captures what sendWorker hands to Fastify. */
+function capture(body: Record<string, unknown>): { status: number; headers: Record<string, string>; text: string } {
+  const out = { status: 0, headers: {} as Record<string, string>, text: "" };
+  const reply = {
+    code(s: number) {
+      out.status = s;
+      return reply;
+    },
+    header(k: string, v: string) {
+      out.headers[k.toLowerCase()] = v;
+      return reply;
+    },
+    send(payload: string) {
+      out.text = payload;
+      return reply;
+    },
+  };
+  sendWorker(reply as unknown as FastifyReply, 200, body);
+  return out;
+}
+
+const expected = (body: Record<string, unknown>): unknown => JSON.parse(JSON.stringify({ ...body, protocol_version: WORKER_PROTOCOL_VERSION, server_capabilities: SERVER_CAPABILITIES }));
+
+describe("sendWorker", () => {
+  const event = { id: "e1", sequence: 1, event_type: "WorkflowStarted", timestamp: "2026-01-15T10:00:00.000000Z", payload: { html: "<script>\u2028</script>", n: null }, workflow_task_id: null, workflow_command_id: null };
+  it.each<[string, Record<string, unknown>]>([
+    ["an empty body", {}],
+    ["a refusal", { error: "Workflow task not found.", reason: "task_not_found", task_id: "t/1" }],
+    ["a poll timeout", { task: null, poll_status: "timeout" }],
+    ["a claimed task with history", { task: { task_id: "t1", history_events: [event, { ...event, id: "e2", sequence: 2 }], next_history_page_token: null } }],
+    ["a history page", { task_id: "t1", history_events: [event], total_history_events: 1 }],
+    ["a task without history", { task: { task_id: "a1", arguments: { codec: "avro", blob: "AA==" } } }],
+    ["a body that names the protocol members itself", { protocol_version: "0.9", server_capabilities: {}, ok: true }],
+  ])("serialises %s like JSON.stringify of the body and protocol members", (_name, body) => {
+    const out = capture(body);
+    expect(JSON.parse(out.text)).toEqual(expected(body));
+    expect(out.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(out.headers["x-durable-workflow-protocol-version"]).toBe(WORKER_PROTOCOL_VERSION);
+  });
+
+  it("serialises a shared event object once but never serves a stale copy of another", () => {
+    const shared = { ...event };
+    const first = JSON.parse(capture({ task: { history_events: [shared] } }).text) as { task: { history_events: unknown[] } };
+    const other = { ...event, id: "e9" };
+    const second = JSON.parse(capture({ task: { history_events: [shared, other] } }).text) as { task: { history_events: unknown[] } };
+    expect(second.task.history_events).toEqual([first.task.history_events[0], JSON.parse(JSON.stringify(other))]);
+  });
+});
