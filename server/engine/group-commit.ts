@@ -15,6 +15,14 @@ interface PendingOp {
 /** Ops beyond this wait for the next batch, bounding how long one commit holds the writer. */
 const MAX_BATCH = 256;
 
+export interface BatchHooks {
+  begin(): void;
+  kept(tx: Tx): void;
+  end(committed: boolean): void;
+}
+
+const NO_HOOKS: BatchHooks = { begin: () => undefined, kept: () => undefined, end: () => undefined };
+
 type Outcome = { tx: Tx; value: unknown } | { tx: Tx | null; error: unknown };
 
 type Statement = Database.Statement<[]>;
@@ -45,6 +53,8 @@ export class GroupCommitter {
     private readonly afterCommit: (tx: Tx) => void,
     /** Runs once the batch is durable, for each op that wrote (wake-ups that expose committed data to readers). */
     private readonly afterDurable: (tx: Tx) => void = () => undefined,
+    /** Told when a batch's transaction begins, when an op's savepoint is released, and how the batch ended. */
+    private readonly batchHooks: BatchHooks = NO_HOOKS,
   ) {
     this.walSync = WalSync.for(db);
     // The connection stays at its configured FULL for every other writer; only this committer's
@@ -92,12 +102,14 @@ export class GroupCommitter {
     try {
       this.syncNormal?.run();
       try {
+        this.batchHooks.begin();
         this.db
           .transaction(() => {
             for (const op of batch) {
               const tx = new Tx(this.db, now, this.leases);
               try {
                 const r = runOne(op, tx);
+                this.batchHooks.kept(tx);
                 outcomes.push("refusal" in r ? { tx, error: r.refusal } : { tx, value: r.value });
               } catch (e) {
                 outcomes.push({ tx: null, error: e });
@@ -109,10 +121,12 @@ export class GroupCommitter {
         this.syncFull?.run();
       }
     } catch (e) {
+      this.batchHooks.end(false);
       for (const op of batch) op.reject(e);
       this.schedule();
       return;
     }
+    this.batchHooks.end(true);
     for (const outcome of outcomes) if (outcome.tx) this.afterCommit(outcome.tx);
     // Every answer waits for durability, refusals and reads included: they may rest on the batch's
     // own writes or on an earlier batch whose sync this one also covers.

@@ -8,6 +8,7 @@ import { cancelWorkflow, signalWorkflow, startWorkflow, terminateWorkflow } from
 import { EngineError } from "./errors";
 import { GroupCommitter } from "./group-commit";
 import { attachHistoryCache, HistoryCache } from "./history-cache";
+import { SummaryCache } from "./summary-cache";
 import { EngineNotifier } from "./notifier";
 import { withStatementCache } from "./statement-cache";
 import { refreshRunSummary } from "./summary";
@@ -98,8 +99,11 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
   // Each worker's registered queue, checked on every poll; only registerWorker changes it.
   const workerQueues = new Map<string, string>();
 
+  const summaries = SummaryCache.for(rawDb);
+
   function refreshSummaries(tx: Tx): void {
-    for (const runId of tx.touchedRuns) refreshRunSummary(db, runId, tx.now);
+    const scope = summaries.scope(tx.summaryStage);
+    for (const runId of tx.touchedRuns) refreshRunSummary(db, runId, tx.now, scope);
   }
 
   const historyCache = new HistoryCache();
@@ -126,18 +130,31 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
 
   function transaction<T>(fn: (tx: Tx) => T, now: number = clock.now()): T {
     const tx = new Tx(db, now, leaseConfig);
-    const result = db
-      .transaction(() => {
-        const value = fn(tx);
-        refreshSummaries(tx);
-        return value;
-      })
-      .immediate();
+    summaries.begin();
+    let result: T;
+    try {
+      result = db
+        .transaction(() => {
+          const value = fn(tx);
+          refreshSummaries(tx);
+          return value;
+        })
+        .immediate();
+    } catch (e) {
+      summaries.end(false);
+      throw e;
+    }
+    summaries.keep(tx.summaryStage);
+    summaries.end(true);
     emitWakeUps(tx);
     return result;
   }
 
-  const group = new GroupCommitter(db, () => clock.now(), leaseConfig, refreshSummaries, emitTaskWakeUps, emitHistoryWakeUps);
+  const group = new GroupCommitter(db, () => clock.now(), leaseConfig, refreshSummaries, emitTaskWakeUps, emitHistoryWakeUps, {
+    begin: () => summaries.begin(),
+    kept: (tx) => summaries.keep(tx.summaryStage),
+    end: (committed) => summaries.end(committed),
+  });
 
   return {
     db,

@@ -589,6 +589,16 @@ function updateStatement(db: Db, changed: (keyof RunSummary)[]): Statement {
 }
 
 /**
+ * Where a refresh may find the run's summary row without reading it: the engine's SummaryCache for
+ * the current transition. `undefined` means "read it".
+ */
+export interface SummaryScope {
+  lookup(runId: string): RunSummary | undefined;
+  /** Runs `write` (which writes exactly `summary` as the run's row) as the cache's own write. */
+  write(runId: string, summary: RunSummary, write: () => void): void;
+}
+
+/**
  * Rebuilds the `workflow_run_summaries` row of one run. The engine calls this inside the same
  * transaction as every state transition, so lists, liveness and metrics never lag the durable truth.
  * Only the columns whose value changed are written: the summary carries ten indexes, and SQLite
@@ -596,16 +606,20 @@ function updateStatement(db: Db, changed: (keyof RunSummary)[]): Statement {
  * Time-driven changes (a lease expiring with no transition) are picked up by the repair sweep,
  * which refreshes the affected runs (docs/decisions/0003-liveness-refresh.md).
  */
-export function refreshRunSummary(db: Db, runId: string, now: number): RunSummary | null {
-  const prev = previousSummary(db, runId);
+export function refreshRunSummary(db: Db, runId: string, now: number, scope?: SummaryScope): RunSummary | null {
+  const prev = scope?.lookup(runId) ?? previousSummary(db, runId);
   const summary = project(db, runId, now, prev);
   if (!summary) return null;
-  if (!prev) {
-    stmt(db, INSERT_SQL).run(summary);
-  } else {
-    const changed = MUTABLE_COLUMNS.filter((c) => prev[c] !== summary[c]);
-    if (changed.length > 0) updateStatement(db, changed).run(...changed.map((c) => summary[c]), runId);
-  }
+  const write = (): void => {
+    if (!prev) {
+      stmt(db, INSERT_SQL).run(summary);
+    } else {
+      const changed = MUTABLE_COLUMNS.filter((c) => prev[c] !== summary[c]);
+      if (changed.length > 0) updateStatement(db, changed).run(...changed.map((c) => summary[c]), runId);
+    }
+  };
+  if (scope) scope.write(runId, summary, write);
+  else write();
   // A new run supersedes its predecessor: the old run's is_current_run flag must follow.
   if (summary.is_current_run === 1 && summary.run_number > 1) {
     stmt(db, 

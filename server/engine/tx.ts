@@ -5,6 +5,7 @@ import type { CountedTable } from "./statement-cache";
 import { writeCount } from "./statement-cache";
 import type { HistoryEventView } from "./history";
 import type { TaskKind } from "./notifier";
+import type { SummaryCacheEntry } from "./summary-cache";
 import type { ActivityRow, AttemptRow, InstanceRow, RunRow, TaskRow } from "./rows";
 
 /** The `{codec, blob}` payload envelope; the engine stores and returns blobs opaquely. */
@@ -51,6 +52,8 @@ export class Tx {
   readonly touchedRuns = new Set<string>();
   readonly historyRuns = new Set<string>();
   readonly readyKeys = new Map<string, { namespace: string; queue: string; kind: TaskKind }>();
+  /** Summaries this transition wrote, for the SummaryCache once its savepoint is released. */
+  readonly summaryStage = new Map<string, SummaryCacheEntry>();
   /** History prefixes read in this transition, published to the HistoryCache once it commits. */
   readonly historyOffers = new Map<string, readonly HistoryEventView[]>();
 
