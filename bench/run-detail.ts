@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
@@ -31,6 +31,9 @@ import type { Spawned } from "./support/report";
 
 const VISITS = Number(process.env.BENCH_VISITS ?? 3);
 const SIZES = (process.env.BENCH_HISTORY_SIZES ?? "10000,50000").split(",").map(Number);
+/** When set, each measured visit's main-thread CPU profile is written here (open it in Chrome DevTools). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? null;
+let profiles = 0;
 const STEP_TIMEOUT_MS = 90_000;
 /** How long a visit may take to finish loading (the export bundle of a 50,000-event run is large). */
 const SETTLE_TIMEOUT_MS = 180_000;
@@ -172,6 +175,11 @@ async function visit(browser: Browser, url: string, events: number, mode: "warm-
     page.on("request", (req) => {
       if (req.url().includes("/history/export")) exportNote = "export bundle still loading when the visit ended";
     });
+    const cdp = PROFILE_DIR && mode !== "warm-up" ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.start");
+    }
     try {
       await page.goto(url, { waitUntil: "commit", timeout: STEP_TIMEOUT_MS });
     } catch (e) {
@@ -193,6 +201,11 @@ async function visit(browser: Browser, url: string, events: number, mode: "warm-
       historyLoadedMs = h.loadedMs;
     }
     if (withHistory && headerMs === null) rowsNote = "not measurable: the run screen never showed";
+    if (cdp && PROFILE_DIR) {
+      const { profile } = await cdp.send("Profiler.stop");
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeFileSync(join(PROFILE_DIR, `run-detail-${events}-${mode}-${++profiles}.cpuprofile`), JSON.stringify(profile));
+    }
     return { headerMs, missing, note, tasks: await longTasks(page), rows, rowsNote, historyLoadedMs, exportNote };
   } finally {
     await context.close();

@@ -1,10 +1,7 @@
 "use client";
 
-import { useMemo } from "react";
 import { useTranslations } from "next-intl";
-import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
-import { attemptLedger } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/RetryForecast";
 import { Pill, StatusBadge } from "@/components/runs/status-badge";
 import { useTimeFormat } from "@/components/runs/use-time-format";
@@ -124,22 +121,12 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
   );
 }
 
-type LedgerSource = Pick<HistoryExport, "history_events" | "activities">;
+/* The ledger is derived with the rest of the bundle's views, off the main thread (load-bundle.ts). */
 
-/** The attempt ledger of an export bundle, rebuilt only when the bundle changes. */
-function useLedger({ history_events: events, activities }: LedgerSource): LedgerActivity[] {
-  return useMemo(() => attemptLedger(events, activities ?? []), [events, activities]);
+export function ActivitiesPanel({ ledger }: { ledger: LedgerActivity[] }) {
+  return <ActivitiesLedger activities={ledger} />;
 }
 
-/*
- * The ledger is derived in this lazily loaded module (the Activities tab and the retry forecast
- * above the exceptions both need it), so the derivation stays out of the run page's first load.
- */
-
-export function ActivitiesPanel({ bundle }: { bundle: LedgerSource }) {
-  return <ActivitiesLedger activities={useLedger(bundle)} />;
-}
-
-export function BundleRetryForecast({ bundle, className }: { bundle: LedgerSource; className?: string }) {
-  return <RetryForecast activities={useLedger(bundle)} className={className} />;
+export function BundleRetryForecast({ ledger, className }: { ledger: LedgerActivity[]; className?: string }) {
+  return <RetryForecast activities={ledger} className={className} />;
 }

@@ -15,6 +15,7 @@ import type { ErrorInfo } from "@/components/runs/error-info";
 import { toErrorInfo } from "@/components/runs/error-info";
 import { useTicker } from "@/components/runs/use-time-format";
 import { ExceptionsTable } from "./exceptions-table";
+import { BundleLoadError, loadRunBundle } from "./load-bundle";
 import { RunHeader } from "./run-header";
 import { Muted, Section } from "./section";
 import type { RunView, RunViewState } from "./url-state";
@@ -91,9 +92,11 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
     refetchInterval: open ? OPEN_REFRESH_MS : false,
     retry: false,
   });
+  // Fetched, parsed and derived in a Web Worker: a 50,000-event bundle is ~120 MB of JSON, which
+  // would hold the page's main thread for seconds (see load-bundle.ts).
   const exported = useQuery({
     queryKey: [...base, "export"],
-    queryFn: ({ signal }) => browserDwClient.exportHistory(workflowId, runId, { signal }),
+    queryFn: ({ signal }) => loadRunBundle(workflowId, runId, signal),
     refetchInterval: open ? EXPORT_REFRESH_MS : false,
     retry: 1,
   });
@@ -105,10 +108,11 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
   });
   const now = useTicker(open ? 5_000 : 60_000);
 
-  const bundle = exported.data ?? null;
+  const prepared = exported.data ?? null;
+  const bundle = prepared?.bundle ?? null;
   const exceptions = useMemo(
-    () => (bundle ? exceptionRows(bundle) : exceptionRows({ recent_failures: debug.data?.recent_failures ?? [] })),
-    [bundle, debug.data],
+    () => prepared?.exceptions ?? exceptionRows({ recent_failures: debug.data?.recent_failures ?? [] }),
+    [prepared, debug.data],
   );
 
   const run = describe.data;
@@ -123,11 +127,12 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
     status: run.status,
   });
 
-  const pending = <Muted>{exported.error ? toErrorInfo(exported.error).message : t("loadingBundle")}</Muted>;
+  const bundleError = exported.error ? (exported.error instanceof BundleLoadError ? exported.error.info : toErrorInfo(exported.error)) : null;
+  const pending = <Muted>{bundleError ? bundleError.message : t("loadingBundle")}</Muted>;
   const panel: Record<RunView, () => ReactNode> = {
     // The ticking "now" only stretches the axis of open bars; the rows are built once per bundle.
-    timeline: () => (bundle ? <TimelinePanel bundle={bundle} now={now} mode={state.timelineMode} onMode={(mode) => update({ timelineMode: mode })} /> : pending),
-    activities: () => (bundle ? <ActivitiesPanel bundle={bundle} /> : pending),
+    timeline: () => (prepared ? <TimelinePanel timeline={prepared.timeline} now={now} mode={state.timelineMode} onMode={(mode) => update({ timelineMode: mode })} /> : pending),
+    activities: () => (prepared ? <ActivitiesPanel ledger={prepared.ledger} /> : pending),
     history: () => (
       <HistoryPanel
         workflowId={workflowId}
@@ -156,7 +161,7 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
       {describe.error ? <DwErrorState error={toErrorInfo(describe.error)} onRetry={() => void describe.refetch()} /> : null}
       <RunHeader describe={run} debug={debug.data ?? null} summary={bundle?.summary ?? null} liveness={liveness} runs={runs.data?.runs ?? []} />
       <RunActions workflowId={workflowId} runId={runId} describe={run} debug={debug.data ?? null} />
-      {bundle ? <BundleRetryForecast bundle={bundle} className="rounded-lg border border-line bg-panel px-4 py-2 text-sm" /> : null}
+      {prepared ? <BundleRetryForecast ledger={prepared.ledger} className="rounded-lg border border-line bg-panel px-4 py-2 text-sm" /> : null}
       <ExceptionsTable rows={exceptions} complete={bundle !== null} />
       <Section
         title={t(`views.${state.view}`)}

@@ -2,9 +2,7 @@
 
 import { useMemo } from "react";
 import { useTranslations } from "next-intl";
-import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
-import { timelineList, timelineRows } from "@/lib/views/timeline";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { useTimeFormat } from "@/components/runs/use-time-format";
 import { Muted } from "./section";
@@ -217,18 +215,16 @@ export function TimelineView({
  * derivation ships in this lazily loaded chunk rather than in the run page's first load.
  */
 export function TimelinePanel({
-  bundle,
+  timeline,
   now,
   mode,
   onMode,
 }: {
-  bundle: Pick<HistoryExport, "history_events" | "activities">;
+  /** Derived from the export bundle off the main thread (`prepareRunBundle`). */
+  timeline: { chart: TimelineChart; list: TimelineListRow[] };
   now: number;
   mode: "chart" | "list";
   onMode: (mode: "chart" | "list") => void;
 }) {
-  const { history_events: events, activities } = bundle;
-  const chart = useMemo(() => timelineRows(events, { activities: activities ?? [] }), [events, activities]);
-  const list = useMemo(() => timelineList(events), [events]);
-  return <TimelineView chart={chart} now={now} list={list} mode={mode} onMode={onMode} />;
+  return <TimelineView chart={timeline.chart} now={now} list={timeline.list} mode={mode} onMode={onMode} />;
 }

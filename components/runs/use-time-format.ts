@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale, useNow, useTimeZone } from "next-intl";
-import { formatDateTime, formatDuration, parseTimestamp } from "@/lib/format/time";
+import { dateTimeFormat, formatDateTime, formatDuration, parseTimestamp } from "@/lib/format/time";
 
 /**
  * Times as the operator chose to see them (UTC or local, from the shell's toggle), formatted the
@@ -21,7 +21,7 @@ export function useTimeFormat() {
     compact(value: string | number | null | undefined): string {
       const date = parseTimestamp(value ?? null);
       if (!date) return value === null || value === undefined ? "–" : String(value);
-      return new Intl.DateTimeFormat(locale, {
+      return dateTimeFormat(locale, {
         timeZone,
         month: "short",
         day: "numeric",

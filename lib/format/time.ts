@@ -21,6 +21,34 @@ export function parseTimestamp(value: string | number | Date | null | undefined)
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * Building an Intl formatter costs tens of microseconds, far more than formatting with it, and a
+ * table of a few hundred rows formats a few thousand values; formatters are kept per options.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `d\u0000${locale}\u0000${JSON.stringify(options)}`;
+  let f = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, options);
+    if (formatters.size > 500) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `n\u0000${locale}\u0000${JSON.stringify(options)}`;
+  let f = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    if (formatters.size > 500) formatters.clear();
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 export interface ZonedFormatOptions {
   locale: string;
   timeZone: string;
@@ -30,7 +58,7 @@ export interface ZonedFormatOptions {
 export function formatDateTime(value: string | number | Date, { locale, timeZone }: ZonedFormatOptions): string {
   const date = parseTimestamp(value);
   if (!date) return String(value);
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     timeZone,
     year: "numeric",
     month: "short",
@@ -46,7 +74,7 @@ export function formatDateTime(value: string | number | Date, { locale, timeZone
 export function formatTime(value: string | number | Date, { locale, timeZone }: ZonedFormatOptions): string {
   const date = parseTimestamp(value);
   if (!date) return String(value);
-  return new Intl.DateTimeFormat(locale, {
+  return dateTimeFormat(locale, {
     timeZone,
     hour: "2-digit",
     minute: "2-digit",
@@ -76,7 +104,7 @@ export function formatDuration(milliseconds: number, locale: string, { maxUnits 
   const sign = milliseconds < 0 ? "-" : "";
   const total = Math.abs(milliseconds);
   const unitFormat = (unit: string, amount: number) =>
-    new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "narrow", maximumFractionDigits: 0 }).format(amount);
+    numberFormat(locale, { style: "unit", unit, unitDisplay: "narrow", maximumFractionDigits: 0 }).format(amount);
 
   if (total < 1_000) return sign + unitFormat("millisecond", Math.floor(total));
 
