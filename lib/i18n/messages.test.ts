@@ -3,20 +3,8 @@ import en from "@/messages/en.json";
 import de from "@/messages/de.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import { loadMessages, mergeCatalog } from "@/lib/i18n/messages";
-
-type Tree = { [key: string]: string | Tree };
-
-function leaves(tree: Tree, prefix = ""): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === "string") out.set(path, value);
-    else for (const [p, v] of leaves(value, path)) out.set(p, v);
-  }
-  return out;
-}
-
-const placeholders = (message: string) => [...message.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+import { catalogLeaves as leaves, placeholdersOf as placeholders } from "@/lib/i18n/catalog-leaves";
+import type { CatalogTree as Tree } from "@/lib/i18n/catalog-leaves";
 
 describe("message catalogs", () => {
   const english = leaves(en);

@@ -12,6 +12,8 @@ import { livenessLabel, repairBlockedInfo, taskProblemBadge } from "./liveness";
 import type { Message, ViewMessageId } from "./message";
 import { VIEW_MESSAGES_EN, formatTemplate, nestMessages } from "./message";
 import { eventSummary } from "./timeline";
+import { catalogLeaves as leaves, placeholdersOf as placeholders } from "@/lib/i18n/catalog-leaves";
+import type { CatalogTree as Tree } from "@/lib/i18n/catalog-leaves";
 
 /*
  * The views emit message ids; the screens render them from the next-intl catalogs. These tests drive
@@ -19,17 +21,6 @@ import { eventSummary } from "./timeline";
  * state, capability reason, event type…) cannot ship English-only.
  */
 
-type Tree = { [key: string]: string | Tree };
-
-function leaves(tree: Tree, prefix = ""): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (typeof value === "string") out.set(path, value);
-    else for (const [p, v] of leaves(value, path)) out.set(p, v);
-  }
-  return out;
-}
 
 /** The `views.*` part of a catalog, flat. */
 function viewLeaves(catalog: Tree): Map<string, string> {
@@ -37,7 +28,6 @@ function viewLeaves(catalog: Tree): Map<string, string> {
   return typeof views === "object" ? leaves({ views }) : new Map();
 }
 
-const placeholders = (template: string) => [...template.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
 
 /** Every id the views emit, found by running them over every state, reason and event type they know. */
 function emittedIds(): Set<string> {
