@@ -3,6 +3,8 @@ import type { RunSummary, SummaryScope } from "./summary";
 
 /** Runs whose last written summary is kept; the hot set is the runs with work in flight. */
 const DEFAULT_MAX_RUNS = 5_000;
+/** Foreign writes tracked run by run before the cache gives up and forgets everything. */
+const MAX_TAINTED = 10_000;
 
 interface Entry {
   summary: RunSummary;
@@ -31,6 +33,8 @@ export class SummaryCache {
   private readonly tainted = new Map<string, number>();
   private ownWrite: string | null = null;
   private clock = 0;
+  /** Set when too many runs were tainted to track one by one (a bulk write): everything older is stale. */
+  private allTaintedAt = 0;
   private dataVersion: number;
   private readonly dataVersionStatement;
 
@@ -123,12 +127,20 @@ export class SummaryCache {
   /** From the TEMP trigger: some statement on this connection wrote the run's summary row. */
   private written(runId: string): void {
     if (runId === this.ownWrite) return;
-    this.tainted.set(runId, ++this.clock);
     this.committed.delete(runId);
+    if (this.tainted.size >= MAX_TAINTED) {
+      // A bulk write (seeding, a migration): forget everything instead of tracking each run.
+      this.allTaintedAt = ++this.clock;
+      this.tainted.clear();
+      this.committed.clear();
+      return;
+    }
+    this.tainted.set(runId, ++this.clock);
   }
 
   /** Whether a summary written at `at` is still the row (no foreign write to it since). */
   private fresh(runId: string, at: number): boolean {
+    if (at <= this.allTaintedAt) return false;
     const taintedAt = this.tainted.get(runId);
     return taintedAt === undefined || taintedAt < at;
   }
