@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       token: process.env.DW_AUTH_TOKEN,
       workerToken: process.env.DW_WORKER_TOKEN,
       operatorToken: process.env.DW_OPERATOR_TOKEN ?? process.env.DW_ADMIN_TOKEN,
+      restockSleepSeconds: (seconds("DW_DEMO_RESTOCK_SLEEP_SECONDS") ?? 120_000) / 1000,
       log: (line) => console.log(`[demo] ${line}`),
     });
     console.log(`demo fleet running (${Object.keys(fleet.seeded).length} seeded scenarios, a new order every few seconds)`);

@@ -27,10 +27,10 @@ import type { ApiAnswer, DemoProcess, HistoryEvent, ListedRun } from "./demo-pro
  *   forever, so this test sends it (request_id per instance, so repeats are one command).
  * - WarehouseRestockWorkflow (`lost_transport`): its timer task is deleted, so it is
  *   repair_needed. The one stuck across the crash gets this test's POST repair after the
- *   restart; the restarted fleet's own is left to the automatic repair pass. The timer is a
- *   120 s sleep from the run's start (a recreated task keeps the original fire_at), longer than
- *   this test may take, so once its transport is back the test terminates it — the only run
- *   ended by an operator command rather than by its own code.
+ *   restart; the restarted fleet's own is left to the automatic repair pass. Its sleep is 20 s
+ *   here (DW_DEMO_RESTOCK_SLEEP_SECONDS; 120 s in the demo) from the run's start, which a
+ *   recreated timer task keeps, so once repaired it wakes, runs its last activity and completes:
+ *   completing at all proves the repair, since nothing else would recreate the deleted timer.
  */
 
 const dir = mkdtempSync(join(tmpdir(), "bw-demo-crash-"));
@@ -46,10 +46,10 @@ afterAll(() => {
 // must stay above GenerateInvoice's 3 s start-to-close: the SDK does not heartbeat, so a shorter
 // lease can expire first, and each redelivery restarts the start-to-close clock (seen: the
 // slow_invoice order never ending with a 2 s lease).
-const LEASES = { DW_WORKFLOW_TASK_LEASE_SECONDS: "3", DW_ACTIVITY_LEASE_SECONDS: "5" };
+const LEASES = { DW_WORKFLOW_TASK_LEASE_SECONDS: "3", DW_ACTIVITY_LEASE_SECONDS: "5", DW_DEMO_RESTOCK_SLEEP_SECONDS: "20" };
 const READY_MS = 45_000;
 
-type AckKind = "start" | "signal" | "repair" | "terminate";
+type AckKind = "start" | "signal" | "repair";
 interface Ack {
   kind: AckKind;
   workflowId: string;
@@ -59,7 +59,7 @@ interface Ack {
 }
 
 /** The history event each acknowledged command must have left in its run. */
-const ACK_EVENT: Record<AckKind, string> = { start: "StartAccepted", signal: "SignalReceived", repair: "RepairRequested", terminate: "TerminateRequested" };
+const ACK_EVENT: Record<AckKind, string> = { start: "StartAccepted", signal: "SignalReceived", repair: "RepairRequested" };
 
 async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T | null | undefined | false>, everyMs = 250): Promise<T> {
   const deadline = Date.now() + deadlineMs;
@@ -201,21 +201,12 @@ describe("demo fleet crash under load", () => {
     for (const a of acks.filter((x) => x.kind === "start")) expect(target.has(a.workflowId), `acknowledged start ${a.workflowId}`).toBe(true);
 
     const inputs = new Map<string, unknown[]>();
-    const repairedSeen = new Set<string>();
     const settle = async (run: ListedRun): Promise<void> => {
       if (run.workflow_type === "RefundApprovalWorkflow") {
         if (!inputs.has(run.run_id)) inputs.set(run.run_id, (await cp.describeRun(run.workflow_id, run.run_id)).input as unknown[]);
         const waitsForever = typeof (inputs.get(run.run_id) as unknown[])[1] !== "number";
         const approved = acks.some((a) => a.kind === "signal" && a.workflowId === run.workflow_id);
         if (waitsForever && !approved) await approve(run.workflow_id);
-      } else if (run.workflow_type === "WarehouseRestockWorkflow") {
-        const d = await cp.debugRun(run.workflow_id, run.run_id);
-        if (d.execution.is_terminal) return;
-        const timer = d.pending_workflow_tasks.find((t) => t.task_type === "timer" && t.status === "ready");
-        if (timer && (timer.repair_count ?? 0) >= 1) {
-          repairedSeen.add(run.run_id);
-          await command("terminate", run.workflow_id, () => cp.terminate(run.workflow_id, "crash test: transport repaired; ends the 120 s restock sleep", `terminate-${run.workflow_id}`));
-        }
       }
     };
     const final = await until(
@@ -244,7 +235,7 @@ describe("demo fleet crash under load", () => {
       continue_as_new: "completed",
       parent_child: "completed",
       worker_crash: "completed",
-      lost_transport: "terminated",
+      lost_transport: "completed",
     };
     for (const s of [...first.seeded, ...second.seeded]) {
       expect(byRun.get(s.runId)?.status, `${s.name} ${s.workflowId}`).toBe(expected[s.name]);
@@ -256,7 +247,6 @@ describe("demo fleet crash under load", () => {
         const chain = final.filter((r) => r.workflow_id === s.workflowId);
         expect(chain.map((r) => r.status)).toEqual(["completed", "completed", "completed", "completed"]);
       }
-      if (s.name === "lost_transport") expect(repairedSeen.has(s.runId), `${s.workflowId} repaired before it was ended`).toBe(true);
     }
     // The restarted fleet's lost-transport run came back through the automatic pass alone, which
     // writes no history; the one stuck across the crash got the operator's RepairRequested.
@@ -295,7 +285,7 @@ describe("demo fleet crash under load", () => {
       db.close();
     }
     expect(acksBeforeKill).toBeGreaterThanOrEqual(16);
-    const kinds = (["start", "signal", "repair", "terminate"] as const).map((k) => `${k} ${acks.filter((a) => a.kind === k).length}`);
+    const kinds = (["start", "signal", "repair"] as const).map((k) => `${k} ${acks.filter((a) => a.kind === k).length}`);
     console.log(
       `crash-under-load: ${acks.length} acknowledged commands (${kinds.join(", ")}; ${acksBeforeKill} before the kill), ${lostInFlight} cut off by it, ` +
         `${openAtKill} runs open at the kill, ${seen.size} histories checked, ${final.length} runs ended`,

@@ -151,10 +151,6 @@ export class ControlPlane {
     return this.call("POST", `/workflows/${encodeURIComponent(workflowId)}/repair`, { request_id: requestId });
   }
 
-  terminate(workflowId: string, reason: string, requestId: string): Promise<ApiAnswer> {
-    return this.call("POST", `/workflows/${encodeURIComponent(workflowId)}/terminate`, { reason, request_id: requestId });
-  }
-
   async describeRun(workflowId: string, runId: string): Promise<Record<string, unknown>> {
     const r = await this.call("GET", `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`);
     if (r.status !== 200) throw new Error(`describe ${workflowId}/${runId}: HTTP ${r.status}`);

@@ -29,6 +29,8 @@ export interface DemoFleetOptions {
    * or within seconds by the server's automatic repair pass), so one stays on screen.
    */
   lostTransportEveryMs?: number;
+  /** How long the lost-transport restock run sleeps before its last step (default 120 s). */
+  restockSleepSeconds?: number;
   log?: (line: string) => void;
 }
 
@@ -205,7 +207,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   const injectOne = async (db: Db): Promise<void> => {
     restocks += 1;
     const workflowId = restocks === 1 ? `restock-${suffix}` : `restock-${suffix}-${restocks}`;
-    const restock = await start({ workflowId, workflowType: "WarehouseRestockWorkflow", args: [`sku-${suffix}-${restocks}`] });
+    const restock = await start({ workflowId, workflowType: "WarehouseRestockWorkflow", args: [`sku-${suffix}-${restocks}`, opts.restockSleepSeconds ?? 120] });
     if (restocks === 1) seeded.lost_transport = restock;
     if (restock.runId && (await waitForReadyTask(db, restock.runId, "timer"))) {
       const removed = loseTransport(db, restock.runId);

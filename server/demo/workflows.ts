@@ -159,9 +159,9 @@ export const fulfillmentWorkflow = defineWorkflow("FulfillmentWorkflow", functio
   return { orderId };
 });
 
-/** Parks on a timer; its transport is the task the fault injection deletes. */
-export const warehouseRestockWorkflow = defineWorkflow("WarehouseRestockWorkflow", function* (ctx, sku) {
-  yield ctx.sleep(120);
+/** Parks on a timer (120 s unless the start says otherwise); its transport is the task the fault injection deletes. */
+export const warehouseRestockWorkflow = defineWorkflow("WarehouseRestockWorkflow", function* (ctx, sku, sleepSeconds) {
+  yield ctx.sleep(typeof sleepSeconds === "number" && sleepSeconds > 0 ? sleepSeconds : 120);
   yield ctx.activity("SyncInventoryPage", [sku]);
   return { sku, restocked: true };
 });
