@@ -129,9 +129,17 @@ test.describe("run detail", () => {
     await list.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
     await expect(list).toContainText("WorkflowCompleted");
     expect(await list.getByRole("listitem").count()).toBeLessThanOrEqual(150);
-    // The activity ledger and the timeline cope with hundreds of executions.
+    // The activity ledger copes with hundreds of executions: 50 at first, 50 more per click.
     await page.getByRole("tab", { name: "Activities" }).click();
-    await expect(page.getByTestId("activity")).toHaveCount(BULK_ACTIVITIES);
+    const activities = page.getByTestId("activity");
+    const more = page.getByTestId("activities-show-more");
+    await expect(activities).toHaveCount(50);
+    await expect(more).toHaveText(`Show 50 more (${BULK_ACTIVITIES - 50} not shown)`);
+    for (let shown = 50; shown < BULK_ACTIVITIES; shown += 50) {
+      await more.click();
+      await expect(activities).toHaveCount(Math.min(shown + 50, BULK_ACTIVITIES));
+    }
+    await expect(more).toHaveCount(0);
   });
 
   test("the history's type filter takes several types, kept in the URL, from mouse and keyboard", async ({ page, baseURL }) => {

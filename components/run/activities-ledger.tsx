@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/RetryForecast";
+import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { Pill, StatusBadge } from "@/components/runs/status-badge";
 import { useTimeFormat } from "@/components/runs/use-time-format";
 import { Muted, TD, TH } from "./section";
@@ -32,10 +33,11 @@ function FailureCell({ failure }: { failure: AttemptFailure | null }) {
 export function ActivitiesLedger({ activities }: { activities: readonly LedgerActivity[] }) {
   const t = useTranslations("run.activities");
   const time = useTimeFormat();
+  const { shown, more, hidden } = useShownRows(activities);
   if (activities.length === 0) return <Muted>{t("none")}</Muted>;
   return (
     <div className="space-y-4" data-testid="activities">
-      {activities.map((activity) => (
+      {shown.map((activity) => (
         <article key={activity.executionId} className="rounded-md border border-line" data-testid="activity" data-activity-type={activity.type ?? ""}>
           <header className="flex flex-wrap items-center gap-2 border-b border-line bg-panel-muted/60 px-3 py-2 text-sm">
             <span className="font-semibold">{activity.type ?? activity.class ?? "–"}</span>
@@ -117,6 +119,7 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
           ) : null}
         </article>
       ))}
+      <ShowMore hidden={hidden} onMore={more} testId="activities-show-more" />
     </div>
   );
 }

@@ -6,7 +6,8 @@ import en from "@/messages/en.json";
 import { exceptionRows } from "@/lib/views/exceptions";
 import type { ExceptionSource } from "@/lib/views/exceptions";
 import nonRetryable from "@/lib/views/fixtures/non-retryable.json";
-import { EXCEPTIONS_SHOWN, ExceptionsTable } from "./exceptions-table";
+import { ROWS_PER_STEP } from "@/components/ui/show-more";
+import { ExceptionsTable } from "./exceptions-table";
 
 afterEach(cleanup);
 
@@ -19,15 +20,14 @@ function renderTable(source: ExceptionSource) {
 }
 
 describe("ExceptionsTable", () => {
-  it("renders the first 50 of a long list and all of them on request", () => {
+  it("renders the first 50 of a long list and 50 more per request", () => {
     const failures = Array.from({ length: 62 }, (_, i) => ({ id: `f${i}`, source_kind: "activity_execution", message: `failure ${i}`, exception_class: "Boom", created_at: `2026-01-15T10:00:${String(i % 60).padStart(2, "0")}.000000Z` }));
     renderTable({ failures });
-    expect(screen.getAllByTestId("exception-row")).toHaveLength(EXCEPTIONS_SHOWN);
+    expect(screen.getAllByTestId("exception-row")).toHaveLength(ROWS_PER_STEP);
     expect(screen.getByRole("heading", { name: /Exceptions \(62\)/ })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "Show all 62 exceptions" }));
+    fireEvent.click(screen.getByRole("button", { name: "Show 12 more (12 not shown)" }));
     expect(screen.getAllByTestId("exception-row")).toHaveLength(62);
-    fireEvent.click(screen.getByRole("button", { name: "Show only the first 50" }));
-    expect(screen.getAllByTestId("exception-row")).toHaveLength(EXCEPTIONS_SHOWN);
+    expect(screen.queryByTestId("exceptions-show-more")).toBeNull();
   });
 
   it("shows the failure category, the non-retryable badge and the handled flag from a recorded run", () => {

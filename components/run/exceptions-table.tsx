@@ -5,10 +5,8 @@ import { useTranslations } from "next-intl";
 import type { ExceptionRow } from "@/lib/views/exceptions";
 import { Pill } from "@/components/runs/status-badge";
 import { useTimeFormat } from "@/components/runs/use-time-format";
+import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { Muted, Section, TD, TH } from "./section";
-
-/** Rows rendered before "Show all": a run with hundreds of failures would otherwise lay out thousands of cells at once. */
-export const EXCEPTIONS_SHOWN = 50;
 
 /**
  * The Waterline v2 Exceptions table: Activity, Type, Category (`failure_category` or `-`, with a
@@ -19,8 +17,8 @@ export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRo
   const t = useTranslations("run.exceptions");
   const time = useTimeFormat();
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const [all, setAll] = useState(false);
-  const shown = all ? rows : rows.slice(0, EXCEPTIONS_SHOWN);
+  // A run with hundreds of failures would otherwise lay out thousands of cells at once.
+  const { shown, more, hidden } = useShownRows(rows);
   const toggle = (id: string) =>
     setOpen((current) => {
       const next = new Set(current);
@@ -124,16 +122,7 @@ export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRo
               })}
             </tbody>
           </table>
-          {rows.length > EXCEPTIONS_SHOWN ? (
-            <button
-              type="button"
-              onClick={() => setAll((current) => !current)}
-              className="mt-2 rounded border border-line px-3 py-1 text-xs text-accent hover:bg-panel-muted"
-              data-testid="exceptions-show-all"
-            >
-              {all ? t("showFirst", { count: EXCEPTIONS_SHOWN }) : t("showAll", { count: rows.length })}
-            </button>
-          ) : null}
+          <ShowMore hidden={hidden} onMore={more} testId="exceptions-show-more" />
         </div>
       )}
     </Section>

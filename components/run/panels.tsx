@@ -7,6 +7,7 @@ import type { RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { runHref, workflowHref } from "@/components/runs/links";
 import { StatusBadge } from "@/components/runs/status-badge";
 import { useTimeFormat } from "@/components/runs/use-time-format";
+import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { Muted, TD, TH } from "./section";
 
 function text(value: unknown): string {
@@ -17,6 +18,7 @@ function text(value: unknown): string {
 export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"]> }) {
   const t = useTranslations("run.waits");
   const time = useTimeFormat();
+  const { shown, more, hidden } = useShownRows(waits);
   if (waits.length === 0) return <Muted>{t("none")}</Muted>;
   return (
     <div className="overflow-x-auto">
@@ -32,7 +34,7 @@ export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"
           </tr>
         </thead>
         <tbody>
-          {waits.map((wait) => (
+          {shown.map((wait) => (
             <tr key={wait.id} className="border-b border-line last:border-0">
               <td className={TD}>{wait.kind}</td>
               <td className={TD}>
@@ -46,6 +48,7 @@ export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"
           ))}
         </tbody>
       </table>
+      <ShowMore hidden={hidden} onMore={more} testId="waits-show-more" />
     </div>
   );
 }

@@ -1,0 +1,30 @@
+"use client";
+
+import { useState } from "react";
+import { useTranslations } from "next-intl";
+
+/** Rows a long run-page list renders at first and adds per click: thousands at once would freeze the page. */
+export const ROWS_PER_STEP = 50;
+
+/** The first `shown` rows of a long list, and a way to show more. */
+export function useShownRows<T>(rows: readonly T[], step: number = ROWS_PER_STEP): { shown: readonly T[]; more: () => void; hidden: number } {
+  const [limit, setLimit] = useState(step);
+  const shown = rows.length > limit ? rows.slice(0, limit) : rows;
+  return { shown, more: () => setLimit((current) => current + step), hidden: rows.length - shown.length };
+}
+
+/** "Show 50 more (1,234 not shown)"; renders nothing once everything is shown. */
+export function ShowMore({ hidden, onMore, step = ROWS_PER_STEP, testId }: { hidden: number; onMore: () => void; step?: number; testId?: string }) {
+  const t = useTranslations("run");
+  if (hidden <= 0) return null;
+  return (
+    <button
+      type="button"
+      onClick={onMore}
+      className="mt-2 rounded border border-line px-3 py-1 text-xs text-accent hover:bg-panel-muted"
+      data-testid={testId ?? "show-more"}
+    >
+      {t("showMore", { count: Math.min(step, hidden), hidden })}
+    </button>
+  );
+}
