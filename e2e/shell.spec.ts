@@ -132,12 +132,13 @@ test.describe("locale", () => {
     test.slow();
     await page.goto("/");
     await expect(html(page)).toHaveAttribute("lang", "de");
-    await expect(page.getByRole("link", { name: "Läufe" })).toBeVisible();
+    // Scoped to the navigation: an overview alert linking elsewhere can also mention runs.
+    await expect(page.getByRole("navigation", { name: "Hauptnavigation" }).getByRole("link", { name: "Läufe", exact: true })).toBeVisible();
 
     await hydrated(page);
     await page.getByRole("combobox", { name: "Sprache" }).selectOption("en");
     // The switch re-renders every server component of the page; allow for a busy machine.
-    await expect(page.getByRole("link", { name: "Runs" })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name: "Runs", exact: true })).toBeVisible({ timeout: 30_000 });
     await expect(html(page)).toHaveAttribute("lang", "en");
     await page.reload();
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
