@@ -87,6 +87,18 @@ describe("avro payload codec", () => {
     expect(() => decodePayload({ codec: "workflow-serializer-y", blob: "abc" })).toThrow(/not decodable/);
   });
 
+  it("keeps a `__proto__` key as data, in both directions", () => {
+    // JSON.parse makes `__proto__` an own key; assignment would make it the prototype instead.
+    for (const text of ['{"__proto__":null}', '{"__proto__":{"polluted":true},"a":1}', '[{"x":{"__proto__":[1,2]}}]']) {
+      const value = JSON.parse(text) as unknown;
+      const back = decodeBlob(encodeBlob(value));
+      expect(back).toEqual(value);
+      // The key survives as data (Avro maps keep no order, so it may come back last).
+      expect(JSON.parse(JSON.stringify(back))).toEqual(value);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it("round-trips any JSON-shaped value", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {

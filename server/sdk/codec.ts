@@ -113,11 +113,12 @@ function toDatum(value: unknown, path: string): WireDatum {
   if (Array.isArray(value)) return wrap("ArrayValue", "items", value.map((v, i) => toDatum(v, `${path}[${i}]`)));
   if (value instanceof Date) return wrap("StringValue", "string", value.toISOString());
   if (typeof value === "object") {
-    const entries: Record<string, WireDatum> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-      if (v === undefined) continue;
-      entries[k] = toDatum(v, `${path}.${k}`);
-    }
+    // fromEntries defines own properties: a `__proto__` key stays an entry instead of becoming the prototype.
+    const entries: Record<string, WireDatum> = Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, toDatum(v, `${path}.${k}`)]),
+    );
     return wrap("MapValue", "entries", entries);
   }
   throw new PayloadCodecError(`unsupported value of type ${typeof value} at ${path}`, "invalid_payload_framing");
@@ -145,9 +146,13 @@ function fromDatum(datum: WireDatum): PayloadValue {
     case "ArrayValue":
       return (record.items as WireDatum[]).map(fromDatum);
     default: {
-      const out: Record<string, PayloadValue> = {};
-      for (const [k, v] of Object.entries(record.entries as Record<string, WireDatum>)) out[k] = fromDatum(v);
-      return out;
+      const entries = record.entries as Record<string, WireDatum>;
+      const pairs: [string, WireDatum][] = Object.entries(entries);
+      // avsc reads maps by plain assignment, so a `__proto__` entry became the object's prototype
+      // (every map value is a Value record, hence an object). Recover it as the entry it was.
+      const proto: unknown = Object.getPrototypeOf(entries);
+      if (proto !== Object.prototype && proto !== null) pairs.push(["__proto__", proto as WireDatum]);
+      return Object.fromEntries(pairs.map(([k, v]) => [k, fromDatum(v)]));
     }
   }
 }
