@@ -105,7 +105,7 @@ test.describe("run detail", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/run-history-dark.png`, fullPage: true });
   });
 
-  test("a long history stays virtualized: a few dozen rows in the DOM, every event reachable", async ({ page }) => {
+  test("a long history stays virtualized: a few dozen rows in the DOM, every event reachable", async ({ page, baseURL }) => {
     const runs = await e2eScenarios();
     // Header and exceptions come from describe + debug in the first HTML, not from the history.
     const started = Date.now();
@@ -135,11 +135,20 @@ test.describe("run detail", () => {
     const more = page.getByTestId("activities-show-more");
     await expect(activities).toHaveCount(50);
     await expect(more).toHaveText(`Show 50 more (${BULK_ACTIVITIES - 50} not shown)`);
+    await more.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}/run-activities-more-light.png` });
     for (let shown = 50; shown < BULK_ACTIVITIES; shown += 50) {
       await more.click();
       await expect(activities).toHaveCount(Math.min(shown + 50, BULK_ACTIVITIES));
     }
     await expect(more).toHaveCount(0);
+    await setTheme(page, baseURL, "dark");
+    await page.reload();
+    await page.getByRole("tab", { name: "Activities" }).click();
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+    await expect(more).toBeVisible();
+    await more.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SCREENSHOTS}/run-activities-more-dark.png` });
   });
 
   test("the history's type filter takes several types, kept in the URL, from mouse and keyboard", async ({ page, baseURL }) => {
