@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -8,9 +8,7 @@ import { cp, list, startCpHarness } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker } from "../http/test-support";
 import { refreshStaleSummaries } from "./repair";
 
-const CONTRACTS = fileURLToPath(new URL("../../../shared/contracts", import.meta.url));
-const haveContracts = existsSync(CONTRACTS);
-if (!haveContracts) console.warn(`[metrics.test] ${CONTRACTS} not found: schema validation tests are skipped.`);
+const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
 
 /**
  * Five runs whose every count is known: completed; failed after a retried then non-retryable
@@ -105,7 +103,7 @@ describe("operator metrics count what the scenarios produced", () => {
     expect(m.projections.run_summaries.missing).toBe(0);
   });
 
-  test.skipIf(!haveContracts)("the snapshot validates against the CLI operator-metrics envelope", async () => {
+  test("the snapshot validates against the CLI operator-metrics envelope", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     const validate = ajv.compile(JSON.parse(readFileSync(`${CONTRACTS}/cli-json-envelopes/operator-metrics.schema.json`, "utf8")) as object);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -8,9 +8,7 @@ import { cp, list, startCpHarness } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker, startWorkerHarness, typesOf } from "../http/test-support";
 import { repairBackoffSeconds } from "./summary";
 
-const CONTRACTS = fileURLToPath(new URL("../../../shared/contracts", import.meta.url));
-const haveContracts = existsSync(CONTRACTS);
-if (!haveContracts) console.warn(`[repair.test] ${CONTRACTS} not found: schema validation tests are skipped.`);
+const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
 
 const LEASE_MS = 300_000;
 
@@ -150,7 +148,7 @@ describe("repair", () => {
     ]);
     expect(c.max_task_candidate_age_ms).toBe(LEASE_MS + 1_000);
 
-    if (haveContracts) {
+    {
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats.default(ajv);
       const validate = ajv.compile(JSON.parse(readFileSync(`${CONTRACTS}/repair-actionability-objects.schema.json`, "utf8")) as object);

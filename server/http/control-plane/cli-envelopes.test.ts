@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -8,9 +8,7 @@ import { blob, startWorkerHarness } from "../test-support";
 import type { CpHarness, CpResponse } from "./test-support";
 import { cp, list, startCpHarness } from "./test-support";
 
-const CONTRACTS = fileURLToPath(new URL("../../../../shared/contracts", import.meta.url));
-const haveContracts = existsSync(CONTRACTS);
-if (!haveContracts) console.warn(`[cli-envelopes.test] ${CONTRACTS} not found: CLI envelope validation is skipped.`);
+const CONTRACTS = fileURLToPath(new URL("../../../contracts", import.meta.url));
 
 describe("activity timeouts and CLI output envelopes", () => {
   let h: CpHarness;
@@ -47,7 +45,7 @@ describe("activity timeouts and CLI output envelopes", () => {
     await w.completeWorkflow(t, [{ type: "complete_workflow", result: blob("late") }]);
   });
 
-  test.skipIf(!haveContracts)("responses validate against the CLI JSON envelopes (with the namespace the CLI adds)", async () => {
+  test("responses validate against the CLI JSON envelopes (with the namespace the CLI adds)", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     for (const f of readdirSync(`${CONTRACTS}/cli-json-envelopes`)) {
