@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["{lib,server,components,app}/**/*.test.{ts,tsx}", "tests/**/*.test.{ts,tsx}"],
+    include: ["{lib,server,components,app,contracts,conformance}/**/*.test.{ts,tsx}", "tests/**/*.test.{ts,tsx}"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 30_000,
