@@ -22,13 +22,18 @@ export function openDb(file: string, clock: Clock): Db {
   return db;
 }
 
-function migrate(db: Db, clock: Clock): void {
+/**
+ * Applies the migrations not yet recorded, in order, each in its own transaction. `upTo` stops after
+ * that version: the upgrade test builds databases as every earlier release left them.
+ */
+export function migrate(db: Db, clock: Clock, upTo: number = Number.POSITIVE_INFINITY): void {
   db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
   const applied = new Set(
     (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
   );
   for (const m of migrations) {
     if (applied.has(m.version)) continue;
+    if (m.version > upTo) break;
     db.transaction(() => {
       db.exec(m.sql);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, clock.now());
