@@ -2,8 +2,8 @@ import { join } from "node:path";
 import { bounded, figure, load, ROOT, spawnChild } from "./support/report";
 
 /**
- * 50 console sessions polling for 2 minutes while workers run: server/http/load/console-sessions.test.ts
- * (a vitest suite, so it also runs briefly in `npm test`) with LOAD_DURATION_MS=120000. Its printed
+ * 50 console sessions polling for 2 minutes while workers run: bench/load/console-sessions.test.ts
+ * (a vitest suite with its own config, kept out of `npm test`) with LOAD_DURATION_MS=120000. Its printed
  * percentiles are echoed and the overall console p50/p95 become figures. There is no budget for
  * them in DESIGN.md; the suite itself fails on any 5xx or hung request.
  */
@@ -14,7 +14,7 @@ const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 50);
 async function main(): Promise<void> {
   const vitest = spawnChild(
     join(ROOT, "node_modules", ".bin", "vitest"),
-    ["run", "server/http/load", "--reporter=verbose"],
+    ["run", "--config", join(ROOT, "bench", "load", "vitest.config.mts"), "--reporter=verbose"],
     { ...process.env, LOAD_DURATION_MS: String(DURATION_MS), LOAD_SESSIONS: String(SESSIONS), FORCE_COLOR: "0", NO_COLOR: "1" },
   );
   const code = await new Promise<number | null>((resolve) => vitest.child.once("exit", (c) => resolve(c)));

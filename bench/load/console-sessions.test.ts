@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { CpHarness } from "../control-plane/test-support";
-import { startCpHarness } from "../control-plane/test-support";
-import { blob, ScriptedWorker } from "../test-support";
+import type { CpHarness } from "../../server/http/control-plane/test-support";
+import { startCpHarness } from "../../server/http/control-plane/test-support";
+import { blob, ScriptedWorker } from "../../server/http/test-support";
 
 /**
  * Fault test: many operator consoles polling the server while a workload runs. Every console
