@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { screenTitle } from "@/components/shell/planned-screen";
+import { screenTitle } from "@/components/shell/screen-title";
 import { AttentionScreen } from "@/components/attention/attention-screen";
 import { PageHeader } from "@/components/ui/page-header";
 import { getShellContext } from "@/lib/server/shell-context";

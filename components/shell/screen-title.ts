@@ -1,0 +1,9 @@
+import { getTranslations } from "next-intl/server";
+
+export type ScreenKey = "overview" | "runs" | "attention" | "system" | "workers";
+
+/** The page title of a top-level screen, from the catalog (used by each route's metadata). */
+export async function screenTitle(screen: ScreenKey): Promise<string> {
+  const t = await getTranslations("pages");
+  return t(`${screen}.title`);
+}
