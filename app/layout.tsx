@@ -13,6 +13,8 @@ export async function generateMetadata(): Promise<Metadata> {
   return {
     title: { default: t("title"), template: t("titleTemplate", { page: "%s" }) },
     description: t("description"),
+    // app/icon.svg is linked by Next's file convention; these are the raster fallbacks in public/.
+    icons: { shortcut: "/favicon.ico", apple: "/apple-touch-icon.png" },
   };
 }
 

@@ -185,3 +185,13 @@ test("the namespace cookie travels to the server as X-Namespace", async ({ page,
   await expect.poll(async () => (await context.cookies()).find((cookie) => cookie.name === "bw-namespace")?.value).toBe("default");
   expect((await page.request.get("/api/dw/workflows")).status()).toBe(200);
 });
+
+test("the console serves its icons and web app manifest from public/", async ({ request, page }) => {
+  for (const [path, type] of [["/favicon.ico", "image/"], ["/apple-touch-icon.png", "image/png"], ["/icon-192.png", "image/png"], ["/icon-512.png", "image/png"], ["/manifest.webmanifest", "application/manifest+json"]] as const) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()["content-type"], path).toContain(type);
+  }
+  await page.goto("/login");
+  await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute("href", "/apple-touch-icon.png");
+});
