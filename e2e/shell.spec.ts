@@ -192,6 +192,6 @@ test("the console serves its icons and web app manifest from public/", async ({ 
     expect(res.status(), path).toBe(200);
     expect(res.headers()["content-type"], path).toContain(type);
   }
-  await page.goto("/login");
+  await page.goto("/");
   await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute("href", "/apple-touch-icon.png");
 });
