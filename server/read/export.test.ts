@@ -123,8 +123,11 @@ describe("history export and debug of a run with a retried then non-retryable ac
     const retry = list(bundle.timeline).find((e) => String(e.type) === "ActivityRetryScheduled");
     expect(retry?.summary).toBe("Scheduled retry 2 for orders.charge.");
     expect(retry?.kind).toBe("activity");
-    expect(retry?.failure.failure_category).toBeNull();
     expect(retry?.retry_after_attempt).toBe(1);
+    // HistoryTimeline.php@8dc90d6 failureMetadata: a retry has no failure row, so id, handled, source and propagation are null.
+    expect(retry?.failure).toMatchObject({ id: null, handled: null, source_kind: null, source_id: null, propagation_kind: null, failure_category: null, non_retryable: false, message: "gateway timeout", exception_type: "GatewayTimeout" });
+    // No top-level attempt or timeout keys on real timeline entries: they stay in the event payload.
+    for (const e of list(bundle.timeline)) for (const k of ["activity_attempt_id", "attempt_number", "timeout_kind"]) expect(e).not.toHaveProperty(k);
     const failed = list(bundle.timeline).find((e) => String(e.type) === "ActivityFailed");
     expect(failed?.summary).toBe("Failed orders.charge: card declined.");
     expect(failed?.failure.non_retryable).toBe(true);
@@ -136,7 +139,22 @@ describe("history export and debug of a run with a retried then non-retryable ac
     expect(bundle.summary.liveness_state).toBe("closed");
     expect(bundle.summary.exception_count).toBe(2);
     expect(bundle.payloads.arguments.available).toBe(false);
-    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "activities.0.arguments")?.encoding).toBe("opaque-string");
+    // Encoding follows the codec; the JSON bytes this scripted worker labels avro are not a single-object frame.
+    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "activities.0.arguments")).toMatchObject({
+      codec: "avro",
+      available: true,
+      encoding: "base64-avro-single-object",
+      avro_framing: null,
+      avro_prefix_hex: "5b34",
+      writer_schema: null,
+      writer_schema_fingerprint: null,
+      diagnostic: "invalid_single_object_magic",
+    });
+    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "payloads.arguments.data")).toMatchObject({ available: false, diagnostic: "payload_unavailable" });
+    expect(bundle.summary).not.toHaveProperty("repair_blocked_reason");
+    expect(bundle.summary).toMatchObject({ history_fan_out: expect.any(Number), history_budget_pressure: "ok" });
+    expect(list(bundle.failures)[0]).not.toHaveProperty("event_sequence");
+    expect(bundle.payloads.output).toMatchObject({ available: false, codec: null });
   });
 
   test("debug of the closed run: terminal, recent failures newest first", async () => {
