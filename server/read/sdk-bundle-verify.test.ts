@@ -186,7 +186,7 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
 
   test("the embedded writer schema is the SDK's Value schema text, and its CRC-64-AVRO is the frames' fingerprint", () => {
     expect(VALUE_SCHEMA_JSON).toBe(verified.value_schema_json);
-    const canonical = JSON.stringify(avro.Type.forSchema(VALUE_SCHEMA as unknown as avro.Schema, { wrapUnions: true }).getSchema());
+    const canonical = JSON.stringify(avro.Type.forSchema(VALUE_SCHEMA as unknown as avro.Schema, { wrapUnions: true }).schema());
     expect(canonical).toBe(verified.canonical_form);
     expect(crc64Avro(canonical)).toBe(VALUE_SCHEMA_FINGERPRINT_HEX);
     expect(verified.fastavro_crc64).toBe(VALUE_SCHEMA_FINGERPRINT_HEX);
