@@ -170,6 +170,8 @@ function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<
     last_heartbeat_at: isoMicros(a.last_heartbeat_at),
     last_heartbeat_progress: null,
     closed_at: isoMicros(a.closed_at),
+    // `HistoryExport::activityAttempts` (HistoryExport.php@8dc90d6) types attempt_number and status
+    // nullable (`?? null`); this server's attempt rows always have both.
     attempts: attempts.map((at) => ({
       id: at.id,
       activity_execution_id: at.activity_execution_id,
@@ -348,7 +350,9 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       payload_codec: c.payload_codec,
       payload: c.payload,
       source: c.source,
-      context,
+      // `WorkflowCommand::publicContext()` (workflow@8dc90d6): only workflow/intake/principal parts,
+      // none of which this server records — PHP encodes the empty array as `[]`. The reason is `reason`.
+      context: [],
       caller_label: null,
       principal_type: null,
       principal_id: null,
