@@ -11,12 +11,16 @@ import { cp, list, startCpHarness } from "./test-support";
  * (workflow@8dc90d6 DefaultWorkflowControlPlane::signalStatus, WorkflowStub signal admission).
  */
 
-/** One declared handler as the Python SDK writes it: `approve(actor: str, note: str | None = None)`. */
+/**
+ * One declared handler exactly as the Python SDK writes it: the output of durable-workflow 2.12.0
+ * `worker._workflow_command_contract` for `@workflow.signal("approve") def approve(self, actor: str,
+ * note: str | None = None)`.
+ */
 const APPROVE = {
   name: "approve",
   parameters: [
     { name: "actor", position: 0, required: true, variadic: false, default_available: false, default: null, type: "string", allows_null: false },
-    { name: "note", position: 1, required: false, variadic: false, default_available: true, default: null, type: "string", allows_null: true },
+    { name: "note", position: 1, required: false, variadic: false, default_available: true, default: null, type: "string|null", allows_null: true },
   ],
 };
 const CONTRACTS = {
