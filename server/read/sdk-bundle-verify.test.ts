@@ -11,6 +11,7 @@ import type { DemoFleet } from "../demo/fleet";
 import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
 import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN, TEST_WORKER_TOKEN } from "../sdk/testing";
 import type { TestServer } from "../sdk/testing";
+import { exportRun } from "./export";
 import { VALUE_SCHEMA_JSON } from "./payload-manifest";
 
 /**
@@ -20,6 +21,7 @@ import { VALUE_SCHEMA_JSON } from "./payload-manifest";
  * The venv comes from scripts/python-sdk.sh; when it cannot be made the test fails, it never skips.
  */
 
+const SIGNING_KEY = "bundle-verify-signing-key";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Creates or reuses .venv-sdk and answers its python (the script's last stdout line). */
@@ -41,8 +43,10 @@ from durable_workflow import _avro, history_bundle_verify as v
 from fastavro.schema import fingerprint, to_parsing_canonical_form
 reports = {}
 for path in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
-    r = v.verify_bundle_json(path.read_text(encoding="utf-8"))
+    key = sys.argv[2] if path.name.startswith("signed-") else None
+    r = v.verify_bundle_json(path.read_text(encoding="utf-8"), key)
     reports[path.name] = {"status": r["status"], "summary": r["summary"], "checksum_matches": r["integrity"]["checksum_matches"],
+                          "signature_verified": r["integrity"]["signature_verified"],
                           "findings": [{"rule": f["rule"], "severity": f["severity"], "path": f["path"]} for f in r["findings"]]}
 pcf = to_parsing_canonical_form(json.loads(_avro.VALUE_SCHEMA_JSON))
 print(json.dumps({"reports": reports, "value_schema_json": _avro.VALUE_SCHEMA_JSON, "fingerprint_hex": _avro.VALUE_SCHEMA_FINGERPRINT_HEX,
@@ -58,6 +62,7 @@ interface Report {
   status: string;
   summary: { errors: number; warnings: number; info: number };
   checksum_matches: boolean | null;
+  signature_verified: boolean | null;
   findings: Finding[];
 }
 interface VerifierOutput {
@@ -153,8 +158,12 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
     const framed = tampered.payload_manifest.entries.find((e) => e.writer_schema !== null);
     if (framed) framed.writer_schema_fingerprint = "crc64-avro:0000000000000000";
     writeFileSync(join(dir, "zz-tampered.json"), JSON.stringify(tampered));
+    // A signed export (DW_V2_HISTORY_EXPORT_SIGNING_KEY) of the longest run, checked with the key.
+    const longest = server.db.prepare("SELECT workflow_instance_id AS workflowId, id AS runId FROM workflow_runs ORDER BY last_history_sequence DESC LIMIT 1").get() as { workflowId: string; runId: string };
+    const signed = exportRun(server.db, { namespace: "default", ...longest }, clock.now(), { key: SIGNING_KEY, keyId: "demo-key" });
+    writeFileSync(join(dir, "signed-longest.json"), JSON.stringify(signed));
 
-    const out = execFileSync(python, ["-c", VERIFY_SCRIPT, dir], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
+    const out = execFileSync(python, ["-c", VERIFY_SCRIPT, dir, SIGNING_KEY], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
     verified = JSON.parse(out) as VerifierOutput;
   }, 600_000);
 
@@ -176,6 +185,13 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
     expect(bundles.filter(([, r]) => r.checksum_matches !== true).map(([f]) => f)).toEqual([]);
     const warnings = bundles.flatMap(([, r]) => r.findings.filter((f) => f.severity !== "error").map((f) => f.rule));
     console.info(`[sdk-bundle-verify] ${bundles.length} bundles verified: ${errors.length} errors, ${warnings.length} warnings/info (${[...new Set(warnings)].join(", ") || "none"})`);
+  });
+
+  test("a signed bundle verifies with the signing key: hmac-sha256 over the same canonical JSON", () => {
+    const r = verified.reports["signed-longest.json"];
+    expect(r?.status).toBe("ok");
+    expect(r?.signature_verified).toBe(true);
+    expect(r?.checksum_matches).toBe(true);
   });
 
   test("the verifier is not blind: the tampered fingerprint is an error", () => {
