@@ -336,7 +336,7 @@ describe("export of a run that keeps changing: snapshot and signing", () => {
     await h.close();
   });
 
-  test("events, tasks and commands committed during the build are not in the bundle, not even in part", async () => {
+  test("events, tasks and commands committed during the build are not in the bundle, not even in part", HEAVY, async () => {
     const lastSequence = (): number =>
       (h.db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(ref.runId) as { s: number }).s;
     const sequenceBefore = lastSequence();
