@@ -1,5 +1,6 @@
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
+import { declaredContractPayload, runCommandContract, signalAdmission, signalArgumentErrors } from "./command-contract";
 import { EngineError } from "./errors";
 import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
 import type { CommandRow, CommandStatus, InstanceRow, RunRow } from "./rows";
@@ -34,6 +35,14 @@ export interface CommandResult extends CommandResponse {
   payload_codec?: string | null;
   /** signal only */
   signal_name?: string;
+  /** A rejected signal's message and admission diagnostics (`CommandResponse::payload`, workflow@8dc90d6). */
+  message?: string;
+  validation_errors?: Record<string, string[]>;
+  command_contract_source?: string | null;
+  command_contract_backfill_needed?: boolean;
+  command_contract_backfill_available?: boolean;
+  declared_signals?: string[];
+  signal_admission?: string;
 }
 
 export interface StartWorkflowInput {
@@ -190,6 +199,8 @@ export interface StartRunSpec {
   parent?: { instanceId: string; runId: string; sequence: number; linkId: string; childCallId: string } | null;
   continuedFromRunId?: string | null;
   startAccepted?: boolean;
+  /** `declared_*` keys for `WorkflowStarted` (control-plane starts, from the registered worker contract). */
+  declaredContract?: JsonObject;
 }
 
 /** Creates the next run of an instance (`pending`), writes its opening history and its first workflow task. */
@@ -262,6 +273,7 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
       workflow_link_id: s.parent?.linkId,
       child_call_id: s.parent?.childCallId,
       continued_from_run_id: s.continuedFromRunId ?? undefined,
+      ...s.declaredContract,
     },
     { commandId: s.commandId },
   );
@@ -317,12 +329,16 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
     runTimeoutSeconds: input.run_timeout_seconds ?? null,
     commandId,
     startAccepted: true,
+    declaredContract: declaredContractPayload(tx, input.namespace, input.task_queue, input.workflow_type, WORKER_STALE_AFTER_MS),
   });
   const row = insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run, requestedRunId: null, type: "start", requestId: input.request_id, status: "accepted", outcome: "started_new", payload: input.input ?? null });
   // The start events were written before the command row existed; point them at it.
   tx.db.prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?) WHERE workflow_run_id = ? AND workflow_command_id = ?").run(row.id, row.id, run.id, commandId);
   return resultFromRow(tx, row);
 }
+
+/** Workers that have not heartbeated for this long are stale (`StandaloneWorkerVisibility`, as read/fleet.ts). */
+const WORKER_STALE_AFTER_MS = 60_000;
 
 /** Resolves the targeted run: 404 for an unknown instance, otherwise the current run and, when a run id was named, whether it is current. */
 function target(tx: Tx, namespace: string, workflowId: string, runId: string | null | undefined): { instance: InstanceRow; run: RunRow | null; notCurrent: boolean } {
@@ -352,6 +368,18 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
   const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: "signal", targetName: input.signal_name, requestId: input.request_id };
   if (rejection || !t.run) {
     return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
+  }
+  // Admission against the run's durable command contract (WorkflowStub.php@8dc90d6 attemptSignalWithArguments).
+  const contract = runCommandContract(tx, t.run.id);
+  const admission = signalAdmission(contract, input.signal_name, t.run.workflow_type);
+  if (!admission.allowed) {
+    const row = insertCommand(tx, { ...base, status: "rejected", outcome: "rejected_unknown_signal", rejectionReason: "unknown_signal" });
+    return { ...resultFromRow(tx, row), message: admission.message ?? undefined, ...admission.diagnostics };
+  }
+  const validationErrors = signalArgumentErrors(contract, input.signal_name, input.input ?? null);
+  if (Object.keys(validationErrors).length > 0) {
+    const row = insertCommand(tx, { ...base, status: "rejected", outcome: "rejected_invalid_arguments", rejectionReason: "invalid_signal_arguments" });
+    return { ...resultFromRow(tx, row), validation_errors: validationErrors, ...admission.diagnostics };
   }
   tx.db.prepare("UPDATE workflow_instances SET last_message_sequence = last_message_sequence + 1, updated_at = ? WHERE namespace = ? AND id = ?").run(tx.now, input.namespace, input.workflow_id);
   const messageSequence = (tx.instance(input.namespace, input.workflow_id) as InstanceRow).last_message_sequence;

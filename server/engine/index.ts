@@ -33,6 +33,8 @@ export interface RegisterWorkerInput {
   sdk_version?: string | null;
   build_id?: string | null;
   supported_workflow_types?: string[] | null;
+  /** Per workflow type: `{signals, signal_contracts, queries, …}` as the SDK declares them. */
+  workflow_command_contracts?: Record<string, unknown> | null;
   supported_activity_types?: string[] | null;
   max_concurrent_workflow_tasks?: number | null;
   max_concurrent_activity_tasks?: number | null;
@@ -172,12 +174,14 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
         tx.db
           .prepare(
             `INSERT INTO worker_registrations (worker_id, namespace, task_queue, runtime, sdk_version, build_id, host, process_id, supported_workflow_types,
-               supported_activity_types, max_concurrent_workflow_tasks, max_concurrent_activity_tasks, status, registered_at, last_heartbeat_at, created_at, updated_at)
-             VALUES (@worker_id, @namespace, @task_queue, @runtime, @sdk_version, @build_id, @host, @process_id, @wf, @act, @mwt, @mat, 'active', @now, @now, @now, @now)
+               supported_activity_types, max_concurrent_workflow_tasks, max_concurrent_activity_tasks, status, registered_at, last_heartbeat_at, created_at, updated_at,
+               workflow_command_contracts)
+             VALUES (@worker_id, @namespace, @task_queue, @runtime, @sdk_version, @build_id, @host, @process_id, @wf, @act, @mwt, @mat, 'active', @now, @now, @now, @now, @contracts)
              ON CONFLICT(namespace, worker_id) DO UPDATE SET task_queue = excluded.task_queue, runtime = excluded.runtime, sdk_version = excluded.sdk_version,
                build_id = excluded.build_id, supported_workflow_types = excluded.supported_workflow_types, supported_activity_types = excluded.supported_activity_types,
                max_concurrent_workflow_tasks = excluded.max_concurrent_workflow_tasks, max_concurrent_activity_tasks = excluded.max_concurrent_activity_tasks,
-               status = 'active', registered_at = excluded.registered_at, last_heartbeat_at = excluded.last_heartbeat_at, updated_at = excluded.updated_at`,
+               status = 'active', registered_at = excluded.registered_at, last_heartbeat_at = excluded.last_heartbeat_at, updated_at = excluded.updated_at,
+               workflow_command_contracts = excluded.workflow_command_contracts`,
           )
           .run({
             worker_id: workerId,
@@ -192,6 +196,7 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
             act: JSON.stringify(input.supported_activity_types ?? []),
             mwt: input.max_concurrent_workflow_tasks ?? 100,
             mat: input.max_concurrent_activity_tasks ?? 100,
+            contracts: input.workflow_command_contracts ? JSON.stringify(input.workflow_command_contracts) : null,
             now: tx.now,
           });
         return { worker_id: workerId, registered: true as const };

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { CpHarness } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker, startWorkerHarness, typesOf } from "../http/test-support";
+import { refreshStaleSummaries } from "./repair";
 import { repairBackoffSeconds } from "./summary";
 
 const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
@@ -44,13 +45,21 @@ describe("repair", () => {
     expect(debug.body.execution.liveness_state).toBe("activity_task_leased");
 
     h.clock.advance(LEASE_MS + 1_000);
+    // Debug reads the stored summary (WorkflowRunDiagnostics.php@11d35b7): until the sweep refreshes
+    // it the run still reads leased, while the lease expiry itself is evaluated now.
+    debug = await cp(h.url, "/workflows/lost-1/debug");
+    expect(debug.body.execution.liveness_state).toBe("activity_task_leased");
+    expect(debug.body.pending_activities[0].current_attempt.lease_expired).toBe(true);
+    expect(list(debug.body.findings).map((f) => f.code)).toContain("expired_leases");
+    expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
     debug = await cp(h.url, "/workflows/lost-1/debug");
     expect(debug.body.execution.liveness_state).toBe("repair_needed");
     expect(String(debug.body.execution.liveness_reason)).toContain(`Activity task ${lost.task_id} lease expired at`);
-    expect(debug.body.diagnostic_status).toBe("needs_attention");
-    expect(list(debug.body.findings).map((f) => f.code)).toContain("expired_leases");
-    expect(debug.body.pending_workflow_tasks[0].transport_state).toBe("lease_expired");
-    expect(debug.body.pending_activities[0].current_attempt.lease_expired).toBe(true);
+    // No task_problem / repair_attention flag for an activity lease, so the real status is the open work.
+    expect(debug.body.diagnostic_status).toBe("pending_work");
+    // Workflow tasks only: the expired activity task is the summary's next task, not a pending workflow task.
+    expect(list(debug.body.pending_workflow_tasks)).toEqual([]);
+    expect(debug.body.execution.next_scheduled_event).toMatchObject({ source: "run_summary", task_id: lost.task_id, task_type: "activity", task_status: "leased" });
 
     const repair = await cp(h.url, "/workflows/lost-1/repair", { body: { request_id: "repair-1" } });
     expect(repair.status).toBe(200);
@@ -103,11 +112,24 @@ describe("repair", () => {
   test("missing transport is found by the pass, recreated with no history, and the run completes", async () => {
     h.engine.startWorkflow({ namespace: "default", workflow_id: "missing-1", workflow_type: "orders.process", task_queue: "default" });
     const runId = String((await cp(h.url, "/workflows/missing-1")).body.run_id);
+    const lostTaskId = (h.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ?").get(runId) as { id: string }).id;
     h.db.prepare("DELETE FROM workflow_tasks WHERE workflow_run_id = ?").run(runId);
-    const debug = await cp(h.url, "/workflows/missing-1/debug");
+    // The stored summary still names the task; debug shows the synthetic row for it (summaryMissingWorkflowTaskRow, @11d35b7).
+    let debug = await cp(h.url, "/workflows/missing-1/debug");
+    expect(debug.body.execution.liveness_state).toBe("workflow_task_ready");
+    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({
+      task_id: `missing:workflow:${lostTaskId}`,
+      expected_task_id: lostTaskId,
+      status: "missing",
+      transport_state: "missing",
+      task_missing: true,
+      synthetic: true,
+    });
+    expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
+    debug = await cp(h.url, "/workflows/missing-1/debug");
     expect(debug.body.execution.liveness_state).toBe("repair_needed");
     expect(debug.body.execution.liveness_reason).toBe("Run is non-terminal but has no durable next-resume source.");
-    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({ task_id: `missing:workflow:${runId}`, status: "missing", task_missing: true, synthetic: true });
+    expect(list(debug.body.pending_workflow_tasks)).toEqual([]);
     const eventsBefore = typesOf(h.db, runId).length;
 
     const pass = await cp(h.url, "/system/repair/pass", { body: {} });
@@ -179,7 +201,10 @@ describe("repair", () => {
       h.db.prepare("UPDATE workflow_tasks SET last_claim_failed_at = ?, last_claim_error = 'backend rejected the claim' WHERE id = ?").run(h.clock.now(), taskId);
     };
     failClaim();
-    expect((await cp(h.url, "/workflows/claim-1/debug")).body.execution.liveness_state).toBe("workflow_task_claim_failed");
+    // A write outside the engine: the stored liveness is unchanged, the task row's own flags are read now.
+    const claimDebug = (await cp(h.url, "/workflows/claim-1/debug")).body;
+    expect(claimDebug.execution.liveness_state).toBe("workflow_task_ready");
+    expect(claimDebug.pending_workflow_tasks[0]).toMatchObject({ task_id: taskId, claim_failed: true, last_claim_error: "backend rejected the claim" });
     let pass = await cp(h.url, "/system/repair/pass", { body: { run_ids: [runId] } });
     expect(pass.body.repaired_existing_tasks).toBe(1);
     expect(taskRow(h, taskId)).toMatchObject({ repair_count: 1, repair_available_at: h.clock.now() + 3_000 });

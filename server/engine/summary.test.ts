@@ -89,18 +89,23 @@ describe("run summary projection", () => {
     expect([s?.liveness_state, s?.liveness_reason]).toEqual(["repair_needed", "Run is non-terminal but has no durable next-resume source."]);
   });
 
-  test("a lease expiring with no transition: debug projects it at once, the sweep refreshes the stored summary", async () => {
+  test("a lease expiring with no transition: debug reads the stored summary, the sweep refreshes it", async () => {
     h.engine.startWorkflow({ namespace: "default", workflow_id: "lease-1", workflow_type: "t", task_queue: "default" });
     const t = await w.mustPollWorkflow();
     h.clock.advance(300_001);
     expect(stored(h, t.run_id).liveness_state).toBe("workflow_task_leased");
     expect(projectRunSummary(h.db, t.run_id, h.clock.now())?.liveness_state).toBe("repair_needed");
-    const debug = await cp(h.url, "/workflows/lease-1/debug");
+    // Stored, as WorkflowRunDiagnostics.php@11d35b7 reads it; the task row's lease state is evaluated now.
+    let debug = await cp(h.url, "/workflows/lease-1/debug");
+    expect(debug.body.execution.liveness_state).toBe("workflow_task_leased");
+    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({ transport_state: "lease_expired", lease_expired: true, summary: "Workflow task lease expired; waiting for recovery." });
+
+    expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
+    debug = await cp(h.url, "/workflows/lease-1/debug");
     expect(debug.body.execution.liveness_state).toBe("repair_needed");
     expect(debug.body.execution.task_problem).toBe(true);
     expect(debug.body.execution.task_problem_badge.code).toBe("active");
-
-    expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
+    expect(debug.body.diagnostic_status).toBe("needs_attention");
     const s = stored(h, t.run_id);
     expect(s.liveness_state).toBe("repair_needed");
     expect(s.repair_blocked_reason).toBeNull();

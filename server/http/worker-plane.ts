@@ -40,6 +40,8 @@ const registerSchema = z.object({
   build_id: z.string().max(255).nullish(),
   supported_workflow_types: z.array(z.string()).nullish(),
   workflow_definition_fingerprints: z.record(z.string(), z.string()).nullish(),
+  // Per type `{signals, signal_contracts, …}`: the durable signal contract of runs started on this queue (server@205c046).
+  workflow_command_contracts: z.record(z.string(), z.record(z.string(), z.unknown())).nullish(),
   supported_activity_types: z.array(z.string()).nullish(),
   max_concurrent_workflow_tasks: z.number().int().min(1).nullish(),
   max_concurrent_activity_tasks: z.number().int().min(1).nullish(),

@@ -1,19 +1,10 @@
 import type { Db } from "../store/db";
-import {
-  claimFailed,
-  dispatchFailed,
-  dispatchOverdue,
-  leaseExpired,
-  parsePayload,
-  projectRunSummary,
-  repairBackoffSeconds,
-  transportState,
-} from "../engine/summary";
+import { claimFailed, dispatchFailed, dispatchOverdue, leaseExpired, parsePayload, transportState } from "../engine/summary";
 import type { ActivityRow, AttemptRow, FailureRow, RunRow, TaskRow } from "../engine/rows";
 import { isTerminal } from "../engine/rows";
 import type { RunSummary } from "../engine/summary";
-import { activeWorkers, fleetSummary, queueDetail } from "./fleet";
-import { compact, isoMicros, isoOffset, str } from "./format";
+import { fleetSummary, queueDetail } from "./fleet";
+import { compact, isoMicros, str } from "./format";
 import type { Json } from "./format";
 
 const PREVIEW_MAX_BYTES = 4096;
@@ -39,17 +30,51 @@ export function taskProblemBadge(s: RunSummary): Json | null {
   return { code, label: b.label, description: b.description, tone: b.tone, badge_visible: true };
 }
 
-/** One task as `RunTaskView` shows it (the debug subset; nulls dropped by the caller). */
+const NOT_APPLICABLE = null;
+
+/**
+ * `WorkflowRunDiagnostics::workflowTaskSummary` (durable-workflow/server@11d35b7
+ * app/Support/WorkflowRunDiagnostics.php), verbatim.
+ */
+function workflowTaskSummary(t: TaskRow, now: number): string {
+  const p = parsePayload(t.payload);
+  if (p.replay_blocked === true) return "Workflow replay blocked.";
+  if (leaseExpired(t, now)) return "Workflow task lease expired; waiting for recovery.";
+  if (dispatchFailed(t)) return "Workflow task dispatch failed; waiting for recovery.";
+  if (claimFailed(t)) return "Workflow task claim failed; worker backend capability is unsupported.";
+  if (dispatchOverdue(t, now)) return "Workflow task is ready but dispatch is overdue.";
+  const wait = str(p.workflow_wait_kind);
+  const timerResume = str(p.resume_source_kind) === "timer";
+  const verb = t.status === "ready" ? "ready" : t.status === "leased" ? "leased" : null;
+  if (verb === null) return "Workflow task is not pending.";
+  if (wait === "update") return `Workflow task ${verb} to apply accepted update.`;
+  if (wait === "signal") return timerResume ? `Workflow task ${verb} to apply signal timeout.` : `Workflow task ${verb} to apply accepted signal.`;
+  if (wait === "condition") return `Workflow task ${verb} to apply condition timeout.`;
+  return verb === "ready" ? "Workflow task ready to resume the selected run." : "Workflow task leased to a worker.";
+}
+
+/**
+ * `WorkerCompatibility::supports` for a server that is no worker itself: a task without a
+ * compatibility marker is supported; this server reports nothing for marked tasks (it keeps no
+ * worker compatibility of its own, and no per-build fleet matrix).
+ */
+function compatibilityFields(compatibility: string | null): Json {
+  if (compatibility !== null) return {};
+  return { compatibility_supported: true, compatibility_reason: NOT_APPLICABLE, compatibility_supported_in_fleet: true, compatibility_fleet_reason: NOT_APPLICABLE };
+}
+
+/** One `pending_workflow_tasks` row: `workflowTaskRow` through `task()` (WorkflowRunDiagnostics.php@11d35b7). */
 export function taskView(t: TaskRow, now: number): Json {
   const p = parsePayload(t.payload);
-  return {
+  return compact({
     task_id: t.id,
     task_type: t.task_type,
     status: t.status,
     transport_state: transportState(t, now),
-    summary: taskSummaryText(t, now),
+    summary: workflowTaskSummary(t, now),
     queue: t.queue,
     compatibility: t.compatibility,
+    ...compatibilityFields(t.compatibility),
     available_at: isoMicros(t.available_at),
     leased_at: isoMicros(t.leased_at),
     lease_owner: t.lease_owner,
@@ -57,7 +82,6 @@ export function taskView(t: TaskRow, now: number): Json {
     lease_expired: leaseExpired(t, now),
     attempt_count: t.attempt_count,
     repair_count: t.repair_count,
-    repair_backoff_seconds: repairBackoffSeconds(t.repair_count),
     dispatch_failed: dispatchFailed(t),
     dispatch_overdue: dispatchOverdue(t, now),
     claim_failed: claimFailed(t),
@@ -65,8 +89,6 @@ export function taskView(t: TaskRow, now: number): Json {
     last_dispatch_error: t.last_dispatch_error,
     last_claim_error: t.last_claim_error,
     repair_available_at: isoMicros(t.repair_available_at),
-    activity_execution_id: str(p.activity_execution_id),
-    timer_id: str(p.timer_id),
     workflow_wait_kind: str(p.workflow_wait_kind),
     workflow_open_wait_id: str(p.open_wait_id),
     workflow_resume_source_kind: str(p.resume_source_kind),
@@ -74,79 +96,71 @@ export function taskView(t: TaskRow, now: number): Json {
     replay_blocked: p.replay_blocked === true,
     replay_blocked_reason: str(p.replay_blocked_reason),
     task_missing: false,
+    expected_task_id: null,
     synthetic: false,
-  };
+  });
 }
 
-function taskSummaryText(t: TaskRow, now: number): string {
-  const label = t.task_type === "activity" ? "Activity" : t.task_type === "timer" ? "Timer" : "Workflow";
-  switch (transportState(t, now)) {
-    case "leased":
-      return `${label} task leased to ${t.lease_owner ?? "a worker"}.`;
-    case "lease_expired":
-      return `${label} task lease expired at ${isoMicros(t.lease_expires_at)}.`;
-    case "scheduled":
-      return `${label} task scheduled for ${isoMicros(t.available_at)}.`;
-    case "dispatch_failed":
-      return `${label} task dispatch failed.`;
-    case "dispatch_overdue":
-      return `${label} task dispatch is overdue.`;
-    case "claim_failed":
-      return `${label} task claim failed.`;
-    case "repair_backoff":
-      return `${label} task is waiting for its repair backoff.`;
-    default:
-      return `${label} task ready.`;
-  }
-}
-
-/** The synthetic row the projection shows when a repairable resume source has lost its task. */
-function missingTaskRow(run: RunRow, s: RunSummary): Json {
-  return {
-    task_id: `missing:workflow:${run.id}`,
-    task_type: s.wait_kind === "activity" ? "activity" : s.wait_kind === "timer" ? "timer" : "workflow",
+/**
+ * `summaryMissingWorkflowTaskRow` (WorkflowRunDiagnostics.php@11d35b7): the stored summary names an
+ * open workflow task that no longer exists.
+ */
+function missingTaskRow(db: Db, run: RunRow, s: RunSummary | undefined, loaded: readonly string[]): Json | null {
+  if (!s || s.next_task_id === null || s.next_task_type !== "workflow" || !["ready", "leased"].includes(s.next_task_status ?? "") || loaded.includes(s.next_task_id)) return null;
+  if (db.prepare("SELECT 1 FROM workflow_tasks WHERE id = ? AND workflow_run_id = ?").get(s.next_task_id, run.id)) return null;
+  const compatibility = s.compatibility ?? run.compatibility;
+  return compact({
+    task_id: `missing:workflow:${s.next_task_id}`,
+    task_type: "workflow",
     status: "missing",
     transport_state: "missing",
-    summary: "Durable task transport is missing.",
-    queue: run.queue,
+    summary: "Workflow task referenced by the run summary is missing.",
+    queue: s.queue ?? run.queue,
+    compatibility,
+    ...compatibilityFields(compatibility),
+    available_at: isoMicros(s.next_task_at),
+    lease_expires_at: isoMicros(s.next_task_lease_expires_at),
+    lease_expired: false,
+    attempt_count: 0,
+    repair_count: 0,
+    dispatch_failed: false,
+    dispatch_overdue: false,
+    claim_failed: false,
     workflow_wait_kind: s.wait_kind,
     workflow_open_wait_id: s.open_wait_id,
     workflow_resume_source_kind: s.resume_source_kind,
     workflow_resume_source_id: s.resume_source_id,
+    replay_blocked: false,
     task_missing: true,
+    expected_task_id: s.next_task_id,
     synthetic: true,
-  };
+  });
 }
 
-function diagnosticStatus(run: RunRow, s: RunSummary, pendingWork: boolean, backlog: number): string {
+/** `WorkflowRunDiagnostics::diagnosticStatus` (WorkflowRunDiagnostics.php@11d35b7): the stored summary's flags decide. */
+function diagnosticStatus(run: RunRow, s: RunSummary | undefined, pendingWork: boolean, backlog: number): string {
   if (isTerminal(run.status)) return "terminal";
-  if (s.task_problem === 1 || s.repair_attention === 1 || s.liveness_state === "repair_needed") return "needs_attention";
+  if (s && (s.task_problem === 1 || s.repair_attention === 1)) return "needs_attention";
   if (pendingWork) return "pending_work";
-  if (s.wait_kind) return "waiting";
+  if (s?.wait_kind) return "waiting";
   if (backlog > 0) return "queue_backlog";
   return "running";
 }
 
-/**
- * `WorkflowRunDiagnostics::forRun`: a bounded support snapshot (≤ 25 open tasks, ≤ 25 open
- * activities, ≤ 10 recent failures). Liveness is projected at request time so an expired lease
- * shows as `repair_needed` even before the sweep refreshes the stored summary.
- */
-export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEventPayload: boolean }): Json {
-  const s = projectRunSummary(db, run.id, now);
-  if (!s) throw new Error(`run ${run.id} vanished`);
-  const tasks = db
-    .prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased') ORDER BY COALESCE(available_at, created_at), created_at, id LIMIT 25")
-    .all(run.id) as TaskRow[];
-  const pendingTasks: Json[] = tasks.map((t) => compact(taskView(t, now)));
-  if (s.liveness_state === "repair_needed" && s.next_task_id === null) pendingTasks.push(compact(missingTaskRow(run, s)));
+/** The stored run summary, as `WorkflowRunDiagnostics::summary` reads `WorkflowRunSummary::find($run->id)`. */
+function storedSummary(db: Db, runId: string): RunSummary | undefined {
+  return db.prepare("SELECT * FROM workflow_run_summaries WHERE id = ?").get(runId) as RunSummary | undefined;
+}
 
+/** `pendingActivities` / `currentAttempt` (WorkflowRunDiagnostics.php@11d35b7); lease expiry is read live there too. */
+function pendingActivities(db: Db, runId: string, now: number): Json[] {
   const activities = db
-    .prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence LIMIT 25")
-    .all(run.id) as ActivityRow[];
-  const attemptStmt = db.prepare("SELECT * FROM activity_attempts WHERE id = ?");
-  const pendingActivities = activities.map((a) => {
-    const at = a.current_attempt_id ? (attemptStmt.get(a.current_attempt_id) as AttemptRow | undefined) : undefined;
+    .prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY started_at, sequence, id LIMIT 25")
+    .all(runId) as ActivityRow[];
+  const byId = db.prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? AND id = ?");
+  const latest = db.prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? AND activity_execution_id = ? ORDER BY attempt_number DESC, started_at DESC, id DESC LIMIT 1");
+  return activities.map((a) => {
+    const at = ((a.current_attempt_id ? byId.get(runId, a.current_attempt_id) : undefined) ?? latest.get(runId, a.id)) as AttemptRow | undefined;
     return compact({
       activity_execution_id: a.id,
       activity_type: a.activity_type,
@@ -176,6 +190,91 @@ export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEv
         : null,
     });
   });
+}
+
+/** `lastEvent` (WorkflowRunDiagnostics.php@11d35b7): the preview is the first 4 KiB of the payload's JSON text. */
+function lastEvent(db: Db, runId: string, includePayload: boolean): Json | null {
+  const last = db
+    .prepare("SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence DESC LIMIT 1")
+    .get(runId) as { sequence: number; event_type: string; payload: string | null; recorded_at: number } | undefined;
+  if (!last) return null;
+  const text = last.payload ?? "{}";
+  const value: unknown = JSON.parse(text);
+  const isList = Array.isArray(value);
+  const keys = isList ? (value as unknown[]).map((_, n) => String(n)) : Object.keys(value as Json);
+  const bytes = Buffer.from(text);
+  return compact({
+    sequence: last.sequence,
+    event_type: last.event_type,
+    timestamp: isoMicros(last.recorded_at),
+    payload_summary: {
+      included: includePayload,
+      encoding: "json",
+      size_bytes: bytes.length,
+      top_level_type: isList ? "list" : "object",
+      top_level_key_count: keys.length,
+      top_level_keys: keys.slice(0, 20),
+      top_level_keys_truncated: keys.length > 20,
+      preview_max_bytes: PREVIEW_MAX_BYTES,
+    },
+    payload_preview: includePayload
+      ? { encoding: "json", size_bytes: bytes.length, max_bytes: PREVIEW_MAX_BYTES, truncated: bytes.length > PREVIEW_MAX_BYTES, data: bytes.subarray(0, PREVIEW_MAX_BYTES).toString("utf8") }
+      : null,
+  });
+}
+
+/** `nextScheduledEvent` (WorkflowRunDiagnostics.php@11d35b7): the stored summary's next task first, of any type. */
+function nextScheduledEvent(s: RunSummary | undefined, tasks: readonly Json[]): Json | null {
+  if (s && s.next_task_id !== null) {
+    return compact({
+      source: "run_summary",
+      task_id: s.next_task_id,
+      task_type: s.next_task_type,
+      task_status: s.next_task_status,
+      available_at: isoMicros(s.next_task_at),
+      lease_expires_at: isoMicros(s.next_task_lease_expires_at),
+      wait_deadline_at: isoMicros(s.wait_deadline_at),
+    });
+  }
+  for (const t of tasks) {
+    const at = str(t.available_at) ?? str(t.lease_expires_at);
+    if (at !== null) return compact({ source: "open_task", task_id: t.task_id, task_type: t.task_type, task_status: t.status, available_at: at });
+  }
+  return null;
+}
+
+/** `findings` (WorkflowRunDiagnostics.php@11d35b7), with its messages, read off the assembled answer. */
+function findings(pendingTasks: readonly Json[], pendingActivities: readonly Json[], queue: Json | null, s: RunSummary | undefined): Json[] {
+  const stats = (queue?.stats ?? {}) as { pollers?: { active_count?: number }; workflow_tasks?: { expired_lease_count?: number }; activity_tasks?: { expired_lease_count?: number } };
+  const out: Json[] = [];
+  if ((pendingTasks.length > 0 || pendingActivities.length > 0) && (stats.pollers?.active_count ?? 0) === 0)
+    out.push({ severity: "warning", code: "no_active_pollers", message: "The run has pending work but no active pollers on its task queue." });
+  if ((stats.workflow_tasks?.expired_lease_count ?? 0) + (stats.activity_tasks?.expired_lease_count ?? 0) > 0)
+    out.push({ severity: "warning", code: "expired_leases", message: "The task queue has expired workflow or activity leases." });
+  if (s?.task_problem === 1) out.push({ severity: "warning", code: "task_problem", message: "The run summary has a task problem flag." });
+  if (s?.repair_attention === 1) out.push({ severity: "warning", code: "repair_attention", message: "The run needs repair attention." });
+  if (pendingTasks.some((t) => t.replay_blocked === true)) out.push({ severity: "error", code: "workflow_replay_blocked", message: "A pending workflow task is replay-blocked." });
+  return out;
+}
+
+/**
+ * `WorkflowRunDiagnostics::forRun` (durable-workflow/server@11d35b7): a bounded support snapshot
+ * (≤ 25 open workflow tasks, ≤ 25 open activities, ≤ 10 recent failures). Run-level liveness is
+ * the STORED summary, as the real server reads it — an expired lease reads `repair_needed` once
+ * the sweep has refreshed the summary (≤ one `loop_throttle_seconds`), while the task rows'
+ * `transport_state` / `lease_expired` and the activities' `current_attempt.lease_expired` are
+ * evaluated now, as there. `pending_workflow_tasks` lists workflow tasks only; the next task of any
+ * type is `execution.next_scheduled_event` (source `run_summary`).
+ */
+export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEventPayload: boolean }): Json {
+  const s = storedSummary(db, run.id);
+  const tasks = db
+    .prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status IN ('ready', 'leased') ORDER BY available_at, created_at, id LIMIT 25")
+    .all(run.id) as TaskRow[];
+  const pendingTasks: Json[] = tasks.map((t) => taskView(t, now));
+  const missing = pendingTasks.length < 25 ? missingTaskRow(db, run, s, tasks.map((t) => t.id)) : null;
+  if (missing) pendingTasks.push(missing);
+  const activities = pendingActivities(db, run.id, now);
 
   const failures = (
     db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at DESC, id DESC LIMIT 10").all(run.id) as FailureRow[]
@@ -194,70 +293,17 @@ export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEv
     }),
   );
 
-  const last = db
-    .prepare("SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence DESC LIMIT 1")
-    .get(run.id) as { sequence: number; event_type: string; payload: string | null; recorded_at: number } | undefined;
-  let lastEvent: Json | null = null;
-  if (last) {
-    const text = last.payload ?? "{}";
-    const value: unknown = JSON.parse(text);
-    const isList = Array.isArray(value);
-    const keys = isList ? [] : Object.keys(value as Json);
-    const size = Buffer.byteLength(text);
-    lastEvent = {
-      sequence: last.sequence,
-      event_type: last.event_type,
-      timestamp: isoMicros(last.recorded_at),
-      payload_summary: {
-        included: opts.includeLastEventPayload,
-        encoding: "json",
-        size_bytes: size,
-        top_level_type: isList ? "list" : "object",
-        top_level_key_count: isList ? (value as unknown[]).length : keys.length,
-        top_level_keys: keys.slice(0, 20),
-        top_level_keys_truncated: keys.length > 20,
-        preview_max_bytes: PREVIEW_MAX_BYTES,
-      },
-    };
-    if (opts.includeLastEventPayload) {
-      const truncated = size > PREVIEW_MAX_BYTES;
-      lastEvent.payload_preview = {
-        encoding: "json",
-        size_bytes: size,
-        max_bytes: PREVIEW_MAX_BYTES,
-        truncated,
-        data: truncated ? Buffer.from(text).subarray(0, PREVIEW_MAX_BYTES).toString("utf8") : value,
-      };
-    }
-  }
-
-  const nextTask = s.next_task_id ? tasks.find((t) => t.id === s.next_task_id) : undefined;
   const queue = run.queue ? queueDetail(db, run.namespace, run.queue, now, { withAdmission: false }) : null;
   const backlog = queue ? Number((queue.stats as { approximate_backlog_count: number }).approximate_backlog_count) : 0;
-  const status = diagnosticStatus(run, s, pendingTasks.length > 0 || pendingActivities.length > 0, backlog);
-
-  const findings: Json[] = [];
-  if (!isTerminal(run.status)) {
-    const pollers = run.queue ? activeWorkers(db, run.namespace, now).filter((w) => w.task_queue === run.queue).length : 0;
-    if (pendingTasks.length > 0 && pollers === 0)
-      findings.push({ severity: "warning", code: "no_active_pollers", message: `No active worker is polling task queue ${run.queue ?? "default"}.` });
-    const expired = tasks.filter((t) => leaseExpired(t, now)).length;
-    if (expired > 0) findings.push({ severity: "error", code: "expired_leases", message: `${expired} task lease(s) of this run expired; repair redispatches them.` });
-    if (s.liveness_state === "workflow_replay_blocked")
-      findings.push({ severity: "error", code: "workflow_replay_blocked", message: s.liveness_reason });
-  }
-  if (s.task_problem === 1) findings.push({ severity: "warning", code: "task_problem", message: s.liveness_state === "repair_needed" ? s.liveness_reason : "The run needed task repair in the past." });
-  if (s.repair_attention === 1) findings.push({ severity: "warning", code: "repair_attention", message: `Repair is blocked: ${s.repair_blocked_reason ?? "unknown"}.` });
-
   return {
     generated_at: isoMicros(now),
     workflow_id: run.workflow_instance_id,
     run_id: run.id,
     namespace: run.namespace,
-    diagnostic_status: status,
+    diagnostic_status: diagnosticStatus(run, s, pendingTasks.length > 0 || activities.length > 0, backlog),
     execution: compact({
       status: run.status,
-      status_bucket: s.status_bucket,
+      status_bucket: s?.status_bucket ?? null,
       is_terminal: isTerminal(run.status),
       workflow_type: run.workflow_type,
       task_queue: run.queue,
@@ -265,36 +311,26 @@ export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEv
       run_number: run.run_number,
       started_at: isoMicros(run.started_at),
       closed_at: isoMicros(run.closed_at),
-      last_progress_at: isoOffset(run.last_progress_at),
-      wait_kind: s.wait_kind,
-      wait_reason: s.wait_reason,
-      liveness_state: s.liveness_state,
-      liveness_reason: s.liveness_reason,
-      repair_attention: s.repair_attention === 1,
-      task_problem: s.task_problem === 1,
-      task_problem_badge: taskProblemBadge(s),
-      last_event: lastEvent,
-      next_scheduled_event: nextTask
-        ? compact({
-            source: "open_task",
-            task_id: nextTask.id,
-            task_type: nextTask.task_type,
-            task_status: nextTask.status,
-            available_at: isoMicros(nextTask.available_at),
-            lease_expires_at: isoMicros(nextTask.lease_expires_at),
-            wait_deadline_at: isoMicros(s.wait_deadline_at),
-          })
-        : null,
+      last_progress_at: isoMicros(run.last_progress_at),
+      wait_kind: s?.wait_kind ?? null,
+      wait_reason: s?.wait_reason ?? null,
+      liveness_state: s?.liveness_state ?? null,
+      liveness_reason: s?.liveness_reason ?? null,
+      repair_attention: s ? s.repair_attention === 1 : null,
+      task_problem: s ? s.task_problem === 1 : null,
+      task_problem_badge: s ? taskProblemBadge(s) : null,
+      last_event: lastEvent(db, run.id, opts.includeLastEventPayload),
+      next_scheduled_event: nextScheduledEvent(s, pendingTasks),
     }),
     pending_workflow_tasks: pendingTasks,
-    pending_activities: pendingActivities,
+    pending_activities: activities,
     task_queue: queue,
     recent_failures: failures,
-    compatibility: {
-      run: compact({ compatibility: run.compatibility, summary_compatibility: s.compatibility, task_queue: run.queue }),
+    compatibility: compact({
+      run: { compatibility: run.compatibility, summary_compatibility: s?.compatibility ?? null, task_queue: run.queue },
       task_queue_pollers: queue ? (queue.pollers as Json[]) : [],
       namespace_worker_fleet: fleetSummary(db, run.namespace, now),
-    },
-    findings,
+    }),
+    findings: findings(pendingTasks, activities, queue, s),
   };
 }

@@ -41,6 +41,34 @@ function referenceCanonical(value: unknown): string {
   return JSON.stringify(sortDeep(value)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** `HistoryTimeline::mapEvent`'s keys (durable-workflow/workflow@8dc90d6 src/V2/Support/HistoryTimeline.php). */
+const REAL_TIMELINE_KEYS = [
+  "id", "sequence", "type", "kind", "entry_kind", "source_kind", "source_id", "summary", "recorded_at", "command_id", "command_sequence",
+  "requested_run_id", "resolved_run_id", "task_id", "command_type", "command_status", "command_outcome", "command_rejection_reason",
+  "workflow_sequence", "signal_id", "signal_wait_id", "condition_wait_id", "condition_key", "condition_definition_fingerprint", "signal_name",
+  "update_name", "version_change_id", "version", "version_min_supported", "version_max_supported", "activity_execution_id", "activity_type",
+  "activity_class", "activity_status", "retry_task_id", "retry_available_at", "retry_backoff_seconds", "retry_max_attempts", "retry_policy",
+  "retry_after_attempt_id", "retry_after_attempt", "timer_id", "delay_seconds", "child_call_id", "child_workflow_instance_id",
+  "child_workflow_run_id", "child_workflow_type", "child_workflow_class", "child_status", "parallel_group_kind", "parallel_group_id",
+  "parallel_group_base_sequence", "parallel_group_size", "parallel_group_index", "parallel_group_path", "failure_id", "exception_type",
+  "exception_class", "exception_resolved_class", "exception_resolution_source", "exception_resolution_error", "message", "closed_reason",
+  "command", "task", "activity", "timer", "child", "failure",
+];
+/** `HistoryTimeline::failureMetadata`'s keys, all present (nulls included) whenever the object is built. */
+const REAL_FAILURE_KEYS = [
+  "id", "source_kind", "source_id", "propagation_kind", "failure_category", "non_retryable", "handled", "exception_type", "exception_class",
+  "exception_resolved_class", "exception_resolution_source", "exception_resolution_error", "exception_replay_blocked", "message", "file", "line",
+];
+/** `HistoryExport::summary`'s keys (HistoryExport.php@8dc90d6): no repair_blocked_reason. */
+const REAL_SUMMARY_KEYS = [
+  "status", "status_bucket", "closed_reason", "archived_at", "archive_command_id", "archive_reason", "business_key", "visibility_labels",
+  "search_attributes", "is_current_run", "started_at", "closed_at", "duration_ms", "wait_kind", "wait_reason", "wait_started_at",
+  "wait_deadline_at", "open_wait_id", "resume_source_kind", "resume_source_id", "next_task_at", "next_task_id", "next_task_type",
+  "next_task_status", "next_task_lease_expires_at", "liveness_state", "liveness_reason", "repair_attention", "task_problem",
+  "task_problem_badge", "exception_count", "history_event_count", "history_size_bytes", "history_fan_out", "continue_as_new_recommended",
+  "history_budget_pressure", "sort_timestamp", "sort_key",
+];
+
 describe("history export and debug of a run with a retried then non-retryable activity", () => {
   let h: CpHarness;
   let runId: string;
@@ -123,8 +151,11 @@ describe("history export and debug of a run with a retried then non-retryable ac
     const retry = list(bundle.timeline).find((e) => String(e.type) === "ActivityRetryScheduled");
     expect(retry?.summary).toBe("Scheduled retry 2 for orders.charge.");
     expect(retry?.kind).toBe("activity");
-    expect(retry?.failure.failure_category).toBeNull();
     expect(retry?.retry_after_attempt).toBe(1);
+    // HistoryTimeline.php@8dc90d6 failureMetadata: a retry has no failure row, so id, handled, source and propagation are null.
+    expect(retry?.failure).toMatchObject({ id: null, handled: null, source_kind: null, source_id: null, propagation_kind: null, failure_category: null, non_retryable: false, message: "gateway timeout", exception_type: "GatewayTimeout" });
+    // No top-level attempt or timeout keys on real timeline entries: they stay in the event payload.
+    for (const e of list(bundle.timeline)) for (const k of ["activity_attempt_id", "attempt_number", "timeout_kind"]) expect(e).not.toHaveProperty(k);
     const failed = list(bundle.timeline).find((e) => String(e.type) === "ActivityFailed");
     expect(failed?.summary).toBe("Failed orders.charge: card declined.");
     expect(failed?.failure.non_retryable).toBe(true);
@@ -136,7 +167,35 @@ describe("history export and debug of a run with a retried then non-retryable ac
     expect(bundle.summary.liveness_state).toBe("closed");
     expect(bundle.summary.exception_count).toBe(2);
     expect(bundle.payloads.arguments.available).toBe(false);
-    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "activities.0.arguments")?.encoding).toBe("opaque-string");
+    // Encoding follows the codec; the JSON bytes this scripted worker labels avro are not a single-object frame.
+    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "activities.0.arguments")).toMatchObject({
+      codec: "avro",
+      available: true,
+      encoding: "base64-avro-single-object",
+      avro_framing: null,
+      avro_prefix_hex: "5b34",
+      writer_schema: null,
+      writer_schema_fingerprint: null,
+      diagnostic: "invalid_single_object_magic",
+    });
+    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "payloads.arguments.data")).toMatchObject({ available: false, diagnostic: "payload_unavailable" });
+    expect(bundle.summary).not.toHaveProperty("repair_blocked_reason");
+    expect(bundle.summary).toMatchObject({ history_fan_out: expect.any(Number), history_budget_pressure: "ok" });
+    expect(list(bundle.failures)[0]).not.toHaveProperty("event_sequence");
+    expect(bundle.payloads.output).toMatchObject({ available: false, codec: null });
+  });
+
+  test("timeline entries, their failure objects and the summary use the current engine's field names", () => {
+    for (const e of list(bundle.timeline)) {
+      expect(Object.keys(e).filter((k) => !REAL_TIMELINE_KEYS.includes(k))).toEqual([]);
+      if (e.failure) expect(Object.keys(e.failure).sort()).toEqual([...REAL_FAILURE_KEYS].sort());
+    }
+    expect(Object.keys(bundle.summary).sort()).toEqual([...REAL_SUMMARY_KEYS].sort());
+    expect(list(bundle.timeline).filter((e) => e.failure).map((e) => [String(e.type), e.failure.handled])).toEqual([
+      ["ActivityRetryScheduled", null],
+      ["ActivityFailed", false],
+      ["WorkflowFailed", false],
+    ]);
   });
 
   test("debug of the closed run: terminal, recent failures newest first", async () => {
@@ -277,7 +336,7 @@ describe("export of a run that keeps changing: snapshot and signing", () => {
     await h.close();
   });
 
-  test("events, tasks and commands committed during the build are not in the bundle, not even in part", async () => {
+  test("events, tasks and commands committed during the build are not in the bundle, not even in part", HEAVY, async () => {
     const lastSequence = (): number =>
       (h.db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(ref.runId) as { s: number }).s;
     const sequenceBefore = lastSequence();

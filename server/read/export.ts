@@ -1,10 +1,9 @@
 import type { Db } from "../store/db";
-import { parsePayload, projectRunSummary, statusBucket } from "../engine/summary";
+import { parsePayload, statusBucket } from "../engine/summary";
 import type { ActivityRow, AttemptRow, CommandRow, FailureRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
 import { EngineError } from "../engine/errors";
 import { isTerminal } from "../engine/rows";
 import type { RunSummary } from "../engine/summary";
-import { LEGACY_PAYLOAD_SCHEMA, VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
 import { canonicalDigests } from "./canonical-json";
 import { canonicalDigestSteps } from "./chunked-json";
 import { taskProblemBadge } from "./debug";
@@ -14,8 +13,10 @@ import { currentRun, findInstance, findRun } from "./runs";
 import { readSnapshot } from "./snapshot";
 import type { Steps } from "./time-slice";
 import { runSliced, runSync } from "./time-slice";
+import { codecSchemas, DEFAULT_CODEC, payloadManifestSteps } from "./payload-manifest";
+import type { ManifestSource } from "./payload-manifest";
 import { timelineEntry } from "./timeline";
-import type { HistoryEventRecord } from "./timeline";
+import type { FailureSnapshot, HistoryEventRecord, TimelineContext } from "./timeline";
 
 export interface ExportSigning {
   key: string;
@@ -46,28 +47,11 @@ interface LinkRecord {
   created_at: number;
 }
 
-/** Which Avro framing a base64 blob uses, for `payload_manifest` (`avro_framing`, `encoding`, prefix). */
-function manifestEntry(path: string, codec: string | null, blob: string | null): Json {
-  if (blob === null) {
-    return { path, codec, available: false, redacted: false, encoding: null, avro_framing: null, avro_prefix_hex: null, writer_schema: null, writer_schema_fingerprint: null, diagnostic: "payload_missing" };
-  }
-  const head = Buffer.from(blob.slice(0, 16), "base64");
-  const prefix = head.subarray(0, 2).toString("hex");
-  if (codec === "avro" && head[0] === 0xc3 && head[1] === 0x01) {
-    return {
-      path, codec, available: true, redacted: false, encoding: "base64-avro-single-object", avro_framing: "single_object",
-      avro_prefix_hex: prefix, writer_schema: "durable_workflow.protocol.Value", writer_schema_fingerprint: VALUE_SCHEMA_FINGERPRINT_HEX, diagnostic: null,
-    };
-  }
-  if (codec === "avro" && head[0] === 0x00) {
-    return {
-      path, codec, available: true, redacted: false, encoding: "base64-avro-binary", avro_framing: "legacy_payload_record",
-      avro_prefix_hex: prefix, writer_schema: "durable_workflow.Payload", writer_schema_fingerprint: null, diagnostic: null,
-    };
-  }
-  return { path, codec, available: true, redacted: false, encoding: "opaque-string", avro_framing: null, avro_prefix_hex: prefix || null, writer_schema: null, writer_schema_fingerprint: null, diagnostic: null };
-}
-
+/**
+ * `HistoryExport::summary` (durable-workflow/workflow@8dc90d6 src/V2/Support/HistoryExport.php):
+ * the STORED summary row, as the engine exports it — no `repair_blocked_reason` (the current
+ * engine has none here), `history_fan_out` and `history_budget_pressure` present.
+ */
 function summaryView(s: RunSummary, run: RunRow): Json {
   return {
     status: s.status,
@@ -97,7 +81,6 @@ function summaryView(s: RunSummary, run: RunRow): Json {
     next_task_lease_expires_at: isoMicros(s.next_task_lease_expires_at),
     liveness_state: s.liveness_state,
     liveness_reason: s.liveness_reason,
-    repair_blocked_reason: s.repair_blocked_reason,
     repair_attention: s.repair_attention === 1,
     task_problem: s.task_problem === 1,
     task_problem_badge: taskProblemBadge(s),
@@ -106,7 +89,7 @@ function summaryView(s: RunSummary, run: RunRow): Json {
     history_size_bytes: s.history_size_bytes,
     history_fan_out: s.history_fan_out,
     continue_as_new_recommended: s.continue_as_new_recommended === 1,
-    history_budget_pressure: s.history_budget_pressure,
+    history_budget_pressure: s.history_budget_pressure || "ok",
     sort_timestamp: isoMicros(s.sort_timestamp),
     sort_key: s.sort_key,
   };
@@ -187,6 +170,8 @@ function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<
     last_heartbeat_at: isoMicros(a.last_heartbeat_at),
     last_heartbeat_progress: null,
     closed_at: isoMicros(a.closed_at),
+    // `HistoryExport::activityAttempts` (HistoryExport.php@8dc90d6) types attempt_number and status
+    // nullable (`?? null`); this server's attempt rows always have both.
     attempts: attempts.map((at) => ({
       id: at.id,
       activity_execution_id: at.activity_execution_id,
@@ -200,6 +185,24 @@ function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<
       lease_expires_at: isoMicros(at.lease_expires_at),
       closed_at: isoMicros(at.closed_at),
     })),
+  };
+}
+
+/** A failure row as `FailureSnapshots::forRun` hands it to the timeline builder. */
+function failureSnapshot(f: FailureRow): FailureSnapshot {
+  return {
+    id: f.id,
+    source_kind: f.source_kind,
+    source_id: f.source_id,
+    propagation_kind: f.propagation_kind,
+    failure_category: f.failure_category,
+    non_retryable: f.non_retryable === 1,
+    handled: f.handled === 1,
+    exception_type: f.exception_type,
+    exception_class: f.exception_class,
+    message: f.message,
+    file: f.file,
+    line: f.line,
   };
 }
 
@@ -241,16 +244,28 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
   if (!instance || !run || run.namespace !== instance.namespace || run.workflow_instance_id !== instance.id) {
     throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: ref.workflowId, run_id: ref.runId });
   }
-  const summary = projectRunSummary(db, run.id, now);
-  if (!summary) throw new Error(`run ${run.id} vanished`);
+  // The stored summary, as `HistoryExport::forRun` reads `$run->summary` (HistoryExport.php@8dc90d6).
+  const summary = db.prepare("SELECT * FROM workflow_run_summaries WHERE id = ?").get(run.id) as RunSummary | undefined;
   const current = currentRun(db, instance);
   yield;
   const failureRows = yield* rows<FailureRow>(db, "SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id", run.id);
-  const failureById = new Map(failureRows.map((f) => [f.id, f]));
+  const activityRows = yield* rows<ActivityRow>(db, "SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence", run.id);
+  const taskRows = yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id", run.id);
+  const commandRows = yield* rows<CommandRow>(db, "SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
+  const timerRows = yield* rows<TimerRow>(db, "SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence", run.id);
+  const timelineContext: TimelineContext = {
+    runId: run.id,
+    commands: new Map(commandRows.map((c) => [c.id, c])),
+    tasks: new Map(taskRows.map((t) => [t.id, t])),
+    activities: new Map(activityRows.map((a) => [a.id, a])),
+    timers: new Map(timerRows.map((t) => [t.id, t])),
+    failures: new Map(failureRows.map((f) => [f.id, failureSnapshot(f)])),
+  };
 
   const typedFailure = new Map<string, number>();
   const handled = new Set<string>();
   const eventTypesByActivity = new Map<string, Set<string>>();
+  const timerEventTypes = new Map<string, string[]>();
   const historyEvents: Json[] = [];
   const timeline: Json[] = [];
   const eventSql = "SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence";
@@ -259,6 +274,8 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
     const fid = str(e.payload.failure_id);
     if (fid && e.event_type !== "FailureHandled" && !typedFailure.has(fid)) typedFailure.set(fid, e.sequence);
     if (fid && e.event_type === "FailureHandled") handled.add(fid);
+    const tid = str(e.payload.timer_id);
+    if (tid && e.event_type.startsWith("Timer")) timerEventTypes.set(tid, [...new Set([...(timerEventTypes.get(tid) ?? []), e.event_type])]);
     const aid = str(e.payload.activity_execution_id);
     if (aid && e.event_type.startsWith("Activity")) {
       const set = eventTypesByActivity.get(aid) ?? new Set<string>();
@@ -274,11 +291,14 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       recorded_at: isoMicros(e.recorded_at),
       payload: e.payload,
     });
-    timeline.push(withoutNulls(timelineEntry(e, run.id, failureById)));
+    timeline.push(withoutNulls(timelineEntry(e, timelineContext)));
     yield;
   }
 
-  const failures = failureRows
+  // `HistoryExport::failure` (HistoryExport.php@8dc90d6) has no event sequence; the list keeps history order.
+  const failureOrder = (id: string): number => typedFailure.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const failures = [...failureRows]
+    .sort((x, y) => failureOrder(x.id) - failureOrder(y.id))
     .map((f) => ({
       id: f.id,
       source_kind: f.source_kind,
@@ -300,12 +320,9 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       line: f.line,
       trace_preview: f.trace_preview,
       created_at: isoMicros(f.created_at),
-      event_sequence: typedFailure.get(f.id) ?? null,
-    }))
-    .sort((a, b) => (a.event_sequence ?? Number.MAX_SAFE_INTEGER) - (b.event_sequence ?? Number.MAX_SAFE_INTEGER));
+    }));
   yield;
 
-  const activityRows = yield* rows<ActivityRow>(db, "SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence", run.id);
   const attemptsByActivity = new Map<string, AttemptRow[]>();
   for (const at of yield* rows<AttemptRow>(db, "SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number", run.id)) {
     const list = attemptsByActivity.get(at.activity_execution_id);
@@ -318,8 +335,7 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
     yield;
   }
 
-  const tasks = yield* mapEach(yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id", run.id), taskExport);
-  const commandRows = yield* rows<CommandRow>(db, "SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
+  const tasks = yield* mapEach(taskRows, taskExport);
   const commands = yield* mapEach(commandRows, (c) => {
     const context = parseObject(c.context);
     return {
@@ -334,7 +350,9 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       payload_codec: c.payload_codec,
       payload: c.payload,
       source: c.source,
-      context,
+      // `WorkflowCommand::publicContext()` (workflow@8dc90d6): only workflow/intake/principal parts,
+      // none of which this server records — PHP encodes the empty array as `[]`. The reason is `reason`.
+      context: [],
       caller_label: null,
       principal_type: null,
       principal_id: null,
@@ -383,7 +401,6 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       arguments: s.arguments,
     };
   });
-  const timerRows = yield* rows<TimerRow>(db, "SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence", run.id);
   const timers = yield* mapEach(timerRows, (t) => ({
     id: t.id,
     sequence: t.sequence,
@@ -394,9 +411,18 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
     fired_at: isoMicros(t.fired_at),
     cancelled_at: isoMicros(t.cancelled_at),
     created_at: isoMicros(t.created_at),
+    // `HistoryExport::timer` (HistoryExport.php@8dc90d6); this server has no condition or signal timeouts.
     timer_kind: null,
+    condition_wait_id: null,
+    condition_key: null,
+    condition_definition_fingerprint: null,
+    signal_wait_id: null,
+    signal_name: null,
     history_authority: "typed_history",
     diagnostic_only: false,
+    history_event_types: timerEventTypes.get(t.id) ?? [],
+    history_unsupported_reason: null,
+    row_status: t.status,
   }));
 
   const openTaskRows = yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')", run.id);
@@ -441,16 +467,6 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
 
   const parents = yield* mapEach(linkRows.filter((l) => l.child_workflow_run_id === run.id), (l) => linkView(l, l.parent_workflow_run_id));
   const children = yield* mapEach(linkRows.filter((l) => l.parent_workflow_run_id === run.id), (l) => linkView(l, l.child_workflow_run_id));
-  const manifest = [
-    manifestEntry("payloads.arguments.data", run.payload_codec ?? "avro", run.arguments),
-    manifestEntry("payloads.output.data", run.output_payload_codec ?? run.payload_codec ?? "avro", run.output),
-  ];
-  for (let i = 0; i < activities.length; i++) {
-    const a = activities[i] as (typeof activities)[number];
-    manifest.push(manifestEntry(`activities.${i}.arguments`, a.payload_codec ?? "avro", a.arguments), manifestEntry(`activities.${i}.result`, a.payload_codec ?? "avro", a.result));
-    yield;
-  }
-
   const lastProgress = run.last_progress_at ?? run.created_at;
   const bundle: Json = {
     schema: "durable-workflow.v2.history-export",
@@ -488,11 +504,12 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       last_progress_at: isoMicros(run.last_progress_at),
     },
     payloads: {
-      codec: run.payload_codec ?? "avro",
+      codec: run.payload_codec ?? DEFAULT_CODEC,
       arguments: { available: run.arguments !== null, data: run.arguments },
-      output: { available: run.output !== null, codec: run.output_payload_codec ?? run.payload_codec ?? "avro", data: run.output },
+      // `'codec' => $run->output !== null ? $run->outputPayloadCodec() : null` (HistoryExport.php@8dc90d6)
+      output: { available: run.output !== null, codec: run.output !== null ? (run.output_payload_codec ?? run.payload_codec ?? DEFAULT_CODEC) : null, data: run.output },
     },
-    summary: summaryView(summary, run),
+    summary: summary ? summaryView(summary, run) : null,
     selected_run: {
       waits_projection_source: "workflow_run_waits_rebuilt",
       timeline_projection_source: "workflow_run_timeline_entries_rebuilt",
@@ -518,21 +535,11 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       children,
     },
     redaction: { applied: false, policy: null, paths: [] },
-    codec_schemas: {
-      avro: {
-        "durable_workflow.protocol.Value": { fingerprint: VALUE_SCHEMA_FINGERPRINT_HEX, framing: "single_object", schema: VALUE_SCHEMA },
-        "durable_workflow.Payload": {
-          fingerprint: null,
-          framing: "legacy_payload_record",
-          schema: LEGACY_PAYLOAD_SCHEMA,
-        },
-      },
-    },
-    payload_manifest: {
-      version: 1,
-      entries: manifest,
-    },
   };
+  // After redaction, as `HistoryExport::forRun` does: the schemas and manifest describe the bundle's own sections.
+  const sections = bundle as unknown as ManifestSource & { tasks: Json[] };
+  bundle.codec_schemas = codecSchemas(sections);
+  bundle.payload_manifest = yield* payloadManifestSteps(sections);
   return bundle;
 }
 

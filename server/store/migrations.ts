@@ -666,4 +666,14 @@ CREATE TRIGGER workflow_run_summary_counts_update_max_fan_out AFTER UPDATE ON wo
 END;
 `,
   },
+  {
+    // Worker registration: the per-type command contracts an external worker declares
+    // (sdk-python@b15778e `workflow_command_contracts`), copied into WorkflowStarted by a
+    // control-plane start so signal admission has a durable contract (server@205c046).
+    version: 10,
+    name: "worker_command_contracts",
+    sql: `
+ALTER TABLE worker_registrations ADD COLUMN workflow_command_contracts TEXT;
+`,
+  },
 ];

@@ -131,7 +131,24 @@ function commandBody(r: CommandResult | OperatorCommandResult): Record<string, u
     validation_errors: [],
   };
   if ("signal_name" in r && r.signal_name !== undefined) body.signal_name = r.signal_name;
+  if ("validation_errors" in r && r.validation_errors) body.validation_errors = r.validation_errors;
+  // A rejected command adds its message and contract diagnostics (`CommandResponse::payload`, workflow@8dc90d6).
+  for (const key of ["message", "command_contract_source", "command_contract_backfill_needed", "command_contract_backfill_available", "declared_signals", "signal_admission"] as const) {
+    const value = (r as CommandResult)[key];
+    if (value !== undefined && value !== null) body[key] = value;
+  }
   return body;
+}
+
+/**
+ * `DefaultWorkflowControlPlane::signalStatus` (workflow@8dc90d6), which the server's
+ * ControlPlaneResultMapper answers with (server@11d35b7): an undeclared signal is 404, invalid
+ * arguments 422, another rejection 409, an accepted signal 202.
+ */
+function signalStatus(r: CommandResult): number {
+  if (r.outcome === "rejected_unknown_signal") return 404;
+  if (r.outcome === "rejected_invalid_arguments") return 422;
+  return r.command_status === "accepted" ? 202 : 409;
 }
 
 function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRow {
@@ -318,12 +335,12 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
   };
   scope.post<NameParams>("/workflows/:id/signal/:name", cfg("signal"), async (request, reply) => {
     const r = signal(request, request.params.name, null);
-    return send(request, reply, commandStatus(r, 202), commandBody(r));
+    return send(request, reply, signalStatus(r), commandBody(r));
   });
   scope.post<RunNameParams>("/workflows/:id/runs/:runId/signal/:name", cfg("signal"), async (request, reply) => {
     requireCurrentRun(deps, namespaceOf(request), request.params.id, request.params.runId);
     const r = signal(request, request.params.name, request.params.runId);
-    return send(request, reply, commandStatus(r, 202), commandBody(r));
+    return send(request, reply, signalStatus(r), commandBody(r));
   });
 
   scope.post<IdParams>("/workflows/:id/repair", cfg("repair"), async (request, reply) => {
