@@ -161,7 +161,9 @@ export const taskQueueAdmissionSchema = z.looseObject({
 });
 
 export const pollerSchema = z.looseObject({
-  worker_id: z.string(),
+  // `is_string($poller['worker_id'] ?? null) ? … : null` (durable-workflow/workflow
+  // src/V2/Support/OperatorQueueVisibility.php@8dc90d64).
+  worker_id: nullableString,
   runtime: optionalString,
   sdk_version: optionalString,
   build_id: optionalString,
