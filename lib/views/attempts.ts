@@ -174,6 +174,8 @@ const HISTORY_ACTIVITY_STATUS: Readonly<Record<string, ActivityStatus>> = {
 
 const CLOSING_EVENTS = new Set(["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"]);
 
+const ATTEMPT_OUTCOMES = new Set(["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityRetryScheduled"]);
+
 const TERMINAL_ATTEMPT_STATUSES = new Set(["completed", "failed", "cancelled", "expired"]);
 
 function attemptFailure(event: ViewEvent): AttemptFailure | null {
@@ -257,6 +259,8 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
   const attemptNumber =
     readNumber(p, "attempt_number") ?? readNumber(p, "retry_after_attempt") ?? readNumber(attemptSnapshot, "attempt_number");
   const attempt = attemptId ? touchAttempt(activity, attemptId, attemptNumber) : null;
+  // An outcome proves an attempt ran even where older histories name none (golden histories).
+  if (ATTEMPT_OUTCOMES.has(event.type)) activity.attemptCount = Math.max(activity.attemptCount, attemptNumber ?? 1);
   const failure = attemptFailure(event);
 
   if (event.type === "ActivityStarted") {
