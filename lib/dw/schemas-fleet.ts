@@ -67,7 +67,14 @@ export const clusterInfoSchema = z.looseObject({
       request_contract: anyMap.optional(),
     })
     .optional(),
-  worker_protocol: z.looseObject({ version: optionalString, server_capabilities: anyMap.optional() }).optional(),
+  worker_protocol: z
+    .looseObject({
+      version: optionalString,
+      // `(int) config('server.polling.timeout')` (WorkerProtocol.php@c816c7a `serverCapabilities`):
+      // the console's history long-poll limit follows it (transport.ts `longPollLimitMs`).
+      server_capabilities: z.looseObject({ long_poll_timeout: z.number().nonnegative().optional() }).optional(),
+    })
+    .optional(),
 });
 export type ClusterInfo = z.infer<typeof clusterInfoSchema>;
 
