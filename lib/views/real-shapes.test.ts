@@ -37,7 +37,7 @@ describe.each(REAL_VERSIONS)("run page on a real %s export (retried, then failed
     ]);
     const [first, second] = activity.attempts;
     // ActivityRetryScheduled carries no attempt_number: retry_after_attempt names the attempt.
-    expect(first.failure).toMatchObject({ retried: true, message: "card processor timed out", code: "504", exceptionClass: "RuntimeException" });
+    expect(first.failure).toMatchObject({ retried: true, message: "card processor timed out", code: "504", exceptionType: "CardProcessorTimeout", exceptionClass: "RuntimeException" });
     expect(first.retry).toMatchObject({ backoffSeconds: 2, nextAttempt: 2, nextAttemptDueAt: "2026-04-24T10:00:03.900000Z" });
     expect(second.failure).toMatchObject({ retried: false, code: "503" });
   });
@@ -61,8 +61,8 @@ describe.each(REAL_VERSIONS)("run page on a real %s export (retried, then failed
   it("the exceptions table shows both terminal failures with their activity", () => {
     expect(prepared.exceptions.map((row) => [row.sourceKind, row.activity, row.detail.code])).toEqual([
       ["activity_execution", "payments.charge", "503"],
-      // The run failure carries the activity exception it propagated, integer code included.
-      ["workflow_run", null, "503"],
+      // fail_workflow from an HTTP worker: the engine fills in code 0 (an integer, read as text).
+      ["workflow_run", null, "0"],
     ]);
   });
 
