@@ -29,6 +29,8 @@ const OPAQUE = [
   // debug: the queue's pollers, budgets and the namespace fleet depend on the deployment's workers.
   "$.task_queue",
   "$.compatibility",
+  "$.control_plane.task_queue",
+  "$.control_plane.compatibility",
 ];
 
 /**
