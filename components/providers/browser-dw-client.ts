@@ -7,4 +7,10 @@ import { createDwClientWith } from "@/lib/dw/transport";
  * The proxy also validates every body with the zod schemas, so this client only maps errors and
  * trusts the shape: zod, the schemas and the Avro codec all stay out of client bundles.
  */
-export const browserDwClient = createDwClientWith(PREVALIDATED_DECODERS, { baseUrl: "/api/dw", apiPrefix: "" });
+/**
+ * The proxy enforces the export's configured read limit (DW_EXPORT_TIMEOUT_MS, at most 600 s), so the
+ * browser waits past that maximum: the proxy's 504 arrives first.
+ */
+const EXPORT_BEYOND_PROXY_MS = 610_000;
+
+export const browserDwClient = createDwClientWith(PREVALIDATED_DECODERS, { baseUrl: "/api/dw", apiPrefix: "", exportTimeoutMs: EXPORT_BEYOND_PROXY_MS });

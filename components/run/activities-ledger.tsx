@@ -58,9 +58,15 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
             {activity.nextAttempt !== null ? (
               <Pill tone="info">{t("nextDue", { attempt: activity.nextAttempt, time: time.dateTime(activity.nextAttemptDueAt) })}</Pill>
             ) : null}
-            <span className="ml-auto font-mono text-[11px] text-fg-muted" title={t("executionId")}>
-              {activity.executionId}
-            </span>
+            {activity.executionIdKnown ? (
+              <span className="ml-auto font-mono text-[11px] text-fg-muted" title={t("executionId")}>
+                {activity.executionId}
+              </span>
+            ) : (
+              <span className="ml-auto text-[11px] text-fg-muted" data-testid="execution-id-unknown">
+                {t("executionIdUnknown")}
+              </span>
+            )}
           </header>
           <div className="overflow-x-auto">
             <table className="w-full text-sm" data-testid="attempt-ledger">

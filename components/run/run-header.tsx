@@ -38,6 +38,32 @@ function JsonBlock({ label, value, testId }: { label: string; value: unknown; te
   );
 }
 
+/**
+ * History size and budget from the export summary. `history_fan_out` and `history_budget_pressure`
+ * exist only on engines after April 2026 (durable-workflow/workflow HistoryExport.php@8dc90d64,
+ * absent @402470f2): an older server's run says it cannot show them rather than inventing a value.
+ */
+function HistoryBudget({ summary }: { summary: HistoryExport["summary"] | null }) {
+  const t = useTranslations("run.header");
+  if (!summary) return <>–</>;
+  const counted = typeof summary.history_event_count === "number";
+  const pressure = summary.history_budget_pressure;
+  return (
+    <>
+      {counted ? <span className="block text-xs">{t("historyCounts", { events: summary.history_event_count ?? 0, bytes: summary.history_size_bytes ?? 0 })}</span> : null}
+      {typeof pressure === "string" ? (
+        <span className="block text-xs" data-testid="history-budget-pressure">
+          {t("historyBudget", { pressure, fanOut: summary.history_fan_out ?? 0 })}
+        </span>
+      ) : (
+        <span className="block text-xs text-fg-muted" data-testid="history-budget-unavailable">
+          {t("historyBudgetUnavailable")}
+        </span>
+      )}
+    </>
+  );
+}
+
 const TONE_TO_PILL = { neutral: "neutral", info: "info", success: "success", warning: "warning", danger: "danger", dark: "danger" } as const;
 
 export function RunHeader({
@@ -145,6 +171,9 @@ export function RunHeader({
         <Field label={t("started")}>{time.dateTime(describe.started_at)}</Field>
         <Field label={t("closed")}>{time.dateTime(describe.closed_at)}</Field>
         <Field label={t("duration")}>{time.duration(durationMs)}</Field>
+        <Field label={t("history")} testId="run-history-budget">
+          <HistoryBudget summary={summary} />
+        </Field>
         <Field label={t("deadlines")}>
           <span className="block text-xs">
             {t("executionDeadline")}: {time.dateTime(describe.execution_deadline_at)}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { historyResumeToken, historyTokenAfter } from "@/lib/dw/transport";
+import { historyResumeToken, historyTokenAfter, longPollLimitMs } from "@/lib/dw/transport";
 import { isDwError } from "@/lib/dw/errors";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
 import type { ErrorInfo } from "@/components/runs/error-info";
@@ -18,6 +18,22 @@ export interface HistoryState {
   loading: boolean;
   tailing: boolean;
   error: ErrorInfo | null;
+}
+
+/** Outlasts the read proxy, which stops waiting at the same advertised limit (lib/server/proxy.ts). */
+const BEYOND_PROXY_MS = 5_000;
+let longPollLimit: Promise<number> | null = null;
+
+/** The server's advertised long-poll hold (cluster/info), learned once per page load. */
+function browserLongPollLimit(): Promise<number> {
+  longPollLimit ??= browserDwClient.clusterInfo().then(
+    (info) => longPollLimitMs(info) + BEYOND_PROXY_MS,
+    () => {
+      longPollLimit = null;
+      return longPollLimitMs(null) + BEYOND_PROXY_MS;
+    },
+  );
+  return longPollLimit;
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -72,7 +88,8 @@ export function useHistory(workflowId: string, runId: string, live: boolean): Hi
       setTailing(true);
       while (!signal.aborted) {
         try {
-          const page = await browserDwClient.getHistory(workflowId, runId, { pageSize: PAGE_SIZE, nextPageToken: token, waitNewEvent: true }, { signal });
+          const timeoutMs = await browserLongPollLimit();
+          const page = await browserDwClient.getHistory(workflowId, runId, { pageSize: PAGE_SIZE, nextPageToken: token, waitNewEvent: true }, { signal, timeoutMs });
           if (buffer.add(page.events) > 0) setVersion((v) => v + 1);
           setError(null);
           token = historyResumeToken(page, token);

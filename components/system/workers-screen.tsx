@@ -126,9 +126,9 @@ function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
     <div className="mt-2 space-y-2 text-xs" data-testid="queue-detail">
       <p className="font-medium">{t("pollers")}</p>
       <ul>
-        {(detail.data.pollers ?? []).map((poller) => (
-          <li key={poller.worker_id} className={poller.is_stale ? "text-warn" : undefined}>
-            <span className="font-mono">{poller.worker_id}</span> · {poller.status ?? "–"} · {t("heartbeat", { at: time.dateTime(poller.last_heartbeat_at) })}
+        {(detail.data.pollers ?? []).map((poller, index) => (
+          <li key={poller.worker_id ?? `unnamed-${index}`} className={poller.is_stale ? "text-warn" : undefined}>
+            <span className="font-mono">{poller.worker_id ?? "–"}</span> · {poller.status ?? "–"} · {t("heartbeat", { at: time.dateTime(poller.last_heartbeat_at) })}
           </li>
         ))}
       </ul>

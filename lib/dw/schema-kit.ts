@@ -45,6 +45,18 @@ export function phpMap<V extends z.ZodType>(value: V) {
 
 export const anyMap = phpMap(z.unknown());
 
+/**
+ * `memo`: the real start endpoint stores whatever JSON the caller sent, a list included, and
+ * describe relays `$run->memo ?? []` (durable-workflow/server app/Http/Controllers/Api/
+ * WorkflowController.php@11d35b7 `formatRun`; the export's `$run->typedMemos()`,
+ * durable-workflow/workflow src/V2/Support/HistoryExport.php@8dc90d64). An empty list is still `{}`.
+ */
+export const memoValue = z.preprocess(
+  (input) => (Array.isArray(input) && input.length === 0 ? {} : input),
+  z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]),
+);
+export type MemoValue = z.infer<typeof memoValue>;
+
 export const nullableString = z.string().nullable();
 export const optionalString = z.string().nullish();
 export const optionalTimestamp = timestamp.nullish();

@@ -14,17 +14,15 @@ import {
   STATUS_BUCKETS,
   TASK_STATUSES,
   TASK_TYPES,
-  TIMELINE_KINDS,
   WAIT_KINDS,
   WAIT_STATUSES,
 } from "./enums";
 import {
   anyMap,
-  nullableString,
+  memoValue,
   openEnum,
   optionalBool,
   optionalInt,
-  optionalNumber,
   optionalString,
   optionalTimestamp,
   payloadEnvelopeSchema,
@@ -33,8 +31,18 @@ import {
 
 /**
  * `GET …/history/export` bundle (server-api.md §2.6, §4; contracts/history-export-bundle.schema.json).
- * The only HTTP surface with activities, attempts, failures, timeline, waits and tasks. Nested rows
- * vary with the engine version, so beyond identity every key is optional.
+ * The only HTTP surface with activities, attempts, failures, waits and tasks. Nested rows vary with
+ * the engine version, so beyond identity every key is optional.
+ *
+ * Only what the run page reads is validated (decision 0015): the bundle's own `timeline`,
+ * `payload_manifest`, `codec_schemas`, `integrity`, `signals`, `updates`, `timers`, `selected_run`,
+ * `redaction` and `linked_intakes` pass through unchecked. The page derives its timeline from
+ * `history_events` (lib/views/timeline.ts), so a real server's timeline entry — e.g. the
+ * ActivityRetryScheduled `failure` with `handled: null, id: null` (durable-workflow/workflow
+ * src/V2/Support/HistoryTimeline.php@8dc90d64 `failureMetadata`) — can never break the page.
+ * Nullability below follows durable-workflow/workflow src/V2/Support/HistoryExport.php@8dc90d64
+ * (and @402470f2, the engine of the April-2026 server 11d35b7): every row builder there reads
+ * `$x['key'] ?? null`.
  */
 
 /** Activity arguments/results: a base64 codec blob, or an external-storage envelope on newer engines. */
@@ -60,7 +68,7 @@ export const exportWorkflowSchema = z.looseObject({
   workflow_type: optionalString,
   workflow_class: optionalString,
   business_key: optionalString,
-  memo: anyMap.optional(),
+  memo: memoValue.optional(),
   search_attributes: anyMap.optional(),
   status: openEnum(RUN_STATUSES),
   status_bucket: openEnum(STATUS_BUCKETS).nullish(),
@@ -110,16 +118,22 @@ export const exportSummarySchema = z.looseObject({
   history_size_bytes: optionalInt,
   continue_as_new_recommended: optionalBool,
   duration_ms: optionalInt,
+  // Added by the engine after April 2026 (HistoryExport.php@8dc90d64 `summary`; absent @402470f2):
+  // the run header says "not reported by this server version" when they are missing.
+  history_fan_out: optionalInt,
+  history_budget_pressure: optionalString,
 });
 
 export const failureSnapshotSchema = z.looseObject({
-  id: z.string(),
+  // `$failure['id'] ?? null`: a failure rebuilt from a history event with no failure row has none
+  // (FailureSnapshots.php@8dc90d64 `'id' => $failure?->id ?? $failureId`); the table skips it.
+  id: optionalString,
   source_kind: openEnum(FAILURE_SOURCE_KINDS).nullish(),
   source_id: optionalString,
   propagation_kind: openEnum(PROPAGATION_KINDS).nullish(),
   failure_category: openEnum(FAILURE_CATEGORIES).nullish(),
-  non_retryable: z.boolean().optional(),
-  handled: z.boolean().optional(),
+  non_retryable: optionalBool,
+  handled: optionalBool,
   history_authority: optionalString,
   diagnostic_only: optionalBool,
   exception_type: optionalString,
@@ -143,12 +157,14 @@ export const retryPolicySchema = z.looseObject({
 });
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 
+/** `activityAttempts()` in HistoryExport.php@8dc90d64 emits `'id' => $attempt['id'] ?? null`, likewise
+ *  `attempt_number` and `status`: rows normalised from older history may lack any of them. */
 export const activityAttemptSchema = z.looseObject({
-  id: z.string(),
+  id: optionalString,
   activity_execution_id: optionalString,
   workflow_task_id: optionalString,
-  attempt_number: z.number().int(),
-  status: openEnum(ACTIVITY_ATTEMPT_STATUSES),
+  attempt_number: optionalInt,
+  status: openEnum(ACTIVITY_ATTEMPT_STATUSES).nullish(),
   lease_owner: optionalString,
   started_at: optionalTimestamp,
   last_heartbeat_at: optionalTimestamp,
@@ -165,7 +181,8 @@ export const exportActivitySchema = z.looseObject({
   sequence: optionalInt,
   activity_type: optionalString,
   activity_class: optionalString,
-  status: openEnum(ACTIVITY_STATUSES),
+  // `'status' => $activity['status'] ?? null` (HistoryExport.php@8dc90d64 `activity`).
+  status: openEnum(ACTIVITY_STATUSES).nullish(),
   source_status: optionalString,
   history_authority: optionalString,
   diagnostic_only: optionalBool,
@@ -173,7 +190,7 @@ export const exportActivitySchema = z.looseObject({
   connection: optionalString,
   queue: optionalString,
   retry_policy: retryPolicySchema.nullish(),
-  attempt_count: z.number().int(),
+  attempt_count: optionalInt,
   current_attempt_id: optionalString,
   payload_codec: optionalString,
   arguments: blobOrEnvelope,
@@ -187,35 +204,6 @@ export const exportActivitySchema = z.looseObject({
 });
 export type ExportActivity = z.infer<typeof exportActivitySchema>;
 
-export const timelineEntrySchema = z.looseObject({
-  id: optionalString,
-  sequence: z.number().int(),
-  type: openEnum(HISTORY_EVENT_TYPES),
-  kind: openEnum(TIMELINE_KINDS).nullish(),
-  entry_kind: optionalString,
-  source_kind: optionalString,
-  source_id: optionalString,
-  summary: optionalString,
-  recorded_at: optionalTimestamp,
-  command_id: optionalString,
-  command_type: optionalString,
-  command_status: optionalString,
-  command_outcome: openEnum(COMMAND_OUTCOMES).nullish(),
-  activity_execution_id: optionalString,
-  activity_type: optionalString,
-  activity_status: optionalString,
-  retry_after_attempt_id: optionalString,
-  retry_after_attempt: optionalInt,
-  retry_backoff_seconds: optionalNumber,
-  retry_available_at: optionalTimestamp,
-  failure_id: optionalString,
-  exception_type: optionalString,
-  exception_class: optionalString,
-  message: optionalString,
-  // ActivityRetryScheduled entries carry a failure object with `id: null` (v2-model §4.1).
-  failure: failureSnapshotSchema.extend({ id: optionalString }).partial().nullish(),
-});
-export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
 export const waitSchema = z.looseObject({
   id: z.string(),
@@ -262,9 +250,6 @@ export const exportCommandSchema = z.looseObject({
   rejected_at: optionalTimestamp,
 });
 
-export const exportSignalSchema = z.looseObject({ id: z.string(), name: optionalString, status: optionalString });
-export const exportUpdateSchema = z.looseObject({ id: z.string(), name: optionalString, status: optionalString });
-export const exportTimerSchema = z.looseObject({ id: z.string(), status: optionalString, fire_at: optionalTimestamp });
 
 export const linkSchema = z.looseObject({
   id: optionalString,
@@ -278,25 +263,6 @@ export const linkSchema = z.looseObject({
   status: optionalString,
 });
 
-export const payloadManifestEntrySchema = z.looseObject({
-  path: z.string(),
-  codec: optionalString,
-  available: optionalBool,
-  redacted: optionalBool,
-  encoding: optionalString,
-  avro_framing: optionalString,
-  diagnostic: optionalString,
-});
-
-export const integritySchema = z.looseObject({
-  canonicalization: z.string(),
-  checksum_algorithm: z.string(),
-  checksum: z.string(),
-  signature_algorithm: nullableString.optional(),
-  signature: nullableString.optional(),
-  key_id: nullableString.optional(),
-});
-
 export const historyExportSchema = z.looseObject({
   schema: z.literal("durable-workflow.v2.history-export"),
   schema_version: z.literal(1),
@@ -306,17 +272,11 @@ export const historyExportSchema = z.looseObject({
   workflow: exportWorkflowSchema,
   payloads: exportPayloadsSchema,
   summary: exportSummarySchema.nullish(),
-  selected_run: anyMap.optional(),
   history_events: z.array(exportHistoryEventSchema),
   waits: z.array(waitSchema).optional(),
-  timeline: z.array(timelineEntrySchema).optional(),
-  linked_intakes: z.unknown().optional(),
   commands: z.array(exportCommandSchema).optional(),
-  signals: z.array(exportSignalSchema).optional(),
-  updates: z.array(exportUpdateSchema).optional(),
   tasks: z.array(exportTaskSchema).optional(),
   activities: z.array(exportActivitySchema).optional(),
-  timers: z.array(exportTimerSchema).optional(),
   failures: z.array(failureSnapshotSchema).optional(),
   links: z
     .looseObject({
@@ -325,13 +285,9 @@ export const historyExportSchema = z.looseObject({
       children: z.array(linkSchema).optional(),
     })
     .optional(),
-  redaction: z
-    .looseObject({ applied: z.boolean(), policy: optionalString, paths: z.array(z.string()).optional() })
-    .nullish(),
-  codec_schemas: anyMap.optional(),
-  payload_manifest: z
-    .looseObject({ version: optionalInt, entries: z.array(payloadManifestEntrySchema).optional() })
-    .optional(),
-  integrity: integritySchema,
+  // Read by no screen: relayed as sent (the download route serves the bundle byte for byte).
+  timeline: z.unknown().optional(),
+  payload_manifest: z.unknown().optional(),
+  integrity: z.unknown().optional(),
 });
 export type HistoryExport = z.infer<typeof historyExportSchema>;

@@ -67,7 +67,14 @@ export const clusterInfoSchema = z.looseObject({
       request_contract: anyMap.optional(),
     })
     .optional(),
-  worker_protocol: z.looseObject({ version: optionalString, server_capabilities: anyMap.optional() }).optional(),
+  worker_protocol: z
+    .looseObject({
+      version: optionalString,
+      // `(int) config('server.polling.timeout')` (WorkerProtocol.php@c816c7a `serverCapabilities`):
+      // the console's history long-poll limit follows it (transport.ts `longPollLimitMs`).
+      server_capabilities: z.looseObject({ long_poll_timeout: z.number().nonnegative().optional() }).optional(),
+    })
+    .optional(),
 });
 export type ClusterInfo = z.infer<typeof clusterInfoSchema>;
 
@@ -161,7 +168,9 @@ export const taskQueueAdmissionSchema = z.looseObject({
 });
 
 export const pollerSchema = z.looseObject({
-  worker_id: z.string(),
+  // `is_string($poller['worker_id'] ?? null) ? … : null` (durable-workflow/workflow
+  // src/V2/Support/OperatorQueueVisibility.php@8dc90d64).
+  worker_id: nullableString,
   runtime: optionalString,
   sdk_version: optionalString,
   build_id: optionalString,

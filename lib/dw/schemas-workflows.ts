@@ -24,6 +24,7 @@ import {
 import {
   anyMap,
   controlPlaneSchema,
+  memoValue,
   nullableString,
   openEnum,
   optionalBool,
@@ -95,7 +96,10 @@ export const runDescriptionSchema = z.looseObject({
   run_count: z.number().int().nullable(),
   is_current_run: z.boolean().nullable(),
   compatibility: nullableString,
-  payload_codec: z.string(),
+  // `$run->payload_codec`, unset on runs stored before the codec column was filled: the engine's
+  // export falls back with `$run->payload_codec ?? CodecRegistry::defaultCodec()`
+  // (WorkflowController.php@11d35b7 `formatRun`; HistoryExport.php@8dc90d64).
+  payload_codec: nullableString,
   execution_timeout_seconds: z.number().int().nullable(),
   run_timeout_seconds: z.number().int().nullable(),
   execution_deadline_at: timestamp.nullable(),
@@ -111,7 +115,7 @@ export const runDescriptionSchema = z.looseObject({
   last_progress_at: timestamp.nullable(),
   wait_kind: openEnum(WAIT_KINDS).nullable(),
   wait_reason: nullableString,
-  memo: anyMap,
+  memo: memoValue,
   search_attributes: anyMap,
   actions: runActionsSchema,
   control_plane: controlPlaneSchema,
@@ -297,7 +301,8 @@ export type WorkflowDebug = z.infer<typeof workflowDebugSchema>;
 export const historyEventSchema = z.looseObject({
   sequence: z.number().int(),
   event_type: openEnum(HISTORY_EVENT_TYPES),
-  timestamp: timestamp,
+  // `$event->recorded_at?->toJSON()` (HistoryController.php@11d35b7 `show`).
+  timestamp: timestamp.nullable(),
   /** Raw persisted payload: codec blobs stay encoded (see codec.ts). */
   payload: anyMap,
 });

@@ -100,8 +100,14 @@ describe("PHP empty arrays where maps are meant", () => {
 
   it("a non-empty list where a map belongs is still rejected", () => {
     const body = clone("workflow-describe");
-    body.memo = ["not", "a", "map"];
+    body.search_attributes = ["not", "a", "map"];
     expect(runDescriptionSchema.safeParse(body).success).toBe(false);
+  });
+
+  it("a list-shaped memo is accepted: the real start endpoint stores any JSON", () => {
+    const body = clone("workflow-describe");
+    body.memo = ["first", { second: 2 }];
+    expect(runDescriptionSchema.parse(body).memo).toEqual(["first", { second: 2 }]);
   });
 });
 

@@ -38,8 +38,24 @@ import type {
 export const CONTROL_PLANE_VERSION = "2";
 export const CONTROL_PLANE_VERSION_HEADER = "X-Durable-Workflow-Control-Plane-Version";
 const DEFAULT_TIMEOUT_MS = 15_000;
-/** The server holds `wait_new_event=1` up to 30 s; the client must outlast it (server-api.md §7 item 5). */
-const DEFAULT_LONG_POLL_TIMEOUT_MS = 40_000;
+/**
+ * A real server holds `wait_new_event=1` for `config('server.polling.timeout')` seconds — its
+ * DW_WORKER_POLL_TIMEOUT, default 30 (durable-workflow/server app/Support/LongPoller.php@11d35b7) —
+ * and advertises it as cluster/info `worker_protocol.server_capabilities.long_poll_timeout`
+ * (app/Support/WorkerProtocol.php@c816c7a). The client waits that long plus a grace.
+ */
+export const DEFAULT_SERVER_LONG_POLL_SECONDS = 30;
+export const LONG_POLL_GRACE_MS = 10_000;
+const DEFAULT_LONG_POLL_TIMEOUT_MS = DEFAULT_SERVER_LONG_POLL_SECONDS * 1000 + LONG_POLL_GRACE_MS;
+/** The real server builds an export in one request (HistoryController::export@11d35b7): allow 2 min. */
+const DEFAULT_EXPORT_TIMEOUT_MS = 120_000;
+
+/** The read limit for a history long-poll against a server that advertised `info` (null: unknown). */
+export function longPollLimitMs(info: Pick<ClusterInfo, "worker_protocol"> | null | undefined): number {
+  const advertised = info?.worker_protocol?.server_capabilities?.long_poll_timeout;
+  const seconds = typeof advertised === "number" && Number.isFinite(advertised) && advertised >= 0 ? advertised : DEFAULT_SERVER_LONG_POLL_SECONDS;
+  return seconds * 1000 + LONG_POLL_GRACE_MS;
+}
 
 export interface DwClientOptions {
   /** Server root, e.g. `http://127.0.0.1:8080` (no trailing `/api`). May be relative in browsers. */
@@ -50,8 +66,10 @@ export interface DwClientOptions {
   namespace?: string;
   /** Per-request timeout (default 15 s). Long-polls use `max(timeoutMs, longPollTimeoutMs)`. */
   timeoutMs?: number;
-  /** Timeout for `wait_new_event=1` history polls (default 40 s). */
+  /** Timeout for `wait_new_event=1` history polls (default 40 s; see {@link longPollLimitMs}). */
   longPollTimeoutMs?: number;
+  /** Timeout for `history/export` (default 120 s). */
+  exportTimeoutMs?: number;
   /** Route prefix (default `/api`). A same-origin proxy that already maps `/api` can pass `""`. */
   apiPrefix?: string;
   fetch?: typeof fetch;
@@ -215,6 +233,8 @@ interface RequestSpec {
   query?: Query;
   body?: unknown;
   longPoll?: boolean;
+  /** Overrides the default read timeout (the export's own limit). */
+  timeoutMs?: number;
 }
 
 interface RawResponse {
@@ -289,6 +309,7 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
   const root = options.baseUrl.replace(/\/+$/, "") + (options.apiPrefix ?? "/api");
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const longPollTimeout = Math.max(defaultTimeout, options.longPollTimeoutMs ?? DEFAULT_LONG_POLL_TIMEOUT_MS);
+  const exportTimeout = Math.max(defaultTimeout, options.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS);
 
   async function send(spec: RequestSpec, opts: DwRequestOptions = {}): Promise<RawResponse> {
     const query = new URLSearchParams();
@@ -310,7 +331,7 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (payload !== undefined) headers["Content-Type"] = "application/json";
 
-    const timeoutMs = opts.timeoutMs ?? (spec.longPoll ? longPollTimeout : defaultTimeout);
+    const timeoutMs = opts.timeoutMs ?? spec.timeoutMs ?? (spec.longPoll ? longPollTimeout : defaultTimeout);
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeoutSignal]) : timeoutSignal;
 
@@ -434,7 +455,8 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       return (await call(spec, decoders.historyPage, opts)).data;
     },
     async exportHistory(workflowId, runId, opts) {
-      return (await call({ method: "GET", path: `${run(workflowId, runId)}/history/export` }, decoders.historyExport, opts)).data;
+      const spec: RequestSpec = { method: "GET", path: `${run(workflowId, runId)}/history/export`, timeoutMs: exportTimeout };
+      return (await call(spec, decoders.historyExport, opts)).data;
     },
 
     async startWorkflow(params, opts) {

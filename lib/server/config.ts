@@ -21,6 +21,10 @@ export interface ConsoleConfig {
   namespace: string;
   readOnly: boolean;
   timeoutMs: number;
+  /** Read timeout of `history/export`, which a real server builds in one go (DW_EXPORT_TIMEOUT_MS). */
+  exportTimeoutMs: number;
+  /** How calls to the server authenticate (DW_AUTH_DRIVER; lib/server/proxy-credentials.ts). */
+  dwAuth: DwAuth;
   /** BREAKWATER_AUTH and its settings (lib/server/auth). */
   auth: AuthSettings;
   /**
@@ -30,6 +34,13 @@ export interface ConsoleConfig {
   personTokens: Readonly<Record<PersonRole, PersonToken>>;
 }
 
+/**
+ * The real server's drivers (durable-workflow/server app/Auth/ConfiguredAuthProvider.php@83424d3):
+ * `token` sends `Authorization: Bearer` (the tokens above), `signature` sends `X-Signature`, the
+ * HMAC-SHA256 of the body under DW_SIGNATURE_KEY, and `none` sends neither.
+ */
+export type DwAuth = { driver: "token" } | { driver: "none" } | { driver: "signature"; signatureKey: string };
+
 export interface PersonToken {
   token: string | null;
   source: TokenVariable | null;
@@ -38,7 +49,7 @@ export interface PersonToken {
 const TOKEN_VARIABLES = ["DW_TOKEN", "DW_ADMIN_TOKEN", "DW_OPERATOR_TOKEN"] as const;
 export type TokenVariable = (typeof TOKEN_VARIABLES)[number];
 
-const SECRET_VARIABLES = new Set<string>(TOKEN_VARIABLES);
+const SECRET_VARIABLES = new Set<string>([...TOKEN_VARIABLES, "DW_SIGNATURE_KEY"]);
 
 const optionalText = z
   .string()
@@ -90,8 +101,35 @@ const EnvSchema = z.object({
     .transform(Number)
     .refine((value) => value >= 100 && value <= 300_000, "must be between 100 and 300000")
     .optional(),
+  DW_EXPORT_TIMEOUT_MS: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number of milliseconds")
+    .transform(Number)
+    .refine((value) => value >= 1_000 && value <= 600_000, "must be between 1000 and 600000")
+    .optional(),
+  DW_AUTH_DRIVER: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((value) => ["", "token", "signature", "none"].includes(value), "must be token, signature or none")
+    .optional(),
+  DW_SIGNATURE_KEY: optionalText,
   BREAKWATER_READ_ONLY: flag.optional(),
 });
+
+function dwAuthFrom(parsed: { DW_AUTH_DRIVER?: string; DW_SIGNATURE_KEY?: string }): DwAuth | { problem: string } {
+  switch (parsed.DW_AUTH_DRIVER) {
+    case "signature":
+      return parsed.DW_SIGNATURE_KEY
+        ? { driver: "signature", signatureKey: parsed.DW_SIGNATURE_KEY }
+        : { problem: "required when DW_AUTH_DRIVER=signature" };
+    case "none":
+      return { driver: "none" };
+    default:
+      return { driver: "token" };
+  }
+}
 
 export class ConfigError extends Error {
   readonly variables: string[];
@@ -122,6 +160,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     ]);
   }
   const parsed = result.data;
+  const dwAuth = dwAuthFrom(parsed);
+  if ("problem" in dwAuth) throw new ConfigError([{ variable: "DW_SIGNATURE_KEY", message: dwAuth.problem }]);
   const explicitUrl = parsed.DW_SERVER_URL ? parsed.DW_SERVER_URL : undefined;
   const serverUrl = (explicitUrl ?? `http://127.0.0.1:${parsed.DW_EMBEDDED_PORT ?? 8080}`).replace(/\/+$/, "");
   // Admin before operator: the System screens need an admin token, and DW_TOKEN is the explicit override.
@@ -135,6 +175,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     namespace: (parsed.DW_NAMESPACE ?? "default").toLowerCase(),
     readOnly: parsed.BREAKWATER_READ_ONLY ?? false,
     timeoutMs: parsed.DW_REQUEST_TIMEOUT_MS ?? 10_000,
+    exportTimeoutMs: parsed.DW_EXPORT_TIMEOUT_MS ?? 120_000,
+    dwAuth,
     auth: auth.settings,
     personTokens: personTokens(parsed),
   };

@@ -6,6 +6,7 @@ import type { ConsoleConfig } from "@/lib/server/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { HeaderSource, Person } from "@/lib/server/auth/principal";
 import { getLogger, loggedFetch } from "@/lib/server/log";
+import { credentialHeaders } from "@/lib/server/proxy-credentials";
 import { assertServerOnly } from "@/lib/server/server-only";
 
 assertServerOnly("lib/server/dw");
@@ -34,23 +35,32 @@ async function currentPerson(): Promise<Person | null> {
 }
 
 /**
+ * `fetch` with the credentials of whoever the request is from (DW_AUTH_DRIVER: bearer token,
+ * `X-Signature`, or none). The transport sends bodies as strings; the signature covers those bytes.
+ */
+export function credentialedFetch(config: ConsoleConfig, person: () => Promise<Person | null>, base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const token = tokenFor(config, config.auth.mode === "none" ? null : await person());
+    const requestHeaders = new Headers(init?.headers);
+    const body = typeof init?.body === "string" ? init.body : "";
+    for (const [name, value] of Object.entries(await credentialHeaders(config, token, body))) requestHeaders.set(name, value);
+    return base(input, { ...init, headers: requestHeaders });
+  };
+}
+
+/**
  * A typed client for server components and route handlers, holding the console's token. Pass the
  * request's namespace (see getShellContext / the namespace cookie); it defaults to DW_NAMESPACE.
  * The token is chosen per call from the request's person, and every call is logged with a request id.
  */
 export function getDwClient(namespace?: string): DwClient {
   const config = getConfig();
-  const logged = loggedFetch(getLogger());
-  const authorized: typeof fetch = async (input, init) => {
-    const token = tokenFor(config, config.auth.mode === "none" ? null : await currentPerson());
-    const requestHeaders = new Headers(init?.headers);
-    if (token) requestHeaders.set("Authorization", `Bearer ${token}`);
-    return logged(input, { ...init, headers: requestHeaders });
-  };
+  const authorized = credentialedFetch(config, currentPerson, loggedFetch(getLogger()));
   return createDwClient({
     baseUrl: config.serverUrl,
     namespace: namespace ?? config.namespace,
     timeoutMs: config.timeoutMs,
+    exportTimeoutMs: config.exportTimeoutMs,
     fetch: authorized,
   });
 }

@@ -4,6 +4,8 @@ import type { ConsoleConfig } from "@/lib/server/config";
 import { responseContract } from "@/lib/server/proxy-validation";
 import type { ResponseContract } from "@/lib/server/proxy-validation";
 import { getLogger, loggedFetch } from "@/lib/server/log";
+import { credentialHeaders } from "@/lib/server/proxy-credentials";
+import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
 import { assertServerOnly } from "@/lib/server/server-only";
 
 assertServerOnly("lib/server/proxy");
@@ -16,9 +18,6 @@ assertServerOnly("lib/server/proxy");
  * parsed value; a contract break is answered 502 `malformed_response` with the offending field.
  * Allow-listed paths no console screen reads (e.g. `namespaces/<name>`) are relayed as they are.
  */
-
-/** A long-poll (`wait_new_event=1`) is held open by the server for up to ~30 s; leave room for it. */
-const LONG_POLL_TIMEOUT_MS = 65_000;
 
 const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-durable-workflow-control-plane-version", "retry-after"];
 
@@ -67,6 +66,25 @@ function isTimeout(error: unknown): boolean {
   return error instanceof DOMException && error.name === "TimeoutError";
 }
 
+function isHistoryExport(segments: readonly string[]): boolean {
+  return segments[0] === "workflows" && segments.at(-2) === "history" && segments.at(-1) === "export";
+}
+
+/**
+ * A history long-poll follows the server's advertised hold (cluster/info `long_poll_timeout`, i.e.
+ * its DW_WORKER_POLL_TIMEOUT); the export, which the real server builds in one go, has its own limit.
+ */
+export async function readTimeoutMs(
+  config: ConsoleConfig,
+  request: Pick<ProxyRequest, "segments" | "search">,
+  learnLongPollLimit: (config: ConsoleConfig) => Promise<number> = longPollLimitFor,
+): Promise<number> {
+  if (new URLSearchParams(request.search).get("wait_new_event") === "1") {
+    return Math.max(config.timeoutMs, await learnLongPollLimit(config));
+  }
+  return isHistoryExport(request.segments) ? Math.max(config.timeoutMs, config.exportTimeoutMs) : config.timeoutMs;
+}
+
 export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Promise<Response> {
   if (!isProxiedPath(request.segments)) {
     return errorResponse(404, {
@@ -76,16 +94,15 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
   }
 
   const url = upstreamUrl(config, request.segments, request.search);
-  const longPoll = new URLSearchParams(request.search).get("wait_new_event") === "1";
-  const timeout = AbortSignal.timeout(longPoll ? Math.max(config.timeoutMs, LONG_POLL_TIMEOUT_MS) : config.timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-
   const headers: Record<string, string> = {
     Accept: "application/json",
     "X-Namespace": request.namespace,
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
+    // A GET has no body: under the signature driver it carries the HMAC of "".
+    ...(await credentialHeaders(config, config.token, "")),
   };
-  if (config.token) headers.Authorization = `Bearer ${config.token}`;
+  const timeout = AbortSignal.timeout(await readTimeoutMs(config, request));
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
 
   try {
     // Logged with a request id (sent as X-Request-Id), like every other call to the server.

@@ -18,9 +18,14 @@ export interface RetryPolicyInput {
   heartbeat_timeout?: number | null;
 }
 
+/**
+ * An export attempt row. Real engines emit `id`, `attempt_number` and `status` as `?? null`
+ * (durable-workflow/workflow src/V2/Support/HistoryExport.php@8dc90d64 `activityAttempts`): a row
+ * without an id cannot be joined to history and is skipped; without a number it takes the next one.
+ */
 export interface AttemptRowInput {
-  id: string;
-  attempt_number: number;
+  id?: string | null;
+  attempt_number?: number | null;
   status?: string | null;
   lease_owner?: string | null;
   started_at?: string | null;
@@ -98,8 +103,10 @@ export interface LedgerAttempt {
 }
 
 export interface LedgerActivity {
-  /** `activity_execution_id`, the idempotency key activities see. */
+  /** `activity_execution_id`, the idempotency key activities see (a stand-in key when unknown). */
   executionId: string;
+  /** False when the history names no execution id (older SDKs and engines): show no id then. */
+  executionIdKnown: boolean;
   sequence: number | null;
   type: string | null;
   class: string | null;
@@ -138,7 +145,7 @@ interface MutableAttempt extends Omit<LedgerAttempt, "durationMs" | "changes" | 
   closedByHistory: boolean;
 }
 
-interface MutableActivity extends Omit<LedgerActivity, "attempts" | "attemptsUsed" | "maxAttempts" | "unlimitedAttempts"> {
+interface MutableActivity extends Omit<LedgerActivity, "attempts" | "executionIdKnown" | "attemptsUsed" | "maxAttempts" | "unlimitedAttempts"> {
   attempts: Map<string, MutableAttempt>;
   firstSequence: number;
   attemptCount: number;
@@ -166,6 +173,8 @@ const HISTORY_ACTIVITY_STATUS: Readonly<Record<string, ActivityStatus>> = {
 };
 
 const CLOSING_EVENTS = new Set(["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"]);
+
+const ATTEMPT_OUTCOMES = new Set(["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityRetryScheduled"]);
 
 const TERMINAL_ATTEMPT_STATUSES = new Set(["completed", "failed", "cancelled", "expired"]);
 
@@ -250,6 +259,8 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
   const attemptNumber =
     readNumber(p, "attempt_number") ?? readNumber(p, "retry_after_attempt") ?? readNumber(attemptSnapshot, "attempt_number");
   const attempt = attemptId ? touchAttempt(activity, attemptId, attemptNumber) : null;
+  // An outcome proves an attempt ran even where older histories name none (golden histories).
+  if (ATTEMPT_OUTCOMES.has(event.type)) activity.attemptCount = Math.max(activity.attemptCount, attemptNumber ?? 1);
   const failure = attemptFailure(event);
 
   if (event.type === "ActivityStarted") {
@@ -305,7 +316,8 @@ function mergeRow(activity: MutableActivity, row: ActivityRowInput, fromHistory:
   activity.attemptCount = Math.max(activity.attemptCount, row.attempt_count ?? 0);
   if (!fromHistory && row.status) activity.status = row.status;
   for (const rowAttempt of row.attempts ?? []) {
-    const attempt = touchAttempt(activity, rowAttempt.id, rowAttempt.attempt_number);
+    if (!rowAttempt.id) continue;
+    const attempt = touchAttempt(activity, rowAttempt.id, rowAttempt.attempt_number ?? null);
     attempt.worker ??= rowAttempt.lease_owner ?? null;
     attempt.startedAt ??= rowAttempt.started_at ?? null;
     attempt.lastHeartbeatAt ??= rowAttempt.last_heartbeat_at ?? null;
@@ -361,6 +373,7 @@ function finish(activity: MutableActivity): LedgerActivity {
   const knowsLimit = activity.retryMaxAttempts !== undefined || activity.retryPolicy !== null;
   return {
     executionId: activity.executionId,
+    executionIdKnown: !activity.executionId.startsWith(SYNTHETIC_KEY),
     sequence: activity.sequence,
     type: activity.type,
     class: activity.class,
@@ -379,6 +392,22 @@ function finish(activity: MutableActivity): LedgerActivity {
 }
 
 /**
+ * The activity an event belongs to. Current engines name it (`activity_execution_id`); histories
+ * recorded by older SDKs and engines (the golden histories of durable-workflow/sdk-python
+ * tests/fixtures/golden_history@b15778e and durable-workflow/workflow tests/Fixtures/V2/GoldenHistory
+ * @8dc90d64) carry only the workflow `sequence` of the call, or nothing: then the call's sequence,
+ * else the event itself, stands in, and {@link LedgerActivity.executionIdKnown} says so.
+ */
+function executionKey(event: ViewEvent): string {
+  const executionId = readString(event.payload, "activity_execution_id");
+  if (executionId) return executionId;
+  const sequence = readNumber(event.payload, "sequence");
+  return sequence !== null ? `${SYNTHETIC_KEY}sequence:${sequence}` : `${SYNTHETIC_KEY}event:${event.sequence}`;
+}
+
+const SYNTHETIC_KEY = "\u0000";
+
+/**
  * One entry per activity execution, in schedule order. `activities` (export `activities[]`) is
  * optional: without it, attempts that expired without a successor still read `running`.
  */
@@ -394,8 +423,7 @@ export function ledgerFromEvents(events: readonly ViewEvent[], activities: reado
   const byId = new Map<string, MutableActivity>();
   for (const event of events) {
     if (!event.type.startsWith("Activity")) continue;
-    const executionId = readString(event.payload, "activity_execution_id");
-    if (!executionId) continue;
+    const executionId = executionKey(event);
     let activity = byId.get(executionId);
     if (!activity) {
       activity = newActivity(executionId, event.sequence);

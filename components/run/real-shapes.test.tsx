@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+import { NextIntlClientProvider } from "next-intl";
+import en from "@/messages/en.json";
+import { goldenAsHistoryEvents, goldenCases, realFixture } from "@/contracts/fixtures/load";
+import type { RealVersion } from "@/contracts/fixtures/load";
+import { SCHEMA_DECODERS } from "@/lib/dw/client";
+import { attemptLedger } from "@/lib/views/attempts";
+import { livenessLabel } from "@/lib/views/liveness";
+import { ActivitiesLedger } from "./activities-ledger";
+import { RunHeader } from "./run-header";
+
+afterEach(cleanup);
+
+function decoded<T>(decode: (json: unknown) => { ok: true; value: T } | { ok: false; message: string }, json: unknown): T {
+  const result = decode(json);
+  if (!result.ok) throw new Error(result.message);
+  return result.value;
+}
+
+function renderHeader(version: RealVersion) {
+  const describeBody = decoded(SCHEMA_DECODERS.runDescription, realFixture(version, "describe"));
+  const bundle = decoded(SCHEMA_DECODERS.historyExport, realFixture(version, "history-export"));
+  return render(
+    <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+      <RunHeader describe={describeBody} debug={null} summary={bundle.summary ?? null} liveness={livenessLabel(bundle.summary)} runs={[]} />
+    </NextIntlClientProvider>,
+  );
+}
+
+describe("run header on real servers", () => {
+  it("says an April-2026 server does not report budget pressure and fan-out", () => {
+    renderHeader("2026-04");
+    expect(screen.getByTestId("history-budget-unavailable").textContent).toBe("Budget pressure and fan-out are not reported by this server version");
+    expect(screen.queryByTestId("history-budget-pressure")).toBeNull();
+    expect(screen.getByTestId("run-history-budget").textContent).toContain("8 events");
+  });
+
+  it("shows the current engine's budget pressure and fan-out", () => {
+    renderHeader("2026-08");
+    expect(screen.getByTestId("history-budget-pressure").textContent).toBe("budget ok · fan-out 1");
+    expect(screen.queryByTestId("history-budget-unavailable")).toBeNull();
+  });
+
+  it("renders a JSON-list memo", () => {
+    renderHeader("2026-08");
+    expect(screen.getByTestId("run-memo").textContent).toContain("vip");
+  });
+});
+
+describe("activity ledger on a golden history without execution ids", () => {
+  it("shows the activity and says its execution id was not recorded", () => {
+    const golden = goldenCases().find((c) => c.id === "sdk-python/python-sdk-2.0.0-rc.30-avro-signal.json#signal_satisfies_wait_condition");
+    if (!golden) throw new Error("golden case missing");
+    render(
+      <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+        <ActivitiesLedger activities={attemptLedger(goldenAsHistoryEvents(golden.history))} />
+      </NextIntlClientProvider>,
+    );
+    expect(screen.getAllByTestId("activity")).toHaveLength(1);
+    expect(screen.getByTestId("execution-id-unknown").textContent).toBe("Execution id not recorded in this history");
+  });
+});
