@@ -109,13 +109,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
           }
           return undefined;
         }
-        return sendWorker(reply, 400, {
-          error: requested ? `Unsupported worker protocol version [${requested}].` : "Missing worker protocol version header.",
-          reason: requested ? "unsupported_protocol_version" : "missing_protocol_version",
-          supported_version: WORKER_PROTOCOL_VERSION,
-          requested_version: requested ?? null,
-          remediation: `Send the ${WORKER_PROTOCOL_HEADER}: ${WORKER_PROTOCOL_VERSION} header on worker requests.`,
-        });
+        return sendWorker(reply, 400, protocolRefusal(requested));
       });
       scope.setErrorHandler((error, _request, reply) => renderWorkerError(reply, error));
 
@@ -123,6 +117,14 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const body = parse(registerSchema, request.body);
         const result = engine.registerWorker(namespaceOf(request), body);
         return sendWorker(reply, 201, result);
+      });
+
+      // Unfenced deregistration, which sdk-python 2.12.0 sends on shutdown when the server does not
+      // advertise `worker_deregistration_fencing` (durable_workflow/client.py@2.12.0
+      // `deregister_worker_registration`): the registration goes, and the workflow tasks its
+      // worker still leases are ready again at once instead of after their lease.
+      scope.delete<{ Params: { workerId: string } }>("/registrations/:workerId", async (request, reply) => {
+        return sendWorker(reply, 200, engine.deregisterWorker(namespaceOf(request), request.params.workerId));
       });
 
       scope.post("/heartbeat", async (request, reply) => {
@@ -220,6 +222,30 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
     },
     { prefix: "/api/worker" },
   );
+}
+
+/**
+ * The 400 for a missing or other worker-protocol version, in the real server's words
+ * (durable-workflow/server app/Support/WorkerProtocol.php@11d35b7 `rejectUnsupported`).
+ */
+export function protocolRefusal(requested: string | undefined): Record<string, unknown> {
+  const v = WORKER_PROTOCOL_VERSION;
+  if (requested === undefined) {
+    return {
+      error: "Missing worker protocol version header.",
+      reason: "missing_protocol_version",
+      supported_version: v,
+      requested_version: null,
+      remediation: `Send the ${WORKER_PROTOCOL_HEADER}: ${v} header on worker protocol requests.`,
+    };
+  }
+  return {
+    error: "Unsupported worker protocol version.",
+    reason: "unsupported_protocol_version",
+    supported_version: v,
+    requested_version: requested,
+    remediation: `Worker requested protocol version ${requested}; this server only supports ${v}. Upgrade the worker to a release that targets worker-protocol ${v}, or connect to a server that supports ${requested}.`,
+  };
 }
 
 interface FastifyLikeError {
