@@ -52,7 +52,14 @@ const pollSchema = z.object({
   poll_request_id: z.string().max(255).nullish(),
   history_page_size: pageSize,
   accept_history_encoding: z.string().nullish(),
+  // The long-poll window the worker asks for, clamped to [0, 60] s like the engine's
+  // WorkerProtocolVersion::clampLongPollTimeout (src/V2/Support/WorkerProtocolVersion.php@8dc90d64);
+  // 0 is an immediate probe. sdk-python 2.12.0 always sends it (client.py `poll_workflow_task_response`).
+  timeout_seconds: z.number().int().min(0).nullish(),
 });
+
+/** Seconds, clamped like the engine's clampLongPollTimeout. */
+export const MAX_LONG_POLL_TIMEOUT_SECONDS = 60;
 const leaseSchema = z.object({ lease_owner: z.string().min(1).optional(), workflow_task_attempt: attemptField });
 const historySchema = leaseSchema.extend({ next_history_page_token: z.string().nullish(), history_page_size: pageSize });
 const completeSchema = leaseSchema.extend({ commands: z.unknown() });
@@ -133,8 +140,9 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
       });
 
       /** Claims a task, or holds the request until a task-ready wake-up, the poll timeout, or disconnect. */
-      async function longPoll<T>(reply: FastifyReply, kind: "workflow" | "activity", claim: () => Promise<T | null>, namespace: string, queue: string): Promise<FastifyReply> {
-        const deadline = Date.now() + pollTimeoutMs;
+      async function longPoll<T>(reply: FastifyReply, kind: "workflow" | "activity", claim: () => Promise<T | null>, namespace: string, queue: string, requestedSeconds: number | null | undefined): Promise<FastifyReply> {
+        const holdMs = requestedSeconds === null || requestedSeconds === undefined ? pollTimeoutMs : Math.min(requestedSeconds, MAX_LONG_POLL_TIMEOUT_SECONDS) * 1000;
+        const deadline = Date.now() + holdMs;
         // One controller per poll, aborted by disconnect or server shutdown; the shutdown listener is
         // removed afterwards so thousands of polls do not pile listeners onto the long-lived signal.
         const stop = new AbortController();
@@ -173,7 +181,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const namespace = namespaceOf(request);
         checkQueue(namespace, body.worker_id, body.task_queue);
         const size = body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT;
-        return longPoll(reply, "workflow", () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id), namespace, body.task_queue);
+        return longPoll(reply, "workflow", () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id), namespace, body.task_queue, body.timeout_seconds);
       });
 
       scope.post<TaskParams>("/workflow-tasks/:id/history", async (request, reply) => {
@@ -201,7 +209,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const body = parse(pollSchema, request.body);
         const namespace = namespaceOf(request);
         checkQueue(namespace, body.worker_id, body.task_queue);
-        return longPoll(reply, "activity", () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue), namespace, body.task_queue);
+        return longPoll(reply, "activity", () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue), namespace, body.task_queue, body.timeout_seconds);
       });
 
       scope.post<TaskParams>("/activity-tasks/:id/heartbeat", async (request, reply) => {
