@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
+import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
 import { createInstance, startRun } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
@@ -36,6 +37,13 @@ const commandSchemas = z.discriminatedUnion("type", [
     parent_close_policy: z.enum(["abandon", "request_cancel", "terminate"]).nullish(),
   }),
   z.object({ type: z.literal("open_signal_wait"), signal_name: z.string().min(1).max(256), timeout_seconds: positiveInt.nullish() }),
+  z.object({
+    type: z.literal("open_condition_wait"),
+    condition_key: z.string().min(1).max(256).nullish(),
+    condition_definition_fingerprint: z.string().min(1).max(256).nullish(),
+    // The bridge accepts 0 (a wait with no timer), as DefaultWorkflowTaskBridge::applyOpenConditionWait does.
+    timeout_seconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
+  }),
   z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
   z.object({
     type: z.literal("fail_workflow"),
@@ -63,6 +71,7 @@ export const SUPPORTED_WORKFLOW_TASK_COMMANDS = [
   "start_timer",
   "start_child_workflow",
   "open_signal_wait",
+  "open_condition_wait",
 ] as const;
 
 const TERMINAL_COMMANDS: ReadonlySet<string> = new Set(["complete_workflow", "fail_workflow", "continue_as_new"]);
@@ -501,6 +510,7 @@ function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
 export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, commands: WorkflowTaskCommand[]): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   if (!commands.some((c) => c.type === "fail_workflow")) recordHandledFailures(tx, run, task);
+  satisfyConditionWaitOnSignalResume(tx, run, task);
   const created: string[] = [];
   for (const cmd of commands) {
     const current = tx.mustRun(run.id);
@@ -521,6 +531,9 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
         if (cmd.timeout_seconds) created.push(scheduleTimer(tx, current, task.id, cmd.timeout_seconds, { timer_kind: "signal_timeout", signal_wait_id: waitId, signal_name: cmd.signal_name }));
         break;
       }
+      case "open_condition_wait":
+        created.push(...openConditionWait(tx, current, task.id, cmd));
+        break;
       case "complete_workflow":
         cancelOpenWork(tx, current, { keepTaskId: task.id });
         tx.appendEvent(current.id, "WorkflowCompleted", { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null }, { taskId: task.id });
