@@ -10,7 +10,7 @@ import pytest
 from conftest import EmbeddedServer
 from sdk_support import assert_replays, closed, history, new_id, of_type, running_worker, sdk_client, types, wait_history
 from durable_workflow import workflow
-from durable_workflow.errors import RuntimeCapabilityUnsupported
+from durable_workflow.errors import RuntimeCapabilityUnsupported, WorkflowFailed
 
 
 @workflow.defn(name="conformance.timer")
@@ -199,6 +199,38 @@ def test_continue_as_new(server: EmbeddedServer) -> None:
             assert types(last)[-1] == "WorkflowCompleted"
             assert_replays(CountdownWorkflow, last, [0], "liftoff")
             assert_replays(CountdownWorkflow, first, [2], completed=False)
+
+    asyncio.run(scenario())
+
+
+class OrderRejected(Exception):
+    pass
+
+
+@workflow.defn(name="conformance.failing")
+class FailingWorkflow:
+    def run(self, ctx, order):  # noqa: ANN001, ANN201
+        yield ctx.start_timer(0)
+        raise OrderRejected(f"order {order} rejected")
+
+
+def test_workflow_failure_keeps_the_structured_exception(server: EmbeddedServer) -> None:
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue, wid = new_id("q"), new_id("failing")
+            handle = await client.start_workflow(workflow_type="conformance.failing", task_queue=queue, workflow_id=wid, input=["A-7"])
+            async with running_worker(client, task_queue=queue, workflows=[FailingWorkflow]):
+                events = await wait_history(client, wid, handle.run_id, closed("WorkflowFailed"), what="the workflow's exception fails the run")
+            with pytest.raises(WorkflowFailed, match="order A-7 rejected"):
+                await client.get_result(handle)
+            failed = of_type(events, "WorkflowFailed")[0]["payload"]
+            assert failed["message"] == "order A-7 rejected"
+            assert failed["exception_type"] == "OrderRejected"
+            assert {"failure_id", "failure_category", "non_retryable", "exception_class", "exception"} <= failed.keys()
+            assert failed["exception"]["message"] == "order A-7 rejected"
+            assert types(events)[-1] == "WorkflowFailed"
+            assert (await client.describe_workflow(wid)).status == "failed"
+            assert_replays(FailingWorkflow, events, ["A-7"], completed=False)
 
     asyncio.run(scenario())
 

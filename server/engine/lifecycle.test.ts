@@ -156,3 +156,17 @@ describe("cancel and terminate", () => {
     expect(again).toMatchObject({ command_status: "rejected", outcome: "rejected_not_active", rejection_reason: "run_not_active", reason: "run_not_active" });
   });
 });
+
+describe("fail_workflow with a structured exception (protocol 1.10)", () => {
+  it("preserves the worker's exception object and lets its class and type win over the flat fields", async () => {
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "fail-structured", workflow_type: "orders", task_queue: "default" });
+    const task = await worker.mustPollWorkflow();
+    const exception = { class: "app.OrderRejected", type: "OrderRejected", message: "order A-7 rejected", properties: { order: "A-7" }, trace: ["app.py:12"] };
+    const done = await worker.completeWorkflow(task, [{ type: "fail_workflow", message: "order rejected", exception_class: "Flat", exception_type: "FlatType", exception }]);
+    expect(done.body).toMatchObject({ run_status: "failed" });
+    const failed = historyOf(h.db, start.run_id as string).at(-1);
+    expect(failed).toMatchObject({ event_type: "WorkflowFailed", payload: { exception_class: "app.OrderRejected", exception_type: "OrderRejected", message: "order rejected" } });
+    expect((failed?.payload as { exception: unknown }).exception).toEqual({ ...exception, code: 0, non_retryable: false });
+    expect(failuresOf(h.db, start.run_id as string)[0]).toMatchObject({ exception_class: "app.OrderRejected", message: "order rejected" });
+  });
+});

@@ -52,6 +52,9 @@ const commandSchemas = z.discriminatedUnion("type", [
     exception_type: z.string().nullish(),
     non_retryable: z.boolean().nullish(),
     stack_trace: z.string().nullish(),
+    // Protocol 1.10: the worker's structured failure, preserved in WorkflowFailed.exception
+    // (WorkerProtocolVersion::failWorkflowCommandShape, src/V2/Support/WorkerProtocolVersion.php@8dc90d64).
+    exception: z.record(z.string(), z.unknown()).nullish(),
   }),
   z.object({
     type: z.literal("continue_as_new"),
@@ -542,7 +545,12 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
       case "fail_workflow": {
         cancelOpenWork(tx, current, { keepTaskId: task.id });
         const category = classifyTerminal(cmd.message);
-        const exceptionClass = cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        // Structured members win over the flat fields, as DefaultWorkflowTaskBridge::applyWorkflowFailure
+        // does (src/V2/Support/DefaultWorkflowTaskBridge.php@8dc90d64).
+        const structured = cmd.exception ?? {};
+        const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+        const exceptionClass = text(structured.class) ?? cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        const exceptionType = text(structured.type) ?? cmd.exception_type ?? null;
         const nonRetryable = cmd.non_retryable ?? false;
         const failureId = insertFailure(tx, {
           runId: current.id,
@@ -552,7 +560,7 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
           failureCategory: category,
           nonRetryable,
           exceptionClass,
-          exceptionType: cmd.exception_type ?? null,
+          exceptionType,
           message: cmd.message,
           tracePreview: cmd.stack_trace ?? null,
         });
@@ -565,10 +573,10 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
             source_id: current.id,
             failure_category: category,
             non_retryable: nonRetryable,
-            exception_type: cmd.exception_type ?? null,
+            exception_type: exceptionType,
             exception_class: exceptionClass,
             message: cmd.message,
-            exception: { type: cmd.exception_type ?? null, message: cmd.message, code: 0, non_retryable: nonRetryable },
+            exception: { type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, non_retryable: nonRetryable, ...structured },
           },
           { taskId: task.id },
         );

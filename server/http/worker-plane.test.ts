@@ -173,6 +173,30 @@ describe("long-poll and history paging", () => {
     expect((again.body.task as { task_id: string }).task_id).toBe(task.task_id);
   });
 
+  it("honours the poll's timeout_seconds: 0 is an immediate probe, 1 holds about a second, beyond 60 is clamped", async () => {
+    h = await startHarness({ pollTimeoutMs: 20_000 });
+    const w = new ScriptedWorker(h.url);
+    await w.register();
+    let began = Date.now();
+    const probe = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 0 });
+    expect(probe.body).toMatchObject({ task: null, poll_status: "timeout" });
+    expect(Date.now() - began).toBeLessThan(1_000);
+    began = Date.now();
+    const short = await w.post("/activity-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 1 });
+    expect(short.body).toMatchObject({ task: null, poll_status: "timeout" });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    // A long requested hold is clamped, not refused, and a new task still wakes it at once.
+    began = Date.now();
+    const held = w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 3600 });
+    await new Promise((r) => setTimeout(r, 100));
+    h.engine.startWorkflow({ namespace: "default", workflow_type: "wake", task_queue: "default" });
+    expect(((await held).body.task as { task_id: string } | null)?.task_id).toBeTruthy();
+    expect(Date.now() - began).toBeLessThan(5_000);
+    const negative = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: -1 });
+    expect([negative.status, negative.body.reason]).toEqual([422, "validation_failed"]);
+  });
+
   it("pages history with base64 sequence tokens and emits `history` after commits", async () => {
     h = await startHarness();
     const w = new ScriptedWorker(h.url);
