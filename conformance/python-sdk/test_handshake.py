@@ -37,7 +37,8 @@ def test_cluster_info_passes_the_sdk_compatibility_check(server: EmbeddedServer)
         # Advertised only as implemented: no query tasks, no 1.20 cooperative cancellation, no
         # fenced deregistration, no sticky execution.
         assert caps["query_tasks"] is False
-        for absent in ("cooperative_cancellation", "worker_deregistration_fencing", "sticky_execution", "update_validation_tasks"):
+        assert caps["cooperative_cancellation"] is False
+        for absent in ("worker_deregistration_fencing", "sticky_execution", "update_validation_tasks"):
             assert absent not in caps
         assert info["client_compatibility"]["clients"]["sdk-python"]["supported_versions"] == ">=2.12,<2.13"
 

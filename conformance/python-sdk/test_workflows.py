@@ -10,7 +10,7 @@ import pytest
 from conftest import EmbeddedServer
 from sdk_support import assert_replays, closed, history, new_id, of_type, running_worker, sdk_client, types, wait_history
 from durable_workflow import workflow
-from durable_workflow.errors import RuntimeCapabilityUnsupported, WorkflowFailed
+from durable_workflow.errors import RuntimeCapabilityUnsupported, RuntimeDiscoveryUnavailable, WorkflowFailed
 
 
 @workflow.defn(name="conformance.timer")
@@ -266,10 +266,17 @@ def test_cancel_and_terminate_from_the_sdk_client(server: EmbeddedServer, action
     asyncio.run(scenario())
 
 
-def test_sdk_refuses_queries_the_server_does_not_advertise(server: EmbeddedServer) -> None:
+def test_sdk_refuses_what_the_server_does_not_advertise(server: EmbeddedServer) -> None:
+    """Queries, updates and cooperative cancellation are not implemented, so not advertised: the SDK
+    refuses them before sending anything."""
+
     async def scenario() -> None:
         async with sdk_client(server) as client:
             with pytest.raises(RuntimeCapabilityUnsupported, match="query_tasks is false"):
                 await client.query_workflow("any-workflow", "status")
+            with pytest.raises(RuntimeCapabilityUnsupported, match="does not support cooperative cancellation"):
+                await client.request_workflow_cancellation("any-workflow")
+            with pytest.raises(RuntimeDiscoveryUnavailable, match="update wait stages"):
+                await client.update_workflow("any-workflow", "rename", args=["x"])
 
     asyncio.run(scenario())

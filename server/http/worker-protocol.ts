@@ -25,7 +25,7 @@ export const LONG_POLL_TIMEOUT_SECONDS = 30;
  * Only what is implemented is true. Absent on purpose, so the SDK keeps those features off
  * (durable_workflow/worker.py@2.12.0 `_register`): `worker_deregistration_fencing` (the SDK then
  * deregisters with the unfenced DELETE, which is implemented), `sticky_execution`,
- * `cooperative_cancellation` (protocol 1.20 only), `query_task_authority`, `workflow_memo_updates`,
+ * `query_task_authority`, `workflow_memo_updates`,
  * `update_validation_tasks`, `prepared_local_activities`; and the external-execution contracts
  * (external_execution_surface, external_executor_config, invocable_carrier, external_task_input,
  * external_task_result) the real server lists, because no invocable carrier is implemented.
@@ -43,6 +43,9 @@ export const SERVER_CAPABILITIES = {
   child_workflow_timeouts: true,
   parent_close_policy: false,
   non_retryable_failures: true,
+  // Protocol 1.20 only; said false (not left out) so sdk-python's request_workflow_cancellation
+  // fails with "does not support cooperative cancellation" instead of a discovery error.
+  cooperative_cancellation: false,
   response_compression: [] as string[],
   history_compression: { supported_encodings: [] as string[], compression_threshold: 50 },
 } as const;

@@ -79,7 +79,8 @@ describe("control plane without auth", () => {
       auth_material: { token: { status: "supported", effective_config_value: "redacted" }, mtls: { status: "reserved" }, signed_headers: { status: "reserved" } },
     });
     expect(info.body.auth_composition_contract.effective_config.required_fields).toEqual(["server_url", "namespace", "profile", "auth", "tls", "identity"]);
-    expect(info.body.worker_protocol.server_capabilities).not.toHaveProperty("cooperative_cancellation");
+    expect(info.body.worker_protocol.server_capabilities.cooperative_cancellation).toBe(false);
+    expect(info.body.control_plane.request_contract.operations).not.toHaveProperty("update");
     expect(info.body.task_repair.policy.scan_limit).toBe(25);
   });
 

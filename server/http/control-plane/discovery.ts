@@ -18,7 +18,7 @@ const REQUIRED_TABLES = ["namespaces", "workflow_instances", "workflow_runs", "w
 /**
  * `control_plane.request_contract`: the canonical request vocabulary the CLI requires; sdk-python
  * 2.12.0 checks its schema and version before registering (durable_workflow/worker.py
- * `_validate_server_compatibility`) and reads `operations.update.fields.wait_for` before an update.
+ * `_validate_server_compatibility`).
  */
 export const REQUEST_CONTRACT = {
   schema: REQUEST_CONTRACT_SCHEMA,
@@ -45,7 +45,9 @@ export const REQUEST_CONTRACT = {
       },
       unsupported_fields: ["workflow_execution_timeout", "workflow_run_timeout", "workflow_task_timeout", "retry_policy", "idempotency_key", "request_id"],
     },
-    update: { fields: { wait_for: { canonical_values: ["accepted", "completed"] } }, removed_fields: { wait_policy: "Use wait_for." } },
+    // No `update` operation: this server implements no workflow updates (capabilities.updates is
+    // false), and sdk-python reads `operations.update.fields.wait_for` to decide that updates are
+    // available (durable_workflow/client.py@2.12.0 `_require_update_wait_stage`).
   },
 } as const;
 
