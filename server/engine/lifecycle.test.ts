@@ -170,3 +170,28 @@ describe("fail_workflow with a structured exception (protocol 1.10)", () => {
     expect(failuresOf(h.db, start.run_id as string)[0]).toMatchObject({ exception_class: "app.OrderRejected", message: "order rejected" });
   });
 });
+
+describe("record_side_effect and record_version_marker", () => {
+  it("record the value and the marker in order, and refuse a version outside its range", async () => {
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "side-1", workflow_type: "orders", task_queue: "default" });
+    const task = await worker.mustPollWorkflow();
+    const outOfRange = await worker.completeWorkflow(task, [{ type: "record_version_marker", change_id: "c", version: 3, min_supported: 1, max_supported: 2 }]);
+    expect([outOfRange.status, outOfRange.body.reason]).toEqual([422, "validation_failed"]);
+    const noResult = await worker.completeWorkflow(task, [{ type: "record_side_effect" }]);
+    expect(noResult.status).toBe(422);
+    const done = await worker.completeWorkflow(task, [
+      { type: "record_side_effect", result: "AAEC" },
+      { type: "record_side_effect", result: blob("from-envelope") },
+      { type: "record_version_marker", change_id: "new-pricing", version: 2, min_supported: 1, max_supported: 2 },
+      { type: "complete_workflow" },
+    ]);
+    expect(done.status).toBe(200);
+    const events = historyOf(h.db, start.run_id as string).filter((e) => e.event_type === "SideEffectRecorded" || e.event_type === "VersionMarkerRecorded");
+    const first = (events[0]?.payload as { sequence: number }).sequence;
+    expect(events.map((e) => [e.event_type, e.payload])).toEqual([
+      ["SideEffectRecorded", { sequence: first, result: "AAEC" }],
+      ["SideEffectRecorded", { sequence: first + 1, result: blob("from-envelope").blob }],
+      ["VersionMarkerRecorded", { sequence: first + 2, change_id: "new-pricing", version: 2, min_supported: 1, max_supported: 2 }],
+    ]);
+  });
+});

@@ -44,6 +44,15 @@ const commandSchemas = z.discriminatedUnion("type", [
     // The bridge accepts 0 (a wait with no timer), as DefaultWorkflowTaskBridge::applyOpenConditionWait does.
     timeout_seconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
   }),
+  // record_side_effect / record_version_marker: non-terminal commands of the engine's protocol
+  // (WorkerProtocolVersion::nonTerminalCommandTypes, src/V2/Support/WorkerProtocolVersion.php@8dc90d64),
+  // which sdk-python sends for ctx.side_effect / ctx.get_version / ctx.patched. The result is the
+  // serialised blob, or an envelope whose codec names it (DefaultWorkflowTaskBridge.php
+  // `normalizeRecordSideEffectCommand`).
+  z.object({ type: z.literal("record_side_effect"), result: z.union([z.string().min(1), envelopeSchema]), payload_codec: z.string().min(1).nullish() }),
+  z
+    .object({ type: z.literal("record_version_marker"), change_id: z.string().min(1).max(255), version: z.number().int(), min_supported: z.number().int(), max_supported: z.number().int() })
+    .refine((c) => c.min_supported <= c.max_supported && c.version >= c.min_supported && c.version <= c.max_supported, { message: "version must lie within [min_supported, max_supported].", path: ["version"] }),
   z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
   z.object({
     type: z.literal("fail_workflow"),
@@ -75,6 +84,8 @@ export const SUPPORTED_WORKFLOW_TASK_COMMANDS = [
   "start_child_workflow",
   "open_signal_wait",
   "open_condition_wait",
+  "record_side_effect",
+  "record_version_marker",
 ] as const;
 
 const TERMINAL_COMMANDS: ReadonlySet<string> = new Set(["complete_workflow", "fail_workflow", "continue_as_new"]);
@@ -537,6 +548,17 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
       case "open_condition_wait":
         created.push(...openConditionWait(tx, current, task.id, cmd));
         break;
+      case "record_side_effect": {
+        // As DefaultWorkflowTaskBridge::applyRecordSideEffect: the sequence and the result blob.
+        const sequence = tx.nextCommandSequence(current.id);
+        tx.appendEvent(current.id, "SideEffectRecorded", { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob }, { taskId: task.id });
+        break;
+      }
+      case "record_version_marker": {
+        const sequence = tx.nextCommandSequence(current.id);
+        tx.appendEvent(current.id, "VersionMarkerRecorded", { sequence, change_id: cmd.change_id, version: cmd.version, min_supported: cmd.min_supported, max_supported: cmd.max_supported }, { taskId: task.id });
+        break;
+      }
       case "complete_workflow":
         cancelOpenWork(tx, current, { keepTaskId: task.id });
         tx.appendEvent(current.id, "WorkflowCompleted", { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null }, { taskId: task.id });
