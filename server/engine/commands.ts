@@ -126,9 +126,18 @@ interface NewCommand {
   messageSequence?: number | null;
 }
 
+function nextControlCommandSequence(tx: Tx, runId: string): number {
+  const row = tx.db.prepare("SELECT COALESCE(MAX(command_sequence), 0) + 1 AS next FROM workflow_commands WHERE workflow_run_id = ?").get(runId) as { next: number };
+  return row.next;
+}
+
 export function insertCommand(tx: Tx, c: NewCommand): CommandRow {
   const id = newId(tx.now);
-  const sequence = c.run && c.status === "accepted" ? tx.nextCommandSequence(c.run.id) : null;
+  // Control-plane commands are numbered per run on their own. The run's `last_command_sequence`
+  // numbers the workflow's steps (activities, timers, waits, ...), which the SDK numbers 1, 2, ...
+  // as it yields them and checks against history (sdk-python 2.12.0 `parallel_group_base_sequence`);
+  // sharing it made the first step 2 and shifted every step after an accepted signal.
+  const sequence = c.run && c.status === "accepted" ? nextControlCommandSequence(tx, c.run.id) : null;
   tx.db
     .prepare(
       `INSERT INTO workflow_commands (id, namespace, workflow_instance_id, workflow_run_id, requested_workflow_run_id, resolved_workflow_run_id,
