@@ -238,6 +238,34 @@ def test_side_effects_and_version_markers(server: EmbeddedServer) -> None:
     asyncio.run(scenario())
 
 
+@workflow.defn(name="conformance.search-attributes")
+class SearchAttributesWorkflow:
+    def run(self, ctx):  # noqa: ANN001, ANN201
+        yield ctx.upsert_search_attributes({"Stage": "packed", "Tags": ["fragile", "gift"], "Region": None})
+        yield ctx.start_timer(0)
+        return "done"
+
+
+def test_upsert_search_attributes(server: EmbeddedServer) -> None:
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue, wid = new_id("q"), new_id("search-attrs")
+            handle = await client.start_workflow(
+                workflow_type="conformance.search-attributes", task_queue=queue, workflow_id=wid, search_attributes={"Region": "eu", "Priority": 3},
+            )
+            async with running_worker(client, task_queue=queue, workflows=[SearchAttributesWorkflow]):
+                events = await wait_history(client, wid, handle.run_id, closed("WorkflowCompleted"), what="the upsert is recorded")
+            upserted = of_type(events, "SearchAttributesUpserted")[0]["payload"]
+            # {sequence, attributes, merged}, as the engine records it; null deletes a key.
+            assert upserted["attributes"] == {"Stage": "packed", "Tags": ["fragile", "gift"], "Region": None}
+            assert upserted["merged"] == {"Priority": 3, "Stage": "packed", "Tags": ["fragile", "gift"]}
+            described = await client.describe_workflow(wid)
+            assert described.search_attributes == {"Priority": 3, "Stage": "packed", "Tags": ["fragile", "gift"]}
+            assert_replays(SearchAttributesWorkflow, events, [], "done")
+
+    asyncio.run(scenario())
+
+
 class OrderRejected(Exception):
     pass
 

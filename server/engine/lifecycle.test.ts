@@ -195,3 +195,26 @@ describe("record_side_effect and record_version_marker", () => {
     ]);
   });
 });
+
+describe("upsert_search_attributes", () => {
+  it("merges into the run's attributes (null deletes, keys sorted) and records what was sent and the result", async () => {
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "sa-1", workflow_type: "orders", task_queue: "default", search_attributes: { Region: "eu", Priority: 3 } });
+    const task = await worker.mustPollWorkflow();
+    const tooLong = await worker.completeWorkflow(task, [{ type: "upsert_search_attributes", attributes: { ["k".repeat(129)]: "x" } }]);
+    expect([tooLong.status, tooLong.body.reason]).toEqual([422, "validation_failed"]);
+    const empty = await worker.completeWorkflow(task, [{ type: "upsert_search_attributes", attributes: {} }]);
+    expect(empty.status).toBe(422);
+    await worker.completeWorkflow(task, [
+      { type: "upsert_search_attributes", attributes: { Stage: "packed", Region: null } },
+      { type: "upsert_search_attributes", attributes: { Tags: ["a", "b"] } },
+      { type: "complete_workflow" },
+    ]);
+    const upserts = historyOf(h.db, start.run_id as string).filter((e) => e.event_type === "SearchAttributesUpserted").map((e) => e.payload as Record<string, unknown>);
+    expect(upserts.map((p) => [p.attributes, p.merged])).toEqual([
+      [{ Stage: "packed", Region: null }, { Priority: 3, Stage: "packed" }],
+      [{ Tags: ["a", "b"] }, { Priority: 3, Stage: "packed", Tags: ["a", "b"] }],
+    ]);
+    const row = h.db.prepare("SELECT search_attributes FROM workflow_runs WHERE id = ?").get(start.run_id) as { search_attributes: string };
+    expect(JSON.parse(row.search_attributes)).toEqual({ Priority: 3, Stage: "packed", Tags: ["a", "b"] });
+  });
+});

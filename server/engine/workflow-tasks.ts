@@ -53,6 +53,15 @@ const commandSchemas = z.discriminatedUnion("type", [
   z
     .object({ type: z.literal("record_version_marker"), change_id: z.string().min(1).max(255), version: z.number().int(), min_supported: z.number().int(), max_supported: z.number().int() })
     .refine((c) => c.min_supported <= c.max_supported && c.version >= c.min_supported && c.version <= c.max_supported, { message: "version must lie within [min_supported, max_supported].", path: ["version"] }),
+  // upsert_search_attributes (protocol 1.8, WorkerProtocolVersion::upsertSearchAttributesCommandShape@8dc90d64):
+  // scalar, keyword-list or null (delete) values; limits of cluster/info `limits`.
+  z.object({
+    type: z.literal("upsert_search_attributes"),
+    attributes: z
+      .record(z.string().min(1).max(128), z.union([z.string().max(2048), z.number(), z.boolean(), z.null(), z.array(z.string().max(2048)).max(100)]))
+      .refine((a) => Object.keys(a).length >= 1 && Object.keys(a).length <= 100, { message: "attributes must name 1 to 100 search attributes." }),
+    attribute_types: z.record(z.string(), z.string()).nullish(),
+  }),
   z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
   z.object({
     type: z.literal("fail_workflow"),
@@ -86,6 +95,7 @@ export const SUPPORTED_WORKFLOW_TASK_COMMANDS = [
   "open_condition_wait",
   "record_side_effect",
   "record_version_marker",
+  "upsert_search_attributes",
 ] as const;
 
 const TERMINAL_COMMANDS: ReadonlySet<string> = new Set(["complete_workflow", "fail_workflow", "continue_as_new"]);
@@ -552,6 +562,20 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
         // As DefaultWorkflowTaskBridge::applyRecordSideEffect: the sequence and the result blob.
         const sequence = tx.nextCommandSequence(current.id);
         tx.appendEvent(current.id, "SideEffectRecorded", { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob }, { taskId: task.id });
+        break;
+      }
+      case "upsert_search_attributes": {
+        // As DefaultWorkflowTaskBridge::applyUpsertSearchAttributes: null deletes, keys sorted,
+        // the event carries what was sent and the merged result.
+        const sequence = tx.nextCommandSequence(current.id);
+        const merged: Record<string, unknown> = { ...(parseJson<Record<string, unknown>>(current.search_attributes) ?? {}) };
+        for (const [key, value] of Object.entries(cmd.attributes)) {
+          if (value === null) delete merged[key];
+          else merged[key] = value;
+        }
+        const sorted = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]]));
+        tx.db.prepare("UPDATE workflow_runs SET search_attributes = ?, updated_at = ? WHERE id = ?").run(Object.keys(sorted).length > 0 ? JSON.stringify(sorted) : null, tx.now, current.id);
+        tx.appendEvent(current.id, "SearchAttributesUpserted", { sequence, attributes: cmd.attributes, merged: sorted }, { taskId: task.id });
         break;
       }
       case "record_version_marker": {
