@@ -1,9 +1,11 @@
-// Totals the vitest and Playwright JSON reports into the one plain line CI reads:
-// "N passed, N failed". A missing or unreadable report counts as one failure, and so does a
-// failed lint/typecheck/build step (passed in as the third argument), so nothing fails silently.
+// Totals the vitest and Playwright JSON reports and the official-SDK conformance suite's junit XML
+// into the one plain line CI reads: "N passed, N failed". A missing or unreadable report counts
+// as one failure, and so does a failed lint/typecheck/build step (passed in as the third
+// argument), so nothing fails silently. A skipped conformance test counts as failed: that suite
+// has nothing it may skip.
 import { readFileSync } from "node:fs";
 
-const [vitestFile, e2eFile, stepFailures = "0"] = process.argv.slice(2);
+const [vitestFile, e2eFile, stepFailures = "0", sdkFile] = process.argv.slice(2);
 const read = (f) => {
   try {
     return JSON.parse(readFileSync(f, "utf8"));
@@ -19,15 +21,39 @@ const unitSkipped = v ? v.numPendingTests + v.numTodoTests : 0;
 const e2ePassed = e ? e.stats.expected + e.stats.flaky : 0;
 const e2eFailed = e ? e.stats.unexpected : 1;
 const e2eSkipped = e ? e.stats.skipped : 0;
+const sdk = sdkFile ? junitTotals(sdkFile) : null;
+const sdkPassed = sdk ? sdk.tests - sdk.failures - sdk.errors - sdk.skipped : 0;
+const sdkFailed = sdk ? sdk.failures + sdk.errors + sdk.skipped : sdkFile ? 1 : 0;
 const steps = Number(stepFailures) > 0 ? 1 : 0;
 console.log(`unit: ${unitPassed} passed, ${unitFailed} failed, ${unitSkipped} skipped`);
+if (sdkFile) console.log(`python sdk conformance: ${sdkPassed} passed, ${sdkFailed} failed${sdk ? ` (${sdk.skipped} skipped, counted as failed)` : " (no report)"}`);
 console.log(`e2e: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
 if (steps) console.log("lint, typecheck or build: failed (counted as 1 failure)");
-const passed = unitPassed + e2ePassed;
-const failed = unitFailed + e2eFailed + steps;
+const passed = unitPassed + sdkPassed + e2ePassed;
+const failed = unitFailed + sdkFailed + e2eFailed + steps;
 console.log(`${passed} passed, ${failed} failed`);
 if (passed === 0) {
   console.error("no tests ran");
   process.exit(1);
 }
 process.exit(failed > 0 ? 1 : 0);
+
+/** Sums pytest's junit `<testsuite>` counters; null when the file is missing or has no suite. */
+function junitTotals(file) {
+  let xml;
+  try {
+    xml = readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+  const totals = { tests: 0, failures: 0, errors: 0, skipped: 0 };
+  let suites = 0;
+  for (const [, attrs] of xml.matchAll(/<testsuite\b([^>]*)>/g)) {
+    suites += 1;
+    for (const key of Object.keys(totals)) {
+      const m = new RegExp(`\\b${key}="(\\d+)"`).exec(attrs);
+      totals[key] += m ? Number(m[1]) : 0;
+    }
+  }
+  return suites > 0 && totals.tests > 0 ? totals : null;
+}

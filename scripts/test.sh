@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test Breakwater has: lint, typecheck, unit/contract/engine tests (vitest), a production
-# build, then the UI in real Chromium (Playwright) against the embedded server. Ends with one
+# Every test Breakwater has: lint, typecheck, unit/contract/engine tests (vitest), the official
+# Python SDK's conformance suite (pytest), a production build, then the UI in real Chromium
+# (Playwright) against the embedded server. Ends with one
 # plain line "N passed, N failed" totalled from the JSON reporters (CI reads that line).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -27,6 +28,13 @@ step "unit, contract and engine tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"
 unit_rc=$?
 
+step "official Python SDK conformance (pytest, durable-workflow from PyPI)"
+# Real SDK workers and the SDK client against the embedded server over HTTP. A venv or SDK that
+# cannot be set up fails this step: no junit report, which the summary counts as a failure.
+sdk_python=$(bash scripts/python-sdk.sh | tail -n 1) && [ -x "$sdk_python" ] \
+  && "$sdk_python" -m pytest conformance/python-sdk -q --junitxml="$OUT/python-sdk.xml"
+sdk_rc=$?
+
 step "production build"
 DW_TOKEN="$E2E_TOKEN" npx next build || fail=1
 
@@ -35,8 +43,8 @@ PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test
 e2e_rc=$?
 
 step "summary (${SECONDS}s)"
-node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/e2e.json" "$fail"
+node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/e2e.json" "$fail" "$OUT/python-sdk.xml"
 summary_rc=$?
-if [ "$unit_rc" -ne 0 ] || [ "$e2e_rc" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$summary_rc" -ne 0 ]; then
+if [ "$unit_rc" -ne 0 ] || [ "$sdk_rc" -ne 0 ] || [ "$e2e_rc" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$summary_rc" -ne 0 ]; then
   exit 1
 fi

@@ -3,6 +3,7 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { EngineError, validationError } from "./errors";
 import { activityEventKeys, activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure } from "./lifecycle";
+import { activityParallelPath, groupsCompleted, parallelFields, parallelKeys, parallelPath, pathMismatch } from "./parallel-groups";
 import type { ActivityRow, AttemptRow, RetryPolicySnapshot, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
@@ -38,6 +39,7 @@ export const scheduleActivitySchema = z
     schedule_to_start_timeout: timeout,
     schedule_to_close_timeout: timeout,
     heartbeat_timeout: timeout,
+    ...parallelFields,
   })
   .superRefine((c, ctx) => {
     const lte = (a: number | null | undefined, b: number | null | undefined, aName: string, bName: string): void => {
@@ -83,6 +85,10 @@ function policyOf(a: ActivityRow): RetryPolicySnapshot {
 /** schedule_activity: execution row (pending, attempt_count 0, deadlines, policy), ActivityScheduled, a ready activity task. */
 export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c: ScheduleActivityCommand): string {
   const sequence = tx.nextCommandSequence(run.id);
+  const parallel = parallelPath(c);
+  const mismatch = pathMismatch(parallel, sequence);
+  // The bridge refuses such a completion as invalid_commands (DefaultWorkflowTaskBridge::parallelCommandsMatchSequences).
+  if (mismatch) throw validationError({ "commands.parallel_group_base_sequence": [mismatch] });
   const policy = policySnapshot(c);
   const id = newId(tx.now);
   const queue = c.queue ?? c.task_queue ?? run.queue ?? "default";
@@ -103,7 +109,7 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
       c.connection ?? run.connection,
       queue,
       JSON.stringify(policy),
-      JSON.stringify({ queue, connection: c.connection ?? null }),
+      JSON.stringify({ queue, connection: c.connection ?? null, ...(parallel.length > 0 ? { parallel_group_path: parallel } : {}) }),
       policy.schedule_to_start_timeout ? tx.now + policy.schedule_to_start_timeout * 1000 : null,
       policy.schedule_to_close_timeout ? tx.now + policy.schedule_to_close_timeout * 1000 : null,
       tx.now,
@@ -112,7 +118,7 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
   tx.appendEvent(
     run.id,
     "ActivityScheduled",
-    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), workflow_task_id: workflowTaskId },
+    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), workflow_task_id: workflowTaskId, ...parallelKeys(parallel) },
     { taskId: workflowTaskId },
   );
   return tx.createTask(run, "activity", { activity_execution_id: id }, { queue });
@@ -383,7 +389,9 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
     },
     { taskId: task.id },
   );
-  const next = resumeWorkflow(tx, run, fresh, attempt.id, "ActivityCompleted");
+  // A member of a parallel group wakes the workflow only with the group's last success.
+  const path = activityParallelPath(fresh);
+  const next = path.length === 0 || groupsCompleted(tx, run.id, path) ? resumeWorkflow(tx, run, fresh, attempt.id, "ActivityCompleted") : null;
   return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: true, reason: null, next_task_id: next };
 }
 

@@ -135,9 +135,18 @@ interface NewCommand {
   messageSequence?: number | null;
 }
 
+function nextControlCommandSequence(tx: Tx, runId: string): number {
+  const row = tx.db.prepare("SELECT COALESCE(MAX(command_sequence), 0) + 1 AS next FROM workflow_commands WHERE workflow_run_id = ?").get(runId) as { next: number };
+  return row.next;
+}
+
 export function insertCommand(tx: Tx, c: NewCommand): CommandRow {
   const id = newId(tx.now);
-  const sequence = c.run && c.status === "accepted" ? tx.nextCommandSequence(c.run.id) : null;
+  // Control-plane commands are numbered per run on their own. The run's `last_command_sequence`
+  // numbers the workflow's steps (activities, timers, waits, ...), which the SDK numbers 1, 2, ...
+  // as it yields them and checks against history (sdk-python 2.12.0 `parallel_group_base_sequence`);
+  // sharing it made the first step 2 and shifted every step after an accepted signal.
+  const sequence = c.run && c.status === "accepted" ? nextControlCommandSequence(tx, c.run.id) : null;
   tx.db
     .prepare(
       `INSERT INTO workflow_commands (id, namespace, workflow_instance_id, workflow_run_id, requested_workflow_run_id, resolved_workflow_run_id,
@@ -360,6 +369,15 @@ function rejectionFor(t: { run: RunRow | null; notCurrent: boolean }): { outcome
  * signal: on an active current run writes a `signal` command (`signal_received`), a received
  * `workflow_signal_records` row, `SignalReceived`, and a workflow task so the workflow sees it.
  */
+/**
+ * A signal sent without arguments carries the codec's encoding of the empty argument list, as the
+ * engine serialises `[]` with the run's codec (durable-workflow/workflow src/V2/WorkflowStub.php@8dc90d64,
+ * `$payloadBlob ?? Serializer::serializeWithCodec($signalCodec, $arguments)`). A null codec in
+ * history is refused by sdk-python's replay ("workflow payload codec missing is not supported").
+ * Avro single-object `Value` of `[]`; commands.test.ts checks it against the codec.
+ */
+export const EMPTY_ARGUMENTS: PayloadEnvelope = { codec: "avro", blob: "wwHioz3/VYAiNwwA" };
+
 export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResult {
   const t = target(tx, input.namespace, input.workflow_id, input.run_id);
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, "signal", input.request_id);
@@ -383,7 +401,8 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
   }
   tx.db.prepare("UPDATE workflow_instances SET last_message_sequence = last_message_sequence + 1, updated_at = ? WHERE namespace = ? AND id = ?").run(tx.now, input.namespace, input.workflow_id);
   const messageSequence = (tx.instance(input.namespace, input.workflow_id) as InstanceRow).last_message_sequence;
-  const row = insertCommand(tx, { ...base, status: "accepted", outcome: "signal_received", payload: input.input ?? null, messageSequence });
+  const args = input.input ?? EMPTY_ARGUMENTS;
+  const row = insertCommand(tx, { ...base, status: "accepted", outcome: "signal_received", payload: args, messageSequence });
   const signalId = newId(tx.now);
   const wait = tx.db
     .prepare("SELECT json_extract(payload, '$.signal_wait_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1")
@@ -393,7 +412,7 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
       `INSERT INTO workflow_signal_records (id, workflow_run_id, workflow_command_id, signal_name, status, payload_codec, arguments, message_sequence, received_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, 'received', ?, ?, ?, ?, ?, ?)`,
     )
-    .run(signalId, t.run.id, row.id, input.signal_name, input.input?.codec ?? null, input.input?.blob ?? null, messageSequence, tx.now, tx.now, tx.now);
+    .run(signalId, t.run.id, row.id, input.signal_name, args.codec, args.blob, messageSequence, tx.now, tx.now, tx.now);
   tx.appendEvent(
     t.run.id,
     "SignalReceived",
@@ -404,8 +423,8 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
       workflow_run_id: t.run.id,
       signal_name: input.signal_name,
       signal_wait_id: wait?.id ?? null,
-      arguments: input.input?.blob ?? null,
-      payload_codec: input.input?.codec ?? null,
+      arguments: args.blob,
+      payload_codec: args.codec,
     },
     { commandId: row.id },
   );

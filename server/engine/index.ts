@@ -13,6 +13,7 @@ import { EngineNotifier } from "./notifier";
 import { withStatementCache } from "./statement-cache";
 import { refreshRunSummary } from "./summary";
 import { createDeadlineTasks, dueQueues, expireWorkflowLeases, fireTimers } from "./sweep";
+import type { TaskRow } from "./rows";
 import type { JsonObject, LeaseConfig, PayloadEnvelope } from "./tx";
 import { DEFAULT_LEASES, Tx } from "./tx";
 import type { WorkflowTaskCommand, WorkflowTaskView } from "./workflow-tasks";
@@ -69,6 +70,8 @@ export interface Engine {
   terminateWorkflow(input: CloseWorkflowInput): CommandResult;
   registerWorker(namespace: string, input: RegisterWorkerInput): { worker_id: string; registered: true };
   workerHeartbeat(namespace: string, workerId: string): { worker_id: string; acknowledged: true };
+  /** Removes a registration and readies the workflow tasks its worker leases; 404 worker_not_found when there is none. */
+  deregisterWorker(namespace: string, workerId: string): { worker_id: string; outcome: "deregistered"; recovered_workflow_task_count: number };
   /** The queue a registered worker polls; throws 412 worker_not_registered. */
   workerQueue(namespace: string, workerId: string): string;
   /* Worker-plane transitions below are group-committed: answered after the COMMIT they share. */
@@ -207,6 +210,26 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
         const r = tx.db.prepare("UPDATE worker_registrations SET last_heartbeat_at = ?, status = 'active', updated_at = ? WHERE namespace = ? AND worker_id = ?").run(tx.now, tx.now, namespace, workerId);
         if (r.changes === 0) throw new EngineError(404, "worker_not_registered", "Worker is not registered. Call POST /api/worker/register first.", { worker_id: workerId });
         return { worker_id: workerId, acknowledged: true as const };
+      });
+    },
+    deregisterWorker(namespace, workerId) {
+      workerQueues.clear();
+      return transaction((tx) => {
+        const gone = tx.db.prepare("DELETE FROM worker_registrations WHERE namespace = ? AND worker_id = ?").run(namespace, workerId);
+        if (gone.changes === 0) throw new EngineError(404, "worker_not_found", `Worker [${workerId}] is not registered.`, { worker_id: workerId });
+        const leased = tx.db
+          .prepare("SELECT * FROM workflow_tasks WHERE namespace = ? AND task_type = 'workflow' AND status = 'leased' AND lease_owner = ?")
+          .all(namespace, workerId) as TaskRow[];
+        // Same release as an expired lease (Tx.expireLeases): ready now, repair_count + 1, so a
+        // completion the departed worker still sends is refused.
+        for (const task of leased) {
+          tx.db
+            .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
+            .run(tx.now, tx.now, task.id);
+          tx.markTaskReady(task);
+          tx.touch(task.workflow_run_id);
+        }
+        return { worker_id: workerId, outcome: "deregistered" as const, recovered_workflow_task_count: leased.length };
       });
     },
     workerQueue(namespace, workerId) {

@@ -156,3 +156,65 @@ describe("cancel and terminate", () => {
     expect(again).toMatchObject({ command_status: "rejected", outcome: "rejected_not_active", rejection_reason: "run_not_active", reason: "run_not_active" });
   });
 });
+
+describe("fail_workflow with a structured exception (protocol 1.10)", () => {
+  it("preserves the worker's exception object and lets its class and type win over the flat fields", async () => {
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "fail-structured", workflow_type: "orders", task_queue: "default" });
+    const task = await worker.mustPollWorkflow();
+    const exception = { class: "app.OrderRejected", type: "OrderRejected", message: "order A-7 rejected", properties: { order: "A-7" }, trace: ["app.py:12"] };
+    const done = await worker.completeWorkflow(task, [{ type: "fail_workflow", message: "order rejected", exception_class: "Flat", exception_type: "FlatType", exception }]);
+    expect(done.body).toMatchObject({ run_status: "failed" });
+    const failed = historyOf(h.db, start.run_id as string).at(-1);
+    expect(failed).toMatchObject({ event_type: "WorkflowFailed", payload: { exception_class: "app.OrderRejected", exception_type: "OrderRejected", message: "order rejected" } });
+    expect((failed?.payload as { exception: unknown }).exception).toEqual({ ...exception, code: 0, non_retryable: false });
+    expect(failuresOf(h.db, start.run_id as string)[0]).toMatchObject({ exception_class: "app.OrderRejected", message: "order rejected" });
+  });
+});
+
+describe("record_side_effect and record_version_marker", () => {
+  it("record the value and the marker in order, and refuse a version outside its range", async () => {
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "side-1", workflow_type: "orders", task_queue: "default" });
+    const task = await worker.mustPollWorkflow();
+    const outOfRange = await worker.completeWorkflow(task, [{ type: "record_version_marker", change_id: "c", version: 3, min_supported: 1, max_supported: 2 }]);
+    expect([outOfRange.status, outOfRange.body.reason]).toEqual([422, "validation_failed"]);
+    const noResult = await worker.completeWorkflow(task, [{ type: "record_side_effect" }]);
+    expect(noResult.status).toBe(422);
+    const done = await worker.completeWorkflow(task, [
+      { type: "record_side_effect", result: "AAEC" },
+      { type: "record_side_effect", result: blob("from-envelope") },
+      { type: "record_version_marker", change_id: "new-pricing", version: 2, min_supported: 1, max_supported: 2 },
+      { type: "complete_workflow" },
+    ]);
+    expect(done.status).toBe(200);
+    const events = historyOf(h.db, start.run_id as string).filter((e) => e.event_type === "SideEffectRecorded" || e.event_type === "VersionMarkerRecorded");
+    const first = (events[0]?.payload as { sequence: number }).sequence;
+    expect(events.map((e) => [e.event_type, e.payload])).toEqual([
+      ["SideEffectRecorded", { sequence: first, result: "AAEC" }],
+      ["SideEffectRecorded", { sequence: first + 1, result: blob("from-envelope").blob }],
+      ["VersionMarkerRecorded", { sequence: first + 2, change_id: "new-pricing", version: 2, min_supported: 1, max_supported: 2 }],
+    ]);
+  });
+});
+
+describe("upsert_search_attributes", () => {
+  it("merges into the run's attributes (null deletes, keys sorted) and records what was sent and the result", async () => {
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "sa-1", workflow_type: "orders", task_queue: "default", search_attributes: { Region: "eu", Priority: 3 } });
+    const task = await worker.mustPollWorkflow();
+    const tooLong = await worker.completeWorkflow(task, [{ type: "upsert_search_attributes", attributes: { ["k".repeat(129)]: "x" } }]);
+    expect([tooLong.status, tooLong.body.reason]).toEqual([422, "validation_failed"]);
+    const empty = await worker.completeWorkflow(task, [{ type: "upsert_search_attributes", attributes: {} }]);
+    expect(empty.status).toBe(422);
+    await worker.completeWorkflow(task, [
+      { type: "upsert_search_attributes", attributes: { Stage: "packed", Region: null } },
+      { type: "upsert_search_attributes", attributes: { Tags: ["a", "b"] } },
+      { type: "complete_workflow" },
+    ]);
+    const upserts = historyOf(h.db, start.run_id as string).filter((e) => e.event_type === "SearchAttributesUpserted").map((e) => e.payload as Record<string, unknown>);
+    expect(upserts.map((p) => [p.attributes, p.merged])).toEqual([
+      [{ Stage: "packed", Region: null }, { Priority: 3, Stage: "packed" }],
+      [{ Tags: ["a", "b"] }, { Priority: 3, Stage: "packed", Tags: ["a", "b"] }],
+    ]);
+    const row = h.db.prepare("SELECT search_attributes FROM workflow_runs WHERE id = ?").get(start.run_id) as { search_attributes: string };
+    expect(JSON.parse(row.search_attributes)).toEqual({ Priority: 3, Stage: "packed", Tags: ["a", "b"] });
+  });
+});

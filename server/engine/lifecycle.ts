@@ -1,4 +1,5 @@
 import { isoMicros } from "../clock";
+import { activityParallelPath, parallelKeys } from "./parallel-groups";
 import { newId } from "../ids";
 import type { ActivityRow, AttemptRow, FailureRow, RunRow, TimerRow } from "./rows";
 import { isTerminal } from "./rows";
@@ -49,6 +50,8 @@ export function activityEventKeys(a: ActivityRow, attempt?: AttemptRow): JsonObj
     activity_type: a.activity_type,
     sequence: a.sequence,
     attempt_number: attempt ? attempt.attempt_number : a.attempt_count,
+    // A parallel-group member's events carry its group (HistoryEventPayloadContract.php@8dc90d64).
+    ...parallelKeys(activityParallelPath(a)),
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
+import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
 import { createInstance, startRun } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
@@ -36,6 +37,31 @@ const commandSchemas = z.discriminatedUnion("type", [
     parent_close_policy: z.enum(["abandon", "request_cancel", "terminate"]).nullish(),
   }),
   z.object({ type: z.literal("open_signal_wait"), signal_name: z.string().min(1).max(256), timeout_seconds: positiveInt.nullish() }),
+  z.object({
+    type: z.literal("open_condition_wait"),
+    condition_key: z.string().min(1).max(256).nullish(),
+    condition_definition_fingerprint: z.string().min(1).max(256).nullish(),
+    // The bridge accepts 0 (a wait with no timer), as DefaultWorkflowTaskBridge::applyOpenConditionWait does.
+    timeout_seconds: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
+  }),
+  // record_side_effect / record_version_marker: non-terminal commands of the engine's protocol
+  // (WorkerProtocolVersion::nonTerminalCommandTypes, src/V2/Support/WorkerProtocolVersion.php@8dc90d64),
+  // which sdk-python sends for ctx.side_effect / ctx.get_version / ctx.patched. The result is the
+  // serialised blob, or an envelope whose codec names it (DefaultWorkflowTaskBridge.php
+  // `normalizeRecordSideEffectCommand`).
+  z.object({ type: z.literal("record_side_effect"), result: z.union([z.string().min(1), envelopeSchema]), payload_codec: z.string().min(1).nullish() }),
+  z
+    .object({ type: z.literal("record_version_marker"), change_id: z.string().min(1).max(255), version: z.number().int(), min_supported: z.number().int(), max_supported: z.number().int() })
+    .refine((c) => c.min_supported <= c.max_supported && c.version >= c.min_supported && c.version <= c.max_supported, { message: "version must lie within [min_supported, max_supported].", path: ["version"] }),
+  // upsert_search_attributes (protocol 1.8, WorkerProtocolVersion::upsertSearchAttributesCommandShape@8dc90d64):
+  // scalar, keyword-list or null (delete) values; limits of cluster/info `limits`.
+  z.object({
+    type: z.literal("upsert_search_attributes"),
+    attributes: z
+      .record(z.string().min(1).max(128), z.union([z.string().max(2048), z.number(), z.boolean(), z.null(), z.array(z.string().max(2048)).max(100)]))
+      .refine((a) => Object.keys(a).length >= 1 && Object.keys(a).length <= 100, { message: "attributes must name 1 to 100 search attributes." }),
+    attribute_types: z.record(z.string(), z.string()).nullish(),
+  }),
   z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
   z.object({
     type: z.literal("fail_workflow"),
@@ -44,6 +70,9 @@ const commandSchemas = z.discriminatedUnion("type", [
     exception_type: z.string().nullish(),
     non_retryable: z.boolean().nullish(),
     stack_trace: z.string().nullish(),
+    // Protocol 1.10: the worker's structured failure, preserved in WorkflowFailed.exception
+    // (WorkerProtocolVersion::failWorkflowCommandShape, src/V2/Support/WorkerProtocolVersion.php@8dc90d64).
+    exception: z.record(z.string(), z.unknown()).nullish(),
   }),
   z.object({
     type: z.literal("continue_as_new"),
@@ -63,6 +92,10 @@ export const SUPPORTED_WORKFLOW_TASK_COMMANDS = [
   "start_timer",
   "start_child_workflow",
   "open_signal_wait",
+  "open_condition_wait",
+  "record_side_effect",
+  "record_version_marker",
+  "upsert_search_attributes",
 ] as const;
 
 const TERMINAL_COMMANDS: ReadonlySet<string> = new Set(["complete_workflow", "fail_workflow", "continue_as_new"]);
@@ -501,6 +534,7 @@ function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
 export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, commands: WorkflowTaskCommand[]): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   if (!commands.some((c) => c.type === "fail_workflow")) recordHandledFailures(tx, run, task);
+  satisfyConditionWaitOnSignalResume(tx, run, task);
   const created: string[] = [];
   for (const cmd of commands) {
     const current = tx.mustRun(run.id);
@@ -521,6 +555,34 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
         if (cmd.timeout_seconds) created.push(scheduleTimer(tx, current, task.id, cmd.timeout_seconds, { timer_kind: "signal_timeout", signal_wait_id: waitId, signal_name: cmd.signal_name }));
         break;
       }
+      case "open_condition_wait":
+        created.push(...openConditionWait(tx, current, task.id, cmd));
+        break;
+      case "record_side_effect": {
+        // As DefaultWorkflowTaskBridge::applyRecordSideEffect: the sequence and the result blob.
+        const sequence = tx.nextCommandSequence(current.id);
+        tx.appendEvent(current.id, "SideEffectRecorded", { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob }, { taskId: task.id });
+        break;
+      }
+      case "upsert_search_attributes": {
+        // As DefaultWorkflowTaskBridge::applyUpsertSearchAttributes: null deletes, keys sorted,
+        // the event carries what was sent and the merged result.
+        const sequence = tx.nextCommandSequence(current.id);
+        const merged: Record<string, unknown> = { ...(parseJson<Record<string, unknown>>(current.search_attributes) ?? {}) };
+        for (const [key, value] of Object.entries(cmd.attributes)) {
+          if (value === null) delete merged[key];
+          else merged[key] = value;
+        }
+        const sorted = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]]));
+        tx.db.prepare("UPDATE workflow_runs SET search_attributes = ?, updated_at = ? WHERE id = ?").run(Object.keys(sorted).length > 0 ? JSON.stringify(sorted) : null, tx.now, current.id);
+        tx.appendEvent(current.id, "SearchAttributesUpserted", { sequence, attributes: cmd.attributes, merged: sorted }, { taskId: task.id });
+        break;
+      }
+      case "record_version_marker": {
+        const sequence = tx.nextCommandSequence(current.id);
+        tx.appendEvent(current.id, "VersionMarkerRecorded", { sequence, change_id: cmd.change_id, version: cmd.version, min_supported: cmd.min_supported, max_supported: cmd.max_supported }, { taskId: task.id });
+        break;
+      }
       case "complete_workflow":
         cancelOpenWork(tx, current, { keepTaskId: task.id });
         tx.appendEvent(current.id, "WorkflowCompleted", { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null }, { taskId: task.id });
@@ -529,7 +591,12 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
       case "fail_workflow": {
         cancelOpenWork(tx, current, { keepTaskId: task.id });
         const category = classifyTerminal(cmd.message);
-        const exceptionClass = cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        // Structured members win over the flat fields, as DefaultWorkflowTaskBridge::applyWorkflowFailure
+        // does (src/V2/Support/DefaultWorkflowTaskBridge.php@8dc90d64).
+        const structured = cmd.exception ?? {};
+        const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+        const exceptionClass = text(structured.class) ?? cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        const exceptionType = text(structured.type) ?? cmd.exception_type ?? null;
         const nonRetryable = cmd.non_retryable ?? false;
         const failureId = insertFailure(tx, {
           runId: current.id,
@@ -539,7 +606,7 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
           failureCategory: category,
           nonRetryable,
           exceptionClass,
-          exceptionType: cmd.exception_type ?? null,
+          exceptionType,
           message: cmd.message,
           tracePreview: cmd.stack_trace ?? null,
         });
@@ -552,10 +619,10 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
             source_id: current.id,
             failure_category: category,
             non_retryable: nonRetryable,
-            exception_type: cmd.exception_type ?? null,
+            exception_type: exceptionType,
             exception_class: exceptionClass,
             message: cmd.message,
-            exception: { type: cmd.exception_type ?? null, message: cmd.message, code: 0, non_retryable: nonRetryable },
+            exception: { type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, non_retryable: nonRetryable, ...structured },
           },
           { taskId: task.id },
         );

@@ -60,7 +60,7 @@ describe("crash safety", () => {
     let url = server.url;
     const acks: Ack[] = [];
     const stop = new AbortController();
-    const headers = { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.0" };
+    const headers = { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" };
 
     // A request lost to the crash is retried against whichever server is up; only a 2xx answer is an acknowledgement.
     async function call(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> } | null> {

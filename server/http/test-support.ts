@@ -98,7 +98,7 @@ export class ScriptedWorker {
       method: "POST",
       headers: {
         "content-type": "application/json",
-        "x-durable-workflow-protocol-version": "1.0",
+        "x-durable-workflow-protocol-version": "1.19",
         ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
         ...headers,
       },

@@ -13,8 +13,8 @@ afterEach(async () => {
 });
 
 function expectEnvelope(r: { headers: Headers; body: Record<string, unknown> }): void {
-  expect(r.headers.get("x-durable-workflow-protocol-version")).toBe("1.0");
-  expect(r.body.protocol_version).toBe("1.0");
+  expect(r.headers.get("x-durable-workflow-protocol-version")).toBe("1.19");
+  expect(r.body.protocol_version).toBe("1.19");
   expect(r.body.server_capabilities).toMatchObject({ long_poll_timeout: 30, activity_retry_policy: true, non_retryable_failures: true, workflow_task_poll_request_idempotency: true });
 }
 
@@ -29,7 +29,7 @@ describe("worker plane envelope and guards", () => {
 
     const missing = await w.post("/heartbeat", { worker_id: "w-1" }, { "x-durable-workflow-protocol-version": "" });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ reason: "missing_protocol_version", supported_version: "1.0", requested_version: null });
+    expect(missing.body).toMatchObject({ reason: "missing_protocol_version", supported_version: "1.19", requested_version: null });
     expect(typeof missing.body.error).toBe("string");
     expectEnvelope(missing);
     const wrong = await w.post("/heartbeat", { worker_id: "w-1" }, { "x-durable-workflow-protocol-version": "2.0" });
@@ -61,9 +61,9 @@ describe("worker plane envelope and guards", () => {
     const missingTask = await w.post("/activity-tasks/01UNKNOWN/complete", { activity_attempt_id: "x", lease_owner: "w-1" });
     expect([missingTask.status, missingTask.body.reason]).toEqual([404, "task_not_found"]);
 
-    const media = await fetch(`${h.url}/api/worker/heartbeat`, { method: "POST", headers: { "content-type": "text/plain", "x-durable-workflow-protocol-version": "1.0" }, body: "hi" });
+    const media = await fetch(`${h.url}/api/worker/heartbeat`, { method: "POST", headers: { "content-type": "text/plain", "x-durable-workflow-protocol-version": "1.19" }, body: "hi" });
     expect([media.status, ((await media.json()) as { reason: string }).reason]).toEqual([415, "unsupported_media_type"]);
-    const malformed = await fetch(`${h.url}/api/worker/heartbeat`, { method: "POST", headers: { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.0" }, body: "{" });
+    const malformed = await fetch(`${h.url}/api/worker/heartbeat`, { method: "POST", headers: { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" }, body: "{" });
     expect([malformed.status, ((await malformed.json()) as { reason: string }).reason]).toEqual([400, "malformed_json"]);
   });
 
@@ -85,6 +85,45 @@ describe("worker plane envelope and guards", () => {
     expect(terminalFirst.status).toBe(422);
     // Nothing was applied by the refused completions; the lease still completes normally.
     expect((await w.completeWorkflow(task, [{ type: "complete_workflow", result: blob(1) }])).body).toMatchObject({ recorded: true, run_status: "completed" });
+  });
+});
+
+describe("worker protocol version and deregistration (sdk-python 2.12.0 at protocol 1.19)", () => {
+  it("accepts exactly 1.19, refusing the SDK's default 1.20 and the old 1.0 / 1.1 in the real server's words", async () => {
+    h = await startHarness();
+    const w = new ScriptedWorker(h.url, "w-1", "orders");
+    for (const v of ["1.20", "1.0", "1.1"]) {
+      const r = await w.post("/register", { worker_id: "w-1", task_queue: "orders", runtime: "python" }, { "x-durable-workflow-protocol-version": v });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ error: "Unsupported worker protocol version.", reason: "unsupported_protocol_version", supported_version: "1.19", requested_version: v });
+      expect(r.body.remediation).toBe(`Worker requested protocol version ${v}; this server only supports 1.19. Upgrade the worker to a release that targets worker-protocol 1.19, or connect to a server that supports ${v}.`);
+      expectEnvelope(r);
+    }
+  });
+
+  it("DELETE /registrations/{id} removes the worker and readies the workflow task it still leased", async () => {
+    h = await startHarness();
+    const w = new ScriptedWorker(h.url, "py-1", "orders");
+    // What sdk-python 2.12.0 sends besides the 1.0 fields; unknown members are ignored, not refused.
+    const reg = await w.post("/register", { worker_id: "py-1", task_queue: "orders", runtime: "python", capabilities: ["message_streams"], capability_manifest: { worker_sessions: { supported: true } }, workflow_command_contracts: {}, max_concurrent_worker_sessions: 10 });
+    expect(reg.status).toBe(201);
+    const start = h.engine.startWorkflow({ namespace: "default", workflow_type: "held", task_queue: "orders" });
+    const leased = await w.mustPollWorkflow();
+    const del = async (id: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const res = await fetch(`${h!.url}/api/worker/registrations/${id}`, { method: "DELETE", headers: { "x-durable-workflow-protocol-version": "1.19" } });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const gone = await del("py-1");
+    expect(gone).toMatchObject({ status: 200, body: { worker_id: "py-1", outcome: "deregistered", recovered_workflow_task_count: 1, protocol_version: "1.19" } });
+    // The departed worker can no longer poll, its late completion is fenced, and a new worker gets the task now.
+    const poll = await w.post("/workflow-tasks/poll", { worker_id: "py-1", task_queue: "orders" });
+    expect([poll.status, poll.body.reason]).toEqual([412, "worker_not_registered"]);
+    expect((await w.completeWorkflow(leased, [{ type: "complete_workflow" }])).status).toBe(409);
+    const next = new ScriptedWorker(h.url, "py-2", "orders");
+    await next.register();
+    const again = await next.mustPollWorkflow();
+    expect([again.task_id, again.run_id]).toEqual([leased.task_id, start.run_id]);
+    expect((await del("py-1"))).toMatchObject({ status: 404, body: { reason: "worker_not_found", worker_id: "py-1" } });
   });
 });
 
@@ -132,6 +171,30 @@ describe("long-poll and history paging", () => {
     expect(task.run_id).toBe(start.run_id);
     const again = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", poll_request_id: "p-1" });
     expect((again.body.task as { task_id: string }).task_id).toBe(task.task_id);
+  });
+
+  it("honours the poll's timeout_seconds: 0 is an immediate probe, 1 holds about a second, beyond 60 is clamped", async () => {
+    h = await startHarness({ pollTimeoutMs: 20_000 });
+    const w = new ScriptedWorker(h.url);
+    await w.register();
+    let began = Date.now();
+    const probe = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 0 });
+    expect(probe.body).toMatchObject({ task: null, poll_status: "timeout" });
+    expect(Date.now() - began).toBeLessThan(1_000);
+    began = Date.now();
+    const short = await w.post("/activity-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 1 });
+    expect(short.body).toMatchObject({ task: null, poll_status: "timeout" });
+    expect(Date.now() - began).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    // A long requested hold is clamped, not refused, and a new task still wakes it at once.
+    began = Date.now();
+    const held = w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 3600 });
+    await new Promise((r) => setTimeout(r, 100));
+    h.engine.startWorkflow({ namespace: "default", workflow_type: "wake", task_queue: "default" });
+    expect(((await held).body.task as { task_id: string } | null)?.task_id).toBeTruthy();
+    expect(Date.now() - began).toBeLessThan(5_000);
+    const negative = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: -1 });
+    expect([negative.status, negative.body.reason]).toEqual([422, "validation_failed"]);
   });
 
   it("pages history with base64 sequence tokens and emits `history` after commits", async () => {

@@ -54,7 +54,14 @@ const pollSchema = z.object({
   poll_request_id: z.string().max(255).nullish(),
   history_page_size: pageSize,
   accept_history_encoding: z.string().nullish(),
+  // The long-poll window the worker asks for, clamped to [0, 60] s like the engine's
+  // WorkerProtocolVersion::clampLongPollTimeout (src/V2/Support/WorkerProtocolVersion.php@8dc90d64);
+  // 0 is an immediate probe. sdk-python 2.12.0 always sends it (client.py `poll_workflow_task_response`).
+  timeout_seconds: z.number().int().min(0).nullish(),
 });
+
+/** Seconds, clamped like the engine's clampLongPollTimeout. */
+export const MAX_LONG_POLL_TIMEOUT_SECONDS = 60;
 const leaseSchema = z.object({ lease_owner: z.string().min(1).optional(), workflow_task_attempt: attemptField });
 const historySchema = leaseSchema.extend({ next_history_page_token: z.string().nullish(), history_page_size: pageSize });
 const completeSchema = leaseSchema.extend({ commands: z.unknown() });
@@ -111,13 +118,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
           }
           return undefined;
         }
-        return sendWorker(reply, 400, {
-          error: requested ? `Unsupported worker protocol version [${requested}].` : "Missing worker protocol version header.",
-          reason: requested ? "unsupported_protocol_version" : "missing_protocol_version",
-          supported_version: WORKER_PROTOCOL_VERSION,
-          requested_version: requested ?? null,
-          remediation: `Send the ${WORKER_PROTOCOL_HEADER}: ${WORKER_PROTOCOL_VERSION} header on worker requests.`,
-        });
+        return sendWorker(reply, 400, protocolRefusal(requested));
       });
       scope.setErrorHandler((error, _request, reply) => renderWorkerError(reply, error));
 
@@ -127,14 +128,23 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         return sendWorker(reply, 201, result);
       });
 
+      // Unfenced deregistration, which sdk-python 2.12.0 sends on shutdown when the server does not
+      // advertise `worker_deregistration_fencing` (durable_workflow/client.py@2.12.0
+      // `deregister_worker_registration`): the registration goes, and the workflow tasks its
+      // worker still leases are ready again at once instead of after their lease.
+      scope.delete<{ Params: { workerId: string } }>("/registrations/:workerId", async (request, reply) => {
+        return sendWorker(reply, 200, engine.deregisterWorker(namespaceOf(request), request.params.workerId));
+      });
+
       scope.post("/heartbeat", async (request, reply) => {
         const body = parse(workerIdSchema, request.body);
         return sendWorker(reply, 200, engine.workerHeartbeat(namespaceOf(request), body.worker_id));
       });
 
       /** Claims a task, or holds the request until a task-ready wake-up, the poll timeout, or disconnect. */
-      async function longPoll<T>(reply: FastifyReply, kind: "workflow" | "activity", claim: () => Promise<T | null>, namespace: string, queue: string): Promise<FastifyReply> {
-        const deadline = Date.now() + pollTimeoutMs;
+      async function longPoll<T>(reply: FastifyReply, kind: "workflow" | "activity", claim: () => Promise<T | null>, namespace: string, queue: string, requestedSeconds: number | null | undefined): Promise<FastifyReply> {
+        const holdMs = requestedSeconds === null || requestedSeconds === undefined ? pollTimeoutMs : Math.min(requestedSeconds, MAX_LONG_POLL_TIMEOUT_SECONDS) * 1000;
+        const deadline = Date.now() + holdMs;
         // One controller per poll, aborted by disconnect or server shutdown; the shutdown listener is
         // removed afterwards so thousands of polls do not pile listeners onto the long-lived signal.
         const stop = new AbortController();
@@ -173,7 +183,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const namespace = namespaceOf(request);
         checkQueue(namespace, body.worker_id, body.task_queue);
         const size = body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT;
-        return longPoll(reply, "workflow", () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id), namespace, body.task_queue);
+        return longPoll(reply, "workflow", () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id), namespace, body.task_queue, body.timeout_seconds);
       });
 
       scope.post<TaskParams>("/workflow-tasks/:id/history", async (request, reply) => {
@@ -201,7 +211,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const body = parse(pollSchema, request.body);
         const namespace = namespaceOf(request);
         checkQueue(namespace, body.worker_id, body.task_queue);
-        return longPoll(reply, "activity", () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue), namespace, body.task_queue);
+        return longPoll(reply, "activity", () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue), namespace, body.task_queue, body.timeout_seconds);
       });
 
       scope.post<TaskParams>("/activity-tasks/:id/heartbeat", async (request, reply) => {
@@ -222,6 +232,30 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
     },
     { prefix: "/api/worker" },
   );
+}
+
+/**
+ * The 400 for a missing or other worker-protocol version, in the real server's words
+ * (durable-workflow/server app/Support/WorkerProtocol.php@11d35b7 `rejectUnsupported`).
+ */
+export function protocolRefusal(requested: string | undefined): Record<string, unknown> {
+  const v = WORKER_PROTOCOL_VERSION;
+  if (requested === undefined) {
+    return {
+      error: "Missing worker protocol version header.",
+      reason: "missing_protocol_version",
+      supported_version: v,
+      requested_version: null,
+      remediation: `Send the ${WORKER_PROTOCOL_HEADER}: ${v} header on worker protocol requests.`,
+    };
+  }
+  return {
+    error: "Unsupported worker protocol version.",
+    reason: "unsupported_protocol_version",
+    supported_version: v,
+    requested_version: requested,
+    remediation: `Worker requested protocol version ${requested}; this server only supports ${v}. Upgrade the worker to a release that targets worker-protocol ${v}, or connect to a server that supports ${requested}.`,
+  };
 }
 
 interface FastifyLikeError {

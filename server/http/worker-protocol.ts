@@ -2,10 +2,34 @@ import type { FastifyReply } from "fastify";
 import { SUPPORTED_WORKFLOW_TASK_COMMANDS, HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "../engine/workflow-tasks";
 
 export const WORKER_PROTOCOL_HEADER = "X-Durable-Workflow-Protocol-Version";
-export const WORKER_PROTOCOL_VERSION = "1.0";
+/**
+ * The one worker-protocol version this server speaks. Like the real server
+ * (durable-workflow/server app/Support/WorkerProtocol.php@11d35b7 `rejectUnsupported`), a request
+ * must name exactly this version; anything else is a 400 that names the supported one.
+ *
+ * Why 1.19 and not the engine's 1.15 (durable-workflow/workflow
+ * src/V2/Support/WorkerProtocolVersion.php@8dc90d64): no PyPI release of the official SDK speaks
+ * 1.2–1.18 — 0.4.x sends 1.1, 2.0.0–2.5.x send 1.19, 2.6.0–2.12.0 send 1.20 and accept 1.19
+ * (`MINIMUM_WORKER_PROTOCOL_VERSION`, durable_workflow/client.py@2.12.0). 1.19 is the level at
+ * which 2.12.0 turns on no optional worker feature ("This changes the request protocol without
+ * enabling optional worker features", the 2.12.0 README); every optional feature is negotiated
+ * through `SERVER_CAPABILITIES` below, which says false/absent for what is not implemented.
+ * See docs/decisions/0013-python-sdk-pin.md.
+ */
+export const WORKER_PROTOCOL_VERSION = "1.19";
 export const LONG_POLL_TIMEOUT_SECONDS = 30;
 
-/** `server_capabilities` echoed on every worker-plane response (server-api.md §5). */
+/**
+ * `server_capabilities` echoed on every worker-plane response and in cluster/info's
+ * `worker_protocol` (the key set of app/Support/WorkerProtocol.php@11d35b7 `serverCapabilities`).
+ * Only what is implemented is true. Absent on purpose, so the SDK keeps those features off
+ * (durable_workflow/worker.py@2.12.0 `_register`): `worker_deregistration_fencing` (the SDK then
+ * deregisters with the unfenced DELETE, which is implemented), `sticky_execution`,
+ * `query_task_authority`, `workflow_memo_updates`,
+ * `update_validation_tasks`, `prepared_local_activities`; and the external-execution contracts
+ * (external_execution_surface, external_executor_config, invocable_carrier, external_task_input,
+ * external_task_result) the real server lists, because no invocable carrier is implemented.
+ */
 export const SERVER_CAPABILITIES = {
   long_poll_timeout: LONG_POLL_TIMEOUT_SECONDS,
   supported_workflow_task_commands: [...SUPPORTED_WORKFLOW_TASK_COMMANDS],
@@ -19,6 +43,9 @@ export const SERVER_CAPABILITIES = {
   child_workflow_timeouts: true,
   parent_close_policy: false,
   non_retryable_failures: true,
+  // Protocol 1.20 only; said false (not left out) so sdk-python's request_workflow_cancellation
+  // fails with "does not support cooperative cancellation" instead of a discovery error.
+  cooperative_cancellation: false,
   response_compression: [] as string[],
   history_compression: { supported_encodings: [] as string[], compression_threshold: 50 },
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Breakwater's TypeScript worker SDK for the Durable Workflow worker protocol 1.0 (HTTP only).
+ * Breakwater's TypeScript worker SDK for the Durable Workflow worker protocol 1.19 (HTTP only).
  * Workflows are generator functions replayed from history; activities are async functions.
  */
 export { defineWorkflow, WorkflowContext, ActivityFailure, ChildWorkflowFailure, TimerCancelled, NonDeterminismError, InvalidYieldError, ContinueAsNew } from "./workflow";

@@ -1,11 +1,11 @@
 import { z } from "zod";
 
 /**
- * Wire shapes of the worker plane (`/api/worker/*`, protocol 1.0) as this SDK reads them.
+ * Wire shapes of the worker plane (`/api/worker/*`, protocol 1.19) as this SDK reads them.
  * Every object is open: servers add fields over time and the SDK must not break on them.
  */
 
-export const PROTOCOL_VERSION = "1.0";
+export const PROTOCOL_VERSION = "1.19";
 
 const nullableString = z.string().nullish();
 

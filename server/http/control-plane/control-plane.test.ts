@@ -65,10 +65,22 @@ describe("control plane without auth", () => {
     expect(info.body.control_plane.request_contract.schema).toBe("durable-workflow.v2.control-plane-request.contract");
     expect(info.body.control_plane.request_contract.operations.list.fields.status.canonical_values).toEqual(["running", "completed", "failed"]);
     expect(info.body.control_plane.response_contract.operations.repair.success_fields).toEqual(["outcome"]);
-    expect(info.body.worker_protocol.version).toBe("1.0");
+    expect(info.body.worker_protocol.version).toBe("1.19");
     expect(info.body.capabilities.response_compression).toEqual(["gzip", "deflate"]);
     expect(info.body.limits.max_payload_bytes).toBe(2_097_152);
     expect(info.body.client_compatibility.clients.cli.supported_versions).toBeUndefined();
+    // The members sdk-python 2.12.0 checks before registering (durable_workflow/auth_composition.py);
+    // conformance/python-sdk runs the SDK's own check against this answer.
+    expect(info.body.client_compatibility.required_protocols.worker_protocol.version).toBe("1.19");
+    expect(info.body.auth_composition_contract).toMatchObject({
+      schema: "durable-workflow.v2.auth-composition.contract",
+      version: 1,
+      canonical_environment: { server_url: "DURABLE_WORKFLOW_SERVER_URL", namespace: "DURABLE_WORKFLOW_NAMESPACE", auth_token: "DURABLE_WORKFLOW_AUTH_TOKEN", tls_verify: "DURABLE_WORKFLOW_TLS_VERIFY", profile: "DW_ENV" },
+      auth_material: { token: { status: "supported", effective_config_value: "redacted" }, mtls: { status: "reserved" }, signed_headers: { status: "reserved" } },
+    });
+    expect(info.body.auth_composition_contract.effective_config.required_fields).toEqual(["server_url", "namespace", "profile", "auth", "tls", "identity"]);
+    expect(info.body.worker_protocol.server_capabilities.cooperative_cancellation).toBe(false);
+    expect(info.body.control_plane.request_contract.operations).not.toHaveProperty("update");
     expect(info.body.task_repair.policy.scan_limit).toBe(25);
   });
 

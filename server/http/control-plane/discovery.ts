@@ -5,6 +5,7 @@ import { fleetSummary } from "../../read/fleet";
 import { isoOffset } from "../../read/format";
 import { MAX_PAYLOAD_BYTES } from "../worker-plane";
 import { SERVER_CAPABILITIES, WORKER_PROTOCOL_VERSION } from "../worker-protocol";
+import { authCompositionContract, clientCompatibility, REQUEST_CONTRACT_SCHEMA, REQUEST_CONTRACT_VERSION, SUPPORTED_PYTHON_SDK } from "./compatibility";
 import type { ControlPlaneDeps } from "./context";
 import { ALL_ROLES, namespaceOf, routeConfig } from "./context";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, OPERATIONS, PROJECTED_FIELDS, contractOf } from "./envelope";
@@ -14,10 +15,14 @@ export const SERVER_VERSION = "2.0.0";
 
 const REQUIRED_TABLES = ["namespaces", "workflow_instances", "workflow_runs", "workflow_history_events", "workflow_tasks", "workflow_run_summaries"];
 
-/** `control_plane.request_contract`: the canonical request vocabulary the CLI requires. */
+/**
+ * `control_plane.request_contract`: the canonical request vocabulary the CLI requires; sdk-python
+ * 2.12.0 checks its schema and version before registering (durable_workflow/worker.py
+ * `_validate_server_compatibility`).
+ */
 export const REQUEST_CONTRACT = {
-  schema: "durable-workflow.v2.control-plane-request.contract",
-  version: 1,
+  schema: REQUEST_CONTRACT_SCHEMA,
+  version: REQUEST_CONTRACT_VERSION,
   operations: {
     list: {
       fields: {
@@ -40,7 +45,9 @@ export const REQUEST_CONTRACT = {
       },
       unsupported_fields: ["workflow_execution_timeout", "workflow_run_timeout", "workflow_task_timeout", "retry_policy", "idempotency_key", "request_id"],
     },
-    update: { fields: { wait_for: { canonical_values: ["accepted", "completed"] } }, removed_fields: { wait_policy: "Use wait_for." } },
+    // No `update` operation: this server implements no workflow updates (capabilities.updates is
+    // false), and sdk-python reads `operations.update.fields.wait_for` to decide that updates are
+    // available (durable_workflow/client.py@2.12.0 `_require_update_wait_stage`).
   },
 } as const;
 
@@ -111,7 +118,7 @@ export function registerDiscoveryRoutes(scope: FastifyInstance, deps: ControlPla
       server_id: process.env.DW_SERVER_ID ?? "breakwater-embedded",
       version: SERVER_VERSION,
       default_namespace: process.env.DW_DEFAULT_NAMESPACE ?? "default",
-      supported_sdk_versions: { php: ">=1.0", python: ">=0.2", typescript: ">=0.1" },
+      supported_sdk_versions: { php: ">=1.0", python: SUPPORTED_PYTHON_SDK, typescript: ">=0.1" },
       capabilities: {
         workflow_tasks: true,
         activity_tasks: true,
@@ -145,25 +152,8 @@ export function registerDiscoveryRoutes(scope: FastifyInstance, deps: ControlPla
       task_repair: repair,
       limits: LIMITS,
       structural_limits: STRUCTURAL_LIMITS,
-      client_compatibility: {
-        schema: "durable-workflow.v2.client-compatibility",
-        version: 1,
-        authority: "protocol_manifests",
-        top_level_version_role: "informational",
-        fail_closed: true,
-        required_protocols: {
-          control_plane: { version: CONTROL_PLANE_VERSION, header: CONTROL_PLANE_HEADER },
-          worker_protocol: { version: WORKER_PROTOCOL_VERSION, header: "X-Durable-Workflow-Protocol-Version" },
-        },
-        // No `supported_versions` for the CLI: it then treats itself as supported (server-api.md §7 item 21).
-        clients: { cli: { requires: ["control_plane", "worker_protocol"] } },
-      },
-      auth_composition_contract: {
-        schema: "durable-workflow.v2.auth-composition.contract",
-        version: 1,
-        driver: deps.auth.driver,
-        roles: ["worker", "operator", "admin"],
-      },
+      client_compatibility: clientCompatibility(),
+      auth_composition_contract: authCompositionContract(deps.auth),
       control_plane: {
         version: CONTROL_PLANE_VERSION,
         header: CONTROL_PLANE_HEADER,

@@ -204,17 +204,17 @@ describe("hostile control-plane input", () => {
       // `/workflows` takes GET and POST; any other verb there is still 405.
       const verbs = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((m) => !ALL_ENDPOINTS.some((o) => o.method === m && o.path === ep.path));
       for (const method of verbs) {
-        const res = await rawRequest(h.url, { method, path, headers: { ...CP_HEADERS, ...JSON_CT, "x-durable-workflow-protocol-version": "1.0" }, body: "{}" });
+        const res = await rawRequest(h.url, { method, path, headers: { ...CP_HEADERS, ...JSON_CT, "x-durable-workflow-protocol-version": "1.19" }, body: "{}" });
         const ctx = `${method} ${path}`;
         expect(res.status, `${ctx} → ${res.text.slice(0, 200)}`).toBe(405);
         const body = expectAnswered(res, ctx);
         expect(body.reason).toBe("method_not_allowed");
         expect(String(res.headers.allow)).toContain(ep.method);
-        if (ep.plane === "worker") expect(body.protocol_version).toBe("1.0");
+        if (ep.plane === "worker") expect(body.protocol_version).toBe("1.19");
       }
     }
     for (const path of ["/api/nope", "/api/workflows/a/b/c/d/e/f", "/api/system", "/api/worker/nope", "/api/%zz", "/api/workflows/%zz", "/api/worker/workflow-tasks/%E0%A4%A/fail"]) {
-      const res = await rawRequest(h.url, { method: "POST", path, headers: { ...CP_HEADERS, ...JSON_CT, "x-durable-workflow-protocol-version": "1.0" }, body: "{}" });
+      const res = await rawRequest(h.url, { method: "POST", path, headers: { ...CP_HEADERS, ...JSON_CT, "x-durable-workflow-protocol-version": "1.19" }, body: "{}" });
       expect(res.status, `${path} → ${res.text.slice(0, 200)}`).toBe(404);
       expect(expectAnswered(res, path).reason).toBe("not_found");
     }

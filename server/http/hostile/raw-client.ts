@@ -66,7 +66,7 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawRespons
 }
 
 export const CP_HEADERS = { accept: "application/json", "x-durable-workflow-control-plane-version": "2" } as const;
-export const WORKER_HEADERS = { accept: "application/json", "content-type": "application/json", "x-durable-workflow-protocol-version": "1.0" } as const;
+export const WORKER_HEADERS = { accept: "application/json", "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" } as const;
 
 /** Every documented 4xx `reason` (server-api.md §1.7, §5; the engine's lease refusals from v2-model.md). */
 export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
@@ -148,8 +148,8 @@ export function expectWorkerError(res: RawResponse, context: string): Record<str
   expect(DOCUMENTED_REASONS[res.status] ?? [], `${context}: reason ${reason} for ${res.status}`).toContain(reason);
   expect(typeof (body.error ?? body.message), `${context}: error/message`).toBe("string");
   if (reason !== "not_found" && reason !== "method_not_allowed") {
-    expect(res.headers["x-durable-workflow-protocol-version"], `${context}: protocol header`).toBe("1.0");
-    expect(body.protocol_version, context).toBe("1.0");
+    expect(res.headers["x-durable-workflow-protocol-version"], `${context}: protocol header`).toBe("1.19");
+    expect(body.protocol_version, context).toBe("1.19");
     expect(body.server_capabilities, context).toBeTypeOf("object");
   }
   return body;

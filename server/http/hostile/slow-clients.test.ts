@@ -73,7 +73,7 @@ describe("slow and stalled clients", () => {
   });
 
   test("a long-poll held longer than the request timeout still answers normally", async () => {
-    const worker = { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.0" };
+    const worker = { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" };
     expect((await rawRequest(url, { method: "POST", path: "/api/worker/register", headers: worker, body: JSON.stringify({ worker_id: "slow-w", task_queue: "q", runtime: "typescript" }) })).status).toBe(201);
     const poll = await rawRequest(url, { method: "POST", path: "/api/worker/workflow-tasks/poll", headers: worker, body: JSON.stringify({ worker_id: "slow-w", task_queue: "q" }), timeoutMs: 5000 });
     expect(poll.status).toBe(200);

@@ -78,7 +78,7 @@ describe("body guards on every POST route", () => {
       propertyParams(80),
     );
     for (const ep of POST_ENDPOINTS) {
-      const base: Record<string, string> = ep.plane === "worker" ? { "x-durable-workflow-protocol-version": "1.0" } : { "x-durable-workflow-control-plane-version": "2" };
+      const base: Record<string, string> = ep.plane === "worker" ? { "x-durable-workflow-protocol-version": "1.19" } : { "x-durable-workflow-control-plane-version": "2" };
       const res = await rawRequest(h.url, { method: "POST", path: fillPath(ep.path, { id: "t", runId: "r", name: "n" }), headers: base, body: "{}" });
       expect(expectEnvelope(ep, res, `${ep.path} without content-type`).reason).toBe("unsupported_media_type");
     }
