@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { historyResumeToken, historyTokenAfter } from "@/lib/dw/transport";
 import type { AcceptedCommand, Confirmation, ObservedEvent, Observation } from "@/lib/confirm/confirm";
-import { evaluateConfirmation, mergeEvents, pollDelayMs } from "@/lib/confirm/confirm";
+import { evaluateConfirmation, mergeEvents, openTaskIdsOf, pollDelayMs } from "@/lib/confirm/confirm";
 import { browserDwClient } from "@/components/providers/browser-dw-client";
 
 /** How long the console waits for a command's effect before saying what is still missing. */
@@ -31,10 +31,6 @@ export interface ConfirmState {
   livenessState: string | null;
   /** The last read failed; polling continues. */
   readError: string | null;
-}
-
-function openTaskIds(tasks: ReadonlyArray<{ task_id: string; status?: string | null }> | undefined): string[] {
-  return (tasks ?? []).filter((task) => task.status === "ready" || task.status === "leased" || !task.status).map((task) => task.task_id);
 }
 
 /**
@@ -92,7 +88,7 @@ export function useConfirmation(onSettled?: () => void) {
         isTerminal: run.is_terminal,
         livenessState: debug.execution.liveness_state ?? null,
         archived: archivedAt !== null || (run.is_terminal && run.actions.can_archive === false),
-        openTaskIds: openTaskIds(debug.pending_workflow_tasks),
+        openTaskIds: openTaskIdsOf(debug),
       };
     };
 

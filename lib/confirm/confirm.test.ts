@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AcceptedCommand, ObservedEvent, Observation } from "./confirm";
-import { evaluateConfirmation, mergeEvents, pollDelayMs } from "./confirm";
+import { evaluateConfirmation, mergeEvents, openTaskIdsOf, pollDelayMs } from "./confirm";
 
 const clock = (now: number) => ({ startedAt: 1_000, now, timeoutMs: 10_000 });
 
@@ -117,5 +117,31 @@ describe("helpers", () => {
   it("pollDelayMs slows down over time", () => {
     expect(pollDelayMs(0)).toBeLessThan(pollDelayMs(5_000));
     expect(pollDelayMs(5_000)).toBeLessThan(pollDelayMs(60_000));
+  });
+});
+
+describe("open tasks as a real server's debug view shows them", () => {
+  it("reads workflow tasks from pending_workflow_tasks and a recreated activity task from next_scheduled_event", () => {
+    const debug = {
+      pending_workflow_tasks: [
+        { task_id: "wt-1", status: "ready" },
+        { task_id: "wt-done", status: "completed" },
+      ],
+      execution: { next_scheduled_event: { source: "run_summary", task_id: "at-7", task_type: "activity", task_status: "ready" } },
+    };
+    expect(openTaskIdsOf(debug)).toEqual(["wt-1", "at-7"]);
+  });
+
+  it("ignores a next task that is no longer open, and tolerates a debug view without either field", () => {
+    expect(openTaskIdsOf({ execution: { next_scheduled_event: { task_id: "at-7", task_status: "completed" } } })).toEqual([]);
+    expect(openTaskIdsOf({})).toEqual([]);
+  });
+
+  it("lets repair confirm the recreated activity task the real server lists only as the next event", () => {
+    const command: AcceptedCommand = { action: "repair", commandId: "cmd-1", outcome: "repair_dispatched" };
+    const events: ObservedEvent[] = [{ sequence: 9, event_type: "RepairRequested", payload: { workflow_command_id: "cmd-1", outcome: "repair_dispatched", task_id: "at-7", task_type: "activity" } }];
+    const observation: Observation = { events, livenessState: "repair_needed", openTaskIds: openTaskIdsOf({ pending_workflow_tasks: [], execution: { next_scheduled_event: { task_id: "at-7", task_status: "ready" } } }) };
+    const steps = evaluateConfirmation(command, observation, { startedAt: 0, now: 1_000, timeoutMs: 30_000 }).steps;
+    expect(steps.find((s) => s.id === "task_recreated")?.status).toBe("done");
   });
 });

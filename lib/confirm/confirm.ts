@@ -60,7 +60,7 @@ export interface Observation {
   livenessState?: string | null;
   /** Archived per the server: export `archived_at`, or describe's `can_archive` turned false on a closed run. */
   archived?: boolean | null;
-  /** Ids of the run's open (ready/leased) tasks, from debug `pending_workflow_tasks`. */
+  /** Ids of the run's open (ready/leased) tasks, from debug (see {@link openTaskIdsOf}). */
   openTaskIds?: readonly string[];
   /** For start: the new run could be described. */
   runExists?: boolean;
@@ -207,4 +207,23 @@ export function pollDelayMs(elapsedMs: number): number {
   if (elapsedMs < 3_000) return 250;
   if (elapsedMs < 15_000) return 750;
   return 2_000;
+}
+
+const OPEN_TASK_STATUSES = new Set(["ready", "leased"]);
+
+interface DebugTaskView {
+  pending_workflow_tasks?: ReadonlyArray<{ task_id: string; status?: string | null }>;
+  execution?: { next_scheduled_event?: { task_id?: string | null; task_status?: string | null } | null } | null;
+}
+
+/**
+ * Ids of the run's open tasks as a debug view shows them. The real server lists workflow tasks only in
+ * `pending_workflow_tasks` (WorkflowRunDiagnostics.php@11d35b7); an activity or timer task that repair
+ * recreated is visible as the summary's `execution.next_scheduled_event` instead, so both are read.
+ */
+export function openTaskIdsOf(debug: DebugTaskView): string[] {
+  const ids = (debug.pending_workflow_tasks ?? []).filter((task) => !task.status || OPEN_TASK_STATUSES.has(task.status)).map((task) => task.task_id);
+  const next = debug.execution?.next_scheduled_event;
+  if (next?.task_id && (!next.task_status || OPEN_TASK_STATUSES.has(next.task_status)) && !ids.includes(next.task_id)) ids.push(next.task_id);
+  return ids;
 }
