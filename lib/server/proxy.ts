@@ -9,7 +9,7 @@ import { assertServerOnly } from "@/lib/server/server-only";
 assertServerOnly("lib/server/proxy");
 
 /**
- * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the token and the
+ * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the person's token and the
  * namespace and forwards to `<DW_SERVER_URL>/api/<path>`. Only GETs on an allow-list pass, so the
  * browser can read what the console shows and nothing else with the console's credentials.
  * Bodies the console reads are validated here (proxy-validation.ts) and re-serialised from the
@@ -47,6 +47,11 @@ export function isProxiedPath(segments: readonly string[]): boolean {
 
 export interface ProxyRequest {
   segments: readonly string[];
+  /**
+   * The token of the person this call is made for (lib/server/dw.ts `tokenForRequest`), never the
+   * process-wide `config.token`: that prefers DW_ADMIN_TOKEN, and a viewer's call must not carry it.
+   */
+  token: string | null;
   /** The query string as received, with or without its leading `?`. */
   search: string;
   namespace: string;
@@ -85,7 +90,7 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
     "X-Namespace": request.namespace,
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
   };
-  if (config.token) headers.Authorization = `Bearer ${config.token}`;
+  if (request.token) headers.Authorization = `Bearer ${request.token}`;
 
   try {
     // Logged with a request id (sent as X-Request-Id), like every other call to the server.
