@@ -12,7 +12,8 @@ import { getLogger } from "@/lib/server/log";
 
 /**
  * Every request but static assets passes here, in this order (docs/decisions/0009, 0012):
- *  1. the Host allow-list (DNS rebinding): a name the console is not known by gets 421;
+ *  1. the Host allow-list (DNS rebinding): a name the console is not known by gets 421 (but for
+ *     the health check);
  *  2. a path whose percent-encoding does not decode gets 400 (not a 500 further in);
  *  3. repeated identity headers get 400 (a second X-Forwarded-Groups must not add a group);
  *  4. console access control: the request's person is verified once and forwarded to pages and
@@ -23,6 +24,11 @@ import { getLogger } from "@/lib/server/log";
  */
 
 const PUBLIC_PATHS = new Set(["/login", "/api/healthz", "/api/auth/login", "/api/auth/logout"]);
+/**
+ * Load balancers and Kubernetes probes address an instance by its IP, and the answer is `{"ok":true}`
+ * and nothing else: a rebinding page learns only that a console is alive there.
+ */
+const ANY_HOST_PATH = "/api/healthz";
 const NO_STORE = { "cache-control": "no-store" };
 
 function isApi(pathname: string): boolean {
@@ -69,10 +75,10 @@ function repeatedIdentityHeader(config: ConsoleConfig, headers: Headers): string
   return repeated.find((name) => identity.includes(name)) ?? null;
 }
 
-/** Early checks that answer before authentication; null when the request may go on. */
-function precheck(request: NextRequest, config: ConsoleConfig, peer: string | null): { refusal: NextResponse } | { host: string } {
+/** Early checks that answer before authentication; otherwise the validated host. */
+function precheck(request: NextRequest, config: ConsoleConfig, peer: string | null): { refusal: NextResponse } | { host: string | null } {
   const host = checkHost(config.hosts, request.headers, peer);
-  if (!host.ok) {
+  if (!host.ok && request.nextUrl.pathname !== ANY_HOST_PATH) {
     getLogger().warn({ host: host.host.slice(0, 200), peer, path: request.nextUrl.pathname }, "request for a host the console does not answer to");
     const message = `This console does not answer to the host "${host.host.slice(0, 200)}". Add it to BREAKWATER_ALLOWED_HOSTS if it is the console's own name.`;
     return { refusal: answer(request, 421, "host_not_allowed", message) };
@@ -85,7 +91,7 @@ function precheck(request: NextRequest, config: ConsoleConfig, peer: string | nu
     getLogger().warn({ header: repeated, peer }, "repeated identity header refused");
     return { refusal: answer(request, 400, "repeated_header", `The ${repeated} header was sent more than once.`) };
   }
-  return { host: host.host };
+  return { host: host.ok ? host.host : null };
 }
 
 function isHttps(request: NextRequest, config: ConsoleConfig, peer: string | null): boolean {
@@ -113,7 +119,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const csp = contentSecurityPolicy(newNonce(), { https: isHttps(request, config, peer), dev: process.env.NODE_ENV === "development" });
   const headers = forwardHeaders(request.headers, person);
-  headers.set(VALIDATED_HOST, checked.host);
+  // Replaces any client-sent copy; absent (the health check on a foreign name), nothing is same-origin.
+  if (checked.host) headers.set(VALIDATED_HOST, checked.host);
+  else headers.delete(VALIDATED_HOST);
   headers.set("content-security-policy", csp);
   const forwarded = NextResponse.next({ request: { headers } });
   forwarded.headers.set("content-security-policy", csp);
