@@ -1,4 +1,5 @@
-import { createServer, request } from "node:http";
+import { createServer, IncomingMessage, request, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPeerStamp, isLoopbackAddress, PEER_HEADER, peerStampInstalled, REPEATED_HEADER } from "./peer";
@@ -63,5 +64,31 @@ describe("peer stamp", () => {
   it("tells loopback addresses from the rest", () => {
     for (const address of ["127.0.0.1", "127.8.0.3", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(address), address).toBe(true);
     for (const address of ["0.0.0.0", "::", "10.0.0.5", "::ffff:10.0.0.5", "", undefined]) expect(isLoopbackAddress(address), String(address)).toBe(false);
+  });
+
+  it("without console auth, answers 403 itself to a connection that did not arrive on loopback", () => {
+    const reached: string[] = [];
+    const probe = createServer((req) => reached.push(req.url ?? ""));
+    try {
+      installPeerStamp({ loopbackOnly: true });
+      // A socket Node never connected: its localAddress is not a loopback one (as on 0.0.0.0 via eth0).
+      const offLoopback = new IncomingMessage(new Socket());
+      offLoopback.url = "/runs";
+      const response = new ServerResponse(offLoopback);
+      probe.emit("request", offLoopback, response);
+      expect(response.statusCode).toBe(403);
+      expect(reached).toEqual([]);
+    } finally {
+      installPeerStamp({ loopbackOnly: false });
+    }
+  });
+
+  it("serves loopback connections with the loopback-only guard on", async () => {
+    installPeerStamp({ loopbackOnly: true });
+    try {
+      expect(await ask({})).toMatchObject({ peer: "127.0.0.1" });
+    } finally {
+      installPeerStamp({ loopbackOnly: false });
+    }
   });
 });
