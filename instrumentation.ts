@@ -4,10 +4,8 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // Validates the configuration, installs the peer stamp and refuses an open bind without auth.
     const { validateConfigAtStartup } = await import("@/lib/server/startup");
     validateConfigAtStartup();
-    // Before the first request: proxy-mode auth needs each request's real peer address.
-    const { installPeerStamp } = await import("@/lib/server/auth/peer");
-    installPeerStamp();
   }
 }

@@ -10,6 +10,28 @@ const withNextIntl = createNextIntlPlugin({
   },
 });
 
+/**
+ * Browser features the console never uses, switched off for it and anything it could embed. The
+ * Content-Security-Policy needs a per-request nonce, so proxy.ts sets it (lib/server/csp.ts).
+ */
+const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  "autoplay=()",
+  "camera=()",
+  "display-capture=()",
+  "geolocation=()",
+  "gyroscope=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  "publickey-credentials-get=()",
+  "screen-wake-lock=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+  "browsing-topics=()",
+].join(", ");
+
 const nextConfig: NextConfig = {
   // A separate build folder per concurrent build (developers on one machine, benches); default .next.
   distDir: process.env.BREAKWATER_DIST_DIR || ".next",
@@ -23,6 +45,8 @@ const nextConfig: NextConfig = {
           { key: "X-Content-Type-Options", value: "nosniff" },
           { key: "Referrer-Policy", value: "same-origin" },
           { key: "X-Frame-Options", value: "DENY" },
+          { key: "Permissions-Policy", value: PERMISSIONS_POLICY },
+          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
         ],
       },
     ];

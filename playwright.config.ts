@@ -100,6 +100,9 @@ export default defineConfig({
             "--disable-sync",
             "--no-first-run",
             "--disable-quic",
+            // DNS rebinding without DNS (e2e/hosts.spec.ts): these names resolve to 127.0.0.1, as an
+            // attacker's name would after rebinding; the console must answer only its own names.
+            "--host-resolver-rules=MAP rebind.attacker.test 127.0.0.1, MAP console.allowed.test 127.0.0.1",
           ],
         },
       },

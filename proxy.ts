@@ -1,22 +1,43 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
+import type { ConsoleConfig } from "@/lib/server/config";
 import { authenticate, forwardHeaders } from "@/lib/server/auth/principal";
 import type { Authentication } from "@/lib/server/auth/principal";
-import { PEER_HEADER, peerStampInstalled } from "@/lib/server/auth/peer";
+import { PEER_HEADER, peerStampInstalled, REPEATED_HEADER } from "@/lib/server/auth/peer";
 import { SESSION_COOKIE } from "@/lib/server/auth/session";
+import { contentSecurityPolicy, newNonce } from "@/lib/server/csp";
+import { checkHost, VALIDATED_HOST } from "@/lib/server/hosts";
 import { getLogger } from "@/lib/server/log";
 
 /**
- * Console access control (BREAKWATER_AUTH), on every request but static assets: the request's person
- * is verified once here and forwarded to pages and handlers (lib/server/auth/principal.ts). Without
- * a person, pages redirect to /login and /api/* answers 401 JSON; the action guard then checks roles.
+ * Every request but static assets passes here, in this order (docs/decisions/0009, 0012):
+ *  1. the Host allow-list (DNS rebinding): a name the console is not known by gets 421 (but for
+ *     the health check);
+ *  2. a path whose percent-encoding does not decode gets 400 (not a 500 further in);
+ *  3. repeated identity headers get 400 (a second X-Forwarded-Groups must not add a group);
+ *  4. console access control: the request's person is verified once and forwarded to pages and
+ *     handlers (lib/server/auth/principal.ts); without one, pages redirect to /login and /api/*
+ *     answers 401 JSON; the action guard then checks roles;
+ *  5. a Content-Security-Policy with a fresh nonce, in the request (Next.js puts it on its scripts)
+ *     and in the response.
  */
 
 const PUBLIC_PATHS = new Set(["/login", "/api/healthz", "/api/auth/login", "/api/auth/logout"]);
+/**
+ * Load balancers and Kubernetes probes address an instance by its IP, and the answer is `{"ok":true}`
+ * and nothing else: a rebinding page learns only that a console is alive there.
+ */
+const ANY_HOST_PATH = "/api/healthz";
+const NO_STORE = { "cache-control": "no-store" };
 
 function isApi(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+function answer(request: NextRequest, status: number, reason: string, message: string): NextResponse {
+  if (isApi(request.nextUrl.pathname)) return NextResponse.json({ reason, message, httpStatus: status }, { status, headers: NO_STORE });
+  return new NextResponse(`${message}\n`, { status, headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } });
 }
 
 function refuse(request: NextRequest, outcome: Authentication, mode: string): NextResponse {
@@ -28,7 +49,7 @@ function refuse(request: NextRequest, outcome: Authentication, mode: string): Ne
       : mode === "password"
         ? "Sign in to the console first."
         : "Sign in through the console's authentication proxy first.";
-    return NextResponse.json({ reason: noRole ? "no_role" : "unauthenticated", message, httpStatus: status }, { status, headers: { "cache-control": "no-store" } });
+    return NextResponse.json({ reason: noRole ? "no_role" : "unauthenticated", message, httpStatus: status }, { status, headers: NO_STORE });
   }
   const login = new URL("/login", request.url);
   if (noRole) login.searchParams.set("error", "no_role");
@@ -37,21 +58,74 @@ function refuse(request: NextRequest, outcome: Authentication, mode: string): Ne
   return NextResponse.redirect(login, 303);
 }
 
+function decodablePath(pathname: string): boolean {
+  try {
+    for (const segment of pathname.split("/")) decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Identity-carrying headers that must arrive at most once: repeated, Node would join them into one list. */
+function repeatedIdentityHeader(config: ConsoleConfig, headers: Headers): string | null {
+  const repeated = (headers.get(REPEATED_HEADER) ?? "").split(",").filter((name) => name !== "");
+  const identity = ["x-forwarded-host"];
+  if (config.auth.mode === "proxy") identity.push(config.auth.userHeader, config.auth.emailHeader, config.auth.groupsHeader);
+  return repeated.find((name) => identity.includes(name)) ?? null;
+}
+
+/** Early checks that answer before authentication; otherwise the validated host. */
+function precheck(request: NextRequest, config: ConsoleConfig, peer: string | null): { refusal: NextResponse } | { host: string | null } {
+  const host = checkHost(config.hosts, request.headers, peer);
+  if (!host.ok && request.nextUrl.pathname !== ANY_HOST_PATH) {
+    getLogger().warn({ host: host.host.slice(0, 200), peer, path: request.nextUrl.pathname }, "request for a host the console does not answer to");
+    const message = `This console does not answer to the host "${host.host.slice(0, 200)}". Add it to BREAKWATER_ALLOWED_HOSTS if it is the console's own name.`;
+    return { refusal: answer(request, 421, "host_not_allowed", message) };
+  }
+  if (!decodablePath(request.nextUrl.pathname)) {
+    return { refusal: answer(request, 400, "invalid_path", "The request path is not valid percent-encoded UTF-8.") };
+  }
+  const repeated = repeatedIdentityHeader(config, request.headers);
+  if (repeated) {
+    getLogger().warn({ header: repeated, peer }, "repeated identity header refused");
+    return { refusal: answer(request, 400, "repeated_header", `The ${repeated} header was sent more than once.`) };
+  }
+  return { host: host.ok ? host.host : null };
+}
+
+function isHttps(request: NextRequest, config: ConsoleConfig, peer: string | null): boolean {
+  if (request.nextUrl.protocol === "https:") return true;
+  return config.hosts.trustedProxies.includes(peer) && request.headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim() === "https";
+}
+
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = getConfig();
+  const peer = peerStampInstalled() ? request.headers.get(PEER_HEADER) : null;
+  const checked = precheck(request, config, peer);
+  if ("refusal" in checked) return checked.refusal;
+
   const outcome = await authenticate(config.auth, {
     headers: request.headers,
     sessionCookie: request.cookies.get(SESSION_COOKIE)?.value,
-    peer: peerStampInstalled() ? request.headers.get(PEER_HEADER) : null,
+    peer,
     nowMs: Date.now(),
   });
   if (outcome.kind === "untrusted_peer") {
     getLogger().warn({ peer: outcome.peer, path: request.nextUrl.pathname }, "identity headers from an address that is not a trusted proxy were ignored");
   }
   const person = outcome.kind === "person" ? outcome.person : null;
-  const forwarded = NextResponse.next({ request: { headers: forwardHeaders(request.headers, person) } });
-  if (outcome.kind === "open" || person || PUBLIC_PATHS.has(request.nextUrl.pathname)) return forwarded;
-  return refuse(request, outcome, config.auth.mode);
+  if (!(outcome.kind === "open" || person || PUBLIC_PATHS.has(request.nextUrl.pathname))) return refuse(request, outcome, config.auth.mode);
+
+  const csp = contentSecurityPolicy(newNonce(), { https: isHttps(request, config, peer), dev: process.env.NODE_ENV === "development" });
+  const headers = forwardHeaders(request.headers, person);
+  // Replaces any client-sent copy; absent (the health check on a foreign name), nothing is same-origin.
+  if (checked.host) headers.set(VALIDATED_HOST, checked.host);
+  else headers.delete(VALIDATED_HOST);
+  headers.set("content-security-policy", csp);
+  const forwarded = NextResponse.next({ request: { headers } });
+  forwarded.headers.set("content-security-policy", csp);
+  return forwarded;
 }
 
 export const config = {

@@ -38,6 +38,8 @@ async function startPasswordConsole(): Promise<AuthConsole> {
     BREAKWATER_AUTH: "password",
     BREAKWATER_USERS_FILE: usersFile,
     BREAKWATER_SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+    // As behind a TLS terminator on this host: the client address comes from X-Forwarded-For.
+    BREAKWATER_TRUSTED_PROXIES: "127.0.0.1,::1",
   });
 }
 
@@ -166,6 +168,54 @@ test("login attempts are throttled per user name", async ({ request }) => {
   expect(Number(limited.headers()["retry-after"])).toBeGreaterThan(0);
   const crossSite = await request.post(`${app.baseUrl}/api/auth/login`, { headers: { Origin: "http://evil.test" }, form: { user: "ada", password: PASSWORDS.ada } });
   expect(crossSite.status()).toBe(403);
+});
+
+test("a guesser throttles itself: the account's owner still signs in from elsewhere", async ({ request }) => {
+  const login = (from: string, password: string) =>
+    request.post(`${app.baseUrl}/api/auth/login`, {
+      headers: { Origin: app.baseUrl, "X-Forwarded-For": from },
+      form: { user: "ada", password, next: "/" },
+      maxRedirects: 0,
+    });
+  const outcomes: string[] = [];
+  for (let n = 0; n < 8; n += 1) outcomes.push(new URL((await login("203.0.113.66", `guess-${n}`)).headers().location ?? "", app.baseUrl).searchParams.get("error") ?? "");
+  expect(outcomes).toEqual([...Array(5).fill("invalid"), ...Array(3).fill("rate_limited")]);
+  // Five wrong attempts used to lock ada out everywhere; her own address is not the guesser's.
+  const owner = await login("198.51.100.7", PASSWORDS.ada);
+  expect(owner.status()).toBe(303);
+  expect(owner.headers().location).toBe("/");
+  expect(owner.headers()["set-cookie"]).toContain("bw_session=");
+  // The guesser's own correct guess is refused while it is throttled: the throttle is no oracle.
+  expect((await login("203.0.113.66", PASSWORDS.ada)).headers().location).toContain("error=rate_limited");
+});
+
+test("a sign-in whose next path is not ASCII lands there with a cookie, not a 500", async ({ request }) => {
+  const answer = await request.post(`${app.baseUrl}/api/auth/login`, {
+    headers: { Origin: app.baseUrl },
+    form: { user: "vic", password: PASSWORDS.vic, next: "/中文" },
+    maxRedirects: 0,
+  });
+  expect(answer.status()).toBe(303);
+  expect(answer.headers().location).toBe("/%E4%B8%AD%E6%96%87");
+  expect(answer.headers()["set-cookie"]).toContain("bw_session=");
+  // Signed in now, /login sends the person on to `next`: a Location it must be able to write.
+  const page = await request.get(`${app.baseUrl}/login?next=${encodeURIComponent("/中文")}`, { maxRedirects: 0 });
+  expect(page.status()).toBe(307);
+  expect(page.headers().location).toContain("/%E4%B8%AD%E6%96%87");
+});
+
+test("a copy of the session cookie stops working once its owner signs out", async ({ page, context }) => {
+  await signIn(page, "vic");
+  const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
+  if (!session) throw new Error("no session cookie");
+  expect((await page.request.get(`${app.baseUrl}/api/dw/cluster/info`)).status()).toBe(200);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByTestId("login-message")).toContainText("signed out");
+  // The copied cookie, put back: revoked on the server, not only deleted in this browser.
+  await context.addCookies([session]);
+  expect((await page.request.get(`${app.baseUrl}/api/dw/cluster/info`)).status()).toBe(401);
+  await page.goto(`${app.baseUrl}/runs`);
+  await expect(page).toHaveURL(/\/login\?next=%2Fruns/);
 });
 
 test("no token in any URL the browser requested, any page, or any console log line", async ({ page }) => {

@@ -8,13 +8,18 @@ import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { parseAuthSettings } from "../lib/server/auth/settings";
+import { launcherBindHost } from "../lib/server/bind";
 
 const root = join(__dirname, "..");
 const consolePort = Number(process.env.PORT ?? 3000);
 // A console that can terminate workflows is reachable from other machines only behind its own
-// access control: without BREAKWATER_AUTH it listens on loopback whatever BREAKWATER_HOST says.
-const consoleAuth = (process.env.BREAKWATER_AUTH ?? "").trim();
-const consoleHost = consoleAuth ? (process.env.BREAKWATER_HOST ?? "127.0.0.1") : "127.0.0.1";
+// access control: the *parsed* auth mode decides, so BREAKWATER_AUTH=none (or an auth setting the
+// console will refuse) listens on loopback whatever BREAKWATER_HOST says. The console itself also
+// refuses an open bind without auth (lib/server/startup.ts).
+const parsedAuth = parseAuthSettings(process.env);
+const consoleAuth = "settings" in parsedAuth ? parsedAuth.settings.mode : "none";
+const consoleHost = launcherBindHost(process.env);
 const embeddedPort = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
 const children: ChildProcess[] = [];
 
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
   });
   await waitFor(`http://127.0.0.1:${consolePort}/api/healthz`, 60_000);
   console.log(`Breakwater console: http://localhost:${consolePort}  (talking to ${serverUrl})`);
-  if (consoleAuth) console.log(`Console authentication: ${consoleAuth}; listening on ${consoleHost}.`);
+  if (consoleAuth !== "none") console.log(`Console authentication: ${consoleAuth}; listening on ${consoleHost}.`);
   else console.log("The console listens on 127.0.0.1 only: no console authentication is configured (BREAKWATER_AUTH).");
 }
 

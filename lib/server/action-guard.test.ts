@@ -3,8 +3,11 @@ import { actionContext, consoleRole, guardAction, sameOriginProblem } from "@/li
 
 const writable = { readOnly: false, tokenSource: null } as const;
 
+/** As proxy.ts forwards them: the host it validated travels in x-breakwater-host. */
 function headers(map: Record<string, string>): Headers {
-  return new Headers(map);
+  const forwarded = new Headers(map);
+  if (map.host) forwarded.set("x-breakwater-host", map.host);
+  return forwarded;
 }
 
 describe("sameOriginProblem", () => {
@@ -12,8 +15,14 @@ describe("sameOriginProblem", () => {
     expect(sameOriginProblem(headers({ host: "console:3000", origin: "http://console:3000", "sec-fetch-site": "same-origin" }))).toBeNull();
   });
 
-  it("accepts the forwarded host of a reverse proxy", () => {
-    expect(sameOriginProblem(headers({ host: "10.0.0.5:3000", "x-forwarded-host": "ops.example.com", origin: "https://ops.example.com" }))).toBeNull();
+  it("compares Origin with the validated host, never a raw Host or X-Forwarded-Host", () => {
+    // A DNS-rebinding page: Host and Origin agree with each other, but proxy.ts validated another host.
+    const rebound = new Headers({ host: "rebind.attacker.test:5501", "x-forwarded-host": "rebind.attacker.test:5501", origin: "http://rebind.attacker.test:5501", "x-breakwater-host": "localhost:5501" });
+    expect(sameOriginProblem(rebound)).toMatch(/rebind\.attacker\.test:5501 is not this console \(localhost:5501\)/);
+    // Without the validated host (proxy.ts did not run) nothing is same-origin.
+    expect(sameOriginProblem(new Headers({ host: "console:3000", origin: "http://console:3000" }))).toMatch(/host check/);
+    expect(sameOriginProblem(new Headers({ origin: "https://ops.example.com", "x-breakwater-host": "ops.example.com" }))).toBeNull();
+    expect(sameOriginProblem(new Headers({ origin: "http://ops.example.com", "x-breakwater-host": "ops.example.com:80" }))).toBeNull();
   });
 
   it("refuses cross-site and same-site fetches by Sec-Fetch-Site", () => {

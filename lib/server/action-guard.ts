@@ -2,6 +2,7 @@ import type { Role } from "@/lib/views/capabilities";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { assertServerOnly } from "@/lib/server/server-only";
 import { forwardedPerson, personRefusal } from "@/lib/server/auth/principal";
+import { VALIDATED_HOST } from "@/lib/server/hosts";
 
 assertServerOnly("lib/server/action-guard");
 
@@ -27,7 +28,9 @@ export interface HeaderSource {
 /**
  * Browsers send `Sec-Fetch-Site` on every fetch and `Origin` on every POST, and a page cannot forge
  * either. A request with neither is not from a browser page of this console, so it is refused too:
- * the action API is for the console's own screens.
+ * the action API is for the console's own screens. Origin is compared with the host proxy.ts
+ * validated against the allow-list (lib/server/hosts.ts), never with a raw `Host`/`X-Forwarded-Host`:
+ * a DNS-rebinding page sends a Host and an Origin that agree with each other.
  */
 export function sameOriginProblem(headers: HeaderSource): string | null {
   const site = headers.get("sec-fetch-site");
@@ -40,10 +43,16 @@ export function sameOriginProblem(headers: HeaderSource): string | null {
   } catch {
     return "the Origin header is not a URL";
   }
-  const hosts = [headers.get("host"), headers.get("x-forwarded-host")]
-    .filter((value): value is string => value !== null && value !== "")
-    .flatMap((value) => value.split(",").map((part) => part.trim()));
-  return hosts.includes(originHost) ? null : `Origin ${originHost} is not this console (${hosts.join(", ") || "no Host"})`;
+  const validated = headers.get(VALIDATED_HOST);
+  if (!validated) return "the request did not pass the console's host check";
+  let host: string;
+  try {
+    // Through URL, so "console:80" and an Origin of http://console compare as they should.
+    host = new URL(`${new URL(origin).protocol}//${validated}`).host;
+  } catch {
+    return "the request did not pass the console's host check";
+  }
+  return host === originHost ? null : `Origin ${originHost} is not this console (${validated})`;
 }
 
 /**

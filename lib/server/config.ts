@@ -4,6 +4,8 @@ import type { PersonRole } from "@/lib/server/auth/roles";
 import type { AuthSettings } from "@/lib/server/auth/settings";
 import { parseAuthSettings } from "@/lib/server/auth/settings";
 import { loadUsers } from "@/lib/server/auth/users";
+import type { HostPolicy } from "@/lib/server/hosts";
+import { parseHostPolicy } from "@/lib/server/hosts";
 
 assertServerOnly("lib/server/config");
 
@@ -32,6 +34,8 @@ export interface ConsoleConfig {
    * DW_OPERATOR_TOKEN, each falling back to DW_TOKEN; a non-admin is never given the admin token.
    */
   personTokens: Readonly<Record<PersonRole, PersonToken>>;
+  /** BREAKWATER_ALLOWED_HOSTS and BREAKWATER_TRUSTED_PROXIES: who the console answers (lib/server/hosts.ts). */
+  hosts: HostPolicy;
 }
 
 /**
@@ -148,7 +152,8 @@ export class ConfigError extends Error {
 export function parseConfig(env: Record<string, string | undefined>): ConsoleConfig {
   const result = EnvSchema.safeParse(env);
   const auth = parseAuthSettings(env);
-  if (!result.success || "problems" in auth) {
+  const hosts = parseHostPolicy(env);
+  if (!result.success || "problems" in auth || "problems" in hosts) {
     throw new ConfigError([
       ...(result.success ? [] : result.error.issues).map((issue) => {
         const variable = String(issue.path[0] ?? "environment");
@@ -157,6 +162,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
         return { variable, message: issue.message, value: SECRET_VARIABLES.has(variable) ? undefined : raw };
       }),
       ...("problems" in auth ? auth.problems : []),
+      // Proxy mode already names a bad BREAKWATER_TRUSTED_PROXIES; say it once.
+      ...("problems" in hosts ? hosts.problems.filter((p) => !("problems" in auth && auth.problems.some((a) => a.variable === p.variable))) : []),
     ]);
   }
   const parsed = result.data;
@@ -179,6 +186,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     dwAuth,
     auth: auth.settings,
     personTokens: personTokens(parsed),
+    hosts: hosts.policy,
   };
 }
 

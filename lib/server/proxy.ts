@@ -11,7 +11,7 @@ import { assertServerOnly } from "@/lib/server/server-only";
 assertServerOnly("lib/server/proxy");
 
 /**
- * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the token and the
+ * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the person's token and the
  * namespace and forwards to `<DW_SERVER_URL>/api/<path>`. Only GETs on an allow-list pass, so the
  * browser can read what the console shows and nothing else with the console's credentials.
  * Bodies the console reads are validated here (proxy-validation.ts) and re-serialised from the
@@ -46,6 +46,11 @@ export function isProxiedPath(segments: readonly string[]): boolean {
 
 export interface ProxyRequest {
   segments: readonly string[];
+  /**
+   * The token of the person this call is made for (lib/server/dw.ts `tokenForRequest`), never the
+   * process-wide `config.token`: that prefers DW_ADMIN_TOKEN, and a viewer's call must not carry it.
+   */
+  token: string | null;
   /** The query string as received, with or without its leading `?`. */
   search: string;
   namespace: string;
@@ -99,7 +104,7 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
     "X-Namespace": request.namespace,
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
     // A GET has no body: under the signature driver it carries the HMAC of "".
-    ...(await credentialHeaders(config, config.token, "")),
+    ...(await credentialHeaders(config, request.token, "")),
   };
   const timeout = AbortSignal.timeout(await readTimeoutMs(config, request));
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;

@@ -1,14 +1,26 @@
 import { getConfig } from "@/lib/server/config";
+import { installPeerStamp } from "@/lib/server/auth/peer";
+import { listeningAddresses, openBindProblem } from "@/lib/server/bind";
 
 /**
  * A bad environment stops the console at start-up with a message naming the variable, instead of a
- * server that reports "ready" and then fails every request.
+ * server that reports "ready" and then fails every request. So does a console without
+ * authentication that listens beyond loopback (lib/server/bind.ts).
  */
 export function validateConfigAtStartup(): void {
+  let openConsole: boolean;
   try {
-    getConfig();
+    openConsole = getConfig().auth.mode === "none";
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  // Before the first request: proxy-mode auth needs each request's real peer address, and a console
+  // without auth refuses connections that did not arrive on loopback.
+  installPeerStamp({ loopbackOnly: openConsole });
+  const problem = openConsole ? openBindProblem(listeningAddresses()) : null;
+  if (problem) {
+    console.error(problem);
     process.exit(1);
   }
 }

@@ -14,7 +14,8 @@ const config = parseConfig({
   BREAKWATER_SESSION_SECRET: "q".repeat(32),
 });
 
-const sameOrigin = { host: "console:3000", origin: "http://console:3000", "sec-fetch-site": "same-origin" };
+// As proxy.ts forwards a request for an allowed host (x-breakwater-host is the validated one).
+const sameOrigin = { host: "console:3000", "x-breakwater-host": "console:3000", origin: "http://console:3000", "sec-fetch-site": "same-origin" };
 
 function from(person: Person | null, extra: Record<string, string> = {}): Headers {
   return forwardHeaders(new Headers({ ...sameOrigin, ...extra }), person);

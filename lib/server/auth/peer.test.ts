@@ -1,7 +1,8 @@
-import { createServer, request } from "node:http";
+import { createServer, IncomingMessage, request, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPeerStamp, PEER_HEADER, peerStampInstalled } from "./peer";
+import { installPeerStamp, isLoopbackAddress, PEER_HEADER, peerStampInstalled, REPEATED_HEADER } from "./peer";
 
 /** A real HTTP server on 127.0.0.1: the stamp replaces whatever peer header the client sent. */
 
@@ -11,7 +12,7 @@ let port = 0;
 beforeAll(async () => {
   installPeerStamp();
   server = createServer((req, res) => {
-    res.end(JSON.stringify({ peer: req.headers[PEER_HEADER] }));
+    res.end(JSON.stringify({ peer: req.headers[PEER_HEADER], repeated: req.headers[REPEATED_HEADER], groups: req.headers["x-forwarded-groups"] }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
@@ -21,13 +22,21 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function ask(headers: Record<string, string>): Promise<{ peer: string }> {
+interface Stamped {
+  peer: string;
+  repeated?: string;
+  groups?: string;
+}
+
+/** `string[]` values go out as that many separate header lines. */
+function ask(headers: Record<string, string | string[]>): Promise<Stamped> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: "/", headers }, (res) => {
+    const req = request({ host: "127.0.0.1", port, path: "/" }, (res) => {
       let body = "";
       res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-      res.on("end", () => resolve(JSON.parse(body) as { peer: string }));
+      res.on("end", () => resolve(JSON.parse(body) as Stamped));
     });
+    for (const [name, value] of Object.entries(headers)) req.setHeader(name, value);
     req.on("error", reject);
     req.end();
   });
@@ -40,7 +49,46 @@ describe("peer stamp", () => {
   });
 
   it("records the socket's address and overwrites a client-sent value", async () => {
-    expect(await ask({})).toEqual({ peer: "127.0.0.1" });
-    expect(await ask({ [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "10.0.0.5" })).toEqual({ peer: "127.0.0.1" });
+    expect(await ask({})).toMatchObject({ peer: "127.0.0.1" });
+    expect(await ask({ [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "10.0.0.5" })).toMatchObject({ peer: "127.0.0.1" });
+  });
+
+  it("names headers sent more than once, which Node would otherwise join into one list", async () => {
+    const twice = await ask({ "X-Forwarded-Groups": ["readers", "ops-admins"], "X-Forwarded-User": "vic" });
+    expect(twice.groups).toBe("readers, ops-admins");
+    expect(twice.repeated).toBe("x-forwarded-groups");
+    // One header with a comma-separated list is one header; and a client cannot pre-fill the stamp.
+    expect(await ask({ "X-Forwarded-Groups": "readers,ops-admins", [REPEATED_HEADER]: "nothing" })).toMatchObject({ repeated: "" });
+  });
+
+  it("tells loopback addresses from the rest", () => {
+    for (const address of ["127.0.0.1", "127.8.0.3", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ["0.0.0.0", "::", "10.0.0.5", "::ffff:10.0.0.5", "", undefined]) expect(isLoopbackAddress(address), String(address)).toBe(false);
+  });
+
+  it("without console auth, answers 403 itself to a connection that did not arrive on loopback", () => {
+    const reached: string[] = [];
+    const probe = createServer((req) => reached.push(req.url ?? ""));
+    try {
+      installPeerStamp({ loopbackOnly: true });
+      // A socket Node never connected: its localAddress is not a loopback one (as on 0.0.0.0 via eth0).
+      const offLoopback = new IncomingMessage(new Socket());
+      offLoopback.url = "/runs";
+      const response = new ServerResponse(offLoopback);
+      probe.emit("request", offLoopback, response);
+      expect(response.statusCode).toBe(403);
+      expect(reached).toEqual([]);
+    } finally {
+      installPeerStamp({ loopbackOnly: false });
+    }
+  });
+
+  it("serves loopback connections with the loopback-only guard on", async () => {
+    installPeerStamp({ loopbackOnly: true });
+    try {
+      expect(await ask({})).toMatchObject({ peer: "127.0.0.1" });
+    } finally {
+      installPeerStamp({ loopbackOnly: false });
+    }
   });
 });

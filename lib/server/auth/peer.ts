@@ -1,4 +1,4 @@
-import { IncomingMessage, Server as HttpServer } from "node:http";
+import { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import { Server as HttpsServer } from "node:https";
 
 /**
@@ -11,7 +11,47 @@ import { Server as HttpsServer } from "node:https";
  */
 
 export const PEER_HEADER = "x-breakwater-peer";
+/**
+ * Header names the client sent more than once, comma-separated. Node joins repeated custom headers
+ * with ", ", so `X-Forwarded-Groups: readers` twice-headered with `ops-admins` would read as one
+ * list; only the raw headers tell them apart (proxy.ts refuses repeated identity headers).
+ */
+export const REPEATED_HEADER = "x-breakwater-repeated";
 const INSTALLED = Symbol.for("breakwater.peer-stamp");
+const LOOPBACK_ONLY = Symbol.for("breakwater.loopback-only");
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
+export function isLoopbackAddress(address: string | undefined | null): boolean {
+  if (!address) return false;
+  const plain = address.replace(/^::ffff:/i, "");
+  return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+}
+
+function repeatedNames(raw: readonly string[]): string {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    if (seen.has(name)) repeated.add(name);
+    seen.add(name);
+  }
+  return [...repeated].join(",");
+}
+
+/**
+ * With no console authentication, a connection that arrived on a non-loopback interface is refused
+ * here, before Next.js sees it: the console serves loopback only whatever it was bound to.
+ */
+function refusedOffLoopback(request: IncomingMessage, response: unknown): boolean {
+  if (!(globalThis as { [LOOPBACK_ONLY]?: boolean })[LOOPBACK_ONLY] || isLoopbackAddress(request.socket.localAddress)) return false;
+  if (response instanceof ServerResponse) {
+    response.writeHead(403, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+    response.end("Refused: this console has no authentication (BREAKWATER_AUTH) and answers on loopback only.\n");
+  } else {
+    request.socket.destroy();
+  }
+  return true;
+}
 
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
 
@@ -20,14 +60,18 @@ function patch(prototype: { emit: Emit }): void {
   prototype.emit = function stampPeer(this: unknown, event: string | symbol, ...args: unknown[]): boolean {
     const request = args[0];
     if (event === "request" && request instanceof IncomingMessage) {
+      if (refusedOffLoopback(request, args[1])) return true;
       request.headers[PEER_HEADER] = request.socket.remoteAddress ?? "";
+      request.headers[REPEATED_HEADER] = repeatedNames(request.rawHeaders);
     }
     return original.call(this, event, ...args);
   };
 }
 
-export function installPeerStamp(): void {
-  const registry = globalThis as { [INSTALLED]?: boolean };
+/** `loopbackOnly`: refuse connections that did not arrive on a loopback address (no console auth). */
+export function installPeerStamp(options: { loopbackOnly?: boolean } = {}): void {
+  const registry = globalThis as { [INSTALLED]?: boolean; [LOOPBACK_ONLY]?: boolean };
+  registry[LOOPBACK_ONLY] = options.loopbackOnly === true;
   if (registry[INSTALLED]) return;
   patch(HttpServer.prototype as unknown as { emit: Emit });
   if (HttpsServer.prototype.emit !== HttpServer.prototype.emit) patch(HttpsServer.prototype as unknown as { emit: Emit });

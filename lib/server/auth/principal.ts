@@ -58,7 +58,7 @@ export async function authenticate(settings: AuthSettings, input: AuthInput): Pr
       return fromProxy(settings, input);
     case "password": {
       const claims = await verifySession(input.sessionCookie, settings.sessionSecret, input.nowMs);
-      return claims ? { kind: "person", person: claims } : { kind: "anonymous" };
+      return claims ? { kind: "person", person: { user: claims.user, role: claims.role } } : { kind: "anonymous" };
     }
   }
 }

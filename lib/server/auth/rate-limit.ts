@@ -1,6 +1,14 @@
 /**
- * Login throttling: a token bucket per client address and one per user name, in memory. State is per
- * console process (docs/decisions/0009): several instances behind a balancer each allow the budget.
+ * Login throttling, in memory, per console process (docs/decisions/0009, 0012). Only wrong passwords
+ * fill the buckets, and they are keyed so that a guesser throttles itself rather than its victims:
+ *  - per (address, user): 5 wrong passwords, then one per 30 s — one address guessing one account;
+ *  - per address: 20, then one per 3 s — one address spraying many account names;
+ *  - per user, from every address: 50, then one per 60 s — a distributed guess at one account. When
+ *    it is empty, an address that has no recent wrong password for that user is still let through
+ *    to try: a correct password signs in, a wrong one is throttled. The victim is not locked out by
+ *    failures that came from elsewhere;
+ *  - every verification, process-wide: 60, then 5 per second — a ceiling on bcrypt work.
+ * The address is the client's (behind trusted proxies, from X-Forwarded-For: lib/server/hosts.ts).
  */
 
 export interface BucketSpec {
@@ -49,30 +57,69 @@ export class TokenBuckets {
     const bucket = this.refreshed(key, nowMs);
     return bucket.tokens >= 1 ? 0 : Math.ceil((1 - bucket.tokens) / this.spec.refillPerSecond);
   }
+
+  /** True when nothing has been taken (or all of it has refilled). */
+  full(key: string, nowMs: number): boolean {
+    return this.refreshed(key, nowMs).tokens >= this.spec.capacity;
+  }
+
+  forget(key: string): void {
+    this.buckets.delete(key);
+  }
 }
 
-export const IP_BUCKET: BucketSpec = { capacity: 20, refillPerSecond: 1 / 3 };
-export const USER_BUCKET: BucketSpec = { capacity: 5, refillPerSecond: 1 / 30 };
+export interface LimiterSpecs {
+  pair: BucketSpec;
+  address: BucketSpec;
+  user: BucketSpec;
+  global: BucketSpec;
+}
+
+export const LOGIN_LIMITS: LimiterSpecs = {
+  pair: { capacity: 5, refillPerSecond: 1 / 30 },
+  address: { capacity: 20, refillPerSecond: 1 / 3 },
+  user: { capacity: 50, refillPerSecond: 1 / 60 },
+  global: { capacity: 60, refillPerSecond: 5 },
+};
 
 export type LoginThrottle = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export class LoginLimiter {
-  private readonly byAddress: TokenBuckets;
-  private readonly byUser: TokenBuckets;
+  private readonly pair: TokenBuckets;
+  private readonly address: TokenBuckets;
+  private readonly user: TokenBuckets;
+  private readonly global: TokenBuckets;
 
-  constructor(ipSpec: BucketSpec = IP_BUCKET, userSpec: BucketSpec = USER_BUCKET) {
-    this.byAddress = new TokenBuckets(ipSpec);
-    this.byUser = new TokenBuckets(userSpec);
+  constructor(specs: LimiterSpecs = LOGIN_LIMITS) {
+    this.pair = new TokenBuckets(specs.pair);
+    this.address = new TokenBuckets(specs.address);
+    this.user = new TokenBuckets(specs.user);
+    this.global = new TokenBuckets(specs.global);
   }
 
-  /** One login attempt: both buckets must have a token (both are charged only when both do). */
-  attempt(address: string, user: string, nowMs: number): LoginThrottle {
+  /** Before verifying a password: may this attempt be checked at all? Charges only the global ceiling. */
+  admit(address: string, user: string, nowMs: number): LoginThrottle {
+    const pairKey = `${address}\u0000${user.toLowerCase()}`;
     const userKey = user.toLowerCase();
-    const addressWait = this.byAddress.retryAfterSeconds(address, nowMs);
-    const userWait = this.byUser.retryAfterSeconds(userKey, nowMs);
-    if (addressWait > 0 || userWait > 0) return { allowed: false, retryAfterSeconds: Math.max(addressWait, userWait) };
-    this.byAddress.take(address, nowMs);
-    this.byUser.take(userKey, nowMs);
+    const waits = [this.global.retryAfterSeconds("*", nowMs), this.address.retryAfterSeconds(address, nowMs), this.pair.retryAfterSeconds(pairKey, nowMs)];
+    // The per-user ceiling stops only addresses that have themselves guessed wrong for this user lately.
+    if (!this.pair.full(pairKey, nowMs)) waits.push(this.user.retryAfterSeconds(userKey, nowMs));
+    const wait = Math.max(...waits);
+    if (wait > 0) return { allowed: false, retryAfterSeconds: wait };
+    this.global.take("*", nowMs);
     return { allowed: true };
+  }
+
+  /** After a wrong password: it counts against this address, this pair and the user's ceiling. */
+  failed(address: string, user: string, nowMs: number): void {
+    const userKey = user.toLowerCase();
+    this.pair.take(`${address}\u0000${userKey}`, nowMs);
+    this.address.take(address, nowMs);
+    this.user.take(userKey, nowMs);
+  }
+
+  /** After a correct password: this address's mistakes for this user are forgiven. */
+  succeeded(address: string, user: string): void {
+    this.pair.forget(`${address}\u0000${user.toLowerCase()}`);
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { PersonRole } from "./roles";
 import { isPersonRole } from "./roles";
@@ -5,7 +6,8 @@ import { isPersonRole } from "./roles";
 /**
  * Password-mode sessions: an HS256 JWT (jose) in an HttpOnly, SameSite=Lax cookie, Secure when the
  * console is reached over https. The token carries who and which role, and expires after the TTL;
- * a changed, re-signed or expired cookie verifies to null.
+ * a changed, re-signed or expired cookie verifies to null. Each session has an id (`jti`); signing
+ * out revokes it until it would have expired (RevokedSessions), so a copied cookie stops working.
  */
 
 export const SESSION_COOKIE = "bw_session";
@@ -15,6 +17,11 @@ const AUDIENCE = "breakwater-console";
 export interface SessionClaims {
   user: string;
   role: PersonRole;
+}
+
+export interface VerifiedSession extends SessionClaims {
+  id: string;
+  expiresAtMs: number;
 }
 
 function key(secret: string): Uint8Array {
@@ -29,11 +36,12 @@ export async function issueSession(claims: SessionClaims, secret: string, ttlSec
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
     .setIssuedAt(issuedAt)
+    .setJti(randomUUID())
     .setExpirationTime(issuedAt + ttlSeconds)
     .sign(key(secret));
 }
 
-export async function verifySession(token: string | undefined, secret: string, nowMs: number): Promise<SessionClaims | null> {
+export async function verifySession(token: string | undefined, secret: string, nowMs: number): Promise<VerifiedSession | null> {
   if (!token) return null;
   try {
     const { payload } = await jwtVerify(token, key(secret), {
@@ -41,10 +49,11 @@ export async function verifySession(token: string | undefined, secret: string, n
       issuer: ISSUER,
       audience: AUDIENCE,
       currentDate: new Date(nowMs),
-      requiredClaims: ["exp", "sub"],
+      requiredClaims: ["exp", "sub", "jti"],
     });
-    if (typeof payload.sub !== "string" || !isPersonRole(payload.role)) return null;
-    return { user: payload.sub, role: payload.role };
+    if (typeof payload.sub !== "string" || !isPersonRole(payload.role) || typeof payload.jti !== "string" || typeof payload.exp !== "number") return null;
+    const session = { user: payload.sub, role: payload.role, id: payload.jti, expiresAtMs: payload.exp * 1000 };
+    return revokedSessions().has(session.id, nowMs) ? null : session;
   } catch {
     return null;
   }
@@ -60,4 +69,48 @@ export interface CookieOptions {
 
 export function sessionCookieOptions(https: boolean, ttlSeconds: number): CookieOptions {
   return { httpOnly: true, sameSite: "lax", secure: https, path: "/", maxAge: ttlSeconds };
+}
+
+/**
+ * Sessions signed out before they expired, in this process's memory: bounded (the soonest-expiring
+ * entry goes first when full) and forgotten on restart; each console instance has its own
+ * (README "Configuration"). On globalThis because proxy.ts and the route handlers are separate
+ * bundles in one process.
+ */
+export class RevokedSessions {
+  private readonly until = new Map<string, number>();
+
+  constructor(private readonly capacity = 10_000) {}
+
+  revoke(id: string, expiresAtMs: number, nowMs: number): void {
+    this.prune(nowMs);
+    if (this.until.size >= this.capacity) {
+      let soonest: string | undefined;
+      let soonestMs = Infinity;
+      for (const [key, ms] of this.until) if (ms < soonestMs) [soonest, soonestMs] = [key, ms];
+      if (soonest !== undefined) this.until.delete(soonest);
+    }
+    this.until.set(id, expiresAtMs);
+  }
+
+  has(id: string, nowMs: number): boolean {
+    const until = this.until.get(id);
+    return until !== undefined && until > nowMs;
+  }
+
+  get size(): number {
+    return this.until.size;
+  }
+
+  private prune(nowMs: number): void {
+    for (const [key, ms] of this.until) if (ms <= nowMs) this.until.delete(key);
+  }
+}
+
+const REVOKED = Symbol.for("breakwater.revoked-sessions");
+
+export function revokedSessions(): RevokedSessions {
+  const registry = globalThis as { [REVOKED]?: RevokedSessions };
+  registry[REVOKED] ??= new RevokedSessions();
+  return registry[REVOKED];
 }

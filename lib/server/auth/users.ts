@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
@@ -73,12 +74,23 @@ export function loadUsers(path: string): ConsoleUser[] {
   return parseUsers(text, path);
 }
 
-// Compared against when the user is unknown, so both answers take one bcrypt verification.
-const DUMMY_HASH = bcrypt.hashSync("breakwater-no-such-user", 10);
+const BCRYPT_ALPHABET = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A well-formed bcrypt hash of the users file's own (highest) cost that no password matches, compared
+ * against when the user is unknown: bcrypt's time is set by the cost in the hash, so an unknown user
+ * then takes as long as a wrong password (a fixed cost-10 dummy answered 70 ms against 275 ms for the
+ * README's cost-12 hashes, which told who has an account). Random per call, so nothing is cached.
+ */
+export function dummyHash(users: readonly ConsoleUser[]): string {
+  const cost = Math.max(4, ...users.map((entry) => bcrypt.getRounds(entry.hash)));
+  const body = Array.from(randomBytes(53), (byte) => BCRYPT_ALPHABET[byte % 64]).join("");
+  return `$2b$${String(cost).padStart(2, "0")}$${body}`;
+}
 
 /** The user when the password matches; null otherwise (unknown user and wrong password look the same). */
 export async function verifyPassword(users: readonly ConsoleUser[], user: string, password: string): Promise<ConsoleUser | null> {
   const entry = users.find((candidate) => candidate.user === user);
-  const matches = await bcrypt.compare(password, entry?.hash ?? DUMMY_HASH);
+  const matches = await bcrypt.compare(password, entry?.hash ?? dummyHash(users));
   return entry && matches ? entry : null;
 }

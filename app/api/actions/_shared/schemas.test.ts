@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runActionRequestSchema } from "./schemas";
+import { jsonDepth, MAX_INPUT_DEPTH, runActionRequestSchema } from "./schemas";
 
 describe("runActionRequestSchema", () => {
   const target = { workflowId: "wf", runId: "run", requestId: "bw-12345678" };
@@ -20,5 +20,13 @@ describe("runActionRequestSchema", () => {
   it("refuses unknown actions and short request ids", () => {
     expect(runActionRequestSchema.safeParse({ action: "delete", ...target }).success).toBe(false);
     expect(runActionRequestSchema.safeParse({ action: "repair", ...target, requestId: "x" }).success).toBe(false);
+  });
+
+  it("refuses a signal input nested deeper than the limit, counting without recursion", () => {
+    const nested = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}${"]".repeat(levels)}`);
+    expect(jsonDepth(nested(100_000), 10)).toBe(11);
+    expect(jsonDepth({ a: [{ b: 1 }] })).toBe(3);
+    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [nested(MAX_INPUT_DEPTH - 1)] }).success).toBe(true);
+    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [nested(5_000)] }).success).toBe(false);
   });
 });

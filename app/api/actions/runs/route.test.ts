@@ -45,7 +45,7 @@ afterAll(async () => {
 function actionRequest(body: unknown, headers: Record<string, string> = { origin: CONSOLE, "sec-fetch-site": "same-origin" }): NextRequest {
   return new NextRequest(`${CONSOLE}/api/actions/runs`, {
     method: "POST",
-    headers: { host: "console.test:3000", "content-type": "application/json", ...headers },
+    headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -113,6 +113,21 @@ describe("POST /api/actions/runs", () => {
     const response = await POST(actionRequest({ action: "repair", workflowId: "wf-stale", runId: "01NOTTHECURRENTRUN", requestId: "req-stale-1" }));
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ result: "rejected", rejectionReason: "selected_run_not_current" });
+  });
+
+  it("answers a signal input nested 5,000 levels deep with a 400, not a stack overflow's 500", async () => {
+    const runId = await start("wf-deep-signal");
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const body = `{"action":"signal","workflowId":"wf-deep-signal","runId":"${runId}","requestId":"req-deep-1","signalName":"approve","input":[${deep}]}`;
+    const response = await POST(
+      new NextRequest(`${CONSOLE}/api/actions/runs`, {
+        method: "POST",
+        headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", origin: CONSOLE, "sec-fetch-site": "same-origin", "content-type": "application/json" },
+        body,
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ reason: "invalid_request", message: expect.stringContaining("nests deeper than 64 levels") });
   });
 
   it("signals with JSON arguments (202) and starts again with the old run's input", async () => {

@@ -7,12 +7,13 @@ import { LoginLimiter } from "@/lib/server/auth/rate-limit";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
 import { loadUsers, verifyPassword } from "@/lib/server/auth/users";
+import { clientAddress } from "@/lib/server/hosts";
 import { getLogger } from "@/lib/server/log";
 
 /**
  * `POST /api/auth/login` (password mode): the login form posts here; the answer is a 303 to where the
- * person was going, with the session cookie, or back to /login with the reason. Attempts are
- * throttled per address and per user name, in this process (docs/decisions/0009).
+ * person was going, with the session cookie, or back to /login with the reason. Wrong passwords are
+ * throttled per (address, user), per address and per user, in this process (rate-limit.ts).
  */
 
 const limiter = new LoginLimiter();
@@ -54,11 +55,11 @@ export async function POST(request: NextRequest): Promise<Response> {
   const user = String(form.get("user") ?? "").trim().slice(0, 128);
   const password = String(form.get("password") ?? "");
   const next = safeNextPath(form.get("next"));
-  const peer = (peerStampInstalled() ? request.headers.get(PEER_HEADER) : null) || "unknown";
+  const peer = clientAddress(config.hosts, request.headers, peerStampInstalled() ? request.headers.get(PEER_HEADER) : null);
   const log = getLogger();
 
   if (!user || !password) return backToLogin("missing", next);
-  const throttle = limiter.attempt(peer, user, Date.now());
+  const throttle = limiter.admit(peer, user, Date.now());
   if (!throttle.allowed) {
     log.warn({ user, peer, retryAfterSeconds: throttle.retryAfterSeconds }, "login throttled");
     return backToLogin("rate_limited", next, { "retry-after": String(throttle.retryAfterSeconds) });
@@ -72,10 +73,12 @@ export async function POST(request: NextRequest): Promise<Response> {
     return backToLogin("unavailable", next);
   }
   if (!match) {
+    limiter.failed(peer, user, Date.now());
     log.info({ user, peer }, "login refused");
     return backToLogin("invalid", next);
   }
 
+  limiter.succeeded(peer, user);
   const session = await issueSession({ user: match.user, role: match.role }, auth.sessionSecret, auth.sessionTtlSeconds, Date.now());
   log.info({ user: match.user, role: match.role, peer }, "signed in");
   const response = seeOther(next);

@@ -1,13 +1,23 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
 import { sameOriginProblem } from "@/lib/server/action-guard";
-import { SESSION_COOKIE } from "@/lib/server/auth/session";
+import { getConfig } from "@/lib/server/config";
+import { revokedSessions, SESSION_COOKIE, verifySession } from "@/lib/server/auth/session";
 
-/** `POST /api/auth/logout`: drops the session cookie and returns to /login. Same-origin only. */
-export function POST(request: NextRequest): Response {
+/**
+ * `POST /api/auth/logout`: revokes the session (a copy of the cookie stops working too, until the
+ * process restarts: lib/server/auth/session.ts), drops the cookie and returns to /login. Same-origin only.
+ */
+export async function POST(request: NextRequest): Promise<Response> {
   const crossOrigin = sameOriginProblem(request.headers);
   if (crossOrigin) {
     return NextResponse.json({ reason: "cross_origin", message: `Refused: ${crossOrigin}.`, httpStatus: 403 }, { status: 403 });
+  }
+  const auth = getConfig().auth;
+  if (auth.mode === "password") {
+    const nowMs = Date.now();
+    const session = await verifySession(request.cookies.get(SESSION_COOKIE)?.value, auth.sessionSecret, nowMs);
+    if (session) revokedSessions().revoke(session.id, session.expiresAtMs, nowMs);
   }
   // Relative, so the browser stays on the host it used (request.url carries Next's own host name).
   const response = new NextResponse(null, { status: 303, headers: { location: "/login?error=signed_out", "cache-control": "no-store" } });

@@ -8,8 +8,9 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const config = getConfig();
   const { path } = await params;
   // With console auth, the signed-in person's role picks the token (lib/server/dw.ts).
-  return proxyGet({ ...config, token: tokenForRequest(config, request.headers) }, {
+  return proxyGet(config, {
     segments: path,
+    token: tokenForRequest(config, request.headers),
     search: request.nextUrl.search,
     namespace: parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
     signal: request.signal,

@@ -40,7 +40,7 @@ afterAll(async () => {
 });
 
 function passRequest(pass: string, headers: Record<string, string> = { origin: CONSOLE }): [NextRequest, { params: Promise<{ pass: string }> }] {
-  const request = new NextRequest(`${CONSOLE}/api/actions/system/${pass}`, { method: "POST", headers: { host: "console.test:3000", ...headers }, body: "" });
+  const request = new NextRequest(`${CONSOLE}/api/actions/system/${pass}`, { method: "POST", headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", ...headers }, body: "" });
   return [request, { params: Promise.resolve({ pass }) }];
 }
 

@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { routeParam } from "@/components/runs/links";
 import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
 import { getConfig } from "@/lib/server/config";
+import { tokenForRequest } from "@/lib/server/dw";
 import { proxyGet } from "@/lib/server/proxy";
 
 /** File names keep to a safe alphabet; the ids themselves travel in the bundle. */
@@ -12,7 +13,8 @@ function fileName(workflowId: string, runId: string): string {
 
 /**
  * "Download history export": the server's bundle relayed byte for byte (its integrity checksum
- * stays valid), as an attachment. The token is added here and never reaches the browser.
+ * stays valid), as an attachment. The signed-in person's token is added here (a viewer's export goes
+ * out with the viewer's token, like every other read) and never reaches the browser.
  */
 export async function GET(request: NextRequest, { params }: { params: Promise<{ workflowId: string; runId: string }> }): Promise<Response> {
   const config = getConfig();
@@ -21,6 +23,7 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const runId = routeParam(rawRunId);
   const upstream = await proxyGet(config, {
     segments: ["workflows", workflowId, "runs", runId, "history", "export"],
+    token: tokenForRequest(config, request.headers),
     search: "",
     namespace: parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
     signal: request.signal,
