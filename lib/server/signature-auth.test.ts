@@ -69,7 +69,7 @@ const signatureConfig = (key = KEY) => parseConfig({ DW_SERVER_URL: baseUrl, DW_
 
 describe("DW_AUTH_DRIVER=signature", () => {
   it("signs the read proxy's GETs (HMAC of the empty body) and sends no bearer token", async () => {
-    const response = await proxyGet(signatureConfig(), { segments: ["workflows"], search: "?page_size=2", namespace: "default" });
+    const response = await proxyGet(signatureConfig(), { segments: ["workflows"], search: "?page_size=2", namespace: "default", token: "ignored-token" });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { workflow_count: number }).workflow_count).toBe(2);
     const request = seen.find((entry) => entry.url.startsWith("/api/workflows"));
@@ -78,7 +78,7 @@ describe("DW_AUTH_DRIVER=signature", () => {
   });
 
   it("a wrong key is refused by the server, and the proxy relays its 401", async () => {
-    const response = await proxyGet(signatureConfig("wrong-key"), { segments: ["workflows"], search: "?page_size=2", namespace: "default" });
+    const response = await proxyGet(signatureConfig("wrong-key"), { segments: ["workflows"], search: "?page_size=2", namespace: "default", token: "ignored-token" });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { message: string }).message).toBe("Invalid request signature.");
   });
@@ -98,6 +98,7 @@ describe("DW_AUTH_DRIVER=signature", () => {
       segments: ["workflows"],
       search: "",
       namespace: "default",
+      token: "t",
     });
     expect(response.status).toBe(401);
     const request = seen.at(-1);
