@@ -78,31 +78,41 @@ function schemaOf(db: Db): { type: string; name: string; tbl_name: string; sql: 
   return db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { type: string; name: string; tbl_name: string; sql: string | null }[];
 }
 
-function rowsOf(db: Db, table: string): unknown[] {
+function columnsOf(db: Db, table: string): string[] {
+  return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => `"${c.name}"`);
+}
+
+/** Rows in a stable order; `columns` limits a base table to what the older release could write. */
+function rowsOf(db: Db, table: string, columns: string[] = ["*"]): unknown[] {
   if (table === "schema_migrations") return db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all();
   // A counter that went back to zero and one never written mean the same thing.
   if (table === "workflow_run_summary_counts") return db.prepare("SELECT * FROM workflow_run_summary_counts WHERE n != 0 ORDER BY namespace, dim, val").all();
-  return db.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).all();
+  return db.prepare(`SELECT ${columns.join(", ")} FROM "${table}" ORDER BY rowid`).all();
 }
 
 function searchHits(db: Db, term: string): number[] {
   return (db.prepare("SELECT rowid FROM workflow_run_search WHERE workflow_run_search MATCH ? ORDER BY rowid").all(`"${term}"`) as { rowid: number }[]).map((r) => r.rowid);
 }
 
-/** A file as release k left it, then filled with the live database's base rows through k's triggers. */
-function databaseWrittenAt(k: number, liveFile: string): string {
+/**
+ * A file as release k left it, then filled with the live database's base rows through k's triggers:
+ * only the columns k had (a later ADD COLUMN starts from its default, as it would on a real upgrade).
+ * Returns the file and each base table's columns at k.
+ */
+function databaseWrittenAt(k: number, liveFile: string): { file: string; columnsAtK: Map<string, string[]> } {
   const file = join(dir, `at-${k}.db`);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   migrate(db, new FakeClock(), k);
   db.exec(`ATTACH DATABASE '${liveFile.replaceAll("'", "''")}' AS live`);
+  const columnsAtK = new Map(baseTables.map((t) => [t, columnsOf(db, t)] as const));
   db.transaction(() => {
     db.exec("DELETE FROM namespaces");
-    for (const t of baseTables) db.exec(`INSERT INTO main."${t}" SELECT * FROM live."${t}" ORDER BY rowid`);
+    for (const [t, cols] of columnsAtK) db.exec(`INSERT INTO main."${t}" (${cols.join(", ")}) SELECT ${cols.join(", ")} FROM live."${t}" ORDER BY rowid`);
   })();
   db.exec("DETACH DATABASE live");
   db.close();
-  return file;
+  return { file, columnsAtK };
 }
 
 beforeAll(async () => {
@@ -127,11 +137,15 @@ describe("a database written by an earlier release upgrades to what a fresh one 
   const versions = migrations.map((m) => m.version).filter((v) => v < LATEST);
   test.each(versions)("from version %i", (k) => {
     const liveFile = h.db.name;
-    const upgraded = openDb(databaseWrittenAt(k, liveFile), new FakeClock());
+    const { file, columnsAtK } = databaseWrittenAt(k, liveFile);
+    const upgraded = openDb(file, new FakeClock());
     try {
       expect(schemaOf(upgraded)).toEqual(schemaOf(h.db));
       const tables = schemaOf(h.db).filter((o) => o.type === "table" && !isSearchTable(o.name)).map((o) => o.name);
-      for (const t of tables) expect({ table: t, rows: rowsOf(upgraded, t) }).toEqual({ table: t, rows: rowsOf(h.db, t) });
+      for (const t of tables) {
+        const cols = columnsAtK.get(t);
+        expect({ table: t, rows: rowsOf(upgraded, t, cols) }).toEqual({ table: t, rows: rowsOf(h.db, t, cols) });
+      }
       for (const term of ["completed", "failed-1", "bk-", "Order", "zzz-no-such"]) expect({ term, hits: searchHits(upgraded, term) }).toEqual({ term, hits: searchHits(h.db, term) });
       expect(upgraded.pragma("integrity_check", { simple: true })).toBe("ok");
       expect(upgraded.pragma("foreign_key_check")).toEqual([]);
