@@ -5,8 +5,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { CpHarness, JsonTree } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
-import { blob, ScriptedWorker } from "../http/test-support";
-import { refreshStaleSummaries } from "./repair";
+import { writeFiveKnownRuns } from "./known-runs";
 
 const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
 
@@ -21,40 +20,7 @@ describe("operator metrics count what the scenarios produced", () => {
 
   beforeAll(async () => {
     h = await startCpHarness();
-    const w = new ScriptedWorker(h.url, "metrics-worker");
-    await w.register();
-    const start = (id: string): void => {
-      h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: id.split("-")[0], task_queue: "default" });
-    };
-    const schedule = async (policy: Record<string, unknown>): Promise<void> => {
-      const t = await w.mustPollWorkflow();
-      await w.completeWorkflow(t, [{ type: "schedule_activity", activity_type: "work", retry_policy: policy }]);
-    };
-
-    start("completed-1");
-    await schedule({ max_attempts: 1 });
-    await w.completeActivity(await w.mustPollActivity());
-    await w.completeWorkflow(await w.mustPollWorkflow(), [{ type: "complete_workflow", result: blob("ok") }]);
-
-    start("failed-1");
-    await schedule({ max_attempts: 5, backoff_seconds: [1] });
-    await w.failActivity(await w.mustPollActivity(), { message: "flaky" });
-    h.clock.advance(1_000);
-    await w.failActivity(await w.mustPollActivity(), { message: "fatal", non_retryable: true });
-    await w.completeWorkflow(await w.mustPollWorkflow(), [{ type: "fail_workflow", message: "gave up" }]);
-
-    start("retrying-1");
-    await schedule({ max_attempts: 3, backoff_seconds: [600] });
-    await w.failActivity(await w.mustPollActivity(), { message: "flaky" });
-
-    start("lost-1");
-    await schedule({ max_attempts: 1 });
-    await w.mustPollActivity();
-    h.clock.advance(300_001);
-    refreshStaleSummaries(h.engine, h.clock.now());
-
-    start("cancelled-1");
-    await cp(h.url, "/workflows/cancelled-1/cancel", { body: { reason: "no longer needed" } });
+    await writeFiveKnownRuns(h);
 
     eventCount = (h.db.prepare("SELECT COUNT(*) AS n FROM workflow_history_events").get() as { n: number }).n;
     const r = await cp(h.url, "/system/operator-metrics");

@@ -5,10 +5,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeClock } from "../clock";
 import { seedRuns } from "../demo/seed";
-import { refreshStaleSummaries } from "../engine/repair";
+import { writeFiveKnownRuns } from "../engine/known-runs";
 import type { CpHarness } from "../http/control-plane/test-support";
-import { cp, startCpHarness } from "../http/control-plane/test-support";
-import { blob, ScriptedWorker } from "../http/test-support";
+import { startCpHarness } from "../http/control-plane/test-support";
 import type { Db } from "./db";
 import { migrate, openDb } from "./db";
 import { migrations } from "./migrations";
@@ -30,38 +29,7 @@ let dir: string;
 let baseTables: string[];
 
 async function writeScenarios(): Promise<void> {
-  const w = new ScriptedWorker(h.url, "upgrade-worker");
-  await w.register();
-  const start = (id: string): void => {
-    h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: id.split("-")[0]!, task_queue: "default", business_key: `bk-${id}` });
-  };
-  const schedule = async (policy: Record<string, unknown>): Promise<void> => {
-    await w.completeWorkflow(await w.mustPollWorkflow(), [{ type: "schedule_activity", activity_type: "work", retry_policy: policy }]);
-  };
-  start("completed-1");
-  await schedule({ max_attempts: 1 });
-  await w.completeActivity(await w.mustPollActivity());
-  await w.completeWorkflow(await w.mustPollWorkflow(), [{ type: "complete_workflow", result: blob("ok") }]);
-
-  start("failed-1");
-  await schedule({ max_attempts: 5, backoff_seconds: [1] });
-  await w.failActivity(await w.mustPollActivity(), { message: "flaky" });
-  h.clock.advance(1_000);
-  await w.failActivity(await w.mustPollActivity(), { message: "fatal", non_retryable: true });
-  await w.completeWorkflow(await w.mustPollWorkflow(), [{ type: "fail_workflow", message: "gave up" }]);
-
-  start("retrying-1");
-  await schedule({ max_attempts: 3, backoff_seconds: [600] });
-  await w.failActivity(await w.mustPollActivity(), { message: "flaky" });
-
-  start("lost-1");
-  await schedule({ max_attempts: 1 });
-  await w.mustPollActivity();
-  h.clock.advance(300_001);
-  refreshStaleSummaries(h.engine, h.clock.now());
-
-  start("cancelled-1");
-  expect((await cp(h.url, "/workflows/cancelled-1/cancel", { body: { reason: "no longer needed" } })).status).toBeLessThan(300);
+  await writeFiveKnownRuns(h, { businessKeys: true });
   seedRuns(h.db, { runs: 300, now: h.clock.now(), batchSize: 100 });
 }
 
