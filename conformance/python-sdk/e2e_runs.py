@@ -3,7 +3,8 @@
 Reads DW_URL, DW_WORKER_TOKEN, DW_CONTROL_TOKEN and RUN_SUFFIX from the environment, starts a
 retried run and a non-retryable run with the SDK client, serves them with an SDK worker until both
 are closed, and prints {"retried": [workflow_id, run_id], "refused": [...]} as one JSON line.
-Idempotent per RUN_SUFFIX: a workflow id that already exists is reused, not started again.
+Idempotent per RUN_SUFFIX: a workflow id that already exists is reused, not started again. The ids
+avoid the words other e2e specs search for (runs.spec.ts expects one run matching "retried").
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ async def main() -> None:
     suffix = os.environ.get("RUN_SUFFIX", "1")
     async with Client(os.environ["DW_URL"], control_token=os.environ["DW_CONTROL_TOKEN"], worker_token=os.environ["DW_WORKER_TOKEN"]) as client:
         wanted = {
-            "retried": (f"py-sdk.retried.{suffix}", "conformance.retry-backoff", [3]),
-            "refused": (f"py-sdk.refused.{suffix}", "conformance.non-retryable", ["conformance.refuse-by-type"]),
+            "retried": (f"py-sdk.backoff.{suffix}", "conformance.retry-backoff", [3]),
+            "refused": (f"py-sdk.type-refused.{suffix}", "conformance.non-retryable", ["conformance.refuse-by-type"]),
         }
         for workflow_id, workflow_type, args in wanted.values():
             try:
