@@ -23,7 +23,7 @@ export const WORKER_PROTOCOL_VERSION = "1.19";
  * server's `server.polling.timeout` (durable-workflow/server config/server.php@11d35b7). Clients
  * read the advertised value to size their own HTTP timeouts, so it must be what the server holds.
  */
-export function longPollTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+export function longPollTimeoutFromEnv(env: Record<string, string | undefined> = process.env): number {
   const raw = (env.DW_WORKER_POLL_TIMEOUT ?? "").trim();
   if (raw === "") return 30;
   const n = Number(raw);
