@@ -11,7 +11,7 @@ from conftest import EmbeddedServer
 from sdk_support import assert_replays, closed, history, new_id, of_type, running_worker, sdk_client, types, wait_history
 from durable_workflow import workflow
 from durable_workflow.workflow import replay
-from durable_workflow.errors import RuntimeCapabilityUnsupported, RuntimeDiscoveryUnavailable, WorkflowFailed
+from durable_workflow.errors import ChildWorkflowFailed, RuntimeCapabilityUnsupported, RuntimeDiscoveryUnavailable, WorkflowFailed
 
 
 @workflow.defn(name="conformance.timer")
@@ -167,6 +167,42 @@ def test_child_workflow(server: EmbeddedServer) -> None:
             assert (child_started["parent_workflow_instance_id"], child_started["parent_workflow_run_id"]) == (wid, handle.run_id)
             assert_replays(ParentWorkflow, events, [21], {"child_result": 42})
             assert_replays(ChildWorkflow, child_events, [21], 42)
+
+    asyncio.run(scenario())
+
+
+@workflow.defn(name="conformance.slow-child")
+class SlowChildWorkflow:
+    def run(self, ctx):  # noqa: ANN001, ANN201
+        yield ctx.start_timer(3600)
+        return "late"
+
+
+@workflow.defn(name="conformance.impatient-parent")
+class ImpatientParentWorkflow:
+    def run(self, ctx):  # noqa: ANN001, ANN201
+        try:
+            yield ctx.start_child_workflow("conformance.slow-child", [], execution_timeout_seconds=1)
+        except ChildWorkflowFailed as failure:
+            return {"child_failed": type(failure).__name__}
+        return {"child_failed": None}
+
+
+def test_child_workflow_execution_timeout(server: EmbeddedServer) -> None:
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue, wid = new_id("q"), new_id("impatient")
+            handle = await client.start_workflow(workflow_type="conformance.impatient-parent", task_queue=queue, workflow_id=wid)
+            async with running_worker(client, task_queue=queue, workflows=[ImpatientParentWorkflow, SlowChildWorkflow]):
+                events = await wait_history(client, wid, handle.run_id, closed("WorkflowCompleted"), what="the child times out and the parent handles it")
+            result = await client.get_result(handle)
+            assert result == {"child_failed": "ChildWorkflowFailed"}
+            started = of_type(events, "ChildRunStarted")[0]["payload"]
+            child_events = await history(client, started["child_workflow_instance_id"], started["child_workflow_run_id"])
+            assert types(child_events)[-1] == "WorkflowTimedOut"
+            assert of_type(child_events, "WorkflowStarted")[0]["payload"]["execution_timeout_seconds"] == 1
+            assert [t for t in types(events) if t.startswith("Child")][-1] == "ChildRunFailed"
+            assert_replays(ImpatientParentWorkflow, events, [], result)
 
     asyncio.run(scenario())
 

@@ -60,8 +60,11 @@ const pollSchema = z.object({
   timeout_seconds: z.number().int().min(0).nullish(),
 });
 
-/** Seconds, clamped like the engine's clampLongPollTimeout. */
-export const MAX_LONG_POLL_TIMEOUT_SECONDS = 60;
+/**
+ * Upper clamp of a requested `timeout_seconds`: the engine's MAX_LONG_POLL_TIMEOUT (60 s), or the
+ * server's own default hold when that is configured longer.
+ */
+export const MAX_LONG_POLL_TIMEOUT_SECONDS = Math.max(60, LONG_POLL_TIMEOUT_SECONDS);
 const leaseSchema = z.object({ lease_owner: z.string().min(1).optional(), workflow_task_attempt: attemptField });
 const historySchema = leaseSchema.extend({ next_history_page_token: z.string().nullish(), history_page_size: pageSize });
 const completeSchema = leaseSchema.extend({ commands: z.unknown() });

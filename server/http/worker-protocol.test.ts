@@ -1,6 +1,6 @@
 import type { FastifyReply } from "fastify";
-import { describe, expect, it } from "vitest";
-import { sendWorker, SERVER_CAPABILITIES, WORKER_PROTOCOL_VERSION } from "./worker-protocol";
+import { describe, expect, it, vi } from "vitest";
+import { longPollTimeoutFromEnv, sendWorker, SERVER_CAPABILITIES, WORKER_PROTOCOL_VERSION } from "./worker-protocol";
 
 /** Captures what sendWorker hands to Fastify. */
 function capture(body: Record<string, unknown>): { status: number; headers: Record<string, string>; text: string } {
@@ -48,5 +48,23 @@ describe("sendWorker", () => {
     const other = { ...event, id: "e9" };
     const second = JSON.parse(capture({ task: { history_events: [shared, other] } }).text) as { task: { history_events: unknown[] } };
     expect(second.task.history_events).toEqual([first.task.history_events[0], JSON.parse(JSON.stringify(other))]);
+  });
+});
+
+describe("DW_WORKER_POLL_TIMEOUT", () => {
+  it("sets the default hold and what server_capabilities advertises; bad values stop the start with the variable's name", async () => {
+    expect(longPollTimeoutFromEnv({})).toBe(30);
+    expect(longPollTimeoutFromEnv({ DW_WORKER_POLL_TIMEOUT: " 90 " })).toBe(90);
+    for (const bad of ["0", "-5", "1.5", "soon", "4000"]) expect(() => longPollTimeoutFromEnv({ DW_WORKER_POLL_TIMEOUT: bad })).toThrow(/DW_WORKER_POLL_TIMEOUT/);
+    vi.stubEnv("DW_WORKER_POLL_TIMEOUT", "90");
+    vi.resetModules();
+    try {
+      const fresh = await import("./worker-protocol");
+      expect(fresh.SERVER_CAPABILITIES.long_poll_timeout).toBe(90);
+      expect(fresh.LONG_POLL_TIMEOUT_SECONDS).toBe(90);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });

@@ -17,7 +17,21 @@ export const WORKER_PROTOCOL_HEADER = "X-Durable-Workflow-Protocol-Version";
  * See docs/decisions/0013-python-sdk-pin.md.
  */
 export const WORKER_PROTOCOL_VERSION = "1.19";
-export const LONG_POLL_TIMEOUT_SECONDS = 30;
+/**
+ * The long-poll hold a poll gets when it names no `timeout_seconds`, advertised as
+ * `server_capabilities.long_poll_timeout`: DW_WORKER_POLL_TIMEOUT seconds, default 30, like the real
+ * server's `server.polling.timeout` (durable-workflow/server config/server.php@11d35b7). Clients
+ * read the advertised value to size their own HTTP timeouts, so it must be what the server holds.
+ */
+export function longPollTimeoutFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = (env.DW_WORKER_POLL_TIMEOUT ?? "").trim();
+  if (raw === "") return 30;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 3600) throw new Error(`DW_WORKER_POLL_TIMEOUT must be a whole number of seconds from 1 to 3600, got ${raw}`);
+  return n;
+}
+
+export const LONG_POLL_TIMEOUT_SECONDS = longPollTimeoutFromEnv();
 
 /**
  * `server_capabilities` echoed on every worker-plane response and in cluster/info's
