@@ -23,6 +23,11 @@ from durable_workflow.replay_verify import verify_replay
 DEADLINE_SECONDS = 30.0
 
 
+#: Every run whose durable history a scenario read, in order: test_zz_export_bundles.py exports each
+#: one and hands the bundle to the SDK's offline verifier.
+SDK_MADE_RUNS: list[tuple[str, str]] = []
+
+
 def new_id(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:12]}"
 
@@ -95,6 +100,8 @@ async def wait_history(
     while time.monotonic() < end:
         events = await history(client, workflow_id, run_id)
         if until(events):
+            if (workflow_id, run_id) not in SDK_MADE_RUNS:
+                SDK_MADE_RUNS.append((workflow_id, run_id))
             return events
         await asyncio.sleep(0.1)
     raise AssertionError(f"{what}: not in durable history within {deadline}s; history was {types(events)}")
