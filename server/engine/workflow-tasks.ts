@@ -4,6 +4,7 @@ import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
 import { createInstance, startRun } from "./commands";
+import type { Memo } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
 import type { HistoryPage } from "./history";
@@ -450,7 +451,7 @@ function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<Workflo
     queue: cmd.task_queue ?? run.queue ?? "default",
     input: cmd.arguments ?? null,
     businessKey: run.business_key,
-    memo: parseJson<Record<string, unknown>>(run.memo),
+    memo: parseJson<Memo>(run.memo),
     searchAttributes: parseJson<Record<string, unknown>>(run.search_attributes),
     // The execution deadline spans the whole chain; the run deadline restarts per run.
     executionDeadlineAt: run.execution_deadline_at,

@@ -7,7 +7,7 @@ import type { RunSummary } from "../engine/summary";
 import { canonicalDigests } from "./canonical-json";
 import { canonicalDigestSteps } from "./chunked-json";
 import { taskProblemBadge } from "./debug";
-import { isoMicros, parseArray, parseObject, str } from "./format";
+import { isoMicros, memoValue, parseArray, parseObject, str } from "./format";
 import type { Json } from "./format";
 import { currentRun, findInstance, findRun } from "./runs";
 import { readSnapshot } from "./snapshot";
@@ -120,16 +120,6 @@ function taskExport(t: TaskRow): Json {
   };
 }
 
-/**
- * A timeline entry has ~75 keys and any one event type sets a handful, so at 50,000 events the
- * null-valued keys were about 70% of the bundle. The bundle schema leaves timeline entries open
- * and readers take an absent field as null, so the export leaves them out.
- */
-function withoutNulls(entry: Json): Json {
-  const out: Json = {};
-  for (const key of Object.keys(entry)) if (entry[key] !== null) out[key] = entry[key];
-  return out;
-}
 
 /** One `activities` element: the execution row, its attempts, and the history event types that name it. */
 function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<string> | undefined) {
@@ -291,7 +281,9 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       recorded_at: isoMicros(e.recorded_at),
       payload: e.payload,
     });
-    timeline.push(withoutNulls(timelineEntry(e, timelineContext)));
+    // Every key, nulls included, as `HistoryTimeline::mapEvent` writes it (HistoryTimeline.php@8dc90d64):
+    // the same shape as the real server wins over the bundle's size (decision 0014).
+    timeline.push(timelineEntry(e, timelineContext));
     yield;
   }
 
@@ -483,11 +475,13 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       current_run_source: "run_order_fallback",
       workflow_type: run.workflow_type,
       workflow_class: run.workflow_class,
-      source_runtime: null,
-      source_process_class: null,
+      // `RoleTopologySnapshot::currentNode()` (RoleTopologySnapshot.php@8dc90d64): one process that
+      // serves the HTTP API and runs every role is the `standalone_server` shape's default class.
+      source_runtime: "standalone_server",
+      source_process_class: "server_http_node",
       business_key: run.business_key,
       visibility_labels: (parseArray(run.visibility_labels) ?? []).filter((v): v is string => typeof v === "string"),
-      memo: parseObject(run.memo) ?? {},
+      memo: memoValue(run.memo),
       search_attributes: parseObject(run.search_attributes) ?? {},
       status: run.status,
       status_bucket: statusBucket(run.status),
