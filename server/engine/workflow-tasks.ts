@@ -10,7 +10,7 @@ import type { HistoryEventView } from "./history";
 import type { HistoryPage } from "./history";
 import { readHistoryPage } from "./history";
 import { historyCacheOf } from "./history-cache";
-import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
+import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
 import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
@@ -596,7 +596,7 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
         // does (src/V2/Support/DefaultWorkflowTaskBridge.php@8dc90d64).
         const structured = cmd.exception ?? {};
         const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
-        const exceptionClass = text(structured.class) ?? cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        const exceptionClass = text(structured.class) ?? text(cmd.exception_class) ?? WORKER_FAILURE_CLASS;
         const exceptionType = text(structured.type) ?? cmd.exception_type ?? null;
         const nonRetryable = cmd.non_retryable ?? false;
         const failureId = insertFailure(tx, {
@@ -609,7 +609,9 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
           exceptionClass,
           exceptionType,
           message: cmd.message,
-          tracePreview: cmd.stack_trace ?? null,
+          // The bridge's failure row: file '', line 0, trace_preview '' (applyWorkflowFailure@8dc90d64).
+          tracePreview: "",
+          line: 0,
         });
         tx.appendEvent(
           current.id,
@@ -623,7 +625,8 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
             exception_type: exceptionType,
             exception_class: exceptionClass,
             message: cmd.message,
-            exception: { type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, non_retryable: nonRetryable, ...structured },
+            // `array_replace([...defaults], $structuredException)` (applyWorkflowFailure@8dc90d64).
+            exception: { class: exceptionClass, type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, file: "", line: 0, trace: [], properties: [], ...structured },
           },
           { taskId: task.id },
         );
