@@ -78,6 +78,12 @@ export function backoffFor(policy: RetryPolicySnapshot, attempt: number): number
   return list[Math.min(attempt - 1, list.length - 1)] ?? 0;
 }
 
+/** `{task: snapshot}` of a task row, or nothing when it is gone. */
+function taskSnapshotOf(tx: Tx, taskId: string): JsonObject {
+  const task = tx.task(taskId);
+  return task ? { task: taskSnapshot(task) } : {};
+}
+
 function policyOf(a: ActivityRow): RetryPolicySnapshot {
   return parseJson<RetryPolicySnapshot>(a.retry_policy) ?? { snapshot_version: 1, max_attempts: 1, backoff_seconds: [], start_to_close_timeout: null, schedule_to_start_timeout: null, schedule_to_close_timeout: null, heartbeat_timeout: null, non_retryable_error_types: [] };
 }
@@ -119,7 +125,8 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
     run.id,
     "ActivityScheduled",
     // The scheduling workflow task is the event's own `workflow_task_id` column, not a payload key.
-    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), ...parallelKeys(parallel) },
+    // `WorkflowHistoryEvent::record(..., $task)` adds the scheduling workflow task's snapshot (workflow@8dc90d64).
+    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), ...parallelKeys(parallel), ...taskSnapshotOf(tx, workflowTaskId) },
     { taskId: workflowTaskId },
   );
   return tx.createTask(run, "activity", { activity_execution_id: id }, { queue });
@@ -540,6 +547,8 @@ export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leas
       code: 0,
       exception,
       activity: activitySnapshot(fresh, exception),
+      // The engine records ActivityFailed before it completes the task: the snapshot is the leased task.
+      task: taskSnapshot(task),
     },
     { taskId: task.id },
   );

@@ -151,6 +151,38 @@ interface NewCommand {
   request?: CommandRequest | null;
 }
 
+/**
+ * `WorkflowHistoryEvent::commandSnapshot` (workflow src/V2/Models/WorkflowHistoryEvent.php@8dc90d64):
+ * the command as the event saw it, nulls dropped; `context` only for a non-empty public context
+ * (none here), the request metadata from the stored context.
+ */
+export function commandSnapshot(row: CommandRow): JsonObject {
+  const request = parsePayload(row.context).request as { method?: unknown; path?: unknown } | undefined;
+  const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+  return dropNulls({
+    id: row.id,
+    sequence: row.command_sequence,
+    message_sequence: row.message_sequence,
+    type: row.command_type,
+    target_scope: row.target_scope,
+    requested_run_id: row.requested_workflow_run_id,
+    resolved_run_id: row.resolved_workflow_run_id,
+    target_name: row.target_name,
+    payload_codec: row.payload_codec,
+    payload: row.payload,
+    source: row.source,
+    request_method: text(request?.method),
+    request_path: text(request?.path),
+    request_id: row.request_id,
+    status: row.status,
+    outcome: row.outcome,
+    rejection_reason: row.rejection_reason,
+    accepted_at: isoMicros(row.accepted_at),
+    applied_at: isoMicros(row.applied_at),
+    rejected_at: isoMicros(row.rejected_at),
+  });
+}
+
 function nextControlCommandSequence(tx: Tx, runId: string): number {
   const row = tx.db.prepare("SELECT COALESCE(MAX(command_sequence), 0) + 1 AS next FROM workflow_commands WHERE workflow_run_id = ?").get(runId) as { next: number };
   return row.next;
@@ -372,8 +404,11 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
     declaredContract: declaredContractPayload(tx, input.namespace, input.task_queue, input.workflow_type, WORKER_STALE_AFTER_MS),
   });
   const row = insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "accepted", outcome: "started_new", payload: input.input ?? null });
-  // The start events were written before the command row existed; point them at it.
-  tx.db.prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?) WHERE workflow_run_id = ? AND workflow_command_id = ?").run(row.id, row.id, run.id, commandId);
+  // The start events were written before the command row existed; point them at it, and give them the
+  // command snapshot `WorkflowHistoryEvent::record(..., $command)` adds (WorkflowHistoryEvent.php@8dc90d64).
+  tx.db
+    .prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?, '$.command', json(?)) WHERE workflow_run_id = ? AND workflow_command_id = ?")
+    .run(row.id, row.id, JSON.stringify(commandSnapshot(row)), run.id, commandId);
   return resultFromRow(tx, row);
 }
 

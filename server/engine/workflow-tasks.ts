@@ -14,7 +14,7 @@ import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure, WORKER_FAI
 import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
-import { envelope, parseJson } from "./tx";
+import { envelope, parseJson, taskSnapshot } from "./tx";
 
 export const HISTORY_PAGE_SIZE_DEFAULT = 500;
 export const HISTORY_PAGE_SIZE_MAX = 1000;
@@ -627,6 +627,8 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
             message: cmd.message,
             // `array_replace([...defaults], $structuredException)` (applyWorkflowFailure@8dc90d64).
             exception: { class: exceptionClass, type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, file: "", line: 0, trace: [], properties: [], ...structured },
+            // Recorded with the (still leased) workflow task, whose snapshot `WorkflowHistoryEvent::record` adds.
+            task: taskSnapshot(task),
           },
           { taskId: task.id },
         );
