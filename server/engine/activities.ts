@@ -382,7 +382,7 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
   const fresh = tx.db
     .prepare("UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ? RETURNING *")
     .get(result?.blob ?? null, result?.codec ?? null, tx.now, tx.now, activity.id) as ActivityRow;
-  const closed = closeAttempt(tx, attempt.id, "completed");
+  closeAttempt(tx, attempt.id, "completed");
   tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
   if (isTerminal(run.status)) return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: false, reason: "run_closed", next_task_id: null };
   tx.appendEvent(
@@ -393,7 +393,8 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
       result: result?.blob ?? null,
       payload_codec: result?.codec ?? null,
       activity: activitySnapshot(fresh),
-      activity_attempt: attemptSnapshot(closed),
+      // ActivityOutcomeRecorder.php@8dc90d64: no attempt snapshot; the (still leased) task's snapshot.
+      task: taskSnapshot(task),
     },
     { taskId: task.id },
   );
@@ -630,7 +631,6 @@ export function enforceActivityTimeouts(tx: Tx): number {
       line: 0,
     });
     const fresh = tx.activity(a.id) as ActivityRow;
-    const freshAttempt = attempt ? tx.attempt(attempt.id) : undefined;
     tx.appendEvent(
       run.id,
       "ActivityTimedOut",
@@ -645,8 +645,8 @@ export function enforceActivityTimeouts(tx: Tx): number {
         close_deadline_at: isoMicros(a.close_deadline_at),
         schedule_to_close_deadline_at: isoMicros(a.schedule_to_close_deadline_at),
         heartbeat_deadline_at: isoMicros(a.heartbeat_deadline_at),
+        // ActivityTimeoutEnforcer.php@8dc90d64: the attempt is `activity_attempt_id`, no attempt snapshot.
         activity: activitySnapshot(fresh),
-        activity_attempt: freshAttempt ? attemptSnapshot(freshAttempt) : undefined,
       },
       { taskId: openTask?.id ?? null },
     );
