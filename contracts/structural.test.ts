@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cp, startCpHarness } from "@/server/http/control-plane/test-support";
 import type { CpHarness } from "@/server/http/control-plane/test-support";
-import { ScriptedWorker, blob } from "@/server/http/test-support";
+import { ScriptedWorker } from "@/server/http/test-support";
+import { encodePayload } from "@/server/sdk/codec";
 import { realFixture } from "./fixtures/load";
 import type { RealEndpoint } from "./fixtures/load";
 import { shapeDifferences, shapeOf } from "./shape";
@@ -72,7 +73,9 @@ async function driveScenario(h: CpHarness): Promise<Answers> {
   const runId = String(started.body.run_id);
 
   const first = await worker.mustPollWorkflow();
-  const schedule = { type: "schedule_activity", activity_type: "payments.charge", arguments: blob(["alice"]), retry_policy: RETRY_POLICY };
+  // Real Avro (C3 01 single-object framing, the Value schema's fingerprint), as a real worker sends:
+  // the manifest's avro_framing / avro_prefix_hex / fingerprint are read from the payload's own bytes.
+  const schedule = { type: "schedule_activity", activity_type: "payments.charge", arguments: encodePayload(["alice"]), retry_policy: RETRY_POLICY };
   expect((await worker.completeWorkflow(first, [schedule])).status).toBe(200);
 
   const attempt1 = await worker.mustPollActivity();

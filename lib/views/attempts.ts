@@ -253,11 +253,12 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
     return;
   }
 
-  const attemptSnapshot = readObject(p, "activity_attempt");
+  // The engine names the attempt on the event itself (`activity_attempt_id`, `attempt_number`) and
+  // in the activity snapshot (`attempt_id`); only heartbeats carry an `activity_attempt` snapshot
+  // (workflow src/V2/Support/DefaultHistoryProjectionRole.php, ActivityOutcomeRecorder.php@8dc90d64).
   const attemptId =
-    readString(p, "activity_attempt_id") ?? readString(p, "retry_after_attempt_id") ?? readString(attemptSnapshot, "id");
-  const attemptNumber =
-    readNumber(p, "attempt_number") ?? readNumber(p, "retry_after_attempt") ?? readNumber(attemptSnapshot, "attempt_number");
+    readString(p, "activity_attempt_id") ?? readString(p, "retry_after_attempt_id") ?? readString(snapshot, "attempt_id");
+  const attemptNumber = readNumber(p, "attempt_number") ?? readNumber(p, "retry_after_attempt");
   const attempt = attemptId ? touchAttempt(activity, attemptId, attemptNumber) : null;
   // An outcome proves an attempt ran even where older histories name none (golden histories).
   if (ATTEMPT_OUTCOMES.has(event.type)) activity.attemptCount = Math.max(activity.attemptCount, attemptNumber ?? 1);
@@ -267,8 +268,9 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
     activity.nextAttempt = null;
     activity.nextAttemptDueAt = null;
     if (attempt) {
-      attempt.startedAt ??= readString(attemptSnapshot, "started_at") ?? event.recordedAt;
-      attempt.worker ??= readString(attemptSnapshot, "lease_owner") ?? readString(readObject(p, "task"), "lease_owner");
+      // ActivityStarted carries the execution's `started_at` and the claimed task's snapshot (its lease owner).
+      attempt.startedAt ??= readString(snapshot, "started_at") ?? event.recordedAt;
+      attempt.worker ??= readString(readObject(p, "task"), "lease_owner");
     }
     return;
   }
@@ -281,7 +283,7 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
   if (attempt && attemptStatus) {
     attempt.status = attemptStatus;
     attempt.closedByHistory = true;
-    attempt.closedAt = readString(attemptSnapshot, "closed_at") ?? event.recordedAt;
+    attempt.closedAt = readString(snapshot, "closed_at") ?? event.recordedAt;
     attempt.failure = failure;
   }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { EngineError, validationError } from "./errors";
-import { activityEventKeys, activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure } from "./lifecycle";
+import { activityEventKeys, activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
 import { activityParallelPath, groupsCompleted, parallelFields, parallelKeys, parallelPath, pathMismatch } from "./parallel-groups";
 import type { ActivityRow, AttemptRow, RetryPolicySnapshot, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
@@ -78,6 +78,12 @@ export function backoffFor(policy: RetryPolicySnapshot, attempt: number): number
   return list[Math.min(attempt - 1, list.length - 1)] ?? 0;
 }
 
+/** `{task: snapshot}` of a task row, or nothing when it is gone. */
+function taskSnapshotOf(tx: Tx, taskId: string): JsonObject {
+  const task = tx.task(taskId);
+  return task ? { task: taskSnapshot(task) } : {};
+}
+
 function policyOf(a: ActivityRow): RetryPolicySnapshot {
   return parseJson<RetryPolicySnapshot>(a.retry_policy) ?? { snapshot_version: 1, max_attempts: 1, backoff_seconds: [], start_to_close_timeout: null, schedule_to_start_timeout: null, schedule_to_close_timeout: null, heartbeat_timeout: null, non_retryable_error_types: [] };
 }
@@ -118,7 +124,9 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
   tx.appendEvent(
     run.id,
     "ActivityScheduled",
-    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), workflow_task_id: workflowTaskId, ...parallelKeys(parallel) },
+    // The scheduling workflow task is the event's own `workflow_task_id` column, not a payload key.
+    // `WorkflowHistoryEvent::record(..., $task)` adds the scheduling workflow task's snapshot (workflow@8dc90d64).
+    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), ...parallelKeys(parallel), ...taskSnapshotOf(tx, workflowTaskId) },
     { taskId: workflowTaskId },
   );
   return tx.createTask(run, "activity", { activity_execution_id: id }, { queue });
@@ -206,10 +214,10 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
       run.id,
       "ActivityStarted",
       {
+        // `DefaultHistoryProjectionRole::recordActivityStarted` (workflow@8dc90d64): the attempt is
+        // named by `activity_attempt_id`/`attempt_number`, the lease by the claimed task's snapshot.
         ...activityEventKeys(a, attempt),
-        lease_expires_at: isoMicros(leaseExpires),
         activity: activitySnapshot(fresh),
-        activity_attempt: attemptSnapshot(attempt),
         task: taskSnapshot(leased),
       },
       { taskId: task.id },
@@ -374,7 +382,7 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
   const fresh = tx.db
     .prepare("UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ? RETURNING *")
     .get(result?.blob ?? null, result?.codec ?? null, tx.now, tx.now, activity.id) as ActivityRow;
-  const closed = closeAttempt(tx, attempt.id, "completed");
+  closeAttempt(tx, attempt.id, "completed");
   tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
   if (isTerminal(run.status)) return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: false, reason: "run_closed", next_task_id: null };
   tx.appendEvent(
@@ -385,7 +393,8 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
       result: result?.blob ?? null,
       payload_codec: result?.codec ?? null,
       activity: activitySnapshot(fresh),
-      activity_attempt: attemptSnapshot(closed),
+      // ActivityOutcomeRecorder.php@8dc90d64: no attempt snapshot; the (still leased) task's snapshot.
+      task: taskSnapshot(task),
     },
     { taskId: task.id },
   );
@@ -456,17 +465,20 @@ function scheduleRetry(tx: Tx, ctx: { task: TaskRow; attempt: AttemptRow; activi
       retry_backoff_seconds: backoff,
       retry_after_attempt_id: attempt.id,
       retry_after_attempt: attempt.attempt_number,
-      retry_reason: facts.timeoutKind ? "timeout" : "failure",
       max_attempts: policy.max_attempts,
       retry_policy: policy,
-      timeout_kind: facts.timeoutKind ?? null,
+      // Only the timeout enforcer's retries name a timeout kind (ActivityTimeoutEnforcer.php@8dc90d64);
+      // a reported failure's retry has none (ActivityOutcomeRecorder.php@8dc90d64).
+      ...(facts.timeoutKind ? { timeout_kind: facts.timeoutKind } : {}),
       exception_type: facts.exceptionType,
       exception_class: facts.exceptionClass,
       message: facts.message,
       code: 0,
       exception: facts.exception,
-      activity: activitySnapshot(fresh),
-      task: taskSnapshot(tx.task(retryTaskId) as TaskRow),
+      activity: activitySnapshot(fresh, facts.exception),
+      // The event is recorded with the attempt's own (now completed) task, whose snapshot
+      // `WorkflowHistoryEvent::record` adds; the retry task is `retry_task_id` (workflow@8dc90d64).
+      task: taskSnapshot(tx.task(task.id) as TaskRow),
     },
     { taskId: task.id },
   );
@@ -491,7 +503,9 @@ export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leas
   const exception: JsonObject = { type: exceptionType, message: failure.message, code: 0 };
   if (nonRetryable) exception.non_retryable = true;
   if (failure.details !== undefined && failure.details !== null) exception.details = failure.details;
-  const facts: FailureFacts = { exceptionType, exceptionClass: exceptionType ?? "Exception", message: failure.message, exception, trace: failure.stack_trace ?? null };
+  // `DefaultActivityTaskBridge::throwable` (workflow@8dc90d64): a failure without a PHP `class` is
+  // restored as RuntimeException; its type stays `exception_type`.
+  const facts: FailureFacts = { exceptionType, exceptionClass: WORKER_FAILURE_CLASS, message: failure.message, exception, trace: failure.stack_trace ?? null };
   closeAttempt(tx, attempt.id, "failed");
   tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
   tx.touch(run.id);
@@ -514,7 +528,10 @@ export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leas
     exceptionClass: facts.exceptionClass,
     exceptionType,
     message: failure.message,
-    tracePreview: failure.stack_trace ?? null,
+    // A restored worker failure has no PHP file, line or frames: the row keeps '' / 0 / '' as the
+    // engine's does (ActivityOutcomeRecorder.php@8dc90d64); the worker's own trace stays in the payload.
+    tracePreview: failure.stack_trace ?? "",
+    line: 0,
   });
   const fresh = tx.activity(activity.id) as ActivityRow;
   tx.appendEvent(
@@ -530,8 +547,9 @@ export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leas
       message: failure.message,
       code: 0,
       exception,
-      activity: activitySnapshot(fresh),
-      activity_attempt: attemptSnapshot(tx.attempt(attempt.id) as AttemptRow),
+      activity: activitySnapshot(fresh, exception),
+      // The engine records ActivityFailed before it completes the task: the snapshot is the leased task.
+      task: taskSnapshot(task),
     },
     { taskId: task.id },
   );
@@ -613,7 +631,6 @@ export function enforceActivityTimeouts(tx: Tx): number {
       line: 0,
     });
     const fresh = tx.activity(a.id) as ActivityRow;
-    const freshAttempt = attempt ? tx.attempt(attempt.id) : undefined;
     tx.appendEvent(
       run.id,
       "ActivityTimedOut",
@@ -628,8 +645,8 @@ export function enforceActivityTimeouts(tx: Tx): number {
         close_deadline_at: isoMicros(a.close_deadline_at),
         schedule_to_close_deadline_at: isoMicros(a.schedule_to_close_deadline_at),
         heartbeat_deadline_at: isoMicros(a.heartbeat_deadline_at),
+        // ActivityTimeoutEnforcer.php@8dc90d64: the attempt is `activity_attempt_id`, no attempt snapshot.
         activity: activitySnapshot(fresh),
-        activity_attempt: freshAttempt ? attemptSnapshot(freshAttempt) : undefined,
       },
       { taskId: openTask?.id ?? null },
     );

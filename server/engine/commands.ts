@@ -7,6 +7,7 @@ import type { CommandRow, CommandStatus, InstanceRow, RunRow } from "./rows";
 import { isTerminal } from "./rows";
 import { parsePayload } from "./summary";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
+import { dropNulls } from "./tx";
 
 /** The engine `CommandResponse` fields every command returns, read back from its `workflow_commands` row. */
 export interface CommandResponse {
@@ -52,13 +53,25 @@ export interface StartWorkflowInput {
   task_queue: string;
   input?: PayloadEnvelope | null;
   business_key?: string | null;
-  memo?: Record<string, unknown> | null;
+  /** A map or a list: the real start endpoint validates memo only as `array` (WorkflowController@11d35b7). */
+  memo?: Memo | null;
   search_attributes?: Record<string, unknown> | null;
   execution_timeout_seconds?: number | null;
   run_timeout_seconds?: number | null;
   /** `fail` (default) rejects any existing instance; `use-existing` returns its active run. */
   duplicate_policy?: "fail" | "use-existing";
   request_id?: string | null;
+  request?: CommandRequest | null;
+}
+
+/**
+ * The HTTP request that created a command, as the real server records it in the command context
+ * (`WorkflowCommandContextFactory::requestMetadata`, durable-workflow/server app/Support/
+ * WorkflowCommandContextFactory.php@11d35b7: the method and `'/'.ltrim($request->path(), '/')`).
+ */
+export interface CommandRequest {
+  method: string;
+  path: string;
 }
 
 export interface SignalWorkflowInput {
@@ -68,6 +81,7 @@ export interface SignalWorkflowInput {
   signal_name: string;
   input?: PayloadEnvelope | null;
   request_id?: string | null;
+  request?: CommandRequest | null;
 }
 
 export interface CloseWorkflowInput {
@@ -76,6 +90,7 @@ export interface CloseWorkflowInput {
   run_id?: string | null;
   reason?: string | null;
   request_id?: string | null;
+  request?: CommandRequest | null;
 }
 
 export function commandResponse(row: CommandRow): CommandResponse {
@@ -133,6 +148,39 @@ interface NewCommand {
   reason?: string | null;
   payload?: PayloadEnvelope | null;
   messageSequence?: number | null;
+  request?: CommandRequest | null;
+}
+
+/**
+ * `WorkflowHistoryEvent::commandSnapshot` (workflow src/V2/Models/WorkflowHistoryEvent.php@8dc90d64):
+ * the command as the event saw it, nulls dropped; `context` only for a non-empty public context
+ * (none here), the request metadata from the stored context.
+ */
+export function commandSnapshot(row: CommandRow): JsonObject {
+  const request = parsePayload(row.context).request as { method?: unknown; path?: unknown } | undefined;
+  const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+  return dropNulls({
+    id: row.id,
+    sequence: row.command_sequence,
+    message_sequence: row.message_sequence,
+    type: row.command_type,
+    target_scope: row.target_scope,
+    requested_run_id: row.requested_workflow_run_id,
+    resolved_run_id: row.resolved_workflow_run_id,
+    target_name: row.target_name,
+    payload_codec: row.payload_codec,
+    payload: row.payload,
+    source: row.source,
+    request_method: text(request?.method),
+    request_path: text(request?.path),
+    request_id: row.request_id,
+    status: row.status,
+    outcome: row.outcome,
+    rejection_reason: row.rejection_reason,
+    accepted_at: isoMicros(row.accepted_at),
+    applied_at: isoMicros(row.applied_at),
+    rejected_at: isoMicros(row.rejected_at),
+  });
 }
 
 function nextControlCommandSequence(tx: Tx, runId: string): number {
@@ -164,7 +212,7 @@ export function insertCommand(tx: Tx, c: NewCommand): CommandRow {
       c.type,
       c.requestedRunId ? "run" : "instance",
       c.targetName ?? null,
-      JSON.stringify({ reason: c.reason ?? null }),
+      JSON.stringify(c.request ? { reason: c.reason ?? null, request: c.request } : { reason: c.reason ?? null }),
       c.requestId ?? null,
       c.status,
       c.outcome,
@@ -194,13 +242,16 @@ function requireNamespace(tx: Tx, namespace: string): void {
   }
 }
 
+/** A run's memo as the caller sent it: PHP arrays are maps or lists, and the engine stores either. */
+export type Memo = Record<string, unknown> | unknown[];
+
 export interface StartRunSpec {
   instance: InstanceRow;
   workflowType: string;
   queue: string;
   input: PayloadEnvelope | null;
   businessKey: string | null;
-  memo: Record<string, unknown> | null;
+  memo: Memo | null;
   searchAttributes: Record<string, unknown> | null;
   executionDeadlineAt: number | null;
   runTimeoutSeconds: number | null;
@@ -212,6 +263,14 @@ export interface StartRunSpec {
   declaredContract?: JsonObject;
 }
 
+/**
+ * The queue connection every run, task and activity of this server names. The real engine writes
+ * the Laravel queue connection (`config('queue.default')`, `redis` in durable-workflow/server's
+ * .env.example@11d35b7); this server has one transport, task rows in its SQLite database claimed by
+ * polling workers — what Laravel calls the `database` queue connection. Decision 0014.
+ */
+export const EMBEDDED_CONNECTION = "database";
+
 /** Creates the next run of an instance (`pending`), writes its opening history and its first workflow task. */
 export function startRun(tx: Tx, s: StartRunSpec): RunRow {
   const runId = newId(tx.now);
@@ -220,9 +279,9 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
   tx.db
     .prepare(
       `INSERT INTO workflow_runs (id, workflow_instance_id, namespace, run_number, workflow_class, workflow_type, business_key, memo, search_attributes,
-         status, payload_codec, arguments, queue, execution_timeout_seconds, run_timeout_seconds, execution_deadline_at, run_deadline_at, started_at,
+         status, payload_codec, arguments, connection, queue, execution_timeout_seconds, run_timeout_seconds, execution_deadline_at, run_deadline_at, started_at,
          last_progress_at, continued_from_run_id, parent_workflow_instance_id, parent_workflow_run_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       runId,
@@ -236,6 +295,7 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
       s.searchAttributes ? JSON.stringify(s.searchAttributes) : null,
       s.input?.codec ?? null,
       s.input?.blob ?? null,
+      EMBEDDED_CONNECTION,
       s.queue,
       s.instance.execution_timeout_seconds,
       s.runTimeoutSeconds,
@@ -266,11 +326,14 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
     memo: s.memo,
     search_attributes: s.searchAttributes,
   };
-  if (s.startAccepted) tx.appendEvent(runId, "StartAccepted", { ...identity, outcome: "started_new", rejection_reason: null }, { commandId: s.commandId });
+  // StartAccepted keeps its nulls and has no rejection_reason; WorkflowStarted is `array_filter`ed
+  // of every null (DefaultWorkflowControlPlane::start, durable-workflow/workflow
+  // src/V2/Support/DefaultWorkflowControlPlane.php@8dc90d64).
+  if (s.startAccepted) tx.appendEvent(runId, "StartAccepted", { ...identity, outcome: "started_new" }, { commandId: s.commandId });
   tx.appendEvent(
     runId,
     "WorkflowStarted",
-    {
+    dropNulls({
       ...identity,
       execution_timeout_seconds: s.instance.execution_timeout_seconds,
       run_timeout_seconds: s.runTimeoutSeconds,
@@ -283,7 +346,7 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
       child_call_id: s.parent?.childCallId,
       continued_from_run_id: s.continuedFromRunId ?? undefined,
       ...s.declaredContract,
-    },
+    }),
     { commandId: s.commandId },
   );
   tx.createTask(run, "workflow", { resume_source_kind: "workflow_run", resume_source_id: runId, workflow_event_type: "WorkflowStarted" });
@@ -291,7 +354,7 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
 }
 
 /** Creates the instance row for a new workflow id. */
-export function createInstance(tx: Tx, namespace: string, id: string, workflowType: string, businessKey: string | null, memo: Record<string, unknown> | null, executionTimeoutSeconds: number | null): InstanceRow {
+export function createInstance(tx: Tx, namespace: string, id: string, workflowType: string, businessKey: string | null, memo: Memo | null, executionTimeoutSeconds: number | null): InstanceRow {
   tx.db
     .prepare(
       `INSERT INTO workflow_instances (id, namespace, workflow_class, workflow_type, business_key, memo, execution_timeout_seconds, reserved_at, created_at, updated_at)
@@ -317,11 +380,11 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
   if (existing) {
     const current = existing.current_run_id ? tx.run(existing.current_run_id) : undefined;
     if (input.duplicate_policy === "use-existing" && current && !isTerminal(current.status)) {
-      return resultFromRow(tx, insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current, requestedRunId: null, type: "start", requestId: input.request_id, status: "accepted", outcome: "returned_existing_active" }));
+      return resultFromRow(tx, insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "accepted", outcome: "returned_existing_active" }));
     }
     return resultFromRow(
       tx,
-      insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current ?? null, requestedRunId: null, type: "start", requestId: input.request_id, status: "rejected", outcome: "rejected_duplicate", rejectionReason: "instance_already_started" }),
+      insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current ?? null, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "rejected", outcome: "rejected_duplicate", rejectionReason: "instance_already_started" }),
     );
   }
   const instance = createInstance(tx, input.namespace, workflowId, input.workflow_type, input.business_key ?? null, input.memo ?? null, input.execution_timeout_seconds ?? null);
@@ -340,9 +403,12 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
     startAccepted: true,
     declaredContract: declaredContractPayload(tx, input.namespace, input.task_queue, input.workflow_type, WORKER_STALE_AFTER_MS),
   });
-  const row = insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run, requestedRunId: null, type: "start", requestId: input.request_id, status: "accepted", outcome: "started_new", payload: input.input ?? null });
-  // The start events were written before the command row existed; point them at it.
-  tx.db.prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?) WHERE workflow_run_id = ? AND workflow_command_id = ?").run(row.id, row.id, run.id, commandId);
+  const row = insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "accepted", outcome: "started_new", payload: input.input ?? null });
+  // The start events were written before the command row existed; point them at it, and give them the
+  // command snapshot `WorkflowHistoryEvent::record(..., $command)` adds (WorkflowHistoryEvent.php@8dc90d64).
+  tx.db
+    .prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?, '$.command', json(?)) WHERE workflow_run_id = ? AND workflow_command_id = ?")
+    .run(row.id, row.id, JSON.stringify(commandSnapshot(row)), run.id, commandId);
   return resultFromRow(tx, row);
 }
 
@@ -383,7 +449,7 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, "signal", input.request_id);
   if (prior) return resultFromRow(tx, prior);
   const rejection = rejectionFor(t);
-  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: "signal", targetName: input.signal_name, requestId: input.request_id };
+  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: "signal", targetName: input.signal_name, requestId: input.request_id, request: input.request };
   if (rejection || !t.run) {
     return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
   }
@@ -437,7 +503,7 @@ function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "ter
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, kind, input.request_id);
   if (prior) return resultFromRow(tx, prior);
   const rejection = rejectionFor(t);
-  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: kind, requestId: input.request_id, reason: input.reason ?? null };
+  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: kind, requestId: input.request_id, request: input.request, reason: input.reason ?? null };
   if (rejection || !t.run) {
     return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
   }

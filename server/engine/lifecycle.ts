@@ -1,4 +1,5 @@
 import { isoMicros } from "../clock";
+import { encodeBlob } from "../sdk/codec";
 import { activityParallelPath, parallelKeys } from "./parallel-groups";
 import { newId } from "../ids";
 import type { ActivityRow, AttemptRow, FailureRow, RunRow, TimerRow } from "./rows";
@@ -13,14 +14,22 @@ export const EXCEPTION_CLASSES = {
   terminated: "Workflow\\V2\\Exceptions\\WorkflowTerminatedException",
 } as const;
 
-/** The activity sub-snapshot carried in activity events (v2-model §3, nulls dropped). */
-export function activitySnapshot(a: ActivityRow): JsonObject {
+/**
+ * `ActivitySnapshot::fromExecution` (durable-workflow/workflow src/V2/Support/ActivitySnapshot.php@8dc90d64):
+ * nulls dropped, `execution_mode` / `local_activity` from the activity options, and `exception` as
+ * the execution row stores it — the failure serialised with the activity's codec, a payload string.
+ */
+export function activitySnapshot(a: ActivityRow, publicException?: JsonObject): JsonObject {
+  const mode = parseJson<JsonObject>(a.activity_options)?.execution_mode;
+  const executionMode = typeof mode === "string" && mode !== "" ? mode : "queued";
   return dropNulls({
     id: a.id,
     idempotency_key: a.id,
     sequence: a.sequence,
     type: a.activity_type,
     class: a.activity_class,
+    execution_mode: executionMode,
+    local_activity: executionMode === "local",
     attempt_id: a.current_attempt_id,
     status: a.status,
     payload_codec: a.payload_codec,
@@ -34,8 +43,17 @@ export function activitySnapshot(a: ActivityRow): JsonObject {
     closed_at: isoMicros(a.closed_at),
     arguments: a.arguments,
     result: a.result,
-    exception: parseJson<JsonObject>(a.exception),
+    // A failure event's snapshot carries the restored worker failure's public payload instead
+    // (`ActivityOutcomeRecorder::publicActivitySnapshot`, workflow@8dc90d64).
+    exception: publicException ?? storedException(a),
   });
+}
+
+/** The stored failure as the engine's execution row holds it: a blob in the activity's codec. */
+function storedException(a: ActivityRow): string | null {
+  const exception = parseJson<JsonObject>(a.exception);
+  if (exception === null) return null;
+  return a.payload_codec === null || a.payload_codec === "avro" ? encodeBlob(exception) : JSON.stringify(exception);
 }
 
 /**
@@ -81,6 +99,9 @@ export interface FailureInput {
   tracePreview?: string | null;
   line?: number | null;
 }
+
+/** A worker reports no PHP class; the engine records `RuntimeException` for it (workflow@8dc90d64). */
+export const WORKER_FAILURE_CLASS = "RuntimeException";
 
 /** Inserts a `workflow_failures` row and returns its id. */
 export function insertFailure(tx: Tx, f: FailureInput): string {

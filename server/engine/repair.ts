@@ -1,5 +1,5 @@
 import { isoMicros } from "../clock";
-import type { CommandResponse } from "./commands";
+import type { CommandRequest, CommandResponse } from "./commands";
 import { commandResponse, findByRequestId, insertCommand } from "./commands";
 import { EngineError } from "./errors";
 import { enforceActivityTimeouts } from "./activities";
@@ -30,6 +30,7 @@ interface OperatorCommandInput {
   workflow_id: string;
   request_id?: string | null;
   reason?: string | null;
+  request?: CommandRequest | null;
 }
 
 interface Target {
@@ -60,6 +61,7 @@ function recordCommand(
     requestedRunId: null,
     type,
     requestId: input.request_id,
+    request: input.request,
     status,
     outcome,
     rejectionReason,

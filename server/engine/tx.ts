@@ -201,6 +201,7 @@ export class Tx {
 }
 
 /** The task snapshot embedded in history payloads (`task` key, nulls dropped; v2-model §3). */
+/** `WorkflowHistoryEvent::taskSnapshot` (workflow src/V2/Models/WorkflowHistoryEvent.php@8dc90d64): its keys, nulls dropped. */
 export function taskSnapshot(task: TaskRow): JsonObject {
   return dropNulls({
     id: task.id,
@@ -214,6 +215,13 @@ export function taskSnapshot(task: TaskRow): JsonObject {
     repair_count: task.repair_count,
     connection: task.connection,
     queue: task.queue,
+    compatibility: task.compatibility,
+    last_dispatch_attempt_at: isoMicros(task.last_dispatch_attempt_at),
+    last_dispatched_at: isoMicros(task.last_dispatched_at),
+    last_dispatch_error: task.last_dispatch_error,
+    last_claim_failed_at: isoMicros(task.last_claim_failed_at),
+    last_claim_error: task.last_claim_error,
+    repair_available_at: isoMicros(task.repair_available_at),
   });
 }
 

@@ -4,16 +4,17 @@ import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
 import { createInstance, startRun } from "./commands";
+import type { Memo } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
 import type { HistoryPage } from "./history";
 import { readHistoryPage } from "./history";
 import { historyCacheOf } from "./history-cache";
-import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
+import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
 import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
-import { envelope, parseJson } from "./tx";
+import { envelope, parseJson, taskSnapshot } from "./tx";
 
 export const HISTORY_PAGE_SIZE_DEFAULT = 500;
 export const HISTORY_PAGE_SIZE_MAX = 1000;
@@ -450,7 +451,7 @@ function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<Workflo
     queue: cmd.task_queue ?? run.queue ?? "default",
     input: cmd.arguments ?? null,
     businessKey: run.business_key,
-    memo: parseJson<Record<string, unknown>>(run.memo),
+    memo: parseJson<Memo>(run.memo),
     searchAttributes: parseJson<Record<string, unknown>>(run.search_attributes),
     // The execution deadline spans the whole chain; the run deadline restarts per run.
     executionDeadlineAt: run.execution_deadline_at,
@@ -595,7 +596,7 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
         // does (src/V2/Support/DefaultWorkflowTaskBridge.php@8dc90d64).
         const structured = cmd.exception ?? {};
         const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
-        const exceptionClass = text(structured.class) ?? cmd.exception_class ?? cmd.exception_type ?? "Exception";
+        const exceptionClass = text(structured.class) ?? text(cmd.exception_class) ?? WORKER_FAILURE_CLASS;
         const exceptionType = text(structured.type) ?? cmd.exception_type ?? null;
         const nonRetryable = cmd.non_retryable ?? false;
         const failureId = insertFailure(tx, {
@@ -608,7 +609,9 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
           exceptionClass,
           exceptionType,
           message: cmd.message,
-          tracePreview: cmd.stack_trace ?? null,
+          // The bridge's failure row: file '', line 0, trace_preview '' (applyWorkflowFailure@8dc90d64).
+          tracePreview: "",
+          line: 0,
         });
         tx.appendEvent(
           current.id,
@@ -622,7 +625,10 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
             exception_type: exceptionType,
             exception_class: exceptionClass,
             message: cmd.message,
-            exception: { type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, non_retryable: nonRetryable, ...structured },
+            // `array_replace([...defaults], $structuredException)` (applyWorkflowFailure@8dc90d64).
+            exception: { class: exceptionClass, type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, file: "", line: 0, trace: [], properties: [], ...structured },
+            // Recorded with the (still leased) workflow task, whose snapshot `WorkflowHistoryEvent::record` adds.
+            task: taskSnapshot(task),
           },
           { taskId: task.id },
         );

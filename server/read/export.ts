@@ -3,11 +3,12 @@ import { parsePayload, statusBucket } from "../engine/summary";
 import type { ActivityRow, AttemptRow, CommandRow, FailureRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
 import { EngineError } from "../engine/errors";
 import { isTerminal } from "../engine/rows";
+import { EXCEPTION_CLASSES, WORKER_FAILURE_CLASS } from "../engine/lifecycle";
 import type { RunSummary } from "../engine/summary";
 import { canonicalDigests } from "./canonical-json";
 import { canonicalDigestSteps } from "./chunked-json";
 import { taskProblemBadge } from "./debug";
-import { isoMicros, parseArray, parseObject, str } from "./format";
+import { isoMicros, memoValue, parseArray, parseObject, str } from "./format";
 import type { Json } from "./format";
 import { currentRun, findInstance, findRun } from "./runs";
 import { readSnapshot } from "./snapshot";
@@ -120,16 +121,6 @@ function taskExport(t: TaskRow): Json {
   };
 }
 
-/**
- * A timeline entry has ~75 keys and any one event type sets a handful, so at 50,000 events the
- * null-valued keys were about 70% of the bundle. The bundle schema leaves timeline entries open
- * and readers take an absent field as null, so the export leaves them out.
- */
-function withoutNulls(entry: Json): Json {
-  const out: Json = {};
-  for (const key of Object.keys(entry)) if (entry[key] !== null) out[key] = entry[key];
-  return out;
-}
 
 /** One `activities` element: the execution row, its attempts, and the history event types that name it. */
 function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<string> | undefined) {
@@ -203,6 +194,44 @@ function failureSnapshot(f: FailureRow): FailureSnapshot {
     message: f.message,
     file: f.file,
     line: f.line,
+  };
+}
+
+/**
+ * PHP classes a failure row can name that the engine would resolve as `recorded_class`
+ * (`FailureFactory::replayResolution` → `TypeRegistry::resolveThrowableClassWithSource`,
+ * workflow@8dc90d64): the class a worker failure is restored as, and the engine's own exceptions
+ * this server records.
+ */
+const RESOLVABLE_CLASSES: ReadonlySet<string> = new Set([WORKER_FAILURE_CLASS, "Exception", ...Object.values(EXCEPTION_CLASSES)]);
+
+/** A class this server cannot vouch for is what an engine without it reports: `unresolved`. */
+function exceptionResolution(exceptionClass: string | null): Json {
+  return exceptionClass !== null && RESOLVABLE_CLASSES.has(exceptionClass)
+    ? { exception_resolved_class: exceptionClass, exception_resolution_source: "recorded_class", exception_resolution_error: null }
+    : { exception_resolved_class: null, exception_resolution_source: "unresolved", exception_resolution_error: null };
+}
+
+/** `WorkflowCommand::requestMethod()` / `requestPath()` (workflow@8dc90d64): the context's `request` part. */
+export function commandRequestField(context: Json | null, key: "method" | "path"): string | null {
+  const request = context?.request;
+  if (request === null || typeof request !== "object" || Array.isArray(request)) return null;
+  const value = (request as Json)[key];
+  return typeof value === "string" ? value : null;
+}
+
+/** Activity and timer waits name no command (`RunWaitView`, RunWaitView.php@8dc90d64). */
+const NO_WAIT_COMMAND = { command_id: null, command_sequence: null, command_status: null, command_outcome: null } as const;
+
+/** A wait row's parallel-group keys, copied from its activity row as `RunWaitView::activityWait` does. */
+function waitGroup(a: ReturnType<typeof activityExport>): Json {
+  return {
+    parallel_group_kind: a.parallel_group_kind,
+    parallel_group_id: a.parallel_group_id,
+    parallel_group_base_sequence: a.parallel_group_base_sequence,
+    parallel_group_size: a.parallel_group_size,
+    parallel_group_index: a.parallel_group_index,
+    parallel_group_path: a.parallel_group_path,
   };
 }
 
@@ -291,7 +320,9 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       recorded_at: isoMicros(e.recorded_at),
       payload: e.payload,
     });
-    timeline.push(withoutNulls(timelineEntry(e, timelineContext)));
+    // Every key, nulls included, as `HistoryTimeline::mapEvent` writes it (HistoryTimeline.php@8dc90d64):
+    // the same shape as the real server wins over the bundle's size (decision 0014).
+    timeline.push(timelineEntry(e, timelineContext));
     yield;
   }
 
@@ -311,9 +342,7 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       diagnostic_only: !typedFailure.has(f.id),
       exception_type: f.exception_type,
       exception_class: f.exception_class,
-      exception_resolved_class: null,
-      exception_resolution_source: null,
-      exception_resolution_error: null,
+      ...exceptionResolution(f.exception_class),
       exception_replay_blocked: false,
       message: f.message,
       file: f.file,
@@ -359,8 +388,8 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       principal_label: null,
       auth_status: null,
       auth_method: null,
-      request_method: null,
-      request_path: null,
+      request_method: commandRequestField(context, "method"),
+      request_path: commandRequestField(context, "path"),
       request_route_name: null,
       request_fingerprint: null,
       request_id: c.request_id,
@@ -428,27 +457,36 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
   const openTaskRows = yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')", run.id);
   const openTasks = openTaskRows.map((t) => ({ task: t, payload: parsePayload(t.payload) }));
   const openTaskFor = (key: string, id: string): TaskRow | undefined => openTasks.find((t) => t.payload[key] === id)?.task;
-  const waitStatus = (s: string): string => (s === "pending" || s === "running" ? "open" : s === "cancelled" ? "cancelled" : "resolved");
-  const activityWaits = yield* mapEach(activityRows, (a) => {
-      const task = openTaskFor("activity_execution_id", a.id);
-      return {
-        id: `activity:${a.id}`, kind: "activity", sequence: a.sequence, status: waitStatus(a.status), source_status: a.status,
-        summary: `Waiting for activity ${a.activity_type}.`, opened_at: isoMicros(a.created_at), deadline_at: null, resolved_at: isoMicros(a.closed_at),
-        target_name: a.activity_type, target_type: "activity", diagnostic_only: false, task_backed: task !== undefined, external_only: false,
-        resume_source_kind: "activity_execution", resume_source_id: a.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
-        task_status: task?.status ?? null, history_authority: "typed_history",
-      };
-    });
-  const timerWaits = yield* mapEach(timerRows, (t) => {
-      const task = openTaskFor("timer_id", t.id);
-      return {
-        id: `timer:${t.id}`, kind: "timer", sequence: t.sequence, status: t.status === "pending" ? "open" : t.status === "cancelled" ? "cancelled" : "resolved",
-        source_status: t.status, summary: `Waiting for timer (${t.delay_seconds}s).`, opened_at: isoMicros(t.created_at), deadline_at: isoMicros(t.fire_at),
-        resolved_at: isoMicros(t.fired_at ?? t.cancelled_at), target_name: null, target_type: "timer", diagnostic_only: false, task_backed: task !== undefined,
-        external_only: false, resume_source_kind: "timer", resume_source_id: t.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
-        task_status: task?.status ?? null, history_authority: "typed_history",
-      };
-    });
+  // `RunWaitView::activityWait` / `timerWait` (RunWaitView.php@8dc90d64), over the exported activity
+  // and timer rows: every key, the engine's summaries, and the row's own group and row status.
+  const activityWaits = yield* mapEach(activities, (a) => {
+    const task = openTaskFor("activity_execution_id", a.id);
+    const status = a.status === "pending" || a.status === "running" ? "open" : a.status === "cancelled" ? "cancelled" : "resolved";
+    const type = a.activity_type ?? a.activity_class ?? "activity";
+    const summary =
+      status === "open" ? `Waiting for activity ${type}.` : status === "cancelled" ? `Activity wait for ${type} was cancelled.` : a.status === "failed" ? `Activity ${type} failed.` : `Activity ${type} completed.`;
+    return {
+      id: `activity:${a.id}`, kind: "activity", sequence: a.sequence, status, source_status: a.status, summary,
+      opened_at: a.started_at ?? a.created_at, deadline_at: null, resolved_at: a.closed_at, target_name: null, target_type: type,
+      diagnostic_only: a.diagnostic_only, task_backed: task !== undefined, external_only: false,
+      resume_source_kind: "activity_execution", resume_source_id: a.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
+      task_status: task?.status ?? null, ...NO_WAIT_COMMAND, history_authority: a.history_authority, history_unsupported_reason: a.history_unsupported_reason,
+      row_status: a.row_status, ...waitGroup(a),
+    };
+  });
+  const timerWaits = yield* mapEach(timers, (t) => {
+    const task = openTaskFor("timer_id", t.id);
+    const status = t.status === "pending" ? "open" : t.status === "cancelled" ? "cancelled" : "resolved";
+    const summary = status === "open" ? "Waiting for timer." : status === "cancelled" ? "Timer wait was cancelled." : "Timer fired.";
+    return {
+      id: `timer:${t.id}`, kind: "timer", sequence: t.sequence, status, source_status: t.source_status, summary,
+      opened_at: t.created_at, deadline_at: t.fire_at, resolved_at: t.fired_at ?? t.cancelled_at, target_name: null, target_type: "timer",
+      diagnostic_only: t.diagnostic_only, task_backed: task !== undefined, external_only: false, resume_source_kind: "timer", resume_source_id: t.id,
+      task_id: task?.id ?? null, task_type: task?.task_type ?? null, task_status: task?.status ?? null, ...NO_WAIT_COMMAND,
+      history_authority: t.history_authority, history_unsupported_reason: t.history_unsupported_reason, row_status: t.row_status,
+      parallel_group_kind: null, parallel_group_id: null, parallel_group_base_sequence: null, parallel_group_size: null, parallel_group_index: null, parallel_group_path: [],
+    };
+  });
   const waits: Json[] = [...activityWaits, ...timerWaits];
 
   const linkRows = yield* rows<LinkRecord>(db, "SELECT * FROM workflow_links WHERE parent_workflow_run_id = ? OR child_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
@@ -483,11 +521,13 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       current_run_source: "run_order_fallback",
       workflow_type: run.workflow_type,
       workflow_class: run.workflow_class,
-      source_runtime: null,
-      source_process_class: null,
+      // `RoleTopologySnapshot::currentNode()` (RoleTopologySnapshot.php@8dc90d64): one process that
+      // serves the HTTP API and runs every role is the `standalone_server` shape's default class.
+      source_runtime: "standalone_server",
+      source_process_class: "server_http_node",
       business_key: run.business_key,
       visibility_labels: (parseArray(run.visibility_labels) ?? []).filter((v): v is string => typeof v === "string"),
-      memo: parseObject(run.memo) ?? {},
+      memo: memoValue(run.memo),
       search_attributes: parseObject(run.search_attributes) ?? {},
       status: run.status,
       status_bucket: statusBucket(run.status),

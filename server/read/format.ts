@@ -48,3 +48,11 @@ export function str(v: unknown): string | null {
 export function num(v: unknown): number | null {
   return typeof v === "number" ? v : null;
 }
+
+/**
+ * A stored memo as the real server echoes it: `$run->memo ?? []` (WorkflowController::formatRun,
+ * durable-workflow/server@11d35b7) — a map, or the list the start endpoint accepted.
+ */
+export function memoValue(text: string | null | undefined): Json | unknown[] {
+  return parseArray(text) ?? parseObject(text) ?? {};
+}

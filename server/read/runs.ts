@@ -2,7 +2,7 @@ import type { Db } from "../store/db";
 import type { InstanceRow, RunRow } from "../engine/rows";
 import { isTerminal } from "../engine/rows";
 import { statusBucket } from "../engine/summary";
-import { isoMicros, isoOffset, parseObject } from "./format";
+import { isoMicros, isoOffset, memoValue, parseObject } from "./format";
 import type { Json } from "./format";
 
 export function findInstance(db: Db, namespace: string, workflowId: string): InstanceRow | undefined {
@@ -78,7 +78,7 @@ export function describeRun(db: Db, run: RunRow, instance: InstanceRow, decode: 
     last_progress_at: isoOffset(run.last_progress_at),
     wait_kind: summary?.wait_kind ?? null,
     wait_reason: summary?.wait_reason ?? null,
-    memo: mapOrEmpty(run.memo),
+    memo: memoValue(run.memo),
     search_attributes: mapOrEmpty(run.search_attributes),
     actions: {
       can_signal: isCurrent && open,

@@ -181,8 +181,8 @@ function commandMetadata(type: string, command: CommandRow | undefined, p: Json,
     principal_label: s(snap?.principal_label),
     auth_status: s(snap?.auth_status),
     auth_method: s(snap?.auth_method),
-    request_method: s(snap?.request_method),
-    request_path: s(snap?.request_path),
+    request_method: s(snap?.request_method) ?? commandRequest(command, "method"),
+    request_path: s(snap?.request_path) ?? commandRequest(command, "path"),
     request_route_name: s(snap?.request_route_name),
     request_fingerprint: s(snap?.request_fingerprint),
     status: historicalCommandStatus(type, command),
@@ -192,6 +192,17 @@ function commandMetadata(type: string, command: CommandRow | undefined, p: Json,
     applied_at: s(snap?.applied_at) ?? isoMicros(command?.applied_at),
     rejected_at: s(snap?.rejected_at) ?? isoMicros(command?.rejected_at),
   };
+}
+
+/** `$command?->requestMethod()` / `requestPath()`: the `request` part of the stored command context. */
+function commandRequest(command: CommandRow | undefined, key: "method" | "path"): string | null {
+  if (!command?.context) return null;
+  try {
+    const request = (JSON.parse(command.context) as { request?: Record<string, unknown> } | null)?.request;
+    return s(request?.[key]);
+  } catch {
+    return null;
+  }
 }
 
 function historicalTaskType(type: string): string {

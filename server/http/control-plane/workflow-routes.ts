@@ -4,6 +4,7 @@ import { EngineError } from "../../engine";
 import { MAX_DURATION_SECONDS } from "../../engine/activities";
 import { validationError } from "../../engine/errors";
 import type { CommandResult } from "../../engine";
+import type { CommandRequest } from "../../engine/commands";
 import type { OperatorCommandResult } from "../../engine/repair";
 import { archiveWorkflow, repairWorkflow } from "../../engine/repair";
 import { debugRun } from "../../read/debug";
@@ -99,7 +100,9 @@ const startBody = z
     task_queue: z.string().min(1).max(255).optional(),
     input: inputField,
     business_key: z.string().max(191).nullish(),
-    memo: z.record(z.string(), z.unknown()).nullish(),
+    // The real start endpoint validates memo only as `array` (a PHP array: a JSON object or list;
+    // WorkflowController::start, durable-workflow/server@11d35b7) and stores and echoes either.
+    memo: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).nullish(),
     search_attributes: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/).max(128), z.unknown()).nullish(),
     duplicate_policy: z.enum(["fail", "use-existing"], { message: "The selected duplicate policy is invalid." }).optional(),
     execution_timeout_seconds: z.number().int().min(1).max(MAX_DURATION_SECONDS).nullish(),
@@ -111,6 +114,16 @@ const startBody = z
       if (field in body) ctx.addIssue({ code: "custom", path: [field], message: `The ${field} field is not supported by the control-plane start contract.` });
     }
   });
+
+/**
+ * The request metadata the real server keeps in a command's context
+ * (`WorkflowCommandContextFactory::requestMetadata`, durable-workflow/server@11d35b7): the method and
+ * the path without its query, with one leading slash.
+ */
+function commandRequest(request: FastifyRequest): CommandRequest {
+  const path = request.url.split("?")[0] ?? "/";
+  return { method: request.method, path: `/${path.replace(/^\/+/, "")}` };
+}
 
 /** The command response after `ControlPlaneResultMapper` (status, workflow_instance_id, … stripped). */
 function commandBody(r: CommandResult | OperatorCommandResult): Record<string, unknown> {
@@ -216,6 +229,7 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
       execution_timeout_seconds: b.execution_timeout_seconds ?? null,
       run_timeout_seconds: b.run_timeout_seconds ?? null,
       duplicate_policy: b.duplicate_policy,
+      request: commandRequest(request),
     });
     const status = r.outcome === "started_new" ? 201 : r.outcome === "returned_existing_active" ? 200 : 409;
     return send(request, reply, status, {
@@ -306,7 +320,7 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
     const run = (request: FastifyRequest, runId: string | null) => {
       const params = request.params as { id: string };
       const b = parseInput(reasonBody, request.body);
-      const input = { namespace: namespaceOf(request), workflow_id: params.id, run_id: runId, reason: b.reason ?? null, request_id: b.request_id ?? null };
+      const input = { namespace: namespaceOf(request), workflow_id: params.id, run_id: runId, reason: b.reason ?? null, request_id: b.request_id ?? null, request: commandRequest(request) };
       return kind === "cancel" ? engine.cancelWorkflow(input) : engine.terminateWorkflow(input);
     };
     scope.post<IdParams>(`/workflows/:id/${kind}`, cfg(kind), async (request, reply) => {
@@ -331,6 +345,7 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
       signal_name: name,
       input: toEnvelope(b.input),
       request_id: b.request_id ?? null,
+      request: commandRequest(request),
     });
   };
   scope.post<NameParams>("/workflows/:id/signal/:name", cfg("signal"), async (request, reply) => {
@@ -345,14 +360,14 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
 
   scope.post<IdParams>("/workflows/:id/repair", cfg("repair"), async (request, reply) => {
     const b = parseInput(repairBody, request.body);
-    const r = engine.transaction((tx) => repairWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null }));
+    const r = engine.transaction((tx) => repairWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null, request: commandRequest(request) }));
     return send(request, reply, commandStatus(r, 200), commandBody(r));
   });
 
   scope.post<IdParams>("/workflows/:id/archive", cfg("archive"), async (request, reply) => {
     const b = parseInput(reasonBody, request.body);
     const r = engine.transaction((tx) =>
-      archiveWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null, reason: b.reason ?? null }),
+      archiveWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null, reason: b.reason ?? null, request: commandRequest(request) }),
     );
     return send(request, reply, commandStatus(r, 200), commandBody(r));
   });
