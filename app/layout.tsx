@@ -6,7 +6,7 @@ import { AppShell } from "@/components/shell/app-shell";
 import { HEAD_SCRIPT } from "@/components/shell/head-script";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { getShellContext } from "@/lib/server/shell-context";
-import "./globals.css";
+import "@/app/globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("meta");

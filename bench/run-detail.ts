@@ -24,7 +24,7 @@ import type { Spawned } from "./support/report";
  * rows. Long tasks (PerformanceObserver "longtask") are collected over every measured visit,
  * from navigation to the end of scrolling.
  *
- * Selectors are the run screen's data-testids (components/run/**): run-header, exceptions-table,
+ * Selectors are the run screen's data-testids (components/run-detail/**): run-header, exceptions-table,
  * history-list; the History tab is the tab named "History". A missing one prints
  * "not measurable: …" for the figures that need it instead of failing the whole bench.
  */

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/page-header";
-import { RunsScreen } from "@/components/runs/runs-screen";
-import type { ErrorInfo } from "@/components/runs/error-info";
-import { toErrorInfo } from "@/components/runs/error-info";
-import { parseRunsQuery, statusFilter } from "@/components/runs/url-state";
+import { RunsScreen } from "@/components/run-list/runs-screen";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { parseRunsQuery, statusFilter } from "@/components/run-list/run-list-url-state";
 import type { WorkflowList } from "@/lib/dw";
 import { getDwClient } from "@/lib/server/dw";
 import { getShellContext } from "@/lib/server/shell-context";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toActionAnswer, toActionContext, toActionError } from "./send-action";
+import { toActionAnswer, toActionContext, toActionError } from "@/components/actions/send-action";
 
 const answer = {
   result: "accepted",

@@ -1,5 +1,5 @@
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
-import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "./action-api";
+import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "@/components/actions/action-api";
 
 export type SendOutcome = { ok: true; answer: ActionAnswer } | { ok: false; error: ActionError };
 

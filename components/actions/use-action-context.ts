@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { Role } from "@/lib/views/capabilities";
-import { toActionContext } from "./send-action";
+import { toActionContext } from "@/components/actions/send-action";
 
 export interface ActionContextState {
   readOnly: boolean;

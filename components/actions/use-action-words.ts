@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import type { Capability } from "@/lib/views/capabilities";
 import type { Step } from "@/lib/confirm/confirm";
 import { REJECTION_REASONS } from "@/lib/dw/enums";
-import type { ActionError } from "./action-api";
+import type { ActionError } from "@/components/actions/action-api";
 
 const KNOWN_REJECTIONS = new Set<string>([...REJECTION_REASONS, "historical_run_command_rejected", "rejected_duplicate", "workflow_id_reserved_in_namespace"]);
 type KnownRejection = (typeof REJECTION_REASONS)[number] | "historical_run_command_rejected" | "rejected_duplicate" | "workflow_id_reserved_in_namespace";

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { historyResumeToken, historyTokenAfter } from "@/lib/dw/transport";
 import type { AcceptedCommand, Confirmation, ObservedEvent, Observation } from "@/lib/confirm/confirm";
 import { evaluateConfirmation, mergeEvents, openTaskIdsOf, pollDelayMs } from "@/lib/confirm/confirm";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 
 /** How long the console waits for a command's effect before saying what is still missing. */
 export const CONFIRM_TIMEOUT_MS = 30_000;

@@ -6,9 +6,9 @@ import { useTranslations } from "next-intl";
 import type { RunRef } from "@/lib/views/failure-groups";
 import type { BulkOutcome, FollowUp, PlanBucket, RepairPlan, SendResult } from "@/lib/confirm/bulk";
 import { PLAN_BUCKETS, bulkOutcome, mapBounded, repairPlan } from "@/lib/confirm/bulk";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
-import { runHref } from "@/components/runs/links";
+import { runHref } from "@/lib/routes/route-for";
 
 const PLAN_CONCURRENCY = 6;
 const SEND_CONCURRENCY = 4;

@@ -5,7 +5,7 @@ import { useState } from "react";
 import type { WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { AttentionRunInput } from "@/lib/views/failure-groups";
 import { mapBounded } from "@/lib/confirm/bulk";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 
 /** Open runs read per scan; beyond it the view says it is partial. */
 export const SCAN_LIMIT = 1_000;

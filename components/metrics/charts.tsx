@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { MetricsSample } from "./metrics-model";
+import type { MetricsSample } from "@/components/metrics/metrics-model";
 
 /*
  * The Overview's recharts drawings, in their own module: overview-screen loads it with next/dynamic,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { operatorMetricsSchema } from "@/lib/dw/schemas-system";
-import type { MetricsSample } from "./metrics-model";
-import { addSample, metricsAlerts, toSample } from "./metrics-model";
+import type { MetricsSample } from "@/components/metrics/metrics-model";
+import { addSample, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
 
 function metrics(overrides: { runs?: object; tasks?: object; activities?: object; workers?: object; backend?: object } = {}) {
   return operatorMetricsSchema.parse({

@@ -7,15 +7,15 @@ import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
-import { DwErrorState } from "@/components/runs/dw-error-state";
-import { toErrorInfo } from "@/components/runs/error-info";
-import { runHref } from "@/components/runs/links";
-import { useTimeFormat } from "@/components/runs/use-time-format";
+import { browserDwClient } from "@/lib/dw/browser-client";
+import { DwErrorState } from "@/components/ui/dw-error-state";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { runHref } from "@/lib/routes/route-for";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { formatTime } from "@/lib/format/time";
-import type { MetricsSample } from "./metrics-model";
-import { isForbidden, Panel, RequiresAdmin, Stat } from "./panel";
-import { addSample, metricsAlerts, toSample } from "./metrics-model";
+import type { MetricsSample } from "@/components/metrics/metrics-model";
+import { isForbidden, Panel, RequiresAdmin, Stat } from "@/components/metrics/panel";
+import { addSample, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
 import { failureGroups } from "@/lib/views/failure-groups";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
 
@@ -24,8 +24,8 @@ const CHART_SIZE = { width: 380, height: 170 };
 
 // recharts loads after the page (charts only draw samples taken in the browser); the box keeps the layout still.
 const chartPlaceholder = () => <div style={CHART_SIZE} aria-hidden="true" />;
-const StatusBarChart = dynamic(() => import("./charts").then((m) => m.StatusBarChart), { ssr: false, loading: chartPlaceholder });
-const SamplesLineChart = dynamic(() => import("./charts").then((m) => m.SamplesLineChart), { ssr: false, loading: chartPlaceholder });
+const StatusBarChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.StatusBarChart), { ssr: false, loading: chartPlaceholder });
+const SamplesLineChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.SamplesLineChart), { ssr: false, loading: chartPlaceholder });
 
 function tone(count: number, bad: "bad" | "warn"): "bad" | "warn" | undefined {
   return count > 0 ? bad : undefined;

@@ -4,7 +4,7 @@ import { useId, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 import { NAMESPACE_COOKIE, preferenceCookie } from "@/lib/preferences";
 
 async function fetchNamespaces({ signal }: { signal: AbortSignal }): Promise<string[]> {

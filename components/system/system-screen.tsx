@@ -4,14 +4,14 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 import type { ActionError } from "@/components/actions/action-api";
 import { sendSystemPass } from "@/components/actions/send-action";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useActionWords } from "@/components/actions/use-action-words";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
-import { toErrorInfo } from "@/components/runs/error-info";
-import { useTimeFormat } from "@/components/runs/use-time-format";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
 
 const REFRESH_MS = 5_000;
 

@@ -5,12 +5,12 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { TaskQueueStats } from "@/lib/dw/schemas-fleet";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
-import { DwErrorState } from "@/components/runs/dw-error-state";
-import { toErrorInfo } from "@/components/runs/error-info";
-import { runHref } from "@/components/runs/links";
-import { useTimeFormat } from "@/components/runs/use-time-format";
+import { DwErrorState } from "@/components/ui/dw-error-state";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { runHref } from "@/lib/routes/route-for";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
 
 const REFRESH_MS = 5_000;
 const cell = "px-2 py-1.5";

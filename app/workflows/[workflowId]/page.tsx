@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { RunDetailPage } from "@/components/run/run-detail-page";
-import { routeParam } from "@/components/runs/links";
+import { RunDetailPage } from "@/components/run-detail/run-detail-route";
+import { routeParam } from "@/lib/routes/route-for";
 
 type Params = Promise<{ workflowId: string }>;
 

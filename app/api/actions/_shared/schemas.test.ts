@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonDepth, MAX_INPUT_DEPTH, runActionRequestSchema } from "./schemas";
+import { jsonDepth, MAX_INPUT_DEPTH, runActionRequestSchema } from "@/app/api/actions/_shared/schemas";
 
 describe("runActionRequestSchema", () => {
   const target = { workflowId: "wf", runId: "run", requestId: "bw-12345678" };

@@ -33,7 +33,7 @@ beforeAll(async () => {
   process.env.DW_SERVER_URL = dwUrl;
   process.env.DW_TOKEN = "adm-token";
   process.env.DW_NAMESPACE = "default";
-  ({ POST } = await import("./route"));
+  ({ POST } = await import("@/app/api/actions/runs/route"));
 });
 
 afterAll(async () => {

@@ -30,7 +30,7 @@ beforeAll(async () => {
   dwUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   process.env.DW_SERVER_URL = dwUrl;
   process.env.DW_TOKEN = "adm-token";
-  ({ POST } = await import("./route"));
+  ({ POST } = await import("@/app/api/actions/system/[pass]/route"));
 });
 
 afterAll(async () => {

@@ -53,7 +53,7 @@ async function exportAs(env: Record<string, string>, person: Person | null): Pro
   vi.stubEnv("DW_SERVER_URL", baseUrl);
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.doMock("@/lib/server/auth/users", async (original) => ({ ...(await original<object>()), loadUsers: () => [] }));
-  const { GET } = await import("./route");
+  const { GET } = await import("@/app/workflows/[workflowId]/runs/[runId]/export/route");
   const headers = forwardHeaders(new Headers({ host: "127.0.0.1:3000" }), person);
   const request = new NextRequest("http://127.0.0.1:3000/workflows/wf-1/runs/run-1/export", { headers });
   return GET(request, { params: Promise.resolve({ workflowId: "wf-1", runId: "run-1" }) });

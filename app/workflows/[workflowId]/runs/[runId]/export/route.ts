@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { routeParam } from "@/components/runs/links";
+import { routeParam } from "@/lib/routes/route-for";
 import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
 import { getConfig } from "@/lib/server/config";
 import { tokenForRequest } from "@/lib/server/dw";

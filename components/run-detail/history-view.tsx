@@ -4,12 +4,12 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import type { KeyboardEvent as ReactKeyboardEvent } from "react";
 import { useTranslations } from "next-intl";
 import type { ViewEvent } from "@/lib/views/events";
-import { DwErrorState } from "@/components/runs/dw-error-state";
-import { useTimeFormat } from "@/components/runs/use-time-format";
-import type { HistoryState } from "./use-history";
-import { useHistory } from "./use-history";
-import { decodePayloadTree, prettyJson } from "./payload";
-import { ROW_HEIGHT, VirtualRows } from "./virtual-rows";
+import { DwErrorState } from "@/components/ui/dw-error-state";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import type { HistoryState } from "@/components/run-detail/use-history";
+import { useHistory } from "@/components/run-detail/use-history";
+import { decodePayloadTree, prettyJson } from "@/components/run-detail/payload";
+import { ROW_HEIGHT, VirtualRows } from "@/components/run-detail/virtual-rows";
 
 function EventPayload({ event }: { event: ViewEvent }) {
   const t = useTranslations("run.history");

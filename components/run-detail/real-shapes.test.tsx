@@ -8,8 +8,8 @@ import type { RealVersion } from "@/contracts/fixtures/load";
 import { SCHEMA_DECODERS } from "@/lib/dw/client";
 import { attemptLedger } from "@/lib/views/attempts";
 import { livenessLabel } from "@/lib/views/liveness";
-import { ActivitiesLedger } from "./activities-ledger";
-import { RunHeader } from "./run-header";
+import { ActivitiesLedger } from "@/components/run-detail/activities-ledger";
+import { RunHeader } from "@/components/run-detail/run-header";
 
 afterEach(cleanup);
 

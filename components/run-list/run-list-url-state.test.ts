@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { mergeLive } from "./live-rows";
-import { nextPage, parseRunsQuery, previousPage, runsQueryString, withFilter } from "./url-state";
-import { routeParam, runHref } from "./links";
+import { mergeLive } from "@/components/run-list/live-rows";
+import { nextPage, parseRunsQuery, previousPage, runsQueryString, withFilter } from "@/components/run-list/run-list-url-state";
+import { routeParam, runHref } from "@/lib/routes/route-for";
 
 describe("runs list URL state", () => {
   it("round-trips every field and drops defaults", () => {

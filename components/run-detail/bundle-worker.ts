@@ -1,7 +1,7 @@
-import { browserDwClient } from "@/components/providers/browser-dw-client";
-import { toErrorInfo } from "@/components/runs/error-info";
+import { browserDwClient } from "@/lib/dw/browser-client";
+import { toErrorInfo } from "@/lib/views/error-info";
 import { prepareRunBundle } from "@/lib/views/run-bundle";
-import type { BundleRequest, BundleMessage } from "./load-bundle";
+import type { BundleRequest, BundleMessage } from "@/components/run-detail/load-bundle";
 
 /**
  * Web Worker: fetches a run's export bundle and derives the run page's views from it, so the page's

@@ -4,11 +4,11 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
-import { runHref, workflowHref } from "@/components/runs/links";
-import { StatusBadge } from "@/components/runs/status-badge";
-import { useTimeFormat } from "@/components/runs/use-time-format";
+import { runHref, workflowHref } from "@/lib/routes/route-for";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
-import { Muted, TD, TH } from "./section";
+import { Muted, TD, TH } from "@/components/run-detail/section";
 
 function text(value: unknown): string {
   if (value === null || value === undefined || value === "") return "–";

@@ -3,10 +3,10 @@
 import { useEffect, useRef, useState } from "react";
 import { historyResumeToken, historyTokenAfter, longPollLimitMs } from "@/lib/dw/transport";
 import { isDwError } from "@/lib/dw/errors";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
-import type { ErrorInfo } from "@/components/runs/error-info";
-import { toErrorInfo } from "@/components/runs/error-info";
-import { HistoryBuffer } from "./history-buffer";
+import { browserDwClient } from "@/lib/dw/browser-client";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { HistoryBuffer } from "@/components/run-detail/history-buffer";
 
 const PAGE_SIZE = 1000;
 const RETRY_DELAY_MS = 3_000;

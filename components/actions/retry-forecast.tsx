@@ -6,7 +6,7 @@ import type { LedgerActivity } from "@/lib/views/attempts";
 import { attemptLedger } from "@/lib/views/attempts";
 import type { Translate } from "@/lib/views/forecast";
 import { formatRetryForecast, retryForecast } from "@/lib/views/forecast";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
+import { browserDwClient } from "@/lib/dw/browser-client";
 
 /** The forecast's `views.forecast.*` ids, rendered from the console catalog. */
 function useForecastTranslate(): Translate {

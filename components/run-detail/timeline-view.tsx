@@ -4,9 +4,9 @@ import { useMemo } from "react";
 import { useTranslations } from "next-intl";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
 import { SegmentedControl } from "@/components/ui/segmented-control";
-import { useTimeFormat } from "@/components/runs/use-time-format";
-import { Muted } from "./section";
-import { VirtualRows } from "./virtual-rows";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { Muted } from "@/components/run-detail/section";
+import { VirtualRows } from "@/components/run-detail/virtual-rows";
 
 const MAX_LANES = 200;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRunViewState, runViewQueryString } from "./url-state";
+import { parseRunViewState, runViewQueryString } from "@/components/run-detail/run-detail-url-state";
 
 const parse = (query: string) => parseRunViewState(new URLSearchParams(query));
 

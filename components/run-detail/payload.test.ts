@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodePayloadTree, prettyJson } from "./payload";
+import { decodePayloadTree, prettyJson } from "@/components/run-detail/payload";
 
 describe("decodePayloadTree", () => {
   it("decodes Avro blobs nested in a history payload and leaves other strings alone", async () => {

@@ -6,11 +6,11 @@ import { useTranslations } from "next-intl";
 import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { LivenessView } from "@/lib/views/liveness";
-import { runExportHref, runHref } from "@/components/runs/links";
-import { Pill, StatusBadge } from "@/components/runs/status-badge";
-import { useTimeFormat } from "@/components/runs/use-time-format";
-import { CopyButton } from "./copy-button";
-import { prettyJson } from "./payload";
+import { runExportHref, runHref } from "@/lib/routes/route-for";
+import { Pill, StatusBadge } from "@/components/ui/status-badge";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { CopyButton } from "@/components/run-detail/copy-button";
+import { prettyJson } from "@/components/run-detail/payload";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (

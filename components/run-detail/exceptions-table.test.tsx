@@ -7,7 +7,7 @@ import { exceptionRows } from "@/lib/views/exceptions";
 import type { ExceptionSource } from "@/lib/views/exceptions";
 import nonRetryable from "@/lib/views/fixtures/non-retryable.json";
 import { ROWS_PER_STEP } from "@/components/ui/show-more";
-import { ExceptionsTable } from "./exceptions-table";
+import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
 
 afterEach(cleanup);
 

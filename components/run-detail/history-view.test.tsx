@@ -5,8 +5,8 @@ import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
 import de from "@/messages/de.json";
 import { loadMessages } from "@/lib/i18n/messages";
-import { HistoryBuffer } from "./history-buffer";
-import { HistoryView, pageStep } from "./history-view";
+import { HistoryBuffer } from "@/components/run-detail/history-buffer";
+import { HistoryView, pageStep } from "@/components/run-detail/history-view";
 
 afterEach(cleanup);
 // jsdom has no layout, so no scrollIntoView; paging calls it to bring the list into view.

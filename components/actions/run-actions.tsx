@@ -8,13 +8,13 @@ import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { RunAction } from "@/lib/views/capabilities";
 import { RUN_ACTIONS, runCapabilities } from "@/lib/views/capabilities";
 import type { ConfirmAction } from "@/lib/confirm/confirm";
-import { runHref } from "@/components/runs/links";
-import type { ActionAnswer, ActionError, RunActionRequest } from "./action-api";
-import { parseSignalInput, suggestAgainWorkflowId } from "./action-api";
-import { newRequestId, sendRunAction } from "./send-action";
-import { useActionContext } from "./use-action-context";
-import { useActionWords } from "./use-action-words";
-import { useConfirmation } from "./use-confirmation";
+import { runHref } from "@/lib/routes/route-for";
+import type { ActionAnswer, ActionError, RunActionRequest } from "@/components/actions/action-api";
+import { parseSignalInput, suggestAgainWorkflowId } from "@/components/actions/action-api";
+import { newRequestId, sendRunAction } from "@/components/actions/send-action";
+import { useActionContext } from "@/components/actions/use-action-context";
+import { useActionWords } from "@/components/actions/use-action-words";
+import { useConfirmation } from "@/components/actions/use-confirmation";
 
 export interface RunActionsProps {
   workflowId: string;

@@ -9,17 +9,17 @@ import { useQuery } from "@tanstack/react-query";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { exceptionRows } from "@/lib/views/exceptions";
 import { livenessLabel } from "@/lib/views/liveness";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
-import { DwErrorState } from "@/components/runs/dw-error-state";
-import type { ErrorInfo } from "@/components/runs/error-info";
-import { toErrorInfo } from "@/components/runs/error-info";
-import { useTicker } from "@/components/runs/use-time-format";
-import { ExceptionsTable } from "./exceptions-table";
-import { BundleLoadError, loadRunBundle } from "./load-bundle";
-import { RunHeader } from "./run-header";
-import { Muted, Section } from "./section";
-import type { RunView, RunViewState } from "./url-state";
-import { RUN_VIEWS, parseRunViewState, runViewQueryString } from "./url-state";
+import { browserDwClient } from "@/lib/dw/browser-client";
+import { DwErrorState } from "@/components/ui/dw-error-state";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { useTicker } from "@/components/hooks/use-time-format";
+import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
+import { BundleLoadError, loadRunBundle } from "@/components/run-detail/load-bundle";
+import { RunHeader } from "@/components/run-detail/run-header";
+import { Muted, Section } from "@/components/run-detail/section";
+import type { RunView, RunViewState } from "@/components/run-detail/run-detail-url-state";
+import { RUN_VIEWS, parseRunViewState, runViewQueryString } from "@/components/run-detail/run-detail-url-state";
 
 function PanelLoading() {
   const t = useTranslations("run");
@@ -36,16 +36,16 @@ function PanelLoading() {
 // A `loading` gives each its own Suspense boundary: without one, a chunk still loading when it first
 // renders would suspend the whole run page (hiding it, and resetting the history list's scroll).
 const renderNothing = () => null;
-const RunActions = dynamic(() => import("@/components/actions/RunActions").then((m) => m.RunActions), { loading: renderNothing });
-const BundleRetryForecast = dynamic(() => import("./activities-ledger").then((m) => m.BundleRetryForecast), { loading: renderNothing });
+const RunActions = dynamic(() => import("@/components/actions/run-actions").then((m) => m.RunActions), { loading: renderNothing });
+const BundleRetryForecast = dynamic(() => import("@/components/run-detail/activities-ledger").then((m) => m.BundleRetryForecast), { loading: renderNothing });
 // Client-only: its virtual list measures itself on mount, and the events come from the browser anyway.
-const HistoryPanel = dynamic(() => import("./history-view").then((m) => m.HistoryPanel), { ssr: false, loading: PanelLoading });
-const TimelinePanel = dynamic(() => import("./timeline-view").then((m) => m.TimelinePanel), { loading: PanelLoading });
-const ActivitiesPanel = dynamic(() => import("./activities-ledger").then((m) => m.ActivitiesPanel), { loading: PanelLoading });
-const WaitsPanel = dynamic(() => import("./panels").then((m) => m.WaitsPanel), { loading: PanelLoading });
-const TasksPanel = dynamic(() => import("./panels").then((m) => m.TasksPanel), { loading: PanelLoading });
-const CommandsPanel = dynamic(() => import("./panels").then((m) => m.CommandsPanel), { loading: PanelLoading });
-const RelationshipsPanel = dynamic(() => import("./panels").then((m) => m.RelationshipsPanel), { loading: PanelLoading });
+const HistoryPanel = dynamic(() => import("@/components/run-detail/history-view").then((m) => m.HistoryPanel), { ssr: false, loading: PanelLoading });
+const TimelinePanel = dynamic(() => import("@/components/run-detail/timeline-view").then((m) => m.TimelinePanel), { loading: PanelLoading });
+const ActivitiesPanel = dynamic(() => import("@/components/run-detail/activities-ledger").then((m) => m.ActivitiesPanel), { loading: PanelLoading });
+const WaitsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.WaitsPanel), { loading: PanelLoading });
+const TasksPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.TasksPanel), { loading: PanelLoading });
+const CommandsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.CommandsPanel), { loading: PanelLoading });
+const RelationshipsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.RelationshipsPanel), { loading: PanelLoading });
 
 const OPEN_REFRESH_MS = 5_000;
 const EXPORT_REFRESH_MS = 10_000;

@@ -3,10 +3,10 @@
 import { Fragment, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ExceptionRow } from "@/lib/views/exceptions";
-import { Pill } from "@/components/runs/status-badge";
-import { useTimeFormat } from "@/components/runs/use-time-format";
+import { Pill } from "@/components/ui/status-badge";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
-import { Muted, Section, TD, TH } from "./section";
+import { Muted, Section, TD, TH } from "@/components/run-detail/section";
 
 /**
  * The Waterline v2 Exceptions table: Activity, Type, Category (`failure_category` or `-`, with a

@@ -3,10 +3,10 @@ import { getTranslations } from "next-intl/server";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw";
 import { getDwClient } from "@/lib/server/dw";
 import { getShellContext } from "@/lib/server/shell-context";
-import { DwErrorState } from "@/components/runs/dw-error-state";
-import { toErrorInfo } from "@/components/runs/error-info";
-import type { ErrorInfo } from "@/components/runs/error-info";
-import { RunDetail } from "./run-detail";
+import { DwErrorState } from "@/components/ui/dw-error-state";
+import { toErrorInfo } from "@/lib/views/error-info";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import { RunDetail } from "@/components/run-detail/run-detail";
 
 /**
  * Server half of the run detail. The shell streams at once (so the browser fetches CSS and scripts

@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import type { ErrorInfo } from "./error-info";
+import type { ErrorInfo } from "@/lib/views/error-info";
 
 type Known = "server_unavailable" | "unauthorized" | "forbidden" | "namespace_not_found" | "instance_not_found" | "run_not_found" | "malformed_response" | "version_mismatch";
 

@@ -1,8 +1,8 @@
 import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { PreparedBundle } from "@/lib/views/run-bundle";
 import { prepareRunBundle } from "@/lib/views/run-bundle";
-import { browserDwClient } from "@/components/providers/browser-dw-client";
-import type { ErrorInfo } from "@/components/runs/error-info";
+import { browserDwClient } from "@/lib/dw/browser-client";
+import type { ErrorInfo } from "@/lib/views/error-info";
 
 export type RunBundle = PreparedBundle<HistoryExport>;
 

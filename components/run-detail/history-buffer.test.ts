@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HistoryBuffer } from "./history-buffer";
+import { HistoryBuffer } from "@/components/run-detail/history-buffer";
 
 const at = (second: number) => `2026-04-13T12:00:${String(second).padStart(2, "0")}.000000Z`;
 

@@ -2,11 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
-import { RetryForecast } from "@/components/actions/RetryForecast";
+import { RetryForecast } from "@/components/actions/retry-forecast";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
-import { Pill, StatusBadge } from "@/components/runs/status-badge";
-import { useTimeFormat } from "@/components/runs/use-time-format";
-import { Muted, TD, TH } from "./section";
+import { Pill, StatusBadge } from "@/components/ui/status-badge";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { Muted, TD, TH } from "@/components/run-detail/section";
 
 function FailureCell({ failure }: { failure: AttemptFailure | null }) {
   const t = useTranslations("run.activities");
