@@ -30,7 +30,8 @@ process.env.E2E_TOKEN = E2E_TOKEN;
 process.env.E2E_WORKER_TOKEN = E2E_WORKER_TOKEN;
 
 const reporter: ReporterDescription[] = [["list"]];
-if (process.env.PLAYWRIGHT_JSON_OUTPUT_NAME) reporter.push(["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME }]);
+if (process.env.PLAYWRIGHT_JSON_OUTPUT_NAME)
+  reporter.push(["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME }]);
 
 const webServer: NonNullable<PlaywrightTestConfig["webServer"]> = [];
 if (embeddedServer) {

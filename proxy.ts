@@ -36,8 +36,12 @@ function isApi(pathname: string): boolean {
 }
 
 function answer(request: NextRequest, status: number, reason: string, message: string): NextResponse {
-  if (isApi(request.nextUrl.pathname)) return NextResponse.json({ reason, message, httpStatus: status }, { status, headers: NO_STORE });
-  return new NextResponse(`${message}\n`, { status, headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } });
+  if (isApi(request.nextUrl.pathname))
+    return NextResponse.json({ reason, message, httpStatus: status }, { status, headers: NO_STORE });
+  return new NextResponse(`${message}\n`, {
+    status,
+    headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" },
+  });
 }
 
 function refuse(request: NextRequest, outcome: Authentication, mode: string): NextResponse {
@@ -49,7 +53,10 @@ function refuse(request: NextRequest, outcome: Authentication, mode: string): Ne
       : mode === "password"
         ? "Sign in to the console first."
         : "Sign in through the console's authentication proxy first.";
-    return NextResponse.json({ reason: noRole ? "no_role" : "unauthenticated", message, httpStatus: status }, { status, headers: NO_STORE });
+    return NextResponse.json(
+      { reason: noRole ? "no_role" : "unauthenticated", message, httpStatus: status },
+      { status, headers: NO_STORE },
+    );
   }
   const login = new URL("/login", request.url);
   if (noRole) login.searchParams.set("error", "no_role");
@@ -71,15 +78,23 @@ function decodablePath(pathname: string): boolean {
 function repeatedIdentityHeader(config: ConsoleConfig, headers: Headers): string | null {
   const repeated = (headers.get(REPEATED_HEADER) ?? "").split(",").filter((name) => name !== "");
   const identity = ["x-forwarded-host"];
-  if (config.auth.mode === "proxy") identity.push(config.auth.userHeader, config.auth.emailHeader, config.auth.groupsHeader);
+  if (config.auth.mode === "proxy")
+    identity.push(config.auth.userHeader, config.auth.emailHeader, config.auth.groupsHeader);
   return repeated.find((name) => identity.includes(name)) ?? null;
 }
 
 /** Early checks that answer before authentication; otherwise the validated host. */
-function precheck(request: NextRequest, config: ConsoleConfig, peer: string | null): { refusal: NextResponse } | { host: string | null } {
+function precheck(
+  request: NextRequest,
+  config: ConsoleConfig,
+  peer: string | null,
+): { refusal: NextResponse } | { host: string | null } {
   const host = checkHost(config.hosts, request.headers, peer);
   if (!host.ok && request.nextUrl.pathname !== ANY_HOST_PATH) {
-    getLogger().warn({ host: host.host.slice(0, 200), peer, path: request.nextUrl.pathname }, "request for a host the console does not answer to");
+    getLogger().warn(
+      { host: host.host.slice(0, 200), peer, path: request.nextUrl.pathname },
+      "request for a host the console does not answer to",
+    );
     const message = `This console does not answer to the host "${host.host.slice(0, 200)}". Add it to BREAKWATER_ALLOWED_HOSTS if it is the console's own name.`;
     return { refusal: answer(request, 421, "host_not_allowed", message) };
   }
@@ -96,7 +111,10 @@ function precheck(request: NextRequest, config: ConsoleConfig, peer: string | nu
 
 function isHttps(request: NextRequest, config: ConsoleConfig, peer: string | null): boolean {
   if (request.nextUrl.protocol === "https:") return true;
-  return config.hosts.trustedProxies.includes(peer) && request.headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim() === "https";
+  return (
+    config.hosts.trustedProxies.includes(peer) &&
+    request.headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim() === "https"
+  );
 }
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
@@ -112,12 +130,19 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
     nowMs: Date.now(),
   });
   if (outcome.kind === "untrusted_peer") {
-    getLogger().warn({ peer: outcome.peer, path: request.nextUrl.pathname }, "identity headers from an address that is not a trusted proxy were ignored");
+    getLogger().warn(
+      { peer: outcome.peer, path: request.nextUrl.pathname },
+      "identity headers from an address that is not a trusted proxy were ignored",
+    );
   }
   const person = outcome.kind === "person" ? outcome.person : null;
-  if (!(outcome.kind === "open" || person || PUBLIC_PATHS.has(request.nextUrl.pathname))) return refuse(request, outcome, config.auth.mode);
+  if (!(outcome.kind === "open" || person || PUBLIC_PATHS.has(request.nextUrl.pathname)))
+    return refuse(request, outcome, config.auth.mode);
 
-  const csp = contentSecurityPolicy(newNonce(), { https: isHttps(request, config, peer), dev: process.env.NODE_ENV === "development" });
+  const csp = contentSecurityPolicy(newNonce(), {
+    https: isHttps(request, config, peer),
+    dev: process.env.NODE_ENV === "development",
+  });
   const headers = forwardHeaders(request.headers, person);
   // Replaces any client-sent copy; absent (the health check on a foreign name), nothing is same-origin.
   if (checked.host) headers.set(VALIDATED_HOST, checked.host);
@@ -129,5 +154,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|icon.svg|favicon.ico|apple-touch-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)"],
+  matcher: [
+    "/((?!_next/static|_next/image|icon.svg|favicon.ico|apple-touch-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)",
+  ],
 };

@@ -8,7 +8,10 @@ export default async function NotFound() {
     <EmptyState
       title={t("title")}
       action={
-        <Link href="/" className="inline-flex h-9 items-center rounded-md bg-accent px-4 text-sm font-medium text-accent-fg">
+        <Link
+          href="/"
+          className="inline-flex h-9 items-center rounded-md bg-accent px-4 text-sm font-medium text-accent-fg"
+        >
           {t("home")}
         </Link>
       }

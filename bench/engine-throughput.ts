@@ -52,7 +52,11 @@ interface Status {
   cpuMs: number;
 }
 
-function request<T>(child: ChildProcess, message: unknown, accept: (m: Record<string, unknown>) => boolean): Promise<T> {
+function request<T>(
+  child: ChildProcess,
+  message: unknown,
+  accept: (m: Record<string, unknown>) => boolean,
+): Promise<T> {
   return new Promise((resolve) => {
     const onMessage = (m: Record<string, unknown>): void => {
       if (!accept(m)) return;
@@ -66,7 +70,11 @@ function request<T>(child: ChildProcess, message: unknown, accept: (m: Record<st
 
 async function main(): Promise<void> {
   const child = fork(join(__dirname, "support", "engine-server.ts"), [], {
-    execArgv: ["--import", "tsx", ...(values["profile-server"] ? ["--cpu-prof", `--cpu-prof-dir=${values["profile-server"]}`] : [])],
+    execArgv: [
+      "--import",
+      "tsx",
+      ...(values["profile-server"] ? ["--cpu-prof", `--cpu-prof-dir=${values["profile-server"]}`] : []),
+    ],
     env: { ...process.env, BENCH_WORKER_TOKEN: WORKER_TOKEN },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -101,7 +109,11 @@ async function main(): Promise<void> {
   const workerCpuBefore = process.cpuUsage();
   const started = performance.now();
   const end = await runBatch(N, warm.completed + warm.failed);
-  const result = { completed: end.completed - warm.completed, failed: end.failed - warm.failed, activities: end.activities - warm.activities };
+  const result = {
+    completed: end.completed - warm.completed,
+    failed: end.failed - warm.failed,
+    activities: end.activities - warm.activities,
+  };
   const wall = (performance.now() - started) / 1000;
   const workerCpu = process.cpuUsage(workerCpuBefore);
   const workerCpuMs = (workerCpu.user + workerCpu.system) / 1000;
@@ -112,11 +124,17 @@ async function main(): Promise<void> {
   await new Promise((r) => child.once("exit", r));
 
   const rate = result.activities / wall;
-  console.log(`engine throughput: ${Math.round(rate)} activity executions/s (${N} workflows × ${M} activities, wall ${wall.toFixed(1)} s)`);
-  console.log(`engine throughput detail: ${Math.round(result.completed / wall)} workflow completions/s; ${worker.stats.workflowTasksCompleted} workflow tasks (warm-up included), ${result.failed} failed runs; ${W} warm-up workflows not counted`);
+  console.log(
+    `engine throughput: ${Math.round(rate)} activity executions/s (${N} workflows × ${M} activities, wall ${wall.toFixed(1)} s)`,
+  );
+  console.log(
+    `engine throughput detail: ${Math.round(result.completed / wall)} workflow completions/s; ${worker.stats.workflowTasksCompleted} workflow tasks (warm-up included), ${result.failed} failed runs; ${W} warm-up workflows not counted`,
+  );
   // CPU per execution does not depend on how busy the shared machine is, unlike the rate.
   const perActivity = (ms: number): string => (ms / Math.max(1, result.activities)).toFixed(2);
-  console.log(`engine throughput cost: ${perActivity(serverCpuMs)} ms server CPU + ${perActivity(workerCpuMs)} ms worker CPU per activity execution (ceiling with the server alone on one core: ${Math.round((1000 * result.activities) / Math.max(1, serverCpuMs))}/s)`);
+  console.log(
+    `engine throughput cost: ${perActivity(serverCpuMs)} ms server CPU + ${perActivity(workerCpuMs)} ms worker CPU per activity execution (ceiling with the server alone on one core: ${Math.round((1000 * result.activities) / Math.max(1, serverCpuMs))}/s)`,
+  );
   figure("engine throughput (activity executions/s)", `${Math.round(rate)}/s`, "≥ 500/s", rate >= 500);
   if (result.failed > 0 || result.activities !== N * M) process.exitCode = 1;
 }

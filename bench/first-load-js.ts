@@ -58,7 +58,8 @@ function main(): void {
   const built = new Date(statSync(join(NEXT, "BUILD_ID")).mtimeMs).toISOString();
   const { rootMainFiles } = buildManifest.parse(JSON.parse(readFileSync(join(NEXT, "build-manifest.json"), "utf8")));
   const manifests = findManifests(join(NEXT, "server", "app"));
-  if (manifests.length === 0) throw new Error("no page_client-reference-manifest.js under .next/server/app: unknown build layout");
+  if (manifests.length === 0)
+    throw new Error("no page_client-reference-manifest.js under .next/server/app: unknown build layout");
   console.log(`build of ${built}; gzip level 6 (CDN default) against the budget, level 9 in brackets`);
 
   const rows: { route: string; files: number; raw: number; gz6: number; gz9: number }[] = [];
@@ -67,7 +68,8 @@ function main(): void {
       const route = key.replace(/\/page$/, "") || "/";
       if (route === "/_global-error") continue;
       const chunks = new Set(rootMainFiles);
-      for (const list of Object.values(entry.entryJSFiles)) for (const c of list) chunks.add(c.replace(/^\/?_next\//, ""));
+      for (const list of Object.values(entry.entryJSFiles))
+        for (const c of list) chunks.add(c.replace(/^\/?_next\//, ""));
       let raw = 0;
       let gz6 = 0;
       let gz9 = 0;
@@ -82,9 +84,12 @@ function main(): void {
   }
   rows.sort((a, b) => a.route.localeCompare(b.route));
   for (const r of rows) {
-    console.log(`first-load JS ${r.route}: ${kb(r.gz6)} gzip (${kb(r.gz9)} at level 9), ${kb(r.raw)} raw, ${r.files} chunks`);
+    console.log(
+      `first-load JS ${r.route}: ${kb(r.gz6)} gzip (${kb(r.gz9)} at level 9), ${kb(r.raw)} raw, ${r.files} chunks`,
+    );
   }
-  for (const r of rows) figure(`first-load JS ${r.route}`, `${kb(r.gz6)} gz`, `≤ ${BUDGET_KB} KB`, r.gz6 <= BUDGET_KB * 1024);
+  for (const r of rows)
+    figure(`first-load JS ${r.route}`, `${kb(r.gz6)} gz`, `≤ ${BUDGET_KB} KB`, r.gz6 <= BUDGET_KB * 1024);
   console.log(`(manifests read: ${manifests.map((m) => relative(NEXT, m)).length})`);
 }
 

@@ -6,7 +6,16 @@ import { seedRuns } from "../server/demo/seed";
 import { openDb } from "../server/store/db";
 import { migrations } from "../server/store/migrations";
 import type { Percentiles } from "./support/report";
-import { bounded, describePercentiles, figure, load, ms, percentiles, ROOT, startEmbeddedServer } from "./support/report";
+import {
+  bounded,
+  describePercentiles,
+  figure,
+  load,
+  ms,
+  percentiles,
+  ROOT,
+  startEmbeddedServer,
+} from "./support/report";
 
 /**
  * Run list and operator metrics over BENCH_RUNS (default 1,000,000) seeded runs, against the
@@ -32,8 +41,12 @@ function seededCount(file: string): number | null {
     const latest = migrations.at(-1)?.version ?? 0;
     const applied = (db.prepare("SELECT MAX(version) AS v FROM schema_migrations").get() as { v: number }).v;
     if (applied !== latest) return null;
-    const row = db.prepare("SELECT n FROM workflow_run_summary_counts WHERE namespace = 'default' AND dim = 'total' AND val = ''").get() as { n: number } | undefined;
-    console.log(`seed candidate ${file}: schema at migration ${applied}, ${row?.n ?? 0} runs (opened in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    const row = db
+      .prepare("SELECT n FROM workflow_run_summary_counts WHERE namespace = 'default' AND dim = 'total' AND val = ''")
+      .get() as { n: number } | undefined;
+    console.log(
+      `seed candidate ${file}: schema at migration ${applied}, ${row?.n ?? 0} runs (opened in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
     return row?.n ?? 0;
   } finally {
     db.close();
@@ -42,7 +55,9 @@ function seededCount(file: string): number | null {
 
 function seededFile(): string {
   const cache = join(ROOT, ".data", "bench", `runs-${RUNS}.db`);
-  const candidates = [process.env.BENCH_SEED_DB, cache, RUNS === 1_000_000 ? "/tmp/seed-1m.db" : undefined].filter((f): f is string => !!f && existsSync(f));
+  const candidates = [process.env.BENCH_SEED_DB, cache, RUNS === 1_000_000 ? "/tmp/seed-1m.db" : undefined].filter(
+    (f): f is string => !!f && existsSync(f),
+  );
   for (const file of candidates) if (seededCount(file) === RUNS) return file;
 
   mkdirSync(join(ROOT, ".data", "bench"), { recursive: true });
@@ -96,7 +111,11 @@ function get(base: string, path: string): Promise<Answer> {
         const elapsed = serverTiming(res.headers["server-timing"]) ?? performance.now() - t0;
         if (serverTiming(res.headers["server-timing"]) !== null) sawServerTiming = true;
         try {
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>, ms: elapsed });
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>,
+            ms: elapsed,
+          });
         } catch (e) {
           reject(e instanceof Error ? e : new Error(String(e)));
         }
@@ -172,12 +191,14 @@ async function main(): Promise<void> {
 
     const statuses = ["running", "completed", "failed"];
     const byStatus: number[] = [];
-    for (let i = 0; byStatus.length < SAMPLES; i++) await chain(base, `/workflows?page_size=50&status=${statuses[i % statuses.length]}`, 10, byStatus);
+    for (let i = 0; byStatus.length < SAMPLES; i++)
+      await chain(base, `/workflows?page_size=50&status=${statuses[i % statuses.length]}`, 10, byStatus);
     report("list status filter", percentiles(byStatus), LIST_BUDGET_MS, ` (${statuses.join("/")}, 10 pages each)`);
 
     const types = ["OrderWorkflow", "RefundApprovalWorkflow", "ParcelWorkflow"];
     const byType: number[] = [];
-    for (let i = 0; byType.length < SAMPLES; i++) await chain(base, `/workflows?page_size=50&workflow_type=${types[i % types.length]}`, 10, byType);
+    for (let i = 0; byType.length < SAMPLES; i++)
+      await chain(base, `/workflows?page_size=50&workflow_type=${types[i % types.length]}`, 10, byType);
     report("list workflow_type filter", percentiles(byType), LIST_BUDGET_MS, ` (${types.length} types, 10 pages each)`);
 
     // Terms of every kind the search meets: a business key (hundreds of matches), one instance

@@ -7,7 +7,20 @@ import { systemClock } from "../server/clock";
 import { openDb } from "../server/store/db";
 import type { SeededRun } from "./support/history-seed";
 import { seedLongRun } from "./support/history-seed";
-import { bounded, cleanEnv, ensureBuild, figure, freePort, load, ms, percentiles, ROOT, spawnChild, startEmbeddedServer, waitForHttp } from "./support/report";
+import {
+  bounded,
+  cleanEnv,
+  ensureBuild,
+  figure,
+  freePort,
+  load,
+  ms,
+  percentiles,
+  ROOT,
+  spawnChild,
+  startEmbeddedServer,
+  waitForHttp,
+} from "./support/report";
 import type { Spawned } from "./support/report";
 
 /**
@@ -41,7 +54,12 @@ const HEADER_BUDGET_MS = 1000;
 const ROWS_BUDGET = 150;
 const LONG_TASK_BUDGET_MS = 200;
 
-const SEL = { header: '[data-testid="run-header"]', exceptions: '[data-testid="exceptions-table"]', list: '[data-testid="history-list"]', row: '[role="listitem"]' };
+const SEL = {
+  header: '[data-testid="run-header"]',
+  exceptions: '[data-testid="exceptions-table"]',
+  list: '[data-testid="history-list"]',
+  row: '[role="listitem"]',
+};
 
 interface LongTask {
   start: number;
@@ -102,7 +120,10 @@ async function missingSelectors(page: Page, selectors: string[]): Promise<string
 }
 
 /** Opens the History tab, waits for the whole history, scrolls it top to bottom; the most rows seen at once. */
-async function scrollHistory(page: Page, events: number): Promise<{ rows: number | null; note: string; loadedMs: number | null }> {
+async function scrollHistory(
+  page: Page,
+  events: number,
+): Promise<{ rows: number | null; note: string; loadedMs: number | null }> {
   const tab = page.getByRole("tab", { name: "History" });
   if ((await tab.count()) === 0) return { rows: null, note: "not measurable: no tab named History", loadedMs: null };
   const t0 = Date.now();
@@ -125,7 +146,11 @@ async function scrollHistory(page: Page, events: number): Promise<{ rows: number
       { polling: 250, timeout: STEP_TIMEOUT_MS },
     );
   } catch {
-    return { rows: null, note: `not measurable: the history list did not grow to ${events} rows within ${STEP_TIMEOUT_MS / 1000} s`, loadedMs: null };
+    return {
+      rows: null,
+      note: `not measurable: the history list did not grow to ${events} rows within ${STEP_TIMEOUT_MS / 1000} s`,
+      loadedMs: null,
+    };
   }
   const loadedMs = Date.now() - t0;
   let most = 0;
@@ -153,7 +178,12 @@ async function pageSays(page: Page): Promise<string> {
   return text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty page)";
 }
 
-async function visit(browser: Browser, url: string, events: number, mode: "warm-up" | "measure" | "history"): Promise<Visit> {
+async function visit(
+  browser: Browser,
+  url: string,
+  events: number,
+  mode: "warm-up" | "measure" | "history",
+): Promise<Visit> {
   const withHistory = mode === "history";
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   try {
@@ -170,7 +200,8 @@ async function visit(browser: Browser, url: string, events: number, mode: "warm-
       });
     });
     page.on("requestfailed", (req) => {
-      if (req.url().includes("/history/export")) exportNote = `export bundle failed at ${ms(Date.now() - navStart)}: ${req.failure()?.errorText ?? "?"}`;
+      if (req.url().includes("/history/export"))
+        exportNote = `export bundle failed at ${ms(Date.now() - navStart)}: ${req.failure()?.errorText ?? "?"}`;
     });
     page.on("request", (req) => {
       if (req.url().includes("/history/export")) exportNote = "export bundle still loading when the visit ended";
@@ -184,13 +215,23 @@ async function visit(browser: Browser, url: string, events: number, mode: "warm-
       await page.goto(url, { waitUntil: "commit", timeout: STEP_TIMEOUT_MS });
     } catch (e) {
       const why = `navigation failed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
-      return { headerMs: null, missing: [], note: why, tasks: [], rows: null, rowsNote: `not measurable: ${why}`, historyLoadedMs: null, exportNote };
+      return {
+        headerMs: null,
+        missing: [],
+        note: why,
+        tasks: [],
+        rows: null,
+        rowsNote: `not measurable: ${why}`,
+        historyLoadedMs: null,
+        exportNote,
+      };
     }
     const headerMs = await visibleAt(page, [SEL.header, SEL.exceptions]);
     const missing = headerMs === null ? await missingSelectors(page, [SEL.header, SEL.exceptions]) : [];
     const note = headerMs === null ? `page shows: ${await pageSays(page)}` : "";
     // Let the rest of the first load (hydration, export bundle, queries) happen inside the long-task window.
-    if (mode !== "warm-up") await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+    if (mode !== "warm-up")
+      await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
     let rows: number | null = null;
     let rowsNote = "";
     let historyLoadedMs: number | null = null;
@@ -204,7 +245,10 @@ async function visit(browser: Browser, url: string, events: number, mode: "warm-
     if (cdp && PROFILE_DIR) {
       const { profile } = await cdp.send("Profiler.stop");
       mkdirSync(PROFILE_DIR, { recursive: true });
-      writeFileSync(join(PROFILE_DIR, `run-detail-${events}-${mode}-${++profiles}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(
+        join(PROFILE_DIR, `run-detail-${events}-${mode}-${++profiles}.cpuprofile`),
+        JSON.stringify(profile),
+      );
     }
     return { headerMs, missing, note, tasks: await longTasks(page), rows, rowsNote, historyLoadedMs, exportNote };
   } finally {
@@ -218,7 +262,10 @@ async function visit(browser: Browser, url: string, events: number, mode: "warm-
  */
 async function quiesce(serverUrl: string): Promise<number> {
   const t0 = Date.now();
-  await fetch(`${serverUrl}/api/workflows?page_size=1`, { headers: { "x-durable-workflow-control-plane-version": "2" }, signal: AbortSignal.timeout(5 * 60_000) })
+  await fetch(`${serverUrl}/api/workflows?page_size=1`, {
+    headers: { "x-durable-workflow-control-plane-version": "2" },
+    signal: AbortSignal.timeout(5 * 60_000),
+  })
     .then((r) => r.arrayBuffer())
     .catch(() => undefined);
   return Date.now() - t0;
@@ -234,18 +281,35 @@ async function benchRun(browser: Browser, base: string, serverUrl: string, run: 
     waits.push(await quiesce(serverUrl));
     visits.push(await visit(browser, url, run.events, i === VISITS - 1 ? "history" : "measure"));
   }
-  if (waits.some((w) => w > 1000)) console.log(`${label}: the server was still busy from the previous visit for ${waits.map((w) => ms(w)).join(", ")} before each visit`);
+  if (waits.some((w) => w > 1000))
+    console.log(
+      `${label}: the server was still busy from the previous visit for ${waits.map((w) => ms(w)).join(", ")} before each visit`,
+    );
 
   const times = visits.map((v) => v.headerMs).filter((v): v is number => v !== null);
   if (times.length < visits.length) {
     const missing = [...new Set(visits.flatMap((v) => v.missing))];
     const notes = [...new Set(visits.map((v) => v.note).filter((n) => n !== ""))].join(" | ");
-    console.log(`${label}: not measurable: ${missing.length > 0 ? `${missing.join(", ")} not on the page` : `header/exceptions not visible within ${STEP_TIMEOUT_MS / 1000} s`}; ${notes} (${load()})`);
-    figure(`${label}: header + exceptions visible`, "not measurable", run.events <= 10_000 ? `< ${HEADER_BUDGET_MS} ms` : "-", null);
+    console.log(
+      `${label}: not measurable: ${missing.length > 0 ? `${missing.join(", ")} not on the page` : `header/exceptions not visible within ${STEP_TIMEOUT_MS / 1000} s`}; ${notes} (${load()})`,
+    );
+    figure(
+      `${label}: header + exceptions visible`,
+      "not measurable",
+      run.events <= 10_000 ? `< ${HEADER_BUDGET_MS} ms` : "-",
+      null,
+    );
   } else {
     const p = percentiles(times);
-    console.log(`${label}: header + exceptions visible after ${times.map((t) => ms(t)).join(", ")} (median ${ms(p.p50)}, ${run.failures + 1} exception rows) (${load()})`);
-    figure(`${label}: header + exceptions visible (median of ${times.length})`, ms(p.p50), run.events <= 10_000 ? `< ${HEADER_BUDGET_MS} ms` : "-", run.events <= 10_000 ? p.p50 < HEADER_BUDGET_MS : null);
+    console.log(
+      `${label}: header + exceptions visible after ${times.map((t) => ms(t)).join(", ")} (median ${ms(p.p50)}, ${run.failures + 1} exception rows) (${load()})`,
+    );
+    figure(
+      `${label}: header + exceptions visible (median of ${times.length})`,
+      ms(p.p50),
+      run.events <= 10_000 ? `< ${HEADER_BUDGET_MS} ms` : "-",
+      run.events <= 10_000 ? p.p50 < HEADER_BUDGET_MS : null,
+    );
   }
 
   const last = visits[visits.length - 1];
@@ -253,8 +317,15 @@ async function benchRun(browser: Browser, base: string, serverUrl: string, run: 
     console.log(`${label}: history rows ${last.rowsNote} (${load()})`);
     figure(`${label}: history DOM rows after scrolling`, "not measurable", `≤ ${ROWS_BUDGET}`, null);
   } else {
-    console.log(`${label}: history loaded in ${ms(last.historyLoadedMs ?? Number.NaN)}, at most ${last.rows} rows in the DOM over ${last.rowsNote} (${load()})`);
-    figure(`${label}: history DOM rows after scrolling`, String(last.rows), `≤ ${ROWS_BUDGET}`, last.rows <= ROWS_BUDGET);
+    console.log(
+      `${label}: history loaded in ${ms(last.historyLoadedMs ?? Number.NaN)}, at most ${last.rows} rows in the DOM over ${last.rowsNote} (${load()})`,
+    );
+    figure(
+      `${label}: history DOM rows after scrolling`,
+      String(last.rows),
+      `≤ ${ROWS_BUDGET}`,
+      last.rows <= ROWS_BUDGET,
+    );
   }
 
   console.log(`${label}: ${visits.map((v, i) => `visit ${i + 1}: ${v.exportNote}`).join("; ")}`);
@@ -262,7 +333,12 @@ async function benchRun(browser: Browser, base: string, serverUrl: string, run: 
   const budgeted = run.events >= 50_000;
   if (rendered.length === 0) {
     console.log(`${label}: longest main-thread task not measurable: the run screen never showed (${load()})`);
-    figure(`${label}: longest main-thread task`, "not measurable", budgeted ? `≤ ${LONG_TASK_BUDGET_MS} ms` : "-", null);
+    figure(
+      `${label}: longest main-thread task`,
+      "not measurable",
+      budgeted ? `≤ ${LONG_TASK_BUDGET_MS} ms` : "-",
+      null,
+    );
     return;
   }
   const all = visits.flatMap((v) => v.tasks);
@@ -275,10 +351,17 @@ async function benchRun(browser: Browser, base: string, serverUrl: string, run: 
       return `${ms(top.duration)} at ${ms(top.start)}${v.headerMs !== null ? (top.start < v.headerMs ? " (before header)" : " (after header)") : ""}`;
     })
     .join("; ");
-  console.log(`${label}: longest main-thread task ${ms(longest)} (per visit: ${perVisit}; ${all.length} long tasks in all; the last visit includes History and scrolling) (${load()})`);
+  console.log(
+    `${label}: longest main-thread task ${ms(longest)} (per visit: ${perVisit}; ${all.length} long tasks in all; the last visit includes History and scrolling) (${load()})`,
+  );
   // Without the export bundle the screen skipped its heaviest work: say so beside the figure.
   const noBundle = visits.some((v) => !/^export bundle 200 /.test(v.exportNote));
-  figure(`${label}: longest main-thread task`, `${ms(longest)}${noBundle ? " (no export bundle)" : ""}`, budgeted ? `≤ ${LONG_TASK_BUDGET_MS} ms` : "-", budgeted ? longest <= LONG_TASK_BUDGET_MS : null);
+  figure(
+    `${label}: longest main-thread task`,
+    `${ms(longest)}${noBundle ? " (no export bundle)" : ""}`,
+    budgeted ? `≤ ${LONG_TASK_BUDGET_MS} ms` : "-",
+    budgeted ? longest <= LONG_TASK_BUDGET_MS : null,
+  );
 }
 
 async function main(): Promise<void> {
@@ -293,7 +376,9 @@ async function main(): Promise<void> {
     for (const n of SIZES) {
       const t0 = Date.now();
       const run = seedLongRun(db, `bench-history-${n}`, n);
-      console.log(`seeded ${run.workflowId}: ${run.events} events, ${run.failures} exhausted activities in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `seeded ${run.workflowId}: ${run.events} events, ${run.failures} exhausted activities in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
       runs.push(run);
     }
     db.close();
@@ -301,14 +386,21 @@ async function main(): Promise<void> {
     const server = await startEmbeddedServer(file);
     children.push(server);
     const port = await freePort();
-    const next = spawnChild(join(ROOT, "node_modules", ".bin", "next"), ["start", "-H", "127.0.0.1", "-p", String(port)], cleanEnv({ DW_SERVER_URL: server.url, PORT: String(port) }));
+    const next = spawnChild(
+      join(ROOT, "node_modules", ".bin", "next"),
+      ["start", "-H", "127.0.0.1", "-p", String(port)],
+      cleanEnv({ DW_SERVER_URL: server.url, PORT: String(port) }),
+    );
     children.push(next);
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/api/healthz`, 120_000, () => next.child.exitCode === null).catch((e: unknown) => {
       throw new Error(`${e instanceof Error ? e.message : String(e)}: ${next.output().slice(-2000)}`);
     });
 
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu"],
+    });
     for (const run of runs) await benchRun(browser, base, server.url, run);
   } finally {
     await browser?.close().catch(() => undefined);

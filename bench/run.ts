@@ -36,7 +36,9 @@ interface Figure {
 function runOne(file: string, figures: Figure[]): Promise<{ ok: boolean; seconds: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(here, file)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", join(here, file)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let pending = "";
     child.stdout.on("data", (chunk: Buffer) => {
       process.stdout.write(chunk);
@@ -44,7 +46,8 @@ function runOne(file: string, figures: Figure[]): Promise<{ ok: boolean; seconds
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
-        if (line.startsWith("figure | ")) figures.push({ bench: file.replace(/\.ts$/, ""), cells: line.split(" | ").slice(1) });
+        if (line.startsWith("figure | "))
+          figures.push({ bench: file.replace(/\.ts$/, ""), cells: line.split(" | ").slice(1) });
       }
     });
     const timer = setTimeout(() => {
@@ -62,7 +65,14 @@ function runOne(file: string, figures: Figure[]): Promise<{ ok: boolean; seconds
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join(" | ").trimEnd()).join("\n");
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]))
+        .join(" | ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 async function main(): Promise<void> {
@@ -79,12 +89,25 @@ async function main(): Promise<void> {
   }
   console.log("\n# budget figures");
   if (figures.length > 0) {
-    console.log(table([["figure", "measured", "budget", "ok?", "load"], ...figures.map((f) => [f.cells[0] ?? "", f.cells[1] ?? "", f.cells[2] ?? "", f.cells[3] ?? "", f.cells[4] ?? ""])]));
+    console.log(
+      table([
+        ["figure", "measured", "budget", "ok?", "load"],
+        ...figures.map((f) => [
+          f.cells[0] ?? "",
+          f.cells[1] ?? "",
+          f.cells[2] ?? "",
+          f.cells[3] ?? "",
+          f.cells[4] ?? "",
+        ]),
+      ]),
+    );
   } else {
     console.log("(no figures reported)");
   }
   const over = figures.filter((f) => f.cells[3] === "OVER").length;
-  console.log(`\n${figures.length} figures, ${over} over budget, ${failed} bench(es) failed; took ${((Date.now() - started) / 1000).toFixed(0)} s (${durations.join(", ")})`);
+  console.log(
+    `\n${figures.length} figures, ${over} over budget, ${failed} bench(es) failed; took ${((Date.now() - started) / 1000).toFixed(0)} s (${durations.join(", ")})`,
+  );
   process.exit(failed > 0 ? 1 : 0);
 }
 

@@ -2,7 +2,15 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import type { Locator, Page } from "@playwright/test";
 import type { Worker } from "../server/sdk/worker";
-import { closeServerDb, dwPost, liveness, runPath, startOpsWorker, stuckRestockRun, waitFor } from "./operator-fixtures";
+import {
+  closeServerDb,
+  dwPost,
+  liveness,
+  runPath,
+  startOpsWorker,
+  stuckRestockRun,
+  waitFor,
+} from "./operator-fixtures";
 import { SCENARIO_IDS, e2eScenarios } from "./run-scenarios";
 
 /**
@@ -29,7 +37,10 @@ async function expectNoBlockingViolations(page: Page, screen: string) {
     id: violation.id,
     impact: violation.impact,
     help: violation.help,
-    targets: violation.nodes.map((node) => `${node.target.join(" ")}${node.failureSummary ? ` — ${node.failureSummary.replace(/\s+/g, " ")}` : ""}`),
+    targets: violation.nodes.map(
+      (node) =>
+        `${node.target.join(" ")}${node.failureSummary ? ` — ${node.failureSummary.replace(/\s+/g, " ")}` : ""}`,
+    ),
   }));
   if (report.length) console.log(`axe on ${screen}:\n${JSON.stringify(report, null, 2)}`);
   expect(report, `serious/critical axe violations on ${screen}`).toEqual([]);
@@ -48,7 +59,11 @@ const SCREENS: { name: string; path: () => Promise<string>; ready: (page: Page) 
     path: async () => runPath(SCENARIO_IDS.retried, (await e2eScenarios()).retried),
     ready: (page) => page.getByTestId("timeline-bar").filter({ hasText: "#3" }),
   },
-  { name: "stuck run detail", path: async () => runPath(stuck.workflowId, stuck.runId), ready: (page) => page.locator('button[data-action="repair"]:enabled') },
+  {
+    name: "stuck run detail",
+    path: async () => runPath(stuck.workflowId, stuck.runId),
+    ready: (page) => page.locator('button[data-action="repair"]:enabled'),
+  },
   { name: "attention", path: async () => "/attention", ready: (page) => page.getByTestId("attention-group").first() },
   { name: "system", path: async () => "/system", ready: (page) => page.getByTestId("repair-total") },
   { name: "workers", path: async () => "/workers", ready: (page) => page.getByTestId("worker-row").first() },
@@ -71,7 +86,10 @@ test.describe("accessibility", () => {
     // groups and worst-offender tiles that later specs assert on.
     if (stuck && (await liveness(stuck.workflowId, stuck.runId)) === "repair_needed") {
       await dwPost(`/workflows/${encodeURIComponent(stuck.workflowId)}/repair`, {});
-      await waitFor(`${stuck.workflowId} to leave repair_needed`, async () => (await liveness(stuck.workflowId, stuck.runId)) !== "repair_needed");
+      await waitFor(
+        `${stuck.workflowId} to leave repair_needed`,
+        async () => (await liveness(stuck.workflowId, stuck.runId)) !== "repair_needed",
+      );
     }
     await worker?.shutdown({ abortActivities: true });
     closeServerDb();
@@ -84,13 +102,18 @@ test.describe("accessibility", () => {
         await page.goto(await screen.path());
         await expect(page.locator("html")).toHaveClass(theme === "dark" ? /\bdark\b/ : /^(?!.*\bdark\b)/);
         await expect(screen.ready(page)).toBeVisible({ timeout: 20_000 });
-        await expect(page.getByTestId("connection-indicator")).toHaveAttribute("data-status", "connected", { timeout: 20_000 });
+        await expect(page.getByTestId("connection-indicator")).toHaveAttribute("data-status", "connected", {
+          timeout: 20_000,
+        });
         await expectNoBlockingViolations(page, `${screen.name} (${theme})`);
       });
     }
   }
 
-  test("the danger dialog (terminate) has no serious or critical axe violations in either theme", async ({ page, baseURL }) => {
+  test("the danger dialog (terminate) has no serious or critical axe violations in either theme", async ({
+    page,
+    baseURL,
+  }) => {
     for (const theme of ["light", "dark"] as const) {
       await setTheme(page, baseURL, theme);
       await page.goto(runPath(stuck.workflowId, stuck.runId));
@@ -114,7 +137,13 @@ test.describe("accessibility", () => {
     await expect(repair).toBeEnabled({ timeout: 20_000 });
 
     // Tab from the top of the document until the repair button holds focus.
-    const focusedAction = () => page.evaluate(() => document.activeElement?.getAttribute("data-action") ?? document.activeElement?.getAttribute("data-testid") ?? null);
+    const focusedAction = () =>
+      page.evaluate(
+        () =>
+          document.activeElement?.getAttribute("data-action") ??
+          document.activeElement?.getAttribute("data-testid") ??
+          null,
+      );
     let presses = 0;
     while ((await focusedAction()) !== "repair") {
       expect(presses++, "Tab presses to reach the repair button").toBeLessThan(80);
@@ -137,10 +166,14 @@ test.describe("accessibility", () => {
     await expectNoBlockingViolations(page, "repair dialog");
     await page.keyboard.press("Enter");
 
-    await expect(page.getByTestId("action-status").locator('[data-state="accepted"]')).toContainText("repair_dispatched");
+    await expect(page.getByTestId("action-status").locator('[data-state="accepted"]')).toContainText(
+      "repair_dispatched",
+    );
     const confirmation = page.getByTestId("confirmation");
     await expect(confirmation).toHaveAttribute("data-phase", "confirmed", { timeout: 30_000 });
-    await expect(confirmation.locator('[data-step="command_recorded"]')).toContainText("RepairRequested recorded at history sequence");
+    await expect(confirmation.locator('[data-step="command_recorded"]')).toContainText(
+      "RepairRequested recorded at history sequence",
+    );
     await expectNoBlockingViolations(page, "repair confirmed");
   });
 });

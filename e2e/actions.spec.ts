@@ -1,7 +1,19 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { dwPost, historyOf, liveness, runPath, runStatus, snapBothThemes, startConsole, startRun, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
+import {
+  dwPost,
+  historyOf,
+  liveness,
+  runPath,
+  runStatus,
+  snapBothThemes,
+  startConsole,
+  startRun,
+  stuckRestockRun,
+  waitFor,
+  withOpsWorker,
+} from "./operator-fixtures";
 
 /**
  * Run actions end to end: the guarded action handler, the server's answer, and the durable
@@ -14,11 +26,16 @@ withOpsWorker();
 
 async function longWaitRun(workflowId: string): Promise<string> {
   const runId = await startRun("OpsLongWaitWorkflow", workflowId, []);
-  await waitFor(`${workflowId} to park on its timer`, async () => (await liveness(workflowId, runId)) === "timer_scheduled");
+  await waitFor(
+    `${workflowId} to park on its timer`,
+    async () => (await liveness(workflowId, runId)) === "timer_scheduled",
+  );
   return runId;
 }
 
-test("repairs a stuck run from its page, confirms the durable result, then shows the run completing", async ({ page }) => {
+test("repairs a stuck run from its page, confirms the durable result, then shows the run completing", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const workflowId = `ops-repair-${unique()}`;
   const runId = await stuckRestockRun(workflowId);
@@ -40,7 +57,9 @@ test("repairs a stuck run from its page, confirms the durable result, then shows
   for (const step of ["command_recorded", "task_recreated", "left_repair_needed"]) {
     await expect(confirmation.locator(`[data-step="${step}"]`)).toHaveAttribute("data-status", "done");
   }
-  await expect(confirmation.locator('[data-step="command_recorded"]')).toContainText("RepairRequested recorded at history sequence");
+  await expect(confirmation.locator('[data-step="command_recorded"]')).toContainText(
+    "RepairRequested recorded at history sequence",
+  );
   const durableMs = Number(await confirmation.getAttribute("data-durable-ms"));
   expect(durableMs).toBeGreaterThan(0);
 
@@ -54,7 +73,10 @@ test("repairs a stuck run from its page, confirms the durable result, then shows
   await snapBothThemes(page, "repair-confirmed");
   const dir = join(__dirname, "..", "test-results", "screenshots");
   mkdirSync(dir, { recursive: true });
-  appendFileSync(join(dir, "repair-timing.jsonl"), `${JSON.stringify({ workflowId, clickToDurableMs: durableMs, at: new Date().toISOString() })}\n`);
+  appendFileSync(
+    join(dir, "repair-timing.jsonl"),
+    `${JSON.stringify({ workflowId, clickToDurableMs: durableMs, at: new Date().toISOString() })}\n`,
+  );
   console.log(`repair click → durable confirmation: ${durableMs} ms`);
 });
 
@@ -87,7 +109,10 @@ test("cancel with a reason is confirmed and the reason is in the run's history",
   await archive.click();
   await page.getByTestId("action-submit").click();
   await expect(page.getByTestId("confirmation")).toHaveAttribute("data-phase", "confirmed", { timeout: 20_000 });
-  await expect(page.getByTestId("confirmation").locator('[data-step="run_archived"]')).toHaveAttribute("data-status", "done");
+  await expect(page.getByTestId("confirmation").locator('[data-step="run_archived"]')).toHaveAttribute(
+    "data-status",
+    "done",
+  );
 
   const again = page.getByTestId("run-actions").locator('button[data-action="startAgain"]');
   await expect(again).toBeEnabled();
@@ -127,7 +152,10 @@ test("action handlers refuse cross-origin requests before touching the server", 
   expect(foreign.status()).toBe(403);
   expect(await foreign.json()).toMatchObject({ reason: "cross_origin" });
 
-  const crossSite = await request.post("/api/actions/runs", { headers: { Origin: baseURL ?? "", "Sec-Fetch-Site": "cross-site" }, data: body });
+  const crossSite = await request.post("/api/actions/runs", {
+    headers: { Origin: baseURL ?? "", "Sec-Fetch-Site": "cross-site" },
+    data: body,
+  });
   expect(crossSite.status()).toBe(403);
 
   const noOrigin = await request.post("/api/actions/system/repair-pass", { data: {} });
@@ -159,7 +187,10 @@ test.describe("read-only mode", () => {
       });
       expect(direct.status()).toBe(403);
       expect(await direct.json()).toMatchObject({ reason: "read_only" });
-      const pass = await request.post(`${readOnly.baseUrl}/api/actions/system/repair-pass`, { headers: { Origin: readOnly.baseUrl }, data: {} });
+      const pass = await request.post(`${readOnly.baseUrl}/api/actions/system/repair-pass`, {
+        headers: { Origin: readOnly.baseUrl },
+        data: {},
+      });
       expect(pass.status()).toBe(403);
 
       await page.goto(`${readOnly.baseUrl}/system`);

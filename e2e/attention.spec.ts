@@ -6,7 +6,6 @@ import { historyOf, runStatus, snapBothThemes, stuckRestockRun, withOpsWorker } 
  * with progress, and what the repaired runs did afterwards.
  */
 
-
 withOpsWorker();
 
 test("bulk repair of a group shows the plan, the progress and the outcome", async ({ page }) => {
@@ -19,11 +18,16 @@ test("bulk repair of a group shows the plan, the progress and the outcome", asyn
   }
 
   await page.goto("/attention");
-  const group = page.locator('[data-testid="attention-group"][data-cause="repair_needed"]', { hasText: "OpsRestockWorkflow" });
+  const group = page.locator('[data-testid="attention-group"][data-cause="repair_needed"]', {
+    hasText: "OpsRestockWorkflow",
+  });
   await expect(group).toBeVisible({ timeout: 30_000 });
   const count = Number(await group.getAttribute("data-count"));
   expect(count).toBeGreaterThanOrEqual(3);
-  await expect(group.getByTestId("sample-run").filter({ hasText: "ops-inbox-" }).first()).toHaveAttribute("href", /^\/workflows\/ops-inbox-/);
+  await expect(group.getByTestId("sample-run").filter({ hasText: "ops-inbox-" }).first()).toHaveAttribute(
+    "href",
+    /^\/workflows\/ops-inbox-/,
+  );
   await expect(group).toContainText("Timer");
   await expect(page.getByTestId("scan-partial")).toContainText("Partial view");
   await snapBothThemes(page, "attention-inbox");
@@ -37,7 +41,9 @@ test("bulk repair of a group shows the plan, the progress and the outcome", asyn
   await group.getByTestId("bulk-open").click();
   const bulk = page.getByTestId("bulk-repair");
   const plan = bulk.getByTestId("bulk-plan");
-  await expect(plan.locator('[data-bucket="repair"]')).toHaveAttribute("data-count", String(count), { timeout: 20_000 });
+  await expect(plan.locator('[data-bucket="repair"]')).toHaveAttribute("data-count", String(count), {
+    timeout: 20_000,
+  });
   await expect(plan).toContainText("will be repaired");
   await expect(plan.locator('[data-bucket="repair"] a').first()).toBeVisible();
   await snapBothThemes(page, "attention-bulk-plan");
@@ -53,6 +59,8 @@ test("bulk repair of a group shows the plan, the progress and the outcome", asyn
 
   for (const run of runs) {
     expect(await runStatus(run.workflowId, run.runId)).toBe("completed");
-    expect((await historyOf(run.workflowId, run.runId)).filter((event) => event.event_type === "RepairRequested")).toHaveLength(1);
+    expect(
+      (await historyOf(run.workflowId, run.runId)).filter((event) => event.event_type === "RepairRequested"),
+    ).toHaveLength(1);
   }
 });

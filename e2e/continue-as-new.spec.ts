@@ -11,8 +11,10 @@ import { CHAIN_ID, CHAIN_RUNS, e2eContinueAsNew } from "./run-scenarios";
 const SCREENSHOTS = "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 
-const runPath = (workflowId: string, runId: string) => `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
-const urlOf = (workflowId: string, runId: string) => new RegExp(`${runPath(workflowId, runId).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+const runPath = (workflowId: string, runId: string) =>
+  `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+const urlOf = (workflowId: string, runId: string) =>
+  new RegExp(`${runPath(workflowId, runId).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
 async function expectRun(page: Page, runIds: readonly string[], number: number) {
   const header = page.getByTestId("run-header");

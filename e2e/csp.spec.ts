@@ -25,12 +25,15 @@ interface Watch {
 async function watchCsp(page: Page): Promise<Watch> {
   const fromConsole: string[] = [];
   page.on("console", (message) => {
-    if (/Content Security Policy|Refused to (load|execute|apply|create|connect)/i.test(message.text())) fromConsole.push(message.text());
+    if (/Content Security Policy|Refused to (load|execute|apply|create|connect)/i.test(message.text()))
+      fromConsole.push(message.text());
   });
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { __csp: string[] }).__csp = seen;
-    document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}:${event.lineNumber}`),
+    );
   });
   return {
     async violations() {
@@ -47,7 +50,10 @@ function expectStrictPolicy(policy: string | undefined): void {
   expect(policy).not.toContain("unsafe-eval");
 }
 
-test("every screen renders under the CSP with no violation, the theme script and the bundle worker included", async ({ page, baseURL }) => {
+test("every screen renders under the CSP with no violation, the theme script and the bundle worker included", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const runs = await e2eScenarios();
   const watch = await watchCsp(page);
@@ -71,7 +77,9 @@ test("every screen renders under the CSP with no violation, the theme script and
   const worker = page.waitForEvent("worker");
   await page.goto(`${runPage}?view=activities`);
   expect((await worker).url()).toMatch(/\/_next\/static\//);
-  await expect(page.getByTestId("activity").filter({ hasText: "ReserveStock" }).getByTestId("attempt-row")).toHaveCount(3);
+  await expect(page.getByTestId("activity").filter({ hasText: "ReserveStock" }).getByTestId("attempt-row")).toHaveCount(
+    3,
+  );
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByTestId("timeline-chart")).toBeVisible();
   expect(await watch.violations(), "run page").toEqual([]);
@@ -94,8 +102,15 @@ test("the password-mode sign-in page and sign-in work under the CSP", async ({ p
   test.setTimeout(90_000);
   const dir = mkdtempSync(join(tmpdir(), "bw-csp-e2e-"));
   const usersFile = join(dir, "users.json");
-  writeFileSync(usersFile, JSON.stringify([{ user: "ada", hash: bcrypt.hashSync("ada-admin-pass", 8), role: "admin" }]));
-  const app = await startConsole({ BREAKWATER_AUTH: "password", BREAKWATER_USERS_FILE: usersFile, BREAKWATER_SESSION_SECRET: "csp-e2e-session-secret-0123456789abcdef" });
+  writeFileSync(
+    usersFile,
+    JSON.stringify([{ user: "ada", hash: bcrypt.hashSync("ada-admin-pass", 8), role: "admin" }]),
+  );
+  const app = await startConsole({
+    BREAKWATER_AUTH: "password",
+    BREAKWATER_USERS_FILE: usersFile,
+    BREAKWATER_SESSION_SECRET: "csp-e2e-session-secret-0123456789abcdef",
+  });
   try {
     const watch = await watchCsp(page);
     const login = await page.goto(`${app.baseUrl}/login`);

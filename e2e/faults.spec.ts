@@ -84,7 +84,13 @@ class FaultProxy {
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const forward = () => {
       const upstream = httpRequest(
-        { host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers: { ...req.headers, host: this.target.host } },
+        {
+          host: this.target.hostname,
+          port: this.target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: this.target.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);

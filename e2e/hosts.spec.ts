@@ -13,7 +13,11 @@ import { freePort, runStatus, startConsole, startRun } from "./operator-fixtures
  */
 
 const dwHost = process.env.E2E_DW_HOST ?? "";
-const proxyEnv = { BREAKWATER_AUTH: "proxy", BREAKWATER_TRUSTED_PROXIES: "127.0.0.1,::1", BREAKWATER_ROLE_GROUPS: "admin:ops-admins,viewer:readers" };
+const proxyEnv = {
+  BREAKWATER_AUTH: "proxy",
+  BREAKWATER_TRUSTED_PROXIES: "127.0.0.1,::1",
+  BREAKWATER_ROLE_GROUPS: "admin:ops-admins,viewer:readers",
+};
 
 test.describe.configure({ mode: "serial" });
 test.skip(!dwHost, "no Durable Workflow server for e2e");
@@ -22,7 +26,10 @@ function portOf(baseURL: string | undefined): string {
   return new URL(baseURL ?? "http://127.0.0.1:3100").port;
 }
 
-test("a DNS-rebinding page can neither read the fleet nor terminate a run on a no-auth console", async ({ page, baseURL }) => {
+test("a DNS-rebinding page can neither read the fleet nor terminate a run on a no-auth console", async ({
+  page,
+  baseURL,
+}) => {
   const workflowId = `rebind-victim-${Date.now()}`;
   const runId = await startRun("OpsLongWaitWorkflow", workflowId, []);
   const attackerPage = `http://rebind.attacker.test:${portOf(baseURL)}/`;
@@ -52,13 +59,18 @@ test("a DNS-rebinding page can neither read the fleet nor terminate a run on a n
   expect((await page.goto(`http://localhost:${portOf(baseURL)}/runs`))?.status()).toBe(200);
 });
 
-test("in proxy mode trusting a co-located proxy, a rebinding page cannot forge groups and run an admin pass", async ({ page }) => {
+test("in proxy mode trusting a co-located proxy, a rebinding page cannot forge groups and run an admin pass", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const app = await startConsole(proxyEnv);
   try {
     await page.goto(`http://rebind.attacker.test:${portOf(app.baseUrl)}/`);
     const status = await page.evaluate(async () => {
-      const pass = await fetch("/api/actions/system/repair-pass", { method: "POST", headers: { "X-Forwarded-User": "mallory", "X-Forwarded-Groups": "ops-admins" } });
+      const pass = await fetch("/api/actions/system/repair-pass", {
+        method: "POST",
+        headers: { "X-Forwarded-User": "mallory", "X-Forwarded-Groups": "ops-admins" },
+      });
       return pass.status;
     });
     expect(status).toBe(421);
@@ -67,14 +79,20 @@ test("in proxy mode trusting a co-located proxy, a rebinding page cannot forge g
   }
 });
 
-test("a name in BREAKWATER_ALLOWED_HOSTS is served, and the CSRF check accepts its own pages' requests", async ({ page }) => {
+test("a name in BREAKWATER_ALLOWED_HOSTS is served, and the CSRF check accepts its own pages' requests", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const app = await startConsole({ BREAKWATER_ALLOWED_HOSTS: "console.allowed.test" });
   try {
     const port = portOf(app.baseUrl);
     expect((await page.goto(`http://console.allowed.test:${port}/runs`))?.status()).toBe(200);
     const answer = await page.evaluate(async () => {
-      const response = await fetch("/api/actions/runs", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const response = await fetch("/api/actions/runs", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       return { status: response.status, body: (await response.json()) as { reason: string } };
     });
     // Past the same-origin check; refused only for the empty body.
@@ -86,7 +104,11 @@ test("a name in BREAKWATER_ALLOWED_HOSTS is served, and the CSRF check accepts i
 });
 
 /** A raw request whose headers may repeat (an array value goes out as that many header lines). */
-function rawPost(baseUrl: string, path: string, headers: Record<string, string | string[]>): Promise<{ status: number; body: Record<string, unknown> }> {
+function rawPost(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string | string[]>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${baseUrl}${path}`, { method: "POST" }, (res) => {
       let text = "";
@@ -104,10 +126,19 @@ test("a repeated identity header from the trusted proxy is refused, not merged i
   const app = await startConsole(proxyEnv);
   try {
     const base = { Origin: app.baseUrl, "X-Forwarded-User": "vic", "Content-Length": "0" };
-    const twice = await rawPost(app.baseUrl, "/api/actions/system/repair-pass", { ...base, "X-Forwarded-Groups": ["readers", "ops-admins"] });
+    const twice = await rawPost(app.baseUrl, "/api/actions/system/repair-pass", {
+      ...base,
+      "X-Forwarded-Groups": ["readers", "ops-admins"],
+    });
     // Merged, "readers, ops-admins" made vic an admin who could run the repair pass.
-    expect(twice).toMatchObject({ status: 400, body: { reason: "repeated_header", message: expect.stringContaining("x-forwarded-groups") } });
-    const once = await rawPost(app.baseUrl, "/api/actions/system/repair-pass", { ...base, "X-Forwarded-Groups": "readers" });
+    expect(twice).toMatchObject({
+      status: 400,
+      body: { reason: "repeated_header", message: expect.stringContaining("x-forwarded-groups") },
+    });
+    const once = await rawPost(app.baseUrl, "/api/actions/system/repair-pass", {
+      ...base,
+      "X-Forwarded-Groups": "readers",
+    });
     expect(once).toMatchObject({ status: 403, body: { reason: "role" } });
   } finally {
     await app.stop();
@@ -115,10 +146,19 @@ test("a repeated identity header from the trusted proxy is refused, not merged i
 });
 
 /** Starts `next start` with these arguments and waits for it to exit (it should refuse to serve). */
-function startAndWaitForExit(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function startAndWaitForExit(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn("npx", ["next", "start", ...args], {
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DW_SERVER_URL: `http://${dwHost}`, BREAKWATER_AUTH: "", ...env },
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        DW_SERVER_URL: `http://${dwHost}`,
+        BREAKWATER_AUTH: "",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -146,7 +186,9 @@ test("without console auth the console refuses to serve when bound beyond loopba
     const port = String(await freePort());
     const result = await startAndWaitForExit(["-p", port, ...args], env);
     expect(result.code, result.output).toBe(1);
-    expect(result.output).toMatch(/Refusing to serve: no console authentication \(BREAKWATER_AUTH\) and listening on .*:\d+, beyond loopback/);
+    expect(result.output).toMatch(
+      /Refusing to serve: no console authentication \(BREAKWATER_AUTH\) and listening on .*:\d+, beyond loopback/,
+    );
   }
 });
 
@@ -169,5 +211,8 @@ test("inputs that used to answer 500 get a clear 4xx", async ({ request, baseURL
     data: `{"action":"signal","workflowId":"wf","runId":"run","requestId":"req-deep-e2e","signalName":"go","input":[${deep}]}`,
   });
   expect(signal.status()).toBe(400);
-  expect(await signal.json()).toMatchObject({ reason: "invalid_request", message: expect.stringContaining("nests deeper than 64 levels") });
+  expect(await signal.json()).toMatchObject({
+    reason: "invalid_request",
+    message: expect.stringContaining("nests deeper than 64 levels"),
+  });
 });

@@ -61,13 +61,24 @@ export async function dwGet<T = Record<string, unknown>>(path: string): Promise<
 }
 
 export async function dwPost(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${dwBaseUrl()}/api${path}`, { method: "POST", headers: headers(), body: JSON.stringify(body) });
+  const response = await fetch(`${dwBaseUrl()}/api${path}`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 export async function startRun(workflowType: string, workflowId: string, input: unknown[]): Promise<string> {
-  const { status, body } = await dwPost("/workflows", { workflow_type: workflowType, workflow_id: workflowId, task_queue: OPS_QUEUE, input, duplicate_policy: "fail" });
-  if (status >= 300 || typeof body.run_id !== "string") throw new Error(`start ${workflowId}: HTTP ${status} ${JSON.stringify(body)}`);
+  const { status, body } = await dwPost("/workflows", {
+    workflow_type: workflowType,
+    workflow_id: workflowId,
+    task_queue: OPS_QUEUE,
+    input,
+    duplicate_policy: "fail",
+  });
+  if (status >= 300 || typeof body.run_id !== "string")
+    throw new Error(`start ${workflowId}: HTTP ${status} ${JSON.stringify(body)}`);
   return body.run_id;
 }
 
@@ -112,7 +123,11 @@ export function closeServerDb(): void {
   db = null;
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -123,7 +138,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | null | u
 }
 
 export async function liveness(workflowId: string, runId: string): Promise<string | null> {
-  const debug = await dwGet<{ execution: { liveness_state?: string | null } }>(`/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/debug`);
+  const debug = await dwGet<{ execution: { liveness_state?: string | null } }>(
+    `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/debug`,
+  );
   return debug.execution.liveness_state ?? null;
 }
 
@@ -133,19 +150,28 @@ export async function liveness(workflowId: string, runId: string): Promise<strin
  */
 export async function stuckRestockRun(workflowId: string): Promise<string> {
   const runId = await startRun("OpsRestockWorkflow", workflowId, [`sku-${workflowId}`]);
-  if (!(await waitForReadyTask(serverDb(), runId, "timer", 20_000))) throw new Error(`${workflowId}: the timer task never appeared`);
+  if (!(await waitForReadyTask(serverDb(), runId, "timer", 20_000)))
+    throw new Error(`${workflowId}: the timer task never appeared`);
   const removed = loseTransport(serverDb(), runId);
   if (removed < 1) throw new Error(`${workflowId}: no task row to lose`);
-  await waitFor(`${workflowId} to be repair_needed`, async () => (await liveness(workflowId, runId)) === "repair_needed");
+  await waitFor(
+    `${workflowId} to be repair_needed`,
+    async () => (await liveness(workflowId, runId)) === "repair_needed",
+  );
   return runId;
 }
 
 export async function runStatus(workflowId: string, runId: string): Promise<string> {
-  const run = await dwGet<{ status: string }>(`/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`);
+  const run = await dwGet<{ status: string }>(
+    `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`,
+  );
   return run.status;
 }
 
-export async function historyOf(workflowId: string, runId: string): Promise<{ event_type: string; payload: Record<string, unknown> }[]> {
+export async function historyOf(
+  workflowId: string,
+  runId: string,
+): Promise<{ event_type: string; payload: Record<string, unknown> }[]> {
   const page = await dwGet<{ events: { event_type: string; payload: Record<string, unknown> }[] }>(
     `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/history?page_size=1000`,
   );
@@ -180,11 +206,21 @@ export interface ExtraConsole {
  * the server grants a lesser role, console access control. Killed by its own pid. With `logFile`,
  * its output is kept there (and shown if it fails to start).
  */
-export async function startConsole(extraEnv: Record<string, string>, opts: { logFile?: string } = {}): Promise<ExtraConsole> {
+export async function startConsole(
+  extraEnv: Record<string, string>,
+  opts: { logFile?: string } = {},
+): Promise<ExtraConsole> {
   const port = await freePort();
   const out = opts.logFile ? openSync(opts.logFile, "w") : undefined;
   const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", DW_SERVER_URL: dwBaseUrl(), DW_NAMESPACE: "default", DW_TOKEN: env("E2E_TOKEN"), ...extraEnv },
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      DW_SERVER_URL: dwBaseUrl(),
+      DW_NAMESPACE: "default",
+      DW_TOKEN: env("E2E_TOKEN"),
+      ...extraEnv,
+    },
     stdio: out === undefined ? "ignore" : ["ignore", out, out],
     detached: true,
   });
@@ -222,7 +258,10 @@ export async function snapBothThemes(page: Page, name: string): Promise<void> {
   const dir = join(__dirname, "..", "test-results", "screenshots");
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForFunction((dark) => document.documentElement.classList.contains("dark") === dark, scheme === "dark");
+    await page.waitForFunction(
+      (dark) => document.documentElement.classList.contains("dark") === dark,
+      scheme === "dark",
+    );
     await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });

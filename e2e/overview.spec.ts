@@ -1,18 +1,36 @@
 import { expect, test } from "@playwright/test";
-import { liveness, runPath, runStatus, snapBothThemes, startConsole, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
+import {
+  liveness,
+  runPath,
+  runStatus,
+  snapBothThemes,
+  startConsole,
+  stuckRestockRun,
+  waitFor,
+  withOpsWorker,
+} from "./operator-fixtures";
 
 /** Overview (operator_metrics), System (repair candidates and pass) and Workers, as an admin and as a lesser role. */
 
-
 withOpsWorker();
 
-test("overview shows metric panels, sampled charts, a live region and an alert linking to the inbox", async ({ page }) => {
+test("overview shows metric panels, sampled charts, a live region and an alert linking to the inbox", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const workflowId = `ops-overview-${Date.now().toString(36)}`;
   const runId = await stuckRestockRun(workflowId);
 
   await page.goto("/");
-  for (const panel of ["panel-runs", "panel-repair", "panel-tasks", "panel-activities", "panel-backlog", "panel-workers", "panel-offenders"]) {
+  for (const panel of [
+    "panel-runs",
+    "panel-repair",
+    "panel-tasks",
+    "panel-activities",
+    "panel-backlog",
+    "panel-workers",
+    "panel-offenders",
+  ]) {
     await expect(page.getByTestId(panel)).toBeVisible({ timeout: 20_000 });
   }
   await expect(page.getByTestId("overview-live")).toHaveAttribute("aria-live", "polite");
@@ -21,7 +39,11 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   await expect(alert).toHaveAttribute("href", "/attention");
   await expect(page.getByTestId("panel-repair")).toContainText("oldest stuck");
   // Worst offenders name the stuck run itself and link to it.
-  await expect(page.getByTestId("offender").filter({ hasText: workflowId }).getByRole("link")).toHaveAttribute("href", runPath(workflowId, runId), { timeout: 30_000 });
+  await expect(page.getByTestId("offender").filter({ hasText: workflowId }).getByRole("link")).toHaveAttribute(
+    "href",
+    runPath(workflowId, runId),
+    { timeout: 30_000 },
+  );
   // Two refreshes make two samples: the charts draw what this page has seen.
   await expect(page.getByTestId("panel-repair").locator("figcaption")).toContainText("2 samples", { timeout: 20_000 });
   expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(4);
@@ -50,7 +72,10 @@ test("panels that need an admin token say so instead of failing", async ({ page 
   const lesser = await startConsole({ DW_TOKEN: process.env.E2E_WORKER_TOKEN ?? "" });
   try {
     await page.goto(`${lesser.baseUrl}/`);
-    await expect(page.getByTestId("panel-metrics").getByTestId("requires-admin")).toContainText("requires an admin token", { timeout: 20_000 });
+    await expect(page.getByTestId("panel-metrics").getByTestId("requires-admin")).toContainText(
+      "requires an admin token",
+      { timeout: 20_000 },
+    );
     await expect(page.getByTestId("dw-error")).toHaveCount(0);
     await page.goto(`${lesser.baseUrl}/system`);
     await expect(page.getByTestId("system-repair").getByTestId("requires-admin")).toBeVisible({ timeout: 20_000 });

@@ -19,7 +19,8 @@ let runs: Runs | null = null;
 
 function sdkRuns(): Runs {
   if (runs) return runs;
-  if (!existsSync(python)) throw new Error(`the official SDK venv is missing (${python}); run: bash scripts/python-sdk.sh`);
+  if (!existsSync(python))
+    throw new Error(`the official SDK venv is missing (${python}); run: bash scripts/python-sdk.sh`);
   const out = execFileSync(python, [join(__dirname, "..", "conformance", "python-sdk", "e2e_runs.py")], {
     env: {
       ...process.env,
@@ -36,7 +37,8 @@ function sdkRuns(): Runs {
   return runs;
 }
 
-const runPath = ([workflowId, runId]: [string, string]) => `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+const runPath = ([workflowId, runId]: [string, string]) =>
+  `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
 
 test.describe("runs made by the official Python SDK", () => {
   test.skip(!dwHost, "no Durable Workflow server for e2e");
@@ -56,7 +58,10 @@ test.describe("runs made by the official Python SDK", () => {
     await expect(activity).toBeVisible();
     await expect(activity.getByTestId("attempt-row")).toHaveCount(3);
     // The SDK's retry policy: backoff_seconds [1, 2], applied per retry.
-    for (const [n, backoff] of [[1, 1], [2, 2]] as const) {
+    for (const [n, backoff] of [
+      [1, 1],
+      [2, 2],
+    ] as const) {
       const row = activity.locator(`[data-attempt="${n}"]`);
       await expect(row.locator("[data-status]")).toHaveText("failed");
       await expect(row.getByTestId("attempt-failure")).toContainText("ValueError");
@@ -76,7 +81,11 @@ test.describe("runs made by the official Python SDK", () => {
     await expect(page.getByTestId("run-header").locator("[data-status]").first()).toHaveText("completed");
     const activity = page.getByTestId("activity").filter({ hasText: "conformance.refuse-by-type" });
     await expect(activity.getByTestId("attempt-row")).toHaveCount(1);
-    await expect(activity.locator('[data-attempt="1"]').getByTestId("attempt-failure")).toContainText("PaymentDeclined");
-    await expect(activity.locator('[data-attempt="1"]').getByTestId("attempt-failure")).toContainText("insufficient funds");
+    await expect(activity.locator('[data-attempt="1"]').getByTestId("attempt-failure")).toContainText(
+      "PaymentDeclined",
+    );
+    await expect(activity.locator('[data-attempt="1"]').getByTestId("attempt-failure")).toContainText(
+      "insufficient funds",
+    );
   });
 });

@@ -6,7 +6,8 @@ import { BULK_ACTIVITIES, SCENARIO_IDS, e2eScenarios } from "./run-scenarios";
 const SCREENSHOTS = "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 
-const runPath = (workflowId: string, runId: string) => `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+const runPath = (workflowId: string, runId: string) =>
+  `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
 
 async function setTheme(page: Page, baseURL: string | undefined, theme: "light" | "dark") {
   await page.context().addCookies([{ name: "bw-theme", value: theme, url: baseURL ?? "" }]);
@@ -105,7 +106,10 @@ test.describe("run detail", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/run-history-dark.png`, fullPage: true });
   });
 
-  test("a long history stays virtualized: a few dozen rows in the DOM, every event reachable", async ({ page, baseURL }) => {
+  test("a long history stays virtualized: a few dozen rows in the DOM, every event reachable", async ({
+    page,
+    baseURL,
+  }) => {
     const runs = await e2eScenarios();
     // Header and exceptions come from describe + debug in the first HTML, not from the history.
     const started = Date.now();
@@ -114,12 +118,16 @@ test.describe("run detail", () => {
     await expect(page.getByTestId("exceptions")).toBeVisible();
     const headerMs = Date.now() - started;
     test.info().annotations.push({ type: "header-and-exceptions-visible-ms", description: String(headerMs) });
-    console.log(`run detail of a ${3 * BULK_ACTIVITIES}+ event run: header and exceptions visible after ${headerMs} ms`);
+    console.log(
+      `run detail of a ${3 * BULK_ACTIVITIES}+ event run: header and exceptions visible after ${headerMs} ms`,
+    );
 
     await page.goto(`${runPath(SCENARIO_IDS.bulk, runs.bulk)}?view=history`);
     const history = page.getByTestId("history");
     const total = 3 * BULK_ACTIVITIES;
-    await expect(history.getByTestId("history-count")).toHaveText(new RegExp(`^([\\d,]+) of \\1 events$`), { timeout: 20_000 });
+    await expect(history.getByTestId("history-count")).toHaveText(new RegExp(`^([\\d,]+) of \\1 events$`), {
+      timeout: 20_000,
+    });
     const count = Number((await history.getByTestId("history-count").textContent())?.split(" ")[0].replace(/,/g, ""));
     expect(count).toBeGreaterThan(total);
     const list = history.getByTestId("history-list");
@@ -151,7 +159,10 @@ test.describe("run detail", () => {
     await page.screenshot({ path: `${SCREENSHOTS}/run-activities-more-dark.png` });
   });
 
-  test("the history's type filter takes several types, kept in the URL, from mouse and keyboard", async ({ page, baseURL }) => {
+  test("the history's type filter takes several types, kept in the URL, from mouse and keyboard", async ({
+    page,
+    baseURL,
+  }) => {
     const runs = await e2eScenarios();
     await setTheme(page, baseURL, "light");
     // A link from before the filter took several types: one `htype` still works.
@@ -178,7 +189,8 @@ test.describe("run detail", () => {
     await expect(page).toHaveURL(/[?&]htype=ActivityCompleted%2CActivityRetryScheduled(&|$)/);
     await expect(history.getByTestId("history-count")).toHaveText("3 of 10 events");
     await expect(list.getByRole("listitem")).toHaveCount(3);
-    for (const text of await list.getByRole("listitem").allTextContents()) expect(text).toMatch(/ActivityCompleted|ActivityRetryScheduled/);
+    for (const text of await list.getByRole("listitem").allTextContents())
+      expect(text).toMatch(/ActivityCompleted|ActivityRetryScheduled/);
     await page.keyboard.press("ArrowDown");
     await expect(panel.getByRole("checkbox").nth(1)).toBeFocused();
     await page.keyboard.press("End");
@@ -195,7 +207,10 @@ test.describe("run detail", () => {
     await setTheme(page, baseURL, "dark");
     await page.reload();
     await expect(history.getByTestId("history-count")).toHaveText("3 of 10 events");
-    await expect(history.getByTestId("history-type-chip")).toHaveText(["ActivityCompleted×", "ActivityRetryScheduled×"]);
+    await expect(history.getByTestId("history-type-chip")).toHaveText([
+      "ActivityCompleted×",
+      "ActivityRetryScheduled×",
+    ]);
     await button.click();
     await expect(panel.getByRole("checkbox", { checked: true })).toHaveCount(2);
     await page.screenshot({ path: `${SCREENSHOTS}/run-history-types-dark.png`, fullPage: true });
@@ -273,7 +288,11 @@ test.describe("run detail", () => {
     const response = await request.get(href ?? "");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-disposition"]).toMatch(/^attachment; filename="history-export-/);
-    const bundle = (await response.json()) as { schema: string; workflow: { instance_id: string }; integrity: { checksum: string } };
+    const bundle = (await response.json()) as {
+      schema: string;
+      workflow: { instance_id: string };
+      integrity: { checksum: string };
+    };
     expect(bundle.schema).toBe("durable-workflow.v2.history-export");
     expect(bundle.workflow.instance_id).toBe(SCENARIO_IDS.retried);
     expect(bundle.integrity.checksum).toMatch(/^[0-9a-f]{64}$/);

@@ -58,7 +58,13 @@ export interface ScenarioServer {
   workerToken: string;
 }
 
-async function startWorkflow(server: ScenarioServer, workflowType: string, workflowId: string, input: unknown[], taskQueue = TASK_QUEUE): Promise<string> {
+async function startWorkflow(
+  server: ScenarioServer,
+  workflowType: string,
+  workflowId: string,
+  input: unknown[],
+  taskQueue = TASK_QUEUE,
+): Promise<string> {
   const response = await fetch(`${server.baseUrl}/api/workflows`, {
     method: "POST",
     headers: {
@@ -101,7 +107,10 @@ async function runStatus(server: ScenarioServer, workflowId: string): Promise<st
 const TERMINAL = new Set(["completed", "failed", "cancelled", "terminated"]);
 
 /** Starts the scenarios, works them to completion with an SDK worker, and returns their run ids. */
-export async function runScenarios(server: ScenarioServer, timeoutMs = 30_000): Promise<Record<keyof typeof SCENARIO_IDS, string>> {
+export async function runScenarios(
+  server: ScenarioServer,
+  timeoutMs = 30_000,
+): Promise<Record<keyof typeof SCENARIO_IDS, string>> {
   const worker = new Worker({
     baseUrl: server.baseUrl,
     token: server.workerToken,
@@ -151,7 +160,13 @@ export function e2eScenarios(): Promise<Record<keyof typeof SCENARIO_IDS, string
 /** Starts a workflow no worker serves, so it stays open: a run that appears while a list is shown. */
 export async function startIdleWorkflow(workflowId: string): Promise<string> {
   const host = process.env.E2E_DW_HOST ?? "";
-  return startWorkflow({ baseUrl: `http://${host}`, adminToken: process.env.E2E_TOKEN ?? "", workerToken: "" }, "IdleWorkflow", workflowId, [], "e2e-idle");
+  return startWorkflow(
+    { baseUrl: `http://${host}`, adminToken: process.env.E2E_TOKEN ?? "", workerToken: "" },
+    "IdleWorkflow",
+    workflowId,
+    [],
+    "e2e-idle",
+  );
 }
 
 /** The continue-as-new chain: one instance whose runs 1 and 2 continued as new and run 3 completed. */

@@ -27,7 +27,16 @@ test.describe("runs list", () => {
     await expect(table).toBeVisible();
     await expect(table.getByText(SCENARIO_IDS.declined)).toBeVisible();
     await expect(table.getByText(SCENARIO_IDS.retried)).toBeVisible();
-    for (const header of ["Workflow id", "Type", "Status", "Business key", "Task queue", "Started", "Closed", "Duration"]) {
+    for (const header of [
+      "Workflow id",
+      "Type",
+      "Status",
+      "Business key",
+      "Task queue",
+      "Started",
+      "Closed",
+      "Duration",
+    ]) {
       await expect(table.getByRole("columnheader", { name: header })).toBeVisible();
     }
     await page.screenshot({ path: `${SCREENSHOTS}/runs-light.png`, fullPage: true });
@@ -39,7 +48,8 @@ test.describe("runs list", () => {
     const rows = page.getByTestId("runs-row");
     await expect(rows.filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
     // The failed bucket holds failed, cancelled and terminated runs (other specs cancel runs on this server).
-    for (const status of await rows.locator("[data-status]").allTextContents()) expect(["failed", "cancelled", "terminated"]).toContain(status);
+    for (const status of await rows.locator("[data-status]").allTextContents())
+      expect(["failed", "cancelled", "terminated"]).toContain(status);
 
     // The state is the URL: a reload keeps the tab.
     await page.reload();
@@ -49,11 +59,16 @@ test.describe("runs list", () => {
     for (let i = 0; i < index; i++) await page.keyboard.press("j");
     await expect(rows.nth(index)).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("Enter");
-    await expect(page).toHaveURL(new RegExp(`/workflows/${encodeURIComponent(SCENARIO_IDS.declined).replace(/\./g, "\\.")}/runs/`));
+    await expect(page).toHaveURL(
+      new RegExp(`/workflows/${encodeURIComponent(SCENARIO_IDS.declined).replace(/\./g, "\\.")}/runs/`),
+    );
     await expect(page.getByTestId("run-workflow-id")).toHaveText(SCENARIO_IDS.declined);
   });
 
-  test("searches by id, pages with a small page size, and shows new runs only when asked", async ({ page, baseURL }) => {
+  test("searches by id, pages with a small page size, and shows new runs only when asked", async ({
+    page,
+    baseURL,
+  }) => {
     await setTheme(page, baseURL, "dark");
     await page.goto("/runs?q=retried");
     await expect(page.getByTestId("runs-row")).toHaveCount(1);

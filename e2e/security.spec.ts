@@ -45,7 +45,10 @@ async function startPasswordConsole(): Promise<AuthConsole> {
 
 async function startAuthConsole(dir: string, authEnv: Record<string, string>): Promise<AuthConsole> {
   const logFile = join(dir, "console.log");
-  const app = await startConsole({ DW_TOKEN: "", DW_ADMIN_TOKEN: canary, DW_OPERATOR_TOKEN: lesserToken, ...authEnv }, { logFile });
+  const app = await startConsole(
+    { DW_TOKEN: "", DW_ADMIN_TOKEN: canary, DW_OPERATOR_TOKEN: lesserToken, ...authEnv },
+    { logFile },
+  );
   return { ...app, logFile };
 }
 
@@ -82,11 +85,16 @@ test("without a session, pages go to /login and the API answers 401 (health stay
   expect(action.status()).toBe(401);
   expect((await request.get(`${app.baseUrl}/api/healthz`)).status()).toBe(200);
   // A forged person header is not a session.
-  const forged = await request.get(`${app.baseUrl}/api/dw/cluster/info`, { headers: { "X-Breakwater-Role": "admin", "X-Breakwater-User": "mallory" } });
+  const forged = await request.get(`${app.baseUrl}/api/dw/cluster/info`, {
+    headers: { "X-Breakwater-Role": "admin", "X-Breakwater-User": "mallory" },
+  });
   expect(forged.status()).toBe(401);
 });
 
-test("a wrong password is refused; the right one lands on the requested page with a locked-down cookie", async ({ page, context }) => {
+test("a wrong password is refused; the right one lands on the requested page with a locked-down cookie", async ({
+  page,
+  context,
+}) => {
   await page.goto(`${app.baseUrl}/workers`);
   await page.getByLabel("User name").fill("ada");
   await page.getByLabel("Password").fill("not-the-password");
@@ -110,19 +118,37 @@ test("a viewer reads but every action is refused with the viewer's role", async 
     data: { action: "cancel", workflowId: "any", runId: "any", requestId: "r1", reason: "e2e" },
   });
   expect(refused.status()).toBe(403);
-  expect(await refused.json()).toMatchObject({ reason: "role", message: expect.stringContaining("your role (viewer) cannot") });
-  const pass = await page.request.post(`${app.baseUrl}/api/actions/system/repair-pass`, { headers: { Origin: app.baseUrl }, data: {} });
+  expect(await refused.json()).toMatchObject({
+    reason: "role",
+    message: expect.stringContaining("your role (viewer) cannot"),
+  });
+  const pass = await page.request.post(`${app.baseUrl}/api/actions/system/repair-pass`, {
+    headers: { Origin: app.baseUrl },
+    data: {},
+  });
   expect(pass.status()).toBe(403);
   expect(await pass.json()).toMatchObject({ reason: "role" });
 });
 
-test("an operator sees admin-only panels as 'requires admin', never an error page; an admin sees them", async ({ page, browser }) => {
+test("an operator sees admin-only panels as 'requires admin', never an error page; an admin sees them", async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(90_000);
   await signIn(page, "ola", "/");
-  await expect(page.getByTestId("panel-metrics").getByTestId("requires-admin")).toContainText("requires an admin token", { timeout: 20_000 });
+  await expect(page.getByTestId("panel-metrics").getByTestId("requires-admin")).toContainText(
+    "requires an admin token",
+    { timeout: 20_000 },
+  );
   await expect(page.getByTestId("dw-error")).toHaveCount(0);
-  const pass = await page.request.post(`${app.baseUrl}/api/actions/system/repair-pass`, { headers: { Origin: app.baseUrl }, data: {} });
-  expect(await pass.json()).toMatchObject({ reason: "role", message: expect.stringContaining("your role (operator) cannot run system passes") });
+  const pass = await page.request.post(`${app.baseUrl}/api/actions/system/repair-pass`, {
+    headers: { Origin: app.baseUrl },
+    data: {},
+  });
+  expect(await pass.json()).toMatchObject({
+    reason: "role",
+    message: expect.stringContaining("your role (operator) cannot run system passes"),
+  });
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
@@ -161,12 +187,19 @@ test("signing out ends the session", async ({ page }) => {
 
 test("login attempts are throttled per user name", async ({ request }) => {
   const attempt = (password: string) =>
-    request.post(`${app.baseUrl}/api/auth/login`, { headers: { Origin: app.baseUrl }, form: { user: "throttled-user", password, next: "/" }, maxRedirects: 0 });
+    request.post(`${app.baseUrl}/api/auth/login`, {
+      headers: { Origin: app.baseUrl },
+      form: { user: "throttled-user", password, next: "/" },
+      maxRedirects: 0,
+    });
   for (let n = 0; n < 5; n += 1) expect((await attempt(`guess-${n}`)).headers().location).toContain("error=invalid");
   const limited = await attempt("guess-6");
   expect(limited.headers().location).toContain("error=rate_limited");
   expect(Number(limited.headers()["retry-after"])).toBeGreaterThan(0);
-  const crossSite = await request.post(`${app.baseUrl}/api/auth/login`, { headers: { Origin: "http://evil.test" }, form: { user: "ada", password: PASSWORDS.ada } });
+  const crossSite = await request.post(`${app.baseUrl}/api/auth/login`, {
+    headers: { Origin: "http://evil.test" },
+    form: { user: "ada", password: PASSWORDS.ada },
+  });
   expect(crossSite.status()).toBe(403);
 });
 
@@ -178,7 +211,12 @@ test("a guesser throttles itself: the account's owner still signs in from elsewh
       maxRedirects: 0,
     });
   const outcomes: string[] = [];
-  for (let n = 0; n < 8; n += 1) outcomes.push(new URL((await login("203.0.113.66", `guess-${n}`)).headers().location ?? "", app.baseUrl).searchParams.get("error") ?? "");
+  for (let n = 0; n < 8; n += 1)
+    outcomes.push(
+      new URL((await login("203.0.113.66", `guess-${n}`)).headers().location ?? "", app.baseUrl).searchParams.get(
+        "error",
+      ) ?? "",
+    );
   expect(outcomes).toEqual([...Array(5).fill("invalid"), ...Array(3).fill("rate_limited")]);
   // Five wrong attempts used to lock ada out everywhere; her own address is not the guesser's.
   const owner = await login("198.51.100.7", PASSWORDS.ada);
@@ -245,15 +283,30 @@ test("no token in any URL the browser requested, any page, or any console log li
 });
 
 test.describe("proxy mode", () => {
-  const identity = { "X-Forwarded-User": "ada", "X-Forwarded-Email": "ada@example.com", "X-Forwarded-Groups": "ops-admins" };
-  const proxyEnv = (trusted: string) => ({ BREAKWATER_AUTH: "proxy", BREAKWATER_TRUSTED_PROXIES: trusted, BREAKWATER_ROLE_GROUPS: "admin:ops-admins,viewer:readers" });
+  const identity = {
+    "X-Forwarded-User": "ada",
+    "X-Forwarded-Email": "ada@example.com",
+    "X-Forwarded-Groups": "ops-admins",
+  };
+  const proxyEnv = (trusted: string) => ({
+    BREAKWATER_AUTH: "proxy",
+    BREAKWATER_TRUSTED_PROXIES: trusted,
+    BREAKWATER_ROLE_GROUPS: "admin:ops-admins,viewer:readers",
+  });
 
-  test("identity headers from a non-proxy address are ignored, however X-Forwarded-For is dressed", async ({ request }) => {
+  test("identity headers from a non-proxy address are ignored, however X-Forwarded-For is dressed", async ({
+    request,
+  }) => {
     test.setTimeout(90_000);
     const spoofed = await startAuthConsole(mkdtempSync(join(tmpdir(), "bw-proxy-e2e-")), proxyEnv("10.9.9.9"));
     try {
       const answer = await request.get(`${spoofed.baseUrl}/api/dw/cluster/info`, {
-        headers: { ...identity, "X-Forwarded-For": "10.9.9.9", "X-Real-IP": "10.9.9.9", "X-Breakwater-Peer": "10.9.9.9" },
+        headers: {
+          ...identity,
+          "X-Forwarded-For": "10.9.9.9",
+          "X-Real-IP": "10.9.9.9",
+          "X-Breakwater-Peer": "10.9.9.9",
+        },
       });
       expect(answer.status()).toBe(401);
       expect(readFileSync(spoofed.logFile, "utf8")).toMatch(/"peer":"127\.0\.0\.1".*not a trusted proxy/);
@@ -268,9 +321,17 @@ test.describe("proxy mode", () => {
     try {
       expect((await request.get(`${trusted.baseUrl}/api/dw/cluster/info`, { headers: identity })).status()).toBe(200);
       const viewer = { "X-Forwarded-User": "vic", "X-Forwarded-Groups": "readers" };
-      const refused = await request.post(`${trusted.baseUrl}/api/actions/runs`, { headers: { ...viewer, Origin: trusted.baseUrl }, data: {} });
-      expect(await refused.json()).toMatchObject({ reason: "role", message: expect.stringContaining("your role (viewer) cannot") });
-      const noRole = await request.get(`${trusted.baseUrl}/api/dw/cluster/info`, { headers: { "X-Forwarded-User": "bob", "X-Forwarded-Groups": "marketing" } });
+      const refused = await request.post(`${trusted.baseUrl}/api/actions/runs`, {
+        headers: { ...viewer, Origin: trusted.baseUrl },
+        data: {},
+      });
+      expect(await refused.json()).toMatchObject({
+        reason: "role",
+        message: expect.stringContaining("your role (viewer) cannot"),
+      });
+      const noRole = await request.get(`${trusted.baseUrl}/api/dw/cluster/info`, {
+        headers: { "X-Forwarded-User": "bob", "X-Forwarded-Groups": "marketing" },
+      });
       expect(noRole.status()).toBe(403);
       expect(await noRole.json()).toMatchObject({ reason: "no_role" });
     } finally {

@@ -63,7 +63,9 @@ test("the shell shows navigation, a connected server, and a dark theme that pers
   await page.reload();
   await expect(html(page)).toHaveClass(/\bdark\b/);
   await expect(page.getByRole("button", { name: "Dark" })).toHaveAttribute("aria-pressed", "true");
-  await expect(page.getByTestId("connection-indicator")).toHaveAttribute("data-status", "connected", { timeout: 20_000 });
+  await expect(page.getByTestId("connection-indicator")).toHaveAttribute("data-status", "connected", {
+    timeout: 20_000,
+  });
   await screenshot(page, "shell-dark");
 });
 
@@ -107,7 +109,13 @@ test("System follows the operating system's colour scheme", async ({ page }) => 
 
 test("every section is reachable from the navigation", async ({ page }) => {
   await page.goto("/");
-  for (const [name, path] of [["Runs", "/runs"], ["Attention", "/attention"], ["System", "/system"], ["Workers", "/workers"], ["Overview", "/"]] as const) {
+  for (const [name, path] of [
+    ["Runs", "/runs"],
+    ["Attention", "/attention"],
+    ["System", "/system"],
+    ["Workers", "/workers"],
+    ["Overview", "/"],
+  ] as const) {
     await page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name }).click();
     await expect(page).toHaveURL(path);
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -133,12 +141,16 @@ test.describe("locale", () => {
     await page.goto("/");
     await expect(html(page)).toHaveAttribute("lang", "de");
     // Scoped to the navigation: an overview alert linking elsewhere can also mention runs.
-    await expect(page.getByRole("navigation", { name: "Hauptnavigation" }).getByRole("link", { name: "Läufe", exact: true })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Hauptnavigation" }).getByRole("link", { name: "Läufe", exact: true }),
+    ).toBeVisible();
 
     await hydrated(page);
     await page.getByRole("combobox", { name: "Sprache" }).selectOption("en");
     // The switch re-renders every server component of the page; allow for a busy machine.
-    await expect(page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name: "Runs", exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name: "Runs", exact: true }),
+    ).toBeVisible({ timeout: 30_000 });
     await expect(html(page)).toHaveAttribute("lang", "en");
     await page.reload();
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
@@ -158,7 +170,9 @@ test.describe("time zone", () => {
     await expect(details).toContainText(/Last checked\s*\d{2}:\d{2}:\d{2}\s[AP]M UTC/);
 
     await page.getByRole("button", { name: "Local" }).click();
-    await expect(page.getByRole("button", { name: "Local" })).toHaveAttribute("aria-pressed", "true", { timeout: 30_000 });
+    await expect(page.getByRole("button", { name: "Local" })).toHaveAttribute("aria-pressed", "true", {
+      timeout: 30_000,
+    });
     await indicator.click();
     await expect(details).toContainText(/Last checked\s*\d{2}:\d{2}:\d{2}\s[AP]M E[SD]T/);
   });
@@ -182,12 +196,20 @@ test("the namespace cookie travels to the server as X-Namespace", async ({ page,
 
   await hydrated(page);
   await switcher.selectOption("default");
-  await expect.poll(async () => (await context.cookies()).find((cookie) => cookie.name === "bw-namespace")?.value).toBe("default");
+  await expect
+    .poll(async () => (await context.cookies()).find((cookie) => cookie.name === "bw-namespace")?.value)
+    .toBe("default");
   expect((await page.request.get("/api/dw/workflows")).status()).toBe(200);
 });
 
 test("the console serves its icons and web app manifest from public/", async ({ request, page }) => {
-  for (const [path, type] of [["/favicon.ico", "image/"], ["/apple-touch-icon.png", "image/png"], ["/icon-192.png", "image/png"], ["/icon-512.png", "image/png"], ["/manifest.webmanifest", "application/manifest+json"]] as const) {
+  for (const [path, type] of [
+    ["/favicon.ico", "image/"],
+    ["/apple-touch-icon.png", "image/png"],
+    ["/icon-192.png", "image/png"],
+    ["/icon-512.png", "image/png"],
+    ["/manifest.webmanifest", "application/manifest+json"],
+  ] as const) {
     const res = await request.get(path, { maxRedirects: 0 });
     expect(res.status(), path).toBe(200);
     expect(res.headers()["content-type"], path).toContain(type);

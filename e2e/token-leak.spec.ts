@@ -47,7 +47,16 @@ test("served pages, RSC payloads and proxied answers do not contain the token", 
     expect(await flight.text(), `${path} (RSC)`).not.toContain(canary);
   }
 
-  for (const path of ["health", "ready", "cluster/info", "namespaces", "workers", "task-queues", "workflows", "worker/workflow-tasks/poll"]) {
+  for (const path of [
+    "health",
+    "ready",
+    "cluster/info",
+    "namespaces",
+    "workers",
+    "task-queues",
+    "workflows",
+    "worker/workflow-tasks/poll",
+  ]) {
     const answer = await request.get(`/api/dw/${path}`);
     const text = await answer.text();
     expect(text, path).not.toContain(canary);

@@ -91,7 +91,10 @@ async function main(): Promise<void> {
   let serverUrl = process.env.DW_SERVER_URL;
   if (!serverUrl) {
     serverUrl = `http://127.0.0.1:${embeddedPort}`;
-    run(process.execPath, ["--import", "tsx", "server/main.ts", "--demo"], { ...env, DW_EMBEDDED_PORT: String(embeddedPort) });
+    run(process.execPath, ["--import", "tsx", "server/main.ts", "--demo"], {
+      ...env,
+      DW_EMBEDDED_PORT: String(embeddedPort),
+    });
     await waitFor(`${serverUrl}/api/health`, 60_000);
     console.log(`Embedded Durable Workflow server with the demo fleet: ${serverUrl}`);
   }
@@ -108,10 +111,14 @@ async function main(): Promise<void> {
       return;
     }
   }
-  run(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(consolePort), "-H", consoleHost], {
-    ...env,
-    DW_SERVER_URL: serverUrl,
-  });
+  run(
+    process.execPath,
+    [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(consolePort), "-H", consoleHost],
+    {
+      ...env,
+      DW_SERVER_URL: serverUrl,
+    },
+  );
   await waitFor(`http://127.0.0.1:${consolePort}/api/healthz`, 60_000);
   console.log(`Breakwater console: http://localhost:${consolePort}  (talking to ${serverUrl})`);
   if (consoleAuth !== "none") console.log(`Console authentication: ${consoleAuth}; listening on ${consoleHost}.`);

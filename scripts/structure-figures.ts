@@ -19,24 +19,38 @@ function walk(p: string, out: string[] = []): string[] {
   return out;
 }
 
-const files = DIRS.flatMap((d) => { try { return walk(join(ROOT, d)); } catch { return []; } })
-  .filter((f) => !isTest(relative(ROOT, f)));
+const files = DIRS.flatMap((d) => {
+  try {
+    return walk(join(ROOT, d));
+  } catch {
+    return [];
+  }
+}).filter((f) => !isTest(relative(ROOT, f)));
 
 type Fn = { name: string; file: string; lines: number };
 const fns: Fn[] = [];
-let queryKeys = 0, tables = 0, buttons = 0;
+let queryKeys = 0,
+  tables = 0,
+  buttons = 0;
 const where = { queryKeys: [] as string[], tables: [] as string[], buttons: [] as string[] };
 
 function nameOf(node: ts.Node): string | null {
   if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name) return node.name.getText();
-  if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isVariableDeclaration(node.parent)) return node.parent.name.getText();
+  if ((ts.isArrowFunction(node) || ts.isFunctionExpression(node)) && ts.isVariableDeclaration(node.parent))
+    return node.parent.name.getText();
   return null;
 }
 
 for (const file of files) {
   const rel = relative(ROOT, file);
   const text = readFileSync(file, "utf8");
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const visit = (node: ts.Node) => {
     const name = nameOf(node);
     if (name) {
@@ -46,12 +60,19 @@ for (const file of files) {
     }
     // A query key written where a query is made (not in the query layer's factories).
     if (ts.isPropertyAssignment(node) && node.name.getText() === "queryKey" && !rel.startsWith("lib/queries/")) {
-      queryKeys++; where.queryKeys.push(rel);
+      queryKeys++;
+      where.queryKeys.push(rel);
     }
-    if ((ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node))) {
+    if (ts.isJsxOpeningElement(node) || ts.isJsxSelfClosingElement(node)) {
       const tag = node.tagName.getText();
-      if (tag === "table" && !rel.startsWith("components/ui/")) { tables++; where.tables.push(rel); }
-      if (tag === "button" && !rel.startsWith("components/ui/")) { buttons++; where.buttons.push(rel); }
+      if (tag === "table" && !rel.startsWith("components/ui/")) {
+        tables++;
+        where.tables.push(rel);
+      }
+      if (tag === "button" && !rel.startsWith("components/ui/")) {
+        buttons++;
+        where.buttons.push(rel);
+      }
     }
     ts.forEachChild(node, visit);
   };
@@ -61,9 +82,17 @@ for (const file of files) {
 fns.sort((a, b) => b.lines - a.lines);
 console.log("ten longest functions (non-test source):");
 for (const f of fns.slice(0, 10)) console.log(`  ${String(f.lines).padStart(4)}  ${f.name}  ${f.file}`);
-const count = (xs: string[]) => Object.entries(xs.reduce<Record<string, number>>((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {}))
-  .map(([f, n]) => `${f}×${n}`).join(", ");
-console.log(`ad-hoc query keys (queryKey outside lib/queries/): ${queryKeys}${queryKeys ? `  [${count(where.queryKeys)}]` : ""}`);
-console.log(`tables not on DataTable (<table> outside components/ui/): ${tables}${tables ? `  [${count(where.tables)}]` : ""}`);
-console.log(`buttons not on Button (<button> outside components/ui/): ${buttons}${buttons ? `  [${count(where.buttons)}]` : ""}`);
+const count = (xs: string[]) =>
+  Object.entries(xs.reduce<Record<string, number>>((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {}))
+    .map(([f, n]) => `${f}×${n}`)
+    .join(", ");
+console.log(
+  `ad-hoc query keys (queryKey outside lib/queries/): ${queryKeys}${queryKeys ? `  [${count(where.queryKeys)}]` : ""}`,
+);
+console.log(
+  `tables not on DataTable (<table> outside components/ui/): ${tables}${tables ? `  [${count(where.tables)}]` : ""}`,
+);
+console.log(
+  `buttons not on Button (<button> outside components/ui/): ${buttons}${buttons ? `  [${count(where.buttons)}]` : ""}`,
+);
 console.log(`functions over 80 lines: ${fns.filter((f) => f.lines > 80).length}`);

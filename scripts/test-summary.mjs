@@ -26,7 +26,10 @@ const sdkPassed = sdk ? sdk.tests - sdk.failures - sdk.errors - sdk.skipped : 0;
 const sdkFailed = sdk ? sdk.failures + sdk.errors + sdk.skipped : sdkFile ? 1 : 0;
 const steps = Number(stepFailures) > 0 ? 1 : 0;
 console.log(`unit: ${unitPassed} passed, ${unitFailed} failed, ${unitSkipped} skipped`);
-if (sdkFile) console.log(`python sdk conformance: ${sdkPassed} passed, ${sdkFailed} failed${sdk ? ` (${sdk.skipped} skipped, counted as failed)` : " (no report)"}`);
+if (sdkFile)
+  console.log(
+    `python sdk conformance: ${sdkPassed} passed, ${sdkFailed} failed${sdk ? ` (${sdk.skipped} skipped, counted as failed)` : " (no report)"}`,
+  );
 console.log(`e2e: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
 if (steps) console.log("lint, typecheck or build: failed (counted as 1 failure)");
 const passed = unitPassed + sdkPassed + e2ePassed;

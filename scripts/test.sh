@@ -19,7 +19,7 @@ step() { echo; echo "=== [$((SECONDS - t0))s] $*"; }
 fail=0
 
 step "lint"
-npx eslint . || fail=1
+npm run -s lint || fail=1
 
 step "typecheck"
 npx next typegen >/dev/null && npx tsc --noEmit || fail=1

@@ -47,12 +47,20 @@ async function main(): Promise<void> {
   }
   const file = process.env.DW_EMBEDDED_DATA ?? ".data/breakwater.db";
   const port = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DW_EMBEDDED_PORT must be a port number, got ${process.env.DW_EMBEDDED_PORT}`);
-  if (process.argv.includes("--fresh")) for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`DW_EMBEDDED_PORT must be a port number, got ${process.env.DW_EMBEDDED_PORT}`);
+  if (process.argv.includes("--fresh"))
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
 
   const db = openDb(file, systemClock);
   const engine = createEngine({ db, clock: systemClock, leases: leasesFromEnv() });
-  const app = buildApp({ db, clock: systemClock, engine, auth: embeddedAuthFromEnv(), exportSigning: exportSigningFromEnv() });
+  const app = buildApp({
+    db,
+    clock: systemClock,
+    engine,
+    auth: embeddedAuthFromEnv(),
+    exportSigning: exportSigningFromEnv(),
+  });
 
   const sweep = setInterval(() => {
     try {
@@ -89,7 +97,9 @@ async function main(): Promise<void> {
       restockSleepSeconds: (seconds("DW_DEMO_RESTOCK_SLEEP_SECONDS") ?? 120_000) / 1000,
       log: (line) => console.log(`[demo] ${line}`),
     });
-    console.log(`demo fleet running (${Object.keys(fleet.seeded).length} seeded scenarios, a new order every few seconds)`);
+    console.log(
+      `demo fleet running (${Object.keys(fleet.seeded).length} seeded scenarios, a new order every few seconds)`,
+    );
   }
 
   const stop = async (): Promise<void> => {

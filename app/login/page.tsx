@@ -19,7 +19,11 @@ function loginError(value: string | string[] | undefined): LoginError | null {
 }
 
 /** Password mode's sign-in form (a plain POST to /api/auth/login); proxy mode explains where to sign in. */
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const [params, requestHeaders, t] = await Promise.all([searchParams, headers(), getTranslations("auth")]);
   const mode = getConfig().auth.mode;
   const next = safeNextPath(params.next);
@@ -27,13 +31,20 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const error = loginError(params.error);
 
   return (
-    <section aria-labelledby="login-title" className="w-full max-w-sm rounded-lg border border-line bg-panel p-6 shadow-sm">
+    <section
+      aria-labelledby="login-title"
+      className="w-full max-w-sm rounded-lg border border-line bg-panel p-6 shadow-sm"
+    >
       <h1 id="login-title" className="text-xl font-semibold tracking-tight">
         {t("title")}
       </h1>
       <p className="mt-1 text-sm text-fg-muted">{mode === "password" ? t("intro") : t("proxyIntro")}</p>
       {error ? (
-        <p role={error === "signed_out" ? "status" : "alert"} data-testid="login-message" className="mt-4 rounded-md border border-line px-3 py-2 text-sm">
+        <p
+          role={error === "signed_out" ? "status" : "alert"}
+          data-testid="login-message"
+          className="mt-4 rounded-md border border-line px-3 py-2 text-sm"
+        >
           {t(`errors.${error}`)}
         </p>
       ) : null}
@@ -42,11 +53,23 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <input type="hidden" name="next" value={next} />
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("user")}
-            <input name="user" autoComplete="username" required maxLength={128} className="rounded-md border border-line bg-canvas px-2 py-1.5 font-normal" />
+            <input
+              name="user"
+              autoComplete="username"
+              required
+              maxLength={128}
+              className="rounded-md border border-line bg-canvas px-2 py-1.5 font-normal"
+            />
           </label>
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("password")}
-            <input name="password" type="password" autoComplete="current-password" required className="rounded-md border border-line bg-canvas px-2 py-1.5 font-normal" />
+            <input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              className="rounded-md border border-line bg-canvas px-2 py-1.5 font-normal"
+            />
           </label>
           <button type="submit" className="mt-2 rounded-md bg-accent px-3 py-2 text-sm font-medium text-accent-fg">
             {t("submit")}

@@ -14,7 +14,11 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("runs.title") };
 }
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const [params, context, t] = await Promise.all([searchParams, getShellContext(), getTranslations("pages")]);
   const query = parseRunsQuery(params);
   let data: WorkflowList | null = null;

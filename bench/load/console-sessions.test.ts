@@ -45,7 +45,13 @@ beforeAll(async () => {
   for (let i = 0; i < 300; i += 1) {
     h.clock.advance(1000);
     const id = `seed-${i}`;
-    h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: i % 3 === 0 ? "orders.refund" : "orders.process", task_queue: "backlog", business_key: `bk-${i}` });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: id,
+      workflow_type: i % 3 === 0 ? "orders.refund" : "orders.process",
+      task_queue: "backlog",
+      business_key: `bk-${i}`,
+    });
     ids.push(id);
   }
 });
@@ -70,7 +76,11 @@ describe("console sessions under load", () => {
         try {
           const res = await fetch(`${h.url}/api${path}`, {
             ...init,
-            headers: { accept: "application/json", "x-durable-workflow-control-plane-version": "2", ...(init.body ? { "content-type": "application/json" } : {}) },
+            headers: {
+              accept: "application/json",
+              "x-durable-workflow-control-plane-version": "2",
+              ...(init.body ? { "content-type": "application/json" } : {}),
+            },
             signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           });
           await res.arrayBuffer();
@@ -78,7 +88,9 @@ describe("console sessions under load", () => {
           if (res.status >= 500) failures.push(`${kind} ${path} → ${res.status}`);
           return res;
         } catch (e) {
-          failures.push(`${kind} ${path} → ${e instanceof Error ? e.name : String(e)} after ${Math.round(performance.now() - t0)} ms`);
+          failures.push(
+            `${kind} ${path} → ${e instanceof Error ? e.name : String(e)} after ${Math.round(performance.now() - t0)} ms`,
+          );
           return null;
         }
       }
@@ -89,7 +101,9 @@ describe("console sessions under load", () => {
         let round = 0;
         while (Date.now() < deadline) {
           const id = encodeURIComponent(ids[(n * 7 + round * 13) % ids.length]);
-          const filter = ["", "&status=running", "&status=completed", "&workflow_type=orders.refund", "&query=bk-1"][round % 5];
+          const filter = ["", "&status=running", "&status=completed", "&workflow_type=orders.refund", "&query=bk-1"][
+            round % 5
+          ];
           await timed("list", `/workflows?page_size=50${filter}`);
           await timed("describe", `/workflows/${id}`);
           await timed("debug", `/workflows/${id}/debug`);
@@ -102,7 +116,15 @@ describe("console sessions under load", () => {
       async function starter(): Promise<void> {
         while (Date.now() < deadline) {
           const id = `load-${started}`;
-          const res = await timed("start", "/workflows", { method: "POST", body: JSON.stringify({ workflow_id: id, workflow_type: "orders.process", task_queue: QUEUE, input: [started] }) });
+          const res = await timed("start", "/workflows", {
+            method: "POST",
+            body: JSON.stringify({
+              workflow_id: id,
+              workflow_type: "orders.process",
+              task_queue: QUEUE,
+              input: [started],
+            }),
+          });
           if (res?.status === 201) {
             ids.push(id);
             started += 1;
@@ -116,7 +138,12 @@ describe("console sessions under load", () => {
           const task = await w.pollWorkflow();
           if (!task) continue;
           const done = task.history_events.some((e) => e.event_type === "ActivityCompleted");
-          const r = await w.completeWorkflow(task, done ? [{ type: "complete_workflow", result: blob("ok") }] : [{ type: "schedule_activity", activity_type: "charge", arguments: blob([task.workflow_id]) }]);
+          const r = await w.completeWorkflow(
+            task,
+            done
+              ? [{ type: "complete_workflow", result: blob("ok") }]
+              : [{ type: "schedule_activity", activity_type: "charge", arguments: blob([task.workflow_id]) }],
+          );
           if (r.status >= 500) failures.push(`workflow complete → ${r.status}`);
           workflowTasks += 1;
           if (done && r.status === 200) workflowsClosed += 1;
@@ -136,8 +163,15 @@ describe("console sessions under load", () => {
       const workers = [0, 1].map((i) => new ScriptedWorker(h.url, `load-worker-${i}`, QUEUE));
       for (const w of workers) await w.register();
       // Warm-up outside the measurement: the first call of each route pays for JIT compilation.
-      for (const path of ["/workflows?page_size=50", `/workflows/${ids[0]}`, `/workflows/${ids[0]}/debug`, "/system/operator-metrics"]) {
-        await (await fetch(`${h.url}/api${path}`, { headers: { "x-durable-workflow-control-plane-version": "2" } })).arrayBuffer();
+      for (const path of [
+        "/workflows?page_size=50",
+        `/workflows/${ids[0]}`,
+        `/workflows/${ids[0]}/debug`,
+        "/system/operator-metrics",
+      ]) {
+        await (
+          await fetch(`${h.url}/api${path}`, { headers: { "x-durable-workflow-control-plane-version": "2" } })
+        ).arrayBuffer();
       }
       const t0 = Date.now();
       deadline = t0 + DURATION_MS;
@@ -151,7 +185,10 @@ describe("console sessions under load", () => {
 
       const consoleSamples = samples.filter((s) => s.kind !== "start");
       const lines = ["list", "describe", "debug", "operator-metrics", "start"].map((kind) => {
-        const ms = samples.filter((s) => s.kind === kind).map((s) => s.ms).sort((a, b) => a - b);
+        const ms = samples
+          .filter((s) => s.kind === kind)
+          .map((s) => s.ms)
+          .sort((a, b) => a - b);
         return `  ${kind.padEnd(17)} n=${String(ms.length).padStart(6)}  p50=${percentile(ms, 50).toFixed(1)}ms  p95=${percentile(ms, 95).toFixed(1)}ms  p99=${percentile(ms, 99).toFixed(1)}ms  max=${(ms.at(-1) ?? 0).toFixed(1)}ms`;
       });
       const all = consoleSamples.map((s) => s.ms).sort((a, b) => a - b);
@@ -161,7 +198,11 @@ describe("console sessions under load", () => {
           `  console requests ${all.length} (${(all.length / elapsed).toFixed(0)}/s)  p50=${percentile(all, 50).toFixed(1)}ms  p95=${percentile(all, 95).toFixed(1)}ms  p99=${percentile(all, 99).toFixed(1)}ms  max=${(all.at(-1) ?? 0).toFixed(1)}ms`,
           ...lines,
           `  workload: ${started} workflows started over HTTP, ${workflowTasks} workflow tasks and ${activities} activities done, ${workflowsClosed} workflows completed`,
-          `  slowest: ${[...samples].sort((a, b) => b.ms - a.ms).slice(0, 5).map((s) => `${s.path} ${s.ms.toFixed(0)}ms`).join(", ")}`,
+          `  slowest: ${[...samples]
+            .sort((a, b) => b.ms - a.ms)
+            .slice(0, 5)
+            .map((s) => `${s.path} ${s.ms.toFixed(0)}ms`)
+            .join(", ")}`,
           `  failures: ${failures.length}${failures.length ? ` (first: ${failures.slice(0, 5).join("; ")})` : ""}`,
         ].join("\n"),
       );

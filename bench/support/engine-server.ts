@@ -23,7 +23,11 @@ async function main(): Promise<void> {
     db,
     clock: systemClock,
     engine,
-    auth: { driver: "token", tokens: { worker: process.env.BENCH_WORKER_TOKEN ?? null, operator: null, admin: null, legacy: null }, backwardCompatible: true },
+    auth: {
+      driver: "token",
+      tokens: { worker: process.env.BENCH_WORKER_TOKEN ?? null, operator: null, admin: null, legacy: null },
+      backwardCompatible: true,
+    },
   });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
   const send = (m: unknown): void => {
@@ -36,13 +40,27 @@ async function main(): Promise<void> {
       const { count, workflowType, args } = raw.start;
       const startedAt = Date.now();
       for (let i = 0; i < count; i++) {
-        engine.startWorkflow({ namespace: "default", workflow_id: `bench-${startedAt}-${i}`, workflow_type: workflowType, task_queue: "default", input: encodePayload(args) });
+        engine.startWorkflow({
+          namespace: "default",
+          workflow_id: `bench-${startedAt}-${i}`,
+          workflow_type: workflowType,
+          task_queue: "default",
+          input: encodePayload(args),
+        });
       }
       send({ started: count });
     } else if ("status" in raw) {
-      const completed = (db.prepare("SELECT COUNT(*) AS n FROM workflow_runs WHERE status = 'completed'").get() as { n: number }).n;
-      const failed = (db.prepare("SELECT COUNT(*) AS n FROM workflow_runs WHERE status IN ('failed', 'cancelled', 'terminated')").get() as { n: number }).n;
-      const activities = (db.prepare("SELECT COUNT(*) AS n FROM activity_executions WHERE status = 'completed'").get() as { n: number }).n;
+      const completed = (
+        db.prepare("SELECT COUNT(*) AS n FROM workflow_runs WHERE status = 'completed'").get() as { n: number }
+      ).n;
+      const failed = (
+        db
+          .prepare("SELECT COUNT(*) AS n FROM workflow_runs WHERE status IN ('failed', 'cancelled', 'terminated')")
+          .get() as { n: number }
+      ).n;
+      const activities = (
+        db.prepare("SELECT COUNT(*) AS n FROM activity_executions WHERE status = 'completed'").get() as { n: number }
+      ).n;
       const cpu = process.cpuUsage();
       send({ completed, failed, activities, cpuMs: (cpu.user + cpu.system) / 1000 });
     } else {

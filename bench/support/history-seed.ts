@@ -38,7 +38,8 @@ export function seedLongRun(db: Db, workflowId: string, targetEvents: number): S
     input: { codec: "avro", blob: encodeBlob([{ events: targetEvents }]) },
   });
   const runId = start.run_id;
-  if (runId === null) throw new Error(`could not start ${workflowId}: ${start.rejection_reason ?? start.command_status}`);
+  if (runId === null)
+    throw new Error(`could not start ${workflowId}: ${start.rejection_reason ?? start.command_status}`);
 
   const retryPolicy = { max_attempts: 3, backoff_seconds: [1, 5], non_retryable_error_types: [] as string[] };
   const insEvent = db.prepare(
@@ -58,7 +59,9 @@ export function seedLongRun(db: Db, workflowId: string, targetEvents: number): S
      VALUES (?, ?, 'activity_execution', ?, 'activity', 'activity', 0, 1, ?, ?, ?, ?, ?, ?)`,
   );
 
-  let sequence = (db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(runId) as { s: number }).s;
+  let sequence = (
+    db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(runId) as { s: number }
+  ).s;
   let t = started + STEP_MS;
   let failures = 0;
   const args = encodeBlob([{ batch: 0 }]);
@@ -73,7 +76,15 @@ export function seedLongRun(db: Db, workflowId: string, targetEvents: number): S
       const activityType = ACTIVITY_TYPES[cycle % ACTIVITY_TYPES.length];
       const activityId = newId(t);
       const last = remaining < 10;
-      const kind = last ? "heartbeat" : cycle % 32 === 7 ? "exhausted" : cycle % 8 === 1 || cycle % 8 === 5 ? "retried" : cycle % 8 === 3 ? "heartbeat" : "plain";
+      const kind = last
+        ? "heartbeat"
+        : cycle % 32 === 7
+          ? "exhausted"
+          : cycle % 8 === 1 || cycle % 8 === 5
+            ? "retried"
+            : cycle % 8 === 3
+              ? "heartbeat"
+              : "plain";
       const beats = last ? remaining - 3 : 2;
       const attempts = kind === "exhausted" ? 3 : kind === "retried" ? 2 : 1;
       const createdAt = t;
@@ -96,41 +107,157 @@ export function seedLongRun(db: Db, workflowId: string, targetEvents: number): S
         insEvent.run(newId(t), runId, sequence, type, JSON.stringify(payload), t, t, t);
         t += STEP_MS;
       };
-      const common = { activity_execution_id: activityId, activity_class: activityType, activity_type: activityType, sequence: cycle + 1 };
+      const common = {
+        activity_execution_id: activityId,
+        activity_class: activityType,
+        activity_type: activityType,
+        sequence: cycle + 1,
+      };
       event("ActivityScheduled", { ...common, activity: snapshot("pending", null) });
       let lastAttemptId = "";
       for (let n = 1; n <= attempts; n++) {
         const attemptId = newId(t);
         lastAttemptId = attemptId;
         const attemptStarted = t;
-        event("ActivityStarted", { ...common, activity_attempt_id: attemptId, attempt_number: n, lease_expires_at: isoMicros(t + 300_000), activity: snapshot("running", attemptId), activity_attempt: { id: attemptId, attempt_number: n, status: "running", lease_owner: "bench-worker", started_at: isoMicros(t) } });
+        event("ActivityStarted", {
+          ...common,
+          activity_attempt_id: attemptId,
+          attempt_number: n,
+          lease_expires_at: isoMicros(t + 300_000),
+          activity: snapshot("running", attemptId),
+          activity_attempt: {
+            id: attemptId,
+            attempt_number: n,
+            status: "running",
+            lease_owner: "bench-worker",
+            started_at: isoMicros(t),
+          },
+        });
         if (kind === "heartbeat") {
-          for (let h = 0; h < beats; h++) event("ActivityHeartbeatRecorded", { ...common, activity_attempt_id: attemptId, attempt_number: n, heartbeat_at: isoMicros(t), progress: { done: h + 1, of: beats } });
+          for (let h = 0; h < beats; h++)
+            event("ActivityHeartbeatRecorded", {
+              ...common,
+              activity_attempt_id: attemptId,
+              attempt_number: n,
+              heartbeat_at: isoMicros(t),
+              progress: { done: h + 1, of: beats },
+            });
         }
         const failed = n < attempts || kind === "exhausted";
-        const message = kind === "exhausted" ? "Ledger service rejected the batch (HTTP 409)." : "Connection reset by peer.";
+        const message =
+          kind === "exhausted" ? "Ledger service rejected the batch (HTTP 409)." : "Connection reset by peer.";
         const exceptionType = kind === "exhausted" ? "LedgerConflict" : "ConnectionReset";
-        insAttempt.run(attemptId, runId, activityId, n, failed ? "failed" : "completed", attemptStarted, kind === "heartbeat" ? t : null, t, attemptStarted, t);
+        insAttempt.run(
+          attemptId,
+          runId,
+          activityId,
+          n,
+          failed ? "failed" : "completed",
+          attemptStarted,
+          kind === "heartbeat" ? t : null,
+          t,
+          attemptStarted,
+          t,
+        );
         if (failed && n < attempts) {
-          event("ActivityRetryScheduled", { ...common, activity_attempt_id: attemptId, retry_after_attempt_id: attemptId, retry_after_attempt: n, retry_available_at: isoMicros(t + retryPolicy.backoff_seconds[n - 1] * 1000), retry_backoff_seconds: retryPolicy.backoff_seconds[n - 1], retry_reason: "failure", max_attempts: 3, retry_policy: retryPolicy, exception_type: exceptionType, exception_class: exceptionType, message, code: 0 });
+          event("ActivityRetryScheduled", {
+            ...common,
+            activity_attempt_id: attemptId,
+            retry_after_attempt_id: attemptId,
+            retry_after_attempt: n,
+            retry_available_at: isoMicros(t + retryPolicy.backoff_seconds[n - 1] * 1000),
+            retry_backoff_seconds: retryPolicy.backoff_seconds[n - 1],
+            retry_reason: "failure",
+            max_attempts: 3,
+            retry_policy: retryPolicy,
+            exception_type: exceptionType,
+            exception_class: exceptionType,
+            message,
+            code: 0,
+          });
         } else if (failed) {
           const failureId = newId(t);
           failures += 1;
-          insFailure.run(failureId, runId, activityId, exceptionType, exceptionType, message, `${exceptionType}: ${message}\n    at LedgerClient.post (ledger.ts:88)\n    at SyncLedger.handle (activities.ts:41)`, t, t);
-          event("ActivityFailed", { ...common, activity_attempt_id: attemptId, attempt_number: n, failure_id: failureId, failure_category: "activity", non_retryable: false, exception_type: exceptionType, exception_class: exceptionType, message, code: 0, exception: { type: exceptionType, message, code: 0 }, activity: snapshot("failed", attemptId) });
+          insFailure.run(
+            failureId,
+            runId,
+            activityId,
+            exceptionType,
+            exceptionType,
+            message,
+            `${exceptionType}: ${message}\n    at LedgerClient.post (ledger.ts:88)\n    at SyncLedger.handle (activities.ts:41)`,
+            t,
+            t,
+          );
+          event("ActivityFailed", {
+            ...common,
+            activity_attempt_id: attemptId,
+            attempt_number: n,
+            failure_id: failureId,
+            failure_category: "activity",
+            non_retryable: false,
+            exception_type: exceptionType,
+            exception_class: exceptionType,
+            message,
+            code: 0,
+            exception: { type: exceptionType, message, code: 0 },
+            activity: snapshot("failed", attemptId),
+          });
         } else {
-          event("ActivityCompleted", { ...common, activity_attempt_id: attemptId, attempt_number: n, result, payload_codec: "avro", activity: snapshot("completed", attemptId) });
+          event("ActivityCompleted", {
+            ...common,
+            activity_attempt_id: attemptId,
+            attempt_number: n,
+            result,
+            payload_codec: "avro",
+            activity: snapshot("completed", attemptId),
+          });
         }
       }
       const status = kind === "exhausted" ? "failed" : "completed";
-      insActivity.run(activityId, runId, cycle + 1, activityType, activityType, status, args, status === "completed" ? result : null, status === "failed" ? JSON.stringify({ type: "LedgerConflict", message: "Ledger service rejected the batch (HTTP 409).", code: 0 }) : null, attempts, lastAttemptId, JSON.stringify(retryPolicy), createdAt, t, kind === "heartbeat" ? t : null, createdAt, t);
+      insActivity.run(
+        activityId,
+        runId,
+        cycle + 1,
+        activityType,
+        activityType,
+        status,
+        args,
+        status === "completed" ? result : null,
+        status === "failed"
+          ? JSON.stringify({
+              type: "LedgerConflict",
+              message: "Ledger service rejected the batch (HTTP 409).",
+              code: 0,
+            })
+          : null,
+        attempts,
+        lastAttemptId,
+        JSON.stringify(retryPolicy),
+        createdAt,
+        t,
+        kind === "heartbeat" ? t : null,
+        createdAt,
+        t,
+      );
     }
-    db.prepare("UPDATE workflow_runs SET last_history_sequence = ?, last_progress_at = ?, updated_at = ? WHERE id = ?").run(sequence, t, t, runId);
+    db.prepare(
+      "UPDATE workflow_runs SET last_history_sequence = ?, last_progress_at = ?, updated_at = ? WHERE id = ?",
+    ).run(sequence, t, t, runId);
   })();
 
   clock.set(t);
-  const closed = engine.terminateWorkflow({ namespace: "default", workflow_id: workflowId, reason: "bench: history budget exceeded" });
-  if (closed.command_status !== "accepted") throw new Error(`could not terminate ${workflowId}: ${closed.rejection_reason ?? closed.command_status}`);
-  const events = (db.prepare("SELECT COUNT(*) AS n FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as { n: number }).n;
+  const closed = engine.terminateWorkflow({
+    namespace: "default",
+    workflow_id: workflowId,
+    reason: "bench: history budget exceeded",
+  });
+  if (closed.command_status !== "accepted")
+    throw new Error(`could not terminate ${workflowId}: ${closed.rejection_reason ?? closed.command_status}`);
+  const events = (
+    db.prepare("SELECT COUNT(*) AS n FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as {
+      n: number;
+    }
+  ).n;
   return { workflowId, runId, events, failures };
 }

@@ -33,7 +33,13 @@ export interface Percentiles {
 
 export function percentiles(samples: readonly number[]): Percentiles {
   const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s.at(-1) ?? Number.NaN };
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p95: percentile(s, 95),
+    p99: percentile(s, 99),
+    max: s.at(-1) ?? Number.NaN,
+  };
 }
 
 export function describePercentiles(p: Percentiles): string {
@@ -92,7 +98,12 @@ export interface Spawned {
 }
 
 /** Starts a child in its own process group with piped output, remembered for cleanup. */
-export function spawnChild(cmd: string, args: string[], env: NodeJS.ProcessEnv, opts: { echo?: boolean } = {}): Spawned {
+export function spawnChild(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { echo?: boolean } = {},
+): Spawned {
   const child = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   children.add(child);
   let out = "";
@@ -126,10 +137,15 @@ export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 /** The embedded server (`server/main.ts`) on `dataFile`, auto repair off; resolves once it listens. */
 export async function startEmbeddedServer(dataFile: string, timeoutMs = 120_000): Promise<Spawned & { url: string }> {
   const port = await freePort();
-  const s = spawnChild(process.execPath, ["--import", "tsx", join(ROOT, "server", "main.ts")], cleanEnv({ DW_EMBEDDED_PORT: String(port), DW_EMBEDDED_DATA: dataFile, DW_AUTO_REPAIR: "0" }));
+  const s = spawnChild(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "server", "main.ts")],
+    cleanEnv({ DW_EMBEDDED_PORT: String(port), DW_EMBEDDED_DATA: dataFile, DW_AUTO_REPAIR: "0" }),
+  );
   const deadline = Date.now() + timeoutMs;
   while (!/listening on/.test(s.output())) {
-    if (s.child.exitCode !== null) throw new Error(`embedded server exited (${s.child.exitCode}): ${s.output().slice(-2000)}`);
+    if (s.child.exitCode !== null)
+      throw new Error(`embedded server exited (${s.child.exitCode}): ${s.output().slice(-2000)}`);
     if (Date.now() > deadline) {
       await s.stop();
       throw new Error(`embedded server did not listen within ${timeoutMs / 1000} s: ${s.output().slice(-2000)}`);
@@ -159,7 +175,10 @@ export async function waitForHttp(url: string, timeoutMs: number, alive: () => b
 export function bounded<T>(what: string, limitMs: number, work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${Math.round(limitMs / 1000)} s`)), limitMs);
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not finish within ${Math.round(limitMs / 1000)} s`)),
+      limitMs,
+    );
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -169,7 +188,12 @@ export function ensureBuild(): void {
   if (existsSync(join(ROOT, ".next", "BUILD_ID"))) return;
   console.log("no production build (.next/BUILD_ID missing): running next build");
   const t0 = Date.now();
-  const r = spawnSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], { cwd: ROOT, env: cleanEnv({}), stdio: "inherit", timeout: 15 * 60_000 });
+  const r = spawnSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], {
+    cwd: ROOT,
+    env: cleanEnv({}),
+    stdio: "inherit",
+    timeout: 15 * 60_000,
+  });
   if (r.status !== 0) throw new Error(`next build failed (${r.signal ?? r.status})`);
   console.log(`next build took ${((Date.now() - t0) / 1000).toFixed(0)} s (${load()})`);
 }

@@ -4,7 +4,10 @@ import { againWorkflowId, parseSignalInput } from "@/components/actions/action-a
 describe("parseSignalInput", () => {
   it("accepts an empty box as no arguments and a JSON array as the arguments", () => {
     expect(parseSignalInput("  ")).toEqual({ ok: true, value: [] });
-    expect(parseSignalInput('["approved", 42, {"by": "ada"}]')).toEqual({ ok: true, value: ["approved", 42, { by: "ada" }] });
+    expect(parseSignalInput('["approved", 42, {"by": "ada"}]')).toEqual({
+      ok: true,
+      value: ["approved", 42, { by: "ada" }],
+    });
   });
 
   it("names what is wrong: not JSON, or not an array", () => {

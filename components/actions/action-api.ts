@@ -62,7 +62,9 @@ export function suggestAgainWorkflowId(workflowId: string): string {
 }
 
 /** Parses the signal input box: empty means no arguments, anything else must be a JSON array. */
-export function parseSignalInput(text: string): { ok: true; value: unknown[] } | { ok: false; problem: "json" | "array" } {
+export function parseSignalInput(
+  text: string,
+): { ok: true; value: unknown[] } | { ok: false; problem: "json" | "array" } {
   const trimmed = text.trim();
   if (trimmed === "") return { ok: true, value: [] };
   let parsed: unknown;

@@ -19,7 +19,13 @@ function useForecastTranslate(): Translate {
  * Pass the run's attempt ledger (`attemptLedger(history, export.activities)`); renders nothing when
  * no activity is open.
  */
-export function RetryForecast({ activities, className }: { activities: readonly LedgerActivity[]; className?: string }) {
+export function RetryForecast({
+  activities,
+  className,
+}: {
+  activities: readonly LedgerActivity[];
+  className?: string;
+}) {
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
   const now = useNow({ updateInterval: 5_000 }).getTime();
@@ -27,7 +33,11 @@ export function RetryForecast({ activities, className }: { activities: readonly 
   const sentences = activities
     .map((activity) => retryForecast(activity, now, locale, timeZone))
     .filter((forecast) => forecast !== null)
-    .map((forecast) => ({ id: forecast.executionId, text: formatRetryForecast(forecast, translate), last: forecast.lastAttempt }));
+    .map((forecast) => ({
+      id: forecast.executionId,
+      text: formatRetryForecast(forecast, translate),
+      last: forecast.lastAttempt,
+    }));
   if (!sentences.length) return null;
   return (
     <ul className={className ?? "space-y-0.5 text-sm"} data-testid="retry-forecast">

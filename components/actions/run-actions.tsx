@@ -20,7 +20,9 @@ export interface RunActionsProps {
   workflowId: string;
   runId: string;
   /** `GET /workflows/{id}/runs/{runId}`. */
-  describe: Pick<RunDescription, "status" | "is_terminal" | "is_current_run" | "actions" | "workflow_type"> & { archived_at?: unknown };
+  describe: Pick<RunDescription, "status" | "is_terminal" | "is_current_run" | "actions" | "workflow_type"> & {
+    archived_at?: unknown;
+  };
   /** `GET …/debug`; repair stays disabled until liveness is known. */
   debug: Pick<WorkflowDebug, "execution"> | null;
 }
@@ -43,7 +45,8 @@ function Field({ label, hint, children }: { label: string; hint?: string; childr
   );
 }
 
-const inputClass = "rounded-md border border-line bg-canvas px-2 py-1.5 text-sm text-fg focus:outline-2 focus:outline-focus";
+const inputClass =
+  "rounded-md border border-line bg-canvas px-2 py-1.5 text-sm text-fg focus:outline-2 focus:outline-focus";
 
 /**
  * Operator actions for one run, each enabled or explained by `runCapabilities`, sent through the
@@ -77,7 +80,11 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
   const [newId, setNewId] = useState("");
   const [formProblem, setFormProblem] = useState<string | null>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const { state: confirmState, start: startConfirmation, reset: resetConfirmation } = useConfirmation(() => {
+  const {
+    state: confirmState,
+    start: startConfirmation,
+    reset: resetConfirmation,
+  } = useConfirmation(() => {
     void queryClient.invalidateQueries();
   });
 
@@ -120,7 +127,8 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
       case "signal": {
         if (!signalName.trim()) return setFormProblem(t("form.signalNameRequired"));
         const input = parseSignalInput(signalInput);
-        if (!input.ok) return setFormProblem(input.problem === "json" ? t("form.signalInputJson") : t("form.signalInputArray"));
+        if (!input.ok)
+          return setFormProblem(input.problem === "json" ? t("form.signalInputJson") : t("form.signalInputArray"));
         request = { action, ...base, signalName: signalName.trim(), input: input.value };
         break;
       }
@@ -150,9 +158,10 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
   };
 
   const actionLabel = (action: RunAction) => t(`action.${action}`);
-  const disabledReasons = RUN_ACTIONS.map((action) => ({ action, text: context.known ? words.capability(capabilities[action]) : t("checkingPermissions") })).filter(
-    (entry): entry is { action: RunAction; text: string } => entry.text !== null,
-  );
+  const disabledReasons = RUN_ACTIONS.map((action) => ({
+    action,
+    text: context.known ? words.capability(capabilities[action]) : t("checkingPermissions"),
+  })).filter((entry): entry is { action: RunAction; text: string } => entry.text !== null);
 
   return (
     <section aria-label={t("sectionLabel")} data-testid="run-actions" className="space-y-3">
@@ -171,7 +180,9 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
               aria-describedby={why ? `run-action-why-${action}` : undefined}
               onClick={() => openDialog(action)}
               className={`rounded-md border px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-50 ${
-                DANGER.has(action) ? "border-bad/50 text-bad hover:bg-bad/10" : "border-line text-fg hover:bg-accent-soft"
+                DANGER.has(action)
+                  ? "border-bad/50 text-bad hover:bg-bad/10"
+                  : "border-line text-fg hover:bg-accent-soft"
               }`}
             >
               {actionLabel(action)}
@@ -202,26 +213,56 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
             </h2>
             <p className="text-sm text-fg-muted">{t(`dialog.${open}.body`, { workflowId, runId })}</p>
             {open === "repair" && debug?.execution.liveness_reason ? (
-              <p className="rounded-md bg-panel-muted px-3 py-2 font-mono text-xs break-words text-fg">{debug.execution.liveness_reason}</p>
+              <p className="rounded-md bg-panel-muted px-3 py-2 font-mono text-xs break-words text-fg">
+                {debug.execution.liveness_reason}
+              </p>
             ) : null}
             {open === "cancel" || open === "terminate" || open === "archive" ? (
               <Field label={open === "archive" ? t("form.reasonOptional") : t("form.reason")}>
-                <textarea name="reason" value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={1000} className={inputClass} />
+                <textarea
+                  name="reason"
+                  value={reason}
+                  onChange={(e) => setReason(e.target.value)}
+                  rows={3}
+                  maxLength={1000}
+                  className={inputClass}
+                />
               </Field>
             ) : null}
             {open === "signal" ? (
               <>
                 <Field label={t("form.signalName")}>
-                  <input name="signalName" value={signalName} onChange={(e) => setSignalName(e.target.value)} maxLength={256} className={inputClass} />
+                  <input
+                    name="signalName"
+                    value={signalName}
+                    onChange={(e) => setSignalName(e.target.value)}
+                    maxLength={256}
+                    className={inputClass}
+                  />
                 </Field>
                 <Field label={t("form.signalInput")} hint={t("form.signalInputHint")}>
-                  <textarea name="signalInput" value={signalInput} onChange={(e) => setSignalInput(e.target.value)} rows={4} className={`${inputClass} font-mono`} />
+                  <textarea
+                    name="signalInput"
+                    value={signalInput}
+                    onChange={(e) => setSignalInput(e.target.value)}
+                    rows={4}
+                    className={`${inputClass} font-mono`}
+                  />
                 </Field>
               </>
             ) : null}
             {open === "startAgain" ? (
-              <Field label={t("form.newWorkflowId")} hint={t("form.newWorkflowIdHint", { workflowType: describe.workflow_type })}>
-                <input name="newWorkflowId" value={newId} onChange={(e) => setNewId(e.target.value)} maxLength={128} className={`${inputClass} font-mono`} />
+              <Field
+                label={t("form.newWorkflowId")}
+                hint={t("form.newWorkflowIdHint", { workflowType: describe.workflow_type })}
+              >
+                <input
+                  name="newWorkflowId"
+                  value={newId}
+                  onChange={(e) => setNewId(e.target.value)}
+                  maxLength={128}
+                  className={`${inputClass} font-mono`}
+                />
               </Field>
             ) : null}
             {formProblem ? (
@@ -230,7 +271,11 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
               </p>
             ) : null}
             <div className="flex justify-end gap-2">
-              <button type="button" onClick={() => setOpen(null)} className="rounded-md border border-line px-3 py-1.5 text-sm">
+              <button
+                type="button"
+                onClick={() => setOpen(null)}
+                className="rounded-md border border-line px-3 py-1.5 text-sm"
+              >
                 {t("dialog.close")}
               </button>
               <button
@@ -245,7 +290,13 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
         ) : null}
       </dialog>
 
-      <ActionStatus phase={phase} confirm={confirmState} onRecheck={() => confirmState && startConfirmation({ ...confirmState.target, clickedAt: confirmState.target.clickedAt })} />
+      <ActionStatus
+        phase={phase}
+        confirm={confirmState}
+        onRecheck={() =>
+          confirmState && startConfirmation({ ...confirmState.target, clickedAt: confirmState.target.clickedAt })
+        }
+      />
     </section>
   );
 }
@@ -264,7 +315,12 @@ function ActionStatus({
   if (phase.kind === "idle") return <div role="status" aria-live="polite" className="sr-only" />;
   const label = t(`action.${phase.action}`);
   return (
-    <div role="status" aria-live="polite" data-testid="action-status" className="space-y-2 rounded-lg border border-line bg-panel px-4 py-3 text-sm">
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="action-status"
+      className="space-y-2 rounded-lg border border-line bg-panel px-4 py-3 text-sm"
+    >
       {phase.kind === "sending" ? <p data-state="sending">{t("status.sending", { action: label })}</p> : null}
       {phase.kind === "failed" ? (
         <p data-state="refused" className="text-bad">
@@ -274,15 +330,22 @@ function ActionStatus({
       ) : null}
       {phase.kind === "answered" && phase.answer.result === "rejected" ? (
         <p data-state="rejected" className="text-bad">
-          {t("status.rejected", { action: label, status: phase.answer.httpStatus })} {words.rejection(phase.answer.rejectionReason, phase.answer.outcome)}
-          {phase.answer.message ? <span className="mt-1 block text-xs text-fg-muted">{phase.answer.message}</span> : null}
+          {t("status.rejected", { action: label, status: phase.answer.httpStatus })}{" "}
+          {words.rejection(phase.answer.rejectionReason, phase.answer.outcome)}
+          {phase.answer.message ? (
+            <span className="mt-1 block text-xs text-fg-muted">{phase.answer.message}</span>
+          ) : null}
         </p>
       ) : null}
       {phase.kind === "answered" && phase.answer.result === "accepted" ? (
         <>
           <p data-state="accepted">
             {t("status.accepted", { action: label, outcome: phase.answer.outcome ?? "–", ms: phase.answerMs })}
-            {phase.answer.commandId ? <span className="ml-1 font-mono text-xs text-fg-muted">{t("status.commandId", { id: phase.answer.commandId })}</span> : null}
+            {phase.answer.commandId ? (
+              <span className="ml-1 font-mono text-xs text-fg-muted">
+                {t("status.commandId", { id: phase.answer.commandId })}
+              </span>
+            ) : null}
           </p>
           {confirm ? <ConfirmationView confirm={confirm} onRecheck={onRecheck} /> : null}
         </>
@@ -291,22 +354,42 @@ function ActionStatus({
   );
 }
 
-function ConfirmationView({ confirm, onRecheck }: { confirm: NonNullable<ReturnType<typeof useConfirmation>["state"]>; onRecheck: () => void }) {
+function ConfirmationView({
+  confirm,
+  onRecheck,
+}: {
+  confirm: NonNullable<ReturnType<typeof useConfirmation>["state"]>;
+  onRecheck: () => void;
+}) {
   const words = useActionWords();
   const { t } = words;
   const { confirmation, target } = confirm;
   const mark: Record<string, string> = { done: "✓", pending: "…", failed: "✗", skipped: "–" };
   return (
-    <div data-testid="confirmation" data-phase={confirmation.phase} data-durable-ms={confirm.durableMs ?? ""} className="space-y-1">
+    <div
+      data-testid="confirmation"
+      data-phase={confirmation.phase}
+      data-durable-ms={confirm.durableMs ?? ""}
+      className="space-y-1"
+    >
       <p className="font-medium">
         {confirmation.phase === "awaiting" ? t("confirm.awaiting") : null}
-        {confirmation.phase === "confirmed" ? t("confirm.confirmed", { seconds: ((confirm.durableMs ?? 0) / 1000).toFixed(1) }) : null}
+        {confirmation.phase === "confirmed"
+          ? t("confirm.confirmed", { seconds: ((confirm.durableMs ?? 0) / 1000).toFixed(1) })
+          : null}
         {confirmation.phase === "failed" ? t("confirm.failed") : null}
-        {confirmation.phase === "timed_out" ? t("confirm.timedOut", { seconds: Math.round(confirmation.elapsedMs / 1000) }) : null}
+        {confirmation.phase === "timed_out"
+          ? t("confirm.timedOut", { seconds: Math.round(confirmation.elapsedMs / 1000) })
+          : null}
       </p>
       <ol className="space-y-0.5">
         {confirmation.steps.map((step) => (
-          <li key={step.id} data-step={step.id} data-status={step.status} className={step.status === "failed" ? "text-bad" : step.status === "done" ? "text-ok" : "text-fg-muted"}>
+          <li
+            key={step.id}
+            data-step={step.id}
+            data-status={step.status}
+            className={step.status === "failed" ? "text-bad" : step.status === "done" ? "text-ok" : "text-fg-muted"}
+          >
             <span aria-hidden="true" className="inline-block w-4">
               {mark[step.status]}
             </span>
@@ -319,7 +402,9 @@ function ConfirmationView({ confirm, onRecheck }: { confirm: NonNullable<ReturnT
           {t("confirm.recheck")}
         </button>
       ) : null}
-      {confirm.readError ? <p className="text-xs text-warn">{t("confirm.readError", { message: confirm.readError })}</p> : null}
+      {confirm.readError ? (
+        <p className="text-xs text-warn">{t("confirm.readError", { message: confirm.readError })}</p>
+      ) : null}
       {target.command.action === "repair" && confirmation.phase === "confirmed" && confirm.runStatus ? (
         <p data-testid="run-follow-up" data-run-status={confirm.runStatus}>
           {t("confirm.followUp", { status: confirm.runStatus, liveness: confirm.livenessState ?? "–" })}

@@ -30,8 +30,16 @@ describe("toActionAnswer", () => {
 describe("toActionError", () => {
   it("accepts a status that is absent, null or an integer", () => {
     expect(toActionError({ reason: "read_only", message: "no" })).toEqual({ reason: "read_only", message: "no" });
-    expect(toActionError({ reason: "server_unavailable", message: "down", httpStatus: null })).toEqual({ reason: "server_unavailable", message: "down", httpStatus: null });
-    expect(toActionError({ reason: "forbidden", message: "no", httpStatus: 403, role: "worker" })).toEqual({ reason: "forbidden", message: "no", httpStatus: 403 });
+    expect(toActionError({ reason: "server_unavailable", message: "down", httpStatus: null })).toEqual({
+      reason: "server_unavailable",
+      message: "down",
+      httpStatus: null,
+    });
+    expect(toActionError({ reason: "forbidden", message: "no", httpStatus: 403, role: "worker" })).toEqual({
+      reason: "forbidden",
+      message: "no",
+      httpStatus: 403,
+    });
   });
 
   it("refuses bodies that are not an error envelope", () => {

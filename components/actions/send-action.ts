@@ -27,7 +27,14 @@ export function toActionAnswer(json: unknown): ActionAnswer | null {
   const { result, httpStatus, action, workflowId, runId, commandId, outcome, rejectionReason, message } = json;
   if (result !== "accepted" && result !== "rejected") return null;
   if (!isInt(httpStatus) || typeof action !== "string" || typeof workflowId !== "string") return null;
-  if (!isStringOrNull(runId) || !isStringOrNull(commandId) || !isStringOrNull(outcome) || !isStringOrNull(rejectionReason) || !isStringOrNull(message)) return null;
+  if (
+    !isStringOrNull(runId) ||
+    !isStringOrNull(commandId) ||
+    !isStringOrNull(outcome) ||
+    !isStringOrNull(rejectionReason) ||
+    !isStringOrNull(message)
+  )
+    return null;
   return { result, httpStatus, action, workflowId, runId, commandId, outcome, rejectionReason, message };
 }
 
@@ -47,7 +54,11 @@ export function toActionContext(json: unknown): ActionContext {
   throw new Error("Unexpected answer from /api/actions/context.");
 }
 
-async function post(url: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown } | ActionError> {
+async function post(
+  url: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<{ status: number; json: unknown } | ActionError> {
   try {
     const response = await fetch(url, {
       method: "POST",
@@ -59,10 +70,18 @@ async function post(url: string, body: unknown, signal?: AbortSignal): Promise<{
     try {
       return { status: response.status, json: JSON.parse(text) as unknown };
     } catch {
-      return { reason: "malformed_response", message: `HTTP ${response.status}: ${text.slice(0, 200)}`, httpStatus: response.status };
+      return {
+        reason: "malformed_response",
+        message: `HTTP ${response.status}: ${text.slice(0, 200)}`,
+        httpStatus: response.status,
+      };
     }
   } catch (error) {
-    return { reason: "console_unreachable", message: error instanceof Error ? error.message : String(error), httpStatus: null };
+    return {
+      reason: "console_unreachable",
+      message: error instanceof Error ? error.message : String(error),
+      httpStatus: null,
+    };
   }
 }
 
@@ -78,7 +97,10 @@ export async function sendRunAction(request: RunActionRequest, signal?: AbortSig
   if (answer) return { ok: true, answer };
   const error = toActionError(raw.json);
   if (error) return { ok: false, error: { ...error, httpStatus: error.httpStatus ?? raw.status } };
-  return { ok: false, error: { reason: "malformed_response", message: `HTTP ${raw.status}: unexpected answer`, httpStatus: raw.status } };
+  return {
+    ok: false,
+    error: { reason: "malformed_response", message: `HTTP ${raw.status}: unexpected answer`, httpStatus: raw.status },
+  };
 }
 
 interface PassReports {
@@ -90,15 +112,28 @@ interface PassReports {
  * Sends a maintenance pass. The handler's server-side client parsed the report with the pass's zod
  * schema (a report that breaks the contract is answered as a `malformed_response` error instead).
  */
-export async function sendSystemPass<P extends keyof PassReports>(pass: P, body: unknown = {}): Promise<{ ok: true; status: number; report: PassReports[P] } | { ok: false; error: ActionError }> {
+export async function sendSystemPass<P extends keyof PassReports>(
+  pass: P,
+  body: unknown = {},
+): Promise<{ ok: true; status: number; report: PassReports[P] } | { ok: false; error: ActionError }> {
   const raw = await post(`/api/actions/system/${pass}`, body);
   if (isError(raw)) return { ok: false, error: raw };
   const json = raw.json;
-  if ((raw.status === 200 || raw.status === 207) && isRecord(json) && isInt(json.httpStatus) && typeof json.partial === "boolean") {
+  if (
+    (raw.status === 200 || raw.status === 207) &&
+    isRecord(json) &&
+    isInt(json.httpStatus) &&
+    typeof json.partial === "boolean"
+  ) {
     return { ok: true, status: json.httpStatus, report: json.report as PassReports[P] };
   }
   const error = toActionError(raw.json);
-  return { ok: false, error: error ? { ...error, httpStatus: raw.status } : { reason: "malformed_response", message: `HTTP ${raw.status}`, httpStatus: raw.status } };
+  return {
+    ok: false,
+    error: error
+      ? { ...error, httpStatus: raw.status }
+      : { reason: "malformed_response", message: `HTTP ${raw.status}`, httpStatus: raw.status },
+  };
 }
 
 /** A fresh idempotency key per intended command. */

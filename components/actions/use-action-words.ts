@@ -6,8 +6,17 @@ import type { Step } from "@/lib/confirm/confirm";
 import { REJECTION_REASONS } from "@/lib/dw/enums";
 import type { ActionError } from "@/components/actions/action-api";
 
-const KNOWN_REJECTIONS = new Set<string>([...REJECTION_REASONS, "historical_run_command_rejected", "rejected_duplicate", "workflow_id_reserved_in_namespace"]);
-type KnownRejection = (typeof REJECTION_REASONS)[number] | "historical_run_command_rejected" | "rejected_duplicate" | "workflow_id_reserved_in_namespace";
+const KNOWN_REJECTIONS = new Set<string>([
+  ...REJECTION_REASONS,
+  "historical_run_command_rejected",
+  "rejected_duplicate",
+  "workflow_id_reserved_in_namespace",
+]);
+type KnownRejection =
+  | (typeof REJECTION_REASONS)[number]
+  | "historical_run_command_rejected"
+  | "rejected_duplicate"
+  | "workflow_id_reserved_in_namespace";
 
 const KNOWN_ERRORS = new Set([
   "cross_origin",
@@ -61,13 +70,24 @@ export function useActionWords() {
       const facts = step.facts;
       switch (step.id) {
         case "command_recorded":
-          return t(`step.command_recorded.${step.status}`, { eventType: facts.eventType ?? "", outcome: facts.outcome ?? "", answeredOutcome: facts.answeredOutcome ?? "", sequence: step.sequence ?? 0 });
+          return t(`step.command_recorded.${step.status}`, {
+            eventType: facts.eventType ?? "",
+            outcome: facts.outcome ?? "",
+            answeredOutcome: facts.answeredOutcome ?? "",
+            sequence: step.sequence ?? 0,
+          });
         case "task_recreated":
-          return t(`step.task_recreated.${step.status}`, { taskType: facts.taskType ?? "", taskId: facts.taskId ?? "" });
+          return t(`step.task_recreated.${step.status}`, {
+            taskType: facts.taskType ?? "",
+            taskId: facts.taskId ?? "",
+          });
         case "left_repair_needed":
           return t(`step.left_repair_needed.${step.status}`, { livenessState: facts.livenessState ?? "" });
         case "run_closed":
-          return t(`step.run_closed.${step.status}`, { eventType: facts.eventType ?? "", sequence: step.sequence ?? 0 });
+          return t(`step.run_closed.${step.status}`, {
+            eventType: facts.eventType ?? "",
+            sequence: step.sequence ?? 0,
+          });
         case "status_final":
           return t(`step.status_final.${step.status}`, { status: facts.status ?? "" });
         case "run_archived":

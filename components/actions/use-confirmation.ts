@@ -63,8 +63,20 @@ export function useConfirmation(onSettled?: () => void) {
     const readHistory = async () => {
       // Drain every page after the cursor: the effect may sit behind other new events.
       for (let pages = 0; pages < 20; pages += 1) {
-        const page = await browserDwClient.getHistory(target.workflowId, target.runId, { nextPageToken: cursor, pageSize: 500 }, { signal });
-        events = mergeEvents(events, page.events.map((event) => ({ sequence: event.sequence, event_type: event.event_type, payload: event.payload })));
+        const page = await browserDwClient.getHistory(
+          target.workflowId,
+          target.runId,
+          { nextPageToken: cursor, pageSize: 500 },
+          { signal },
+        );
+        events = mergeEvents(
+          events,
+          page.events.map((event) => ({
+            sequence: event.sequence,
+            event_type: event.event_type,
+            payload: event.payload,
+          })),
+        );
         const hasMore = page.next_page_token !== null && page.next_page_token !== undefined;
         cursor = historyResumeToken(page, cursor);
         if (!hasMore) return;
@@ -104,7 +116,13 @@ export function useConfirmation(onSettled?: () => void) {
           readError = error instanceof Error ? error.message : String(error);
         }
         // Once confirmed, the steps stay as they were proven; later polls only follow the run.
-        const confirmation = confirmed ?? evaluateConfirmation(target.command, observation ?? { events }, { startedAt, now: Date.now(), timeoutMs: CONFIRM_TIMEOUT_MS });
+        const confirmation =
+          confirmed ??
+          evaluateConfirmation(target.command, observation ?? { events }, {
+            startedAt,
+            now: Date.now(),
+            timeoutMs: CONFIRM_TIMEOUT_MS,
+          });
         if (confirmation.phase === "confirmed" && durableMs === null) {
           durableMs = Math.round(performance.now() - target.clickedAt);
           confirmedAt = Date.now();
@@ -124,7 +142,12 @@ export function useConfirmation(onSettled?: () => void) {
           livenessState: observation?.livenessState ?? null,
           readError,
         });
-        const followingUp = confirmation.phase === "confirmed" && target.command.action === "repair" && observation?.isTerminal !== true && confirmedAt !== null && now - confirmedAt < FOLLOW_UP_MS;
+        const followingUp =
+          confirmation.phase === "confirmed" &&
+          target.command.action === "repair" &&
+          observation?.isTerminal !== true &&
+          confirmedAt !== null &&
+          now - confirmedAt < FOLLOW_UP_MS;
         if ((confirmation.phase !== "awaiting" && !followingUp) || signal.aborted) {
           if (confirmation.phase !== "confirmed") settledRef.current?.();
           return;

@@ -28,7 +28,12 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   const now = useTicker(10_000);
   const scan = useAttentionScan(namespace);
   const context = useActionContext();
-  const cluster = useQuery({ queryKey: ["cluster-info"], queryFn: ({ signal }) => browserDwClient.clusterInfo({ signal }), staleTime: 60_000, retry: false });
+  const cluster = useQuery({
+    queryKey: ["cluster-info"],
+    queryFn: ({ signal }) => browserDwClient.clusterInfo({ signal }),
+    staleTime: 60_000,
+    retry: false,
+  });
   const [bulkFor, setBulkFor] = useState<{ key: string; title: string; members: RunRef[] } | null>(null);
 
   const data = scan.data;
@@ -37,22 +42,41 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
     () => (data ? failureGroups(data.runs, { now: data.scannedAt, sampleSize: Number.MAX_SAFE_INTEGER }) : []),
     [data],
   );
-  const livenessListing = cluster.data?.capabilities && typeof cluster.data.capabilities === "object" ? (cluster.data.capabilities as Record<string, unknown>).liveness_listing === true : false;
+  const livenessListing =
+    cluster.data?.capabilities && typeof cluster.data.capabilities === "object"
+      ? (cluster.data.capabilities as Record<string, unknown>).liveness_listing === true
+      : false;
 
-  if (scan.isError && !data) return <DwErrorState error={toErrorInfo(scan.error)} onRetry={() => void scan.refetch()} />;
+  if (scan.isError && !data)
+    return <DwErrorState error={toErrorInfo(scan.error)} onRetry={() => void scan.refetch()} />;
 
   const canRepair = context.known && !context.readOnly && context.role !== "worker";
-  const repairRefusal = !context.known ? t("checking") : context.readOnly ? t("readOnly") : context.role === "worker" ? t("roleWorker") : null;
+  const repairRefusal = !context.known
+    ? t("checking")
+    : context.readOnly
+      ? t("readOnly")
+      : context.role === "worker"
+        ? t("roleWorker")
+        : null;
 
   return (
     <div className="space-y-4">
-      <div role="status" aria-live="polite" data-testid="scan-status" className="rounded-lg border border-line bg-panel px-4 py-3 text-sm">
+      <div
+        role="status"
+        aria-live="polite"
+        data-testid="scan-status"
+        className="rounded-lg border border-line bg-panel px-4 py-3 text-sm"
+      >
         {scan.isFetching && !data ? (
           <p>{t("scanning", { listed: scan.progress.listed, read: scan.progress.read })}</p>
         ) : data ? (
           <p>
             {t("scanned", { count: data.runs.length, groups: groups.length, at: time.dateTime(data.scannedAt) })}{" "}
-            {scan.isFetching ? <span className="text-fg-muted">{t("rescanning", { read: scan.progress.read, listed: scan.progress.listed })}</span> : null}
+            {scan.isFetching ? (
+              <span className="text-fg-muted">
+                {t("rescanning", { read: scan.progress.read, listed: scan.progress.listed })}
+              </span>
+            ) : null}
           </p>
         ) : null}
         {data && !livenessListing ? (
@@ -62,7 +86,12 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
             {data.unreadable ? ` ${t("unreadable", { count: data.unreadable })}` : ""}
           </p>
         ) : null}
-        <button type="button" onClick={() => void scan.refetch()} disabled={scan.isFetching} className="mt-2 rounded-md border border-line px-2 py-1 text-xs disabled:opacity-50">
+        <button
+          type="button"
+          onClick={() => void scan.refetch()}
+          disabled={scan.isFetching}
+          className="mt-2 rounded-md border border-line px-2 py-1 text-xs disabled:opacity-50"
+        >
           {t("rescan")}
         </button>
       </div>
@@ -98,7 +127,11 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
             debugState={(ref) => data?.debugByRun.get(runKey(ref.workflowId, ref.runId))?.execution ?? null}
             bulkOpen={bulkFor?.key === group.key}
             onBulk={() =>
-              setBulkFor({ key: group.key, title: `${t(`cause.${group.cause}`)} · ${group.workflowType ?? t("unknownType")}${group.activityType ? ` › ${group.activityType}` : ""}`, members: group.samples })
+              setBulkFor({
+                key: group.key,
+                title: `${t(`cause.${group.cause}`)} · ${group.workflowType ?? t("unknownType")}${group.activityType ? ` › ${group.activityType}` : ""}`,
+                members: group.samples,
+              })
             }
           />
         ))}
@@ -126,13 +159,22 @@ function GroupCard({
   const oldestAge = group.oldestSince ? now - new Date(group.oldestSince).getTime() : group.oldestAgeMs;
   const repairable = REPAIRABLE_CAUSES.has(group.cause);
   return (
-    <li data-testid="attention-group" data-cause={group.cause} data-count={group.count} className="rounded-lg border border-line bg-panel p-4">
+    <li
+      data-testid="attention-group"
+      data-cause={group.cause}
+      data-count={group.count}
+      className="rounded-lg border border-line bg-panel p-4"
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h3 className="text-base font-semibold text-fg">
-            <span className={group.cause === "repair_needed" ? "text-bad" : "text-warn"}>{t(`cause.${group.cause}`)}</span>
+            <span className={group.cause === "repair_needed" ? "text-bad" : "text-warn"}>
+              {t(`cause.${group.cause}`)}
+            </span>
             <span className="ml-2 font-mono text-sm text-fg-muted">{group.workflowType ?? t("unknownType")}</span>
-            {group.activityType ? <span className="ml-2 font-mono text-sm text-fg-muted">› {group.activityType}</span> : null}
+            {group.activityType ? (
+              <span className="ml-2 font-mono text-sm text-fg-muted">› {group.activityType}</span>
+            ) : null}
           </h3>
           <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-fg-muted">
             <span>
@@ -144,11 +186,19 @@ function GroupCard({
             <span>{t("oldest", { age: time.duration(oldestAge) })}</span>
             <span>{t("newest", { at: time.dateTime(group.newestAt) })}</span>
             {group.failureCategory ? <span>{t("category", { category: group.failureCategory })}</span> : null}
-            {group.nonRetryable === true ? <span className="rounded bg-bad/10 px-1.5 text-bad">{t("nonRetryable")}</span> : null}
+            {group.nonRetryable === true ? (
+              <span className="rounded bg-bad/10 px-1.5 text-bad">{t("nonRetryable")}</span>
+            ) : null}
           </p>
         </div>
         {repairable ? (
-          <button type="button" data-testid="bulk-open" onClick={onBulk} disabled={bulkOpen} className="rounded-md border border-line px-3 py-1.5 text-sm font-medium hover:bg-accent-soft disabled:opacity-50">
+          <button
+            type="button"
+            data-testid="bulk-open"
+            onClick={onBulk}
+            disabled={bulkOpen}
+            className="rounded-md border border-line px-3 py-1.5 text-sm font-medium hover:bg-accent-soft disabled:opacity-50"
+          >
             {t("repairAll", { count: group.count })}
           </button>
         ) : (
@@ -161,17 +211,25 @@ function GroupCard({
           const liveness = livenessLabel(state).label;
           return (
             <li key={ref.runId} className="rounded-md bg-panel-muted px-3 py-2 text-sm">
-              <Link href={runHref(ref.workflowId, ref.runId)} className="font-mono text-accent hover:underline" data-testid="sample-run">
+              <Link
+                href={runHref(ref.workflowId, ref.runId)}
+                className="font-mono text-accent hover:underline"
+                data-testid="sample-run"
+              >
                 {ref.workflowId}
               </Link>
               <span className="ml-2 text-xs text-fg-muted">{tv(liveness.id, liveness.values)}</span>
-              {state?.liveness_reason ? <p className="mt-0.5 text-xs break-words text-fg-muted">{state.liveness_reason}</p> : null}
+              {state?.liveness_reason ? (
+                <p className="mt-0.5 text-xs break-words text-fg-muted">{state.liveness_reason}</p>
+              ) : null}
               <RunRetryForecast workflowId={ref.workflowId} runId={ref.runId} />
             </li>
           );
         })}
       </ul>
-      {group.count > SAMPLE_SIZE ? <p className="mt-2 text-xs text-fg-muted">{t("more", { count: group.count - SAMPLE_SIZE })}</p> : null}
+      {group.count > SAMPLE_SIZE ? (
+        <p className="mt-2 text-xs text-fg-muted">{t("more", { count: group.count - SAMPLE_SIZE })}</p>
+      ) : null}
     </li>
   );
 }

@@ -28,7 +28,9 @@ async function followUp(run: RunRef, signal: AbortSignal): Promise<FollowUp | nu
       browserDwClient.describeRun(run.workflowId, run.runId, { signal }),
       browserDwClient.debugRun(run.workflowId, run.runId, {}, { signal }),
     ]);
-    const failures = [...(debug.recent_failures ?? [])].sort((a, b) => (b.created_at ?? "").localeCompare(a.created_at ?? ""));
+    const failures = [...(debug.recent_failures ?? [])].sort((a, b) =>
+      (b.created_at ?? "").localeCompare(a.created_at ?? ""),
+    );
     return {
       status: described.status,
       isTerminal: described.is_terminal,
@@ -69,27 +71,38 @@ export function BulkRepair({
       const debugs = await mapBounded(
         members,
         PLAN_CONCURRENCY,
-        async (run) => browserDwClient.debugRun(run.workflowId, run.runId, {}, { signal: controller.signal }).catch(() => null),
+        async (run) =>
+          browserDwClient.debugRun(run.workflowId, run.runId, {}, { signal: controller.signal }).catch(() => null),
         (done) => setStage({ kind: "planning", read: done }),
         controller.signal,
       );
       if (controller.signal.aborted) return;
-      setStage({ kind: "planned", plan: repairPlan(members.map((run, index) => ({ ...run, debug: debugs[index] ?? null }))) });
+      setStage({
+        kind: "planned",
+        plan: repairPlan(members.map((run, index) => ({ ...run, debug: debugs[index] ?? null }))),
+      });
     })();
     return () => controller.abort();
   }, [members]);
 
   const execute = async (plan: RepairPlan) => {
     const signal = abortRef.current.signal;
-    const targets = plan.runs.filter((run) => run.bucket === "repair").map(({ workflowId, runId }) => ({ workflowId, runId }));
+    const targets = plan.runs
+      .filter((run) => run.bucket === "repair")
+      .map(({ workflowId, runId }) => ({ workflowId, runId }));
     setStage({ kind: "sending", plan, sent: 0, total: targets.length });
     const sends = await mapBounded(
       targets,
       SEND_CONCURRENCY,
       async (run): Promise<SendResult> => {
-        const sent = await sendRunAction({ action: "repair", workflowId: run.workflowId, runId: run.runId, requestId: newRequestId() }, signal);
+        const sent = await sendRunAction(
+          { action: "repair", workflowId: run.workflowId, runId: run.runId, requestId: newRequestId() },
+          signal,
+        );
         if (!sent.ok) return { kind: "error", reason: sent.error.reason };
-        return sent.answer.result === "accepted" ? { kind: "accepted", outcome: sent.answer.outcome } : { kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome };
+        return sent.answer.result === "accepted"
+          ? { kind: "accepted", outcome: sent.answer.outcome }
+          : { kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome };
       },
       (done) => setStage({ kind: "sending", plan, sent: done, total: targets.length }),
       signal,
@@ -99,9 +112,18 @@ export function BulkRepair({
     let checks = 0;
     for (;;) {
       if (signal.aborted) return;
-      const follow = await mapBounded(targets, PLAN_CONCURRENCY, (run, index) => (results[index].kind === "accepted" ? followUp(run, signal) : Promise.resolve(null)), undefined, signal);
+      const follow = await mapBounded(
+        targets,
+        PLAN_CONCURRENCY,
+        (run, index) => (results[index].kind === "accepted" ? followUp(run, signal) : Promise.resolve(null)),
+        undefined,
+        signal,
+      );
       checks += 1;
-      const outcome = bulkOutcome(results, follow.map((entry) => entry ?? null));
+      const outcome = bulkOutcome(
+        results,
+        follow.map((entry) => entry ?? null),
+      );
       const done = outcome.settled || Date.now() - startedAt > TRACK_FOR_MS;
       setStage({ kind: "tracking", plan, outcome, checks, done });
       if (done) return onFinished();
@@ -113,7 +135,11 @@ export function BulkRepair({
 
   const plan = stage.kind === "planning" ? null : stage.plan;
   return (
-    <div data-testid="bulk-repair" data-stage={stage.kind} className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm">
+    <div
+      data-testid="bulk-repair"
+      data-stage={stage.kind}
+      className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
+    >
       <div className="flex items-center justify-between">
         <h4 className="font-semibold">{t("title")}</h4>
         <button type="button" onClick={onClose} className="text-xs text-fg-muted underline">
@@ -129,7 +155,9 @@ export function BulkRepair({
             <progress max={stage.total || 1} value={stage.sent} className="w-full" aria-label={t("progressLabel")} />
           </div>
         ) : null}
-        {stage.kind === "tracking" ? <OutcomeView outcome={stage.outcome} checks={stage.checks} done={stage.done} /> : null}
+        {stage.kind === "tracking" ? (
+          <OutcomeView outcome={stage.outcome} checks={stage.checks} done={stage.done} />
+        ) : null}
       </div>
       {stage.kind === "planned" ? (
         <div className="flex items-center gap-3">
@@ -183,11 +211,31 @@ function OutcomeView({ outcome, checks, done }: { outcome: BulkOutcome; checks: 
   const t = useTranslations("attention.bulk");
   const categories = Object.entries(outcome.failedByCategory);
   return (
-    <div data-testid="bulk-outcome" data-settled={outcome.settled} data-completed={outcome.completed} className="mt-2 space-y-1">
-      <p className="font-medium">{t("sent", { accepted: outcome.accepted, sent: outcome.sent, dispatched: outcome.dispatched, notNeeded: outcome.notNeeded })}</p>
-      {outcome.rejected || outcome.errors ? <p className="text-bad">{t("notApplied", { rejected: outcome.rejected, errors: outcome.errors })}</p> : null}
+    <div
+      data-testid="bulk-outcome"
+      data-settled={outcome.settled}
+      data-completed={outcome.completed}
+      className="mt-2 space-y-1"
+    >
+      <p className="font-medium">
+        {t("sent", {
+          accepted: outcome.accepted,
+          sent: outcome.sent,
+          dispatched: outcome.dispatched,
+          notNeeded: outcome.notNeeded,
+        })}
+      </p>
+      {outcome.rejected || outcome.errors ? (
+        <p className="text-bad">{t("notApplied", { rejected: outcome.rejected, errors: outcome.errors })}</p>
+      ) : null}
       <p className={outcome.failedAgain || outcome.stillStuck ? "text-bad" : outcome.settled ? "text-ok" : undefined}>
-        {t("afterwards", { completed: outcome.completed, failed: outcome.failedAgain, open: outcome.stillOpen, stuck: outcome.stillStuck, other: outcome.otherClosed })}
+        {t("afterwards", {
+          completed: outcome.completed,
+          failed: outcome.failedAgain,
+          open: outcome.stillOpen,
+          stuck: outcome.stillStuck,
+          other: outcome.otherClosed,
+        })}
       </p>
       {categories.length ? (
         <p className="text-bad">

@@ -53,7 +53,10 @@ export function useAttentionScan(namespace: string) {
       let openTotal: number | null = null;
       let capped = false;
       do {
-        const page = await browserDwClient.listWorkflows({ status: "running", pageSize: PAGE_SIZE, nextPageToken: token }, { signal });
+        const page = await browserDwClient.listWorkflows(
+          { status: "running", pageSize: PAGE_SIZE, nextPageToken: token },
+          { signal },
+        );
         openTotal = page.workflow_count;
         for (const row of page.workflows) open.push({ workflowId: row.workflow_id, runId: row.run_id });
         token = page.next_page_token ?? null;

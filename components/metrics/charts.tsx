@@ -13,7 +13,15 @@ export interface ChartSize {
   height: number;
 }
 
-export function StatusBarChart({ data, countName, size }: { data: { name: string; count: number }[]; countName: string; size: ChartSize }) {
+export function StatusBarChart({
+  data,
+  countName,
+  size,
+}: {
+  data: { name: string; count: number }[];
+  countName: string;
+  size: ChartSize;
+}) {
   return (
     <BarChart width={size.width} height={size.height} data={data} className="mt-3" accessibilityLayer>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
@@ -42,7 +50,16 @@ export function SamplesLineChart({
       <Tooltip />
       <Legend wrapperStyle={{ fontSize: 11 }} />
       {lines.map((line) => (
-        <Line key={line.key} type="linear" dataKey={line.key} name={line.name} stroke={line.color} dot={false} strokeWidth={2} isAnimationActive={false} />
+        <Line
+          key={line.key}
+          type="linear"
+          dataKey={line.key}
+          name={line.name}
+          stroke={line.color}
+          dot={false}
+          strokeWidth={2}
+          isAnimationActive={false}
+        />
       ))}
     </LineChart>
   );

@@ -3,13 +3,57 @@ import { operatorMetricsSchema } from "@/lib/dw/schemas-system";
 import type { MetricsSample } from "@/components/metrics/metrics-model";
 import { addSample, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
 
-function metrics(overrides: { runs?: object; tasks?: object; activities?: object; workers?: object; backend?: object } = {}) {
+function metrics(
+  overrides: { runs?: object; tasks?: object; activities?: object; workers?: object; backend?: object } = {},
+) {
   return operatorMetricsSchema.parse({
     generated_at: "2026-04-13T12:00:00.000000Z",
-    runs: { total: 10, current: 10, running: 3, completed: 5, failed: 2, cancelled: 0, terminated: 0, archived: 0, repair_needed: 0, claim_failed: 0, compatibility_blocked: 0, ...overrides.runs },
-    tasks: { open: 2, ready: 1, ready_due: 1, delayed: 0, leased: 1, dispatch_failed: 0, claim_failed: 0, dispatch_overdue: 0, lease_expired: 0, unhealthy: 0, ...overrides.tasks },
-    activities: { open: 1, pending: 1, running: 0, retrying: 0, failed_attempts: 4, max_attempt_count: 2, ...overrides.activities },
-    backlog: { runnable_tasks: 1, delayed_tasks: 0, leased_tasks: 1, retrying_activities: 0, unhealthy_tasks: 0, repair_needed_runs: 0, claim_failed_runs: 0, compatibility_blocked_runs: 0 },
+    runs: {
+      total: 10,
+      current: 10,
+      running: 3,
+      completed: 5,
+      failed: 2,
+      cancelled: 0,
+      terminated: 0,
+      archived: 0,
+      repair_needed: 0,
+      claim_failed: 0,
+      compatibility_blocked: 0,
+      ...overrides.runs,
+    },
+    tasks: {
+      open: 2,
+      ready: 1,
+      ready_due: 1,
+      delayed: 0,
+      leased: 1,
+      dispatch_failed: 0,
+      claim_failed: 0,
+      dispatch_overdue: 0,
+      lease_expired: 0,
+      unhealthy: 0,
+      ...overrides.tasks,
+    },
+    activities: {
+      open: 1,
+      pending: 1,
+      running: 0,
+      retrying: 0,
+      failed_attempts: 4,
+      max_attempt_count: 2,
+      ...overrides.activities,
+    },
+    backlog: {
+      runnable_tasks: 1,
+      delayed_tasks: 0,
+      leased_tasks: 1,
+      retrying_activities: 0,
+      unhealthy_tasks: 0,
+      repair_needed_runs: 0,
+      claim_failed_runs: 0,
+      compatibility_blocked_runs: 0,
+    },
     repair: { existing_task_candidates: 0, missing_task_candidates: 0, total_candidates: 0 },
     starts: { pending_runs: 0, pending_commands: 0, ready_tasks: 0 },
     history: { continue_as_new_recommended_runs: 0, events: 100 },
@@ -18,7 +62,16 @@ function metrics(overrides: { runs?: object; tasks?: object; activities?: object
   });
 }
 
-const sample = (at: number): MetricsSample => ({ at, running: 1, repairNeeded: 0, tasksReady: 0, tasksLeased: 0, tasksUnhealthy: 0, activitiesRetrying: 0, failedAttempts: 0 });
+const sample = (at: number): MetricsSample => ({
+  at,
+  running: 1,
+  repairNeeded: 0,
+  tasksReady: 0,
+  tasksLeased: 0,
+  tasksUnhealthy: 0,
+  activitiesRetrying: 0,
+  failedAttempts: 0,
+});
 
 describe("samples", () => {
   it("keeps time order, drops repeats of the same snapshot and caps the buffer", () => {
@@ -32,7 +85,13 @@ describe("samples", () => {
   });
 
   it("samples the counts the charts draw", () => {
-    expect(toSample(metrics({ runs: { repair_needed: 2 }, activities: { retrying: 3 } }))).toMatchObject({ running: 3, repairNeeded: 2, activitiesRetrying: 3, failedAttempts: 4, tasksReady: 1 });
+    expect(toSample(metrics({ runs: { repair_needed: 2 }, activities: { retrying: 3 } }))).toMatchObject({
+      running: 3,
+      repairNeeded: 2,
+      activitiesRetrying: 3,
+      failedAttempts: 4,
+      tasksReady: 1,
+    });
   });
 });
 
@@ -59,7 +118,12 @@ describe("metricsAlerts", () => {
   });
 
   it("flags open work with no active worker, and backend issues", () => {
-    const alerts = metricsAlerts(metrics({ workers: { active_workers: 0 }, backend: { supported: true, issues: [{ code: "queue_sync_unsupported" }] } }));
+    const alerts = metricsAlerts(
+      metrics({
+        workers: { active_workers: 0 },
+        backend: { supported: true, issues: [{ code: "queue_sync_unsupported" }] },
+      }),
+    );
     expect(alerts.map((a) => a.kind)).toEqual(["no_workers", "backend"]);
   });
 });

@@ -34,7 +34,11 @@ export function toSample(metrics: OperatorMetrics): MetricsSample {
 }
 
 /** Appends a sample in time order, dropping duplicates and the oldest beyond `max`. */
-export function addSample(samples: readonly MetricsSample[], sample: MetricsSample, max = MAX_SAMPLES): MetricsSample[] {
+export function addSample(
+  samples: readonly MetricsSample[],
+  sample: MetricsSample,
+  max = MAX_SAMPLES,
+): MetricsSample[] {
   if (!Number.isFinite(sample.at)) return [...samples];
   const last = samples.at(-1);
   if (last && sample.at <= last.at) return [...samples];
@@ -42,7 +46,16 @@ export function addSample(samples: readonly MetricsSample[], sample: MetricsSamp
   return next.length > max ? next.slice(next.length - max) : next;
 }
 
-export type AlertKind = "repair_needed" | "unhealthy_tasks" | "lease_expired" | "compatibility_blocked" | "claim_failed" | "timeout_overdue" | "retrying" | "no_workers" | "backend";
+export type AlertKind =
+  | "repair_needed"
+  | "unhealthy_tasks"
+  | "lease_expired"
+  | "compatibility_blocked"
+  | "claim_failed"
+  | "timeout_overdue"
+  | "retrying"
+  | "no_workers"
+  | "backend";
 
 export type AlertSeverity = "critical" | "warning" | "info";
 
@@ -60,19 +73,51 @@ const SEVERITY_ORDER: Readonly<Record<AlertSeverity, number>> = { critical: 0, w
 
 export function metricsAlerts(metrics: OperatorMetrics): MetricsAlert[] {
   const alerts: MetricsAlert[] = [];
-  const add = (kind: AlertKind, severity: AlertSeverity, count: number, ageMs: number | null | undefined, href: string) => {
+  const add = (
+    kind: AlertKind,
+    severity: AlertSeverity,
+    count: number,
+    ageMs: number | null | undefined,
+    href: string,
+  ) => {
     if (count > 0) alerts.push({ kind, severity, count, ageMs: ageMs ?? null, href });
   };
   add("repair_needed", "critical", metrics.runs.repair_needed, metrics.runs.max_repair_needed_age_ms, "/attention");
   add("compatibility_blocked", "warning", metrics.runs.compatibility_blocked, null, "/attention");
   add("claim_failed", "warning", metrics.runs.claim_failed, null, "/attention");
   add("lease_expired", "warning", metrics.tasks.lease_expired, metrics.tasks.max_lease_expired_age_ms, "/system");
-  add("unhealthy_tasks", "warning", metrics.tasks.unhealthy - metrics.tasks.lease_expired, metrics.tasks.max_unhealthy_age_ms, "/system");
-  add("timeout_overdue", "warning", metrics.activities.timeout_overdue ?? 0, metrics.activities.max_timeout_overdue_age_ms, "/system");
+  add(
+    "unhealthy_tasks",
+    "warning",
+    metrics.tasks.unhealthy - metrics.tasks.lease_expired,
+    metrics.tasks.max_unhealthy_age_ms,
+    "/system",
+  );
+  add(
+    "timeout_overdue",
+    "warning",
+    metrics.activities.timeout_overdue ?? 0,
+    metrics.activities.max_timeout_overdue_age_ms,
+    "/system",
+  );
   add("retrying", "info", metrics.activities.retrying, metrics.activities.max_retrying_age_ms, "/attention");
   const openWork = metrics.tasks.open > 0 || metrics.runs.running > 0;
-  if (openWork && metrics.workers.active_workers === 0) alerts.push({ kind: "no_workers", severity: "critical", count: metrics.runs.running, ageMs: null, href: "/workers" });
+  if (openWork && metrics.workers.active_workers === 0)
+    alerts.push({
+      kind: "no_workers",
+      severity: "critical",
+      count: metrics.runs.running,
+      ageMs: null,
+      href: "/workers",
+    });
   const backendIssues = metrics.backend?.issues?.length ?? 0;
-  if (metrics.backend?.supported === false || backendIssues > 0) alerts.push({ kind: "backend", severity: metrics.backend?.supported === false ? "critical" : "warning", count: backendIssues, ageMs: null, href: "/system" });
+  if (metrics.backend?.supported === false || backendIssues > 0)
+    alerts.push({
+      kind: "backend",
+      severity: metrics.backend?.supported === false ? "critical" : "warning",
+      count: backendIssues,
+      ageMs: null,
+      href: "/system",
+    });
   return alerts.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.count - a.count);
 }

@@ -24,8 +24,14 @@ const CHART_SIZE = { width: 380, height: 170 };
 
 // recharts loads after the page (charts only draw samples taken in the browser); the box keeps the layout still.
 const chartPlaceholder = () => <div style={CHART_SIZE} aria-hidden="true" />;
-const StatusBarChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.StatusBarChart), { ssr: false, loading: chartPlaceholder });
-const SamplesLineChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.SamplesLineChart), { ssr: false, loading: chartPlaceholder });
+const StatusBarChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.StatusBarChart), {
+  ssr: false,
+  loading: chartPlaceholder,
+});
+const SamplesLineChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.SamplesLineChart), {
+  ssr: false,
+  loading: chartPlaceholder,
+});
 
 function tone(count: number, bad: "bad" | "warn"): "bad" | "warn" | undefined {
   return count > 0 ? bad : undefined;
@@ -79,7 +85,9 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
       <p role="status" aria-live="polite" data-testid="overview-live" className="text-sm text-fg-muted">
         {liveSummary}
       </p>
-      {metricsError ? <DwErrorState error={toErrorInfo(metricsError)} onRetry={() => void metricsQuery.refetch()} /> : null}
+      {metricsError ? (
+        <DwErrorState error={toErrorInfo(metricsError)} onRetry={() => void metricsQuery.refetch()} />
+      ) : null}
       {metrics ? <Alerts metrics={metrics} /> : null}
       {forbidden ? (
         <Panel title={t("panels.metrics")} testId="panel-metrics">
@@ -92,7 +100,11 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
           {workers.data ? (
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
               <Stat label={t("workers.registered")} value={workers.data.workers.length} />
-              <Stat label={t("workers.active")} value={workers.data.workers.filter((worker) => worker.status === "active").length} tone="ok" />
+              <Stat
+                label={t("workers.active")}
+                value={workers.data.workers.filter((worker) => worker.status === "active").length}
+                tone="ok"
+              />
               <Stat
                 label={t("workers.stale")}
                 value={workers.data.workers.filter((worker) => worker.status === "stale").length}
@@ -101,7 +113,11 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
               {metrics ? <Stat label={t("workers.fleet")} value={metrics.workers.active_workers} /> : null}
             </dl>
           ) : workers.isError ? (
-            isForbidden(workers.error) ? <RequiresAdmin what={t("panels.workers")} /> : <p className="text-sm text-bad">{toErrorInfo(workers.error).message}</p>
+            isForbidden(workers.error) ? (
+              <RequiresAdmin what={t("panels.workers")} />
+            ) : (
+              <p className="text-sm text-bad">{toErrorInfo(workers.error).message}</p>
+            )
           ) : null}
           <Link href="/workers" className="mt-3 inline-block text-sm text-accent hover:underline">
             {t("workers.link")}
@@ -109,7 +125,11 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
         </Panel>
         <Panel title={t("panels.offenders")} testId="panel-offenders">
           <StuckOffenders namespace={namespace} />
-          {queues.data ? <Offenders queues={queues.data} /> : queues.isError ? <p className="text-sm text-bad">{toErrorInfo(queues.error).message}</p> : null}
+          {queues.data ? (
+            <Offenders queues={queues.data} />
+          ) : queues.isError ? (
+            <p className="text-sm text-bad">{toErrorInfo(queues.error).message}</p>
+          ) : null}
         </Panel>
       </div>
     </div>
@@ -135,7 +155,11 @@ function Alerts({ metrics }: { metrics: OperatorMetrics }) {
           href={alert.href}
           data-alert={alert.kind}
           className={`flex flex-wrap items-baseline justify-between gap-2 rounded-lg border px-4 py-3 text-sm hover:bg-panel-muted ${
-            alert.severity === "critical" ? "border-bad/50 bg-bad/5 text-bad" : alert.severity === "warning" ? "border-warn/50 bg-warn/5 text-warn" : "border-line bg-panel text-fg"
+            alert.severity === "critical"
+              ? "border-bad/50 bg-bad/5 text-bad"
+              : alert.severity === "warning"
+                ? "border-warn/50 bg-warn/5 text-warn"
+                : "border-line bg-panel text-fg"
           }`}
         >
           <span className="font-medium">{t(`kind.${alert.kind}`, { count: alert.count })}</span>
@@ -160,7 +184,10 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
     { name: t("runs.cancelled"), count: runs.cancelled },
     { name: t("runs.terminated"), count: runs.terminated },
   ];
-  const series = samples.map((sample) => ({ ...sample, label: formatTime(sample.at, { locale: time.locale, timeZone: time.timeZone }) }));
+  const series = samples.map((sample) => ({
+    ...sample,
+    label: formatTime(sample.at, { locale: time.locale, timeZone: time.timeZone }),
+  }));
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <Panel title={t("panels.runs")} testId="panel-runs">
@@ -178,17 +205,32 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
             label={t("repair.needed")}
             value={runs.repair_needed}
             tone={tone(runs.repair_needed, "bad")}
-            hint={runs.repair_needed ? t("repair.oldest", { age: time.duration(runs.max_repair_needed_age_ms ?? null) }) : undefined}
+            hint={
+              runs.repair_needed
+                ? t("repair.oldest", { age: time.duration(runs.max_repair_needed_age_ms ?? null) })
+                : undefined
+            }
           />
           <Stat label={t("repair.claimFailed")} value={runs.claim_failed} tone={tone(runs.claim_failed, "warn")} />
-          <Stat label={t("repair.compatibilityBlocked")} value={runs.compatibility_blocked} tone={tone(runs.compatibility_blocked, "warn")} />
+          <Stat
+            label={t("repair.compatibilityBlocked")}
+            value={runs.compatibility_blocked}
+            tone={tone(runs.compatibility_blocked, "warn")}
+          />
         </dl>
         {runs.repair_needed ? (
           <Link href="/attention" className="mt-2 inline-block text-sm text-accent hover:underline">
             {t("repair.link")}
           </Link>
         ) : null}
-        <Chart title={t("charts.runs")} data={series} lines={[{ key: "running", name: t("runs.running"), color: "var(--accent)" }, { key: "repairNeeded", name: t("repair.needed"), color: "var(--bad)" }]} />
+        <Chart
+          title={t("charts.runs")}
+          data={series}
+          lines={[
+            { key: "running", name: t("runs.running"), color: "var(--accent)" },
+            { key: "repairNeeded", name: t("repair.needed"), color: "var(--bad)" },
+          ]}
+        />
       </Panel>
       <Panel title={t("panels.tasks")} testId="panel-tasks">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -212,7 +254,11 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
           <Stat label={t("activities.open")} value={activities.open} />
           <Stat label={t("activities.retrying")} value={activities.retrying} tone={tone(activities.retrying, "warn")} />
           <Stat label={t("activities.failedAttempts")} value={activities.failed_attempts} />
-          <Stat label={t("activities.timeoutOverdue")} value={activities.timeout_overdue ?? 0} tone={tone(activities.timeout_overdue ?? 0, "warn")} />
+          <Stat
+            label={t("activities.timeoutOverdue")}
+            value={activities.timeout_overdue ?? 0}
+            tone={tone(activities.timeout_overdue ?? 0, "warn")}
+          />
         </dl>
         <Chart
           title={t("charts.activities")}
@@ -228,8 +274,16 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
           <Stat label={t("backlog.runnable")} value={backlog.runnable_tasks} />
           <Stat label={t("backlog.delayed")} value={backlog.delayed_tasks} />
           <Stat label={t("backlog.leased")} value={backlog.leased_tasks} />
-          <Stat label={t("backlog.retrying")} value={backlog.retrying_activities} tone={tone(backlog.retrying_activities, "warn")} />
-          <Stat label={t("backlog.unhealthy")} value={backlog.unhealthy_tasks} tone={tone(backlog.unhealthy_tasks, "warn")} />
+          <Stat
+            label={t("backlog.retrying")}
+            value={backlog.retrying_activities}
+            tone={tone(backlog.retrying_activities, "warn")}
+          />
+          <Stat
+            label={t("backlog.unhealthy")}
+            value={backlog.unhealthy_tasks}
+            tone={tone(backlog.unhealthy_tasks, "warn")}
+          />
           <Stat label={t("backlog.added")} value={backlog.tasks_added_last_minute ?? "–"} />
           <Stat label={t("backlog.dispatched")} value={backlog.tasks_dispatched_last_minute ?? "–"} />
         </dl>
@@ -238,7 +292,15 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
   );
 }
 
-function Chart({ title, data, lines }: { title: string; data: (MetricsSample & { label: string })[]; lines: { key: keyof MetricsSample; name: string; color: string }[] }) {
+function Chart({
+  title,
+  data,
+  lines,
+}: {
+  title: string;
+  data: (MetricsSample & { label: string })[];
+  lines: { key: keyof MetricsSample; name: string; color: string }[];
+}) {
   const t = useTranslations("overview");
   return (
     <figure className="mt-3">
@@ -264,12 +326,28 @@ function StuckOffenders({ namespace }: { namespace: string }) {
   return (
     <ul className="mb-3 grid gap-2 sm:grid-cols-2">
       {worst.map((group) => (
-        <li key={group.key} data-testid="offender" data-cause={group.cause} className="rounded-md bg-panel-muted px-3 py-2 text-sm">
-          <p className={`text-xs ${group.cause === "repair_needed" ? "text-bad" : "text-warn"}`}>{cause(group.cause)}</p>
-          <Link href={runHref(group.samples[0].workflowId, group.samples[0].runId)} className="font-mono break-all text-accent hover:underline">
+        <li
+          key={group.key}
+          data-testid="offender"
+          data-cause={group.cause}
+          className="rounded-md bg-panel-muted px-3 py-2 text-sm"
+        >
+          <p className={`text-xs ${group.cause === "repair_needed" ? "text-bad" : "text-warn"}`}>
+            {cause(group.cause)}
+          </p>
+          <Link
+            href={runHref(group.samples[0].workflowId, group.samples[0].runId)}
+            className="font-mono break-all text-accent hover:underline"
+          >
             {group.samples[0].workflowId}
           </Link>
-          <p className="text-xs text-fg-muted">{t("stuckFor", { type: group.workflowType ?? "–", age: time.duration(group.oldestAgeMs), count: group.count })}</p>
+          <p className="text-xs text-fg-muted">
+            {t("stuckFor", {
+              type: group.workflowType ?? "–",
+              age: time.duration(group.oldestAgeMs),
+              count: group.count,
+            })}
+          </p>
         </li>
       ))}
     </ul>
@@ -280,7 +358,13 @@ function Offenders({ queues }: { queues: TaskQueueList }) {
   const t = useTranslations("overview.offenders");
   const time = useTimeFormat();
   const oldest = queues.task_queues
-    .map((queue) => ({ queue: queue.name, task: queue.stats?.oldest_ready_task ?? null, expired: (queue.stats?.workflow_tasks?.expired_lease_count ?? 0) + (queue.stats?.activity_tasks?.expired_lease_count ?? 0) }))
+    .map((queue) => ({
+      queue: queue.name,
+      task: queue.stats?.oldest_ready_task ?? null,
+      expired:
+        (queue.stats?.workflow_tasks?.expired_lease_count ?? 0) +
+        (queue.stats?.activity_tasks?.expired_lease_count ?? 0),
+    }))
     .filter((entry) => entry.task !== null || entry.expired > 0)
     .sort((a, b) => (b.task?.age_seconds ?? 0) - (a.task?.age_seconds ?? 0))
     .slice(0, 6);
@@ -291,11 +375,21 @@ function Offenders({ queues }: { queues: TaskQueueList }) {
         <li key={entry.queue} data-testid="offender" className="rounded-md bg-panel-muted px-3 py-2 text-sm">
           <p className="text-xs text-fg-muted">{t("queue", { queue: entry.queue })}</p>
           {entry.task?.workflow_id && entry.task.run_id ? (
-            <Link href={runHref(entry.task.workflow_id, entry.task.run_id)} className="font-mono text-accent hover:underline">
+            <Link
+              href={runHref(entry.task.workflow_id, entry.task.run_id)}
+              className="font-mono text-accent hover:underline"
+            >
               {entry.task.workflow_id}
             </Link>
           ) : null}
-          {entry.task ? <p className="text-xs text-fg-muted">{t("oldestReady", { type: entry.task.task_type ?? "task", age: time.duration((entry.task.age_seconds ?? 0) * 1000) })}</p> : null}
+          {entry.task ? (
+            <p className="text-xs text-fg-muted">
+              {t("oldestReady", {
+                type: entry.task.task_type ?? "task",
+                age: time.duration((entry.task.age_seconds ?? 0) * 1000),
+              })}
+            </p>
+          ) : null}
           {entry.expired ? <p className="text-xs text-warn">{t("expired", { count: entry.expired })}</p> : null}
         </li>
       ))}

@@ -18,7 +18,17 @@ export function Panel({ title, children, testId }: { title: string; children: Re
   );
 }
 
-export function Stat({ label, value, tone, hint }: { label: string; value: number | string; tone?: "bad" | "warn" | "ok"; hint?: string }) {
+export function Stat({
+  label,
+  value,
+  tone,
+  hint,
+}: {
+  label: string;
+  value: number | string;
+  tone?: "bad" | "warn" | "ok";
+  hint?: string;
+}) {
   const color = tone === "bad" ? "text-bad" : tone === "warn" ? "text-warn" : tone === "ok" ? "text-ok" : "text-fg";
   return (
     <div className="min-w-0">
@@ -38,4 +48,3 @@ export function RequiresAdmin({ what }: { what: string }) {
     </p>
   );
 }
-

@@ -14,7 +14,9 @@ function FailureCell({ failure }: { failure: AttemptFailure | null }) {
   return (
     <div className="max-w-md space-y-0.5" data-testid="attempt-failure">
       <div className="flex flex-wrap items-center gap-1">
-        <span className="font-mono text-xs">{failure.exceptionType ?? failure.exceptionClass ?? failure.eventType}</span>
+        <span className="font-mono text-xs">
+          {failure.exceptionType ?? failure.exceptionClass ?? failure.eventType}
+        </span>
         {failure.failureCategory ? <Pill tone="neutral">{failure.failureCategory}</Pill> : null}
         {failure.nonRetryable ? <Pill tone="warning">{t("nonRetryable")}</Pill> : null}
         {failure.retried ? <Pill tone="info">{t("retried")}</Pill> : null}
@@ -38,7 +40,12 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
   return (
     <div className="space-y-4" data-testid="activities">
       {shown.map((activity) => (
-        <article key={activity.executionId} className="rounded-md border border-line" data-testid="activity" data-activity-type={activity.type ?? ""}>
+        <article
+          key={activity.executionId}
+          className="rounded-md border border-line"
+          data-testid="activity"
+          data-activity-type={activity.type ?? ""}
+        >
           <header className="flex flex-wrap items-center gap-2 border-b border-line bg-panel-muted/60 px-3 py-2 text-sm">
             <span className="font-semibold">{activity.type ?? activity.class ?? "–"}</span>
             <StatusBadge status={activity.status} />
@@ -50,13 +57,19 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
                   : t("attempts", { used: activity.attemptsUsed })}
             </span>
             {activity.retryPolicy && activity.retryPolicy.backoffSeconds.length > 0 ? (
-              <span className="text-xs text-fg-muted">{t("backoffPolicy", { list: activity.retryPolicy.backoffSeconds.join(", ") })}</span>
+              <span className="text-xs text-fg-muted">
+                {t("backoffPolicy", { list: activity.retryPolicy.backoffSeconds.join(", ") })}
+              </span>
             ) : null}
             {activity.retryPolicy && activity.retryPolicy.nonRetryableErrorTypes.length > 0 ? (
-              <span className="text-xs text-fg-muted">{t("nonRetryableTypes", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}</span>
+              <span className="text-xs text-fg-muted">
+                {t("nonRetryableTypes", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}
+              </span>
             ) : null}
             {activity.nextAttempt !== null ? (
-              <Pill tone="info">{t("nextDue", { attempt: activity.nextAttempt, time: time.dateTime(activity.nextAttemptDueAt) })}</Pill>
+              <Pill tone="info">
+                {t("nextDue", { attempt: activity.nextAttempt, time: time.dateTime(activity.nextAttemptDueAt) })}
+              </Pill>
             ) : null}
             {activity.executionIdKnown ? (
               <span className="ml-auto font-mono text-[11px] text-fg-muted" title={t("executionId")}>
@@ -84,11 +97,18 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
               </thead>
               <tbody>
                 {activity.attempts.map((attempt) => (
-                  <tr key={attempt.id} className="border-b border-line last:border-0" data-testid="attempt-row" data-attempt={attempt.number}>
+                  <tr
+                    key={attempt.id}
+                    className="border-b border-line last:border-0"
+                    data-testid="attempt-row"
+                    data-attempt={attempt.number}
+                  >
                     <td className={`${TD} font-semibold`}>#{attempt.number}</td>
                     <td className={TD}>
                       <StatusBadge status={attempt.status} />
-                      {attempt.superseded ? <span className="ml-1 text-xs text-fg-muted">{t("superseded")}</span> : null}
+                      {attempt.superseded ? (
+                        <span className="ml-1 text-xs text-fg-muted">{t("superseded")}</span>
+                      ) : null}
                     </td>
                     <td className={`${TD} max-w-40 font-mono text-xs break-all`}>
                       {attempt.worker ?? "–"}
@@ -120,7 +140,8 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
           </div>
           {activity.terminalFailure ? (
             <footer className="border-t border-line px-3 py-2 text-xs">
-              <span className="font-semibold text-bad">{t("terminalFailure")}</span> <FailureCell failure={activity.terminalFailure} />
+              <span className="font-semibold text-bad">{t("terminalFailure")}</span>{" "}
+              <FailureCell failure={activity.terminalFailure} />
             </footer>
           ) : null}
         </article>

@@ -8,7 +8,10 @@ import type { BundleRequest, BundleMessage } from "@/components/run-detail/load-
  * main thread never parses (~120 MB for 50,000 events) or walks the bulk. The results go back in
  * several messages, each deserialised in its own main-thread task.
  */
-const scope = self as unknown as { onmessage: ((event: MessageEvent<BundleRequest>) => void) | null; postMessage(message: BundleMessage): void };
+const scope = self as unknown as {
+  onmessage: ((event: MessageEvent<BundleRequest>) => void) | null;
+  postMessage(message: BundleMessage): void;
+};
 
 const LIST_SLICE = 5_000;
 const LEDGER_SLICE = 2_000;
@@ -30,7 +33,9 @@ scope.onmessage = (event) => {
       delete head.timeline;
       delete head.payload_manifest;
       scope.postMessage({ part: "head", bundle: head, exceptions: prepared.exceptions, counts: prepared.counts });
-      sliced(prepared.bundle.waits ?? [], WAITS_SLICE, (rows, last) => scope.postMessage({ part: "waits", rows, last }));
+      sliced(prepared.bundle.waits ?? [], WAITS_SLICE, (rows, last) =>
+        scope.postMessage({ part: "waits", rows, last }),
+      );
       scope.postMessage({ part: "chart", chart: prepared.timeline.chart });
       // The long arrays go in slices: a 50,000-row list in one message took ~250 ms to deserialise.
       sliced(prepared.ledger, LEDGER_SLICE, (rows, last) => scope.postMessage({ part: "ledger", rows, last }));

@@ -21,7 +21,13 @@ function renderTable(source: ExceptionSource) {
 
 describe("ExceptionsTable", () => {
   it("renders the first 50 of a long list and 50 more per request", () => {
-    const failures = Array.from({ length: 62 }, (_, i) => ({ id: `f${i}`, source_kind: "activity_execution", message: `failure ${i}`, exception_class: "Boom", created_at: `2026-01-15T10:00:${String(i % 60).padStart(2, "0")}.000000Z` }));
+    const failures = Array.from({ length: 62 }, (_, i) => ({
+      id: `f${i}`,
+      source_kind: "activity_execution",
+      message: `failure ${i}`,
+      exception_class: "Boom",
+      created_at: `2026-01-15T10:00:${String(i % 60).padStart(2, "0")}.000000Z`,
+    }));
     renderTable({ failures });
     expect(screen.getAllByTestId("exception-row")).toHaveLength(ROWS_PER_STEP);
     expect(screen.getByRole("heading", { name: /Exceptions \(62\)/ })).toBeTruthy();
@@ -44,7 +50,15 @@ describe("ExceptionsTable", () => {
   it("shows `-` for an unclassified failure and renders hostile text as text", () => {
     const hostile = '<img src=x onerror="alert(1)">';
     const { container } = renderTable({
-      failures: [{ id: "f1", source_kind: "workflow_run", message: hostile, exception_class: "Boom", trace_preview: `Boom->run @ ${hostile}:1` }],
+      failures: [
+        {
+          id: "f1",
+          source_kind: "workflow_run",
+          message: hostile,
+          exception_class: "Boom",
+          trace_preview: `Boom->run @ ${hostile}:1`,
+        },
+      ],
     });
     expect(screen.getByTestId("exception-category").textContent).toBe("-");
     expect(screen.queryByTestId("non-retryable-badge")).toBeNull();

@@ -28,7 +28,11 @@ export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRo
     });
 
   return (
-    <Section title={t("title", { count: rows.length })} testId="exceptions" actions={complete ? null : <span className="text-xs text-fg-muted">{t("partial")}</span>}>
+    <Section
+      title={t("title", { count: rows.length })}
+      testId="exceptions"
+      actions={complete ? null : <span className="text-xs text-fg-muted">{t("partial")}</span>}
+    >
       {rows.length === 0 ? (
         <Muted>{t("none")}</Muted>
       ) : (
@@ -64,7 +68,11 @@ export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRo
                           {expanded ? "−" : "+"}
                         </button>
                       </td>
-                      <td className={TD}>{row.activity ?? <span className="font-mono text-xs text-fg-muted">{row.sourceKind ?? "–"}</span>}</td>
+                      <td className={TD}>
+                        {row.activity ?? (
+                          <span className="font-mono text-xs text-fg-muted">{row.sourceKind ?? "–"}</span>
+                        )}
+                      </td>
                       <td className={`${TD} font-mono text-xs`}>{row.type ?? "–"}</td>
                       <td className={TD} data-testid="exception-category">
                         <span className="inline-flex flex-wrap items-center gap-1">
@@ -91,7 +99,8 @@ export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRo
                               <>
                                 <dt className="text-fg-muted">{t("resolved")}</dt>
                                 <dd className="font-mono break-all">
-                                  {row.detail.resolvedClass} {row.detail.resolutionSource ? `(${row.detail.resolutionSource})` : ""}
+                                  {row.detail.resolvedClass}{" "}
+                                  {row.detail.resolutionSource ? `(${row.detail.resolutionSource})` : ""}
                                 </dd>
                               </>
                             ) : null}

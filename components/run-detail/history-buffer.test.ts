@@ -23,8 +23,18 @@ describe("HistoryBuffer", () => {
     const buffer = new HistoryBuffer();
     buffer.add([
       { sequence: 1, event_type: "WorkflowStarted", timestamp: at(1), payload: {} },
-      { sequence: 2, event_type: "ActivityRetryScheduled", timestamp: at(2), payload: { activity_execution_id: "a", message: "busy" } },
-      { sequence: 3, event_type: "ActivityFailed", timestamp: at(3), payload: { activity_execution_id: "a", failure_id: "f", non_retryable: true } },
+      {
+        sequence: 2,
+        event_type: "ActivityRetryScheduled",
+        timestamp: at(2),
+        payload: { activity_execution_id: "a", message: "busy" },
+      },
+      {
+        sequence: 3,
+        event_type: "ActivityFailed",
+        timestamp: at(3),
+        payload: { activity_execution_id: "a", failure_id: "f", non_retryable: true },
+      },
       { sequence: 4, event_type: "ActivityCompleted", timestamp: at(4), payload: { activity_execution_id: "b" } },
     ]);
     expect(buffer.filter([], true).map((e) => e.sequence)).toEqual([2, 3]);

@@ -56,6 +56,8 @@ export class HistoryBuffer {
     const all = this.events();
     if (types.length === 0 && !failuresOnly) return all;
     const wanted = types.length > 0 ? new Set(types) : null;
-    return all.filter((event) => (!wanted || wanted.has(event.type)) && (!failuresOnly || classifyFailureEvent(event) !== null));
+    return all.filter(
+      (event) => (!wanted || wanted.has(event.type)) && (!failuresOnly || classifyFailureEvent(event) !== null),
+    );
   }
 }

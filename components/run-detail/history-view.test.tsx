@@ -15,11 +15,20 @@ beforeAll(() => {
   Element.prototype.scrollIntoView = scrollIntoView;
 });
 
-const TYPES = ["WorkflowStarted", "ActivityScheduled", "ActivityStarted", "ActivityFailed", "ActivityRetryScheduled", "ActivityCompleted"];
+const TYPES = [
+  "WorkflowStarted",
+  "ActivityScheduled",
+  "ActivityStarted",
+  "ActivityFailed",
+  "ActivityRetryScheduled",
+  "ActivityCompleted",
+];
 
 function historyOf(count: number) {
   const buffer = new HistoryBuffer();
-  buffer.add(Array.from({ length: count }, (_, i) => ({ sequence: i + 1, type: TYPES[i % TYPES.length], payload: {} })));
+  buffer.add(
+    Array.from({ length: count }, (_, i) => ({ sequence: i + 1, type: TYPES[i % TYPES.length], payload: {} })),
+  );
   return { buffer, version: 1, loading: false, tailing: false, error: null };
 }
 
@@ -28,7 +37,13 @@ function renderView(props: { types?: string[]; selected?: number | null; locale?
   const locale = props.locale ?? "en";
   render(
     <NextIntlClientProvider locale={locale} messages={locale === "en" ? en : loadMessages("de")} timeZone="UTC">
-      <HistoryView history={historyOf(60)} types={props.types ?? []} failuresOnly={false} selected={props.selected ?? null} onChange={(change) => changes.push(change)} />
+      <HistoryView
+        history={historyOf(60)}
+        types={props.types ?? []}
+        failuresOnly={false}
+        selected={props.selected ?? null}
+        onChange={(change) => changes.push(change)}
+      />
     </NextIntlClientProvider>,
   );
   return changes;
@@ -108,7 +123,9 @@ describe("HistoryView event-type filter", () => {
     fireEvent.click(screen.getByRole("button", { name: "Stop showing TimerFired" }));
     expect(changes.at(-1)).toEqual({ types: ["ActivityFailed"] });
     fireEvent.click(screen.getByTestId("history-type"));
-    const timer = within(screen.getByTestId("history-type-panel")).getByRole("checkbox", { name: /TimerFired/ }) as HTMLInputElement;
+    const timer = within(screen.getByTestId("history-type-panel")).getByRole("checkbox", {
+      name: /TimerFired/,
+    }) as HTMLInputElement;
     expect(timer.checked).toBe(true);
     // Only the chosen types' events are counted as shown.
     expect(screen.getByTestId("history-count").textContent).toBe("10 of 60 events");

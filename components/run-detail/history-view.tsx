@@ -68,10 +68,12 @@ export function pageStep({
   if (count === 0) return null;
   const perPage = Math.max(1, Math.floor(viewHeight / rowHeight));
   const firstInView = Math.ceil(scrollTop / rowHeight);
-  const index = current < 0 ? Math.min(firstInView, count - 1) : Math.min(Math.max(current + direction * perPage, 0), count - 1);
+  const index =
+    current < 0 ? Math.min(firstInView, count - 1) : Math.min(Math.max(current + direction * perPage, 0), count - 1);
   const top = index * rowHeight;
   if (top >= scrollTop && top + rowHeight <= scrollTop + viewHeight) return { index, scrollTop };
-  const offset = current < 0 ? 0 : Math.min(Math.max(current * rowHeight - scrollTop, 0), Math.max(viewHeight - rowHeight, 0));
+  const offset =
+    current < 0 ? 0 : Math.min(Math.max(current * rowHeight - scrollTop, 0), Math.max(viewHeight - rowHeight, 0));
   const maxScroll = Math.max(count * rowHeight - viewHeight, 0);
   return { index, scrollTop: Math.min(Math.max(top - offset, 0), maxScroll) };
 }
@@ -125,7 +127,8 @@ function TypeFilter({
   }, [open, onOpen]);
 
   // Keeps the list's order, so the URL reads the same whichever box was ticked first.
-  const toggle = (type: string) => onChange(types.filter((candidate) => (candidate === type ? !chosen.has(type) : chosen.has(candidate))));
+  const toggle = (type: string) =>
+    onChange(types.filter((candidate) => (candidate === type ? !chosen.has(type) : chosen.has(candidate))));
 
   const onPanelKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
     if (event.key === "Escape") {
@@ -137,13 +140,26 @@ function TypeFilter({
     const boxes = [...(panelRef.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]') ?? [])];
     const at = boxes.indexOf(document.activeElement as HTMLInputElement);
     const next =
-      event.key === "ArrowDown" ? at + 1 : event.key === "ArrowUp" ? at - 1 : event.key === "Home" ? 0 : event.key === "End" ? boxes.length - 1 : null;
+      event.key === "ArrowDown"
+        ? at + 1
+        : event.key === "ArrowUp"
+          ? at - 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? boxes.length - 1
+              : null;
     if (next === null || boxes.length === 0) return;
     event.preventDefault();
     boxes[Math.min(Math.max(next, 0), boxes.length - 1)].focus();
   };
 
-  const summary = selected.length === 0 ? t("allTypes") : selected.length === 1 ? selected[0] : t("typesSelected", { count: selected.length });
+  const summary =
+    selected.length === 0
+      ? t("allTypes")
+      : selected.length === 1
+        ? selected[0]
+        : t("typesSelected", { count: selected.length });
   return (
     <div
       ref={rootRef}
@@ -200,7 +216,12 @@ function TypeFilter({
             {types.map((type) => (
               <li key={type}>
                 <label className="flex h-7 cursor-pointer items-center gap-2 px-3 text-xs hover:bg-panel-muted">
-                  <input type="checkbox" checked={chosen.has(type)} onChange={() => toggle(type)} className="accent-accent" />
+                  <input
+                    type="checkbox"
+                    checked={chosen.has(type)}
+                    onChange={() => toggle(type)}
+                    className="accent-accent"
+                  />
                   <span className="min-w-0 flex-1 truncate font-mono">{type}</span>
                   <span className="text-fg-muted tabular-nums">{counts.get(type) ?? 0}</span>
                 </label>
@@ -237,17 +258,25 @@ export function HistoryView({
   const [typesOpen, setTypesOpen] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
   // `version` changes whenever the buffer gains events; the buffer itself is a stable object.
-  const rows = useMemo(() => (version >= 0 ? buffer.filter(types, failuresOnly) : []), [buffer, version, types, failuresOnly]);
+  const rows = useMemo(
+    () => (version >= 0 ? buffer.filter(types, failuresOnly) : []),
+    [buffer, version, types, failuresOnly],
+  );
   // Types the URL names but the history (so far) lacks stay listed, so they can be unticked.
-  const allTypes = useMemo(() => (version >= 0 ? [...new Set([...buffer.eventTypes(), ...types])].sort() : []), [buffer, version, types]);
+  const allTypes = useMemo(
+    () => (version >= 0 ? [...new Set([...buffer.eventTypes(), ...types])].sort() : []),
+    [buffer, version, types],
+  );
   // Counted only while the filter is open: one pass over the buffer per change.
   const typeCounts = useMemo(() => {
     const counts = new Map<string, number>();
-    if (typesOpen && version >= 0) for (const event of buffer.events()) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
+    if (typesOpen && version >= 0)
+      for (const event of buffer.events()) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
     return counts;
   }, [buffer, version, typesOpen]);
   const selectedEvent = useMemo(
-    () => (selected === null || version < 0 ? null : (buffer.events().find((event) => event.sequence === selected) ?? null)),
+    () =>
+      selected === null || version < 0 ? null : (buffer.events().find((event) => event.sequence === selected) ?? null),
     [buffer, version, selected],
   );
 
@@ -261,11 +290,27 @@ export function HistoryView({
     const onKey = (event: KeyboardEvent) => {
       const direction = PAGE_KEYS[event.key];
       const state = keyState.current;
-      if (!direction || state.typesOpen || event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || event.shiftKey || isEditable(event.target)) return;
+      if (
+        !direction ||
+        state.typesOpen ||
+        event.defaultPrevented ||
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey ||
+        event.shiftKey ||
+        isEditable(event.target)
+      )
+        return;
       const list = listRef.current?.querySelector<HTMLElement>('[role="list"]');
       if (!list) return;
       const current = state.selected === null ? -1 : state.rows.findIndex((row) => row.sequence === state.selected);
-      const step = pageStep({ count: state.rows.length, current, direction, scrollTop: list.scrollTop, viewHeight: list.clientHeight });
+      const step = pageStep({
+        count: state.rows.length,
+        current,
+        direction,
+        scrollTop: list.scrollTop,
+        viewHeight: list.clientHeight,
+      });
       if (!step) return;
       event.preventDefault();
       list.scrollTop = step.scrollTop;
@@ -281,9 +326,21 @@ export function HistoryView({
   return (
     <div className="space-y-3" data-testid="history">
       <div className="flex flex-wrap items-end gap-3 text-sm">
-        <TypeFilter types={allTypes} selected={types} counts={typeCounts} open={typesOpen} onOpen={setTypesOpen} onChange={(next) => onChange({ types: next })} />
+        <TypeFilter
+          types={allTypes}
+          selected={types}
+          counts={typeCounts}
+          open={typesOpen}
+          onOpen={setTypesOpen}
+          onChange={(next) => onChange({ types: next })}
+        />
         <label className="flex h-8 items-center gap-2 text-sm">
-          <input type="checkbox" checked={failuresOnly} onChange={(event) => onChange({ failuresOnly: event.target.checked })} data-testid="history-failures" />
+          <input
+            type="checkbox"
+            checked={failuresOnly}
+            onChange={(event) => onChange({ failuresOnly: event.target.checked })}
+            data-testid="history-failures"
+          />
           {t("failuresOnly")}
         </label>
         <span className="flex h-8 items-center text-xs text-fg-muted" aria-live="polite" data-testid="history-count">
@@ -339,7 +396,11 @@ export function HistoryView({
           />
           <p className="mt-1 text-xs text-fg-muted">{t("keysHint")}</p>
         </div>
-        {selectedEvent ? <EventPayload event={selectedEvent} /> : <p className="text-xs text-fg-muted lg:w-80">{t("selectHint")}</p>}
+        {selectedEvent ? (
+          <EventPayload event={selectedEvent} />
+        ) : (
+          <p className="text-xs text-fg-muted lg:w-80">{t("selectHint")}</p>
+        )}
       </div>
     </div>
   );

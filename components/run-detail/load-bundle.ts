@@ -33,7 +33,8 @@ export class BundleLoadError extends Error {
  * comes without `timeline` and `payload_manifest` (the page does not use them).
  */
 export function loadRunBundle(workflowId: string, runId: string, signal?: AbortSignal): Promise<RunBundle> {
-  if (typeof Worker === "undefined") return browserDwClient.exportHistory(workflowId, runId, { signal }).then(prepareRunBundle);
+  if (typeof Worker === "undefined")
+    return browserDwClient.exportHistory(workflowId, runId, { signal }).then(prepareRunBundle);
   return new Promise<RunBundle>((resolve, reject) => {
     const worker = new Worker(new URL("./bundle-worker.ts", import.meta.url), { name: "run-bundle" });
     const parts: Partial<Omit<RunBundle, "timeline" | "ledger">> & { chart?: RunBundle["timeline"]["chart"] } = {};
@@ -63,7 +64,8 @@ export function loadRunBundle(workflowId: string, runId: string, signal?: AbortS
         reject(new BundleLoadError(message.error));
         return;
       }
-      if (message.part === "head") Object.assign(parts, { bundle: message.bundle, exceptions: message.exceptions, counts: message.counts });
+      if (message.part === "head")
+        Object.assign(parts, { bundle: message.bundle, exceptions: message.exceptions, counts: message.counts });
       else if (message.part === "chart") parts.chart = message.chart;
       else if (message.part === "waits") {
         for (const row of message.rows) waits.push(row);
@@ -83,7 +85,14 @@ export function loadRunBundle(workflowId: string, runId: string, signal?: AbortS
     };
     worker.onerror = (event) => {
       stop();
-      reject(new BundleLoadError({ reason: "unknown", httpStatus: null, message: event.message || "The run's export bundle could not be prepared.", namespace: null }));
+      reject(
+        new BundleLoadError({
+          reason: "unknown",
+          httpStatus: null,
+          message: event.message || "The run's export bundle could not be prepared.",
+          namespace: null,
+        }),
+      );
     };
     worker.postMessage({ workflowId, runId } satisfies BundleRequest);
   });

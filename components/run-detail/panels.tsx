@@ -12,7 +12,9 @@ import { Muted, TD, TH } from "@/components/run-detail/section";
 
 function text(value: unknown): string {
   if (value === null || value === undefined || value === "") return "–";
-  return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : JSON.stringify(value);
 }
 
 export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"]> }) {
@@ -54,7 +56,13 @@ export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"
 }
 
 /** Tasks with their transport state: the export row's, else the debug view of the same open task. */
-export function TasksPanel({ tasks, pending }: { tasks: NonNullable<HistoryExport["tasks"]>; pending: WorkflowDebug["pending_workflow_tasks"] }) {
+export function TasksPanel({
+  tasks,
+  pending,
+}: {
+  tasks: NonNullable<HistoryExport["tasks"]>;
+  pending: WorkflowDebug["pending_workflow_tasks"];
+}) {
   const t = useTranslations("run.tasks");
   const time = useTimeFormat();
   const transport = new Map((pending ?? []).map((task) => [task.task_id, task.transport_state ?? null] as const));
@@ -76,7 +84,8 @@ export function TasksPanel({ tasks, pending }: { tasks: NonNullable<HistoryExpor
         </thead>
         <tbody>
           {tasks.map((task) => {
-            const state = typeof task.transport_state === "string" ? task.transport_state : (transport.get(task.id) ?? null);
+            const state =
+              typeof task.transport_state === "string" ? task.transport_state : (transport.get(task.id) ?? null);
             return (
               <tr key={task.id} className="border-b border-line last:border-0">
                 <td className={TD}>
@@ -88,13 +97,19 @@ export function TasksPanel({ tasks, pending }: { tasks: NonNullable<HistoryExpor
                 </td>
                 <td className={TD}>{state ?? "–"}</td>
                 <td className={TD}>{text(task.queue)}</td>
-                <td className={TD}>{t("attemptCount", { attempts: task.attempt_count ?? 0, repairs: task.repair_count ?? 0 })}</td>
+                <td className={TD}>
+                  {t("attemptCount", { attempts: task.attempt_count ?? 0, repairs: task.repair_count ?? 0 })}
+                </td>
                 <td className={`${TD} whitespace-nowrap`}>{time.dateTime(task.available_at)}</td>
                 <td className={`${TD} text-xs`}>
                   {task.lease_owner ? <span className="font-mono">{task.lease_owner}</span> : "–"}
-                  {task.lease_expires_at ? <div className="text-fg-muted">{time.dateTime(task.lease_expires_at)}</div> : null}
+                  {task.lease_expires_at ? (
+                    <div className="text-fg-muted">{time.dateTime(task.lease_expires_at)}</div>
+                  ) : null}
                 </td>
-                <td className={`${TD} max-w-xs text-xs break-words`}>{text(task.last_dispatch_error ?? task.last_claim_error)}</td>
+                <td className={`${TD} max-w-xs text-xs break-words`}>
+                  {text(task.last_dispatch_error ?? task.last_claim_error)}
+                </td>
               </tr>
             );
           })}
@@ -203,7 +218,10 @@ export function RelationshipsPanel({
                   <li key={link.id ?? index} className="flex flex-wrap items-center gap-2">
                     <span className="text-xs text-fg-muted">{text(link.type)}</span>
                     {id ? (
-                      <Link href={linkedRun ? runHref(id, linkedRun) : workflowHref(id)} className="font-mono text-accent hover:underline">
+                      <Link
+                        href={linkedRun ? runHref(id, linkedRun) : workflowHref(id)}
+                        className="font-mono text-accent hover:underline"
+                      >
                         {id}
                       </Link>
                     ) : (

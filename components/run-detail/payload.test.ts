@@ -4,7 +4,11 @@ import { decodePayloadTree, prettyJson } from "@/components/run-detail/payload";
 describe("decodePayloadTree", () => {
   it("decodes Avro blobs nested in a history payload and leaves other strings alone", async () => {
     // A real blob written by the TypeScript SDK: the string "sku-1" in an array.
-    const tree = await decodePayloadTree({ arguments: "wwHioz3/VYAiNwwCCgpza3UtMQA=", activity_type: "ReserveStock", nested: { result: "wwHioz3/VYAiNw4EEHJlc2VydmVkAgEOYXR0ZW1wdAQGAA==" } });
+    const tree = await decodePayloadTree({
+      arguments: "wwHioz3/VYAiNwwCCgpza3UtMQA=",
+      activity_type: "ReserveStock",
+      nested: { result: "wwHioz3/VYAiNw4EEHJlc2VydmVkAgEOYXR0ZW1wdAQGAA==" },
+    });
     expect(tree).toEqual({
       arguments: { decoded: ["sku-1"] },
       activity_type: "ReserveStock",

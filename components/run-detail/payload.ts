@@ -35,5 +35,7 @@ export async function decodePayloadTree(payload: unknown): Promise<unknown> {
 
 /** Pretty JSON for a value that may hold bigints (decoded Avro longs). */
 export function prettyJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item), 2) ?? "null";
+  return (
+    JSON.stringify(value, (_key, item: unknown) => (typeof item === "bigint" ? item.toString() : item), 2) ?? "null"
+  );
 }

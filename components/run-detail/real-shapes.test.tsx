@@ -13,7 +13,10 @@ import { RunHeader } from "@/components/run-detail/run-header";
 
 afterEach(cleanup);
 
-function decoded<T>(decode: (json: unknown) => { ok: true; value: T } | { ok: false; message: string }, json: unknown): T {
+function decoded<T>(
+  decode: (json: unknown) => { ok: true; value: T } | { ok: false; message: string },
+  json: unknown,
+): T {
   const result = decode(json);
   if (!result.ok) throw new Error(result.message);
   return result.value;
@@ -24,7 +27,13 @@ function renderHeader(version: RealVersion) {
   const bundle = decoded(SCHEMA_DECODERS.historyExport, realFixture(version, "history-export"));
   return render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
-      <RunHeader describe={describeBody} debug={null} summary={bundle.summary ?? null} liveness={livenessLabel(bundle.summary)} runs={[]} />
+      <RunHeader
+        describe={describeBody}
+        debug={null}
+        summary={bundle.summary ?? null}
+        liveness={livenessLabel(bundle.summary)}
+        runs={[]}
+      />
     </NextIntlClientProvider>,
   );
 }
@@ -32,7 +41,9 @@ function renderHeader(version: RealVersion) {
 describe("run header on real servers", () => {
   it("says an April-2026 server does not report budget pressure and fan-out", () => {
     renderHeader("2026-04");
-    expect(screen.getByTestId("history-budget-unavailable").textContent).toBe("Budget pressure and fan-out are not reported by this server version");
+    expect(screen.getByTestId("history-budget-unavailable").textContent).toBe(
+      "Budget pressure and fan-out are not reported by this server version",
+    );
     expect(screen.queryByTestId("history-budget-pressure")).toBeNull();
     expect(screen.getByTestId("run-history-budget").textContent).toContain("8 events");
   });
@@ -51,7 +62,9 @@ describe("run header on real servers", () => {
 
 describe("activity ledger on a golden history without execution ids", () => {
   it("shows the activity and says its execution id was not recorded", () => {
-    const golden = goldenCases().find((c) => c.id === "sdk-python/python-sdk-2.0.0-rc.30-avro-signal.json#signal_satisfies_wait_condition");
+    const golden = goldenCases().find(
+      (c) => c.id === "sdk-python/python-sdk-2.0.0-rc.30-avro-signal.json#signal_satisfies_wait_condition",
+    );
     if (!golden) throw new Error("golden case missing");
     render(
       <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">

@@ -48,7 +48,8 @@ async function RunDetailContent({ workflowId, runId }: { workflowId: string; run
     );
   }
   // The current-run route may race a continue-as-new: only keep debug when it names the same run.
-  const debugData: WorkflowDebug | null = debug.status === "fulfilled" && debug.value.run_id === description.run_id ? debug.value : null;
+  const debugData: WorkflowDebug | null =
+    debug.status === "fulfilled" && debug.value.run_id === description.run_id ? debug.value : null;
   return (
     <RunDetail
       namespace={context.namespace}

@@ -6,7 +6,13 @@ const parse = (query: string) => parseRunViewState(new URLSearchParams(query));
 describe("run detail URL state", () => {
   it("round-trips and defaults", () => {
     const state = parse("view=history&tl=list&htype=ActivityFailed,ActivityRetryScheduled&hfail=1&event=12");
-    expect(state).toEqual({ view: "history", timelineMode: "list", historyTypes: ["ActivityFailed", "ActivityRetryScheduled"], failuresOnly: true, selectedEvent: 12 });
+    expect(state).toEqual({
+      view: "history",
+      timelineMode: "list",
+      historyTypes: ["ActivityFailed", "ActivityRetryScheduled"],
+      failuresOnly: true,
+      selectedEvent: 12,
+    });
     expect(parse(runViewQueryString(state).slice(1))).toEqual(state);
     expect(runViewQueryString(parse("view=bogus&event=-3"))).toBe("");
   });

@@ -36,16 +36,37 @@ function PanelLoading() {
 // A `loading` gives each its own Suspense boundary: without one, a chunk still loading when it first
 // renders would suspend the whole run page (hiding it, and resetting the history list's scroll).
 const renderNothing = () => null;
-const RunActions = dynamic(() => import("@/components/actions/run-actions").then((m) => m.RunActions), { loading: renderNothing });
-const BundleRetryForecast = dynamic(() => import("@/components/run-detail/activities-ledger").then((m) => m.BundleRetryForecast), { loading: renderNothing });
+const RunActions = dynamic(() => import("@/components/actions/run-actions").then((m) => m.RunActions), {
+  loading: renderNothing,
+});
+const BundleRetryForecast = dynamic(
+  () => import("@/components/run-detail/activities-ledger").then((m) => m.BundleRetryForecast),
+  { loading: renderNothing },
+);
 // Client-only: its virtual list measures itself on mount, and the events come from the browser anyway.
-const HistoryPanel = dynamic(() => import("@/components/run-detail/history-view").then((m) => m.HistoryPanel), { ssr: false, loading: PanelLoading });
-const TimelinePanel = dynamic(() => import("@/components/run-detail/timeline-view").then((m) => m.TimelinePanel), { loading: PanelLoading });
-const ActivitiesPanel = dynamic(() => import("@/components/run-detail/activities-ledger").then((m) => m.ActivitiesPanel), { loading: PanelLoading });
-const WaitsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.WaitsPanel), { loading: PanelLoading });
-const TasksPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.TasksPanel), { loading: PanelLoading });
-const CommandsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.CommandsPanel), { loading: PanelLoading });
-const RelationshipsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.RelationshipsPanel), { loading: PanelLoading });
+const HistoryPanel = dynamic(() => import("@/components/run-detail/history-view").then((m) => m.HistoryPanel), {
+  ssr: false,
+  loading: PanelLoading,
+});
+const TimelinePanel = dynamic(() => import("@/components/run-detail/timeline-view").then((m) => m.TimelinePanel), {
+  loading: PanelLoading,
+});
+const ActivitiesPanel = dynamic(
+  () => import("@/components/run-detail/activities-ledger").then((m) => m.ActivitiesPanel),
+  { loading: PanelLoading },
+);
+const WaitsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.WaitsPanel), {
+  loading: PanelLoading,
+});
+const TasksPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.TasksPanel), {
+  loading: PanelLoading,
+});
+const CommandsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.CommandsPanel), {
+  loading: PanelLoading,
+});
+const RelationshipsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.RelationshipsPanel), {
+  loading: PanelLoading,
+});
 
 const OPEN_REFRESH_MS = 5_000;
 const EXPORT_REFRESH_MS = 10_000;
@@ -64,7 +85,14 @@ interface RunDetailProps {
  * needed); the export bundle then fills in the full exceptions, timeline, attempt ledger, waits,
  * tasks and commands, and the History tab pages and tails the event log on its own.
  */
-export function RunDetail({ namespace, workflowId, runId, initialDescribe, initialDebug, initialError }: RunDetailProps) {
+export function RunDetail({
+  namespace,
+  workflowId,
+  runId,
+  initialDescribe,
+  initialDebug,
+  initialError,
+}: RunDetailProps) {
   const t = useTranslations("run");
   const searchParams = useSearchParams();
   const state = useMemo(() => parseRunViewState(searchParams), [searchParams]);
@@ -118,7 +146,11 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
   const run = describe.data;
   if (!run) {
     const error = describe.error ? toErrorInfo(describe.error) : initialError;
-    return error ? <DwErrorState error={error} onRetry={() => void describe.refetch()} /> : <Muted>{t("loading")}</Muted>;
+    return error ? (
+      <DwErrorState error={error} onRetry={() => void describe.refetch()} />
+    ) : (
+      <Muted>{t("loading")}</Muted>
+    );
   }
   const liveness = livenessLabel({
     ...(bundle?.summary ?? debug.data?.execution ?? {}),
@@ -127,11 +159,25 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
     status: run.status,
   });
 
-  const bundleError = exported.error ? (exported.error instanceof BundleLoadError ? exported.error.info : toErrorInfo(exported.error)) : null;
+  const bundleError = exported.error
+    ? exported.error instanceof BundleLoadError
+      ? exported.error.info
+      : toErrorInfo(exported.error)
+    : null;
   const pending = <Muted>{bundleError ? bundleError.message : t("loadingBundle")}</Muted>;
   const panel: Record<RunView, () => ReactNode> = {
     // The ticking "now" only stretches the axis of open bars; the rows are built once per bundle.
-    timeline: () => (prepared ? <TimelinePanel timeline={prepared.timeline} now={now} mode={state.timelineMode} onMode={(mode) => update({ timelineMode: mode })} /> : pending),
+    timeline: () =>
+      prepared ? (
+        <TimelinePanel
+          timeline={prepared.timeline}
+          now={now}
+          mode={state.timelineMode}
+          onMode={(mode) => update({ timelineMode: mode })}
+        />
+      ) : (
+        pending
+      ),
     activities: () => (prepared ? <ActivitiesPanel ledger={prepared.ledger} /> : pending),
     history: () => (
       <HistoryPanel
@@ -151,17 +197,33 @@ export function RunDetail({ namespace, workflowId, runId, initialDescribe, initi
       />
     ),
     waits: () => (bundle ? <WaitsPanel waits={bundle.waits ?? []} /> : pending),
-    tasks: () => (bundle ? <TasksPanel tasks={bundle.tasks ?? []} pending={debug.data?.pending_workflow_tasks} /> : pending),
+    tasks: () =>
+      bundle ? <TasksPanel tasks={bundle.tasks ?? []} pending={debug.data?.pending_workflow_tasks} /> : pending,
     commands: () => (bundle ? <CommandsPanel commands={bundle.commands ?? []} /> : pending),
-    relationships: () => <RelationshipsPanel workflowId={workflowId} runId={runId} runs={runs.data?.runs ?? []} links={bundle?.links} />,
+    relationships: () => (
+      <RelationshipsPanel workflowId={workflowId} runId={runId} runs={runs.data?.runs ?? []} links={bundle?.links} />
+    ),
   };
 
   return (
     <div className="space-y-4">
-      {describe.error ? <DwErrorState error={toErrorInfo(describe.error)} onRetry={() => void describe.refetch()} /> : null}
-      <RunHeader describe={run} debug={debug.data ?? null} summary={bundle?.summary ?? null} liveness={liveness} runs={runs.data?.runs ?? []} />
+      {describe.error ? (
+        <DwErrorState error={toErrorInfo(describe.error)} onRetry={() => void describe.refetch()} />
+      ) : null}
+      <RunHeader
+        describe={run}
+        debug={debug.data ?? null}
+        summary={bundle?.summary ?? null}
+        liveness={liveness}
+        runs={runs.data?.runs ?? []}
+      />
       <RunActions workflowId={workflowId} runId={runId} describe={run} debug={debug.data ?? null} />
-      {prepared ? <BundleRetryForecast ledger={prepared.ledger} className="rounded-lg border border-line bg-panel px-4 py-2 text-sm" /> : null}
+      {prepared ? (
+        <BundleRetryForecast
+          ledger={prepared.ledger}
+          className="rounded-lg border border-line bg-panel px-4 py-2 text-sm"
+        />
+      ) : null}
       <ExceptionsTable rows={exceptions} complete={bundle !== null} />
       <Section
         title={t(`views.${state.view}`)}

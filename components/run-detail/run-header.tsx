@@ -31,7 +31,10 @@ function JsonBlock({ label, value, testId }: { label: string; value: unknown; te
   return (
     <div className="min-w-0">
       <h3 className="text-xs text-fg-muted">{label}</h3>
-      <pre data-testid={testId} className="mt-1 max-h-48 overflow-auto rounded border border-line bg-panel-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all">
+      <pre
+        data-testid={testId}
+        className="mt-1 max-h-48 overflow-auto rounded border border-line bg-panel-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all"
+      >
         {value === undefined ? "–" : prettyJson(value)}
       </pre>
     </div>
@@ -50,7 +53,11 @@ function HistoryBudget({ summary }: { summary: HistoryExport["summary"] | null }
   const pressure = summary.history_budget_pressure;
   return (
     <>
-      {counted ? <span className="block text-xs">{t("historyCounts", { events: summary.history_event_count ?? 0, bytes: summary.history_size_bytes ?? 0 })}</span> : null}
+      {counted ? (
+        <span className="block text-xs">
+          {t("historyCounts", { events: summary.history_event_count ?? 0, bytes: summary.history_size_bytes ?? 0 })}
+        </span>
+      ) : null}
       {typeof pressure === "string" ? (
         <span className="block text-xs" data-testid="history-budget-pressure">
           {t("historyBudget", { pressure, fanOut: summary.history_fan_out ?? 0 })}
@@ -64,7 +71,14 @@ function HistoryBudget({ summary }: { summary: HistoryExport["summary"] | null }
   );
 }
 
-const TONE_TO_PILL = { neutral: "neutral", info: "info", success: "success", warning: "warning", danger: "danger", dark: "danger" } as const;
+const TONE_TO_PILL = {
+  neutral: "neutral",
+  info: "info",
+  success: "success",
+  warning: "warning",
+  danger: "danger",
+  dark: "danger",
+} as const;
 
 export function RunHeader({
   describe,
@@ -113,15 +127,27 @@ export function RunHeader({
             {t("stuck")}
           </Pill>
         ) : null}
-        {liveness.taskProblem ? <Pill tone={TONE_TO_PILL[liveness.taskProblem.tone]}>{tv(liveness.taskProblem.label.id, liveness.taskProblem.label.values)}</Pill> : null}
+        {liveness.taskProblem ? (
+          <Pill tone={TONE_TO_PILL[liveness.taskProblem.tone]}>
+            {tv(liveness.taskProblem.label.id, liveness.taskProblem.label.values)}
+          </Pill>
+        ) : null}
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           {previousRun ? (
-            <Link href={runHref(describe.workflow_id, previousRun.run_id)} className="text-accent hover:underline" data-testid="previous-run">
+            <Link
+              href={runHref(describe.workflow_id, previousRun.run_id)}
+              className="text-accent hover:underline"
+              data-testid="previous-run"
+            >
               {t("previousRun", { number: previousRun.run_number })}
             </Link>
           ) : null}
           {nextRun ? (
-            <Link href={runHref(describe.workflow_id, nextRun.run_id)} className="text-accent hover:underline" data-testid="next-run">
+            <Link
+              href={runHref(describe.workflow_id, nextRun.run_id)}
+              className="text-accent hover:underline"
+              data-testid="next-run"
+            >
               {t("nextRun", { number: nextRun.run_number })}
             </Link>
           ) : null}
@@ -145,7 +171,9 @@ export function RunHeader({
         </Field>
         <Field label={t("type")}>{describe.workflow_type}</Field>
         <Field label={t("runNumber")} testId="run-number">
-          {describe.run_count ? t("runOf", { number: describe.run_number, count: describe.run_count }) : describe.run_number}
+          {describe.run_count
+            ? t("runOf", { number: describe.run_number, count: describe.run_count })
+            : describe.run_number}
           {describe.is_current_run === false ? <span className="ml-1 text-xs text-warn">{t("historical")}</span> : null}
         </Field>
         <Field label={t("liveness")} testId="run-liveness">
@@ -156,7 +184,9 @@ export function RunHeader({
           {describe.wait_kind || describe.wait_reason ? (
             <>
               {describe.wait_kind ? <span className="font-mono text-xs">{describe.wait_kind}</span> : null}
-              {describe.wait_reason ? <span className="block text-xs text-fg-muted">{describe.wait_reason}</span> : null}
+              {describe.wait_reason ? (
+                <span className="block text-xs text-fg-muted">{describe.wait_reason}</span>
+              ) : null}
             </>
           ) : (
             "–"
@@ -188,7 +218,9 @@ export function RunHeader({
         <JsonBlock label={t("input")} value={describe.input} testId="run-input" />
         <JsonBlock label={t("output")} value={describe.output} testId="run-output" />
         {!isEmptyMap(describe.memo) ? <JsonBlock label={t("memo")} value={describe.memo} testId="run-memo" /> : null}
-        {!isEmptyMap(describe.search_attributes) ? <JsonBlock label={t("searchAttributes")} value={describe.search_attributes} testId="run-search-attributes" /> : null}
+        {!isEmptyMap(describe.search_attributes) ? (
+          <JsonBlock label={t("searchAttributes")} value={describe.search_attributes} testId="run-search-attributes" />
+        ) : null}
       </div>
     </section>
   );

@@ -1,6 +1,16 @@
 import type { ReactNode } from "react";
 
-export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+export function Section({
+  title,
+  actions,
+  children,
+  testId,
+}: {
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <section aria-label={title} data-testid={testId} className="rounded-lg border border-line bg-panel">
       <header className="flex flex-wrap items-center gap-2 border-b border-line px-4 py-2">

@@ -107,7 +107,9 @@ export function TimelineView({
             renderRow={(index) => {
               const row = list[index];
               return (
-                <div className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}>
+                <div
+                  className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}
+                >
                   <span className="w-12 shrink-0 text-right font-mono text-fg-muted">{row.sequence}</span>
                   <span className="w-52 shrink-0 truncate font-mono">{row.type}</span>
                   <span className="min-w-0 flex-1 truncate" title={tv(row.summary.id, row.summary.values)}>
@@ -123,7 +125,13 @@ export function TimelineView({
       ) : lanes.length === 0 ? (
         <Muted>{t("empty")}</Muted>
       ) : (
-        <div className="overflow-x-auto" data-testid="timeline-chart" role="region" aria-label={t("chart")} tabIndex={0}>
+        <div
+          className="overflow-x-auto"
+          data-testid="timeline-chart"
+          role="region"
+          aria-label={t("chart")}
+          tabIndex={0}
+        >
           <div className="min-w-[720px]">
             <div className="mb-1 flex text-[10px] text-fg-muted">
               <div className="w-48 shrink-0" />
@@ -132,9 +140,16 @@ export function TimelineView({
                   <span
                     key={fraction}
                     className="absolute whitespace-nowrap"
-                    style={{ left: `${fraction * 100}%`, transform: fraction === 1 ? "translateX(-100%)" : fraction === 0 ? undefined : "translateX(-50%)" }}
+                    style={{
+                      left: `${fraction * 100}%`,
+                      transform: fraction === 1 ? "translateX(-100%)" : fraction === 0 ? undefined : "translateX(-50%)",
+                    }}
                   >
-                    {chart.start === null ? "" : fraction === 0 ? time.dateTime(start) : `+${time.duration(span * fraction)}`}
+                    {chart.start === null
+                      ? ""
+                      : fraction === 0
+                        ? time.dateTime(start)
+                        : `+${time.duration(span * fraction)}`}
                   </span>
                 ))}
               </div>
@@ -150,7 +165,13 @@ export function TimelineView({
                     const right = pos(bar.end ?? end) ?? left;
                     const status = bar.status;
                     const attempt = bar.kind === "activity" ? bar.attempt : null;
-                    const title = [lane.label, attempt !== null ? `#${attempt}` : null, status, bar.start !== null ? time.dateTime(bar.start) : null, bar.end !== null && bar.start !== null ? time.duration(bar.end - bar.start) : null]
+                    const title = [
+                      lane.label,
+                      attempt !== null ? `#${attempt}` : null,
+                      status,
+                      bar.start !== null ? time.dateTime(bar.start) : null,
+                      bar.end !== null && bar.start !== null ? time.duration(bar.end - bar.start) : null,
+                    ]
                       .filter(Boolean)
                       .join(" · ");
                     return (
@@ -161,7 +182,9 @@ export function TimelineView({
                         className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[status] ?? "bg-fg-muted/50"}`}
                         style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
                       >
-                        {attempt !== null ? <span className="rounded-sm bg-fg px-0.5 text-canvas">#{attempt}</span> : null}
+                        {attempt !== null ? (
+                          <span className="rounded-sm bg-fg px-0.5 text-canvas">#{attempt}</span>
+                        ) : null}
                       </div>
                     );
                   })}
@@ -176,8 +199,14 @@ export function TimelineView({
                       });
                       return (
                         <div key={`r${marker.sequence}`} title={title} data-testid="timeline-retry">
-                          <div className="absolute top-3 border-t-2 border-dashed border-warn" style={{ left: `${at}%`, width: `${Math.max(until - at, 0)}%` }} />
-                          <div className="absolute top-1.5 h-3 w-3 -translate-x-1/2 rotate-45 border border-warn bg-warn/70" style={{ left: `${at}%` }} />
+                          <div
+                            className="absolute top-3 border-t-2 border-dashed border-warn"
+                            style={{ left: `${at}%`, width: `${Math.max(until - at, 0)}%` }}
+                          />
+                          <div
+                            className="absolute top-1.5 h-3 w-3 -translate-x-1/2 rotate-45 border border-warn bg-warn/70"
+                            style={{ left: `${at}%` }}
+                          />
                         </div>
                       );
                     }

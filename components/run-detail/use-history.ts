@@ -72,7 +72,12 @@ export function useHistory(workflowId: string, runId: string, live: boolean): Hi
       for (;;) {
         if (signal.aborted) return;
         try {
-          const page = await browserDwClient.getHistory(workflowId, runId, { pageSize: PAGE_SIZE, nextPageToken: token }, { signal });
+          const page = await browserDwClient.getHistory(
+            workflowId,
+            runId,
+            { pageSize: PAGE_SIZE, nextPageToken: token },
+            { signal },
+          );
           if (buffer.add(page.events) > 0) setVersion((v) => v + 1);
           setError(null);
           token = historyResumeToken(page, token);
@@ -89,7 +94,12 @@ export function useHistory(workflowId: string, runId: string, live: boolean): Hi
       while (!signal.aborted) {
         try {
           const timeoutMs = await browserLongPollLimit();
-          const page = await browserDwClient.getHistory(workflowId, runId, { pageSize: PAGE_SIZE, nextPageToken: token, waitNewEvent: true }, { signal, timeoutMs });
+          const page = await browserDwClient.getHistory(
+            workflowId,
+            runId,
+            { pageSize: PAGE_SIZE, nextPageToken: token, waitNewEvent: true },
+            { signal, timeoutMs },
+          );
           if (buffer.add(page.events) > 0) setVersion((v) => v + 1);
           setError(null);
           token = historyResumeToken(page, token);

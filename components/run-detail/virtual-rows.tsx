@@ -34,14 +34,28 @@ export function VirtualRows({
     initialRect: { width: 800, height },
   });
   return (
-    <div ref={scrollRef} role="list" aria-label={label} data-testid={testId} className="overflow-auto rounded-md border border-line" style={{ height }}>
+    <div
+      ref={scrollRef}
+      role="list"
+      aria-label={label}
+      data-testid={testId}
+      className="overflow-auto rounded-md border border-line"
+      style={{ height }}
+    >
       <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
         {virtualizer.getVirtualItems().map((item) => (
           <div
             key={item.key}
             role="listitem"
             data-index={item.index}
-            style={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+            style={{
+              position: "absolute",
+              top: 0,
+              left: 0,
+              right: 0,
+              height: ROW_HEIGHT,
+              transform: `translateY(${item.start}px)`,
+            }}
           >
             {renderRow(item.index)}
           </div>

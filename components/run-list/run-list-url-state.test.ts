@@ -1,12 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { mergeLive } from "@/components/run-list/live-rows";
-import { nextPage, parseRunsQuery, previousPage, runsQueryString, withFilter } from "@/components/run-list/run-list-url-state";
+import {
+  nextPage,
+  parseRunsQuery,
+  previousPage,
+  runsQueryString,
+  withFilter,
+} from "@/components/run-list/run-list-url-state";
 import { routeParam, runHref } from "@/lib/routes/route-for";
 
 describe("runs list URL state", () => {
   it("round-trips every field and drops defaults", () => {
-    const query = parseRunsQuery(new URLSearchParams("status=failed&type=Checkout&q=order%2F1&size=100&cursor=abc&trail=~,xyz"));
-    expect(query).toEqual({ status: "failed", workflowType: "Checkout", search: "order/1", pageSize: 100, cursor: "abc", trail: [null, "xyz"] });
+    const query = parseRunsQuery(
+      new URLSearchParams("status=failed&type=Checkout&q=order%2F1&size=100&cursor=abc&trail=~,xyz"),
+    );
+    expect(query).toEqual({
+      status: "failed",
+      workflowType: "Checkout",
+      search: "order/1",
+      pageSize: 100,
+      cursor: "abc",
+      trail: [null, "xyz"],
+    });
     expect(parseRunsQuery(new URLSearchParams(runsQueryString(query).slice(1)))).toEqual(query);
     expect(runsQueryString(parseRunsQuery({}))).toBe("");
   });

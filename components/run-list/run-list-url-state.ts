@@ -60,7 +60,10 @@ export function runsQueryString(query: RunsQuery): string {
 }
 
 /** A filter change starts over at the first page. */
-export function withFilter(query: RunsQuery, change: Partial<Pick<RunsQuery, "status" | "workflowType" | "search" | "pageSize">>): RunsQuery {
+export function withFilter(
+  query: RunsQuery,
+  change: Partial<Pick<RunsQuery, "status" | "workflowType" | "search" | "pageSize">>,
+): RunsQuery {
   return { ...query, ...change, cursor: null, trail: [] };
 }
 

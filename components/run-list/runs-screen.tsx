@@ -17,7 +17,16 @@ import { mergeLive } from "@/components/run-list/live-rows";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import type { RunsQuery } from "@/components/run-list/run-list-url-state";
-import { PAGE_SIZES, STATUS_TABS, nextPage, parseRunsQuery, previousPage, runsQueryString, statusFilter, withFilter } from "@/components/run-list/run-list-url-state";
+import {
+  PAGE_SIZES,
+  STATUS_TABS,
+  nextPage,
+  parseRunsQuery,
+  previousPage,
+  runsQueryString,
+  statusFilter,
+  withFilter,
+} from "@/components/run-list/run-list-url-state";
 
 const REFRESH_MS = 5_000;
 const features = tableFeatures({});
@@ -80,7 +89,10 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   const latest = result.isPlaceholderData ? undefined : result.data;
   if (latest && snapshot?.key !== keyText) setSnapshot({ key: keyText, rows: latest.workflows });
   const live = useMemo(
-    () => (snapshot && latest && snapshot.key === keyText ? mergeLive(snapshot.rows, latest.workflows) : { rows: snapshot?.rows ?? EMPTY, pending: EMPTY }),
+    () =>
+      snapshot && latest && snapshot.key === keyText
+        ? mergeLive(snapshot.rows, latest.workflows)
+        : { rows: snapshot?.rows ?? EMPTY, pending: EMPTY },
     [snapshot, latest, keyText],
   );
   const showNew = () => latest && setSnapshot({ key: keyText, rows: latest.workflows });
@@ -103,7 +115,11 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
         col.accessor("workflow_id", {
           header: () => t("columns.workflowId"),
           cell: (info) => (
-            <Link href={runHref(info.row.original.workflow_id, info.row.original.run_id)} className="font-mono text-accent hover:underline" data-testid="run-link">
+            <Link
+              href={runHref(info.row.original.workflow_id, info.row.original.run_id)}
+              className="font-mono text-accent hover:underline"
+              data-testid="run-link"
+            >
               {info.getValue()}
             </Link>
           ),
@@ -121,7 +137,10 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
             );
           },
         }),
-        col.accessor("business_key", { header: () => t("columns.businessKey"), cell: (info) => info.getValue() ?? "–" }),
+        col.accessor("business_key", {
+          header: () => t("columns.businessKey"),
+          cell: (info) => info.getValue() ?? "–",
+        }),
         col.accessor("task_queue", { header: () => t("columns.taskQueue"), cell: (info) => info.getValue() ?? "–" }),
         col.accessor("started_at", {
           header: () => t("columns.started"),
@@ -187,7 +206,11 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
-        <div role="tablist" aria-label={t("statusTabs")} className="inline-flex rounded-md border border-line bg-panel p-0.5">
+        <div
+          role="tablist"
+          aria-label={t("statusTabs")}
+          className="inline-flex rounded-md border border-line bg-panel p-0.5"
+        >
           {STATUS_TABS.map((tab) => (
             <button
               key={tab}
@@ -227,7 +250,10 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
               ))}
             </datalist>
           </label>
-          <button type="submit" className="h-8 rounded-md border border-line bg-panel-muted px-3 text-sm font-medium text-fg hover:bg-accent-soft">
+          <button
+            type="submit"
+            className="h-8 rounded-md border border-line bg-panel-muted px-3 text-sm font-medium text-fg hover:bg-accent-soft"
+          >
             {t("filters.apply")}
           </button>
           {filtered ? (
@@ -280,11 +306,17 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
       {error ? (
         <DwErrorState error={error} onRetry={() => void result.refetch()} />
       ) : !snapshot ? (
-        <div data-testid="runs-loading" className="rounded-lg border border-line bg-panel px-6 py-10 text-center text-sm text-fg-muted">
+        <div
+          data-testid="runs-loading"
+          className="rounded-lg border border-line bg-panel px-6 py-10 text-center text-sm text-fg-muted"
+        >
           {t("loading")}
         </div>
       ) : rows.length === 0 ? (
-        <section data-testid="runs-empty" className="rounded-lg border border-dashed border-line bg-panel px-6 py-12 text-center">
+        <section
+          data-testid="runs-empty"
+          className="rounded-lg border border-dashed border-line bg-panel px-6 py-12 text-center"
+        >
           <h2 className="text-base font-semibold text-fg">{filtered ? t("empty.filteredTitle") : t("empty.title")}</h2>
           <p className="mt-2 text-sm text-fg-muted">{filtered ? t("empty.filteredBody") : t("empty.body")}</p>
         </section>

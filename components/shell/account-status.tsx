@@ -20,7 +20,10 @@ export async function AccountStatus({ auth }: { auth: ShellContext["auth"] }) {
       <p className="break-words">{t("signedInAs", { user: auth.person.user, role: t(`roles.${auth.person.role}`) })}</p>
       {auth.mode === "password" ? (
         <form method="post" action="/api/auth/logout">
-          <button type="submit" className="rounded-md border border-line px-2 py-1 text-xs font-medium text-fg hover:bg-canvas">
+          <button
+            type="submit"
+            className="rounded-md border border-line px-2 py-1 text-xs font-medium text-fg hover:bg-canvas"
+          >
             {t("signOut")}
           </button>
         </form>

@@ -17,7 +17,11 @@ export async function AppShell({ context, children }: { context: ShellContext; c
   // Before sign-in (the login page) there is nothing to navigate to: no nav, no server status.
   if (context.auth.mode !== "none" && context.auth.person === null) {
     return (
-      <main id="main" tabIndex={-1} className="flex min-h-dvh flex-1 items-start justify-center px-4 py-16 outline-none">
+      <main
+        id="main"
+        tabIndex={-1}
+        className="flex min-h-dvh flex-1 items-start justify-center px-4 py-16 outline-none"
+      >
         {children}
       </main>
     );

@@ -11,7 +11,11 @@ const answer = (status: number, body: unknown, at = 1_000, latencyMs = 12): Prob
 });
 
 const serving = answer(200, { status: "serving", timestamp: "2026-04-13T12:00:00+00:00", checks: { database: "ok" } });
-const info = answer(200, { server_id: "dw-1", version: "2.0.0", default_namespace: "default", capabilities: {} }, 2_000);
+const info = answer(
+  200,
+  { server_id: "dw-1", version: "2.0.0", default_namespace: "default", capabilities: {} },
+  2_000,
+);
 
 describe("deriveConnection", () => {
   it("is checking before any probe answered", () => {
@@ -37,7 +41,11 @@ describe("deriveConnection", () => {
 
   it("is unreachable when the proxy reports the server down or slow", () => {
     const down = answer(502, { reason: "server_unavailable", message: "…" });
-    expect(deriveConnection(down, undefined)).toMatchObject({ status: "unreachable", reason: "server_unavailable", latencyMs: null });
+    expect(deriveConnection(down, undefined)).toMatchObject({
+      status: "unreachable",
+      reason: "server_unavailable",
+      latencyMs: null,
+    });
     const slow = answer(504, { reason: "server_timeout", message: "…" });
     expect(deriveConnection(serving, slow)).toMatchObject({ status: "unreachable", reason: "server_timeout" });
   });
@@ -74,8 +82,15 @@ describe("deriveConnection", () => {
       status: "degraded",
       reason: "http_404",
     });
-    expect(deriveConnection(answer(200, "<html>"), undefined)).toMatchObject({ status: "degraded", reason: "http_200" });
+    expect(deriveConnection(answer(200, "<html>"), undefined)).toMatchObject({
+      status: "degraded",
+      reason: "http_200",
+    });
     const malformed = answer(502, { reason: "malformed_response", message: "…", issue_path: "$.status" });
-    expect(deriveConnection(malformed, info)).toMatchObject({ status: "degraded", reason: "malformed_response", latencyMs: 12 });
+    expect(deriveConnection(malformed, info)).toMatchObject({
+      status: "degraded",
+      reason: "malformed_response",
+      latencyMs: 12,
+    });
   });
 });

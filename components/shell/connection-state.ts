@@ -51,7 +51,11 @@ function optionalText(value: unknown): string | null {
 
 function clusterIdentity(body: unknown): Pick<ClusterInfo, "version" | "server_id" | "default_namespace"> | null {
   if (!isRecord(body)) return null;
-  return { version: optionalText(body.version), server_id: optionalText(body.server_id), default_namespace: optionalText(body.default_namespace) };
+  return {
+    version: optionalText(body.version),
+    server_id: optionalText(body.server_id),
+    default_namespace: optionalText(body.default_namespace),
+  };
 }
 
 /** The proxy answers 502/504 with these reasons when the DW server cannot be reached. */

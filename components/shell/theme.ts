@@ -7,7 +7,8 @@ import type { ThemePreference } from "@/lib/preferences";
  */
 export function applyTheme(preference: ThemePreference): void {
   const root = document.documentElement;
-  const dark = preference === "dark" || (preference === "system" && window.matchMedia("(prefers-color-scheme: dark)").matches);
+  const dark =
+    preference === "dark" || (preference === "system" && window.matchMedia("(prefers-color-scheme: dark)").matches);
   root.setAttribute("data-theme-preference", preference);
   root.classList.toggle("dark", dark);
   root.style.colorScheme = dark ? "dark" : "light";

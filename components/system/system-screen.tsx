@@ -15,9 +15,21 @@ import { useTimeFormat } from "@/components/hooks/use-time-format";
 
 const REFRESH_MS = 5_000;
 
-type PassState<R> = { kind: "idle" } | { kind: "running" } | { kind: "done"; status: number; report: R } | { kind: "failed"; error: ActionError };
+type PassState<R> =
+  | { kind: "idle" }
+  | { kind: "running" }
+  | { kind: "done"; status: number; report: R }
+  | { kind: "failed"; error: ActionError };
 
-function Row({ label, value, testId }: { label: string; value: string | number | boolean | null | undefined; testId?: string }) {
+function Row({
+  label,
+  value,
+  testId,
+}: {
+  label: string;
+  value: string | number | boolean | null | undefined;
+  testId?: string;
+}) {
   return (
     <div className="flex justify-between gap-4 border-b border-line/60 py-1 text-sm last:border-0">
       <dt className="text-fg-muted">{label}</dt>
@@ -35,7 +47,12 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const time = useTimeFormat();
   const queryClient = useQueryClient();
   const context = useActionContext();
-  const repair = useQuery({ queryKey: ["system-repair", namespace], queryFn: ({ signal }) => browserDwClient.repairStatus({ signal }), refetchInterval: REFRESH_MS, retry: false });
+  const repair = useQuery({
+    queryKey: ["system-repair", namespace],
+    queryFn: ({ signal }) => browserDwClient.repairStatus({ signal }),
+    refetchInterval: REFRESH_MS,
+    retry: false,
+  });
   const timeouts = useQuery({
     queryKey: ["system-activity-timeouts", namespace],
     queryFn: ({ signal }) => browserDwClient.activityTimeouts({}, { signal }),
@@ -45,7 +62,13 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const [repairPass, setRepairPass] = useState<PassState<RepairPassReport>>({ kind: "idle" });
   const [timeoutPass, setTimeoutPass] = useState<PassState<ActivityTimeoutPassReport>>({ kind: "idle" });
 
-  const refusal = !context.known ? t("checking") : context.readOnly ? t("readOnly") : context.role !== null && context.role !== "admin" ? t("needsAdmin", { role: context.role }) : null;
+  const refusal = !context.known
+    ? t("checking")
+    : context.readOnly
+      ? t("readOnly")
+      : context.role !== null && context.role !== "admin"
+        ? t("needsAdmin", { role: context.role })
+        : null;
 
   const runRepairPass = async () => {
     setRepairPass({ kind: "running" });
@@ -68,7 +91,11 @@ export function SystemScreen({ namespace }: { namespace: string }) {
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <Panel title={t("repair.title")} testId="system-repair">
         {repair.isError ? (
-          isForbidden(repair.error) ? <RequiresAdmin what={t("repair.title")} /> : <p className="text-sm text-bad">{toErrorInfo(repair.error).message}</p>
+          isForbidden(repair.error) ? (
+            <RequiresAdmin what={t("repair.title")} />
+          ) : (
+            <p className="text-sm text-bad">{toErrorInfo(repair.error).message}</p>
+          )
         ) : null}
         {candidates ? (
           <>
@@ -78,8 +105,22 @@ export function SystemScreen({ namespace }: { namespace: string }) {
               <Row label={t("repair.missing")} value={candidates.missing_task_candidates} />
               <Row label={t("repair.total")} value={candidates.total_candidates} testId="repair-total" />
               <Row label={t("repair.selected")} value={candidates.selected_total_candidates} />
-              <Row label={t("repair.oldestTask")} value={candidates.oldest_task_candidate_created_at ? time.dateTime(candidates.oldest_task_candidate_created_at) : null} />
-              <Row label={t("repair.oldestMissing")} value={candidates.oldest_missing_run_started_at ? time.dateTime(candidates.oldest_missing_run_started_at) : null} />
+              <Row
+                label={t("repair.oldestTask")}
+                value={
+                  candidates.oldest_task_candidate_created_at
+                    ? time.dateTime(candidates.oldest_task_candidate_created_at)
+                    : null
+                }
+              />
+              <Row
+                label={t("repair.oldestMissing")}
+                value={
+                  candidates.oldest_missing_run_started_at
+                    ? time.dateTime(candidates.oldest_missing_run_started_at)
+                    : null
+                }
+              />
               <Row label={t("repair.pressure")} value={candidates.scan_pressure ? t("yes") : t("no")} />
             </dl>
             {candidates.scopes?.length ? (
@@ -99,7 +140,11 @@ export function SystemScreen({ namespace }: { namespace: string }) {
                       <td className="py-1 font-mono">{scope.scope_key}</td>
                       <td className="tabular-nums">{scope.existing_task_candidates}</td>
                       <td className="tabular-nums">{scope.missing_task_candidates}</td>
-                      <td>{time.duration(Math.max(scope.max_task_candidate_age_ms ?? 0, scope.max_missing_run_age_ms ?? 0))}</td>
+                      <td>
+                        {time.duration(
+                          Math.max(scope.max_task_candidate_age_ms ?? 0, scope.max_missing_run_age_ms ?? 0),
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -119,32 +164,63 @@ export function SystemScreen({ namespace }: { namespace: string }) {
             </dl>
           </>
         ) : null}
-        <PassButton label={t("repair.run")} running={repairPass.kind === "running"} refusal={refusal} onRun={() => void runRepairPass()} testId="repair-pass" />
+        <PassButton
+          label={t("repair.run")}
+          running={repairPass.kind === "running"}
+          refusal={refusal}
+          onRun={() => void runRepairPass()}
+          testId="repair-pass"
+        />
         <div role="status" aria-live="polite" data-testid="repair-pass-result">
-          {repairPass.kind === "failed" ? <p className="mt-2 text-sm text-bad">{words.error(repairPass.error)} <span className="block font-mono text-xs text-fg-muted">{repairPass.error.message}</span></p> : null}
+          {repairPass.kind === "failed" ? (
+            <p className="mt-2 text-sm text-bad">
+              {words.error(repairPass.error)}{" "}
+              <span className="block font-mono text-xs text-fg-muted">{repairPass.error.message}</span>
+            </p>
+          ) : null}
           {repairPass.kind === "done" ? <RepairReport status={repairPass.status} report={repairPass.report} /> : null}
         </div>
       </Panel>
 
       <Panel title={t("timeouts.title")} testId="system-timeouts">
         {timeouts.isError ? (
-          isForbidden(timeouts.error) ? <RequiresAdmin what={t("timeouts.title")} /> : <p className="text-sm text-bad">{toErrorInfo(timeouts.error).message}</p>
+          isForbidden(timeouts.error) ? (
+            <RequiresAdmin what={t("timeouts.title")} />
+          ) : (
+            <p className="text-sm text-bad">{toErrorInfo(timeouts.error).message}</p>
+          )
         ) : null}
         {timeouts.data ? (
           <dl>
             <Row label={t("timeouts.expired")} value={timeouts.data.expired_count} testId="timeouts-expired" />
             <Row label={t("timeouts.scanLimit")} value={timeouts.data.scan_limit} />
             <Row label={t("repair.pressure")} value={timeouts.data.scan_pressure ? t("yes") : t("no")} />
-            {timeouts.data.expired_execution_ids.length ? <Row label={t("timeouts.ids")} value={timeouts.data.expired_execution_ids.slice(0, 5).join(", ")} /> : null}
+            {timeouts.data.expired_execution_ids.length ? (
+              <Row label={t("timeouts.ids")} value={timeouts.data.expired_execution_ids.slice(0, 5).join(", ")} />
+            ) : null}
           </dl>
         ) : null}
-        <PassButton label={t("timeouts.run")} running={timeoutPass.kind === "running"} refusal={refusal} onRun={() => void runTimeoutPass()} testId="timeout-pass" />
+        <PassButton
+          label={t("timeouts.run")}
+          running={timeoutPass.kind === "running"}
+          refusal={refusal}
+          onRun={() => void runTimeoutPass()}
+          testId="timeout-pass"
+        />
         <div role="status" aria-live="polite">
-          {timeoutPass.kind === "failed" ? <p className="mt-2 text-sm text-bad">{words.error(timeoutPass.error)}</p> : null}
+          {timeoutPass.kind === "failed" ? (
+            <p className="mt-2 text-sm text-bad">{words.error(timeoutPass.error)}</p>
+          ) : null}
           {timeoutPass.kind === "done" ? (
             <div className="mt-2 text-sm" data-testid="timeout-pass-result">
               <p className={timeoutPass.status === 207 ? "text-warn" : "text-ok"}>
-                {t("timeouts.report", { status: timeoutPass.status, processed: timeoutPass.report.processed, enforced: timeoutPass.report.enforced, skipped: timeoutPass.report.skipped, failed: timeoutPass.report.failed })}
+                {t("timeouts.report", {
+                  status: timeoutPass.status,
+                  processed: timeoutPass.report.processed,
+                  enforced: timeoutPass.report.enforced,
+                  skipped: timeoutPass.report.skipped,
+                  failed: timeoutPass.report.failed,
+                })}
               </p>
               <ul className="mt-1 space-y-0.5 font-mono text-xs">
                 {timeoutPass.report.results.map((result) => (
@@ -162,7 +238,19 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   );
 }
 
-function PassButton({ label, running, refusal, onRun, testId }: { label: string; running: boolean; refusal: string | null; onRun: () => void; testId: string }) {
+function PassButton({
+  label,
+  running,
+  refusal,
+  onRun,
+  testId,
+}: {
+  label: string;
+  running: boolean;
+  refusal: string | null;
+  onRun: () => void;
+  testId: string;
+}) {
   const t = useTranslations("system");
   return (
     <div className="mt-4 flex flex-wrap items-center gap-3">
@@ -186,8 +274,14 @@ function RepairReport({ status, report }: { status: number; report: RepairPassRe
   const failures = [
     ...report.existing_task_failures.map((item) => ({ id: item.candidate_id ?? "?", message: item.message ?? "" })),
     ...report.missing_run_failures.map((item) => ({ id: item.run_id ?? "?", message: item.message ?? "" })),
-    ...(report.deadline_expired_failures ?? []).map((item) => ({ id: item.run_id ?? "?", message: item.message ?? "" })),
-    ...(report.activity_timeout_failures ?? []).map((item) => ({ id: item.execution_id ?? "?", message: item.message ?? "" })),
+    ...(report.deadline_expired_failures ?? []).map((item) => ({
+      id: item.run_id ?? "?",
+      message: item.message ?? "",
+    })),
+    ...(report.activity_timeout_failures ?? []).map((item) => ({
+      id: item.execution_id ?? "?",
+      message: item.message ?? "",
+    })),
   ];
   return (
     <div className="mt-2 text-sm" data-testid="repair-report" data-status={status}>

@@ -3,9 +3,26 @@
 import { useTranslations } from "next-intl";
 import type { ErrorInfo } from "@/lib/views/error-info";
 
-type Known = "server_unavailable" | "unauthorized" | "forbidden" | "namespace_not_found" | "instance_not_found" | "run_not_found" | "malformed_response" | "version_mismatch";
+type Known =
+  | "server_unavailable"
+  | "unauthorized"
+  | "forbidden"
+  | "namespace_not_found"
+  | "instance_not_found"
+  | "run_not_found"
+  | "malformed_response"
+  | "version_mismatch";
 
-const KNOWN = new Set<string>(["server_unavailable", "unauthorized", "forbidden", "namespace_not_found", "instance_not_found", "run_not_found", "malformed_response", "version_mismatch"]);
+const KNOWN = new Set<string>([
+  "server_unavailable",
+  "unauthorized",
+  "forbidden",
+  "namespace_not_found",
+  "instance_not_found",
+  "run_not_found",
+  "malformed_response",
+  "version_mismatch",
+]);
 
 /**
  * What went wrong and what to do about it, per failure reason: a down server, a bad token, a role

@@ -18,7 +18,13 @@ interface SegmentedControlProps<T extends string> {
 }
 
 /** A small group of toggle buttons; exactly one is pressed. */
-export function SegmentedControl<T extends string>({ label, value, options, onChange, iconOnly = false }: SegmentedControlProps<T>) {
+export function SegmentedControl<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  iconOnly = false,
+}: SegmentedControlProps<T>) {
   return (
     <div role="group" aria-label={label} className="inline-flex rounded-md border border-line bg-panel p-0.5">
       {options.map((option) => {

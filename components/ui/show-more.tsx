@@ -7,14 +7,27 @@ import { useTranslations } from "next-intl";
 export const ROWS_PER_STEP = 50;
 
 /** The first `shown` rows of a long list, and a way to show more. */
-export function useShownRows<T>(rows: readonly T[], step: number = ROWS_PER_STEP): { shown: readonly T[]; more: () => void; hidden: number } {
+export function useShownRows<T>(
+  rows: readonly T[],
+  step: number = ROWS_PER_STEP,
+): { shown: readonly T[]; more: () => void; hidden: number } {
   const [limit, setLimit] = useState(step);
   const shown = rows.length > limit ? rows.slice(0, limit) : rows;
   return { shown, more: () => setLimit((current) => current + step), hidden: rows.length - shown.length };
 }
 
 /** "Show 50 more (1,234 not shown)"; renders nothing once everything is shown. */
-export function ShowMore({ hidden, onMore, step = ROWS_PER_STEP, testId }: { hidden: number; onMore: () => void; step?: number; testId?: string }) {
+export function ShowMore({
+  hidden,
+  onMore,
+  step = ROWS_PER_STEP,
+  testId,
+}: {
+  hidden: number;
+  onMore: () => void;
+  step?: number;
+  testId?: string;
+}) {
   const t = useTranslations("run");
   if (hidden <= 0) return null;
   return (

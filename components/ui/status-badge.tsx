@@ -25,7 +25,15 @@ export function StatusBadge({ status, children }: { status: string; children?: R
   );
 }
 
-export function Pill({ tone, children, testId }: { tone: "danger" | "warning" | "neutral" | "info" | "success"; children: ReactNode; testId?: string }) {
+export function Pill({
+  tone,
+  children,
+  testId,
+}: {
+  tone: "danger" | "warning" | "neutral" | "info" | "success";
+  children: ReactNode;
+  testId?: string;
+}) {
   const classes = {
     danger: "bg-bad/15 text-bad border-bad/30",
     warning: "bg-warn/15 text-warn border-warn/30",
@@ -34,7 +42,10 @@ export function Pill({ tone, children, testId }: { tone: "danger" | "warning" | 
     success: "bg-ok/15 text-ok border-ok/30",
   }[tone];
   return (
-    <span data-testid={testId} className={`inline-flex items-center rounded border px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap ${classes}`}>
+    <span
+      data-testid={testId}
+      className={`inline-flex items-center rounded border px-1.5 py-0.5 text-xs font-semibold whitespace-nowrap ${classes}`}
+    >
       {children}
     </span>
   );

@@ -2,16 +2,24 @@ import { describe, expect, it } from "vitest";
 import type { PlanRunInput } from "./bulk";
 import { bulkOutcome, classifyForRepair, mapBounded, repairPlan } from "./bulk";
 
-function run(id: string, execution: NonNullable<PlanRunInput["debug"]>["execution"], recent_failures: NonNullable<PlanRunInput["debug"]>["recent_failures"] = []): PlanRunInput {
+function run(
+  id: string,
+  execution: NonNullable<PlanRunInput["debug"]>["execution"],
+  recent_failures: NonNullable<PlanRunInput["debug"]>["recent_failures"] = [],
+): PlanRunInput {
   return { workflowId: `wf-${id}`, runId: `run-${id}`, debug: { execution, recent_failures } };
 }
 
 describe("classifyForRepair", () => {
   it("sorts runs into repair and skip buckets", () => {
     expect(classifyForRepair(run("a", { status: "waiting", liveness_state: "repair_needed" }))).toBe("repair");
-    expect(classifyForRepair(run("b", { status: "completed", is_terminal: true, liveness_state: "closed" }))).toBe("skip_closed");
+    expect(classifyForRepair(run("b", { status: "completed", is_terminal: true, liveness_state: "closed" }))).toBe(
+      "skip_closed",
+    );
     expect(classifyForRepair(run("c", { status: "waiting", liveness_state: "timer_scheduled" }))).toBe("skip_healthy");
-    expect(classifyForRepair(run("d", { status: "running", liveness_state: "activity_task_waiting_for_compatible_worker" }))).toBe("skip_blocked");
+    expect(
+      classifyForRepair(run("d", { status: "running", liveness_state: "activity_task_waiting_for_compatible_worker" })),
+    ).toBe("skip_blocked");
     expect(classifyForRepair({ workflowId: "x", runId: "y", debug: null })).toBe("skip_unreadable");
   });
 
@@ -20,8 +28,14 @@ describe("classifyForRepair", () => {
       { non_retryable: false, handled: false, created_at: "2026-01-01T00:00:00Z" },
       { non_retryable: true, handled: false, created_at: "2026-01-01T00:01:00Z" },
     ];
-    expect(classifyForRepair(run("e", { status: "running", liveness_state: "repair_needed" }, failures))).toBe("skip_non_retryable");
-    expect(classifyForRepair(run("f", { status: "running", liveness_state: "repair_needed" }, [{ non_retryable: true, handled: true }]))).toBe("repair");
+    expect(classifyForRepair(run("e", { status: "running", liveness_state: "repair_needed" }, failures))).toBe(
+      "skip_non_retryable",
+    );
+    expect(
+      classifyForRepair(
+        run("f", { status: "running", liveness_state: "repair_needed" }, [{ non_retryable: true, handled: true }]),
+      ),
+    ).toBe("repair");
   });
 });
 
@@ -58,13 +72,26 @@ describe("bulkOutcome", () => {
       ],
     );
     expect(outcome).toMatchObject({
-      sent: 6, accepted: 4, dispatched: 3, notNeeded: 1, rejected: 1, errors: 1,
-      completed: 1, failedAgain: 1, failedByCategory: { activity: 1 }, stillOpen: 1, stillStuck: 1, settled: false,
+      sent: 6,
+      accepted: 4,
+      dispatched: 3,
+      notNeeded: 1,
+      rejected: 1,
+      errors: 1,
+      completed: 1,
+      failedAgain: 1,
+      failedByCategory: { activity: 1 },
+      stillOpen: 1,
+      stillStuck: 1,
+      settled: false,
     });
   });
 
   it("is settled when every accepted run has closed", () => {
-    const outcome = bulkOutcome([{ kind: "accepted", outcome: "repair_dispatched" }], [{ status: "failed", isTerminal: true, livenessState: "closed", failureCategory: null }]);
+    const outcome = bulkOutcome(
+      [{ kind: "accepted", outcome: "repair_dispatched" }],
+      [{ status: "failed", isTerminal: true, livenessState: "closed", failureCategory: null }],
+    );
     expect(outcome.settled).toBe(true);
     expect(outcome.failedByCategory).toEqual({ unknown: 1 });
   });
@@ -95,11 +122,17 @@ describe("mapBounded", () => {
   it("starts nothing new after abort", async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    await mapBounded([1, 2, 3, 4], 1, async (n) => {
-      seen.push(n);
-      if (n === 2) controller.abort();
-      return n;
-    }, undefined, controller.signal);
+    await mapBounded(
+      [1, 2, 3, 4],
+      1,
+      async (n) => {
+        seen.push(n);
+        if (n === 2) controller.abort();
+        return n;
+      },
+      undefined,
+      controller.signal,
+    );
     expect(seen).toEqual([1, 2]);
   });
 });

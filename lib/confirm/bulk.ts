@@ -5,9 +5,17 @@ import { deriveRepairBlockedReason } from "@/lib/views/liveness";
  * what the repaired runs did afterwards (ui-anchors §2 items 2 and 5). Pure.
  */
 
-export type PlanBucket = "repair" | "skip_closed" | "skip_healthy" | "skip_non_retryable" | "skip_blocked" | "skip_unreadable";
+export type PlanBucket =
+  "repair" | "skip_closed" | "skip_healthy" | "skip_non_retryable" | "skip_blocked" | "skip_unreadable";
 
-export const PLAN_BUCKETS: readonly PlanBucket[] = ["repair", "skip_closed", "skip_healthy", "skip_non_retryable", "skip_blocked", "skip_unreadable"];
+export const PLAN_BUCKETS: readonly PlanBucket[] = [
+  "repair",
+  "skip_closed",
+  "skip_healthy",
+  "skip_non_retryable",
+  "skip_blocked",
+  "skip_unreadable",
+];
 
 /** The fields of a fresh debug read (`GET …/debug`) the plan needs. */
 export interface PlanRunInput {
@@ -22,7 +30,12 @@ export interface PlanRunInput {
       repair_attention?: boolean | null;
       wait_kind?: string | null;
     };
-    recent_failures?: ReadonlyArray<{ non_retryable?: boolean | null; handled?: boolean | null; created_at?: string | null; failure_category?: string | null }> | null;
+    recent_failures?: ReadonlyArray<{
+      non_retryable?: boolean | null;
+      handled?: boolean | null;
+      created_at?: string | null;
+      failure_category?: string | null;
+    }> | null;
   } | null;
 }
 
@@ -68,9 +81,20 @@ function emptyCounts(): Record<PlanBucket, number> {
 }
 
 export function repairPlan(runs: readonly PlanRunInput[], sampleSize = 3): RepairPlan {
-  const planned = runs.map((run): PlannedRun => ({ workflowId: run.workflowId, runId: run.runId, bucket: classifyForRepair(run) }));
+  const planned = runs.map((run): PlannedRun => ({
+    workflowId: run.workflowId,
+    runId: run.runId,
+    bucket: classifyForRepair(run),
+  }));
   const counts = emptyCounts();
-  const samples: Record<PlanBucket, PlannedRun[]> = { repair: [], skip_closed: [], skip_healthy: [], skip_non_retryable: [], skip_blocked: [], skip_unreadable: [] };
+  const samples: Record<PlanBucket, PlannedRun[]> = {
+    repair: [],
+    skip_closed: [],
+    skip_healthy: [],
+    skip_non_retryable: [],
+    skip_blocked: [],
+    skip_unreadable: [],
+  };
   for (const run of planned) {
     counts[run.bucket] += 1;
     if (samples[run.bucket].length < sampleSize) samples[run.bucket].push(run);

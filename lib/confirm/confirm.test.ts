@@ -13,7 +13,9 @@ const repair: AcceptedCommand = { action: "repair", commandId: "cmd-1", outcome:
 describe("repair confirmation", () => {
   it("waits for the RepairRequested event of this command, not of another one", () => {
     const observation: Observation = {
-      events: [event(7, "RepairRequested", { workflow_command_id: "cmd-0", outcome: "repair_dispatched", task_id: "t-0" })],
+      events: [
+        event(7, "RepairRequested", { workflow_command_id: "cmd-0", outcome: "repair_dispatched", task_id: "t-0" }),
+      ],
       livenessState: "repair_needed",
     };
     const result = evaluateConfirmation(repair, observation, clock(2_000));
@@ -22,8 +24,17 @@ describe("repair confirmation", () => {
   });
 
   it("confirms step by step: event, recreated task, run leaves repair_needed", () => {
-    const recorded = event(9, "RepairRequested", { workflow_command_id: "cmd-1", outcome: "repair_dispatched", task_id: "t-9", task_type: "timer" });
-    const first = evaluateConfirmation(repair, { events: [recorded], livenessState: "repair_needed", openTaskIds: [] }, clock(1_500));
+    const recorded = event(9, "RepairRequested", {
+      workflow_command_id: "cmd-1",
+      outcome: "repair_dispatched",
+      task_id: "t-9",
+      task_type: "timer",
+    });
+    const first = evaluateConfirmation(
+      repair,
+      { events: [recorded], livenessState: "repair_needed", openTaskIds: [] },
+      clock(1_500),
+    );
     expect(first.steps.map((s) => [s.id, s.status])).toEqual([
       ["command_recorded", "done"],
       ["task_recreated", "pending"],
@@ -31,11 +42,19 @@ describe("repair confirmation", () => {
     ]);
     expect(first.steps[0].sequence).toBe(9);
 
-    const second = evaluateConfirmation(repair, { events: [recorded], livenessState: "repair_needed", openTaskIds: ["t-9"] }, clock(1_700));
+    const second = evaluateConfirmation(
+      repair,
+      { events: [recorded], livenessState: "repair_needed", openTaskIds: ["t-9"] },
+      clock(1_700),
+    );
     expect(second.pending).toEqual(["left_repair_needed"]);
     expect(second.steps[1].facts).toEqual({ taskId: "t-9", taskType: "timer" });
 
-    const third = evaluateConfirmation(repair, { events: [recorded], livenessState: "timer_scheduled", openTaskIds: ["t-9"] }, clock(1_900));
+    const third = evaluateConfirmation(
+      repair,
+      { events: [recorded], livenessState: "timer_scheduled", openTaskIds: ["t-9"] },
+      clock(1_900),
+    );
     expect(third.phase).toBe("confirmed");
     expect(third.elapsedMs).toBe(900);
   });
@@ -44,7 +63,10 @@ describe("repair confirmation", () => {
     const command: AcceptedCommand = { action: "repair", commandId: "cmd-2", outcome: "repair_not_needed" };
     const result = evaluateConfirmation(
       command,
-      { events: [event(3, "RepairRequested", { workflow_command_id: "cmd-2", outcome: "repair_not_needed" })], livenessState: "timer_scheduled" },
+      {
+        events: [event(3, "RepairRequested", { workflow_command_id: "cmd-2", outcome: "repair_not_needed" })],
+        livenessState: "timer_scheduled",
+      },
       clock(1_100),
     );
     expect(result.phase).toBe("confirmed");
@@ -72,9 +94,16 @@ describe("cancel / terminate confirmation", () => {
   const cancel: AcceptedCommand = { action: "cancel", commandId: "c-1", outcome: "cancelled" };
 
   it("needs CancelRequested, WorkflowCancelled and the cancelled status", () => {
-    const events = [event(4, "CancelRequested", { workflow_command_id: "c-1", reason: "stop" }), event(5, "WorkflowCancelled", { workflow_command_id: "c-1" })];
-    expect(evaluateConfirmation(cancel, { events: events.slice(0, 1), status: "running" }, clock(1_200)).pending).toEqual(["run_closed", "status_final"]);
-    expect(evaluateConfirmation(cancel, { events, status: "cancelled", isTerminal: true }, clock(1_300)).phase).toBe("confirmed");
+    const events = [
+      event(4, "CancelRequested", { workflow_command_id: "c-1", reason: "stop" }),
+      event(5, "WorkflowCancelled", { workflow_command_id: "c-1" }),
+    ];
+    expect(
+      evaluateConfirmation(cancel, { events: events.slice(0, 1), status: "running" }, clock(1_200)).pending,
+    ).toEqual(["run_closed", "status_final"]);
+    expect(evaluateConfirmation(cancel, { events, status: "cancelled", isTerminal: true }, clock(1_300)).phase).toBe(
+      "confirmed",
+    );
   });
 
   it("fails when the run closed some other way first", () => {
@@ -90,7 +119,10 @@ describe("cancel / terminate confirmation", () => {
 describe("archive, signal, start again", () => {
   it("archive needs the archived event and the server saying the run is archived", () => {
     const command: AcceptedCommand = { action: "archive", commandId: "a", outcome: "archived" };
-    const events = [event(10, "ArchiveRequested", { workflow_command_id: "a", outcome: "archived" }), event(11, "WorkflowArchived", { workflow_command_id: "a" })];
+    const events = [
+      event(10, "ArchiveRequested", { workflow_command_id: "a", outcome: "archived" }),
+      event(11, "WorkflowArchived", { workflow_command_id: "a" }),
+    ];
     expect(evaluateConfirmation(command, { events, archived: false }, clock(1_100)).pending).toEqual(["run_archived"]);
     expect(evaluateConfirmation(command, { events, archived: true }, clock(1_100)).phase).toBe("confirmed");
   });
@@ -98,7 +130,13 @@ describe("archive, signal, start again", () => {
   it("signal is confirmed by its SignalReceived event", () => {
     const command: AcceptedCommand = { action: "signal", commandId: "s", outcome: "signal_received" };
     expect(evaluateConfirmation(command, { events: [] }, clock(1_100)).phase).toBe("awaiting");
-    expect(evaluateConfirmation(command, { events: [event(3, "SignalReceived", { workflow_command_id: "s" })] }, clock(1_100)).phase).toBe("confirmed");
+    expect(
+      evaluateConfirmation(
+        command,
+        { events: [event(3, "SignalReceived", { workflow_command_id: "s" })] },
+        clock(1_100),
+      ).phase,
+    ).toBe("confirmed");
   });
 
   it("start again is confirmed once the new run exists", () => {
@@ -111,7 +149,11 @@ describe("archive, signal, start again", () => {
 describe("helpers", () => {
   it("mergeEvents dedupes by sequence and sorts", () => {
     const merged = mergeEvents([event(3, "A"), event(1, "B")], [event(2, "C"), event(3, "A2")]);
-    expect(merged.map((e) => [e.sequence, e.event_type])).toEqual([[1, "B"], [2, "C"], [3, "A2"]]);
+    expect(merged.map((e) => [e.sequence, e.event_type])).toEqual([
+      [1, "B"],
+      [2, "C"],
+      [3, "A2"],
+    ]);
   });
 
   it("pollDelayMs slows down over time", () => {
@@ -127,20 +169,37 @@ describe("open tasks as a real server's debug view shows them", () => {
         { task_id: "wt-1", status: "ready" },
         { task_id: "wt-done", status: "completed" },
       ],
-      execution: { next_scheduled_event: { source: "run_summary", task_id: "at-7", task_type: "activity", task_status: "ready" } },
+      execution: {
+        next_scheduled_event: { source: "run_summary", task_id: "at-7", task_type: "activity", task_status: "ready" },
+      },
     };
     expect(openTaskIdsOf(debug)).toEqual(["wt-1", "at-7"]);
   });
 
   it("ignores a next task that is no longer open, and tolerates a debug view without either field", () => {
-    expect(openTaskIdsOf({ execution: { next_scheduled_event: { task_id: "at-7", task_status: "completed" } } })).toEqual([]);
+    expect(
+      openTaskIdsOf({ execution: { next_scheduled_event: { task_id: "at-7", task_status: "completed" } } }),
+    ).toEqual([]);
     expect(openTaskIdsOf({})).toEqual([]);
   });
 
   it("lets repair confirm the recreated activity task the real server lists only as the next event", () => {
     const command: AcceptedCommand = { action: "repair", commandId: "cmd-1", outcome: "repair_dispatched" };
-    const events: ObservedEvent[] = [{ sequence: 9, event_type: "RepairRequested", payload: { workflow_command_id: "cmd-1", outcome: "repair_dispatched", task_id: "at-7", task_type: "activity" } }];
-    const observation: Observation = { events, livenessState: "repair_needed", openTaskIds: openTaskIdsOf({ pending_workflow_tasks: [], execution: { next_scheduled_event: { task_id: "at-7", task_status: "ready" } } }) };
+    const events: ObservedEvent[] = [
+      {
+        sequence: 9,
+        event_type: "RepairRequested",
+        payload: { workflow_command_id: "cmd-1", outcome: "repair_dispatched", task_id: "at-7", task_type: "activity" },
+      },
+    ];
+    const observation: Observation = {
+      events,
+      livenessState: "repair_needed",
+      openTaskIds: openTaskIdsOf({
+        pending_workflow_tasks: [],
+        execution: { next_scheduled_event: { task_id: "at-7", task_status: "ready" } },
+      }),
+    };
     const steps = evaluateConfirmation(command, observation, { startedAt: 0, now: 1_000, timeoutMs: 30_000 }).steps;
     expect(steps.find((s) => s.id === "task_recreated")?.status).toBe("done");
   });

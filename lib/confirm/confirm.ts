@@ -94,7 +94,12 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
-function step(id: StepId, status: StepStatus, sequence: number | null = null, facts: Record<string, string> = {}): Step {
+function step(
+  id: StepId,
+  status: StepStatus,
+  sequence: number | null = null,
+  facts: Record<string, string> = {},
+): Step {
   return { id, status, sequence, facts };
 }
 
@@ -108,7 +113,10 @@ function findEvent(events: readonly ObservedEvent[], type: string, commandId: st
   return found;
 }
 
-function commandRecorded(command: AcceptedCommand, events: readonly ObservedEvent[]): { step: Step; event: ObservedEvent | null } {
+function commandRecorded(
+  command: AcceptedCommand,
+  events: readonly ObservedEvent[],
+): { step: Step; event: ObservedEvent | null } {
   const type = REQUESTED_EVENT[command.action];
   if (!type) return { step: step("command_recorded", "skipped"), event: null };
   const event = findEvent(events, type, command.commandId);
@@ -124,7 +132,8 @@ function commandRecorded(command: AcceptedCommand, events: readonly ObservedEven
 
 function repairSteps(command: AcceptedCommand, observation: Observation, recorded: ObservedEvent | null): Step[] {
   const outcome = text(recorded?.payload.outcome) ?? command.outcome;
-  if (outcome === "repair_not_needed") return [step("task_recreated", "skipped"), step("left_repair_needed", "skipped")];
+  if (outcome === "repair_not_needed")
+    return [step("task_recreated", "skipped"), step("left_repair_needed", "skipped")];
   const taskId = text(recorded?.payload.task_id);
   const taskType = text(recorded?.payload.task_type);
   const liveness = observation.livenessState ?? null;
@@ -136,13 +145,19 @@ function repairSteps(command: AcceptedCommand, observation: Observation, recorde
   // The recreated task is durable once debug lists it, or once the run has moved on from it.
   const taskSeen = taskId !== null && ((observation.openTaskIds ?? []).includes(taskId) || left || closed);
   const taskStep = step("task_recreated", taskSeen ? "done" : "pending", null, facts);
-  const leftStep = step("left_repair_needed", left || closed ? "done" : "pending", null, liveness ? { livenessState: liveness } : {});
+  const leftStep = step(
+    "left_repair_needed",
+    left || closed ? "done" : "pending",
+    null,
+    liveness ? { livenessState: liveness } : {},
+  );
   return [taskStep, leftStep];
 }
 
 function closingSteps(command: AcceptedCommand, observation: Observation): Step[] {
   const closingType = CLOSING_EVENT[command.action] ?? "";
-  const closing = findEvent(observation.events, closingType, command.commandId) ?? findEvent(observation.events, closingType, null);
+  const closing =
+    findEvent(observation.events, closingType, command.commandId) ?? findEvent(observation.events, closingType, null);
   const final = FINAL_STATUS[command.action] ?? "";
   const status = observation.status ?? null;
   const statusStep =
@@ -152,7 +167,10 @@ function closingSteps(command: AcceptedCommand, observation: Observation): Step[
         observation.isTerminal === true && status !== null
         ? step("status_final", "failed", null, { status })
         : step("status_final", "pending", null, status ? { status } : {});
-  return [step("run_closed", closing ? "done" : "pending", closing?.sequence ?? null, { eventType: closingType }), statusStep];
+  return [
+    step("run_closed", closing ? "done" : "pending", closing?.sequence ?? null, { eventType: closingType }),
+    statusStep,
+  ];
 }
 
 function archiveSteps(command: AcceptedCommand, observation: Observation, recorded: ObservedEvent | null): Step[] {
@@ -164,7 +182,8 @@ function archiveSteps(command: AcceptedCommand, observation: Observation, record
 
 export function confirmationSteps(command: AcceptedCommand, observation: Observation): Step[] {
   if (command.action === "startAgain") {
-    const started = observation.runExists === true || observation.events.some((event) => event.event_type === "WorkflowStarted");
+    const started =
+      observation.runExists === true || observation.events.some((event) => event.event_type === "WorkflowStarted");
     return [step("run_started", started ? "done" : "pending")];
   }
   const recorded = commandRecorded(command, observation.events);
@@ -185,12 +204,22 @@ export function confirmationSteps(command: AcceptedCommand, observation: Observa
 }
 
 /** One evaluation of the confirmation: confirmed once every step is done or skipped. */
-export function evaluateConfirmation(command: AcceptedCommand, observation: Observation, clock: ConfirmClock): Confirmation {
+export function evaluateConfirmation(
+  command: AcceptedCommand,
+  observation: Observation,
+  clock: ConfirmClock,
+): Confirmation {
   const steps = confirmationSteps(command, observation);
   const pending = steps.filter((candidate) => candidate.status === "pending").map((candidate) => candidate.id);
   const elapsedMs = Math.max(0, clock.now - clock.startedAt);
   const failed = steps.some((candidate) => candidate.status === "failed");
-  const phase: Phase = failed ? "failed" : pending.length === 0 ? "confirmed" : elapsedMs >= clock.timeoutMs ? "timed_out" : "awaiting";
+  const phase: Phase = failed
+    ? "failed"
+    : pending.length === 0
+      ? "confirmed"
+      : elapsedMs >= clock.timeoutMs
+        ? "timed_out"
+        : "awaiting";
   return { phase, steps, pending, elapsedMs };
 }
 
@@ -222,8 +251,11 @@ interface DebugTaskView {
  * recreated is visible as the summary's `execution.next_scheduled_event` instead, so both are read.
  */
 export function openTaskIdsOf(debug: DebugTaskView): string[] {
-  const ids = (debug.pending_workflow_tasks ?? []).filter((task) => !task.status || OPEN_TASK_STATUSES.has(task.status)).map((task) => task.task_id);
+  const ids = (debug.pending_workflow_tasks ?? [])
+    .filter((task) => !task.status || OPEN_TASK_STATUSES.has(task.status))
+    .map((task) => task.task_id);
   const next = debug.execution?.next_scheduled_event;
-  if (next?.task_id && (!next.task_status || OPEN_TASK_STATUSES.has(next.task_status)) && !ids.includes(next.task_id)) ids.push(next.task_id);
+  if (next?.task_id && (!next.task_status || OPEN_TASK_STATUSES.has(next.task_status)) && !ids.includes(next.task_id))
+    ids.push(next.task_id);
   return ids;
 }

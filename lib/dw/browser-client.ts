@@ -13,4 +13,8 @@ import { createDwClientWith } from "@/lib/dw/transport";
  */
 const EXPORT_BEYOND_PROXY_MS = 610_000;
 
-export const browserDwClient = createDwClientWith(PREVALIDATED_DECODERS, { baseUrl: "/api/dw", apiPrefix: "", exportTimeoutMs: EXPORT_BEYOND_PROXY_MS });
+export const browserDwClient = createDwClientWith(PREVALIDATED_DECODERS, {
+  baseUrl: "/api/dw",
+  apiPrefix: "",
+  exportTimeoutMs: EXPORT_BEYOND_PROXY_MS,
+});

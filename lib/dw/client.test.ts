@@ -70,11 +70,21 @@ const cases: EndpointCase[] = [
     method: "GET",
     url: "/api/namespaces",
     fixture: "namespaces",
-    check: (r) => expect(r).toMatchObject({ namespaces: [{ name: "default", retention_days: 30, created_at: "2026-04-13T11:00:00+00:00" }] }),
+    check: (r) =>
+      expect(r).toMatchObject({
+        namespaces: [{ name: "default", retention_days: 30, created_at: "2026-04-13T11:00:00+00:00" }],
+      }),
   },
   {
     name: "GET /workflows with every filter",
-    call: (c) => c.listWorkflows({ status: "running", workflowType: "orders.process", query: "order 4", pageSize: 25, nextPageToken: "NTA=" }),
+    call: (c) =>
+      c.listWorkflows({
+        status: "running",
+        workflowType: "orders.process",
+        query: "order 4",
+        pageSize: 25,
+        nextPageToken: "NTA=",
+      }),
     method: "GET",
     url: "/api/workflows?status=running&workflow_type=orders.process&query=order+4&page_size=25&next_page_token=NTA%3D",
     fixture: "workflow-list",
@@ -116,7 +126,14 @@ const cases: EndpointCase[] = [
     method: "GET",
     url: "/api/workflows/order-42/runs",
     fixture: "workflow-runs",
-    check: (r) => expect(r).toMatchObject({ run_count: 2, runs: [{ run_number: 1, status: "completed" }, { run_number: 2, closed_at: null }] }),
+    check: (r) =>
+      expect(r).toMatchObject({
+        run_count: 2,
+        runs: [
+          { run_number: 1, status: "completed" },
+          { run_number: 2, closed_at: null },
+        ],
+      }),
   },
   {
     name: "GET /workflows/{id}/runs/{runId}",
@@ -135,7 +152,10 @@ const cases: EndpointCase[] = [
     check: (r) =>
       expect(r).toMatchObject({
         diagnostic_status: "pending_work",
-        execution: { liveness_state: "workflow_task_leased", last_event: { sequence: 2, event_type: "WorkflowStarted" } },
+        execution: {
+          liveness_state: "workflow_task_leased",
+          last_event: { sequence: 2, event_type: "WorkflowStarted" },
+        },
         pending_workflow_tasks: [{ lease_owner: "debug-worker", status: "leased" }],
         recent_failures: [{ failure_category: "task_failure", non_retryable: false }],
         task_queue: { name: "debug-queue" },
@@ -192,13 +212,24 @@ const cases: EndpointCase[] = [
   },
   {
     name: "POST /workflows (start)",
-    call: (c) => c.startWorkflow({ workflow_type: "orders.process", workflow_id: "order-43", input: ["order-43"], duplicate_policy: "fail" }),
+    call: (c) =>
+      c.startWorkflow({
+        workflow_type: "orders.process",
+        workflow_id: "order-43",
+        input: ["order-43"],
+        duplicate_policy: "fail",
+      }),
     method: "POST",
     url: "/api/workflows",
     fixture: "start-workflow",
     status: 201,
     body: { workflow_type: "orders.process", workflow_id: "order-43", input: ["order-43"], duplicate_policy: "fail" },
-    check: (r) => expect(r).toMatchObject({ kind: "accepted", httpStatus: 201, body: { outcome: "started_new", run_id: "01jrvrun0000000000000000st" } }),
+    check: (r) =>
+      expect(r).toMatchObject({
+        kind: "accepted",
+        httpStatus: 201,
+        body: { outcome: "started_new", run_id: "01jrvrun0000000000000000st" },
+      }),
   },
   {
     name: "POST …/cancel",
@@ -207,7 +238,12 @@ const cases: EndpointCase[] = [
     url: "/api/workflows/order-42/cancel",
     fixture: "command-cancel",
     body: { reason: "operator requested cancel", request_id: "req-1" },
-    check: (r) => expect(r).toMatchObject({ kind: "accepted", httpStatus: 200, body: { outcome: "cancelled", command_status: "accepted" } }),
+    check: (r) =>
+      expect(r).toMatchObject({
+        kind: "accepted",
+        httpStatus: 200,
+        body: { outcome: "cancelled", command_status: "accepted" },
+      }),
   },
   {
     name: "POST …/runs/{runId}/terminate (run-targeted)",
@@ -228,7 +264,12 @@ const cases: EndpointCase[] = [
     check: (r) =>
       expect(r).toMatchObject({
         kind: "accepted",
-        body: { outcome: "repair_not_needed", command_id: "01jrvcmd0000000000000000rp", command_sequence: 2, validation_errors: {} },
+        body: {
+          outcome: "repair_not_needed",
+          command_id: "01jrvcmd0000000000000000rp",
+          command_sequence: 2,
+          validation_errors: {},
+        },
       }),
   },
   {
@@ -263,7 +304,12 @@ const cases: EndpointCase[] = [
     fixture: "command-signal",
     status: 202,
     body: { input: [true], request_id: "req-sig" },
-    check: (r) => expect(r).toMatchObject({ kind: "accepted", httpStatus: 202, body: { outcome: "signal_received", signal_name: "approved" } }),
+    check: (r) =>
+      expect(r).toMatchObject({
+        kind: "accepted",
+        httpStatus: 202,
+        body: { outcome: "signal_received", signal_name: "approved" },
+      }),
   },
   {
     name: "GET /system/operator-metrics",
@@ -291,7 +337,10 @@ const cases: EndpointCase[] = [
     check: (r) =>
       expect(r).toMatchObject({
         metrics: {
-          dw_workflow_task_consecutive_failures: { max_consecutive_failures: 3, by_workflow_type: [{ workflow_type: "orders.process" }, {}] },
+          dw_workflow_task_consecutive_failures: {
+            max_consecutive_failures: 3,
+            by_workflow_type: [{ workflow_type: "orders.process" }, {}],
+          },
           dw_projection_drift_total: { total: 0, scope: "server" },
         },
       }),
@@ -315,7 +364,12 @@ const cases: EndpointCase[] = [
     url: "/api/system/repair/pass",
     fixture: "repair-pass",
     body: { run_ids: [RUN] },
-    check: (r) => expect(r).toMatchObject({ httpStatus: 200, partial: false, report: { repaired_existing_tasks: 1, dispatched_tasks: 1 } }),
+    check: (r) =>
+      expect(r).toMatchObject({
+        httpStatus: 200,
+        partial: false,
+        report: { repaired_existing_tasks: 1, dispatched_tasks: 1 },
+      }),
   },
   {
     name: "POST /system/repair/pass (207 partial)",
@@ -326,7 +380,11 @@ const cases: EndpointCase[] = [
     status: 207,
     body: undefined,
     check: (r) =>
-      expect(r).toMatchObject({ httpStatus: 207, partial: true, report: { missing_run_failures: [{ message: "Run summary is stale." }] } }),
+      expect(r).toMatchObject({
+        httpStatus: 207,
+        partial: true,
+        report: { missing_run_failures: [{ message: "Run summary is stale." }] },
+      }),
   },
   {
     name: "GET /system/activity-timeouts",
@@ -334,7 +392,8 @@ const cases: EndpointCase[] = [
     method: "GET",
     url: "/api/system/activity-timeouts?limit=50",
     fixture: "activity-timeouts",
-    check: (r) => expect(r).toEqual({ expired_count: 0, expired_execution_ids: [], scan_limit: 100, scan_pressure: false }),
+    check: (r) =>
+      expect(r).toEqual({ expired_count: 0, expired_execution_ids: [], scan_limit: 100, scan_pressure: false }),
   },
   {
     name: "POST /system/activity-timeouts/pass",
@@ -344,7 +403,10 @@ const cases: EndpointCase[] = [
     fixture: "activity-timeouts-pass",
     body: { execution_ids: ["01jrvact00000000000000000b"] },
     check: (r) =>
-      expect(r).toMatchObject({ partial: false, report: { enforced: 1, results: [{ outcome: "enforced", has_retry: true }, { outcome: "skipped" }] } }),
+      expect(r).toMatchObject({
+        partial: false,
+        report: { enforced: 1, results: [{ outcome: "enforced", has_retry: true }, { outcome: "skipped" }] },
+      }),
   },
   {
     name: "GET /workers",
@@ -352,7 +414,8 @@ const cases: EndpointCase[] = [
     method: "GET",
     url: "/api/workers?task_queue=order-workers&status=active",
     fixture: "workers",
-    check: (r) => expect(r).toMatchObject({ workers: [{ worker_id: "worker-1", runtime: "python", status: "active" }] }),
+    check: (r) =>
+      expect(r).toMatchObject({ workers: [{ worker_id: "worker-1", runtime: "python", status: "active" }] }),
   },
   {
     name: "GET /workers/{id}",
@@ -368,7 +431,8 @@ const cases: EndpointCase[] = [
     method: "GET",
     url: "/api/task-queues",
     fixture: "task-queues",
-    check: (r) => expect(r).toMatchObject({ task_queues: [{ name: "order-workers", stats: { approximate_backlog_count: 1 } }] }),
+    check: (r) =>
+      expect(r).toMatchObject({ task_queues: [{ name: "order-workers", stats: { approximate_backlog_count: 1 } }] }),
   },
   {
     name: "GET /task-queues/{name}",
@@ -435,7 +499,9 @@ describe("request shaping", () => {
 
   it("encodes signal names and task-queue names too", async () => {
     const served = fixtureFetch((request) =>
-      request.url.includes("/signal/") ? { status: 202, json: fixture("command-signal") } : { json: fixture("task-queue") },
+      request.url.includes("/signal/")
+        ? { status: 202, json: fixture("command-signal") }
+        : { json: fixture("task-queue") },
     );
     const client = createDwClient({ baseUrl: BASE, fetch: served.fetch });
     await client.signalWorkflow("order-42", "approve/now?");
@@ -466,7 +532,12 @@ describe("request shaping", () => {
   });
 
   it("historyResumeToken follows the server token, else rebuilds it from the last event, else keeps the old one", () => {
-    const event = (sequence: number) => ({ sequence, event_type: "TimerFired", timestamp: "2026-04-13T12:00:00.000000Z", payload: {} });
+    const event = (sequence: number) => ({
+      sequence,
+      event_type: "TimerFired",
+      timestamp: "2026-04-13T12:00:00.000000Z",
+      payload: {},
+    });
     expect(historyResumeToken({ events: [event(1), event(2)], next_page_token: "Mg==" }, null)).toBe("Mg==");
     expect(historyResumeToken({ events: [event(7)], next_page_token: null }, "Ng==")).toBe(historyTokenAfter(7));
     expect(historyResumeToken({ events: [], next_page_token: null }, "Nw==")).toBe("Nw==");

@@ -27,7 +27,7 @@ function decoded(blob: string): unknown {
 }
 
 describe("legacy 0x00 Payload{json, version} framing", () => {
-  it("decodes the documented example ABhbIm9yZGVyLTQyIl0C to [\"order-42\"]", () => {
+  it('decodes the documented example ABhbIm9yZGVyLTQyIl0C to ["order-42"]', () => {
     const result = decodeBlob("avro", "ABhbIm9yZGVyLTQyIl0C");
     expect(result).toEqual({ decodable: true, codec: "avro", framing: "avro-legacy-json", value: ["order-42"] });
   });
@@ -38,7 +38,10 @@ describe("legacy 0x00 Payload{json, version} framing", () => {
   });
 
   it("a legacy frame whose json is not JSON is not decodable", () => {
-    expect(decodeBlob("avro", legacyFrame("{nope"))).toMatchObject({ decodable: false, reason: "invalid_payload_framing" });
+    expect(decodeBlob("avro", legacyFrame("{nope"))).toMatchObject({
+      decodable: false,
+      reason: "invalid_payload_framing",
+    });
   });
 });
 
@@ -62,7 +65,14 @@ describe("single-object durable_workflow.protocol.Value framing", () => {
 
   it("keeps bytes as bytes and the array branch in order", () => {
     expect(decoded("wwHioz3/VYAiNwgEAP8=")).toEqual(Uint8Array.from([0x00, 0xff]));
-    expect(decoded("wwHioz3/VYAiNwwMAAIBBA4GAAAAAAAAHEAIBAD/Cgh0ZXh0AA==")).toEqual([null, true, 7, 7, Uint8Array.from([0, 255]), "text"]);
+    expect(decoded("wwHioz3/VYAiNwwMAAIBBA4GAAAAAAAAHEAIBAD/Cgh0ZXh0AA==")).toEqual([
+      null,
+      true,
+      7,
+      7,
+      Uint8Array.from([0, 255]),
+      "text",
+    ]);
   });
 
   it("keeps 64-bit longs exact as bigint beyond 2^53", () => {
@@ -103,15 +113,18 @@ describe("single-object durable_workflow.protocol.Value framing", () => {
 });
 
 describe("not decodable marker", () => {
-  it.each(["workflow-serializer-y", "workflow-serializer-base64", "json"])("unknown codec %s keeps the raw blob", (codec) => {
-    expect(decodeBlob(codec, "Tzo4OiJzdGRDbGFzcyI6MDp7fQ==")).toEqual({
-      decodable: false,
-      codec,
-      blob: "Tzo4OiJzdGRDbGFzcyI6MDp7fQ==",
-      reason: "unsupported_codec",
-      detail: `codec ${codec} is not decodable here`,
-    });
-  });
+  it.each(["workflow-serializer-y", "workflow-serializer-base64", "json"])(
+    "unknown codec %s keeps the raw blob",
+    (codec) => {
+      expect(decodeBlob(codec, "Tzo4OiJzdGRDbGFzcyI6MDp7fQ==")).toEqual({
+        decodable: false,
+        codec,
+        blob: "Tzo4OiJzdGRDbGFzcyI6MDp7fQ==",
+        reason: "unsupported_codec",
+        detail: `codec ${codec} is not decodable here`,
+      });
+    },
+  );
 
   it("an external-storage envelope says so instead of guessing", () => {
     expect(decodePayload({ codec: "avro", external_storage: { uri: "s3://bucket/key" } })).toMatchObject({
@@ -126,7 +139,10 @@ describe("not decodable marker", () => {
   });
 
   it("decodePayload decodes a {codec, blob} envelope", () => {
-    expect(decodePayload({ codec: "avro", blob: "ABhbIm9yZGVyLTQyIl0C" })).toMatchObject({ decodable: true, value: ["order-42"] });
+    expect(decodePayload({ codec: "avro", blob: "ABhbIm9yZGVyLTQyIl0C" })).toMatchObject({
+      decodable: true,
+      value: ["order-42"],
+    });
   });
 });
 
@@ -138,7 +154,26 @@ describe("helpers", () => {
   it("a map key named __proto__ stays data and does not touch the prototype", () => {
     // Hand-built frame: header, MapValue branch (7), one entry "__proto__" → StringValue (5) "x", end of blocks.
     const proto = Array.from(new TextEncoder().encode("__proto__"));
-    const bytes = [0xc3, 0x01, 0xe2, 0xa3, 0x3d, 0xff, 0x55, 0x80, 0x22, 0x37, 0x0e, 0x02, 0x12, ...proto, 0x0a, 0x02, 0x78, 0x00];
+    const bytes = [
+      0xc3,
+      0x01,
+      0xe2,
+      0xa3,
+      0x3d,
+      0xff,
+      0x55,
+      0x80,
+      0x22,
+      0x37,
+      0x0e,
+      0x02,
+      0x12,
+      ...proto,
+      0x0a,
+      0x02,
+      0x78,
+      0x00,
+    ];
     const value = decoded(btoa(String.fromCharCode(...bytes))) as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toBe("x");
@@ -157,6 +192,9 @@ describe("helpers", () => {
     const bundle = historyExportSchema.parse(fixture("history-export"));
     const args = bundle.activities?.[0]?.arguments;
     expect(typeof args).toBe("string");
-    expect(decodeBlob(bundle.payloads.codec ?? "avro", args as string)).toMatchObject({ decodable: true, value: ["order-42"] });
+    expect(decodeBlob(bundle.payloads.codec ?? "avro", args as string)).toMatchObject({
+      decodable: true,
+      value: ["order-42"],
+    });
   });
 });

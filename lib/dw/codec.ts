@@ -21,14 +21,7 @@ import type { PayloadEnvelope } from "./schema-kit";
 
 /** A decoded `durable_workflow.protocol.Value`: longs beyond 2^53 stay exact as `bigint`, bytes stay bytes. */
 export type PayloadValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | Uint8Array
-  | PayloadValue[]
-  | { [key: string]: PayloadValue };
+  null | boolean | number | bigint | string | Uint8Array | PayloadValue[] | { [key: string]: PayloadValue };
 
 export type PayloadFraming = "avro-single-object" | "avro-legacy-json";
 
@@ -116,7 +109,8 @@ const exactLong = avroTypes.types.LongType.__with({
   fromJSON: (n: number | string): number | bigint => (typeof n === "string" ? BigInt(n) : n),
   toJSON: (n: number | bigint): number | string => (typeof n === "bigint" ? n.toString() : n),
   isValid: (n: unknown): boolean => typeof n === "bigint" || (typeof n === "number" && Number.isSafeInteger(n)),
-  compare: (a: number | bigint, b: number | bigint): number => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0),
+  compare: (a: number | bigint, b: number | bigint): number =>
+    BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0,
 });
 
 let valueType: Type | null = null;
@@ -243,13 +237,20 @@ export function decodeBlob(codec: string, blob: string | null | undefined): Payl
     return { decodable: false, codec, blob: blob ?? null, reason: "missing_blob", detail: "no payload bytes" };
   }
   if (codec !== "avro") {
-    return { decodable: false, codec, blob, reason: "unsupported_codec", detail: `codec ${codec} is not decodable here` };
+    return {
+      decodable: false,
+      codec,
+      blob,
+      reason: "unsupported_codec",
+      detail: `codec ${codec} is not decodable here`,
+    };
   }
   try {
     const { framing, value } = decodeAvroBytes(base64ToBytes(blob));
     return { decodable: true, codec, framing, value };
   } catch (error) {
-    if (error instanceof FrameError) return { decodable: false, codec, blob, reason: error.reason, detail: error.message };
+    if (error instanceof FrameError)
+      return { decodable: false, codec, blob, reason: error.reason, detail: error.message };
     throw error;
   }
 }

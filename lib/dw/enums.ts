@@ -9,7 +9,15 @@
 /** A member of a known set, or any other string the server may send. */
 export type Open<T extends string> = T | (string & {});
 
-export const RUN_STATUSES = ["pending", "running", "waiting", "completed", "failed", "cancelled", "terminated"] as const;
+export const RUN_STATUSES = [
+  "pending",
+  "running",
+  "waiting",
+  "completed",
+  "failed",
+  "cancelled",
+  "terminated",
+] as const;
 export type RunStatus = Open<(typeof RUN_STATUSES)[number]>;
 
 export const STATUS_BUCKETS = ["running", "completed", "failed"] as const;
@@ -85,10 +93,26 @@ export const FAILURE_CATEGORIES = [
 ] as const;
 export type FailureCategory = Open<(typeof FAILURE_CATEGORIES)[number]>;
 
-export const PROPAGATION_KINDS = ["activity", "timeout", "child", "cancelled", "terminated", "terminal", "update", "workflow", "local"] as const;
+export const PROPAGATION_KINDS = [
+  "activity",
+  "timeout",
+  "child",
+  "cancelled",
+  "terminated",
+  "terminal",
+  "update",
+  "workflow",
+  "local",
+] as const;
 export type PropagationKind = Open<(typeof PROPAGATION_KINDS)[number]>;
 
-export const FAILURE_SOURCE_KINDS = ["activity_execution", "child_workflow_run", "workflow_run", "workflow_command", "workflow_task"] as const;
+export const FAILURE_SOURCE_KINDS = [
+  "activity_execution",
+  "child_workflow_run",
+  "workflow_run",
+  "workflow_command",
+  "workflow_task",
+] as const;
 export type FailureSourceKind = Open<(typeof FAILURE_SOURCE_KINDS)[number]>;
 
 export const LIVENESS_STATES = [
@@ -124,7 +148,14 @@ export const REPAIR_BLOCKED_REASONS = [
 ] as const;
 export type RepairBlockedReason = Open<(typeof REPAIR_BLOCKED_REASONS)[number]>;
 
-export const DIAGNOSTIC_STATUSES = ["terminal", "needs_attention", "pending_work", "waiting", "queue_backlog", "running"] as const;
+export const DIAGNOSTIC_STATUSES = [
+  "terminal",
+  "needs_attention",
+  "pending_work",
+  "waiting",
+  "queue_backlog",
+  "running",
+] as const;
 export type DiagnosticStatus = Open<(typeof DIAGNOSTIC_STATUSES)[number]>;
 
 export const DEBUG_FINDING_CODES = [
@@ -189,7 +220,15 @@ export type TimelineKind = Open<(typeof TIMELINE_KINDS)[number]>;
 export const WORKER_STATUSES = ["active", "draining", "stale"] as const;
 export type WorkerStatus = Open<(typeof WORKER_STATUSES)[number]>;
 
-export const ADMISSION_STATUSES = ["accepting", "saturated", "no_slots", "no_active_workers", "throttled", "unavailable", "full"] as const;
+export const ADMISSION_STATUSES = [
+  "accepting",
+  "saturated",
+  "no_slots",
+  "no_active_workers",
+  "throttled",
+  "unavailable",
+  "full",
+] as const;
 export type AdmissionStatus = Open<(typeof ADMISSION_STATUSES)[number]>;
 
 export const ACTIVITY_TIMEOUT_OUTCOMES = ["enforced", "skipped", "error"] as const;

@@ -23,7 +23,10 @@ import { fixture, fixtureFetch, hangingFetch, type Reply } from "./fixtures/fixt
 
 const BASE = "http://dw.test";
 
-async function failure(reply: Reply, call: (c: ReturnType<typeof createDwClient>) => Promise<unknown>): Promise<DwError> {
+async function failure(
+  reply: Reply,
+  call: (c: ReturnType<typeof createDwClient>) => Promise<unknown>,
+): Promise<DwError> {
   const served = fixtureFetch(reply);
   const client = createDwClient({ baseUrl: BASE, token: "t", fetch: served.fetch });
   try {
@@ -39,7 +42,12 @@ describe("every error reason maps to its typed error", () => {
   it("401 → unauthorized", async () => {
     const error = await failure({ status: 401, json: fixture("error-401") }, (c) => c.listWorkflows());
     expect(error).toBeInstanceOf(DwUnauthorizedError);
-    expect(error).toMatchObject({ reason: "unauthorized", httpStatus: 401, serverReason: "unauthorized", message: "Invalid or missing authentication token." });
+    expect(error).toMatchObject({
+      reason: "unauthorized",
+      httpStatus: 401,
+      serverReason: "unauthorized",
+      message: "Invalid or missing authentication token.",
+    });
   });
 
   it("403 → forbidden with the caller's role and the allowed roles", async () => {
@@ -56,19 +64,30 @@ describe("every error reason maps to its typed error", () => {
   });
 
   it("404 instance_not_found → instance error", async () => {
-    const error = await failure({ status: 404, json: fixture("error-404-instance") }, (c) => c.describeWorkflow("order-404"));
+    const error = await failure({ status: 404, json: fixture("error-404-instance") }, (c) =>
+      c.describeWorkflow("order-404"),
+    );
     expect(error).toBeInstanceOf(DwInstanceNotFoundError);
     expect(error).toMatchObject({ reason: "instance_not_found", workflowId: "order-404" });
   });
 
   it("404 run_not_found → run error with both ids", async () => {
-    const error = await failure({ status: 404, json: fixture("error-404-run") }, (c) => c.describeRun("order-42", "01jrvrun00000000000000nope"));
+    const error = await failure({ status: 404, json: fixture("error-404-run") }, (c) =>
+      c.describeRun("order-42", "01jrvrun00000000000000nope"),
+    );
     expect(error).toBeInstanceOf(DwRunNotFoundError);
-    expect(error).toMatchObject({ reason: "run_not_found", workflowId: "order-42", runId: "01jrvrun00000000000000nope" });
+    expect(error).toMatchObject({
+      reason: "run_not_found",
+      workflowId: "order-42",
+      runId: "01jrvrun00000000000000nope",
+    });
   });
 
   it("404 of another resource → not_found, keeping the server reason", async () => {
-    const error = await failure({ status: 404, json: { message: "Worker not found.", reason: "worker_not_found" } }, (c) => c.getWorker("w"));
+    const error = await failure(
+      { status: 404, json: { message: "Worker not found.", reason: "worker_not_found" } },
+      (c) => c.getWorker("w"),
+    );
     expect(error).toBeInstanceOf(DwNotFoundError);
     expect(error).toMatchObject({ reason: "not_found", serverReason: "worker_not_found" });
   });
@@ -86,40 +105,62 @@ describe("every error reason maps to its typed error", () => {
   it("422 validation_failed → validation error with field messages", async () => {
     const error = await failure({ status: 422, json: fixture("error-422") }, (c) => c.listWorkflows());
     expect(error).toBeInstanceOf(DwValidationError);
-    expect(error).toMatchObject({ reason: "validation_failed", errors: { status: ["The selected status is invalid."] } });
+    expect(error).toMatchObject({
+      reason: "validation_failed",
+      errors: { status: ["The selected status is invalid."] },
+    });
   });
 
   it("422 with only validation_errors still carries the field messages", async () => {
     const error = await failure(
-      { status: 422, json: { message: "bad", reason: "validation_failed", validation_errors: { page_size: ["too big"] } } },
+      {
+        status: 422,
+        json: { message: "bad", reason: "validation_failed", validation_errors: { page_size: ["too big"] } },
+      },
       (c) => c.listWorkflows(),
     );
     expect((error as DwValidationError).errors).toEqual({ page_size: ["too big"] });
   });
 
-  it.each(["missing_control_plane_version", "unsupported_control_plane_version"])("400 %s → version mismatch", async (reason) => {
-    const body = { ...(fixture("error-400-version") as Record<string, unknown>), reason, requested_version: reason.startsWith("un") ? "1" : null };
-    const error = await failure({ status: 400, json: body }, (c) => c.listWorkflows());
-    expect(error).toBeInstanceOf(DwVersionMismatchError);
-    expect(error).toMatchObject({ reason: "version_mismatch", supportedVersion: "2", requestedVersion: reason.startsWith("un") ? "1" : null });
-  });
+  it.each(["missing_control_plane_version", "unsupported_control_plane_version"])(
+    "400 %s → version mismatch",
+    async (reason) => {
+      const body = {
+        ...(fixture("error-400-version") as Record<string, unknown>),
+        reason,
+        requested_version: reason.startsWith("un") ? "1" : null,
+      };
+      const error = await failure({ status: 400, json: body }, (c) => c.listWorkflows());
+      expect(error).toBeInstanceOf(DwVersionMismatchError);
+      expect(error).toMatchObject({
+        reason: "version_mismatch",
+        supportedVersion: "2",
+        requestedVersion: reason.startsWith("un") ? "1" : null,
+      });
+    },
+  );
 
   it("400 malformed_json → bad request", async () => {
-    const error = await failure({ status: 400, json: { message: "Malformed JSON.", reason: "malformed_json", json_error: "Syntax error" } }, (c) =>
-      c.runRepairPass(),
+    const error = await failure(
+      { status: 400, json: { message: "Malformed JSON.", reason: "malformed_json", json_error: "Syntax error" } },
+      (c) => c.runRepairPass(),
     );
     expect(error).toBeInstanceOf(DwBadRequestError);
     expect(error).toMatchObject({ reason: "bad_request", serverReason: "malformed_json" });
   });
 
   it("413 → payload too large with the limit", async () => {
-    const error = await failure({ status: 413, json: fixture("error-413") }, (c) => c.signalWorkflow("order-42", "big", { input: ["x"] }));
+    const error = await failure({ status: 413, json: fixture("error-413") }, (c) =>
+      c.signalWorkflow("order-42", "big", { input: ["x"] }),
+    );
     expect(error).toBeInstanceOf(DwPayloadTooLargeError);
     expect(error).toMatchObject({ reason: "payload_too_large", limit: 2097152 });
   });
 
   it("409 without a command body (historical run) → conflict error, not a rejection result", async () => {
-    const error = await failure({ status: 409, json: fixture("error-409-historical") }, (c) => c.cancelWorkflow("order-42", { runId: "01jrv0k8d3m6y0x7q9c2n4b5za" }));
+    const error = await failure({ status: 409, json: fixture("error-409-historical") }, (c) =>
+      c.cancelWorkflow("order-42", { runId: "01jrv0k8d3m6y0x7q9c2n4b5za" }),
+    );
     expect(error).toBeInstanceOf(DwConflictError);
     expect(error).toMatchObject({ reason: "conflict", serverReason: "historical_run_command_rejected" });
   });
@@ -131,12 +172,16 @@ describe("every error reason maps to its typed error", () => {
   });
 
   it("a 502 HTML page from a proxy → server unavailable, not a parse failure", async () => {
-    const error = await failure({ status: 502, text: "<html><body>Bad Gateway</body></html>" }, (c) => c.listWorkflows());
+    const error = await failure({ status: 502, text: "<html><body>Bad Gateway</body></html>" }, (c) =>
+      c.listWorkflows(),
+    );
     expect(error).toMatchObject({ reason: "server_unavailable", unavailableCause: "http_5xx" });
   });
 
   it("429 → server unavailable (throttled)", async () => {
-    const error = await failure({ status: 429, json: { message: "full", reason: "query_task_queue_full" } }, (c) => c.listWorkflows());
+    const error = await failure({ status: 429, json: { message: "full", reason: "query_task_queue_full" } }, (c) =>
+      c.listWorkflows(),
+    );
     expect(error).toMatchObject({ reason: "server_unavailable", unavailableCause: "throttled" });
   });
 
@@ -264,7 +309,11 @@ describe("errorFromResponse (for relayed proxy answers)", () => {
   });
 
   it("the proxy's 502 malformed_response → malformed response at the field it named; other 502s stay unavailable", () => {
-    const error = errorFromResponse(502, { reason: "malformed_response", message: "unexpected body", issue_path: "$.workflows[0].status" });
+    const error = errorFromResponse(502, {
+      reason: "malformed_response",
+      message: "unexpected body",
+      issue_path: "$.workflows[0].status",
+    });
     expect(error).toBeInstanceOf(DwMalformedResponseError);
     expect(error).toMatchObject({ issuePath: "$.workflows[0].status", httpStatus: 502 });
     expect(errorFromResponse(502, { reason: "server_unavailable" }).reason).toBe("server_unavailable");

@@ -238,17 +238,27 @@ export function errorFromResponse(status: number, body: unknown): DwError {
 
   if (status === 401) return new DwUnauthorizedError(message, init);
   if (status === 403) {
-    const allowed = Array.isArray(envelope.allowed_roles) ? envelope.allowed_roles.filter((r): r is string => typeof r === "string") : [];
+    const allowed = Array.isArray(envelope.allowed_roles)
+      ? envelope.allowed_roles.filter((r): r is string => typeof r === "string")
+      : [];
     return new DwForbiddenError(message, { ...init, role: str(envelope.role), allowedRoles: allowed });
   }
   if (status === 404) {
     switch (serverReason) {
       case "namespace_not_found":
-        return new DwNamespaceNotFoundError(message, { ...init, namespace: str(envelope.namespace), remediation: str(envelope.remediation) });
+        return new DwNamespaceNotFoundError(message, {
+          ...init,
+          namespace: str(envelope.namespace),
+          remediation: str(envelope.remediation),
+        });
       case "instance_not_found":
         return new DwInstanceNotFoundError(message, { ...init, workflowId: str(envelope.workflow_id) });
       case "run_not_found":
-        return new DwRunNotFoundError(message, { ...init, workflowId: str(envelope.workflow_id), runId: str(envelope.run_id) });
+        return new DwRunNotFoundError(message, {
+          ...init,
+          workflowId: str(envelope.workflow_id),
+          runId: str(envelope.run_id),
+        });
       case null:
       case "not_found":
         return new DwRouteNotFoundError(message, init);
@@ -257,7 +267,10 @@ export function errorFromResponse(status: number, body: unknown): DwError {
     }
   }
   if (status === 405) return new DwRouteNotFoundError(message, init);
-  if (status === 400 && (serverReason === "missing_control_plane_version" || serverReason === "unsupported_control_plane_version")) {
+  if (
+    status === 400 &&
+    (serverReason === "missing_control_plane_version" || serverReason === "unsupported_control_plane_version")
+  ) {
     return new DwVersionMismatchError(message, {
       ...init,
       supportedVersion: str(envelope.supported_version),
@@ -266,7 +279,10 @@ export function errorFromResponse(status: number, body: unknown): DwError {
   }
   if (status === 409) return new DwConflictError(message, init);
   if (status === 413) {
-    return new DwPayloadTooLargeError(message, { ...init, limit: typeof envelope.limit === "number" ? envelope.limit : null });
+    return new DwPayloadTooLargeError(message, {
+      ...init,
+      limit: typeof envelope.limit === "number" ? envelope.limit : null,
+    });
   }
   if (status === 422) {
     const errors = envelope.errors ?? envelope.validation_errors;

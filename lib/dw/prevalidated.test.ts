@@ -6,7 +6,10 @@ import { createDwClientWith } from "./transport";
 
 const client = (reply: Parameters<typeof fixtureFetch>[0]) => {
   const served = fixtureFetch(reply);
-  return { served, dw: createDwClientWith(PREVALIDATED_DECODERS, { baseUrl: "/api/dw", apiPrefix: "", fetch: served.fetch }) };
+  return {
+    served,
+    dw: createDwClientWith(PREVALIDATED_DECODERS, { baseUrl: "/api/dw", apiPrefix: "", fetch: served.fetch }),
+  };
 };
 
 describe("the browser client over the validating proxy", () => {
@@ -22,8 +25,14 @@ describe("the browser client over the validating proxy", () => {
   });
 
   it("turns the proxy's contract-break answer and non-JSON bodies into malformed-response errors", async () => {
-    const relayed = client({ status: 502, json: { reason: "malformed_response", message: "bad", issue_path: "$.events[3].timestamp" } });
-    await expect(relayed.dw.getHistory("order-42", "01j")).rejects.toMatchObject({ reason: "malformed_response", issuePath: "$.events[3].timestamp" });
+    const relayed = client({
+      status: 502,
+      json: { reason: "malformed_response", message: "bad", issue_path: "$.events[3].timestamp" },
+    });
+    await expect(relayed.dw.getHistory("order-42", "01j")).rejects.toMatchObject({
+      reason: "malformed_response",
+      issuePath: "$.events[3].timestamp",
+    });
     const html = client({ status: 200, text: "<html>" });
     await expect(html.dw.listWorkflows()).rejects.toBeInstanceOf(DwMalformedResponseError);
   });

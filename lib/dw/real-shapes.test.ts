@@ -46,7 +46,9 @@ describe.each(REAL_VERSIONS)("real %s answers", (version) => {
 
   it("the export's timeline entry for a retried attempt carries failure.handled = null and id = null, and the bundle still decodes", async () => {
     const raw = realFixture(version, "history-export");
-    const retry = (raw.timeline as { type: string; failure: Record<string, unknown> | null }[]).find((entry) => entry.type === "ActivityRetryScheduled");
+    const retry = (raw.timeline as { type: string; failure: Record<string, unknown> | null }[]).find(
+      (entry) => entry.type === "ActivityRetryScheduled",
+    );
     expect(retry?.failure).toMatchObject({ handled: null, id: null });
     const bundle = await clientFor(version, "history-export").exportHistory("order-42", "01jrv0k8d3m6y0x7q9c2n4b5za");
     expect(bundle.history_events.map((event) => event.type)).toContain("ActivityRetryScheduled");
@@ -115,7 +117,12 @@ describe("golden histories of the official repositories", () => {
       workflow_id: "golden",
       run_id: "golden-run",
       // The recorded files carry no timestamps: the real history endpoint then sends `timestamp: null`.
-      events: golden.history.map((event, index) => ({ sequence: index + 1, event_type: event.event_type, timestamp: null, payload: event.payload })),
+      events: golden.history.map((event, index) => ({
+        sequence: index + 1,
+        event_type: event.event_type,
+        timestamp: null,
+        payload: event.payload,
+      })),
       next_page_token: null,
       control_plane: { operation: "history" },
     };
@@ -123,12 +130,18 @@ describe("golden histories of the official repositories", () => {
     expect(decoded.ok).toBe(true);
   });
 
-  it.each(cases.filter((c) => c.payloadCodec === "avro").map((c) => [c.id, c] as const))("%s: every Avro blob in it decodes", (_id, golden) => {
-    const blobs = golden.history.flatMap((event) =>
-      ["result", "arguments"].map((key) => event.payload[key]).filter((value): value is string => typeof value === "string"),
-    );
-    for (const blob of blobs) expect(decodeBlob("avro", blob)).toMatchObject({ decodable: true, framing: "avro-single-object" });
-  });
+  it.each(cases.filter((c) => c.payloadCodec === "avro").map((c) => [c.id, c] as const))(
+    "%s: every Avro blob in it decodes",
+    (_id, golden) => {
+      const blobs = golden.history.flatMap((event) =>
+        ["result", "arguments"]
+          .map((key) => event.payload[key])
+          .filter((value): value is string => typeof value === "string"),
+      );
+      for (const blob of blobs)
+        expect(decodeBlob("avro", blob)).toMatchObject({ decodable: true, framing: "avro-single-object" });
+    },
+  );
 
   it("the single-activity golden run's activity result is the workflow's recorded result", () => {
     const golden = cases.find((c) => c.id === "sdk-python/python-sdk-2.0.0-rc.30-avro.json#single_activity_completion");

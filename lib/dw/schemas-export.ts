@@ -204,7 +204,6 @@ export const exportActivitySchema = z.looseObject({
 });
 export type ExportActivity = z.infer<typeof exportActivitySchema>;
 
-
 export const waitSchema = z.looseObject({
   id: z.string(),
   kind: openEnum(WAIT_KINDS),
@@ -249,7 +248,6 @@ export const exportCommandSchema = z.looseObject({
   applied_at: optionalTimestamp,
   rejected_at: optionalTimestamp,
 });
-
 
 export const linkSchema = z.looseObject({
   id: optionalString,

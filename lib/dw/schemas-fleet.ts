@@ -1,6 +1,14 @@
 import * as z from "zod";
 import { ADMISSION_STATUSES, TASK_TYPES, WORKER_STATUSES } from "./enums";
-import { anyMap, nullableString, openEnum, optionalBool, optionalInt, optionalString, optionalTimestamp } from "./schema-kit";
+import {
+  anyMap,
+  nullableString,
+  openEnum,
+  optionalBool,
+  optionalInt,
+  optionalString,
+  optionalTimestamp,
+} from "./schema-kit";
 
 /** Discovery, namespaces, workers and task queues (server-api.md §2.10, §2.11). */
 
@@ -219,4 +227,3 @@ export const taskQueueListSchema = z.looseObject({
   ),
 });
 export type TaskQueueList = z.infer<typeof taskQueueListSchema>;
-

@@ -130,7 +130,12 @@ export const operatorMetricsSchema = z.looseObject({
   backlog: operatorMetricsBacklogSchema,
   /** Always zeroed through the server (namespace-pinned); use `GET /system/repair`. */
   repair: repairCandidatesSchema,
-  starts: z.looseObject({ pending_runs: count, pending_commands: count, ready_tasks: count, max_pending_ms: optionalCount }),
+  starts: z.looseObject({
+    pending_runs: count,
+    pending_commands: count,
+    ready_tasks: count,
+    max_pending_ms: optionalCount,
+  }),
   history: z.looseObject({
     continue_as_new_recommended_runs: count,
     approaching_budget_runs: optionalCount,
@@ -155,7 +160,16 @@ export const operatorMetricsSchema = z.looseObject({
     .looseObject({
       supported: optionalBool,
       severity: optionalString,
-      issues: z.array(z.looseObject({ component: optionalString, severity: optionalString, code: optionalString, message: optionalString })).optional(),
+      issues: z
+        .array(
+          z.looseObject({
+            component: optionalString,
+            severity: optionalString,
+            code: optionalString,
+            message: optionalString,
+          }),
+        )
+        .optional(),
     })
     .optional(),
   structural_limits: anyMap.optional(),
@@ -261,4 +275,3 @@ export const activityTimeoutPassReportSchema = z.looseObject({
   ),
 });
 export type ActivityTimeoutPassReport = z.infer<typeof activityTimeoutPassReportSchema>;
-

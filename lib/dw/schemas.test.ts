@@ -60,7 +60,10 @@ describe("open enums: unknown members survive verbatim", () => {
     const debug = clone("workflow-debug");
     (debug.execution as Json).liveness_state = "service_call_waiting";
     debug.diagnostic_status = "quarantined";
-    expect(workflowDebugSchema.parse(debug)).toMatchObject({ diagnostic_status: "quarantined", execution: { liveness_state: "service_call_waiting" } });
+    expect(workflowDebugSchema.parse(debug)).toMatchObject({
+      diagnostic_status: "quarantined",
+      execution: { liveness_state: "service_call_waiting" },
+    });
 
     const history = clone("history-page");
     (history.events as Json[])[1].event_type = "ServiceCallStarted";
@@ -129,7 +132,9 @@ describe("both timestamp forms", () => {
 
   it("describe carries both forms side by side", async () => {
     const served = fixtureFetch({ json: fixture("workflow-describe") });
-    const described = await createDwClient({ baseUrl: "http://dw.test", fetch: served.fetch }).describeWorkflow("wf-read-describe");
+    const described = await createDwClient({ baseUrl: "http://dw.test", fetch: served.fetch }).describeWorkflow(
+      "wf-read-describe",
+    );
     expect(timestampToEpochMs(described.last_progress_at)! - timestampToEpochMs(described.started_at)!).toBe(1000);
   });
 });

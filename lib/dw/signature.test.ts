@@ -8,7 +8,12 @@ import { requestSignature } from "./signature";
  */
 describe("requestSignature", () => {
   it.each([
-    ["RFC 4231 case 2", "Jefe", "what do ya want for nothing?", "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"],
+    [
+      "RFC 4231 case 2",
+      "Jefe",
+      "what do ya want for nothing?",
+      "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843",
+    ],
     ["a GET: the empty body", "key", "", "5d5d139563c95b5967b9bd9a8c9b233a9dedb45072794cd232dc1b74832607d0"],
     [
       "a cancel body as the console sends it",
@@ -27,6 +32,8 @@ describe("requestSignature", () => {
   });
 
   it("depends on the key", async () => {
-    expect(await requestSignature("other", "")).not.toBe("5d5d139563c95b5967b9bd9a8c9b233a9dedb45072794cd232dc1b74832607d0");
+    expect(await requestSignature("other", "")).not.toBe(
+      "5d5d139563c95b5967b9bd9a8c9b233a9dedb45072794cd232dc1b74832607d0",
+    );
   });
 });

@@ -9,7 +9,13 @@
 const encoder = new TextEncoder();
 
 export async function requestSignature(key: string, body: string): Promise<string> {
-  const cryptoKey = await crypto.subtle.importKey("raw", encoder.encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const cryptoKey = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, encoder.encode(body)));
   let hex = "";
   for (const byte of mac) hex += byte.toString(16).padStart(2, "0");

@@ -20,13 +20,20 @@ describe("read limits", () => {
   });
 
   it("the export has its own timeout, independent of the per-request one", async () => {
-    const client = createDwClient({ baseUrl: "http://127.0.0.1:9", fetch: hangingFetch(), timeoutMs: 50, exportTimeoutMs: 120 });
+    const client = createDwClient({
+      baseUrl: "http://127.0.0.1:9",
+      fetch: hangingFetch(),
+      timeoutMs: 50,
+      exportTimeoutMs: 120,
+    });
     await expect(client.exportHistory("w", "r")).rejects.toThrow("no answer within 120 ms");
     await expect(client.describeRun("w", "r")).rejects.toThrow("no answer within 50 ms");
   });
 
   it("an explicit per-call timeout still wins (the browser passes the learned long-poll limit)", async () => {
     const client = createDwClient({ baseUrl: "http://127.0.0.1:9", fetch: hangingFetch(), timeoutMs: 50 });
-    await expect(client.getHistory("w", "r", { waitNewEvent: true }, { timeoutMs: 80 })).rejects.toThrow("no answer within 80 ms");
+    await expect(client.getHistory("w", "r", { waitNewEvent: true }, { timeoutMs: 80 })).rejects.toThrow(
+      "no answer within 80 ms",
+    );
   });
 });

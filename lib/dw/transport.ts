@@ -9,7 +9,16 @@ import {
 } from "./errors";
 import type { PayloadEnvelope } from "./schema-kit";
 import type { HistoryExport } from "./schemas-export";
-import type { ClusterInfo, Health, NamespaceList, Ready, TaskQueueDetail, TaskQueueList, Worker, WorkerList } from "./schemas-fleet";
+import type {
+  ClusterInfo,
+  Health,
+  NamespaceList,
+  Ready,
+  TaskQueueDetail,
+  TaskQueueList,
+  Worker,
+  WorkerList,
+} from "./schemas-fleet";
 import type {
   ActivityTimeoutPassReport,
   ActivityTimeoutStatus,
@@ -53,7 +62,10 @@ const DEFAULT_EXPORT_TIMEOUT_MS = 120_000;
 /** The read limit for a history long-poll against a server that advertised `info` (null: unknown). */
 export function longPollLimitMs(info: Pick<ClusterInfo, "worker_protocol"> | null | undefined): number {
   const advertised = info?.worker_protocol?.server_capabilities?.long_poll_timeout;
-  const seconds = typeof advertised === "number" && Number.isFinite(advertised) && advertised >= 0 ? advertised : DEFAULT_SERVER_LONG_POLL_SECONDS;
+  const seconds =
+    typeof advertised === "number" && Number.isFinite(advertised) && advertised >= 0
+      ? advertised
+      : DEFAULT_SERVER_LONG_POLL_SECONDS;
   return seconds * 1000 + LONG_POLL_GRACE_MS;
 }
 
@@ -179,18 +191,42 @@ export interface DwClient {
   exportHistory(workflowId: string, runId: string, opts?: DwRequestOptions): Promise<HistoryExport>;
 
   startWorkflow(params: StartWorkflowParams, opts?: DwRequestOptions): Promise<CommandResult<StartResponse>>;
-  cancelWorkflow(workflowId: string, params?: ReasonCommandParams, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
-  terminateWorkflow(workflowId: string, params?: ReasonCommandParams, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
-  repairWorkflow(workflowId: string, params?: Omit<CommandParams, "runId">, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
-  archiveWorkflow(workflowId: string, params?: Omit<ReasonCommandParams, "runId">, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
-  signalWorkflow(workflowId: string, signalName: string, params?: SignalParams, opts?: DwRequestOptions): Promise<CommandResult<CommandResponse>>;
+  cancelWorkflow(
+    workflowId: string,
+    params?: ReasonCommandParams,
+    opts?: DwRequestOptions,
+  ): Promise<CommandResult<CommandResponse>>;
+  terminateWorkflow(
+    workflowId: string,
+    params?: ReasonCommandParams,
+    opts?: DwRequestOptions,
+  ): Promise<CommandResult<CommandResponse>>;
+  repairWorkflow(
+    workflowId: string,
+    params?: Omit<CommandParams, "runId">,
+    opts?: DwRequestOptions,
+  ): Promise<CommandResult<CommandResponse>>;
+  archiveWorkflow(
+    workflowId: string,
+    params?: Omit<ReasonCommandParams, "runId">,
+    opts?: DwRequestOptions,
+  ): Promise<CommandResult<CommandResponse>>;
+  signalWorkflow(
+    workflowId: string,
+    signalName: string,
+    params?: SignalParams,
+    opts?: DwRequestOptions,
+  ): Promise<CommandResult<CommandResponse>>;
 
   operatorMetrics(opts?: DwRequestOptions): Promise<OperatorMetricsResponse>;
   systemMetrics(opts?: DwRequestOptions): Promise<SystemMetrics>;
   repairStatus(opts?: DwRequestOptions): Promise<RepairStatus>;
   runRepairPass(params?: RepairPassParams, opts?: DwRequestOptions): Promise<PassResult<RepairPassReport>>;
   activityTimeouts(params?: { limit?: number }, opts?: DwRequestOptions): Promise<ActivityTimeoutStatus>;
-  runActivityTimeoutPass(params?: ActivityTimeoutPassParams, opts?: DwRequestOptions): Promise<PassResult<ActivityTimeoutPassReport>>;
+  runActivityTimeoutPass(
+    params?: ActivityTimeoutPassParams,
+    opts?: DwRequestOptions,
+  ): Promise<PassResult<ActivityTimeoutPassReport>>;
 
   listWorkers(params?: ListWorkersParams, opts?: DwRequestOptions): Promise<WorkerList>;
   getWorker(workerId: string, opts?: DwRequestOptions): Promise<Worker>;
@@ -208,7 +244,10 @@ export function historyTokenAfter(sequence: number): string {
  * "no more events right now", so the cursor is rebuilt from the last sequence seen; a page with no
  * events keeps the previous cursor.
  */
-export function historyResumeToken(page: Pick<HistoryPage, "events" | "next_page_token">, previous: string | null): string | null {
+export function historyResumeToken(
+  page: Pick<HistoryPage, "events" | "next_page_token">,
+  previous: string | null,
+): string | null {
   if (page.next_page_token) return page.next_page_token;
   const last = page.events.at(-1);
   return last ? historyTokenAfter(last.sequence) : previous;
@@ -338,7 +377,10 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     const failed = (error: unknown): DwError => {
       if (opts.signal?.aborted) return new DwAbortedError("request aborted by caller", { cause: error });
       if (timeoutSignal.aborted) {
-        return new DwServerUnavailableError(`no answer within ${timeoutMs} ms`, { unavailableCause: "timeout", cause: error });
+        return new DwServerUnavailableError(`no answer within ${timeoutMs} ms`, {
+          unavailableCause: "timeout",
+          cause: error,
+        });
       }
       return new DwServerUnavailableError(
         `cannot reach the Durable Workflow server: ${error instanceof Error ? error.message : String(error)}`,
@@ -400,7 +442,8 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
 
   const wf = (workflowId: string) => `/workflows/${pathSegment(workflowId)}`;
   const run = (workflowId: string, runId: string) => `${wf(workflowId)}/runs/${pathSegment(runId)}`;
-  const commandTarget = (workflowId: string, runId: string | undefined) => (runId === undefined ? wf(workflowId) : run(workflowId, runId));
+  const commandTarget = (workflowId: string, runId: string | undefined) =>
+    runId === undefined ? wf(workflowId) : run(workflowId, runId);
 
   return {
     async health(opts) {
@@ -442,7 +485,9 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     },
     async debugRun(workflowId, runId, params = {}, opts) {
       const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
-      return (await call({ method: "GET", path: `${run(workflowId, runId)}/debug`, query }, decoders.workflowDebug, opts)).data;
+      return (
+        await call({ method: "GET", path: `${run(workflowId, runId)}/debug`, query }, decoders.workflowDebug, opts)
+      ).data;
     },
     async getHistory(workflowId, runId, params = {}, opts) {
       const query: Query = {
@@ -451,24 +496,45 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
         // Laravel's boolean rule rejects "true"/"false"; only 1/0 are accepted.
         wait_new_event: params.waitNewEvent ? 1 : undefined,
       };
-      const spec: RequestSpec = { method: "GET", path: `${run(workflowId, runId)}/history`, query, longPoll: params.waitNewEvent === true };
+      const spec: RequestSpec = {
+        method: "GET",
+        path: `${run(workflowId, runId)}/history`,
+        query,
+        longPoll: params.waitNewEvent === true,
+      };
       return (await call(spec, decoders.historyPage, opts)).data;
     },
     async exportHistory(workflowId, runId, opts) {
-      const spec: RequestSpec = { method: "GET", path: `${run(workflowId, runId)}/history/export`, timeoutMs: exportTimeout };
+      const spec: RequestSpec = {
+        method: "GET",
+        path: `${run(workflowId, runId)}/history/export`,
+        timeoutMs: exportTimeout,
+      };
       return (await call(spec, decoders.historyExport, opts)).data;
     },
 
     async startWorkflow(params, opts) {
-      return command({ method: "POST", path: "/workflows", body: compact({ ...params }) }, decoders.startResponse, opts);
+      return command(
+        { method: "POST", path: "/workflows", body: compact({ ...params }) },
+        decoders.startResponse,
+        opts,
+      );
     },
     async cancelWorkflow(workflowId, params = {}, opts) {
       const body = compact({ reason: params.reason, request_id: params.requestId });
-      return command({ method: "POST", path: `${commandTarget(workflowId, params.runId)}/cancel`, body }, decoders.commandResponse, opts);
+      return command(
+        { method: "POST", path: `${commandTarget(workflowId, params.runId)}/cancel`, body },
+        decoders.commandResponse,
+        opts,
+      );
     },
     async terminateWorkflow(workflowId, params = {}, opts) {
       const body = compact({ reason: params.reason, request_id: params.requestId });
-      return command({ method: "POST", path: `${commandTarget(workflowId, params.runId)}/terminate`, body }, decoders.commandResponse, opts);
+      return command(
+        { method: "POST", path: `${commandTarget(workflowId, params.runId)}/terminate`, body },
+        decoders.commandResponse,
+        opts,
+      );
     },
     async repairWorkflow(workflowId, params = {}, opts) {
       const body = compact({ request_id: params.requestId });
@@ -495,11 +561,22 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     },
     async runRepairPass(params = {}, opts) {
       const body = compact({ run_ids: params.runIds, instance_id: params.instanceId });
-      const { status, data } = await call({ method: "POST", path: "/system/repair/pass", body }, decoders.repairPassReport, opts, [200, 207]);
+      const { status, data } = await call(
+        { method: "POST", path: "/system/repair/pass", body },
+        decoders.repairPassReport,
+        opts,
+        [200, 207],
+      );
       return { httpStatus: status, partial: status === 207, report: data };
     },
     async activityTimeouts(params = {}, opts) {
-      return (await call({ method: "GET", path: "/system/activity-timeouts", query: { limit: params.limit } }, decoders.activityTimeoutStatus, opts)).data;
+      return (
+        await call(
+          { method: "GET", path: "/system/activity-timeouts", query: { limit: params.limit } },
+          decoders.activityTimeoutStatus,
+          opts,
+        )
+      ).data;
     },
     async runActivityTimeoutPass(params = {}, opts) {
       const body = compact({ limit: params.limit, execution_ids: params.executionIds });
@@ -519,7 +596,8 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       return (await call({ method: "GET", path: "/task-queues" }, decoders.taskQueueList, opts)).data;
     },
     async getTaskQueue(name, opts) {
-      return (await call({ method: "GET", path: `/task-queues/${pathSegment(name)}` }, decoders.taskQueueDetail, opts)).data;
+      return (await call({ method: "GET", path: `/task-queues/${pathSegment(name)}` }, decoders.taskQueueDetail, opts))
+        .data;
     },
   };
 }

@@ -99,7 +99,11 @@ export interface DurationFormatOptions {
  * A duration in the locale's narrow unit style ("1h 5m", "1 Std., 5 Min."). Under a second it shows
  * milliseconds; the smallest shown unit is rounded down so a duration never reads longer than it was.
  */
-export function formatDuration(milliseconds: number, locale: string, { maxUnits = 2 }: DurationFormatOptions = {}): string {
+export function formatDuration(
+  milliseconds: number,
+  locale: string,
+  { maxUnits = 2 }: DurationFormatOptions = {},
+): string {
   if (!Number.isFinite(milliseconds)) return "–";
   const sign = milliseconds < 0 ? "-" : "";
   const total = Math.abs(milliseconds);

@@ -41,7 +41,10 @@ export function parseAcceptLanguage(header: string | null | undefined): string[]
  * The locale for a request: an explicit choice (cookie) wins, then the first Accept-Language range
  * whose primary language has a catalog, then English.
  */
-export function resolveLocale(cookieValue: string | null | undefined, acceptLanguage: string | null | undefined): Locale {
+export function resolveLocale(
+  cookieValue: string | null | undefined,
+  acceptLanguage: string | null | undefined,
+): Locale {
   if (isLocale(cookieValue)) return cookieValue;
   for (const tag of parseAcceptLanguage(acceptLanguage)) {
     if (tag === "*") return DEFAULT_LOCALE;

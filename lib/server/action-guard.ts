@@ -79,18 +79,28 @@ export function guardAction(
 ): GuardRefusal | null {
   const crossOrigin = sameOriginProblem(headers);
   if (crossOrigin) return { status: 403, reason: "cross_origin", message: `Refused: ${crossOrigin}.` };
-  if (config.readOnly) return { status: 403, reason: "read_only", message: "Refused: the console runs in read-only mode (BREAKWATER_READ_ONLY=1)." };
+  if (config.readOnly)
+    return {
+      status: 403,
+      reason: "read_only",
+      message: "Refused: the console runs in read-only mode (BREAKWATER_READ_ONLY=1).",
+    };
   let tokenSource = config.tokenSource;
   // With console auth (BREAKWATER_AUTH), the signed-in person's role decides first, then their token's.
   if (config.auth && config.auth.mode !== "none") {
     const person = forwardedPerson(headers);
     const refusedPerson = personRefusal(person, requiredRole === "admin" ? "admin" : "operator");
-    if (refusedPerson || !person) return { status: 403, reason: "role", message: refusedPerson ?? "Refused: nobody is signed in to the console." };
+    if (refusedPerson || !person)
+      return { status: 403, reason: "role", message: refusedPerson ?? "Refused: nobody is signed in to the console." };
     tokenSource = config.personTokens?.[person.role].source ?? null;
   }
   const role = consoleRole({ tokenSource });
   if (role !== null && RANK[role] < RANK[requiredRole]) {
-    return { status: 403, reason: "role", message: `Refused: the console's token has the ${role} role; this action needs ${requiredRole}.` };
+    return {
+      status: 403,
+      reason: "role",
+      message: `Refused: the console's token has the ${role} role; this action needs ${requiredRole}.`,
+    };
   }
   return null;
 }

@@ -3,7 +3,11 @@ import type { Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { launcherBindHost, listeningAddresses, openBindProblem } from "./bind";
 
-const password = { BREAKWATER_AUTH: "password", BREAKWATER_USERS_FILE: "u.json", BREAKWATER_SESSION_SECRET: "s".repeat(32) };
+const password = {
+  BREAKWATER_AUTH: "password",
+  BREAKWATER_USERS_FILE: "u.json",
+  BREAKWATER_SESSION_SECRET: "s".repeat(32),
+};
 
 describe("npm start's bind address", () => {
   it("follows the parsed auth mode: BREAKWATER_AUTH=none stays on loopback whatever BREAKWATER_HOST says", () => {
@@ -39,8 +43,15 @@ describe("the console's own refusal of an open bind", () => {
   });
 
   it("objects to any non-loopback address and names it", () => {
-    expect(openBindProblem([{ address: "127.0.0.1", port: 3000 }, { address: "::1", port: 3000 }])).toBeNull();
-    expect(openBindProblem([{ address: "0.0.0.0", port: 3000 }])).toMatch(/listening on 0\.0\.0\.0:3000, beyond loopback/);
+    expect(
+      openBindProblem([
+        { address: "127.0.0.1", port: 3000 },
+        { address: "::1", port: 3000 },
+      ]),
+    ).toBeNull();
+    expect(openBindProblem([{ address: "0.0.0.0", port: 3000 }])).toMatch(
+      /listening on 0\.0\.0\.0:3000, beyond loopback/,
+    );
     expect(openBindProblem([{ address: "::", port: 3000 }])).toMatch(/\[::\]:3000/);
   });
 });

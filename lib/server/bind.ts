@@ -46,7 +46,11 @@ export function listeningAddresses(): ListeningAddress[] {
 export function openBindProblem(addresses: readonly ListeningAddress[]): string | null {
   const open = addresses.filter((entry) => !isLoopbackAddress(entry.address));
   if (open.length === 0) return null;
-  const where = open.map((entry) => (entry.address.includes(":") ? `[${entry.address}]:${entry.port}` : `${entry.address}:${entry.port}`)).join(", ");
+  const where = open
+    .map((entry) =>
+      entry.address.includes(":") ? `[${entry.address}]:${entry.port}` : `${entry.address}:${entry.port}`,
+    )
+    .join(", ");
   return (
     `Refusing to serve: no console authentication (BREAKWATER_AUTH) and listening on ${where}, beyond loopback. ` +
     "Listen on 127.0.0.1 (next start -H 127.0.0.1, or npm start) or set BREAKWATER_AUTH=proxy|password."

@@ -30,8 +30,14 @@ describe("parseConfig", () => {
 
   it("picks DW_TOKEN, then DW_ADMIN_TOKEN, then DW_OPERATOR_TOKEN", () => {
     expect(parseConfig({ DW_OPERATOR_TOKEN: "op" })).toMatchObject({ token: "op", tokenSource: "DW_OPERATOR_TOKEN" });
-    expect(parseConfig({ DW_OPERATOR_TOKEN: "op", DW_ADMIN_TOKEN: "adm" })).toMatchObject({ token: "adm", tokenSource: "DW_ADMIN_TOKEN" });
-    expect(parseConfig({ DW_TOKEN: "t", DW_ADMIN_TOKEN: "adm" })).toMatchObject({ token: "t", tokenSource: "DW_TOKEN" });
+    expect(parseConfig({ DW_OPERATOR_TOKEN: "op", DW_ADMIN_TOKEN: "adm" })).toMatchObject({
+      token: "adm",
+      tokenSource: "DW_ADMIN_TOKEN",
+    });
+    expect(parseConfig({ DW_TOKEN: "t", DW_ADMIN_TOKEN: "adm" })).toMatchObject({
+      token: "t",
+      tokenSource: "DW_TOKEN",
+    });
     expect(parseConfig({ DW_TOKEN: "  " })).toMatchObject({ token: null, tokenSource: null });
   });
 
@@ -45,14 +51,26 @@ describe("parseConfig", () => {
   it("names every bad variable in one error", () => {
     let error: unknown;
     try {
-      parseConfig({ DW_SERVER_URL: "ftp://dw", DW_EMBEDDED_PORT: "99999", BREAKWATER_READ_ONLY: "maybe", DW_NAMESPACE: "a/b" });
+      parseConfig({
+        DW_SERVER_URL: "ftp://dw",
+        DW_EMBEDDED_PORT: "99999",
+        BREAKWATER_READ_ONLY: "maybe",
+        DW_NAMESPACE: "a/b",
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const configError = error as ConfigError;
-    expect(configError.variables.sort()).toEqual(["BREAKWATER_READ_ONLY", "DW_EMBEDDED_PORT", "DW_NAMESPACE", "DW_SERVER_URL"]);
-    expect(configError.message).toContain('DW_SERVER_URL: must be an absolute http:// or https:// URL without credentials (got "ftp://dw")');
+    expect(configError.variables.sort()).toEqual([
+      "BREAKWATER_READ_ONLY",
+      "DW_EMBEDDED_PORT",
+      "DW_NAMESPACE",
+      "DW_SERVER_URL",
+    ]);
+    expect(configError.message).toContain(
+      'DW_SERVER_URL: must be an absolute http:// or https:// URL without credentials (got "ftp://dw")',
+    );
   });
 
   it("refuses credentials in the URL, since the host is shown to operators", () => {

@@ -84,7 +84,10 @@ const flag = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((value) => ["", "0", "1", "true", "false", "yes", "no", "on", "off"].includes(value), "must be 1/0, true/false, yes/no or on/off")
+  .refine(
+    (value) => ["", "0", "1", "true", "false", "yes", "no", "on", "off"].includes(value),
+    "must be 1/0, true/false, yes/no or on/off",
+  )
   .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
 const EnvSchema = z.object({
@@ -163,7 +166,9 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       }),
       ...("problems" in auth ? auth.problems : []),
       // Proxy mode already names a bad BREAKWATER_TRUSTED_PROXIES; say it once.
-      ...("problems" in hosts ? hosts.problems.filter((p) => !("problems" in auth && auth.problems.some((a) => a.variable === p.variable))) : []),
+      ...("problems" in hosts
+        ? hosts.problems.filter((p) => !("problems" in auth && auth.problems.some((a) => a.variable === p.variable)))
+        : []),
     ]);
   }
   const parsed = result.data;
@@ -210,7 +215,9 @@ export function getConfig(): ConsoleConfig {
       try {
         loadUsers(config.auth.usersFile);
       } catch (error) {
-        throw new ConfigError([{ variable: "BREAKWATER_USERS_FILE", message: error instanceof Error ? error.message : String(error) }]);
+        throw new ConfigError([
+          { variable: "BREAKWATER_USERS_FILE", message: error instanceof Error ? error.message : String(error) },
+        ]);
       }
     }
     cached = config;

@@ -38,12 +38,17 @@ async function currentPerson(): Promise<Person | null> {
  * `fetch` with the credentials of whoever the request is from (DW_AUTH_DRIVER: bearer token,
  * `X-Signature`, or none). The transport sends bodies as strings; the signature covers those bytes.
  */
-export function credentialedFetch(config: ConsoleConfig, person: () => Promise<Person | null>, base: typeof fetch): typeof fetch {
+export function credentialedFetch(
+  config: ConsoleConfig,
+  person: () => Promise<Person | null>,
+  base: typeof fetch,
+): typeof fetch {
   return async (input, init) => {
     const token = tokenFor(config, config.auth.mode === "none" ? null : await person());
     const requestHeaders = new Headers(init?.headers);
     const body = typeof init?.body === "string" ? init.body : "";
-    for (const [name, value] of Object.entries(await credentialHeaders(config, token, body))) requestHeaders.set(name, value);
+    for (const [name, value] of Object.entries(await credentialHeaders(config, token, body)))
+      requestHeaders.set(name, value);
     return base(input, { ...init, headers: requestHeaders });
   };
 }

@@ -19,7 +19,16 @@ describe("the Host allow-list", () => {
   });
 
   it("refuses a DNS-rebinding name that resolves to 127.0.0.1, and anything that is not a host", () => {
-    for (const host of ["rebind.attacker.test:5501", "127.0.0.2:3000", "localhost.:3000", "evil.test@localhost", "localhost:3000, evil.test", "", "[::1", "localhost:99999"]) {
+    for (const host of [
+      "rebind.attacker.test:5501",
+      "127.0.0.2:3000",
+      "localhost.:3000",
+      "evil.test@localhost",
+      "localhost:3000, evil.test",
+      "",
+      "[::1",
+      "localhost:99999",
+    ]) {
       expect(checkHost(policy(), h({ host }), "127.0.0.1"), host).toMatchObject({ ok: false });
     }
   });
@@ -27,7 +36,10 @@ describe("the Host allow-list", () => {
   it("adds BREAKWATER_ALLOWED_HOSTS: a bare name on any port, name:port on that port only", () => {
     const allowed = policy({ BREAKWATER_ALLOWED_HOSTS: "ops.example.com, console.internal:8443" });
     expect(checkHost(allowed, h({ host: "ops.example.com" }), null)).toEqual({ ok: true, host: "ops.example.com" });
-    expect(checkHost(allowed, h({ host: "OPS.example.com:443" }), null)).toEqual({ ok: true, host: "ops.example.com:443" });
+    expect(checkHost(allowed, h({ host: "OPS.example.com:443" }), null)).toEqual({
+      ok: true,
+      host: "ops.example.com:443",
+    });
     expect(checkHost(allowed, h({ host: "console.internal:8443" }), null)).toMatchObject({ ok: true });
     expect(checkHost(allowed, h({ host: "console.internal:3000" }), null)).toMatchObject({ ok: false });
     expect(checkHost(allowed, h({ host: "example.com" }), null)).toMatchObject({ ok: false });
@@ -40,8 +52,12 @@ describe("the Host allow-list", () => {
     // The same headers from anyone else: Host decides, and 10.0.0.9 is not an allowed name.
     expect(checkHost(behindProxy, viaProxy, "10.0.0.77")).toMatchObject({ ok: false, host: "10.0.0.9:3000" });
     // From a non-proxy, a forwarded host cannot lift a refused Host either way.
-    expect(checkHost(behindProxy, h({ host: "localhost:3000", "x-forwarded-host": "rebind.attacker.test" }), "127.0.0.1")).toEqual({ ok: true, host: "localhost:3000" });
-    expect(checkHost(behindProxy, h({ host: "x", "x-forwarded-host": "evil.test, ops.example.com" }), "10.0.0.5")).toMatchObject({ ok: true, host: "ops.example.com" });
+    expect(
+      checkHost(behindProxy, h({ host: "localhost:3000", "x-forwarded-host": "rebind.attacker.test" }), "127.0.0.1"),
+    ).toEqual({ ok: true, host: "localhost:3000" });
+    expect(
+      checkHost(behindProxy, h({ host: "x", "x-forwarded-host": "evil.test, ops.example.com" }), "10.0.0.5"),
+    ).toMatchObject({ ok: true, host: "ops.example.com" });
   });
 
   it("parses host forms strictly", () => {
@@ -53,7 +69,9 @@ describe("the Host allow-list", () => {
   it("is part of the configuration and names a bad entry", () => {
     expect(parseConfig({}).hosts.allowed.map((entry) => entry.hostname)).toEqual(["localhost", "127.0.0.1", "[::1]"]);
     expect(() => parseConfig({ BREAKWATER_ALLOWED_HOSTS: "ok.test,https://ops.example.com" })).toThrow(ConfigError);
-    expect(() => parseConfig({ BREAKWATER_ALLOWED_HOSTS: "ok.test,https://ops.example.com" })).toThrow(/BREAKWATER_ALLOWED_HOSTS: "https:\/\/ops.example.com" is not host or host:port/);
+    expect(() => parseConfig({ BREAKWATER_ALLOWED_HOSTS: "ok.test,https://ops.example.com" })).toThrow(
+      /BREAKWATER_ALLOWED_HOSTS: "https:\/\/ops.example.com" is not host or host:port/,
+    );
     expect(() => parseConfig({ BREAKWATER_TRUSTED_PROXIES: "proxy.internal" })).toThrow(/BREAKWATER_TRUSTED_PROXIES/);
   });
 });
@@ -63,7 +81,9 @@ describe("the client address for login throttling", () => {
 
   it("is the peer, unless the peer is a trusted proxy: then the last untrusted X-Forwarded-For hop", () => {
     expect(clientAddress(trusted, h({ "x-forwarded-for": "203.0.113.9" }), "192.0.2.1")).toBe("192.0.2.1");
-    expect(clientAddress(trusted, h({ "x-forwarded-for": "198.51.100.1, 203.0.113.9, 10.0.0.4" }), "127.0.0.1")).toBe("203.0.113.9");
+    expect(clientAddress(trusted, h({ "x-forwarded-for": "198.51.100.1, 203.0.113.9, 10.0.0.4" }), "127.0.0.1")).toBe(
+      "203.0.113.9",
+    );
     expect(clientAddress(trusted, h({}), "127.0.0.1")).toBe("127.0.0.1");
     expect(clientAddress(trusted, h({ "x-forwarded-for": "not-an-ip" }), "127.0.0.1")).toBe("127.0.0.1");
     expect(clientAddress(trusted, h({}), null)).toBe("unknown");

@@ -26,7 +26,10 @@ export interface HostPolicy {
   trustedProxies: TrustedProxies;
 }
 
-const LOOPBACK: readonly HostEntry[] = ["localhost", "127.0.0.1", "[::1]"].map((hostname) => ({ hostname, port: null }));
+const LOOPBACK: readonly HostEntry[] = ["localhost", "127.0.0.1", "[::1]"].map((hostname) => ({
+  hostname,
+  port: null,
+}));
 const NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** `name`, `name:port`, `[v6]` or `[v6]:port`, lower-cased; null when it is none of those. */
@@ -36,11 +39,15 @@ export function parseHost(value: string): HostEntry | null {
   if (!match) return null;
   const [, hostname, port] = match;
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
-  const valid = hostname.startsWith("[") ? isIP(hostname.slice(1, -1)) === 6 : isIP(hostname) === 4 || NAME.test(hostname);
+  const valid = hostname.startsWith("[")
+    ? isIP(hostname.slice(1, -1)) === 6
+    : isIP(hostname) === 4 || NAME.test(hostname);
   return valid ? { hostname, port: port ?? null } : null;
 }
 
-export function parseHostPolicy(env: Record<string, string | undefined>): { policy: HostPolicy } | { problems: AuthProblem[] } {
+export function parseHostPolicy(
+  env: Record<string, string | undefined>,
+): { policy: HostPolicy } | { problems: AuthProblem[] } {
   const problems: AuthProblem[] = [];
   const allowed = [...LOOPBACK];
   for (const raw of (env.BREAKWATER_ALLOWED_HOSTS ?? "").split(",")) {
@@ -49,13 +56,21 @@ export function parseHostPolicy(env: Record<string, string | undefined>): { poli
     if (entry) {
       allowed.push(entry);
     } else {
-      problems.push({ variable: "BREAKWATER_ALLOWED_HOSTS", message: `"${raw.trim()}" is not host or host:port`, value: env.BREAKWATER_ALLOWED_HOSTS });
+      problems.push({
+        variable: "BREAKWATER_ALLOWED_HOSTS",
+        message: `"${raw.trim()}" is not host or host:port`,
+        value: env.BREAKWATER_ALLOWED_HOSTS,
+      });
       break;
     }
   }
   const proxies = parseTrustedProxies(env.BREAKWATER_TRUSTED_PROXIES ?? "");
   if ("problem" in proxies) {
-    problems.push({ variable: "BREAKWATER_TRUSTED_PROXIES", message: proxies.problem, value: env.BREAKWATER_TRUSTED_PROXIES });
+    problems.push({
+      variable: "BREAKWATER_TRUSTED_PROXIES",
+      message: proxies.problem,
+      value: env.BREAKWATER_TRUSTED_PROXIES,
+    });
   }
   if (problems.length > 0 || "problem" in proxies) return { problems };
   return { policy: { allowed, trustedProxies: proxies.proxies } };
@@ -64,7 +79,9 @@ export function parseHostPolicy(env: Record<string, string | undefined>): { poli
 export type HostCheck = { ok: true; host: string } | { ok: false; host: string };
 
 function allows(policy: HostPolicy, entry: HostEntry): boolean {
-  return policy.allowed.some((rule) => rule.hostname === entry.hostname && (rule.port === null || rule.port === entry.port));
+  return policy.allowed.some(
+    (rule) => rule.hostname === entry.hostname && (rule.port === null || rule.port === entry.port),
+  );
 }
 
 /**
@@ -87,7 +104,10 @@ export function checkHost(policy: HostPolicy, headers: HeaderSource, peer: strin
 export function clientAddress(policy: HostPolicy, headers: HeaderSource, peer: string | null): string {
   if (!peer) return "unknown";
   if (!policy.trustedProxies.includes(peer)) return peer;
-  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((hop) => hop.trim()).filter((hop) => hop !== "");
+  const hops = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== "");
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     if (!policy.trustedProxies.includes(hops[i])) return isIP(hops[i]) ? hops[i] : peer;
   }

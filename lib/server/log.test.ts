@@ -35,14 +35,25 @@ function capture(): { lines: () => Record<string, unknown>[]; raw: () => string;
       done();
     },
   });
-  return { stream, raw: () => text, lines: () => text.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) };
+  return {
+    stream,
+    raw: () => text,
+    lines: () =>
+      text
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
 }
 
 describe("loggedFetch", () => {
   it("sends a fresh X-Request-Id per call and logs method, path, status and duration", async () => {
     const out = capture();
     const fetchLogged = loggedFetch(createLogger(out.stream, "info"));
-    await fetchLogged(`${baseUrl}/api/workflows?query=secret-search`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    await fetchLogged(`${baseUrl}/api/workflows?query=secret-search`, {
+      headers: { Authorization: `Bearer ${TOKEN}` },
+    });
     await fetchLogged(`${baseUrl}/api/broken`, { method: "POST", body: JSON.stringify({ payload: TOKEN }) });
     const [first, second] = out.lines();
     expect(first).toMatchObject({ msg: "dw call", method: "GET", path: "/api/workflows", status: 200, level: 30 });
@@ -59,10 +70,19 @@ describe("loggedFetch", () => {
     const out = capture();
     const logger = createLogger(out.stream, "info");
     const fetchLogged = loggedFetch(logger);
-    await fetchLogged(`${baseUrl}/api/workflows/x/signal/go?token=${TOKEN}`, { method: "POST", headers: { Authorization: `Bearer ${TOKEN}`, Cookie: `bw_session=${TOKEN}` }, body: TOKEN });
-    await expect(fetchLogged("http://127.0.0.1:9/api/health", { headers: { Authorization: `Bearer ${TOKEN}` } })).rejects.toThrow();
+    await fetchLogged(`${baseUrl}/api/workflows/x/signal/go?token=${TOKEN}`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${TOKEN}`, Cookie: `bw_session=${TOKEN}` },
+      body: TOKEN,
+    });
+    await expect(
+      fetchLogged("http://127.0.0.1:9/api/health", { headers: { Authorization: `Bearer ${TOKEN}` } }),
+    ).rejects.toThrow();
     // The redact list covers fields someone might log by hand later.
-    logger.info({ headers: { authorization: `Bearer ${TOKEN}`, cookie: TOKEN }, token: TOKEN, request: { password: TOKEN } }, "hand-written");
+    logger.info(
+      { headers: { authorization: `Bearer ${TOKEN}`, cookie: TOKEN }, token: TOKEN, request: { password: TOKEN } },
+      "hand-written",
+    );
     expect(out.lines()).toHaveLength(3);
     expect(out.lines()[1]).toMatchObject({ msg: "dw call failed", status: null });
     expect(out.raw()).not.toContain(TOKEN);

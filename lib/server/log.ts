@@ -24,7 +24,10 @@ const REDACT = [
   "headers.cookie",
 ];
 
-export function createLogger(destination?: DestinationStream, level: string = process.env.BREAKWATER_LOG_LEVEL ?? "info"): Logger {
+export function createLogger(
+  destination?: DestinationStream,
+  level: string = process.env.BREAKWATER_LOG_LEVEL ?? "info",
+): Logger {
   const options = {
     name: "breakwater-console",
     level,
@@ -67,7 +70,11 @@ function failureName(error: unknown): string {
  * X-Request-Id and logged with method, path, status and duration, so one console line matches one
  * server line.
  */
-export function loggedFetch(logger: Logger, base: typeof fetch = globalThis.fetch.bind(globalThis), clock: () => number = () => performance.now()): typeof fetch {
+export function loggedFetch(
+  logger: Logger,
+  base: typeof fetch = globalThis.fetch.bind(globalThis),
+  clock: () => number = () => performance.now(),
+): typeof fetch {
   return async (input, init) => {
     const requestId = randomUUID();
     const headers = new Headers(input instanceof Request ? input.headers : undefined);

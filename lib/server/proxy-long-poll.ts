@@ -32,7 +32,11 @@ export async function longPollLimitFor(
   try {
     // The console's own call, not one made for a person: only the learned number leaves this module.
     const response = await fetchImpl(`${config.serverUrl}/api/cluster/info`, {
-      headers: { Accept: "application/json", [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION, ...(await credentialHeaders(config, config.token, "")) },
+      headers: {
+        Accept: "application/json",
+        [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
+        ...(await credentialHeaders(config, config.token, "")),
+      },
       signal: AbortSignal.timeout(config.timeoutMs),
       cache: "no-store",
     });

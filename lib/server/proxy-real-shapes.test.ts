@@ -57,12 +57,19 @@ describe.each(REAL_VERSIONS)("read proxy on real %s answers", (v) => {
   it.each(Object.entries(READ_PATHS))("%s is relayed, validated, with 200", async (path, endpoint) => {
     version = v;
     const segments = path.replace(/^\/api\//, "").split("/");
-    const response = await proxyGet(parseConfig({ DW_SERVER_URL: baseUrl }), { segments, search: "", namespace: "default", token: null });
+    const response = await proxyGet(parseConfig({ DW_SERVER_URL: baseUrl }), {
+      segments,
+      search: "",
+      namespace: "default",
+      token: null,
+    });
     const body = (await response.json()) as Record<string, unknown>;
     expect({ status: response.status, reason: body.reason ?? null }).toEqual({ status: 200, reason: null });
     if (endpoint === "history-export") {
       // Not validated, still relayed: the export's own timeline keeps the real nulls.
-      const retry = (body.timeline as { type: string; failure: { handled: unknown } }[]).find((entry) => entry.type === "ActivityRetryScheduled");
+      const retry = (body.timeline as { type: string; failure: { handled: unknown } }[]).find(
+        (entry) => entry.type === "ActivityRetryScheduled",
+      );
       expect(retry?.failure.handled).toBeNull();
     }
   });

@@ -62,16 +62,39 @@ afterAll(async () => {
 
 describe("isProxiedPath", () => {
   it("allows the read surface the console needs", () => {
-    for (const path of ["health", "ready", "cluster/info", "namespaces", "namespaces/default", "workflows",
-      "workflows/order-1/runs/01j/history", "system/operator-metrics", "system/repair", "workers", "workers/w-1",
-      "task-queues", "task-queues/orders"]) {
+    for (const path of [
+      "health",
+      "ready",
+      "cluster/info",
+      "namespaces",
+      "namespaces/default",
+      "workflows",
+      "workflows/order-1/runs/01j/history",
+      "system/operator-metrics",
+      "system/repair",
+      "workers",
+      "workers/w-1",
+      "task-queues",
+      "task-queues/orders",
+    ]) {
       expect(isProxiedPath(path.split("/")), path).toBe(true);
     }
   });
 
   it("refuses everything else, including traversal", () => {
-    for (const path of ["", "worker/workflow-tasks/poll", "cluster", "cluster/info/x", "health/x", "system",
-      "namespaces/a/external-storage", "schedules", "workflows/../worker", "workflows/./x", "storage/test"]) {
+    for (const path of [
+      "",
+      "worker/workflow-tasks/poll",
+      "cluster",
+      "cluster/info/x",
+      "health/x",
+      "system",
+      "namespaces/a/external-storage",
+      "schedules",
+      "workflows/../worker",
+      "workflows/./x",
+      "storage/test",
+    ]) {
       expect(isProxiedPath(path.split("/")), path).toBe(false);
     }
   });
@@ -90,7 +113,12 @@ describe("upstreamUrl", () => {
 describe("proxyGet", () => {
   it("forwards token, namespace, version header and query; streams the decoded JSON back", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl, DW_TOKEN: "secret-token" });
-    const response = await proxyGet(config, { segments: ["workflows"], search: "?status=failed", namespace: "billing", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["workflows"],
+      search: "?status=failed",
+      namespace: "billing",
+      token: config.token,
+    });
 
     expect(response.status).toBe(200);
     expect(response.headers.get("content-encoding")).toBeNull();
@@ -115,33 +143,61 @@ describe("proxyGet", () => {
 
   it("answers 502 malformed_response naming the field when a body breaks the contract", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl });
-    const response = await proxyGet(config, { segments: ["workers"], search: "", namespace: "default", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["workers"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ reason: "malformed_response", issue_path: "$.workers" });
 
-    const html = await proxyGet(config, { segments: ["task-queues"], search: "", namespace: "default", token: config.token });
+    const html = await proxyGet(config, {
+      segments: ["task-queues"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(html.status).toBe(502);
     expect(await html.json()).toMatchObject({ reason: "malformed_response", issue_path: "$" });
   });
 
   it("relays allow-listed paths no screen reads without validating them", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl });
-    const response = await proxyGet(config, { segments: ["namespaces", "default"], search: "", namespace: "default", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["namespaces", "default"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ path: "/api/namespaces/default" });
   });
 
   it("passes the server's error status and body through", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl });
-    const response = await proxyGet(config, { segments: ["namespaces"], search: "", namespace: "default", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["namespaces"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ reason: "unauthorized", message: "Invalid or missing authentication token." });
+    expect(await response.json()).toEqual({
+      reason: "unauthorized",
+      message: "Invalid or missing authentication token.",
+    });
   });
 
   it("answers 404 not_proxied without calling the server for paths off the allow-list", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl });
     const before = seen.length;
-    const response = await proxyGet(config, { segments: ["worker", "activity-tasks", "poll"], search: "", namespace: "default", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["worker", "activity-tasks", "poll"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(response.status).toBe(404);
     expect((await response.json()).reason).toBe("not_proxied");
     expect(seen.length).toBe(before);
@@ -154,7 +210,12 @@ describe("proxyGet", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
 
     const config = parseConfig({ DW_SERVER_URL: `http://127.0.0.1:${port}`, DW_TOKEN: "secret-token" });
-    const response = await proxyGet(config, { segments: ["health"], search: "", namespace: "default", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["health"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(response.status).toBe(502);
     const body = await response.json();
     expect(body).toMatchObject({ reason: "server_unavailable", server: `127.0.0.1:${port}` });
@@ -163,7 +224,12 @@ describe("proxyGet", () => {
 
   it("answers 504 server_timeout when the server does not answer in time", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl, DW_REQUEST_TIMEOUT_MS: "200" });
-    const response = await proxyGet(config, { segments: ["workflows", "slow"], search: "", namespace: "default", token: config.token });
+    const response = await proxyGet(config, {
+      segments: ["workflows", "slow"],
+      search: "",
+      namespace: "default",
+      token: config.token,
+    });
     expect(response.status).toBe(504);
     expect((await response.json()).reason).toBe("server_timeout");
   });

@@ -111,7 +111,13 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
 
   try {
     // Logged with a request id (sent as X-Request-Id), like every other call to the server.
-    const upstream = await loggedFetch(getLogger())(url, { method: "GET", headers, signal, cache: "no-store", redirect: "manual" });
+    const upstream = await loggedFetch(getLogger())(url, {
+      method: "GET",
+      headers,
+      signal,
+      cache: "no-store",
+      redirect: "manual",
+    });
     // fetch has already decoded any gzip/deflate body, so encoding and length headers must not be copied.
     const responseHeaders = new Headers({ "cache-control": "no-store" });
     for (const name of FORWARDED_RESPONSE_HEADERS) {

@@ -40,14 +40,18 @@ beforeAll(async () => {
         res.end(JSON.stringify(value));
       };
       const signature = req.headers["x-signature"];
-      if (typeof signature !== "string") return json(401, { message: "Missing request signature.", reason: "unauthenticated" });
-      if (!verified(signature, body)) return json(401, { message: "Invalid request signature.", reason: "unauthenticated" });
+      if (typeof signature !== "string")
+        return json(401, { message: "Missing request signature.", reason: "unauthenticated" });
+      if (!verified(signature, body))
+        return json(401, { message: "Invalid request signature.", reason: "unauthenticated" });
       if (req.url === "/api/cluster/info") {
         clusterInfoCalls += 1;
         return json(200, realFixture("2026-08", "cluster-info"));
       }
-      if (req.method === "GET" && req.url?.startsWith("/api/workflows?")) return json(200, realFixture("2026-08", "workflows-list"));
-      if (req.method === "POST" && req.url === "/api/workflows/order-42/cancel") return json(200, realFixture("2026-08", "command-cancel"));
+      if (req.method === "GET" && req.url?.startsWith("/api/workflows?"))
+        return json(200, realFixture("2026-08", "workflows-list"));
+      if (req.method === "POST" && req.url === "/api/workflows/order-42/cancel")
+        return json(200, realFixture("2026-08", "command-cancel"));
       json(404, { reason: "not_found" });
     });
   });
@@ -65,11 +69,22 @@ beforeEach(() => {
   resetLongPollLimits();
 });
 
-const signatureConfig = (key = KEY) => parseConfig({ DW_SERVER_URL: baseUrl, DW_AUTH_DRIVER: "signature", DW_SIGNATURE_KEY: key, DW_TOKEN: "ignored-token" });
+const signatureConfig = (key = KEY) =>
+  parseConfig({
+    DW_SERVER_URL: baseUrl,
+    DW_AUTH_DRIVER: "signature",
+    DW_SIGNATURE_KEY: key,
+    DW_TOKEN: "ignored-token",
+  });
 
 describe("DW_AUTH_DRIVER=signature", () => {
   it("signs the read proxy's GETs (HMAC of the empty body) and sends no bearer token", async () => {
-    const response = await proxyGet(signatureConfig(), { segments: ["workflows"], search: "?page_size=2", namespace: "default", token: "ignored-token" });
+    const response = await proxyGet(signatureConfig(), {
+      segments: ["workflows"],
+      search: "?page_size=2",
+      namespace: "default",
+      token: "ignored-token",
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { workflow_count: number }).workflow_count).toBe(2);
     const request = seen.find((entry) => entry.url.startsWith("/api/workflows"));
@@ -78,14 +93,22 @@ describe("DW_AUTH_DRIVER=signature", () => {
   });
 
   it("a wrong key is refused by the server, and the proxy relays its 401", async () => {
-    const response = await proxyGet(signatureConfig("wrong-key"), { segments: ["workflows"], search: "?page_size=2", namespace: "default", token: "ignored-token" });
+    const response = await proxyGet(signatureConfig("wrong-key"), {
+      segments: ["workflows"],
+      search: "?page_size=2",
+      namespace: "default",
+      token: "ignored-token",
+    });
     expect(response.status).toBe(401);
     expect(((await response.json()) as { message: string }).message).toBe("Invalid request signature.");
   });
 
   it("signs a command's exact body bytes", async () => {
     const config = signatureConfig();
-    const client = createDwClient({ baseUrl, fetch: credentialedFetch(config, async () => null, globalThis.fetch.bind(globalThis)) });
+    const client = createDwClient({
+      baseUrl,
+      fetch: credentialedFetch(config, async () => null, globalThis.fetch.bind(globalThis)),
+    });
     const result = await client.cancelWorkflow("order-42", { reason: "operator requested cancel", requestId: "req-1" });
     expect(result.kind).toBe("accepted");
     const request = seen.find((entry) => entry.method === "POST");
@@ -120,7 +143,10 @@ describe("configuration", () => {
   it("rejects an unknown driver and defaults to bearer tokens", () => {
     expect(() => parseConfig({ DW_AUTH_DRIVER: "hmac" })).toThrow(/DW_AUTH_DRIVER: must be token, signature or none/);
     expect(parseConfig({}).dwAuth).toEqual({ driver: "token" });
-    expect(parseConfig({ DW_AUTH_DRIVER: "Signature", DW_SIGNATURE_KEY: "k" }).dwAuth).toEqual({ driver: "signature", signatureKey: "k" });
+    expect(parseConfig({ DW_AUTH_DRIVER: "Signature", DW_SIGNATURE_KEY: "k" }).dwAuth).toEqual({
+      driver: "signature",
+      signatureKey: "k",
+    });
   });
 
   it("gives the history export its own, longer read timeout", () => {
@@ -152,8 +178,22 @@ describe("read limits", () => {
   it("picks the limit per request: long-poll, export, anything else", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl, DW_REQUEST_TIMEOUT_MS: "10000" });
     const learned = async () => 70_000;
-    expect(await readTimeoutMs(config, { segments: ["workflows", "w", "runs", "r", "history"], search: "?wait_new_event=1" }, learned)).toBe(70_000);
-    expect(await readTimeoutMs(config, { segments: ["workflows", "w", "runs", "r", "history", "export"], search: "" }, learned)).toBe(120_000);
-    expect(await readTimeoutMs(config, { segments: ["workflows", "w", "runs", "r", "history"], search: "" }, learned)).toBe(10_000);
+    expect(
+      await readTimeoutMs(
+        config,
+        { segments: ["workflows", "w", "runs", "r", "history"], search: "?wait_new_event=1" },
+        learned,
+      ),
+    ).toBe(70_000);
+    expect(
+      await readTimeoutMs(
+        config,
+        { segments: ["workflows", "w", "runs", "r", "history", "export"], search: "" },
+        learned,
+      ),
+    ).toBe(120_000);
+    expect(
+      await readTimeoutMs(config, { segments: ["workflows", "w", "runs", "r", "history"], search: "" }, learned),
+    ).toBe(10_000);
   });
 });

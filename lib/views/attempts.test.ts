@@ -22,7 +22,11 @@ describe("attemptLedger", () => {
       nextAttemptDueAt: null,
       terminalFailure: null,
     });
-    expect(charge.retryPolicy).toMatchObject({ maxAttempts: 3, backoffSeconds: [5, 30], nonRetryableErrorTypes: ["App\\Errors\\PaymentDeclined"] });
+    expect(charge.retryPolicy).toMatchObject({
+      maxAttempts: 3,
+      backoffSeconds: [5, 30],
+      nonRetryableErrorTypes: ["App\\Errors\\PaymentDeclined"],
+    });
     const [first, second] = charge.attempts;
     expect(first).toMatchObject({
       number: 1,
@@ -66,7 +70,12 @@ describe("attemptLedger", () => {
       [3, "failed", false],
     ]);
     const last = reserve.attempts[2];
-    expect(last.failure).toMatchObject({ eventType: "ActivityFailed", failureId: exhausted.failures[0].id, failureCategory: "activity", nonRetryable: false });
+    expect(last.failure).toMatchObject({
+      eventType: "ActivityFailed",
+      failureId: exhausted.failures[0].id,
+      failureCategory: "activity",
+      nonRetryable: false,
+    });
     expect(last.retry).toBeNull();
     expect(last.changes).toMatchObject({ worker: true, error: false });
     expect(reserve.attempts[1].changes).toMatchObject({ worker: false, error: false });
@@ -95,15 +104,26 @@ describe("attemptLedger", () => {
     expect(invoice.status).toBe("failed");
     expect(invoice.retryPolicy?.startToCloseTimeout).toBe(30);
     expect(invoice.attempts.map((attempt) => attempt.status)).toEqual(["failed", "expired"]);
-    expect(invoice.attempts[0].failure).toMatchObject({ retried: true, timeoutKind: "start_to_close", exceptionClass: "Workflow\\V2\\Exceptions\\ActivityTimeoutException" });
+    expect(invoice.attempts[0].failure).toMatchObject({
+      retried: true,
+      timeoutKind: "start_to_close",
+      exceptionClass: "Workflow\\V2\\Exceptions\\ActivityTimeoutException",
+    });
     expect(invoice.attempts[0].retry).toMatchObject({ backoffSeconds: 10, nextAttempt: 2 });
-    expect(invoice.attempts[1].failure).toMatchObject({ eventType: "ActivityTimedOut", failureCategory: "timeout", timeoutKind: "start_to_close", nonRetryable: false });
+    expect(invoice.attempts[1].failure).toMatchObject({
+      eventType: "ActivityTimedOut",
+      failureCategory: "timeout",
+      timeoutKind: "start_to_close",
+      nonRetryable: false,
+    });
     expect(invoice.terminalFailure?.eventType).toBe("ActivityTimedOut");
   });
 
   it("lease expiry: the stale attempt is expired and superseded, from the row or inferred without it", () => {
     const [withRows] = attemptLedger(leaseExpiry.history_events, leaseExpiry.activities);
-    expect(withRows.attempts.map((attempt) => [attempt.number, attempt.status, attempt.superseded, attempt.worker])).toEqual([
+    expect(
+      withRows.attempts.map((attempt) => [attempt.number, attempt.status, attempt.superseded, attempt.worker]),
+    ).toEqual([
       [1, "expired", true, "worker-crashed"],
       [2, "completed", false, "worker-b"],
     ]);
@@ -112,7 +132,12 @@ describe("attemptLedger", () => {
     expect(withRows.status).toBe("completed");
 
     const [historyOnly] = attemptLedger(leaseExpiry.history_events);
-    expect(historyOnly.attempts[0]).toMatchObject({ status: "expired", superseded: true, closedAt: null, durationMs: null });
+    expect(historyOnly.attempts[0]).toMatchObject({
+      status: "expired",
+      superseded: true,
+      closedAt: null,
+      durationMs: null,
+    });
   });
 
   it("an open attempt that is the latest stays running without a row", () => {
@@ -127,20 +152,51 @@ describe("attemptLedger", () => {
     const events = leaseExpiry.history_events.filter((event) => event.sequence <= 6);
     const second = events[5];
     expect(second.type).toBe("ActivityStarted");
-    const base = { activity_execution_id: second.payload.activity_execution_id, activity_attempt_id: second.payload.activity_attempt_id, activity_type: "ShipParcel" };
+    const base = {
+      activity_execution_id: second.payload.activity_execution_id,
+      activity_attempt_id: second.payload.activity_attempt_id,
+      activity_type: "ShipParcel",
+    };
     const [ship] = attemptLedger([
       ...events,
-      { id: "hb", sequence: 7, type: "ActivityHeartbeatRecorded", recorded_at: "2026-11-30T14:05:11.500000Z", payload: { ...base, attempt_number: 2, heartbeat_at: "2026-11-30T14:05:11.400000Z", progress: { current: 1, total: 3 } } },
-      { id: "cx", sequence: 8, type: "ActivityCancelled", recorded_at: "2026-11-30T14:05:12.000000Z", payload: { ...base, attempt_number: 2, cancelled_at: "2026-11-30T14:05:12.000000Z" } },
+      {
+        id: "hb",
+        sequence: 7,
+        type: "ActivityHeartbeatRecorded",
+        recorded_at: "2026-11-30T14:05:11.500000Z",
+        payload: {
+          ...base,
+          attempt_number: 2,
+          heartbeat_at: "2026-11-30T14:05:11.400000Z",
+          progress: { current: 1, total: 3 },
+        },
+      },
+      {
+        id: "cx",
+        sequence: 8,
+        type: "ActivityCancelled",
+        recorded_at: "2026-11-30T14:05:12.000000Z",
+        payload: { ...base, attempt_number: 2, cancelled_at: "2026-11-30T14:05:12.000000Z" },
+      },
     ]);
     expect(ship.status).toBe("cancelled");
     expect(ship.closedAt).toBe("2026-11-30T14:05:12.000000Z");
-    expect(ship.attempts[1]).toMatchObject({ status: "cancelled", lastHeartbeatAt: "2026-11-30T14:05:11.400000Z", durationMs: 1000, failure: null });
+    expect(ship.attempts[1]).toMatchObject({
+      status: "cancelled",
+      lastHeartbeatAt: "2026-11-30T14:05:11.400000Z",
+      durationMs: 1000,
+      failure: null,
+    });
   });
 
   it("retry pending: the next attempt and its due time are on the execution", () => {
     const [charge] = attemptLedger(retryPending.history_events, retryPending.activities);
-    expect(charge).toMatchObject({ status: "pending", attemptsUsed: 2, nextAttempt: 3, nextAttemptDueAt: "2026-11-30T14:04:02.000000Z" });
+    expect(charge).toMatchObject({
+      status: "pending",
+      attemptsUsed: 2,
+      nextAttempt: 3,
+      nextAttemptDueAt: "2026-11-30T14:04:02.000000Z",
+    });
     expect(charge.attempts[1].changes?.error).toBe(true);
   });
 
@@ -164,14 +220,23 @@ describe("attemptLedger", () => {
 
 describe("toRetryPolicy", () => {
   it("treats a null max_attempts as unlimited and an int backoff as a one-entry list", () => {
-    expect(toRetryPolicy({ max_attempts: null, backoff_seconds: 7 })).toMatchObject({ maxAttempts: null, backoffSeconds: [7] });
+    expect(toRetryPolicy({ max_attempts: null, backoff_seconds: 7 })).toMatchObject({
+      maxAttempts: null,
+      backoffSeconds: [7],
+    });
     expect(toRetryPolicy(null)).toBeNull();
   });
 
   it("marks unlimited attempts only when a policy says so", () => {
     const unlimited = retryPending.history_events.map((event) =>
       event.type === "ActivityScheduled"
-        ? { ...event, payload: { ...event.payload, activity: { ...event.payload.activity, retry_policy: { max_attempts: null } } } }
+        ? {
+            ...event,
+            payload: {
+              ...event.payload,
+              activity: { ...event.payload.activity, retry_policy: { max_attempts: null } },
+            },
+          }
         : event.type === "ActivityRetryScheduled"
           ? { ...event, payload: { ...event.payload, max_attempts: null, retry_policy: { max_attempts: null } } }
           : event,

@@ -145,7 +145,10 @@ interface MutableAttempt extends Omit<LedgerAttempt, "durationMs" | "changes" | 
   closedByHistory: boolean;
 }
 
-interface MutableActivity extends Omit<LedgerActivity, "attempts" | "executionIdKnown" | "attemptsUsed" | "maxAttempts" | "unlimitedAttempts"> {
+interface MutableActivity extends Omit<
+  LedgerActivity,
+  "attempts" | "executionIdKnown" | "attemptsUsed" | "maxAttempts" | "unlimitedAttempts"
+> {
   attempts: Map<string, MutableAttempt>;
   firstSequence: number;
   attemptCount: number;
@@ -245,7 +248,8 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
   activity.class ??= readString(p, "activity_class") ?? readString(snapshot, "class");
   activity.sequence ??= readNumber(p, "sequence") ?? readNumber(snapshot, "sequence");
   // The snapshot is frozen at schedule time: read it once, not from every event that repeats it.
-  if (!activity.retryPolicy) activity.retryPolicy = toRetryPolicy(readObject(p, "retry_policy") ?? readObject(snapshot, "retry_policy"));
+  if (!activity.retryPolicy)
+    activity.retryPolicy = toRetryPolicy(readObject(p, "retry_policy") ?? readObject(snapshot, "retry_policy"));
   activity.status = HISTORY_ACTIVITY_STATUS[event.type] ?? activity.status;
 
   if (event.type === "ActivityScheduled") {
@@ -257,7 +261,9 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
   // in the activity snapshot (`attempt_id`); only heartbeats carry an `activity_attempt` snapshot
   // (workflow src/V2/Support/DefaultHistoryProjectionRole.php, ActivityOutcomeRecorder.php@8dc90d64).
   const attemptId =
-    readString(p, "activity_attempt_id") ?? readString(p, "retry_after_attempt_id") ?? readString(snapshot, "attempt_id");
+    readString(p, "activity_attempt_id") ??
+    readString(p, "retry_after_attempt_id") ??
+    readString(snapshot, "attempt_id");
   const attemptNumber = readNumber(p, "attempt_number") ?? readNumber(p, "retry_after_attempt");
   const attempt = attemptId ? touchAttempt(activity, attemptId, attemptNumber) : null;
   // An outcome proves an attempt ran even where older histories name none (golden histories).
@@ -366,12 +372,16 @@ function finish(activity: MutableActivity): LedgerActivity {
     const current = attempts[i];
     current.changes = {
       worker: previous.worker !== null && current.worker !== null && previous.worker !== current.worker,
-      error: errorKey(previous.failure) !== null && errorKey(current.failure) !== null && errorKey(previous.failure) !== errorKey(current.failure),
+      error:
+        errorKey(previous.failure) !== null &&
+        errorKey(current.failure) !== null &&
+        errorKey(previous.failure) !== errorKey(current.failure),
       durationDeltaMs:
         previous.durationMs !== null && current.durationMs !== null ? current.durationMs - previous.durationMs : null,
     };
   }
-  const maxAttempts = activity.retryMaxAttempts !== undefined ? activity.retryMaxAttempts : (activity.retryPolicy?.maxAttempts ?? null);
+  const maxAttempts =
+    activity.retryMaxAttempts !== undefined ? activity.retryMaxAttempts : (activity.retryPolicy?.maxAttempts ?? null);
   const knowsLimit = activity.retryMaxAttempts !== undefined || activity.retryPolicy !== null;
   return {
     executionId: activity.executionId,
@@ -421,7 +431,10 @@ export function attemptLedger(
 }
 
 /** {@link attemptLedger} over events already normalised (and sorted) by {@link toViewEvents}. */
-export function ledgerFromEvents(events: readonly ViewEvent[], activities: readonly ActivityRowInput[] = []): LedgerActivity[] {
+export function ledgerFromEvents(
+  events: readonly ViewEvent[],
+  activities: readonly ActivityRowInput[] = [],
+): LedgerActivity[] {
   const byId = new Map<string, MutableActivity>();
   for (const event of events) {
     if (!event.type.startsWith("Activity")) continue;

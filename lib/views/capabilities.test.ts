@@ -3,9 +3,24 @@ import type { CapabilityContext, RunAction, RunDetailInput } from "./capabilitie
 import { RUN_ACTIONS, runCapabilities } from "./capabilities";
 
 const ALL_TRUE = { can_signal: true, can_cancel: true, can_terminate: true, can_repair: true, can_archive: true };
-const openCurrent: RunDetailInput = { status: "waiting", is_terminal: false, is_current_run: true, actions: { ...ALL_TRUE, can_archive: false } };
-const failedCurrent: RunDetailInput = { status: "failed", is_terminal: true, is_current_run: true, actions: { ...ALL_TRUE, can_signal: false, can_cancel: false, can_terminate: false, can_repair: false } };
-const historical: RunDetailInput = { status: "completed", is_terminal: true, is_current_run: false, actions: { can_signal: false, can_cancel: false, can_terminate: false, can_repair: false, can_archive: true } };
+const openCurrent: RunDetailInput = {
+  status: "waiting",
+  is_terminal: false,
+  is_current_run: true,
+  actions: { ...ALL_TRUE, can_archive: false },
+};
+const failedCurrent: RunDetailInput = {
+  status: "failed",
+  is_terminal: true,
+  is_current_run: true,
+  actions: { ...ALL_TRUE, can_signal: false, can_cancel: false, can_terminate: false, can_repair: false },
+};
+const historical: RunDetailInput = {
+  status: "completed",
+  is_terminal: true,
+  is_current_run: false,
+  actions: { can_signal: false, can_cancel: false, can_terminate: false, can_repair: false, can_archive: true },
+};
 
 const operator = (liveness_state: string | null, extra: Partial<CapabilityContext> = {}): CapabilityContext => ({
   readOnly: false,
@@ -16,7 +31,10 @@ const operator = (liveness_state: string | null, extra: Partial<CapabilityContex
 
 function reasons(detail: RunDetailInput, context: CapabilityContext): Record<RunAction, string | null> {
   const capabilities = runCapabilities(detail, context);
-  return Object.fromEntries(RUN_ACTIONS.map((action) => [action, capabilities[action].reason])) as Record<RunAction, string | null>;
+  return Object.fromEntries(RUN_ACTIONS.map((action) => [action, capabilities[action].reason])) as Record<
+    RunAction,
+    string | null
+  >;
 }
 
 describe("runCapabilities", () => {
@@ -33,14 +51,24 @@ describe("runCapabilities", () => {
 
   it("repair follows liveness_state, not actions.can_repair", () => {
     // can_repair is true on any open current run; a healthy run still has nothing to repair.
-    expect(runCapabilities(openCurrent, operator("activity_task_leased")).repair).toMatchObject({ enabled: false, reason: "repair_not_needed" });
+    expect(runCapabilities(openCurrent, operator("activity_task_leased")).repair).toMatchObject({
+      enabled: false,
+      reason: "repair_not_needed",
+    });
     expect(runCapabilities(openCurrent, operator(null)).repair.reason).toBe("liveness_unknown");
     expect(runCapabilities(openCurrent, operator("workflow_replay_blocked")).repair.enabled).toBe(true);
-    expect(runCapabilities(openCurrent, { ...operator(null), liveness: { liveness_state: "workflow_replay_blocked", repair_attention: true } }).repair.reason).toBe(
-      "unsupported_history",
+    expect(
+      runCapabilities(openCurrent, {
+        ...operator(null),
+        liveness: { liveness_state: "workflow_replay_blocked", repair_attention: true },
+      }).repair.reason,
+    ).toBe("unsupported_history");
+    expect(runCapabilities(openCurrent, operator("workflow_task_waiting_for_compatible_worker")).repair.reason).toBe(
+      "waiting_for_compatible_worker",
     );
-    expect(runCapabilities(openCurrent, operator("workflow_task_waiting_for_compatible_worker")).repair.reason).toBe("waiting_for_compatible_worker");
-    expect(runCapabilities(openCurrent, operator("activity_running_without_task")).repair.reason).toBe("repair_not_needed");
+    expect(runCapabilities(openCurrent, operator("activity_running_without_task")).repair.reason).toBe(
+      "repair_not_needed",
+    );
   });
 
   it("a server flag can only take an action away", () => {
@@ -60,7 +88,10 @@ describe("runCapabilities", () => {
       archive: null,
       startAgain: null,
     });
-    expect(runCapabilities({ ...failedCurrent, archived_at: "2026-11-30T15:00:00.000000Z" }, operator("closed")).archive.reason).toBe("run_archived");
+    expect(
+      runCapabilities({ ...failedCurrent, archived_at: "2026-11-30T15:00:00.000000Z" }, operator("closed")).archive
+        .reason,
+    ).toBe("run_archived");
   });
 
   it("historical run: commands go to the current run; starting again stays possible", () => {
@@ -76,7 +107,8 @@ describe("runCapabilities", () => {
 
   it("read-only mode disables every action, first", () => {
     const capabilities = runCapabilities(openCurrent, operator("repair_needed", { readOnly: true }));
-    for (const action of RUN_ACTIONS) expect(capabilities[action]).toMatchObject({ enabled: false, reason: "read_only" });
+    for (const action of RUN_ACTIONS)
+      expect(capabilities[action]).toMatchObject({ enabled: false, reason: "read_only" });
     expect(capabilities.repair.message?.text).toBe("The console is in read-only mode.");
   });
 

@@ -43,7 +43,9 @@ export interface RunDetailInput {
   is_terminal?: boolean | null;
   is_current_run?: boolean | null;
   archived_at?: string | null;
-  actions?: Partial<Record<"can_signal" | "can_cancel" | "can_terminate" | "can_repair" | "can_archive", boolean>> | null;
+  actions?: Partial<
+    Record<"can_signal" | "can_cancel" | "can_terminate" | "can_repair" | "can_archive", boolean>
+  > | null;
 }
 
 export interface CapabilityContext {
@@ -103,7 +105,11 @@ function stateRule(action: RunAction, detail: RunDetailInput, liveness: Liveness
       if (historical) return disabled("selected_run_not_current");
       if (closed) return disabled("run_closed");
       if (!liveness?.liveness_state) return disabled("liveness_unknown");
-      const blocked = deriveRepairBlockedReason({ ...liveness, is_current_run: detail.is_current_run, is_terminal: closed });
+      const blocked = deriveRepairBlockedReason({
+        ...liveness,
+        is_current_run: detail.is_current_run,
+        is_terminal: closed,
+      });
       if (blocked === null) return ENABLED;
       switch (blocked) {
         case "unsupported_history":

@@ -21,13 +21,11 @@ import type { CatalogTree as Tree } from "@/lib/i18n/catalog-leaves";
  * state, capability reason, event type…) cannot ship English-only.
  */
 
-
 /** The `views.*` part of a catalog, flat. */
 function viewLeaves(catalog: Tree): Map<string, string> {
   const views = catalog.views;
   return typeof views === "object" ? leaves({ views }) : new Map();
 }
-
 
 /** Every id the views emit, found by running them over every state, reason and event type they know. */
 function emittedIds(): Set<string> {
@@ -47,7 +45,13 @@ function emittedIds(): Set<string> {
   addLiveness(livenessLabel(null));
   addLiveness(livenessLabel({}));
   for (const state of states) {
-    for (const extra of [{}, { repair_attention: true }, { is_current_run: false }, { task_problem: true }, { task_problem: true, wait_kind: "timer" }]) {
+    for (const extra of [
+      {},
+      { repair_attention: true },
+      { is_current_run: false },
+      { task_problem: true },
+      { task_problem: true, wait_kind: "timer" },
+    ]) {
       addLiveness(livenessLabel({ liveness_state: state, ...extra }));
     }
   }
@@ -66,15 +70,25 @@ function emittedIds(): Set<string> {
     { status: "running", is_terminal: false, is_current_run: false },
     { status: "completed", is_terminal: true, is_current_run: true },
     { status: "completed", is_terminal: true, is_current_run: true, archived_at: "2026-01-01T00:00:00Z" },
-    { status: "running", is_terminal: false, is_current_run: true, actions: { can_cancel: false, can_terminate: false, can_signal: false, can_repair: false } },
+    {
+      status: "running",
+      is_terminal: false,
+      is_current_run: true,
+      actions: { can_cancel: false, can_terminate: false, can_signal: false, can_repair: false },
+    },
     { status: "completed", is_terminal: true, is_current_run: true, actions: { can_archive: false } },
   ];
-  const livenesses: (LivenessInput | null)[] = [null, ...LIVENESS_STATES.map((state) => ({ liveness_state: state })), { liveness_state: "workflow_replay_blocked", repair_attention: true }];
+  const livenesses: (LivenessInput | null)[] = [
+    null,
+    ...LIVENESS_STATES.map((state) => ({ liveness_state: state })),
+    { liveness_state: "workflow_replay_blocked", repair_attention: true },
+  ];
   for (const readOnly of [false, true]) {
     for (const role of [null, "worker", "operator", "admin"] as (Role | null)[]) {
       for (const detail of details) {
         for (const liveness of livenesses) {
-          for (const capability of Object.values(runCapabilities(detail, { readOnly, role, liveness }))) add(capability.message);
+          for (const capability of Object.values(runCapabilities(detail, { readOnly, role, liveness })))
+            add(capability.message);
         }
       }
     }
@@ -107,7 +121,19 @@ function emittedIds(): Set<string> {
       for (const inMs of [60_000, -60_000]) {
         for (const types of [[], ["A"], ["A", "B"]]) {
           for (const lastAttempt of [false, true]) {
-            formatRetryForecast({ ...base, state, max, unlimited: max === null, inMs, lastAttempt, nonRetryableTypes: types, typesText: types.join(" and ") || null }, record);
+            formatRetryForecast(
+              {
+                ...base,
+                state,
+                max,
+                unlimited: max === null,
+                inMs,
+                lastAttempt,
+                nonRetryableTypes: types,
+                typesText: types.join(" and ") || null,
+              },
+              record,
+            );
           }
         }
       }
@@ -115,7 +141,14 @@ function emittedIds(): Set<string> {
   }
 
   // Timeline summaries: every history event type, with the payload variants that change the sentence.
-  const variants = [{}, { outcome: "repair_dispatched" }, { outcome: "archive_not_needed" }, { timeout_kind: "run_timeout" }, { failure_id: "f" }, { timeout_seconds: 5 }];
+  const variants = [
+    {},
+    { outcome: "repair_dispatched" },
+    { outcome: "archive_not_needed" },
+    { timeout_kind: "run_timeout" },
+    { failure_id: "f" },
+    { timeout_seconds: 5 },
+  ];
   for (const type of [...HISTORY_EVENT_TYPES, "SomeFutureEvent"]) {
     for (const payload of variants) add(eventSummary(toViewEvent({ sequence: 1, type, payload })));
   }
@@ -128,7 +161,9 @@ describe("view message ids in the console catalogs", () => {
   const emitted = emittedIds();
 
   it("has every id the views emit in the English and the German catalog", () => {
-    const missing = [...emitted].flatMap((id) => [english.has(id) ? [] : [`en: ${id}`], german.has(id) ? [] : [`de: ${id}`]].flat());
+    const missing = [...emitted].flatMap((id) =>
+      [english.has(id) ? [] : [`en: ${id}`], german.has(id) ? [] : [`de: ${id}`]].flat(),
+    );
     expect(missing).toEqual([]);
   });
 
@@ -142,11 +177,14 @@ describe("view message ids in the console catalogs", () => {
 
   it("has the same `views` keys in both catalogs, with the same placeholders", () => {
     expect([...german.keys()].sort()).toEqual([...english.keys()].sort());
-    for (const [id, template] of german) expect(placeholders(template), id).toEqual(placeholders(english.get(id) ?? ""));
+    for (const [id, template] of german)
+      expect(placeholders(template), id).toEqual(placeholders(english.get(id) ?? ""));
   });
 
   it("translates German for real: only placeholder-only templates may equal the English", () => {
-    const untranslated = [...german].filter(([id, template]) => template === english.get(id) && /\p{L}/u.test(template.replace(/\{\w+\}/g, "")));
+    const untranslated = [...german].filter(
+      ([id, template]) => template === english.get(id) && /\p{L}/u.test(template.replace(/\{\w+\}/g, "")),
+    );
     expect(untranslated).toEqual([]);
   });
 });

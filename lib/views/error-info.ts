@@ -18,5 +18,10 @@ export function toErrorInfo(error: unknown): ErrorInfo {
     const namespace = "namespace" in error && typeof error.namespace === "string" ? error.namespace : null;
     return { reason: error.reason, httpStatus: error.httpStatus, message: error.message, namespace };
   }
-  return { reason: "unknown", httpStatus: null, message: error instanceof Error ? error.message : String(error), namespace: null };
+  return {
+    reason: "unknown",
+    httpStatus: null,
+    message: error instanceof Error ? error.message : String(error),
+    namespace: null,
+  };
 }

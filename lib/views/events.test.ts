@@ -34,7 +34,14 @@ describe("fixtures", () => {
 
 describe("toViewEvent", () => {
   it("normalises both wire shapes, microsecond timestamps and PHP's empty-array payload", () => {
-    expect(toViewEvent({ sequence: 3, event_type: "WorkflowCompleted", timestamp: "2026-11-30T14:00:07.200000Z", payload: [] })).toEqual({
+    expect(
+      toViewEvent({
+        sequence: 3,
+        event_type: "WorkflowCompleted",
+        timestamp: "2026-11-30T14:00:07.200000Z",
+        payload: [],
+      }),
+    ).toEqual({
       id: null,
       sequence: 3,
       type: "WorkflowCompleted",
@@ -42,7 +49,15 @@ describe("toViewEvent", () => {
       at: Date.parse("2026-11-30T14:00:07.200Z"),
       payload: {},
     });
-    expect(toViewEvent({ id: "e1", sequence: 1, type: "StartAccepted", recorded_at: "2026-11-30T14:00:00+00:00", payload: { outcome: "started_new" } })).toMatchObject({
+    expect(
+      toViewEvent({
+        id: "e1",
+        sequence: 1,
+        type: "StartAccepted",
+        recorded_at: "2026-11-30T14:00:00+00:00",
+        payload: { outcome: "started_new" },
+      }),
+    ).toMatchObject({
       id: "e1",
       at: Date.parse("2026-11-30T14:00:00Z"),
       payload: { outcome: "started_new" },
@@ -72,21 +87,60 @@ describe("classifyFailureEvent", () => {
   });
 
   it("terminal failures carry their category, propagation and flag", () => {
-    expect(classify(nonRetryable, "ActivityFailed")).toMatchObject({ kind: "terminal", failureCategory: "activity", propagationKind: "activity", nonRetryable: true, exceptionType: "PaymentDeclined" });
-    expect(classify(activityTimeout, "ActivityTimedOut")).toMatchObject({ kind: "terminal", failureCategory: "timeout", propagationKind: "timeout", nonRetryable: false, timeoutKind: "start_to_close" });
-    expect(classify(exhausted, "WorkflowFailed")).toMatchObject({ kind: "terminal", failureCategory: "application", propagationKind: "terminal", sourceKind: "workflow_run" });
-    expect(classify(nonRetryable, "FailureHandled")).toMatchObject({ kind: "handled", failureId: nonRetryable.failures[0].id });
+    expect(classify(nonRetryable, "ActivityFailed")).toMatchObject({
+      kind: "terminal",
+      failureCategory: "activity",
+      propagationKind: "activity",
+      nonRetryable: true,
+      exceptionType: "PaymentDeclined",
+    });
+    expect(classify(activityTimeout, "ActivityTimedOut")).toMatchObject({
+      kind: "terminal",
+      failureCategory: "timeout",
+      propagationKind: "timeout",
+      nonRetryable: false,
+      timeoutKind: "start_to_close",
+    });
+    expect(classify(exhausted, "WorkflowFailed")).toMatchObject({
+      kind: "terminal",
+      failureCategory: "application",
+      propagationKind: "terminal",
+      sourceKind: "workflow_run",
+    });
+    expect(classify(nonRetryable, "FailureHandled")).toMatchObject({
+      kind: "handled",
+      failureId: nonRetryable.failures[0].id,
+    });
   });
 
   it("fills defaults from the event type when the payload lacks them", () => {
-    const child = classifyFailureEvent(toViewEvent({ sequence: 1, type: "ChildRunFailed", payload: { failure_id: "f", child_workflow_run_id: "r", message: "child broke" } }));
-    expect(child).toMatchObject({ failureCategory: "child_workflow", propagationKind: "child", sourceKind: "child_workflow_run", sourceId: "r" });
+    const child = classifyFailureEvent(
+      toViewEvent({
+        sequence: 1,
+        type: "ChildRunFailed",
+        payload: { failure_id: "f", child_workflow_run_id: "r", message: "child broke" },
+      }),
+    );
+    expect(child).toMatchObject({
+      failureCategory: "child_workflow",
+      propagationKind: "child",
+      sourceKind: "child_workflow_run",
+      sourceId: "r",
+    });
   });
 
   it("does not treat successes as failures", () => {
     expect(classify(retryThenSuccess, "ActivityCompleted")).toBeNull();
-    expect(classifyFailureEvent(toViewEvent({ sequence: 1, type: "UpdateCompleted", payload: { update_name: "approve", result: "x" } }))).toBeNull();
-    expect(classifyFailureEvent(toViewEvent({ sequence: 1, type: "UpdateCompleted", payload: { update_name: "approve", failure_id: "f" } }))).toMatchObject({
+    expect(
+      classifyFailureEvent(
+        toViewEvent({ sequence: 1, type: "UpdateCompleted", payload: { update_name: "approve", result: "x" } }),
+      ),
+    ).toBeNull();
+    expect(
+      classifyFailureEvent(
+        toViewEvent({ sequence: 1, type: "UpdateCompleted", payload: { update_name: "approve", failure_id: "f" } }),
+      ),
+    ).toMatchObject({
       failureCategory: "application",
       propagationKind: "update",
     });
@@ -101,7 +155,9 @@ describe("historyFilter", () => {
       "ActivityFailed",
       "WorkflowFailed",
     ]);
-    expect(historyFilter(nonRetryable.history_events, { failuresOnly: true }).map((event) => event.type)).toContain("FailureHandled");
+    expect(historyFilter(nonRetryable.history_events, { failuresOnly: true }).map((event) => event.type)).toContain(
+      "FailureHandled",
+    );
   });
 
   it("filters by type and by timeline kind, and keeps everything by default", () => {
@@ -111,10 +167,11 @@ describe("historyFilter", () => {
       "ChildRunStarted",
       "ChildRunCompleted",
     ]);
-    expect(historyFilter(activityTimeout.history_events, { kinds: ["activity"], failuresOnly: true }).map((event) => event.type)).toEqual([
-      "ActivityRetryScheduled",
-      "ActivityTimedOut",
-    ]);
+    expect(
+      historyFilter(activityTimeout.history_events, { kinds: ["activity"], failuresOnly: true }).map(
+        (event) => event.type,
+      ),
+    ).toEqual(["ActivityRetryScheduled", "ActivityTimedOut"]);
     expect(historyFilter(activityTimeout.history_events)).toHaveLength(activityTimeout.history_events.length);
   });
 });
@@ -151,7 +208,10 @@ describe("epochMs", () => {
     expect(epochMs(text)).toBe(expected);
   });
 
-  it.each(["", "yesterday", "2026-04-13 12:00:00", "2026-04-13T12:00:00+2", "2026-04-13T12:00:00.000000"])("rejects %j", (text) => {
-    expect(epochMs(text)).toBeNull();
-  });
+  it.each(["", "yesterday", "2026-04-13 12:00:00", "2026-04-13T12:00:00+2", "2026-04-13T12:00:00.000000"])(
+    "rejects %j",
+    (text) => {
+      expect(epochMs(text)).toBeNull();
+    },
+  );
 });

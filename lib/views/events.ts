@@ -120,7 +120,8 @@ function fastEpochMs(text: string): number | null {
     const sign = text.charCodeAt(index);
     const hours = digitsAt(text, index + 1, 2);
     const minutes = digitsAt(text, index + rest - 2, 2);
-    if ((sign !== 43 && sign !== 45) || hours < 0 || minutes < 0 || (rest === 6 && text.charCodeAt(index + 3) !== 58)) return null;
+    if ((sign !== 43 && sign !== 45) || hours < 0 || minutes < 0 || (rest === 6 && text.charCodeAt(index + 3) !== 58))
+      return null;
     offsetMinutes = (sign === 45 ? -1 : 1) * (hours * 60 + minutes);
   } else {
     return null;
@@ -203,25 +204,98 @@ interface FailureDefaults {
 
 /** Defaults per event type (v2-model §4.1 failure table) for keys an event does not carry. */
 const FAILURE_DEFAULTS: Readonly<Record<string, FailureDefaults>> = {
-  ActivityRetryScheduled: { kind: "attempt", category: null, propagationKind: null, sourceKind: "activity_execution", sourceIdKey: "activity_execution_id" },
-  ActivityFailed: { kind: "terminal", category: "activity", propagationKind: "activity", sourceKind: "activity_execution", sourceIdKey: "activity_execution_id" },
-  ActivityTimedOut: { kind: "terminal", category: "timeout", propagationKind: "timeout", sourceKind: "activity_execution", sourceIdKey: "activity_execution_id" },
-  ChildRunFailed: { kind: "terminal", category: "child_workflow", propagationKind: "child", sourceKind: "child_workflow_run", sourceIdKey: "child_workflow_run_id" },
-  ChildRunCancelled: { kind: "terminal", category: "cancelled", propagationKind: "cancelled", sourceKind: "child_workflow_run", sourceIdKey: "child_workflow_run_id" },
-  ChildRunTerminated: { kind: "terminal", category: "terminated", propagationKind: "terminated", sourceKind: "child_workflow_run", sourceIdKey: "child_workflow_run_id" },
-  WorkflowFailed: { kind: "terminal", category: "application", propagationKind: "terminal", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
-  WorkflowTimedOut: { kind: "terminal", category: "timeout", propagationKind: "timeout", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
-  WorkflowCancelled: { kind: "terminal", category: "cancelled", propagationKind: "cancelled", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
-  WorkflowTerminated: { kind: "terminal", category: "terminated", propagationKind: "terminated", sourceKind: "workflow_run", sourceIdKey: "workflow_run_id" },
-  UpdateCompleted: { kind: "terminal", category: "application", propagationKind: "update", sourceKind: "workflow_command", sourceIdKey: "workflow_command_id" },
+  ActivityRetryScheduled: {
+    kind: "attempt",
+    category: null,
+    propagationKind: null,
+    sourceKind: "activity_execution",
+    sourceIdKey: "activity_execution_id",
+  },
+  ActivityFailed: {
+    kind: "terminal",
+    category: "activity",
+    propagationKind: "activity",
+    sourceKind: "activity_execution",
+    sourceIdKey: "activity_execution_id",
+  },
+  ActivityTimedOut: {
+    kind: "terminal",
+    category: "timeout",
+    propagationKind: "timeout",
+    sourceKind: "activity_execution",
+    sourceIdKey: "activity_execution_id",
+  },
+  ChildRunFailed: {
+    kind: "terminal",
+    category: "child_workflow",
+    propagationKind: "child",
+    sourceKind: "child_workflow_run",
+    sourceIdKey: "child_workflow_run_id",
+  },
+  ChildRunCancelled: {
+    kind: "terminal",
+    category: "cancelled",
+    propagationKind: "cancelled",
+    sourceKind: "child_workflow_run",
+    sourceIdKey: "child_workflow_run_id",
+  },
+  ChildRunTerminated: {
+    kind: "terminal",
+    category: "terminated",
+    propagationKind: "terminated",
+    sourceKind: "child_workflow_run",
+    sourceIdKey: "child_workflow_run_id",
+  },
+  WorkflowFailed: {
+    kind: "terminal",
+    category: "application",
+    propagationKind: "terminal",
+    sourceKind: "workflow_run",
+    sourceIdKey: "workflow_run_id",
+  },
+  WorkflowTimedOut: {
+    kind: "terminal",
+    category: "timeout",
+    propagationKind: "timeout",
+    sourceKind: "workflow_run",
+    sourceIdKey: "workflow_run_id",
+  },
+  WorkflowCancelled: {
+    kind: "terminal",
+    category: "cancelled",
+    propagationKind: "cancelled",
+    sourceKind: "workflow_run",
+    sourceIdKey: "workflow_run_id",
+  },
+  WorkflowTerminated: {
+    kind: "terminal",
+    category: "terminated",
+    propagationKind: "terminated",
+    sourceKind: "workflow_run",
+    sourceIdKey: "workflow_run_id",
+  },
+  UpdateCompleted: {
+    kind: "terminal",
+    category: "application",
+    propagationKind: "update",
+    sourceKind: "workflow_command",
+    sourceIdKey: "workflow_command_id",
+  },
   FailureHandled: { kind: "handled", category: null, propagationKind: null, sourceKind: null, sourceIdKey: null },
 };
 
-const GENERIC_FAILURE: FailureDefaults = { kind: "terminal", category: null, propagationKind: null, sourceKind: null, sourceIdKey: null };
+const GENERIC_FAILURE: FailureDefaults = {
+  kind: "terminal",
+  category: null,
+  propagationKind: null,
+  sourceKind: null,
+  sourceIdKey: null,
+};
 
 function carriesFailure(event: ViewEvent): boolean {
   const p = event.payload;
-  if (event.type === "UpdateCompleted") return readString(p, "failure_id") !== null || readString(p, "exception_class") !== null;
+  if (event.type === "UpdateCompleted")
+    return readString(p, "failure_id") !== null || readString(p, "exception_class") !== null;
   if (event.type in FAILURE_DEFAULTS) return true;
   // Event types newer than this list (e.g. ServiceCallFailed) are failures when they name a failure row.
   return readString(p, "failure_id") !== null;

@@ -39,16 +39,30 @@ describe("exceptionRows", () => {
       "App\\Clients\\WarehouseClient->reserve() in /app/src/Clients/WarehouseClient.php:112",
       "Workflow\\V2\\ActivityRunner->run() in /app/vendor/durable-workflow/workflow/src/V2/ActivityRunner.php:88",
     ]);
-    expect(workflow).toMatchObject({ activity: null, sourceKind: "workflow_run", propagationKind: "terminal", category: "application" });
+    expect(workflow).toMatchObject({
+      activity: null,
+      sourceKind: "workflow_run",
+      propagationKind: "terminal",
+      category: "application",
+    });
   });
 
   it("non-retryable: the badge flag, the category, and handled from FailureHandled even when the row lags", () => {
     const [row] = exceptionRows(nonRetryable);
-    expect(row).toMatchObject({ activity: "ChargeCard", type: "PaymentDeclined", category: "activity", nonRetryable: true, handled: true });
+    expect(row).toMatchObject({
+      activity: "ChargeCard",
+      type: "PaymentDeclined",
+      category: "activity",
+      nonRetryable: true,
+      handled: true,
+    });
     // External workers strip class, file, line and trace from the public payload.
     expect(row.detail).toMatchObject({ location: null, traceLines: [] });
 
-    const lagging = { ...nonRetryable, failures: nonRetryable.failures.map((failure) => ({ ...failure, handled: false })) };
+    const lagging = {
+      ...nonRetryable,
+      failures: nonRetryable.failures.map((failure) => ({ ...failure, handled: false })),
+    };
     expect(exceptionRows(lagging)[0].handled).toBe(true);
     const withoutHistory = { ...lagging, history_events: [] };
     expect(exceptionRows(withoutHistory)[0].handled).toBe(false);
@@ -81,13 +95,23 @@ describe("exceptionRows", () => {
           non_retryable: false,
           handled: false,
           created_at: "2026-11-30T15:00:00.000000Z",
-          trace_preview: "App\\Workflows\\Checkout->execute @ /app/Checkout.php:10\n\nWorkflow\\V2\\Executor->run @ /app/Executor.php:5\n",
+          trace_preview:
+            "App\\Workflows\\Checkout->execute @ /app/Checkout.php:10\n\nWorkflow\\V2\\Executor->run @ /app/Executor.php:5\n",
         },
       ],
     });
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ id: "01JFQ8RZ4KZZZZZZZZZZZZZZZ1", category: "-", failureCategory: null, type: "RuntimeException", eventSequence: null });
-    expect(rows[0].detail.traceLines).toEqual(["App\\Workflows\\Checkout->execute @ /app/Checkout.php:10", "Workflow\\V2\\Executor->run @ /app/Executor.php:5"]);
+    expect(rows[0]).toMatchObject({
+      id: "01JFQ8RZ4KZZZZZZZZZZZZZZZ1",
+      category: "-",
+      failureCategory: null,
+      type: "RuntimeException",
+      eventSequence: null,
+    });
+    expect(rows[0].detail.traceLines).toEqual([
+      "App\\Workflows\\Checkout->execute @ /app/Checkout.php:10",
+      "Workflow\\V2\\Executor->run @ /app/Executor.php:5",
+    ]);
   });
 
   it("orders rows by the sequence of the event that recorded them", () => {
@@ -96,7 +120,12 @@ describe("exceptionRows", () => {
   });
 
   it("joins separately fetched /history pages when the source has none", () => {
-    const pages = exhausted.history_events.map((event) => ({ sequence: event.sequence, event_type: event.type, timestamp: event.recorded_at, payload: event.payload }));
+    const pages = exhausted.history_events.map((event) => ({
+      sequence: event.sequence,
+      event_type: event.type,
+      timestamp: event.recorded_at,
+      payload: event.payload,
+    }));
     const rows = exceptionRows({ failures: exhausted.failures }, pages);
     expect(rows[0].activity).toBe("ReserveInventory");
     expect(rows[0].detail.traceLines).toHaveLength(3);

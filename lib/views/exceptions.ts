@@ -105,7 +105,10 @@ function traceLines(exception: Payload | null, tracePreview: string | null | und
     (frame): frame is Payload => typeof frame === "object" && frame !== null && !Array.isArray(frame),
   );
   if (frames.length > 0) return frames.map(frameLine);
-  return (tracePreview ?? "").split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  return (tracePreview ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
 }
 
 interface HistoryJoin {
@@ -134,7 +137,9 @@ function failureActivity(
 ): string | null {
   const sourceKind = failure.source_kind ?? (event ? classifyFailureEvent(event)?.sourceKind : null);
   if (sourceKind !== "activity_execution") return null;
-  const fromEvent = event ? (readString(event.payload, "activity_type") ?? readString(event.payload, "activity_class")) : null;
+  const fromEvent = event
+    ? (readString(event.payload, "activity_type") ?? readString(event.payload, "activity_class"))
+    : null;
   const activity = failure.source_id ? activities.get(failure.source_id) : undefined;
   return fromEvent ?? activity?.activity_type ?? activity?.activity_class ?? null;
 }

@@ -8,12 +8,7 @@ import { epochMs } from "./events";
  */
 
 export type AttentionCause =
-  | "repair_needed"
-  | "replay_blocked"
-  | "compatibility_blocked"
-  | "claim_failed"
-  | "activity_retrying"
-  | "long_wait";
+  "repair_needed" | "replay_blocked" | "compatibility_blocked" | "claim_failed" | "activity_retrying" | "long_wait";
 
 /** Most severe first; a run joins the groups of its most severe cause only. */
 export const ATTENTION_CAUSES: readonly AttentionCause[] = [
@@ -103,10 +98,17 @@ function causeFromLiveness(state: string): AttentionCause | null {
 }
 
 function occurrences(run: AttentionRunInput, since: number | null, options: FailureGroupOptions): Occurrence[] {
-  const failures = [...(run.recent_failures ?? [])].sort((a, b) => (epochMs(b.created_at) ?? 0) - (epochMs(a.created_at) ?? 0));
+  const failures = [...(run.recent_failures ?? [])].sort(
+    (a, b) => (epochMs(b.created_at) ?? 0) - (epochMs(a.created_at) ?? 0),
+  );
   const failureFor = (activityId: string | null) =>
-    activityId ? failures.find((failure) => failure.source_id === activityId) : failures.find((failure) => !failure.handled);
-  const occurrence = (cause: AttentionCause, activity: NonNullable<AttentionRunInput["pending_activities"]>[number] | null): Occurrence => {
+    activityId
+      ? failures.find((failure) => failure.source_id === activityId)
+      : failures.find((failure) => !failure.handled);
+  const occurrence = (
+    cause: AttentionCause,
+    activity: NonNullable<AttentionRunInput["pending_activities"]>[number] | null,
+  ): Occurrence => {
     const failure = failureFor(activity?.activity_execution_id ?? null);
     return {
       cause,
@@ -124,7 +126,8 @@ function occurrences(run: AttentionRunInput, since: number | null, options: Fail
   const retrying = activities.filter((activity) => activity.status === "pending" && (activity.attempt_count ?? 0) > 0);
   if (retrying.length) return retrying.map((activity) => occurrence("activity_retrying", activity));
   const longWaitMs = options.longWaitMs ?? 3_600_000;
-  if (run.execution.wait_kind && since !== null && options.now - since >= longWaitMs) return [occurrence("long_wait", waitedOn)];
+  if (run.execution.wait_kind && since !== null && options.now - since >= longWaitMs)
+    return [occurrence("long_wait", waitedOn)];
   return [];
 }
 
@@ -137,18 +140,29 @@ export function failureGroups(runs: readonly AttentionRunInput[], options: Failu
   const buckets = new Map<string, Bucket>();
   for (const run of runs) {
     const execution = run.execution;
-    if (execution.is_terminal || execution.liveness_state === "closed" || TERMINAL_STATUSES.has(execution.status ?? "")) continue;
+    if (execution.is_terminal || execution.liveness_state === "closed" || TERMINAL_STATUSES.has(execution.status ?? ""))
+      continue;
     const sinceText = execution.last_progress_at ?? execution.started_at ?? null;
     const since = epochMs(sinceText);
     for (const found of occurrences(run, since, options)) {
       const workflowType = execution.workflow_type ?? null;
-      const key = JSON.stringify([found.cause, workflowType, found.activityType, found.failureCategory, found.nonRetryable]);
+      const key = JSON.stringify([
+        found.cause,
+        workflowType,
+        found.activityType,
+        found.failureCategory,
+        found.nonRetryable,
+      ]);
       let bucket = buckets.get(key);
       if (!bucket) {
         bucket = { group: { key, workflowType, ...found }, runs: new Map() };
         buckets.set(key, bucket);
       }
-      bucket.runs.set(`${run.workflow_id}\u0000${run.run_id}`, { ref: { workflowId: run.workflow_id, runId: run.run_id }, since, sinceText });
+      bucket.runs.set(`${run.workflow_id}\u0000${run.run_id}`, {
+        ref: { workflowId: run.workflow_id, runId: run.run_id },
+        since,
+        sinceText,
+      });
     }
   }
 

@@ -27,7 +27,10 @@ describe("retryForecast", () => {
       relative: "in 3 minutes",
       typesText: "PaymentDeclined and CardExpired",
     });
-    expect(forecast?.lastFailure).toMatchObject({ exceptionType: "GatewayTimeout", message: "Payment gateway returned 503" });
+    expect(forecast?.lastFailure).toMatchObject({
+      exceptionType: "GatewayTimeout",
+      message: "Payment gateway returned 503",
+    });
   });
 
   it("formats one sentence in English by default", () => {
@@ -51,15 +54,28 @@ describe("retryForecast", () => {
   it("names a single non-retryable type in the singular and strips PHP namespaces", () => {
     const running = attemptLedger(retryThenSuccess.history_events.filter((event) => event.sequence <= 6));
     const forecast = retryForecast(running[0], Date.parse("2026-11-30T14:00:07Z"), "en-US", "UTC")!;
-    expect(forecast).toMatchObject({ state: "running", attempt: 2, max: 3, dueAt: null, inMs: null, nonRetryableTypes: ["PaymentDeclined"] });
-    expect(formatRetryForecast(forecast)).toBe("ChargeCard attempt 2 of 3 is running; PaymentDeclined is non-retryable, so a recurrence fails the workflow");
+    expect(forecast).toMatchObject({
+      state: "running",
+      attempt: 2,
+      max: 3,
+      dueAt: null,
+      inMs: null,
+      nonRetryableTypes: ["PaymentDeclined"],
+    });
+    expect(formatRetryForecast(forecast)).toBe(
+      "ChargeCard attempt 2 of 3 is running; PaymentDeclined is non-retryable, so a recurrence fails the workflow",
+    );
   });
 
   it("warns that the last attempt's failure fails the workflow", () => {
-    const beforeLast = attemptLedger(exhausted.history_events.filter((event) => event.type !== "ActivityFailed" && event.type !== "WorkflowFailed"));
+    const beforeLast = attemptLedger(
+      exhausted.history_events.filter((event) => event.type !== "ActivityFailed" && event.type !== "WorkflowFailed"),
+    );
     const forecast = retryForecast(beforeLast[0], Date.parse("2026-11-30T14:00:06Z"), "en-GB", "UTC")!;
     expect(forecast).toMatchObject({ state: "running", attempt: 3, max: 3, lastAttempt: true });
-    expect(formatRetryForecast(forecast)).toBe("ReserveInventory attempt 3 of 3 is running; this is the last attempt, so another failure fails the workflow");
+    expect(formatRetryForecast(forecast)).toBe(
+      "ReserveInventory attempt 3 of 3 is running; this is the last attempt, so another failure fails the workflow",
+    );
   });
 
   it("covers an attempt waiting for its first worker and unlimited attempts", () => {
@@ -68,7 +84,9 @@ describe("retryForecast", () => {
     expect(forecast).toMatchObject({ state: "waiting", attempt: 1 });
     expect(formatRetryForecast(forecast)).toMatch(/^ChargeCard attempt 1 of 5 is waiting for a worker; /);
     const unlimited = { ...pending, maxAttempts: null, unlimitedAttempts: true, retryPolicy: null };
-    expect(formatRetryForecast(retryForecast(unlimited, due - 30_000, "en-GB", "UTC")!)).toBe("ChargeCard attempt 3 is due 14:04 (in 30 seconds)");
+    expect(formatRetryForecast(retryForecast(unlimited, due - 30_000, "en-GB", "UTC")!)).toBe(
+      "ChargeCard attempt 3 is due 14:04 (in 30 seconds)",
+    );
   });
 
   it("has nothing to say about closed activities", () => {
@@ -77,11 +95,16 @@ describe("retryForecast", () => {
 
   it("lets the console localise through its message function", () => {
     const forecast = retryForecast(pending, due - 180_000, "de-DE", "Europe/Berlin")!;
-    expect(forecast).toMatchObject({ time: "15:04", relative: "in 3 Minuten", typesText: "PaymentDeclined und CardExpired" });
+    expect(forecast).toMatchObject({
+      time: "15:04",
+      relative: "in 3 Minuten",
+      typesText: "PaymentDeclined und CardExpired",
+    });
     const seen: string[] = [];
     const german = (id: ViewMessageId, values: Readonly<Record<string, string | number>>) => {
       seen.push(id);
-      if (id === "views.forecast.due") return `${values.activity}: Versuch ${values.attempt} von ${values.max} fällig um ${values.time} (${values.relative})`;
+      if (id === "views.forecast.due")
+        return `${values.activity}: Versuch ${values.attempt} von ${values.max} fällig um ${values.time} (${values.relative})`;
       if (id === "views.forecast.nonRetryableMany") return `${values.types} sind nicht wiederholbar`;
       return " · ";
     };

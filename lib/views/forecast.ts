@@ -57,13 +57,22 @@ function relativeTime(ms: number, locale: string): string {
 function clockTime(at: number, now: number, locale: string, timeZone: string): string {
   const day = new Intl.DateTimeFormat("en-CA", { timeZone, dateStyle: "short" });
   const sameDay = day.format(at) === day.format(now);
-  return new Intl.DateTimeFormat(locale, sameDay ? { timeZone, timeStyle: "short" } : { timeZone, dateStyle: "medium", timeStyle: "short" }).format(at);
+  return new Intl.DateTimeFormat(
+    locale,
+    sameDay ? { timeZone, timeStyle: "short" } : { timeZone, dateStyle: "medium", timeStyle: "short" },
+  ).format(at);
 }
 
 /** null when the activity is closed: nothing is going to happen to it. */
-export function retryForecast(activity: LedgerActivity, now: number, locale: string, timeZone: string): RetryForecast | null {
+export function retryForecast(
+  activity: LedgerActivity,
+  now: number,
+  locale: string,
+  timeZone: string,
+): RetryForecast | null {
   if (activity.status !== "pending" && activity.status !== "running") return null;
-  const running = activity.status === "running" ? activity.attempts.findLast((attempt) => attempt.status === "running") : undefined;
+  const running =
+    activity.status === "running" ? activity.attempts.findLast((attempt) => attempt.status === "running") : undefined;
   const state: ForecastState = running ? "running" : activity.nextAttemptDueAt ? "retry_scheduled" : "waiting";
   const attempt = running?.number ?? activity.nextAttempt ?? activity.attemptsUsed + 1;
   const validDue = state === "retry_scheduled" ? epochMs(activity.nextAttemptDueAt) : null;
@@ -84,7 +93,9 @@ export function retryForecast(activity: LedgerActivity, now: number, locale: str
     lastFailure: state === "retry_scheduled" ? (lastClosed?.failure ?? null) : null,
     time: validDue === null ? null : clockTime(validDue, now, locale, timeZone),
     relative: validDue === null ? null : relativeTime(validDue - now, locale),
-    typesText: nonRetryableTypes.length ? new Intl.ListFormat(locale, { type: "conjunction" }).format(nonRetryableTypes) : null,
+    typesText: nonRetryableTypes.length
+      ? new Intl.ListFormat(locale, { type: "conjunction" }).format(nonRetryableTypes)
+      : null,
   };
 }
 
@@ -119,7 +130,8 @@ export function formatRetryForecast(forecast: RetryForecast, translate: Translat
   if (forecast.lastAttempt) {
     clauses.push(translate("views.forecast.lastAttempt", {}));
   } else if (forecast.typesText) {
-    const id = forecast.nonRetryableTypes.length === 1 ? "views.forecast.nonRetryableOne" : "views.forecast.nonRetryableMany";
+    const id =
+      forecast.nonRetryableTypes.length === 1 ? "views.forecast.nonRetryableOne" : "views.forecast.nonRetryableMany";
     clauses.push(translate(id, { types: forecast.typesText }));
   }
   return clauses.join(translate("views.forecast.separator", {}));

@@ -7,7 +7,14 @@ describe("livenessLabel", () => {
   it.each([
     ["repair_needed", "Stuck: repair needed", "danger", true, true, true],
     ["workflow_replay_blocked", "Replay blocked", "dark", false, true, true],
-    ["activity_task_waiting_for_compatible_worker", "Activity task waiting for a compatible worker", "warning", false, true, false],
+    [
+      "activity_task_waiting_for_compatible_worker",
+      "Activity task waiting for a compatible worker",
+      "warning",
+      false,
+      true,
+      false,
+    ],
     ["workflow_task_claim_failed", "Workflow task claim failed", "warning", false, true, false],
     ["activity_running_without_task", "Activity running without a task", "info", false, false, false],
     ["waiting_for_signal", "Waiting for a signal", "info", false, false, false],
@@ -22,23 +29,43 @@ describe("livenessLabel", () => {
   });
 
   it("labels every known state from the catalog", () => {
-    for (const state of LIVENESS_STATES) expect(livenessLabel({ liveness_state: state }).label.id).toBe(`views.liveness.${state}`);
+    for (const state of LIVENESS_STATES)
+      expect(livenessLabel({ liveness_state: state }).label.id).toBe(`views.liveness.${state}`);
   });
 
   it("renders unknown states verbatim and a missing state as unknown", () => {
-    expect(livenessLabel({ liveness_state: "activity_task_paused" })).toMatchObject({ tone: "neutral", stuck: false, label: { text: "activity_task_paused" } });
-    expect(livenessLabel(null)).toMatchObject({ state: null, stuck: false, repairable: false, label: { text: "Liveness unknown" } });
+    expect(livenessLabel({ liveness_state: "activity_task_paused" })).toMatchObject({
+      tone: "neutral",
+      stuck: false,
+      label: { text: "activity_task_paused" },
+    });
+    expect(livenessLabel(null)).toMatchObject({
+      state: null,
+      stuck: false,
+      repairable: false,
+      label: { text: "Liveness unknown" },
+    });
   });
 
   it("closed runs are neither stuck nor repairable", () => {
     const view = livenessLabel({ liveness_state: "closed", liveness_reason: "Run closed as failed." });
-    expect(view).toMatchObject({ stuck: false, repairable: false, tone: "neutral", repairBlocked: { code: "run_closed", badgeVisible: false } });
+    expect(view).toMatchObject({
+      stuck: false,
+      repairable: false,
+      tone: "neutral",
+      repairBlocked: { code: "run_closed", badgeVisible: false },
+    });
     expect(view.repairBlocked?.label.text).toBe("Run Closed");
   });
 
   it("reads an export summary as-is", () => {
     const view = livenessLabel(retryPending.summary);
-    expect(view).toMatchObject({ state: "activity_task_ready", stuck: false, repairable: false, repairBlocked: { code: "repair_not_needed" } });
+    expect(view).toMatchObject({
+      state: "activity_task_ready",
+      stuck: false,
+      repairable: false,
+      repairBlocked: { code: "repair_not_needed" },
+    });
   });
 });
 
@@ -59,13 +86,17 @@ describe("deriveRepairBlockedReason (RepairBlockedReason::forRun)", () => {
   });
 
   it("carries the catalog's tone and attention flag", () => {
-    expect(livenessLabel({ liveness_state: "workflow_replay_blocked", repair_attention: true }).repairBlocked).toMatchObject({
+    expect(
+      livenessLabel({ liveness_state: "workflow_replay_blocked", repair_attention: true }).repairBlocked,
+    ).toMatchObject({
       code: "unsupported_history",
       tone: "dark",
       badgeVisible: true,
       label: { text: "Replay Blocked" },
     });
-    expect(livenessLabel({ liveness_state: "activity_task_waiting_for_compatible_worker" }).repairBlocked).toMatchObject({ tone: "warning", badgeVisible: true });
+    expect(
+      livenessLabel({ liveness_state: "activity_task_waiting_for_compatible_worker" }).repairBlocked,
+    ).toMatchObject({ tone: "warning", badgeVisible: true });
   });
 });
 
@@ -84,13 +115,21 @@ describe("taskProblemBadge (WorkflowTaskProblem)", () => {
   it("is absent without a task problem, and the server's badge wins when present", () => {
     expect(taskProblemBadge({ task_problem: false, liveness_state: "repair_needed" })).toBeNull();
     expect(
-      taskProblemBadge({ task_problem: true, liveness_state: "repair_needed", task_problem_badge: { code: "history", label: "Task History", tone: "secondary", badge_visible: true } }),
+      taskProblemBadge({
+        task_problem: true,
+        liveness_state: "repair_needed",
+        task_problem_badge: { code: "history", label: "Task History", tone: "secondary", badge_visible: true },
+      }),
     ).toMatchObject({ code: "history", label: { text: "Task History" } });
-    expect(taskProblemBadge({ task_problem_badge: { code: "lease_churn", label: "Lease Churn", badge_visible: true } })).toMatchObject({
+    expect(
+      taskProblemBadge({ task_problem_badge: { code: "lease_churn", label: "Lease Churn", badge_visible: true } }),
+    ).toMatchObject({
       code: "lease_churn",
       tone: "neutral",
       label: { text: "Lease Churn" },
     });
-    expect(taskProblemBadge({ task_problem: true, task_problem_badge: { code: "active", badge_visible: false } })).toBeNull();
+    expect(
+      taskProblemBadge({ task_problem: true, task_problem_badge: { code: "active", badge_visible: false } }),
+    ).toBeNull();
   });
 });

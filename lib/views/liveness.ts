@@ -73,7 +73,13 @@ const CATALOG: Readonly<Record<(typeof REPAIR_BLOCKED_REASONS)[number], { tone: 
 
 export function repairBlockedInfo(code: RepairBlockedReason): RepairBlocked {
   if (!isKnown(REPAIR_BLOCKED_REASONS, code)) {
-    return { code, label: message("views.verbatim", { text: code }), description: message("views.verbatim", { text: code }), tone: "neutral", badgeVisible: false };
+    return {
+      code,
+      label: message("views.verbatim", { text: code }),
+      description: message("views.verbatim", { text: code }),
+      tone: "neutral",
+      badgeVisible: false,
+    };
   }
   return {
     code,
@@ -95,7 +101,8 @@ function isClosed(input: LivenessInput): boolean {
  * `unsupported_history` case raises it.
  */
 export function deriveRepairBlockedReason(input: LivenessInput): RepairBlockedReason | null {
-  if (input.repair_blocked_reason !== undefined && input.repair_blocked_reason !== null) return input.repair_blocked_reason;
+  if (input.repair_blocked_reason !== undefined && input.repair_blocked_reason !== null)
+    return input.repair_blocked_reason;
   if (input.is_current_run === false) return "selected_run_not_current";
   if (isClosed(input)) return "run_closed";
   const state = input.liveness_state ?? "";
@@ -121,7 +128,11 @@ function isBadgeInput(value: unknown): value is TaskProblemBadgeInput {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-const TASK_PROBLEM_TONES: Readonly<Record<string, Tone>> = { replay_blocked: "dark", active: "warning", history: "neutral" };
+const TASK_PROBLEM_TONES: Readonly<Record<string, Tone>> = {
+  replay_blocked: "dark",
+  active: "warning",
+  history: "neutral",
+};
 
 /** The task-problem badge (`WorkflowTaskProblem`, v2-model §2.12), from the server's badge or derived. */
 export function taskProblemBadge(input: LivenessInput): TaskProblemBadge | null {
@@ -169,11 +180,16 @@ export function livenessLabel(input: LivenessInput | null | undefined): Liveness
   const stuck = state === "repair_needed";
   return {
     state,
-    label: isKnown(LIVENESS_STATES, state) ? message(`views.liveness.${state}`) : message("views.verbatim", { text: state }),
+    label: isKnown(LIVENESS_STATES, state)
+      ? message(`views.liveness.${state}`)
+      : message("views.verbatim", { text: state }),
     tone: toneFor(state),
     stuck,
     needsAttention:
-      stuck || state === "workflow_replay_blocked" || state.endsWith("_claim_failed") || state.endsWith("_waiting_for_compatible_worker"),
+      stuck ||
+      state === "workflow_replay_blocked" ||
+      state.endsWith("_claim_failed") ||
+      state.endsWith("_waiting_for_compatible_worker"),
     reason: input.liveness_reason ?? null,
     repairable: blockedCode === null,
     repairBlocked: blockedCode === null ? null : repairBlockedInfo(blockedCode),

@@ -22,7 +22,14 @@ describe("view messages", () => {
   });
 
   it("cover every summary the timeline can emit", () => {
-    const variants = [{}, { outcome: "repair_dispatched" }, { outcome: "archive_not_needed" }, { timeout_kind: "run_timeout" }, { failure_id: "f" }, { timeout_seconds: 5 }];
+    const variants = [
+      {},
+      { outcome: "repair_dispatched" },
+      { outcome: "archive_not_needed" },
+      { timeout_kind: "run_timeout" },
+      { failure_id: "f" },
+      { timeout_seconds: 5 },
+    ];
     for (const type of HISTORY_EVENT_TYPES) {
       for (const payload of variants) {
         const summary = eventSummary(toViewEvent({ sequence: 1, type, payload }));

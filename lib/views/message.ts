@@ -46,10 +46,12 @@ export const VIEW_MESSAGES_EN = {
   "views.verbatim": "{text}",
 
   "views.repairBlocked.unsupported_history": "Repair is blocked because only unsupported diagnostic history remains.",
-  "views.repairBlocked.waiting_for_compatible_worker": "Repair is blocked because the task is waiting for a compatible worker.",
+  "views.repairBlocked.waiting_for_compatible_worker":
+    "Repair is blocked because the task is waiting for a compatible worker.",
   "views.repairBlocked.selected_run_not_current": "Repair is blocked because the selected run is no longer current.",
   "views.repairBlocked.run_closed": "Repair is blocked because the selected run is already closed.",
-  "views.repairBlocked.repair_not_needed": "Repair is not needed because the run already has a healthy durable resume path.",
+  "views.repairBlocked.repair_not_needed":
+    "Repair is not needed because the run already has a healthy durable resume path.",
   "views.repairBlocked.label.unsupported_history": "Replay Blocked",
   "views.repairBlocked.label.waiting_for_compatible_worker": "Compat Blocked",
   "views.repairBlocked.label.selected_run_not_current": "Historical Run",

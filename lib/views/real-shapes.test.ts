@@ -29,7 +29,14 @@ describe.each(REAL_VERSIONS)("run page on a real %s export (retried, then failed
   it("the attempt ledger finds attempt ids and numbers where the real payloads put them", () => {
     expect(prepared.ledger).toHaveLength(1);
     const [activity] = prepared.ledger;
-    expect(activity).toMatchObject({ executionId: ACTIVITY, executionIdKnown: true, type: "payments.charge", status: "failed", attemptsUsed: 2, maxAttempts: 2 });
+    expect(activity).toMatchObject({
+      executionId: ACTIVITY,
+      executionIdKnown: true,
+      type: "payments.charge",
+      status: "failed",
+      attemptsUsed: 2,
+      maxAttempts: 2,
+    });
     // The row with a null id and number joins nothing and adds no attempt.
     expect(activity.attempts.map((attempt) => [attempt.id, attempt.number, attempt.status])).toEqual([
       ["01jrv0m5a000000000000000a1", 1, "failed"],
@@ -37,8 +44,18 @@ describe.each(REAL_VERSIONS)("run page on a real %s export (retried, then failed
     ]);
     const [first, second] = activity.attempts;
     // ActivityRetryScheduled carries no attempt_number: retry_after_attempt names the attempt.
-    expect(first.failure).toMatchObject({ retried: true, message: "card processor timed out", code: "504", exceptionType: "CardProcessorTimeout", exceptionClass: "RuntimeException" });
-    expect(first.retry).toMatchObject({ backoffSeconds: 2, nextAttempt: 2, nextAttemptDueAt: "2026-04-24T10:00:03.900000Z" });
+    expect(first.failure).toMatchObject({
+      retried: true,
+      message: "card processor timed out",
+      code: "504",
+      exceptionType: "CardProcessorTimeout",
+      exceptionClass: "RuntimeException",
+    });
+    expect(first.retry).toMatchObject({
+      backoffSeconds: 2,
+      nextAttempt: 2,
+      nextAttemptDueAt: "2026-04-24T10:00:03.900000Z",
+    });
     expect(second.failure).toMatchObject({ retried: false, code: "503" });
   });
 
@@ -78,7 +95,9 @@ describe("history page views on a real page", () => {
     const decoded = SCHEMA_DECODERS.historyPage(realFixture(version, "history-page"));
     if (!decoded.ok) throw new Error(decoded.message);
     const page: HistoryPage = decoded.value;
-    expect(historyFilter(page.events, { failuresOnly: true }).map((event) => event.type)).toEqual(["ActivityRetryScheduled"]);
+    expect(historyFilter(page.events, { failuresOnly: true }).map((event) => event.type)).toEqual([
+      "ActivityRetryScheduled",
+    ]);
   });
 });
 
@@ -97,7 +116,9 @@ describe.each(goldenCases().map((c) => [c.id, c] as const))("golden history %s",
   });
 
   it("puts each activity outcome in the attempt ledger even without execution ids", () => {
-    const outcomes = golden.history.filter((event) => ["ActivityCompleted", "ActivityFailed"].includes(event.event_type));
+    const outcomes = golden.history.filter((event) =>
+      ["ActivityCompleted", "ActivityFailed"].includes(event.event_type),
+    );
     const ledger = attemptLedger(events);
     expect(ledger).toHaveLength(outcomes.length);
     for (const activity of ledger) {

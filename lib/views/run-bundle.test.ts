@@ -16,9 +16,14 @@ describe("prepareRunBundle", () => {
     const prepared = prepareRunBundle(bundle);
     expect(prepared.exceptions).toEqual(exceptionRows(bundle));
     expect(prepared.ledger).toEqual(attemptLedger(bundle.history_events, bundle.activities ?? []));
-    expect(prepared.timeline.chart).toEqual(timelineRows(bundle.history_events, { activities: bundle.activities ?? [] }));
+    expect(prepared.timeline.chart).toEqual(
+      timelineRows(bundle.history_events, { activities: bundle.activities ?? [] }),
+    );
     expect(prepared.timeline.list).toEqual(timelineList(bundle.history_events));
-    expect(prepared.counts).toEqual({ events: bundle.history_events.length, activities: bundle.activities?.length ?? 0 });
+    expect(prepared.counts).toEqual({
+      events: bundle.history_events.length,
+      activities: bundle.activities?.length ?? 0,
+    });
     expect(prepared.bundle.history_events).toEqual([]);
     expect(prepared.bundle.activities).toEqual([]);
     expect(prepared.bundle.summary).toEqual(bundle.summary);

@@ -16,7 +16,12 @@ describe("timelineRows", () => {
     expect(chart.end).toBe(at("2026-11-30T14:02:15.900Z"));
 
     const workflow = chart.bars.find((bar): bar is WorkflowBar => bar.kind === "workflow");
-    expect(workflow).toMatchObject({ label: "billing.monthly-invoice", status: "failed", start: chart.start, end: chart.end });
+    expect(workflow).toMatchObject({
+      label: "billing.monthly-invoice",
+      status: "failed",
+      start: chart.start,
+      end: chart.end,
+    });
 
     const attempts = chart.bars.filter((bar): bar is ActivityAttemptBar => bar.kind === "activity");
     expect(attempts.map((bar) => [bar.attempt, bar.status, bar.start, bar.end, bar.lane])).toEqual([
@@ -26,10 +31,20 @@ describe("timelineRows", () => {
     expect(attempts[1].failure).toMatchObject({ failureCategory: "timeout", nonRetryable: false });
 
     const timer = chart.bars.find((bar): bar is TimerBar => bar.kind === "timer");
-    expect(timer).toMatchObject({ status: "fired", delaySeconds: 60, start: at("2026-11-30T14:00:00.100Z"), end: at("2026-11-30T14:01:00.150Z") });
+    expect(timer).toMatchObject({
+      status: "fired",
+      delaySeconds: 60,
+      start: at("2026-11-30T14:00:00.100Z"),
+      end: at("2026-11-30T14:01:00.150Z"),
+    });
 
     const child = chart.bars.find((bar): bar is ChildBar => bar.kind === "child");
-    expect(child).toMatchObject({ label: "billing.compute-tax", status: "completed", childWorkflowId: "invoice-77-tax", end: at("2026-11-30T14:01:04.900Z") });
+    expect(child).toMatchObject({
+      label: "billing.compute-tax",
+      status: "completed",
+      childWorkflowId: "invoice-77-tax",
+      end: at("2026-11-30T14:01:04.900Z"),
+    });
   });
 
   it("marks retries with their backoff and terminal failures with category and non_retryable", () => {
@@ -41,8 +56,18 @@ describe("timelineRows", () => {
       ["failure", "workflow", "WorkflowFailed"],
     ]);
     const retry = markers[0] as RetryMarker;
-    expect(retry).toMatchObject({ activity: "GenerateInvoice", afterAttempt: 1, backoffSeconds: 10, availableAt: at("2026-11-30T14:01:45.400Z") });
-    expect(retry.failure).toMatchObject({ kind: "attempt", failureCategory: null, nonRetryable: false, timeoutKind: "start_to_close" });
+    expect(retry).toMatchObject({
+      activity: "GenerateInvoice",
+      afterAttempt: 1,
+      backoffSeconds: 10,
+      availableAt: at("2026-11-30T14:01:45.400Z"),
+    });
+    expect(retry.failure).toMatchObject({
+      kind: "attempt",
+      failureCategory: null,
+      nonRetryable: false,
+      timeoutKind: "start_to_close",
+    });
     expect(markers[1].failure).toMatchObject({ kind: "terminal", failureCategory: "timeout", nonRetryable: false });
     expect(markers[2].failure).toMatchObject({ failureCategory: "application", sourceKind: "workflow_run" });
   });
@@ -53,11 +78,15 @@ describe("timelineRows", () => {
     expect(chart.bars.find((bar) => bar.kind === "workflow")?.end).toBeNull();
     expect(chart.end).toBe(now);
     // The pending retry's due time is on the axis even before now reaches it.
-    expect(timelineRows(retryPending.history_events, { now: at("2026-11-30T14:01:03Z") }).end).toBe(at("2026-11-30T14:04:02Z"));
+    expect(timelineRows(retryPending.history_events, { now: at("2026-11-30T14:01:03Z") }).end).toBe(
+      at("2026-11-30T14:04:02Z"),
+    );
   });
 
   it("shows the superseded attempt of a lease expiry as expired", () => {
-    const attempts = timelineRows(leaseExpiry.history_events).bars.filter((bar): bar is ActivityAttemptBar => bar.kind === "activity");
+    const attempts = timelineRows(leaseExpiry.history_events).bars.filter(
+      (bar): bar is ActivityAttemptBar => bar.kind === "activity",
+    );
     expect(attempts.map((bar) => [bar.attempt, bar.status, bar.worker])).toEqual([
       [1, "expired", "worker-crashed"],
       [2, "completed", "worker-b"],
@@ -69,17 +98,35 @@ describe("timelineList", () => {
   it("projects every event with kind, summary, source and failure details", () => {
     const rows = timelineList(exhausted.history_events);
     expect(rows).toHaveLength(exhausted.history_events.length);
-    expect(rows[0]).toMatchObject({ sequence: 1, type: "StartAccepted", kind: "command", sourceKind: "workflow_command", failure: null });
+    expect(rows[0]).toMatchObject({
+      sequence: 1,
+      type: "StartAccepted",
+      kind: "command",
+      sourceKind: "workflow_command",
+      failure: null,
+    });
     expect(rows[0].summary.text).toBe("Start accepted as started_new.");
 
     const retry = rows.find((row) => row.type === "ActivityRetryScheduled");
-    expect(retry?.summary).toMatchObject({ id: "views.timeline.ActivityRetryScheduled", values: { activity: "ReserveInventory", attempt: 2 }, text: "Scheduled retry 2 for ReserveInventory." });
+    expect(retry?.summary).toMatchObject({
+      id: "views.timeline.ActivityRetryScheduled",
+      values: { activity: "ReserveInventory", attempt: 2 },
+      text: "Scheduled retry 2 for ReserveInventory.",
+    });
     expect(retry?.failure).toMatchObject({ kind: "attempt", failureCategory: null });
 
     const failed = rows.find((row) => row.type === "ActivityFailed");
     expect(failed?.summary.text).toBe("Failed ReserveInventory: Warehouse eu-1 unavailable.");
-    expect(failed).toMatchObject({ kind: "activity", sourceKind: "activity_execution", sourceId: exhausted.activities[0].id });
-    expect(failed?.failure).toMatchObject({ failureCategory: "activity", nonRetryable: false, failureId: exhausted.failures[0].id });
+    expect(failed).toMatchObject({
+      kind: "activity",
+      sourceKind: "activity_execution",
+      sourceId: exhausted.activities[0].id,
+    });
+    expect(failed?.failure).toMatchObject({
+      failureCategory: "activity",
+      nonRetryable: false,
+      failureId: exhausted.failures[0].id,
+    });
 
     expect(rows.at(-1)?.summary.text).toBe("Workflow failed: Warehouse eu-1 unavailable.");
   });
@@ -94,11 +141,15 @@ describe("timelineList", () => {
     expect(texts).toContain("Timer fired after 60 seconds.");
     expect(texts).toContain("Child workflow billing.compute-tax completed.");
     // One period, although both the template and the engine's message end with one.
-    expect(texts).toContain("Timed out GenerateInvoice: Activity GenerateInvoice start-to-close deadline expired at 2026-11-30T14:02:15+00:00.");
+    expect(texts).toContain(
+      "Timed out GenerateInvoice: Activity GenerateInvoice start-to-close deadline expired at 2026-11-30T14:02:15+00:00.",
+    );
   });
 
   it("renders unknown event types verbatim", () => {
-    const [row] = timelineList([{ sequence: 1, event_type: "ServiceCallFailed", timestamp: null, payload: { failure_id: "f1", message: "boom" } }]);
+    const [row] = timelineList([
+      { sequence: 1, event_type: "ServiceCallFailed", timestamp: null, payload: { failure_id: "f1", message: "boom" } },
+    ]);
     expect(row).toMatchObject({ kind: "workflow", summary: { text: "ServiceCallFailed" } });
     expect(row.failure).toMatchObject({ kind: "terminal", failureId: "f1", failureCategory: null });
   });

@@ -112,7 +112,9 @@ const ACTIVITY_LANE = (executionId: string) => `activity:${executionId}`;
 
 function childKey(event: ViewEvent): string | null {
   const p = event.payload;
-  return readString(p, "child_call_id") ?? readString(p, "workflow_link_id") ?? readString(p, "child_workflow_instance_id");
+  return (
+    readString(p, "child_call_id") ?? readString(p, "workflow_link_id") ?? readString(p, "child_workflow_instance_id")
+  );
 }
 
 function markerLane(event: ViewEvent, failure: FailureInfo): string {
@@ -135,7 +137,14 @@ function bounds(values: readonly (number | null)[]): { min: number | null; max: 
 
 export function timelineRows(history: readonly HistoryEventInput[], options: TimelineOptions = {}): TimelineChart {
   const events = toViewEvents(history);
-  const workflow: WorkflowBar = { kind: "workflow", lane: "workflow", label: null, start: null, end: null, status: "running" };
+  const workflow: WorkflowBar = {
+    kind: "workflow",
+    lane: "workflow",
+    label: null,
+    start: null,
+    end: null,
+    status: "running",
+  };
   const timers = new Map<string, TimerBar>();
   const children = new Map<string, ChildBar>();
   const markers: TimelineMarker[] = [];
@@ -211,29 +220,38 @@ export function timelineRows(history: readonly HistoryEventInput[], options: Tim
         failure,
       });
     } else {
-      markers.push({ kind: "failure", lane: markerLane(event, failure), at: event.at, sequence: event.sequence, failure });
+      markers.push({
+        kind: "failure",
+        lane: markerLane(event, failure),
+        at: event.at,
+        sequence: event.sequence,
+        failure,
+      });
     }
   }
 
   const activityBars = ledgerFromEvents(events, options.activities).flatMap((activity) =>
-    activity.attempts.map(
-      (attempt): ActivityAttemptBar => ({
-        kind: "activity",
-        lane: ACTIVITY_LANE(activity.executionId),
-        label: activity.type ?? activity.class,
-        executionId: activity.executionId,
-        attemptId: attempt.id,
-        attempt: attempt.number,
-        start: epochMs(attempt.startedAt),
-        end: epochMs(attempt.closedAt),
-        status: attempt.status,
-        worker: attempt.worker,
-        failure: attempt.failure,
-      }),
-    ),
+    activity.attempts.map((attempt): ActivityAttemptBar => ({
+      kind: "activity",
+      lane: ACTIVITY_LANE(activity.executionId),
+      label: activity.type ?? activity.class,
+      executionId: activity.executionId,
+      attemptId: attempt.id,
+      attempt: attempt.number,
+      start: epochMs(attempt.startedAt),
+      end: epochMs(attempt.closedAt),
+      status: attempt.status,
+      worker: attempt.worker,
+      failure: attempt.failure,
+    })),
   );
 
-  const bars: TimelineBar[] = [...(workflow.start !== null ? [workflow] : []), ...activityBars, ...timers.values(), ...children.values()];
+  const bars: TimelineBar[] = [
+    ...(workflow.start !== null ? [workflow] : []),
+    ...activityBars,
+    ...timers.values(),
+    ...children.values(),
+  ];
   const instants: (number | null)[] = events.map((event) => event.at);
   for (const bar of bars) instants.push(bar.start, bar.end);
   for (const marker of markers) instants.push(marker.kind === "retry" ? marker.availableAt : marker.at);
@@ -339,7 +357,10 @@ export function eventSummary(event: ViewEvent): Message {
     case "ActivityTimedOut":
       return message(id(event.type), { activity, message: sentence("message") });
     case "ActivityRetryScheduled":
-      return message(id("ActivityRetryScheduled"), { activity, attempt: (readNumber(p, "retry_after_attempt") ?? 0) + 1 });
+      return message(id("ActivityRetryScheduled"), {
+        activity,
+        attempt: (readNumber(p, "retry_after_attempt") ?? 0) + 1,
+      });
     case "FailureHandled":
       return message(id("FailureHandled"), { message: sentence("message") });
     case "TimerScheduled":
@@ -359,7 +380,9 @@ export function eventSummary(event: ViewEvent): Message {
         : message(id("UpdateCompleted"), { name: s("update_name") });
     case "ConditionWaitOpened": {
       const seconds = readNumber(p, "timeout_seconds");
-      return seconds === null ? message(id("ConditionWaitOpened")) : message(id("ConditionWaitOpenedTimeout"), { seconds });
+      return seconds === null
+        ? message(id("ConditionWaitOpened"))
+        : message(id("ConditionWaitOpenedTimeout"), { seconds });
     }
     case "ConditionWaitTimedOut":
       return message(id("ConditionWaitTimedOut"), { seconds: readNumber(p, "timeout_seconds") ?? 0 });

@@ -48,7 +48,11 @@ export function startCrashingWorker(opts: CrashingWorkerOptions): CrashingWorker
     });
 
   const claimed = (async (): Promise<ActivityTask> => {
-    await client.post("/register", { worker_id: workerId, task_queue: opts.taskQueue, runtime: "typescript", sdk_version: "crash-sim" }, registerResponseSchema);
+    await client.post(
+      "/register",
+      { worker_id: workerId, task_queue: opts.taskQueue, runtime: "typescript", sdk_version: "crash-sim" },
+      registerResponseSchema,
+    );
     for (;;) {
       if (stop.signal.aborted) throw new Error("stopped");
       const res = await client.post(
@@ -58,7 +62,9 @@ export function startCrashingWorker(opts: CrashingWorkerOptions): CrashingWorker
         AbortSignal.any([stop.signal, AbortSignal.timeout(40_000)]),
       );
       if (res.task) {
-        log(`crashing worker ${workerId} claimed ${res.task.activity_type} attempt ${res.task.attempt_number} and went silent`);
+        log(
+          `crashing worker ${workerId} claimed ${res.task.activity_type} attempt ${res.task.attempt_number} and went silent`,
+        );
         return res.task;
       }
     }
@@ -76,7 +82,11 @@ export function startCrashingWorker(opts: CrashingWorkerOptions): CrashingWorker
     try {
       const answer = await client.post(
         `/activity-tasks/${encodeURIComponent(task.task_id)}/complete`,
-        { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, result: encodePayload({ late: true }) },
+        {
+          activity_attempt_id: task.activity_attempt_id,
+          lease_owner: task.lease_owner,
+          result: encodePayload({ late: true }),
+        },
         activityOutcomeResponseSchema,
       );
       log(`crashing worker late report answered recorded=${String(answer.recorded)} reason=${String(answer.reason)}`);

@@ -30,7 +30,11 @@ export interface DemoProcess {
  * Starts `node --import tsx server/main.ts --demo` on `dataFile` and resolves once the demo fleet
  * has seeded its scenarios. The caller's DW_* variables are dropped so only `env` configures it.
  */
-export async function launchDemoServer(dataFile: string, env: Record<string, string>, readyTimeoutMs: number): Promise<DemoProcess> {
+export async function launchDemoServer(
+  dataFile: string,
+  env: Record<string, string>,
+  readyTimeoutMs: number,
+): Promise<DemoProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(childEnv)) if (k.startsWith("DW_")) delete childEnv[k];
   Object.assign(childEnv, { DW_EMBEDDED_PORT: "0", DW_EMBEDDED_DATA: dataFile, DW_AUTH_DRIVER: "none" }, env);
@@ -80,7 +84,11 @@ export async function launchDemoServer(dataFile: string, env: Record<string, str
   const listening = await waitForOutput(/listening on (http:\/\/[\d.:]+)/, readyTimeoutMs);
   await waitForOutput(/demo fleet running/, readyTimeoutMs);
   const url = listening[1] as string;
-  const seeded = [...out.matchAll(/\[demo\] seeded (\w+): (\S+) \((\S+)\)/g)].map((m) => ({ name: m[1] as string, workflowId: m[2] as string, runId: m[3] as string }));
+  const seeded = [...out.matchAll(/\[demo\] seeded (\w+): (\S+) \((\S+)\)/g)].map((m) => ({
+    name: m[1] as string,
+    workflowId: m[2] as string,
+    runId: m[3] as string,
+  }));
   // The lost-transport run is seeded without a `seeded` line; its log line names only the workflow.
   const lost = /\[demo\] lost transport of (\S+):/.exec(out);
   if (lost?.[1]) {
@@ -140,11 +148,19 @@ export class ControlPlane {
   }
 
   start(workflowId: string, workflowType: string, input: unknown[]): Promise<ApiAnswer> {
-    return this.call("POST", "/workflows", { workflow_id: workflowId, workflow_type: workflowType, task_queue: "default", input });
+    return this.call("POST", "/workflows", {
+      workflow_id: workflowId,
+      workflow_type: workflowType,
+      task_queue: "default",
+      input,
+    });
   }
 
   signal(workflowId: string, name: string, input: unknown[], requestId: string): Promise<ApiAnswer> {
-    return this.call("POST", `/workflows/${encodeURIComponent(workflowId)}/signal/${encodeURIComponent(name)}`, { input, request_id: requestId });
+    return this.call("POST", `/workflows/${encodeURIComponent(workflowId)}/signal/${encodeURIComponent(name)}`, {
+      input,
+      request_id: requestId,
+    });
   }
 
   repair(workflowId: string, requestId: string): Promise<ApiAnswer> {
@@ -158,7 +174,10 @@ export class ControlPlane {
   }
 
   async debugRun(workflowId: string, runId: string): Promise<RunDebug> {
-    const r = await this.call("GET", `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/debug`);
+    const r = await this.call(
+      "GET",
+      `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/debug`,
+    );
     if (r.status !== 200) throw new Error(`debug ${workflowId}/${runId}: HTTP ${r.status}`);
     return r.body as unknown as RunDebug;
   }
@@ -183,7 +202,10 @@ export class ControlPlane {
     let token: string | null = null;
     do {
       const q: string = token ? `&next_page_token=${encodeURIComponent(token)}` : "";
-      const r = await this.call("GET", `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/history?page_size=1000${q}`);
+      const r = await this.call(
+        "GET",
+        `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/history?page_size=1000${q}`,
+      );
       if (r.status !== 200) throw new Error(`history ${workflowId}/${runId}: HTTP ${r.status}`);
       events.push(...(r.body.events as HistoryEvent[]));
       token = (r.body.next_page_token as string | null) ?? null;

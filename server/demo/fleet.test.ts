@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../clock";
 import { encodePayload } from "../sdk/codec";
-import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN, TEST_WORKER_TOKEN } from "../sdk/testing";
+import {
+  currentRun,
+  eventually,
+  historyOf,
+  startTestServer,
+  TEST_OPERATOR_TOKEN,
+  TEST_WORKER_TOKEN,
+} from "../sdk/testing";
 import type { TestServer } from "../sdk/testing";
 import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
@@ -28,7 +35,10 @@ function advance(seconds: number): void {
 }
 
 const liveness = (runId: string): string | null =>
-  (server.db.prepare("SELECT liveness_state FROM workflow_run_summaries WHERE id = ?").get(runId) as { liveness_state: string | null } | undefined)?.liveness_state ?? null;
+  (
+    server.db.prepare("SELECT liveness_state FROM workflow_run_summaries WHERE id = ?").get(runId) as
+      { liveness_state: string | null } | undefined
+  )?.liveness_state ?? null;
 
 function settled(workflowId: string, status: string) {
   return () => {
@@ -47,11 +57,27 @@ describe("fault injection", () => {
       workerId: "crashy",
       reportLateAfter: new Promise<void>((r) => (releaseLateReport = r)),
     });
-    const wfWorker = new Worker({ baseUrl: server.baseUrl, token: TEST_WORKER_TOKEN, taskQueue: "default", workflows: demoWorkflows });
-    const payments = new Worker({ baseUrl: server.baseUrl, token: TEST_WORKER_TOKEN, taskQueue: "payments", activities: paymentsQueueActivities });
+    const wfWorker = new Worker({
+      baseUrl: server.baseUrl,
+      token: TEST_WORKER_TOKEN,
+      taskQueue: "default",
+      workflows: demoWorkflows,
+    });
+    const payments = new Worker({
+      baseUrl: server.baseUrl,
+      token: TEST_WORKER_TOKEN,
+      taskQueue: "payments",
+      activities: paymentsQueueActivities,
+    });
     try {
       await wfWorker.start();
-      server.engine.startWorkflow({ namespace: "default", workflow_id: "settle-1", workflow_type: "SettlementWorkflow", task_queue: "default", input: encodePayload(["batch-1"]) });
+      server.engine.startWorkflow({
+        namespace: "default",
+        workflow_id: "settle-1",
+        workflow_type: "SettlementWorkflow",
+        task_queue: "default",
+        input: encodePayload(["batch-1"]),
+      });
       const task = await crashing.claimed;
       expect(task.activity_type).toBe("SettlePayment");
       await payments.start();
@@ -61,7 +87,11 @@ describe("fault injection", () => {
       const late = await crashing.lateReport;
       expect(late).toMatchObject({ recorded: false, reason: "stale_attempt" });
 
-      const attempts = server.db.prepare("SELECT attempt_number, status, lease_owner FROM activity_attempts WHERE workflow_run_id = ? ORDER BY attempt_number").all(run.id);
+      const attempts = server.db
+        .prepare(
+          "SELECT attempt_number, status, lease_owner FROM activity_attempts WHERE workflow_run_id = ? ORDER BY attempt_number",
+        )
+        .all(run.id);
       expect(attempts).toEqual([
         { attempt_number: 1, status: "expired", lease_owner: "crashy" },
         { attempt_number: 2, status: "completed", lease_owner: payments.workerId },
@@ -76,8 +106,19 @@ describe("fault injection", () => {
   });
 
   it("a run whose task transport is lost projects repair_needed", async () => {
-    const result = server.engine.startWorkflow({ namespace: "default", workflow_id: "restock-1", workflow_type: "WarehouseRestockWorkflow", task_queue: "default", input: encodePayload(["sku-1"]) });
-    const worker = new Worker({ baseUrl: server.baseUrl, token: TEST_WORKER_TOKEN, taskQueue: "default", workflows: demoWorkflows });
+    const result = server.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "restock-1",
+      workflow_type: "WarehouseRestockWorkflow",
+      task_queue: "default",
+      input: encodePayload(["sku-1"]),
+    });
+    const worker = new Worker({
+      baseUrl: server.baseUrl,
+      token: TEST_WORKER_TOKEN,
+      taskQueue: "default",
+      workflows: demoWorkflows,
+    });
     try {
       await worker.start();
       const runId = result.run_id as string;
@@ -100,20 +141,37 @@ describe("demo fleet", () => {
 
   it("starts runs through the control plane's POST /api/workflows", async () => {
     const start = createStarter({ baseUrl: server.baseUrl, operatorToken: TEST_OPERATOR_TOKEN });
-    const started = await start({ workflowId: "via-http-1", workflowType: "OrderWorkflow", args: [{ orderId: "via-http-1" }] });
+    const started = await start({
+      workflowId: "via-http-1",
+      workflowType: "OrderWorkflow",
+      args: [{ orderId: "via-http-1" }],
+    });
     expect(started.workflowId).toBe("via-http-1");
     expect(started.runId).toBe(currentRun(server.db, "via-http-1")?.id);
   });
 
   it("keeps one run with lost transport on screen: a new one only after the last was repaired", async () => {
-    fleet = await startDemoFleet({ baseUrl: server.baseUrl, workerToken: TEST_WORKER_TOKEN, operatorToken: TEST_OPERATOR_TOKEN, db: server.db, trickleMs: 0, lostTransportEveryMs: 30 });
+    fleet = await startDemoFleet({
+      baseUrl: server.baseUrl,
+      workerToken: TEST_WORKER_TOKEN,
+      operatorToken: TEST_OPERATOR_TOKEN,
+      db: server.db,
+      trickleMs: 0,
+      lostTransportEveryMs: 30,
+    });
     const restocks = (): { workflow_instance_id: string; liveness_state: string }[] =>
-      server.db.prepare("SELECT workflow_instance_id, liveness_state FROM workflow_run_summaries WHERE workflow_type = 'WarehouseRestockWorkflow' ORDER BY workflow_instance_id").all() as {
+      server.db
+        .prepare(
+          "SELECT workflow_instance_id, liveness_state FROM workflow_run_summaries WHERE workflow_type = 'WarehouseRestockWorkflow' ORDER BY workflow_instance_id",
+        )
+        .all() as {
         workflow_instance_id: string;
         liveness_state: string;
       }[];
     await new Promise((r) => setTimeout(r, 200));
-    expect(restocks()).toEqual([{ workflow_instance_id: fleet.seeded.lost_transport.workflowId, liveness_state: "repair_needed" }]);
+    expect(restocks()).toEqual([
+      { workflow_instance_id: fleet.seeded.lost_transport.workflowId, liveness_state: "repair_needed" },
+    ]);
     const res = await fetch(`${server.baseUrl}/api/workflows/${fleet.seeded.lost_transport.workflowId}/repair`, {
       method: "POST",
       headers: { Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, "X-Durable-Workflow-Control-Plane-Version": "2" },
@@ -125,8 +183,19 @@ describe("demo fleet", () => {
   });
 
   it("keeps a trickle of new orders flowing", async () => {
-    fleet = await startDemoFleet({ baseUrl: server.baseUrl, workerToken: TEST_WORKER_TOKEN, operatorToken: TEST_OPERATOR_TOKEN, trickleMs: 50, lostTransportEveryMs: 0 });
-    const orders = (): number => (server.db.prepare("SELECT COUNT(*) AS n FROM workflow_instances WHERE workflow_type = 'OrderWorkflow'").get() as { n: number }).n;
+    fleet = await startDemoFleet({
+      baseUrl: server.baseUrl,
+      workerToken: TEST_WORKER_TOKEN,
+      operatorToken: TEST_OPERATOR_TOKEN,
+      trickleMs: 50,
+      lostTransportEveryMs: 0,
+    });
+    const orders = (): number =>
+      (
+        server.db
+          .prepare("SELECT COUNT(*) AS n FROM workflow_instances WHERE workflow_type = 'OrderWorkflow'")
+          .get() as { n: number }
+      ).n;
     await eventually(() => orders() >= 8, "three trickle orders after the five seeded ones");
   });
 
@@ -147,18 +216,46 @@ describe("demo fleet", () => {
 
     await eventually(settled(id("order_happy"), "completed"), "happy order");
     const declined = await eventually(settled(id("order_declined"), "failed"), "declined order");
-    expect(historyOf(server.db, declined.id).find((e) => e.event_type === "ActivityFailed")?.payload).toMatchObject({ non_retryable: true, exception_type: "PaymentDeclined" });
-    expect(historyOf(server.db, declined.id).some((e) => e.event_type === "ActivityScheduled" && e.payload.activity_type === "ReleaseInventory")).toBe(true);
+    expect(historyOf(server.db, declined.id).find((e) => e.event_type === "ActivityFailed")?.payload).toMatchObject({
+      non_retryable: true,
+      exception_type: "PaymentDeclined",
+    });
+    expect(
+      historyOf(server.db, declined.id).some(
+        (e) => e.event_type === "ActivityScheduled" && e.payload.activity_type === "ReleaseInventory",
+      ),
+    ).toBe(true);
     await eventually(() => liveness(s.lost_transport.runId as string) === "repair_needed", "lost transport");
-    await eventually(() => historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").some((e) => e.event_type === "ActivityRetryScheduled"), "first charge retry");
-    await eventually(() => historyOf(server.db, currentRun(server.db, id("order_slow_invoice"))?.id ?? "").some((e) => e.event_type === "ActivityStarted" && e.payload.activity_type === "GenerateInvoice"), "slow invoice running");
+    await eventually(
+      () =>
+        historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").some(
+          (e) => e.event_type === "ActivityRetryScheduled",
+        ),
+      "first charge retry",
+    );
+    await eventually(
+      () =>
+        historyOf(server.db, currentRun(server.db, id("order_slow_invoice"))?.id ?? "").some(
+          (e) => e.event_type === "ActivityStarted" && e.payload.activity_type === "GenerateInvoice",
+        ),
+      "slow invoice running",
+    );
 
     advance(2);
     await eventually(settled(id("order_transient"), "completed"), "transient order after one retry");
-    await eventually(() => historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").filter((e) => e.event_type === "ActivityRetryScheduled").length === 2, "second charge retry");
+    await eventually(
+      () =>
+        historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").filter(
+          (e) => e.event_type === "ActivityRetryScheduled",
+        ).length === 2,
+      "second charge retry",
+    );
     advance(5);
     const exhausted = await eventually(settled(id("order_exhausted"), "failed"), "exhausted order");
-    expect(historyOf(server.db, exhausted.id).find((e) => e.event_type === "ActivityFailed")?.payload).toMatchObject({ non_retryable: false, exception_type: "GatewayUnavailable" });
+    expect(historyOf(server.db, exhausted.id).find((e) => e.event_type === "ActivityFailed")?.payload).toMatchObject({
+      non_retryable: false,
+      exception_type: "GatewayUnavailable",
+    });
     const slow = await eventually(settled(id("order_slow_invoice"), "failed"), "invoice timeout");
     expect(historyOf(server.db, slow.id).some((e) => e.event_type === "ActivityTimedOut")).toBe(true);
 
@@ -174,7 +271,13 @@ describe("demo fleet", () => {
     const chain = await eventually(settled(id("continue_as_new"), "completed"), "continue-as-new chain");
     expect(chain.run_number).toBe(4);
     const batch = await eventually(settled(id("parent_child"), "completed"), "parent/child");
-    expect(batch.output).toMatchObject({ parcels: [{ parcel: "parcel-a", packed: true }, { parcel: "parcel-b", packed: true }, { parcel: "parcel-c", packed: true }] });
+    expect(batch.output).toMatchObject({
+      parcels: [
+        { parcel: "parcel-a", packed: true },
+        { parcel: "parcel-b", packed: true },
+        { parcel: "parcel-c", packed: true },
+      ],
+    });
 
     await fleet.crashingWorker.claimed;
     advance(301);

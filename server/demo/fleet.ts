@@ -41,7 +41,9 @@ export interface DemoFleet {
   stop(): Promise<void>;
 }
 
-const startResponseSchema = z.object({ workflow_id: z.string(), run_id: z.string().nullish(), outcome: z.string().nullish() }).loose();
+const startResponseSchema = z
+  .object({ workflow_id: z.string(), run_id: z.string().nullish(), outcome: z.string().nullish() })
+  .loose();
 
 export interface StartRequest {
   workflowId: string;
@@ -53,7 +55,9 @@ export interface StartRequest {
 }
 
 /** Starts runs through `POST /api/workflows`, or the engine when the control plane lacks the route. */
-export function createStarter(opts: DemoFleetOptions): (req: StartRequest) => Promise<{ workflowId: string; runId: string | null }> {
+export function createStarter(
+  opts: DemoFleetOptions,
+): (req: StartRequest) => Promise<{ workflowId: string; runId: string | null }> {
   const base = opts.baseUrl.replace(/\/+$/, "");
   const token = opts.operatorToken ?? opts.token;
   let httpAvailable = true;
@@ -80,7 +84,10 @@ export function createStarter(opts: DemoFleetOptions): (req: StartRequest) => Pr
       });
       if (res.status !== 404 && res.status !== 405) {
         const body: unknown = await res.json();
-        if (!res.ok) throw new Error(`start ${req.workflowType} ${req.workflowId}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+        if (!res.ok)
+          throw new Error(
+            `start ${req.workflowType} ${req.workflowId}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`,
+          );
         const parsed = startResponseSchema.parse(body);
         return { workflowId: parsed.workflow_id, runId: parsed.run_id ?? null };
       }
@@ -119,14 +126,25 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   const workerToken = opts.workerToken ?? opts.token;
   const start = createStarter(opts);
   const suffix = Date.now().toString(36);
-  const onError = (e: unknown, where: string): void => log(`worker ${where} error: ${e instanceof Error ? e.message : String(e)}`);
+  const onError = (e: unknown, where: string): void =>
+    log(`worker ${where} error: ${e instanceof Error ? e.message : String(e)}`);
   const seeded: DemoFleet["seeded"] = {};
   let orderCount = 0;
 
   const order = (scenario: OrderScenario): { workflowId: string; args: [Order] } => {
     orderCount += 1;
     const id = `order-${suffix}-${String(orderCount).padStart(4, "0")}`;
-    return { workflowId: id, args: [{ orderId: id, customer: CUSTOMERS[orderCount % CUSTOMERS.length], amountCents: 1999 + (orderCount % 7) * 1250, scenario }] };
+    return {
+      workflowId: id,
+      args: [
+        {
+          orderId: id,
+          customer: CUSTOMERS[orderCount % CUSTOMERS.length],
+          amountCents: 1999 + (orderCount % 7) * 1250,
+          scenario,
+        },
+      ],
+    };
   };
 
   // The crashing worker polls `payments` before any healthy worker does, so it wins the settlement task.
@@ -172,14 +190,44 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
 
   for (const scenario of ["happy", "transient", "declined", "exhausted", "slow_invoice"] as const) {
     const o = order(scenario);
-    await seed(`order_${scenario}`, { workflowId: o.workflowId, workflowType: "OrderWorkflow", args: o.args, businessKey: o.args[0].customer });
+    await seed(`order_${scenario}`, {
+      workflowId: o.workflowId,
+      workflowType: "OrderWorkflow",
+      args: o.args,
+      businessKey: o.args[0].customer,
+    });
   }
-  await seed("execution_timeout", { workflowId: `fulfillment-${suffix}`, workflowType: "FulfillmentWorkflow", args: [`order-${suffix}-late`], executionTimeoutSeconds: 20 });
-  await seed("approval_waiting", { workflowId: `refund-approval-${suffix}`, workflowType: "RefundApprovalWorkflow", args: [`order-${suffix}-0001`] });
-  await seed("approval_timeout", { workflowId: `refund-approval-${suffix}-auto`, workflowType: "RefundApprovalWorkflow", args: [`order-${suffix}-0002`, 30] });
-  await seed("continue_as_new", { workflowId: `inventory-sync-${suffix}`, workflowType: "InventorySyncWorkflow", args: [1, 4] });
-  await seed("parent_child", { workflowId: `shipment-batch-${suffix}`, workflowType: "ShipmentBatchWorkflow", args: [`batch-${suffix}`, ["parcel-a", "parcel-b", "parcel-c"]] });
-  await seed("worker_crash", { workflowId: `settlement-${suffix}`, workflowType: "SettlementWorkflow", args: [`settle-${suffix}`] });
+  await seed("execution_timeout", {
+    workflowId: `fulfillment-${suffix}`,
+    workflowType: "FulfillmentWorkflow",
+    args: [`order-${suffix}-late`],
+    executionTimeoutSeconds: 20,
+  });
+  await seed("approval_waiting", {
+    workflowId: `refund-approval-${suffix}`,
+    workflowType: "RefundApprovalWorkflow",
+    args: [`order-${suffix}-0001`],
+  });
+  await seed("approval_timeout", {
+    workflowId: `refund-approval-${suffix}-auto`,
+    workflowType: "RefundApprovalWorkflow",
+    args: [`order-${suffix}-0002`, 30],
+  });
+  await seed("continue_as_new", {
+    workflowId: `inventory-sync-${suffix}`,
+    workflowType: "InventorySyncWorkflow",
+    args: [1, 4],
+  });
+  await seed("parent_child", {
+    workflowId: `shipment-batch-${suffix}`,
+    workflowType: "ShipmentBatchWorkflow",
+    args: [`batch-${suffix}`, ["parcel-a", "parcel-b", "parcel-c"]],
+  });
+  await seed("worker_crash", {
+    workflowId: `settlement-${suffix}`,
+    workflowType: "SettlementWorkflow",
+    args: [`settle-${suffix}`],
+  });
 
   // Only once the crashing worker holds the settlement attempt do healthy `payments` pollers join.
   const paymentsStarted = crashingWorker.claimed.then(
@@ -194,7 +242,8 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     // One stuck run on screen is the point; while the last one still waits for repair, add none.
     if (injecting) return;
     if (lastLostRunId) {
-      const row = db.prepare("SELECT liveness_state FROM workflow_run_summaries WHERE id = ?").get(lastLostRunId) as { liveness_state: string | null } | undefined;
+      const row = db.prepare("SELECT liveness_state FROM workflow_run_summaries WHERE id = ?").get(lastLostRunId) as
+        { liveness_state: string | null } | undefined;
       if (row?.liveness_state === "repair_needed") return;
     }
     injecting = true;
@@ -207,7 +256,11 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   const injectOne = async (db: Db): Promise<void> => {
     restocks += 1;
     const workflowId = restocks === 1 ? `restock-${suffix}` : `restock-${suffix}-${restocks}`;
-    const restock = await start({ workflowId, workflowType: "WarehouseRestockWorkflow", args: [`sku-${suffix}-${restocks}`, opts.restockSleepSeconds ?? 120] });
+    const restock = await start({
+      workflowId,
+      workflowType: "WarehouseRestockWorkflow",
+      args: [`sku-${suffix}-${restocks}`, opts.restockSleepSeconds ?? 120],
+    });
     if (restocks === 1) seeded.lost_transport = restock;
     if (restock.runId && (await waitForReadyTask(db, restock.runId, "timer"))) {
       const removed = loseTransport(db, restock.runId);
@@ -221,7 +274,9 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   const lostTimer =
     db && lostEvery > 0
       ? setInterval(() => {
-          injectLostTransport(db).catch((e: unknown) => log(`lost-transport injection failed: ${e instanceof Error ? e.message : String(e)}`));
+          injectLostTransport(db).catch((e: unknown) =>
+            log(`lost-transport injection failed: ${e instanceof Error ? e.message : String(e)}`),
+          );
         }, lostEvery)
       : null;
 
@@ -230,9 +285,12 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     trickleMs > 0
       ? setInterval(() => {
           const o = order(trickleScenario(orderCount));
-          start({ workflowId: o.workflowId, workflowType: "OrderWorkflow", args: o.args, businessKey: o.args[0].customer }).catch((e: unknown) =>
-            log(`trickle start failed: ${e instanceof Error ? e.message : String(e)}`),
-          );
+          start({
+            workflowId: o.workflowId,
+            workflowType: "OrderWorkflow",
+            args: o.args,
+            businessKey: o.args[0].customer,
+          }).catch((e: unknown) => log(`trickle start failed: ${e instanceof Error ? e.message : String(e)}`));
         }, trickleMs)
       : null;
 
@@ -244,7 +302,10 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       if (lostTimer) clearInterval(lostTimer);
       crashingWorker.stop();
       await paymentsStarted.catch(() => undefined);
-      await Promise.all([defaultWorker.shutdown({ abortPolls: true, abortActivities: true }), paymentsWorker.shutdown({ abortPolls: true, abortActivities: true })]);
+      await Promise.all([
+        defaultWorker.shutdown({ abortPolls: true, abortActivities: true }),
+        paymentsWorker.shutdown({ abortPolls: true, abortActivities: true }),
+      ]);
     },
   };
 }

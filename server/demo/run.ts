@@ -12,7 +12,12 @@ import { startDemoFleet } from "./fleet";
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { url: { type: "string", default: "http://127.0.0.1:8080" }, data: { type: "string" }, namespace: { type: "string" }, trickle: { type: "string", default: "4000" } },
+    options: {
+      url: { type: "string", default: "http://127.0.0.1:8080" },
+      data: { type: "string" },
+      namespace: { type: "string" },
+      trickle: { type: "string", default: "4000" },
+    },
   });
   const db = values.data ? new Database(values.data) : undefined;
   db?.pragma("busy_timeout = 5000");

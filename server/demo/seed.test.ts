@@ -32,9 +32,14 @@ describe("bulk seed", () => {
     expect(count("SELECT COUNT(*) AS n FROM workflow_instances")).toBe(2500);
     expect(count("SELECT COUNT(*) AS n FROM workflow_run_summaries")).toBe(2500);
     expect(count("SELECT COUNT(*) AS n FROM workflow_history_events")).toBe(result.events);
-    const statuses = db.prepare("SELECT status, COUNT(*) AS n FROM workflow_runs GROUP BY status").all() as { status: string; n: number }[];
+    const statuses = db.prepare("SELECT status, COUNT(*) AS n FROM workflow_runs GROUP BY status").all() as {
+      status: string;
+      n: number;
+    }[];
     expect(statuses.map((s) => s.status).sort()).toEqual(["cancelled", "completed", "failed", "terminated", "waiting"]);
-    expect(count("SELECT COUNT(*) AS n FROM workflow_run_summaries WHERE liveness_state = 'repair_needed'")).toBeGreaterThan(0);
+    expect(
+      count("SELECT COUNT(*) AS n FROM workflow_run_summaries WHERE liveness_state = 'repair_needed'"),
+    ).toBeGreaterThan(0);
     expect(count("SELECT COUNT(DISTINCT workflow_type) AS n FROM workflow_runs")).toBe(6);
   });
 
@@ -42,13 +47,28 @@ describe("bulk seed", () => {
     seedRuns(db, { runs: 1000, now: clock.now() });
     const sample = db.prepare("SELECT * FROM workflow_run_summaries ORDER BY id").all() as Record<string, unknown>[];
     const byShape = new Map<string, Record<string, unknown>>();
-    for (const row of sample) byShape.set(`${String(row.status)}:${String(row.closed_reason)}:${String(row.liveness_state)}`, row);
+    for (const row of sample)
+      byShape.set(`${String(row.status)}:${String(row.closed_reason)}:${String(row.liveness_state)}`, row);
     expect(byShape.size).toBeGreaterThanOrEqual(7);
     for (const row of byShape.values()) {
       const projected = projectRunSummary(db, String(row.id), clock.now());
       expect(projected, String(row.id)).not.toBeNull();
-      const keys = ["status", "status_bucket", "closed_reason", "liveness_state", "wait_kind", "open_wait_id", "repair_blocked_reason", "exception_count", "history_event_count", "history_size_bytes", "sort_key", "duration_ms"] as const;
-      for (const k of keys) expect({ [k]: row[k] }).toEqual({ [k]: (projected as unknown as Record<string, unknown>)[k] });
+      const keys = [
+        "status",
+        "status_bucket",
+        "closed_reason",
+        "liveness_state",
+        "wait_kind",
+        "open_wait_id",
+        "repair_blocked_reason",
+        "exception_count",
+        "history_event_count",
+        "history_size_bytes",
+        "sort_key",
+        "duration_ms",
+      ] as const;
+      for (const k of keys)
+        expect({ [k]: row[k] }).toEqual({ [k]: (projected as unknown as Record<string, unknown>)[k] });
     }
   });
 });

@@ -23,7 +23,14 @@ export interface SeedOptions {
   onProgress?: (done: number) => void;
 }
 
-const TYPES = ["OrderWorkflow", "RefundApprovalWorkflow", "InventorySyncWorkflow", "ShipmentBatchWorkflow", "ParcelWorkflow", "FulfillmentWorkflow"];
+const TYPES = [
+  "OrderWorkflow",
+  "RefundApprovalWorkflow",
+  "InventorySyncWorkflow",
+  "ShipmentBatchWorkflow",
+  "ParcelWorkflow",
+  "FulfillmentWorkflow",
+];
 const QUEUES = ["default", "default", "default", "payments"];
 const DAY_MS = 86_400_000;
 
@@ -92,18 +99,62 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
     const instanceId = `seed-${tag}-${type.replace("Workflow", "").toLowerCase()}-${i}`;
     const businessKey = `customer-${i % 5000}`;
     const queue = QUEUES[i % QUEUES.length];
-    const status = { completed: "completed", failed: "failed", timed_out: "failed", cancelled: "cancelled", terminated: "terminated", waiting: "waiting", stuck: "waiting" }[shape];
-    const closedReason = closed ? { completed: "completed", failed: "failed", timed_out: "timed_out", cancelled: "cancelled", terminated: "terminated" }[shape as "completed"] : null;
-    const at = (k: number): number => Math.min(startedAt + k * Math.max(1, Math.floor(duration / 4)), closedAt ?? startedAt + k * 50);
+    const status = {
+      completed: "completed",
+      failed: "failed",
+      timed_out: "failed",
+      cancelled: "cancelled",
+      terminated: "terminated",
+      waiting: "waiting",
+      stuck: "waiting",
+    }[shape];
+    const closedReason = closed
+      ? {
+          completed: "completed",
+          failed: "failed",
+          timed_out: "timed_out",
+          cancelled: "cancelled",
+          terminated: "terminated",
+        }[shape as "completed"]
+      : null;
+    const at = (k: number): number =>
+      Math.min(startedAt + k * Math.max(1, Math.floor(duration / 4)), closedAt ?? startedAt + k * 50);
 
     const execId = newId(startedAt);
-    const failureId = shape === "failed" || shape === "timed_out" || shape === "cancelled" || shape === "terminated" ? newId(closedAt ?? startedAt) : null;
+    const failureId =
+      shape === "failed" || shape === "timed_out" || shape === "cancelled" || shape === "terminated"
+        ? newId(closedAt ?? startedAt)
+        : null;
     const waitId = newId(startedAt);
-    const list: Event[] = [{ type: "WorkflowStarted", payload: { workflow_type: type, workflow_class: type, workflow_instance_id: instanceId, workflow_run_id: runId, business_key: businessKey } }];
+    const list: Event[] = [
+      {
+        type: "WorkflowStarted",
+        payload: {
+          workflow_type: type,
+          workflow_class: type,
+          workflow_instance_id: instanceId,
+          workflow_run_id: runId,
+          business_key: businessKey,
+        },
+      },
+    ];
     if (shape === "completed") {
       list.push(
-        { type: "ActivityScheduled", payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 } },
-        { type: "ActivityCompleted", payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1, attempt_number: 1, result: output, payload_codec: "avro" } },
+        {
+          type: "ActivityScheduled",
+          payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 },
+        },
+        {
+          type: "ActivityCompleted",
+          payload: {
+            activity_execution_id: execId,
+            activity_type: "ChargeCard",
+            sequence: 1,
+            attempt_number: 1,
+            result: output,
+            payload_codec: "avro",
+          },
+        },
         { type: "WorkflowCompleted", payload: { output, payload_codec: "avro" } },
       );
     } else if (shape === "failed") {
@@ -111,21 +162,98 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
       const exceptionType = nonRetryable ? "PaymentDeclined" : "GatewayUnavailable";
       const message = nonRetryable ? "Card was declined by the issuer." : "Payment gateway unavailable (HTTP 503).";
       list.push(
-        { type: "ActivityScheduled", payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 } },
-        { type: "ActivityFailed", payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1, attempt_number: nonRetryable ? 1 : 3, failure_id: failureId, failure_category: "activity", non_retryable: nonRetryable, exception_type: exceptionType, message } },
-        { type: "WorkflowFailed", payload: { failure_id: failureId, source_kind: "workflow_run", source_id: runId, failure_category: "activity", non_retryable: nonRetryable, exception_type: exceptionType, message } },
+        {
+          type: "ActivityScheduled",
+          payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 },
+        },
+        {
+          type: "ActivityFailed",
+          payload: {
+            activity_execution_id: execId,
+            activity_type: "ChargeCard",
+            sequence: 1,
+            attempt_number: nonRetryable ? 1 : 3,
+            failure_id: failureId,
+            failure_category: "activity",
+            non_retryable: nonRetryable,
+            exception_type: exceptionType,
+            message,
+          },
+        },
+        {
+          type: "WorkflowFailed",
+          payload: {
+            failure_id: failureId,
+            source_kind: "workflow_run",
+            source_id: runId,
+            failure_category: "activity",
+            non_retryable: nonRetryable,
+            exception_type: exceptionType,
+            message,
+          },
+        },
       );
-      insFailure.run(failureId, runId, "activity_execution", execId, "activity", "activity", nonRetryable ? 1 : 0, exceptionType, exceptionType, message, closedAt, closedAt);
+      insFailure.run(
+        failureId,
+        runId,
+        "activity_execution",
+        execId,
+        "activity",
+        "activity",
+        nonRetryable ? 1 : 0,
+        exceptionType,
+        exceptionType,
+        message,
+        closedAt,
+        closedAt,
+      );
     } else if (shape === "timed_out") {
       const message = `Workflow execution deadline expired at ${isoMicros(closedAt)}.`;
-      list.push({ type: "WorkflowTimedOut", payload: { failure_id: failureId, timeout_kind: "execution_timeout", failure_category: "timeout", message } });
-      insFailure.run(failureId, runId, "workflow_run", runId, "timeout", "timeout", 0, "Workflow\\V2\\Exceptions\\WorkflowTimeoutException", null, message, closedAt, closedAt);
+      list.push({
+        type: "WorkflowTimedOut",
+        payload: { failure_id: failureId, timeout_kind: "execution_timeout", failure_category: "timeout", message },
+      });
+      insFailure.run(
+        failureId,
+        runId,
+        "workflow_run",
+        runId,
+        "timeout",
+        "timeout",
+        0,
+        "Workflow\\V2\\Exceptions\\WorkflowTimeoutException",
+        null,
+        message,
+        closedAt,
+        closedAt,
+      );
     } else if (shape === "cancelled" || shape === "terminated") {
       const message = shape === "cancelled" ? "Workflow cancelled." : "Workflow terminated.";
-      list.push({ type: shape === "cancelled" ? "WorkflowCancelled" : "WorkflowTerminated", payload: { failure_id: failureId, failure_category: shape, closed_reason: shape, message } });
-      insFailure.run(failureId, runId, "workflow_run", runId, shape, shape, 0, shape === "cancelled" ? "Workflow\\V2\\Exceptions\\WorkflowCancelledException" : "Workflow\\V2\\Exceptions\\WorkflowTerminatedException", null, message, closedAt, closedAt);
+      list.push({
+        type: shape === "cancelled" ? "WorkflowCancelled" : "WorkflowTerminated",
+        payload: { failure_id: failureId, failure_category: shape, closed_reason: shape, message },
+      });
+      insFailure.run(
+        failureId,
+        runId,
+        "workflow_run",
+        runId,
+        shape,
+        shape,
+        0,
+        shape === "cancelled"
+          ? "Workflow\\V2\\Exceptions\\WorkflowCancelledException"
+          : "Workflow\\V2\\Exceptions\\WorkflowTerminatedException",
+        null,
+        message,
+        closedAt,
+        closedAt,
+      );
     } else if (shape === "waiting") {
-      list.push({ type: "SignalWaitOpened", payload: { signal_name: "approve", signal_wait_id: waitId, sequence: 1, timeout_seconds: null } });
+      list.push({
+        type: "SignalWaitOpened",
+        payload: { signal_name: "approve", signal_wait_id: waitId, sequence: 1, timeout_seconds: null },
+      });
     }
 
     let size = 0;
@@ -137,8 +265,37 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
     });
     events += list.length;
     const lastProgress = at(list.length - 1);
-    insInstance.run(instanceId, namespace, type, type, businessKey, runId, startedAt, startedAt, closedAt ?? lastProgress);
-    insRun.run(runId, instanceId, namespace, type, type, businessKey, status, closedReason, input, shape === "completed" ? output : null, shape === "completed" ? "avro" : null, queue, list.length, startedAt, closedAt, lastProgress, startedAt, closedAt ?? lastProgress);
+    insInstance.run(
+      instanceId,
+      namespace,
+      type,
+      type,
+      businessKey,
+      runId,
+      startedAt,
+      startedAt,
+      closedAt ?? lastProgress,
+    );
+    insRun.run(
+      runId,
+      instanceId,
+      namespace,
+      type,
+      type,
+      businessKey,
+      status,
+      closedReason,
+      input,
+      shape === "completed" ? output : null,
+      shape === "completed" ? "avro" : null,
+      queue,
+      list.length,
+      startedAt,
+      closedAt,
+      lastProgress,
+      startedAt,
+      closedAt ?? lastProgress,
+    );
 
     const liveness: [string, string] = closed
       ? ["closed", `Run closed as ${closedReason ?? status}.`]
@@ -189,10 +346,15 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { runs: { type: "string", default: "10000" }, data: { type: "string" }, namespace: { type: "string", default: "default" } },
+    options: {
+      runs: { type: "string", default: "10000" },
+      data: { type: "string" },
+      namespace: { type: "string", default: "default" },
+    },
   });
   const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1 || runs > 1_000_000) throw new Error("--runs must be an integer between 1 and 1000000");
+  if (!Number.isInteger(runs) || runs < 1 || runs > 1_000_000)
+    throw new Error("--runs must be an integer between 1 and 1000000");
   if (!values.data) throw new Error("--data path.db is required");
   const db = openDb(values.data, systemClock);
   // Bulk loading trades per-commit durability for speed; a crashed seed is simply rerun.
@@ -203,13 +365,16 @@ async function main(): Promise<void> {
     runs,
     namespace: values.namespace,
     onProgress: (done) => {
-      if (done % 100_000 === 0 || done === runs) process.stdout.write(`seeded ${done} runs (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+      if (done % 100_000 === 0 || done === runs)
+        process.stdout.write(`seeded ${done} runs (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
     },
   });
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
   const wall = (Date.now() - started) / 1000;
-  process.stdout.write(`seed: ${result.runs} runs, ${result.events} history events in ${wall.toFixed(1)} s (${Math.round(result.runs / wall)} runs/s) into ${values.data}\n`);
+  process.stdout.write(
+    `seed: ${result.runs} runs, ${result.events} history events in ${wall.toFixed(1)} s (${Math.round(result.runs / wall)} runs/s) into ${values.data}\n`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

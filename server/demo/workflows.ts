@@ -25,7 +25,12 @@ export class PaymentDeclined extends NonRetryableError {}
 
 function asOrder(v: PayloadValue): Order {
   const o = v as unknown as Order;
-  return { orderId: String(o.orderId), customer: String(o.customer), amountCents: Number(o.amountCents), scenario: o.scenario };
+  return {
+    orderId: String(o.orderId),
+    customer: String(o.customer),
+    amountCents: Number(o.amountCents),
+    scenario: o.scenario,
+  };
 }
 
 const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
@@ -53,11 +58,18 @@ export const chargeCard = defineActivity(
   async (ctx, order) => {
     const o = asOrder(order);
     await pause(80);
-    if (o.scenario === "declined") throw new PaymentDeclined(`Card for ${o.customer} was declined by the issuer (insufficient funds).`);
-    if (o.scenario === "exhausted") throw new ApplicationError("Payment gateway unavailable (HTTP 503).", "GatewayUnavailable");
-    if (o.scenario === "transient" && ctx.attempt < 2) throw new ApplicationError("Payment gateway timed out after 10s.", "GatewayTimeout");
+    if (o.scenario === "declined")
+      throw new PaymentDeclined(`Card for ${o.customer} was declined by the issuer (insufficient funds).`);
+    if (o.scenario === "exhausted")
+      throw new ApplicationError("Payment gateway unavailable (HTTP 503).", "GatewayUnavailable");
+    if (o.scenario === "transient" && ctx.attempt < 2)
+      throw new ApplicationError("Payment gateway timed out after 10s.", "GatewayTimeout");
     // The execution id is stable across retries: the gateway deduplicates charges on it.
-    return { chargeId: `ch_${ctx.idempotencyKey.slice(-10)}`, amountCents: o.amountCents, idempotencyKey: ctx.idempotencyKey };
+    return {
+      chargeId: `ch_${ctx.idempotencyKey.slice(-10)}`,
+      amountCents: o.amountCents,
+      idempotencyKey: ctx.idempotencyKey,
+    };
   },
   CHARGE_CARD_OPTIONS,
 );
@@ -88,7 +100,11 @@ export const sendReceipt = defineActivity("SendReceipt", async (_ctx, order) => 
 
 export const issueRefund = defineActivity("IssueRefund", async (ctx, orderId, approved) => {
   await pause(40);
-  return { orderId, refunded: approved === true, refundId: approved === true ? `re_${ctx.idempotencyKey.slice(-8)}` : null };
+  return {
+    orderId,
+    refunded: approved === true,
+    refundId: approved === true ? `re_${ctx.idempotencyKey.slice(-8)}` : null,
+  };
 });
 
 export const syncInventoryPage = defineActivity("SyncInventoryPage", async (_ctx, round) => {
@@ -125,12 +141,18 @@ export const orderWorkflow = defineWorkflow("OrderWorkflow", function* (ctx, raw
 });
 
 /** Waits for an operator's `approve` signal (`[true]` or `[false]`); with a timeout it rejects by default. */
-export const refundApprovalWorkflow = defineWorkflow("RefundApprovalWorkflow", function* (ctx, orderId, timeoutSeconds) {
-  const decision = yield* ctx.waitForSignal("approve", typeof timeoutSeconds === "number" ? timeoutSeconds : undefined);
-  const approved = decision !== null && decision[0] === true;
-  const refund = yield ctx.activity("IssueRefund", [orderId, approved]);
-  return { orderId, approved, timedOut: decision === null, refund };
-});
+export const refundApprovalWorkflow = defineWorkflow(
+  "RefundApprovalWorkflow",
+  function* (ctx, orderId, timeoutSeconds) {
+    const decision = yield* ctx.waitForSignal(
+      "approve",
+      typeof timeoutSeconds === "number" ? timeoutSeconds : undefined,
+    );
+    const approved = decision !== null && decision[0] === true;
+    const refund = yield ctx.activity("IssueRefund", [orderId, approved]);
+    return { orderId, approved, timedOut: decision === null, refund };
+  },
+);
 
 /** Nightly inventory sync: one page per run, continued as new until the last page. */
 export const inventorySyncWorkflow = defineWorkflow("InventorySyncWorkflow", function* (ctx, round, lastRound) {
@@ -148,7 +170,8 @@ export const parcelWorkflow = defineWorkflow("ParcelWorkflow", function* (ctx, p
 /** A shipment batch fans out to one child workflow per parcel. */
 export const shipmentBatchWorkflow = defineWorkflow("ShipmentBatchWorkflow", function* (ctx, batchId, parcels) {
   const results: PayloadValue[] = [];
-  for (const parcel of parcels as PayloadValue[]) results.push((yield ctx.child("ParcelWorkflow", [parcel])) as PayloadValue);
+  for (const parcel of parcels as PayloadValue[])
+    results.push((yield ctx.child("ParcelWorkflow", [parcel])) as PayloadValue);
   return { batchId, parcels: results };
 });
 

@@ -2,8 +2,22 @@ import { z } from "zod";
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { EngineError, validationError } from "./errors";
-import { activityEventKeys, activitySnapshot, attemptSnapshot, EXCEPTION_CLASSES, insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
-import { activityParallelPath, groupsCompleted, parallelFields, parallelKeys, parallelPath, pathMismatch } from "./parallel-groups";
+import {
+  activityEventKeys,
+  activitySnapshot,
+  attemptSnapshot,
+  EXCEPTION_CLASSES,
+  insertFailure,
+  WORKER_FAILURE_CLASS,
+} from "./lifecycle";
+import {
+  activityParallelPath,
+  groupsCompleted,
+  parallelFields,
+  parallelKeys,
+  parallelPath,
+  pathMismatch,
+} from "./parallel-groups";
 import type { ActivityRow, AttemptRow, RetryPolicySnapshot, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
@@ -31,7 +45,12 @@ export const scheduleActivitySchema = z
     retry_policy: z
       .object({
         max_attempts: z.number().int().nullish(),
-        backoff_seconds: z.union([z.array(z.number().int().min(0).max(MAX_DURATION_SECONDS)), z.number().int().min(0).max(MAX_DURATION_SECONDS)]).nullish(),
+        backoff_seconds: z
+          .union([
+            z.array(z.number().int().min(0).max(MAX_DURATION_SECONDS)),
+            z.number().int().min(0).max(MAX_DURATION_SECONDS),
+          ])
+          .nullish(),
         non_retryable_error_types: z.array(z.string()).nullish(),
       })
       .nullish(),
@@ -43,11 +62,17 @@ export const scheduleActivitySchema = z
   })
   .superRefine((c, ctx) => {
     const lte = (a: number | null | undefined, b: number | null | undefined, aName: string, bName: string): void => {
-      if (a && b && a > b) ctx.addIssue({ code: "custom", path: [aName], message: `The ${aName} must not exceed ${bName}.` });
+      if (a && b && a > b)
+        ctx.addIssue({ code: "custom", path: [aName], message: `The ${aName} must not exceed ${bName}.` });
     };
     lte(c.heartbeat_timeout, c.start_to_close_timeout, "heartbeat_timeout", "start_to_close_timeout");
     lte(c.start_to_close_timeout, c.schedule_to_close_timeout, "start_to_close_timeout", "schedule_to_close_timeout");
-    lte(c.schedule_to_start_timeout, c.schedule_to_close_timeout, "schedule_to_start_timeout", "schedule_to_close_timeout");
+    lte(
+      c.schedule_to_start_timeout,
+      c.schedule_to_close_timeout,
+      "schedule_to_start_timeout",
+      "schedule_to_close_timeout",
+    );
   });
 
 export type ScheduleActivityCommand = z.infer<typeof scheduleActivitySchema>;
@@ -58,7 +83,12 @@ function policySnapshot(c: ScheduleActivityCommand): RetryPolicySnapshot {
   const requested = rp?.max_attempts ?? 1;
   const maxAttempts = requested <= 0 ? null : requested;
   const rawBackoff = rp?.backoff_seconds;
-  const backoff = rawBackoff === undefined || rawBackoff === null ? DEFAULT_BACKOFF_SECONDS : typeof rawBackoff === "number" ? [rawBackoff] : rawBackoff;
+  const backoff =
+    rawBackoff === undefined || rawBackoff === null
+      ? DEFAULT_BACKOFF_SECONDS
+      : typeof rawBackoff === "number"
+        ? [rawBackoff]
+        : rawBackoff;
   return {
     snapshot_version: 1,
     max_attempts: maxAttempts,
@@ -85,7 +115,18 @@ function taskSnapshotOf(tx: Tx, taskId: string): JsonObject {
 }
 
 function policyOf(a: ActivityRow): RetryPolicySnapshot {
-  return parseJson<RetryPolicySnapshot>(a.retry_policy) ?? { snapshot_version: 1, max_attempts: 1, backoff_seconds: [], start_to_close_timeout: null, schedule_to_start_timeout: null, schedule_to_close_timeout: null, heartbeat_timeout: null, non_retryable_error_types: [] };
+  return (
+    parseJson<RetryPolicySnapshot>(a.retry_policy) ?? {
+      snapshot_version: 1,
+      max_attempts: 1,
+      backoff_seconds: [],
+      start_to_close_timeout: null,
+      schedule_to_start_timeout: null,
+      schedule_to_close_timeout: null,
+      heartbeat_timeout: null,
+      non_retryable_error_types: [],
+    }
+  );
 }
 
 /** schedule_activity: execution row (pending, attempt_count 0, deadlines, policy), ActivityScheduled, a ready activity task. */
@@ -115,7 +156,11 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
       c.connection ?? run.connection,
       queue,
       JSON.stringify(policy),
-      JSON.stringify({ queue, connection: c.connection ?? null, ...(parallel.length > 0 ? { parallel_group_path: parallel } : {}) }),
+      JSON.stringify({
+        queue,
+        connection: c.connection ?? null,
+        ...(parallel.length > 0 ? { parallel_group_path: parallel } : {}),
+      }),
       policy.schedule_to_start_timeout ? tx.now + policy.schedule_to_start_timeout * 1000 : null,
       policy.schedule_to_close_timeout ? tx.now + policy.schedule_to_close_timeout * 1000 : null,
       tx.now,
@@ -126,7 +171,15 @@ export function scheduleActivity(tx: Tx, run: RunRow, workflowTaskId: string, c:
     "ActivityScheduled",
     // The scheduling workflow task is the event's own `workflow_task_id` column, not a payload key.
     // `WorkflowHistoryEvent::record(..., $task)` adds the scheduling workflow task's snapshot (workflow@8dc90d64).
-    { activity_execution_id: id, activity_class: a.activity_class, activity_type: a.activity_type, sequence, activity: activitySnapshot(a), ...parallelKeys(parallel), ...taskSnapshotOf(tx, workflowTaskId) },
+    {
+      activity_execution_id: id,
+      activity_class: a.activity_class,
+      activity_type: a.activity_type,
+      sequence,
+      activity: activitySnapshot(a),
+      ...parallelKeys(parallel),
+      ...taskSnapshotOf(tx, workflowTaskId),
+    },
     { taskId: workflowTaskId },
   );
   return tx.createTask(run, "activity", { activity_execution_id: id }, { queue });
@@ -168,7 +221,9 @@ function deadlinesOf(a: ActivityRow): Record<string, string> | undefined {
 export function claimActivityTask(tx: Tx, namespace: string, workerId: string, queue: string): ActivityTaskView | null {
   for (;;) {
     const task = tx.db
-      .prepare("SELECT * FROM workflow_tasks WHERE namespace = ? AND task_type = 'activity' AND queue = ? AND status = 'ready' AND available_at <= ? ORDER BY available_at LIMIT 1")
+      .prepare(
+        "SELECT * FROM workflow_tasks WHERE namespace = ? AND task_type = 'activity' AND queue = ? AND status = 'ready' AND available_at <= ? ORDER BY available_at LIMIT 1",
+      )
       .get(namespace, queue, tx.now) as TaskRow | undefined;
     if (!task) return null;
     const run = tx.run(task.workflow_run_id);
@@ -209,7 +264,18 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
         `INSERT INTO activity_attempts (id, workflow_run_id, activity_execution_id, workflow_task_id, attempt_number, status, lease_owner, started_at, lease_expires_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?) RETURNING *`,
       )
-      .get(attemptId, run.id, a.id, task.id, attemptNumber, workerId, tx.now, leaseExpires, tx.now, tx.now) as AttemptRow;
+      .get(
+        attemptId,
+        run.id,
+        a.id,
+        task.id,
+        attemptNumber,
+        workerId,
+        tx.now,
+        leaseExpires,
+        tx.now,
+        tx.now,
+      ) as AttemptRow;
     tx.appendEvent(
       run.id,
       "ActivityStarted",
@@ -254,7 +320,12 @@ interface ReportContext {
 }
 
 function ignored(status: number, reason: string, message: string, extra: JsonObject): EngineError {
-  return new EngineError(status, reason, message, { outcome: "ignored", recorded: false, next_task_id: null, ...extra });
+  return new EngineError(status, reason, message, {
+    outcome: "ignored",
+    recorded: false,
+    next_task_id: null,
+    ...extra,
+  });
 }
 
 /**
@@ -263,17 +334,39 @@ function ignored(status: number, reason: string, message: string, extra: JsonObj
  */
 function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined): ReportContext {
   const task = tx.task(taskId);
-  if (!task || task.task_type !== "activity") throw new EngineError(404, "task_not_found", "Activity task not found.", { task_id: taskId, activity_attempt_id: attemptId, outcome: "ignored", recorded: false });
+  if (!task || task.task_type !== "activity")
+    throw new EngineError(404, "task_not_found", "Activity task not found.", {
+      task_id: taskId,
+      activity_attempt_id: attemptId,
+      outcome: "ignored",
+      recorded: false,
+    });
   const attempt = tx.attempt(attemptId);
   if (!attempt || attempt.workflow_task_id !== task.id) {
-    throw new EngineError(404, "attempt_not_found", "Activity attempt not found for this task.", { task_id: taskId, activity_attempt_id: attemptId, outcome: "ignored", recorded: false });
+    throw new EngineError(404, "attempt_not_found", "Activity attempt not found for this task.", {
+      task_id: taskId,
+      activity_attempt_id: attemptId,
+      outcome: "ignored",
+      recorded: false,
+    });
   }
   const activity = tx.activity(attempt.activity_execution_id);
-  if (!activity) throw new EngineError(404, "activity_execution_missing", "Activity execution not found.", { task_id: taskId, activity_attempt_id: attemptId, outcome: "ignored", recorded: false });
+  if (!activity)
+    throw new EngineError(404, "activity_execution_missing", "Activity execution not found.", {
+      task_id: taskId,
+      activity_attempt_id: attemptId,
+      outcome: "ignored",
+      recorded: false,
+    });
   const run = tx.mustRun(task.workflow_run_id);
   const base = { task_id: taskId, activity_attempt_id: attemptId };
   if (run.status === "cancelled" || run.status === "terminated") {
-    if (attempt.status === "running") tx.db.prepare("UPDATE activity_attempts SET status = 'cancelled', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, tx.now, attempt.id);
+    if (attempt.status === "running")
+      tx.db
+        .prepare(
+          "UPDATE activity_attempts SET status = 'cancelled', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(tx.now, tx.now, attempt.id);
     const reason = run.status === "cancelled" ? "run_cancelled" : "run_terminated";
     const fresh = tx.attempt(attempt.id) as AttemptRow;
     throw ignored(409, reason, `The workflow run was ${run.status}.`, {
@@ -288,11 +381,20 @@ function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: st
       task_status: task.status,
     });
   }
-  if (leaseOwner !== undefined && attempt.lease_owner !== leaseOwner) throw ignored(409, "lease_owner_mismatch", "Activity attempt is leased by another worker.", base);
-  const stale = task.status !== "leased" || task.attempt_count !== attempt.attempt_number || activity.attempt_count !== attempt.attempt_number || activity.current_attempt_id !== attempt.id;
+  if (leaseOwner !== undefined && attempt.lease_owner !== leaseOwner)
+    throw ignored(409, "lease_owner_mismatch", "Activity attempt is leased by another worker.", base);
+  const stale =
+    task.status !== "leased" ||
+    task.attempt_count !== attempt.attempt_number ||
+    activity.attempt_count !== attempt.attempt_number ||
+    activity.current_attempt_id !== attempt.id;
   if (stale) {
     if (attempt.status === "running") {
-      tx.db.prepare("UPDATE activity_attempts SET status = 'expired', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, tx.now, attempt.id);
+      tx.db
+        .prepare(
+          "UPDATE activity_attempts SET status = 'expired', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(tx.now, tx.now, attempt.id);
       tx.touch(run.id);
     }
     throw ignored(409, "stale_attempt", "Activity attempt is no longer current.", base);
@@ -316,19 +418,32 @@ export function heartbeatActivityTask(tx: Tx, taskId: string, input: HeartbeatIn
   try {
     ctx = reportContext(tx, taskId, input.activity_attempt_id, input.lease_owner);
   } catch (e) {
-    if (e instanceof EngineError && e.status === 409) throw new EngineError(e.status, e.reason, e.message, { ...e.extra, can_continue: false, cancel_requested: e.extra.cancel_requested ?? false, heartbeat_recorded: false });
+    if (e instanceof EngineError && e.status === 409)
+      throw new EngineError(e.status, e.reason, e.message, {
+        ...e.extra,
+        can_continue: false,
+        cancel_requested: e.extra.cancel_requested ?? false,
+        heartbeat_recorded: false,
+      });
     throw e;
   }
   const { task, attempt, activity, run } = ctx;
   const policy = policyOf(activity);
   const leaseExpires = tx.now + tx.leases.activityMs;
   tx.db
-    .prepare("UPDATE activity_executions SET last_heartbeat_at = ?, heartbeat_deadline_at = ?, updated_at = ? WHERE id = ?")
+    .prepare(
+      "UPDATE activity_executions SET last_heartbeat_at = ?, heartbeat_deadline_at = ?, updated_at = ? WHERE id = ?",
+    )
     .run(tx.now, policy.heartbeat_timeout ? tx.now + policy.heartbeat_timeout * 1000 : null, tx.now, activity.id);
-  tx.db.prepare("UPDATE activity_attempts SET last_heartbeat_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?").run(tx.now, leaseExpires, tx.now, attempt.id);
-  tx.db.prepare("UPDATE workflow_tasks SET lease_expires_at = ?, updated_at = ? WHERE id = ?").run(leaseExpires, tx.now, task.id);
+  tx.db
+    .prepare("UPDATE activity_attempts SET last_heartbeat_at = ?, lease_expires_at = ?, updated_at = ? WHERE id = ?")
+    .run(tx.now, leaseExpires, tx.now, attempt.id);
+  tx.db
+    .prepare("UPDATE workflow_tasks SET lease_expires_at = ?, updated_at = ? WHERE id = ?")
+    .run(leaseExpires, tx.now, task.id);
   const progress: JsonObject = {};
-  for (const k of ["message", "current", "total", "unit", "details"] as const) if (input[k] !== undefined && input[k] !== null) progress[k] = input[k];
+  for (const k of ["message", "current", "total", "unit", "details"] as const)
+    if (input[k] !== undefined && input[k] !== null) progress[k] = input[k];
   tx.appendEvent(
     run.id,
     "ActivityHeartbeatRecorded",
@@ -360,7 +475,9 @@ export function heartbeatActivityTask(tx: Tx, taskId: string, input: HeartbeatIn
 /** Closes an attempt and returns it as written. */
 function closeAttempt(tx: Tx, attemptId: string, status: string): AttemptRow {
   return tx.db
-    .prepare("UPDATE activity_attempts SET status = ?, closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *")
+    .prepare(
+      "UPDATE activity_attempts SET status = ?, closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ? RETURNING *",
+    )
     .get(status, tx.now, tx.now, attemptId) as AttemptRow;
 }
 
@@ -377,14 +494,32 @@ function resumeWorkflow(tx: Tx, run: RunRow, a: ActivityRow, attemptId: string, 
 }
 
 /** Success: ActivityCompleted, attempt/task completed, a workflow resume task. */
-export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined, result: PayloadEnvelope | null): JsonObject {
+export function completeActivityTask(
+  tx: Tx,
+  taskId: string,
+  attemptId: string,
+  leaseOwner: string | undefined,
+  result: PayloadEnvelope | null,
+): JsonObject {
   const { task, attempt, activity, run } = reportContext(tx, taskId, attemptId, leaseOwner);
   const fresh = tx.db
-    .prepare("UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ? RETURNING *")
+    .prepare(
+      "UPDATE activity_executions SET status = 'completed', result = ?, payload_codec = COALESCE(?, payload_codec), closed_at = ?, updated_at = ? WHERE id = ? RETURNING *",
+    )
     .get(result?.blob ?? null, result?.codec ?? null, tx.now, tx.now, activity.id) as ActivityRow;
   closeAttempt(tx, attempt.id, "completed");
-  tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
-  if (isTerminal(run.status)) return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: false, reason: "run_closed", next_task_id: null };
+  tx.db
+    .prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?")
+    .run(tx.now, task.id);
+  if (isTerminal(run.status))
+    return {
+      task_id: task.id,
+      activity_attempt_id: attempt.id,
+      outcome: "completed",
+      recorded: false,
+      reason: "run_closed",
+      next_task_id: null,
+    };
   tx.appendEvent(
     run.id,
     "ActivityCompleted",
@@ -400,8 +535,18 @@ export function completeActivityTask(tx: Tx, taskId: string, attemptId: string, 
   );
   // A member of a parallel group wakes the workflow only with the group's last success.
   const path = activityParallelPath(fresh);
-  const next = path.length === 0 || groupsCompleted(tx, run.id, path) ? resumeWorkflow(tx, run, fresh, attempt.id, "ActivityCompleted") : null;
-  return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "completed", recorded: true, reason: null, next_task_id: next };
+  const next =
+    path.length === 0 || groupsCompleted(tx, run.id, path)
+      ? resumeWorkflow(tx, run, fresh, attempt.id, "ActivityCompleted")
+      : null;
+  return {
+    task_id: task.id,
+    activity_attempt_id: attempt.id,
+    outcome: "completed",
+    recorded: true,
+    reason: null,
+    next_task_id: next,
+  };
 }
 
 export interface ActivityFailureInput {
@@ -428,7 +573,12 @@ interface FailureFacts {
  * Retry: attempt closed `failed` by the caller, execution back to `pending` (attempt count kept), the
  * old task completed/cancelled, ActivityRetryScheduled and a new task at now + backoff. No failure row.
  */
-function scheduleRetry(tx: Tx, ctx: { task: TaskRow; attempt: AttemptRow; activity: ActivityRow; run: RunRow }, facts: FailureFacts, policy: RetryPolicySnapshot): string {
+function scheduleRetry(
+  tx: Tx,
+  ctx: { task: TaskRow; attempt: AttemptRow; activity: ActivityRow; run: RunRow },
+  facts: FailureFacts,
+  policy: RetryPolicySnapshot,
+): string {
   const { task, attempt, activity, run } = ctx;
   const backoff = backoffFor(policy, attempt.attempt_number);
   const availableAt = tx.now + backoff * 1000;
@@ -437,7 +587,12 @@ function scheduleRetry(tx: Tx, ctx: { task: TaskRow; attempt: AttemptRow; activi
       `UPDATE activity_executions SET status = 'pending', exception = ?, last_heartbeat_at = NULL, close_deadline_at = NULL, heartbeat_deadline_at = NULL,
          schedule_deadline_at = ?, updated_at = ? WHERE id = ?`,
     )
-    .run(JSON.stringify(facts.exception), policy.schedule_to_start_timeout ? availableAt + policy.schedule_to_start_timeout * 1000 : null, tx.now, activity.id);
+    .run(
+      JSON.stringify(facts.exception),
+      policy.schedule_to_start_timeout ? availableAt + policy.schedule_to_start_timeout * 1000 : null,
+      tx.now,
+      activity.id,
+    );
   const retryPayload: JsonObject = {
     activity_execution_id: activity.id,
     retry_of_task_id: task.id,
@@ -448,7 +603,11 @@ function scheduleRetry(tx: Tx, ctx: { task: TaskRow; attempt: AttemptRow; activi
     retry_policy: policy,
   };
   if (facts.timeoutKind) retryPayload.timeout_kind = facts.timeoutKind;
-  const retryTaskId = tx.createTask(run, "activity", retryPayload, { availableAt, queue: task.queue, attemptCount: attempt.attempt_number });
+  const retryTaskId = tx.createTask(run, "activity", retryPayload, {
+    availableAt,
+    queue: task.queue,
+    attemptCount: attempt.attempt_number,
+  });
   const fresh = tx.activity(activity.id) as ActivityRow;
   tx.appendEvent(
     run.id,
@@ -494,30 +653,69 @@ function retryAllowed(policy: RetryPolicySnapshot, attemptNumber: number): boole
  * (flag, or type listed in non_retryable_error_types) or attempts are exhausted; then a failure row
  * (activity/activity), ActivityFailed, and a workflow resume task.
  */
-export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined, failure: ActivityFailureInput): JsonObject {
+export function failActivityTask(
+  tx: Tx,
+  taskId: string,
+  attemptId: string,
+  leaseOwner: string | undefined,
+  failure: ActivityFailureInput,
+): JsonObject {
   const ctx = reportContext(tx, taskId, attemptId, leaseOwner);
   const { task, attempt, activity, run } = ctx;
   const policy = policyOf(activity);
   const exceptionType = failure.type ?? null;
-  const nonRetryable = failure.non_retryable === true || failure.retryable === false || (exceptionType !== null && policy.non_retryable_error_types.includes(exceptionType));
+  const nonRetryable =
+    failure.non_retryable === true ||
+    failure.retryable === false ||
+    (exceptionType !== null && policy.non_retryable_error_types.includes(exceptionType));
   const exception: JsonObject = { type: exceptionType, message: failure.message, code: 0 };
   if (nonRetryable) exception.non_retryable = true;
   if (failure.details !== undefined && failure.details !== null) exception.details = failure.details;
   // `DefaultActivityTaskBridge::throwable` (workflow@8dc90d64): a failure without a PHP `class` is
   // restored as RuntimeException; its type stays `exception_type`.
-  const facts: FailureFacts = { exceptionType, exceptionClass: WORKER_FAILURE_CLASS, message: failure.message, exception, trace: failure.stack_trace ?? null };
+  const facts: FailureFacts = {
+    exceptionType,
+    exceptionClass: WORKER_FAILURE_CLASS,
+    message: failure.message,
+    exception,
+    trace: failure.stack_trace ?? null,
+  };
   closeAttempt(tx, attempt.id, "failed");
-  tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
+  tx.db
+    .prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?")
+    .run(tx.now, task.id);
   tx.touch(run.id);
   if (isTerminal(run.status)) {
-    tx.db.prepare("UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(exception), tx.now, tx.now, activity.id);
-    return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "failed", recorded: false, reason: "run_closed", next_task_id: null };
+    tx.db
+      .prepare(
+        "UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?",
+      )
+      .run(JSON.stringify(exception), tx.now, tx.now, activity.id);
+    return {
+      task_id: task.id,
+      activity_attempt_id: attempt.id,
+      outcome: "failed",
+      recorded: false,
+      reason: "run_closed",
+      next_task_id: null,
+    };
   }
   if (!nonRetryable && retryAllowed(policy, attempt.attempt_number)) {
     const retryTaskId = scheduleRetry(tx, ctx, facts, policy);
-    return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "failed", recorded: true, reason: null, next_task_id: retryTaskId };
+    return {
+      task_id: task.id,
+      activity_attempt_id: attempt.id,
+      outcome: "failed",
+      recorded: true,
+      reason: null,
+      next_task_id: retryTaskId,
+    };
   }
-  tx.db.prepare("UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(exception), tx.now, tx.now, activity.id);
+  tx.db
+    .prepare(
+      "UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?",
+    )
+    .run(JSON.stringify(exception), tx.now, tx.now, activity.id);
   const failureId = insertFailure(tx, {
     runId: run.id,
     sourceKind: "activity_execution",
@@ -554,7 +752,14 @@ export function failActivityTask(tx: Tx, taskId: string, attemptId: string, leas
     { taskId: task.id },
   );
   const next = resumeWorkflow(tx, run, fresh, attempt.id, "ActivityFailed");
-  return { task_id: task.id, activity_attempt_id: attempt.id, outcome: "failed", recorded: true, reason: null, next_task_id: next };
+  return {
+    task_id: task.id,
+    activity_attempt_id: attempt.id,
+    outcome: "failed",
+    recorded: true,
+    reason: null,
+    next_task_id: next,
+  };
 }
 
 type TimeoutKind = "schedule_to_close" | "schedule_to_start" | "heartbeat" | "start_to_close";
@@ -570,8 +775,14 @@ function expiredKind(a: ActivityRow, now: number): TimeoutKind | null {
 
 function timeoutMessage(a: ActivityRow, kind: TimeoutKind): string {
   const label = kind.replaceAll("_", "-");
-  const deadline = { schedule_to_close: a.schedule_to_close_deadline_at, schedule_to_start: a.schedule_deadline_at, heartbeat: a.heartbeat_deadline_at, start_to_close: a.close_deadline_at }[kind];
-  if (kind === "heartbeat") return `Activity ${a.activity_type} heartbeat deadline expired at ${isoMicros(deadline)} (last heartbeat: ${isoMicros(a.last_heartbeat_at) ?? "never"}).`;
+  const deadline = {
+    schedule_to_close: a.schedule_to_close_deadline_at,
+    schedule_to_start: a.schedule_deadline_at,
+    heartbeat: a.heartbeat_deadline_at,
+    start_to_close: a.close_deadline_at,
+  }[kind];
+  if (kind === "heartbeat")
+    return `Activity ${a.activity_type} heartbeat deadline expired at ${isoMicros(deadline)} (last heartbeat: ${isoMicros(a.last_heartbeat_at) ?? "never"}).`;
   return `Activity ${a.activity_type} ${label} deadline expired at ${isoMicros(deadline)}.`;
 }
 
@@ -604,20 +815,42 @@ export function enforceActivityTimeouts(tx: Tx): number {
     const attemptRan = attempt !== undefined && attempt.status === "running";
     if (attempt && attemptRan) closeAttempt(tx, attempt.id, "failed");
     const openTask = tx.db
-      .prepare("SELECT * FROM workflow_tasks WHERE task_type = 'activity' AND status IN ('ready','leased') AND json_extract(payload, '$.activity_execution_id') = ? ORDER BY created_at DESC LIMIT 1")
+      .prepare(
+        "SELECT * FROM workflow_tasks WHERE task_type = 'activity' AND status IN ('ready','leased') AND json_extract(payload, '$.activity_execution_id') = ? ORDER BY created_at DESC LIMIT 1",
+      )
       .get(a.id) as TaskRow | undefined;
-    if (openTask) tx.db.prepare("UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, openTask.id);
+    if (openTask)
+      tx.db
+        .prepare("UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE id = ?")
+        .run(tx.now, openTask.id);
     const exception: JsonObject = { type: "ActivityTimeoutException", message, code: 0, timeout_kind: kind };
-    const facts: FailureFacts = { exceptionType: "ActivityTimeoutException", exceptionClass: EXCEPTION_CLASSES.activityTimeout, message, exception, timeoutKind: kind };
+    const facts: FailureFacts = {
+      exceptionType: "ActivityTimeoutException",
+      exceptionClass: EXCEPTION_CLASSES.activityTimeout,
+      message,
+      exception,
+      timeoutKind: kind,
+    };
     enforced += 1;
     // Only an attempt that was running when its deadline passed is retried; a task never picked up
     // (schedule-to-start) or a spent overall budget (schedule-to-close) is terminal.
-    if ((kind === "heartbeat" || kind === "start_to_close") && attempt && attemptRan && retryAllowed(policy, attempt.attempt_number)) {
-      const taskRow = openTask ?? (tx.db.prepare("SELECT * FROM workflow_tasks WHERE id = ?").get(attempt.workflow_task_id) as TaskRow);
+    if (
+      (kind === "heartbeat" || kind === "start_to_close") &&
+      attempt &&
+      attemptRan &&
+      retryAllowed(policy, attempt.attempt_number)
+    ) {
+      const taskRow =
+        openTask ??
+        (tx.db.prepare("SELECT * FROM workflow_tasks WHERE id = ?").get(attempt.workflow_task_id) as TaskRow);
       scheduleRetry(tx, { task: taskRow, attempt, activity: a, run }, facts, policy);
       continue;
     }
-    tx.db.prepare("UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(exception), tx.now, tx.now, a.id);
+    tx.db
+      .prepare(
+        "UPDATE activity_executions SET status = 'failed', exception = ?, closed_at = ?, updated_at = ? WHERE id = ?",
+      )
+      .run(JSON.stringify(exception), tx.now, tx.now, a.id);
     const failureId = insertFailure(tx, {
       runId: run.id,
       sourceKind: "activity_execution",
@@ -658,10 +891,17 @@ export function enforceActivityTimeouts(tx: Tx): number {
 /** Expired activity leases: the attempt closes `expired`, the task is ready again with repair_count + 1. */
 export function expireActivityLeases(tx: Tx): number {
   return tx.expireLeases("activity", (task) => {
-    const open = tx.db.prepare("SELECT * FROM activity_attempts WHERE workflow_task_id = ? AND status = 'running'").all(task.id) as AttemptRow[];
+    const open = tx.db
+      .prepare("SELECT * FROM activity_attempts WHERE workflow_task_id = ? AND status = 'running'")
+      .all(task.id) as AttemptRow[];
     for (const at of open) closeAttempt(tx, at.id, "expired");
     const executionId = (parseJson<JsonObject>(task.payload) ?? {}).activity_execution_id;
-    if (typeof executionId === "string") tx.db.prepare("UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'running'").run(tx.now, executionId);
+    if (typeof executionId === "string")
+      tx.db
+        .prepare(
+          "UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'running'",
+        )
+        .run(tx.now, executionId);
   });
 }
 

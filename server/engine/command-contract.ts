@@ -21,8 +21,15 @@ export const SOURCE_DURABLE_HISTORY = "durable_history";
 export const SOURCE_UNAVAILABLE = "unavailable";
 
 const STRICT_KEYS = [
-  "declared_queries", "declared_query_contracts", "declared_signals", "declared_signal_contracts", "declared_updates",
-  "declared_update_contracts", "declared_entry_method", "declared_entry_mode", "declared_entry_declaring_class",
+  "declared_queries",
+  "declared_query_contracts",
+  "declared_signals",
+  "declared_signal_contracts",
+  "declared_updates",
+  "declared_update_contracts",
+  "declared_entry_method",
+  "declared_entry_mode",
+  "declared_entry_declaring_class",
 ] as const;
 
 export interface CommandParameter {
@@ -51,13 +58,22 @@ export interface RunCommandContract {
 /** `stringList` of WorkflowStartService@205c046: trimmed, unique, sorted non-empty strings. */
 function stringList(v: unknown): string[] {
   if (!Array.isArray(v)) return [];
-  return [...new Set(v.filter((x): x is string => typeof x === "string" && x.trim() !== "").map((x) => x.trim()))].sort();
+  return [
+    ...new Set(v.filter((x): x is string => typeof x === "string" && x.trim() !== "").map((x) => x.trim())),
+  ].sort();
 }
 
 /** `contractList` of WorkflowStartService@205c046: named entries with a parameter list. */
 function contractList(v: unknown): NamedContract[] {
   if (!Array.isArray(v)) return [];
-  return v.filter((c): c is NamedContract => !!c && typeof c === "object" && typeof (c as JsonObject).name === "string" && ((c as JsonObject).name as string).trim() !== "" && Array.isArray((c as JsonObject).parameters));
+  return v.filter(
+    (c): c is NamedContract =>
+      !!c &&
+      typeof c === "object" &&
+      typeof (c as JsonObject).name === "string" &&
+      ((c as JsonObject).name as string).trim() !== "" &&
+      Array.isArray((c as JsonObject).parameters),
+  );
 }
 
 function nullableString(v: unknown): string | null {
@@ -68,14 +84,23 @@ function nullableString(v: unknown): string | null {
  * `externalCommandContract` (WorkflowStartService.php@205c046): the newest-heartbeat fresh, active,
  * unversioned worker on the queue that lists the type and carries a contract for it.
  */
-function registeredContract(tx: Tx, namespace: string, queue: string, workflowType: string, staleAfterMs: number): JsonObject | null {
+function registeredContract(
+  tx: Tx,
+  namespace: string,
+  queue: string,
+  workflowType: string,
+  staleAfterMs: number,
+): JsonObject | null {
   const rows = tx.db
     .prepare(
       `SELECT supported_workflow_types, workflow_command_contracts FROM worker_registrations
        WHERE namespace = ? AND task_queue = ? AND status = 'active' AND build_id IS NULL AND last_heartbeat_at >= ? AND workflow_command_contracts IS NOT NULL
        ORDER BY last_heartbeat_at DESC, worker_id DESC`,
     )
-    .all(namespace, queue, tx.now - staleAfterMs) as { supported_workflow_types: string | null; workflow_command_contracts: string }[];
+    .all(namespace, queue, tx.now - staleAfterMs) as {
+    supported_workflow_types: string | null;
+    workflow_command_contracts: string;
+  }[];
   for (const row of rows) {
     if (!stringList(JSON.parse(row.supported_workflow_types ?? "[]")).includes(workflowType)) continue;
     const contract = (JSON.parse(row.workflow_command_contracts) as JsonObject)[workflowType];
@@ -85,7 +110,13 @@ function registeredContract(tx: Tx, namespace: string, queue: string, workflowTy
 }
 
 /** The `declared_*` keys a control-plane start adds to `WorkflowStarted`, or none without a registered contract. */
-export function declaredContractPayload(tx: Tx, namespace: string, queue: string, workflowType: string, staleAfterMs: number): JsonObject {
+export function declaredContractPayload(
+  tx: Tx,
+  namespace: string,
+  queue: string,
+  workflowType: string,
+  staleAfterMs: number,
+): JsonObject {
   const c = registeredContract(tx, namespace, queue, workflowType, staleAfterMs);
   if (!c) return {};
   const out: JsonObject = {
@@ -105,12 +136,20 @@ export function declaredContractPayload(tx: Tx, namespace: string, queue: string
 
 /** `RunCommandContract::forRun` (RunCommandContract.php@8dc90d6), signal part: strict only when all nine keys are there. */
 export function runCommandContract(tx: Tx, runId: string): RunCommandContract {
-  const row = tx.db.prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'WorkflowStarted' ORDER BY sequence LIMIT 1").get(runId) as
-    | { payload: string | null }
-    | undefined;
+  const row = tx.db
+    .prepare(
+      "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'WorkflowStarted' ORDER BY sequence LIMIT 1",
+    )
+    .get(runId) as { payload: string | null } | undefined;
   const payload = row?.payload ? (JSON.parse(row.payload) as JsonObject) : null;
-  const strict = payload !== null && STRICT_KEYS.every((k) => k in payload) && Array.isArray(payload.declared_signals) && Array.isArray(payload.declared_signal_contracts);
-  const signals = strict ? (payload.declared_signals as unknown[]).filter((s): s is string => typeof s === "string" && s !== "") : [];
+  const strict =
+    payload !== null &&
+    STRICT_KEYS.every((k) => k in payload) &&
+    Array.isArray(payload.declared_signals) &&
+    Array.isArray(payload.declared_signal_contracts);
+  const signals = strict
+    ? (payload.declared_signals as unknown[]).filter((s): s is string => typeof s === "string" && s !== "")
+    : [];
   return {
     signals,
     signal_contracts: strict ? contractList(payload.declared_signal_contracts) : [],
@@ -128,22 +167,35 @@ export interface SignalAdmission {
 }
 
 /** `signalAdmissionForRun` (WorkflowStub.php@8dc90d6) for a server that loads no workflow classes. */
-export function signalAdmission(contract: RunCommandContract, signalName: string, workflowType: string): SignalAdmission {
+export function signalAdmission(
+  contract: RunCommandContract,
+  signalName: string,
+  workflowType: string,
+): SignalAdmission {
   const diagnostics: JsonObject = {
     command_contract_source: contract.source,
     command_contract_backfill_needed: contract.backfill_needed,
     command_contract_backfill_available: contract.backfill_available,
     declared_signals: contract.signals,
   };
-  if (contract.signals.includes(signalName)) return { allowed: true, diagnostics: { ...diagnostics, signal_admission: "declared_signal" }, message: null };
-  if (contract.source !== SOURCE_DURABLE_HISTORY) return { allowed: true, diagnostics: { ...diagnostics, signal_admission: "external_contract_unavailable" }, message: null };
+  if (contract.signals.includes(signalName))
+    return { allowed: true, diagnostics: { ...diagnostics, signal_admission: "declared_signal" }, message: null };
+  if (contract.source !== SOURCE_DURABLE_HISTORY)
+    return {
+      allowed: true,
+      diagnostics: { ...diagnostics, signal_admission: "external_contract_unavailable" },
+      message: null,
+    };
   const declared = contract.signals.length > 0 ? contract.signals.join(", ") : "none";
   const message = `Workflow signal [${signalName}] is unknown for workflow type [${workflowType}]: the durable command contract does not declare that handler. Command contract source [${contract.source}], declared signals [${declared}].`;
   return { allowed: false, diagnostics: { ...diagnostics, signal_admission: "handler_not_declared" }, message };
 }
 
 function splitType(type: string, delimiter: string): string[] {
-  return type.split(delimiter).map((t) => t.trim()).filter((t) => t !== "");
+  return type
+    .split(delimiter)
+    .map((t) => t.trim())
+    .filter((t) => t !== "");
 }
 
 /** `valueMatchesDeclaredType` over decoded Avro values: longs and doubles both arrive as numbers here. */
@@ -195,7 +247,8 @@ function parameterErrors(errors: Record<string, string[]>, p: CommandParameter, 
     return;
   }
   const type = typeof p.type === "string" ? p.type.trim() : "";
-  if (type !== "" && type !== "mixed" && !matchesType(value, type)) add(`The ${name} argument must be of type ${type}.`);
+  if (type !== "" && type !== "mixed" && !matchesType(value, type))
+    add(`The ${name} argument must be of type ${type}.`);
 }
 
 /** `normalizePositionalCommandArguments` (WorkflowStub.php@8dc90d6): the validation errors only. */
@@ -214,7 +267,8 @@ function positionalErrors(contract: NamedContract, args: PayloadValue[]): Record
     if (p.default_available === true) continue;
     if (p.required === true) errors[p.name] = [...(errors[p.name] ?? []), `The ${p.name} argument is required.`];
   }
-  if (consumed < args.length) errors.arguments = [...(errors.arguments ?? []), `Too many arguments were provided for signal [${contract.name}].`];
+  if (consumed < args.length)
+    errors.arguments = [...(errors.arguments ?? []), `Too many arguments were provided for signal [${contract.name}].`];
   return errors;
 }
 
@@ -233,7 +287,8 @@ function namedErrors(contract: NamedContract, args: Record<string, PayloadValue>
     if (p.variadic === true || p.default_available === true) continue;
     if (p.required === true) errors[p.name] = [...(errors[p.name] ?? []), `The ${p.name} argument is required.`];
   }
-  for (const name of Object.keys(args)) if (!known.has(name)) errors[name] = [...(errors[name] ?? []), `Unknown argument [${name}].`];
+  for (const name of Object.keys(args))
+    if (!known.has(name)) errors[name] = [...(errors[name] ?? []), `Unknown argument [${name}].`];
   return errors;
 }
 
@@ -242,7 +297,11 @@ function namedErrors(contract: NamedContract, args: Record<string, PayloadValue>
  * a list is positional, a map named. No contract for the signal, or input this server cannot
  * decode (another codec): nothing to check, as the engine admits arguments it has no contract for.
  */
-export function signalArgumentErrors(contract: RunCommandContract, signalName: string, input: PayloadEnvelope | null): Record<string, string[]> {
+export function signalArgumentErrors(
+  contract: RunCommandContract,
+  signalName: string,
+  input: PayloadEnvelope | null,
+): Record<string, string[]> {
   const declared = contract.signal_contracts.find((c) => c.name === signalName);
   if (!declared) return {};
   let args: PayloadValue = [];

@@ -102,7 +102,8 @@ export function commandResponse(row: CommandRow): CommandResponse {
     command_sequence: row.command_sequence,
     outcome: row.outcome,
     rejection_reason: row.rejection_reason,
-    reason: row.status === "rejected" ? row.rejection_reason : typeof context.reason === "string" ? context.reason : null,
+    reason:
+      row.status === "rejected" ? row.rejection_reason : typeof context.reason === "string" ? context.reason : null,
     workflow_id: row.workflow_instance_id ?? "",
     run_id: row.resolved_workflow_run_id,
     requested_run_id: row.requested_workflow_run_id,
@@ -124,13 +125,23 @@ function resultFromRow(tx: Tx, row: CommandRow): CommandResult {
   return result;
 }
 
-export function findByRequestId(tx: Tx, namespace: string, instanceId: string | null, type: string, requestId: string | null | undefined): CommandRow | undefined {
+export function findByRequestId(
+  tx: Tx,
+  namespace: string,
+  instanceId: string | null,
+  type: string,
+  requestId: string | null | undefined,
+): CommandRow | undefined {
   if (!requestId) return undefined;
   if (instanceId === null) {
-    return tx.db.prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND command_type = ? AND request_id = ? LIMIT 1").get(namespace, type, requestId) as CommandRow | undefined;
+    return tx.db
+      .prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND command_type = ? AND request_id = ? LIMIT 1")
+      .get(namespace, type, requestId) as CommandRow | undefined;
   }
   return tx.db
-    .prepare("SELECT * FROM workflow_commands WHERE namespace = ? AND workflow_instance_id = ? AND command_type = ? AND request_id = ?")
+    .prepare(
+      "SELECT * FROM workflow_commands WHERE namespace = ? AND workflow_instance_id = ? AND command_type = ? AND request_id = ?",
+    )
     .get(namespace, instanceId, type, requestId) as CommandRow | undefined;
 }
 
@@ -184,7 +195,9 @@ export function commandSnapshot(row: CommandRow): JsonObject {
 }
 
 function nextControlCommandSequence(tx: Tx, runId: string): number {
-  const row = tx.db.prepare("SELECT COALESCE(MAX(command_sequence), 0) + 1 AS next FROM workflow_commands WHERE workflow_run_id = ?").get(runId) as { next: number };
+  const row = tx.db
+    .prepare("SELECT COALESCE(MAX(command_sequence), 0) + 1 AS next FROM workflow_commands WHERE workflow_run_id = ?")
+    .get(runId) as { next: number };
   return row.next;
 }
 
@@ -237,7 +250,8 @@ function requireNamespace(tx: Tx, namespace: string): void {
   if (!ns) {
     throw new EngineError(404, "namespace_not_found", `Namespace [${namespace}] was not found.`, {
       namespace,
-      remediation: "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
+      remediation:
+        "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
     });
   }
 }
@@ -310,10 +324,16 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
       tx.now,
     );
   tx.db
-    .prepare("UPDATE workflow_instances SET current_run_id = ?, run_count = ?, started_at = COALESCE(started_at, ?), updated_at = ? WHERE namespace = ? AND id = ?")
+    .prepare(
+      "UPDATE workflow_instances SET current_run_id = ?, run_count = ?, started_at = COALESCE(started_at, ?), updated_at = ? WHERE namespace = ? AND id = ?",
+    )
     .run(runId, runNumber, tx.now, tx.now, s.instance.namespace, s.instance.id);
   // A new run of the instance makes every earlier run non-current in the list projection.
-  tx.db.prepare("UPDATE workflow_run_summaries SET is_current_run = 0 WHERE namespace = ? AND workflow_instance_id = ? AND id <> ?").run(s.instance.namespace, s.instance.id, runId);
+  tx.db
+    .prepare(
+      "UPDATE workflow_run_summaries SET is_current_run = 0 WHERE namespace = ? AND workflow_instance_id = ? AND id <> ?",
+    )
+    .run(s.instance.namespace, s.instance.id, runId);
   const run = tx.mustRun(runId);
   const identity: JsonObject = {
     workflow_command_id: s.commandId,
@@ -329,7 +349,8 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
   // StartAccepted keeps its nulls and has no rejection_reason; WorkflowStarted is `array_filter`ed
   // of every null (DefaultWorkflowControlPlane::start, durable-workflow/workflow
   // src/V2/Support/DefaultWorkflowControlPlane.php@8dc90d64).
-  if (s.startAccepted) tx.appendEvent(runId, "StartAccepted", { ...identity, outcome: "started_new" }, { commandId: s.commandId });
+  if (s.startAccepted)
+    tx.appendEvent(runId, "StartAccepted", { ...identity, outcome: "started_new" }, { commandId: s.commandId });
   tx.appendEvent(
     runId,
     "WorkflowStarted",
@@ -349,18 +370,41 @@ export function startRun(tx: Tx, s: StartRunSpec): RunRow {
     }),
     { commandId: s.commandId },
   );
-  tx.createTask(run, "workflow", { resume_source_kind: "workflow_run", resume_source_id: runId, workflow_event_type: "WorkflowStarted" });
+  tx.createTask(run, "workflow", {
+    resume_source_kind: "workflow_run",
+    resume_source_id: runId,
+    workflow_event_type: "WorkflowStarted",
+  });
   return run;
 }
 
 /** Creates the instance row for a new workflow id. */
-export function createInstance(tx: Tx, namespace: string, id: string, workflowType: string, businessKey: string | null, memo: Memo | null, executionTimeoutSeconds: number | null): InstanceRow {
+export function createInstance(
+  tx: Tx,
+  namespace: string,
+  id: string,
+  workflowType: string,
+  businessKey: string | null,
+  memo: Memo | null,
+  executionTimeoutSeconds: number | null,
+): InstanceRow {
   tx.db
     .prepare(
       `INSERT INTO workflow_instances (id, namespace, workflow_class, workflow_type, business_key, memo, execution_timeout_seconds, reserved_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(id, namespace, workflowType, workflowType, businessKey, memo ? JSON.stringify(memo) : null, executionTimeoutSeconds, tx.now, tx.now, tx.now);
+    .run(
+      id,
+      namespace,
+      workflowType,
+      workflowType,
+      businessKey,
+      memo ? JSON.stringify(memo) : null,
+      executionTimeoutSeconds,
+      tx.now,
+      tx.now,
+      tx.now,
+    );
   const row = tx.instance(namespace, id);
   if (!row) throw new Error("instance insert failed");
   return row;
@@ -380,14 +424,46 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
   if (existing) {
     const current = existing.current_run_id ? tx.run(existing.current_run_id) : undefined;
     if (input.duplicate_policy === "use-existing" && current && !isTerminal(current.status)) {
-      return resultFromRow(tx, insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "accepted", outcome: "returned_existing_active" }));
+      return resultFromRow(
+        tx,
+        insertCommand(tx, {
+          namespace: input.namespace,
+          instanceId: workflowId,
+          run: current,
+          requestedRunId: null,
+          type: "start",
+          requestId: input.request_id,
+          request: input.request,
+          status: "accepted",
+          outcome: "returned_existing_active",
+        }),
+      );
     }
     return resultFromRow(
       tx,
-      insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run: current ?? null, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "rejected", outcome: "rejected_duplicate", rejectionReason: "instance_already_started" }),
+      insertCommand(tx, {
+        namespace: input.namespace,
+        instanceId: workflowId,
+        run: current ?? null,
+        requestedRunId: null,
+        type: "start",
+        requestId: input.request_id,
+        request: input.request,
+        status: "rejected",
+        outcome: "rejected_duplicate",
+        rejectionReason: "instance_already_started",
+      }),
     );
   }
-  const instance = createInstance(tx, input.namespace, workflowId, input.workflow_type, input.business_key ?? null, input.memo ?? null, input.execution_timeout_seconds ?? null);
+  const instance = createInstance(
+    tx,
+    input.namespace,
+    workflowId,
+    input.workflow_type,
+    input.business_key ?? null,
+    input.memo ?? null,
+    input.execution_timeout_seconds ?? null,
+  );
   const commandId = newId(tx.now);
   const run = startRun(tx, {
     instance,
@@ -401,13 +477,32 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
     runTimeoutSeconds: input.run_timeout_seconds ?? null,
     commandId,
     startAccepted: true,
-    declaredContract: declaredContractPayload(tx, input.namespace, input.task_queue, input.workflow_type, WORKER_STALE_AFTER_MS),
+    declaredContract: declaredContractPayload(
+      tx,
+      input.namespace,
+      input.task_queue,
+      input.workflow_type,
+      WORKER_STALE_AFTER_MS,
+    ),
   });
-  const row = insertCommand(tx, { namespace: input.namespace, instanceId: workflowId, run, requestedRunId: null, type: "start", requestId: input.request_id, request: input.request, status: "accepted", outcome: "started_new", payload: input.input ?? null });
+  const row = insertCommand(tx, {
+    namespace: input.namespace,
+    instanceId: workflowId,
+    run,
+    requestedRunId: null,
+    type: "start",
+    requestId: input.request_id,
+    request: input.request,
+    status: "accepted",
+    outcome: "started_new",
+    payload: input.input ?? null,
+  });
   // The start events were written before the command row existed; point them at it, and give them the
   // command snapshot `WorkflowHistoryEvent::record(..., $command)` adds (WorkflowHistoryEvent.php@8dc90d64).
   tx.db
-    .prepare("UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?, '$.command', json(?)) WHERE workflow_run_id = ? AND workflow_command_id = ?")
+    .prepare(
+      "UPDATE workflow_history_events SET workflow_command_id = ?, payload = json_set(payload, '$.workflow_command_id', ?, '$.command', json(?)) WHERE workflow_run_id = ? AND workflow_command_id = ?",
+    )
     .run(row.id, row.id, JSON.stringify(commandSnapshot(row)), run.id, commandId);
   return resultFromRow(tx, row);
 }
@@ -416,7 +511,12 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
 const WORKER_STALE_AFTER_MS = 60_000;
 
 /** Resolves the targeted run: 404 for an unknown instance, otherwise the current run and, when a run id was named, whether it is current. */
-function target(tx: Tx, namespace: string, workflowId: string, runId: string | null | undefined): { instance: InstanceRow; run: RunRow | null; notCurrent: boolean } {
+function target(
+  tx: Tx,
+  namespace: string,
+  workflowId: string,
+  runId: string | null | undefined,
+): { instance: InstanceRow; run: RunRow | null; notCurrent: boolean } {
   requireNamespace(tx, namespace);
   const instance = tx.instance(namespace, workflowId);
   if (!instance) throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: workflowId });
@@ -449,29 +549,68 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, "signal", input.request_id);
   if (prior) return resultFromRow(tx, prior);
   const rejection = rejectionFor(t);
-  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: "signal", targetName: input.signal_name, requestId: input.request_id, request: input.request };
+  const base = {
+    namespace: input.namespace,
+    instanceId: input.workflow_id,
+    run: t.run,
+    requestedRunId: input.run_id ?? null,
+    type: "signal",
+    targetName: input.signal_name,
+    requestId: input.request_id,
+    request: input.request,
+  };
   if (rejection || !t.run) {
-    return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
+    return resultFromRow(
+      tx,
+      insertCommand(tx, {
+        ...base,
+        status: "rejected",
+        outcome: rejection?.outcome ?? "rejected_not_started",
+        rejectionReason: rejection?.reason ?? "instance_not_started",
+      }),
+    );
   }
   // Admission against the run's durable command contract (WorkflowStub.php@8dc90d6 attemptSignalWithArguments).
   const contract = runCommandContract(tx, t.run.id);
   const admission = signalAdmission(contract, input.signal_name, t.run.workflow_type);
   if (!admission.allowed) {
-    const row = insertCommand(tx, { ...base, status: "rejected", outcome: "rejected_unknown_signal", rejectionReason: "unknown_signal" });
+    const row = insertCommand(tx, {
+      ...base,
+      status: "rejected",
+      outcome: "rejected_unknown_signal",
+      rejectionReason: "unknown_signal",
+    });
     return { ...resultFromRow(tx, row), message: admission.message ?? undefined, ...admission.diagnostics };
   }
   const validationErrors = signalArgumentErrors(contract, input.signal_name, input.input ?? null);
   if (Object.keys(validationErrors).length > 0) {
-    const row = insertCommand(tx, { ...base, status: "rejected", outcome: "rejected_invalid_arguments", rejectionReason: "invalid_signal_arguments" });
+    const row = insertCommand(tx, {
+      ...base,
+      status: "rejected",
+      outcome: "rejected_invalid_arguments",
+      rejectionReason: "invalid_signal_arguments",
+    });
     return { ...resultFromRow(tx, row), validation_errors: validationErrors, ...admission.diagnostics };
   }
-  tx.db.prepare("UPDATE workflow_instances SET last_message_sequence = last_message_sequence + 1, updated_at = ? WHERE namespace = ? AND id = ?").run(tx.now, input.namespace, input.workflow_id);
+  tx.db
+    .prepare(
+      "UPDATE workflow_instances SET last_message_sequence = last_message_sequence + 1, updated_at = ? WHERE namespace = ? AND id = ?",
+    )
+    .run(tx.now, input.namespace, input.workflow_id);
   const messageSequence = (tx.instance(input.namespace, input.workflow_id) as InstanceRow).last_message_sequence;
   const args = input.input ?? EMPTY_ARGUMENTS;
-  const row = insertCommand(tx, { ...base, status: "accepted", outcome: "signal_received", payload: args, messageSequence });
+  const row = insertCommand(tx, {
+    ...base,
+    status: "accepted",
+    outcome: "signal_received",
+    payload: args,
+    messageSequence,
+  });
   const signalId = newId(tx.now);
   const wait = tx.db
-    .prepare("SELECT json_extract(payload, '$.signal_wait_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1")
+    .prepare(
+      "SELECT json_extract(payload, '$.signal_wait_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1",
+    )
     .get(t.run.id, input.signal_name) as { id: string | null } | undefined;
   tx.db
     .prepare(
@@ -494,7 +633,15 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
     },
     { commandId: row.id },
   );
-  tx.ensureWorkflowTask(t.run, { resume_source_kind: "signal", resume_source_id: signalId, workflow_signal_id: signalId, signal_name: input.signal_name, signal_wait_id: wait?.id ?? null, workflow_command_id: row.id, workflow_event_type: "SignalReceived" });
+  tx.ensureWorkflowTask(t.run, {
+    resume_source_kind: "signal",
+    resume_source_id: signalId,
+    workflow_signal_id: signalId,
+    signal_name: input.signal_name,
+    signal_wait_id: wait?.id ?? null,
+    workflow_command_id: row.id,
+    workflow_event_type: "SignalReceived",
+  });
   return resultFromRow(tx, row);
 }
 
@@ -503,15 +650,37 @@ function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "ter
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, kind, input.request_id);
   if (prior) return resultFromRow(tx, prior);
   const rejection = rejectionFor(t);
-  const base = { namespace: input.namespace, instanceId: input.workflow_id, run: t.run, requestedRunId: input.run_id ?? null, type: kind, requestId: input.request_id, request: input.request, reason: input.reason ?? null };
+  const base = {
+    namespace: input.namespace,
+    instanceId: input.workflow_id,
+    run: t.run,
+    requestedRunId: input.run_id ?? null,
+    type: kind,
+    requestId: input.request_id,
+    request: input.request,
+    reason: input.reason ?? null,
+  };
   if (rejection || !t.run) {
-    return resultFromRow(tx, insertCommand(tx, { ...base, status: "rejected", outcome: rejection?.outcome ?? "rejected_not_started", rejectionReason: rejection?.reason ?? "instance_not_started" }));
+    return resultFromRow(
+      tx,
+      insertCommand(tx, {
+        ...base,
+        status: "rejected",
+        outcome: rejection?.outcome ?? "rejected_not_started",
+        rejectionReason: rejection?.reason ?? "instance_not_started",
+      }),
+    );
   }
   const run = t.run;
   const outcome = kind === "cancel" ? "cancelled" : "terminated";
   const row = insertCommand(tx, { ...base, status: "accepted", outcome });
   const ids = { workflow_command_id: row.id, workflow_instance_id: input.workflow_id, workflow_run_id: run.id };
-  tx.appendEvent(run.id, kind === "cancel" ? "CancelRequested" : "TerminateRequested", { ...ids, command_type: kind, reason: input.reason ?? null }, { commandId: row.id });
+  tx.appendEvent(
+    run.id,
+    kind === "cancel" ? "CancelRequested" : "TerminateRequested",
+    { ...ids, command_type: kind, reason: input.reason ?? null },
+    { commandId: row.id },
+  );
   cancelOpenWork(tx, run, { commandId: row.id });
   const exceptionClass = kind === "cancel" ? EXCEPTION_CLASSES.cancelled : EXCEPTION_CLASSES.terminated;
   const message = input.reason ?? (kind === "cancel" ? "Workflow cancelled." : "Workflow terminated.");
@@ -528,7 +697,15 @@ function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "ter
   tx.appendEvent(
     run.id,
     kind === "cancel" ? "WorkflowCancelled" : "WorkflowTerminated",
-    { ...ids, failure_id: failureId, failure_category: outcome, closed_reason: outcome, exception_class: exceptionClass, message, reason: input.reason ?? null },
+    {
+      ...ids,
+      failure_id: failureId,
+      failure_category: outcome,
+      closed_reason: outcome,
+      exception_class: exceptionClass,
+      message,
+      reason: input.reason ?? null,
+    },
     { commandId: row.id },
   );
   finishRun(tx, run.id, outcome, outcome);

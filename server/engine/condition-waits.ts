@@ -28,11 +28,15 @@ export interface OpenConditionWaitCommand {
   timeout_seconds?: number | null;
 }
 
-function conditionKeys(waitId: string, cmd: { condition_key?: unknown; condition_definition_fingerprint?: unknown }): JsonObject {
+function conditionKeys(
+  waitId: string,
+  cmd: { condition_key?: unknown; condition_definition_fingerprint?: unknown },
+): JsonObject {
   return dropNulls({
     condition_wait_id: waitId,
     condition_key: typeof cmd.condition_key === "string" ? cmd.condition_key : null,
-    condition_definition_fingerprint: typeof cmd.condition_definition_fingerprint === "string" ? cmd.condition_definition_fingerprint : null,
+    condition_definition_fingerprint:
+      typeof cmd.condition_definition_fingerprint === "string" ? cmd.condition_definition_fingerprint : null,
   });
 }
 
@@ -47,9 +51,23 @@ export function openConditionWait(tx: Tx, run: RunRow, taskId: string, cmd: Open
   const timerId = newId(tx.now);
   const fireAt = tx.now + timeout * 1000;
   tx.db
-    .prepare("INSERT INTO workflow_run_timers (id, workflow_run_id, sequence, status, delay_seconds, fire_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO workflow_run_timers (id, workflow_run_id, sequence, status, delay_seconds, fire_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)",
+    )
     .run(timerId, run.id, sequence, timeout, fireAt, tx.now, tx.now);
-  tx.appendEvent(run.id, "TimerScheduled", { timer_id: timerId, sequence, delay_seconds: timeout, fire_at: isoMicros(fireAt), timer_kind: "condition_timeout", ...keys }, { taskId });
+  tx.appendEvent(
+    run.id,
+    "TimerScheduled",
+    {
+      timer_id: timerId,
+      sequence,
+      delay_seconds: timeout,
+      fire_at: isoMicros(fireAt),
+      timer_kind: "condition_timeout",
+      ...keys,
+    },
+    { taskId },
+  );
   return [tx.createTask(run, "timer", { timer_id: timerId, condition_wait_id: waitId }, { availableAt: fireAt })];
 }
 
@@ -73,9 +91,13 @@ function latestOpenWait(tx: Tx, runId: string): OpenWait | null {
   if (!row) return null;
   const payload = JSON.parse(row.payload) as JsonObject;
   const scheduled = tx.db
-    .prepare("SELECT json_extract(payload, '$.timer_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerScheduled' AND json_extract(payload, '$.condition_wait_id') = ?")
+    .prepare(
+      "SELECT json_extract(payload, '$.timer_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerScheduled' AND json_extract(payload, '$.condition_wait_id') = ?",
+    )
     .get(runId, payload.condition_wait_id) as { id: string | null } | undefined;
-  const timer = scheduled?.id ? (tx.db.prepare("SELECT * FROM workflow_run_timers WHERE id = ?").get(scheduled.id) as TimerRow | undefined) : undefined;
+  const timer = scheduled?.id
+    ? (tx.db.prepare("SELECT * FROM workflow_run_timers WHERE id = ?").get(scheduled.id) as TimerRow | undefined)
+    : undefined;
   return { payload, timer };
 }
 
@@ -106,9 +128,18 @@ export function satisfyConditionWaitOnSignalResume(tx: Tx, run: RunRow, task: Ta
   );
   const timer = wait.timer;
   if (!timer || timer.status !== "pending") return;
-  tx.db.prepare("UPDATE workflow_run_timers SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?").run(tx.now, tx.now, timer.id);
-  tx.appendEvent(run.id, "TimerCancelled", { ...timerEventKeys(tx, timer), cancelled_at: isoMicros(tx.now) }, { taskId: task.id });
   tx.db
-    .prepare("UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE workflow_run_id = ? AND task_type = 'timer' AND status IN ('ready','leased') AND json_extract(payload, '$.timer_id') = ?")
+    .prepare("UPDATE workflow_run_timers SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?")
+    .run(tx.now, tx.now, timer.id);
+  tx.appendEvent(
+    run.id,
+    "TimerCancelled",
+    { ...timerEventKeys(tx, timer), cancelled_at: isoMicros(tx.now) },
+    { taskId: task.id },
+  );
+  tx.db
+    .prepare(
+      "UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE workflow_run_id = ? AND task_type = 'timer' AND status IN ('ready','leased') AND json_extract(payload, '$.timer_id') = ?",
+    )
     .run(tx.now, run.id, timer.id);
 }

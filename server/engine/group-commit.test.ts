@@ -30,13 +30,21 @@ function addNamespace(tx: Tx, name: string): string {
 }
 
 function namespaces(): string[] {
-  return (db.prepare("SELECT name FROM namespaces WHERE name <> 'default' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  return (
+    db.prepare("SELECT name FROM namespaces WHERE name <> 'default' ORDER BY name").all() as { name: string }[]
+  ).map((r) => r.name);
 }
 
 describe("group commit", () => {
   it("commits a same-tick batch once, isolating a failing op in its savepoint", async () => {
     const committed: number[] = [];
-    const group = new GroupCommitter(db, () => clock.now(), DEFAULT_LEASES, () => undefined, (tx) => committed.push(tx.now));
+    const group = new GroupCommitter(
+      db,
+      () => clock.now(),
+      DEFAULT_LEASES,
+      () => undefined,
+      (tx) => committed.push(tx.now),
+    );
     const ok1 = group.run((tx) => addNamespace(tx, "a"));
     const bad = group.run((tx) => {
       addNamespace(tx, "b");
@@ -54,7 +62,13 @@ describe("group commit", () => {
   });
 
   it("keeps the writes of a 409 refusal when asked, and still rejects with it", async () => {
-    const group = new GroupCommitter(db, () => clock.now(), DEFAULT_LEASES, () => undefined, () => undefined);
+    const group = new GroupCommitter(
+      db,
+      () => clock.now(),
+      DEFAULT_LEASES,
+      () => undefined,
+      () => undefined,
+    );
     const refusal = new EngineError(409, "stale_attempt", "no longer current");
     const kept = group.run((tx) => {
       addNamespace(tx, "kept");
@@ -78,10 +92,12 @@ describe("group commit", () => {
       () => events.push("committed"),
       () => events.push("durable"),
     );
-    const ok = group.run((tx) => addNamespace(tx, "synced")).then((v) => {
-      events.push("answered");
-      return v;
-    });
+    const ok = group
+      .run((tx) => addNamespace(tx, "synced"))
+      .then((v) => {
+        events.push("answered");
+        return v;
+      });
     const failing = group.run(() => {
       throw new Error("rolled back");
     });

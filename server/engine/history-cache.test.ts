@@ -7,7 +7,15 @@ import { HistoryCache } from "./history-cache";
 import type { HistoryRow } from "./rows";
 
 function event(sequence: number): HistoryEventView {
-  return { id: `e${sequence}`, sequence, event_type: "ActivityCompleted", timestamp: null, payload: {}, workflow_task_id: null, workflow_command_id: null };
+  return {
+    id: `e${sequence}`,
+    sequence,
+    event_type: "ActivityCompleted",
+    timestamp: null,
+    payload: {},
+    workflow_task_id: null,
+    workflow_command_id: null,
+  };
 }
 const events = (n: number): HistoryEventView[] => Array.from({ length: n }, (_, i) => event(i + 1));
 
@@ -46,19 +54,35 @@ describe("workflow task history from the cache", () => {
   afterEach(async () => h.close());
 
   const stored = (runId: string): HistoryEventView[] =>
-    (h.db.prepare("SELECT * FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence").all(runId) as HistoryRow[]).map(toEventView);
+    (
+      h.db
+        .prepare("SELECT * FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence")
+        .all(runId) as HistoryRow[]
+    ).map(toEventView);
 
   it("hands every task exactly the stored history, paged or not", async () => {
-    const run = h.engine.startWorkflow({ namespace: "default", workflow_id: "cached-1", workflow_type: "chain", task_queue: "default", input: blob([3]) }).run_id as string;
+    const run = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "cached-1",
+      workflow_type: "chain",
+      task_queue: "default",
+      input: blob([3]),
+    }).run_id as string;
     for (let step = 0; step < 4; step++) {
       const task = await worker.mustPollWorkflow();
       // Over HTTP: what the worker receives is the stored history, whether or not it came from the cache.
       expect(task.history_events).toEqual(JSON.parse(JSON.stringify(stored(run))));
       // Paged reads (the /history call) start inside the cached prefix and run past it.
       const page = readHistoryPage(h.engine.db, run, Buffer.from("2").toString("base64"), 3);
-      expect(page.events.map((e) => e.sequence)).toEqual(stored(run).slice(2, 5).map((e) => e.sequence));
+      expect(page.events.map((e) => e.sequence)).toEqual(
+        stored(run)
+          .slice(2, 5)
+          .map((e) => e.sequence),
+      );
       if (step < 3) {
-        await worker.completeWorkflow(task, [{ type: "schedule_activity", activity_type: "Step", arguments: blob([step]) }]);
+        await worker.completeWorkflow(task, [
+          { type: "schedule_activity", activity_type: "Step", arguments: blob([step]) },
+        ]);
         await worker.completeActivity(await worker.mustPollActivity(), blob({ step }));
       } else {
         await worker.completeWorkflow(task, [{ type: "complete_workflow", result: blob("done") }]);
@@ -68,7 +92,12 @@ describe("workflow task history from the cache", () => {
   });
 
   it("publishes nothing from a transition that rolled back", async () => {
-    const run = h.engine.startWorkflow({ namespace: "default", workflow_id: "cached-2", workflow_type: "chain", task_queue: "default" }).run_id as string;
+    const run = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "cached-2",
+      workflow_type: "chain",
+      task_queue: "default",
+    }).run_id as string;
     // A transition that reads the history (as a claim does) and then fails: its reads were of
     // rows it may have written itself, so nothing of it may be kept.
     expect(() =>

@@ -47,7 +47,13 @@ export function toEventView(r: HistoryRow): HistoryEventView {
  * committed prefix of the run's history (index i holds sequence i + 1, see HistoryCache): the part
  * of the page it covers is not read again.
  */
-export function readHistoryPage(db: Db, runId: string, afterToken: string | null | undefined, pageSize: number, known: readonly HistoryEventView[] = []): HistoryPage {
+export function readHistoryPage(
+  db: Db,
+  runId: string,
+  afterToken: string | null | undefined,
+  pageSize: number,
+  known: readonly HistoryEventView[] = [],
+): HistoryPage {
   const after = decodePageToken(afterToken);
   const reused = after < known.length ? known.slice(after, after + pageSize + 1) : [];
   const missing = pageSize + 1 - reused.length;
@@ -60,7 +66,11 @@ export function readHistoryPage(db: Db, runId: string, afterToken: string | null
           .all(runId, after + reused.length, missing) as HistoryRow[])
       : [];
   const events = rows.length === 0 ? reused : reused.concat(rows.map(toEventView));
-  const total = (db.prepare("SELECT COUNT(*) AS n FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as { n: number }).n;
+  const total = (
+    db.prepare("SELECT COUNT(*) AS n FROM workflow_history_events WHERE workflow_run_id = ?").get(runId) as {
+      n: number;
+    }
+  ).n;
   const more = events.length > pageSize;
   const page = more ? events.slice(0, pageSize) : events;
   const last = page.at(-1);

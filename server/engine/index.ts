@@ -2,7 +2,14 @@ import type { Clock } from "../clock";
 import { newId } from "../ids";
 import type { Db } from "../store/db";
 import type { ActivityFailureInput, ActivityTaskView, HeartbeatInput } from "./activities";
-import { claimActivityTask, completeActivityTask, enforceActivityTimeouts, expireActivityLeases, failActivityTask, heartbeatActivityTask } from "./activities";
+import {
+  claimActivityTask,
+  completeActivityTask,
+  enforceActivityTimeouts,
+  expireActivityLeases,
+  failActivityTask,
+  heartbeatActivityTask,
+} from "./activities";
 import type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkflowInput } from "./commands";
 import { cancelWorkflow, signalWorkflow, startWorkflow, terminateWorkflow } from "./commands";
 import { EngineError } from "./errors";
@@ -17,7 +24,14 @@ import type { TaskRow } from "./rows";
 import type { JsonObject, LeaseConfig, PayloadEnvelope } from "./tx";
 import { DEFAULT_LEASES, Tx } from "./tx";
 import type { WorkflowTaskCommand, WorkflowTaskView } from "./workflow-tasks";
-import { claimWorkflowTask, completeWorkflowTask, failWorkflowTask, heartbeatWorkflowTask, reclaimView, workflowTaskHistory } from "./workflow-tasks";
+import {
+  claimWorkflowTask,
+  completeWorkflowTask,
+  failWorkflowTask,
+  heartbeatWorkflowTask,
+  reclaimView,
+  workflowTaskHistory,
+} from "./workflow-tasks";
 
 export type { ActivityFailureInput, ActivityTaskView, HeartbeatInput } from "./activities";
 export type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkflowInput } from "./commands";
@@ -71,19 +85,58 @@ export interface Engine {
   registerWorker(namespace: string, input: RegisterWorkerInput): { worker_id: string; registered: true };
   workerHeartbeat(namespace: string, workerId: string): { worker_id: string; acknowledged: true };
   /** Removes a registration and readies the workflow tasks its worker leases; 404 worker_not_found when there is none. */
-  deregisterWorker(namespace: string, workerId: string): { worker_id: string; outcome: "deregistered"; recovered_workflow_task_count: number };
+  deregisterWorker(
+    namespace: string,
+    workerId: string,
+  ): { worker_id: string; outcome: "deregistered"; recovered_workflow_task_count: number };
   /** The queue a registered worker polls; throws 412 worker_not_registered. */
   workerQueue(namespace: string, workerId: string): string;
   /* Worker-plane transitions below are group-committed: answered after the COMMIT they share. */
-  pollWorkflowTask(namespace: string, workerId: string, queue: string, pageSize: number, pollRequestId?: string | null): Promise<WorkflowTaskView | null>;
-  workflowTaskHistory(taskId: string, leaseOwner: string | undefined, attempt: number | undefined, token: string | null, pageSize: number): JsonObject;
-  heartbeatWorkflowTask(taskId: string, leaseOwner: string | undefined, attempt: number | undefined): Promise<JsonObject>;
-  completeWorkflowTask(taskId: string, leaseOwner: string | undefined, attempt: number | undefined, commands: WorkflowTaskCommand[]): Promise<JsonObject>;
-  failWorkflowTask(taskId: string, leaseOwner: string | undefined, attempt: number | undefined, failure: { message: string; type?: string | null; stack_trace?: string | null }): Promise<JsonObject>;
+  pollWorkflowTask(
+    namespace: string,
+    workerId: string,
+    queue: string,
+    pageSize: number,
+    pollRequestId?: string | null,
+  ): Promise<WorkflowTaskView | null>;
+  workflowTaskHistory(
+    taskId: string,
+    leaseOwner: string | undefined,
+    attempt: number | undefined,
+    token: string | null,
+    pageSize: number,
+  ): JsonObject;
+  heartbeatWorkflowTask(
+    taskId: string,
+    leaseOwner: string | undefined,
+    attempt: number | undefined,
+  ): Promise<JsonObject>;
+  completeWorkflowTask(
+    taskId: string,
+    leaseOwner: string | undefined,
+    attempt: number | undefined,
+    commands: WorkflowTaskCommand[],
+  ): Promise<JsonObject>;
+  failWorkflowTask(
+    taskId: string,
+    leaseOwner: string | undefined,
+    attempt: number | undefined,
+    failure: { message: string; type?: string | null; stack_trace?: string | null },
+  ): Promise<JsonObject>;
   pollActivityTask(namespace: string, workerId: string, queue: string): Promise<ActivityTaskView | null>;
   heartbeatActivityTask(taskId: string, input: HeartbeatInput): Promise<JsonObject>;
-  completeActivityTask(taskId: string, attemptId: string, leaseOwner: string | undefined, result: PayloadEnvelope | null): Promise<JsonObject>;
-  failActivityTask(taskId: string, attemptId: string, leaseOwner: string | undefined, failure: ActivityFailureInput): Promise<JsonObject>;
+  completeActivityTask(
+    taskId: string,
+    attemptId: string,
+    leaseOwner: string | undefined,
+    result: PayloadEnvelope | null,
+  ): Promise<JsonObject>;
+  failActivityTask(
+    taskId: string,
+    attemptId: string,
+    leaseOwner: string | undefined,
+    failure: ActivityFailureInput,
+  ): Promise<JsonObject>;
   /** Timeouts, lease expiry, timers, deadline watchdog, and wake-ups for tasks now due; `now` defaults to the clock. */
   sweep(now?: number): SweepReport;
 }
@@ -155,11 +208,19 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
     return result;
   }
 
-  const group = new GroupCommitter(db, () => clock.now(), leaseConfig, refreshSummaries, emitTaskWakeUps, emitHistoryWakeUps, {
-    begin: () => summaries.begin(),
-    kept: (tx) => summaries.keep(tx.summaryStage),
-    end: (committed) => summaries.end(committed),
-  });
+  const group = new GroupCommitter(
+    db,
+    () => clock.now(),
+    leaseConfig,
+    refreshSummaries,
+    emitTaskWakeUps,
+    emitHistoryWakeUps,
+    {
+      begin: () => summaries.begin(),
+      kept: (tx) => summaries.keep(tx.summaryStage),
+      end: (committed) => summaries.end(committed),
+    },
+  );
 
   return {
     db,
@@ -207,24 +268,43 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
     },
     workerHeartbeat(namespace, workerId) {
       return transaction((tx) => {
-        const r = tx.db.prepare("UPDATE worker_registrations SET last_heartbeat_at = ?, status = 'active', updated_at = ? WHERE namespace = ? AND worker_id = ?").run(tx.now, tx.now, namespace, workerId);
-        if (r.changes === 0) throw new EngineError(404, "worker_not_registered", "Worker is not registered. Call POST /api/worker/register first.", { worker_id: workerId });
+        const r = tx.db
+          .prepare(
+            "UPDATE worker_registrations SET last_heartbeat_at = ?, status = 'active', updated_at = ? WHERE namespace = ? AND worker_id = ?",
+          )
+          .run(tx.now, tx.now, namespace, workerId);
+        if (r.changes === 0)
+          throw new EngineError(
+            404,
+            "worker_not_registered",
+            "Worker is not registered. Call POST /api/worker/register first.",
+            { worker_id: workerId },
+          );
         return { worker_id: workerId, acknowledged: true as const };
       });
     },
     deregisterWorker(namespace, workerId) {
       workerQueues.clear();
       return transaction((tx) => {
-        const gone = tx.db.prepare("DELETE FROM worker_registrations WHERE namespace = ? AND worker_id = ?").run(namespace, workerId);
-        if (gone.changes === 0) throw new EngineError(404, "worker_not_found", `Worker [${workerId}] is not registered.`, { worker_id: workerId });
+        const gone = tx.db
+          .prepare("DELETE FROM worker_registrations WHERE namespace = ? AND worker_id = ?")
+          .run(namespace, workerId);
+        if (gone.changes === 0)
+          throw new EngineError(404, "worker_not_found", `Worker [${workerId}] is not registered.`, {
+            worker_id: workerId,
+          });
         const leased = tx.db
-          .prepare("SELECT * FROM workflow_tasks WHERE namespace = ? AND task_type = 'workflow' AND status = 'leased' AND lease_owner = ?")
+          .prepare(
+            "SELECT * FROM workflow_tasks WHERE namespace = ? AND task_type = 'workflow' AND status = 'leased' AND lease_owner = ?",
+          )
           .all(namespace, workerId) as TaskRow[];
         // Same release as an expired lease (Tx.expireLeases): ready now, repair_count + 1, so a
         // completion the departed worker still sends is refused.
         for (const task of leased) {
           tx.db
-            .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
+            .prepare(
+              "UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?",
+            )
             .run(tx.now, tx.now, task.id);
           tx.markTaskReady(task);
           tx.touch(task.workflow_run_id);
@@ -236,8 +316,16 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
       const key = `${namespace}\u0000${workerId}`;
       const known = workerQueues.get(key);
       if (known !== undefined) return known;
-      const row = db.prepare("SELECT task_queue FROM worker_registrations WHERE namespace = ? AND worker_id = ?").get(namespace, workerId) as { task_queue: string } | undefined;
-      if (!row) throw new EngineError(412, "worker_not_registered", "Worker is not registered. Call POST /api/worker/register first.", { worker_id: workerId });
+      const row = db
+        .prepare("SELECT task_queue FROM worker_registrations WHERE namespace = ? AND worker_id = ?")
+        .get(namespace, workerId) as { task_queue: string } | undefined;
+      if (!row)
+        throw new EngineError(
+          412,
+          "worker_not_registered",
+          "Worker is not registered. Call POST /api/worker/register first.",
+          { worker_id: workerId },
+        );
       if (workerQueues.size > 10_000) workerQueues.clear();
       workerQueues.set(key, row.task_queue);
       return row.task_queue;
@@ -258,14 +346,21 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
         return claimed;
       });
     },
-    workflowTaskHistory: (taskId, owner, attempt, token, pageSize) => transaction((tx) => workflowTaskHistory(tx, taskId, owner, attempt, token, pageSize)),
-    heartbeatWorkflowTask: (taskId, owner, attempt) => group.run((tx) => heartbeatWorkflowTask(tx, taskId, owner, attempt)),
-    completeWorkflowTask: (taskId, owner, attempt, commands) => group.run((tx) => completeWorkflowTask(tx, taskId, owner, attempt, commands)),
-    failWorkflowTask: (taskId, owner, attempt, failure) => group.run((tx) => failWorkflowTask(tx, taskId, owner, attempt, failure)),
-    pollActivityTask: (namespace, workerId, queue) => group.run((tx) => claimActivityTask(tx, namespace, workerId, queue)),
+    workflowTaskHistory: (taskId, owner, attempt, token, pageSize) =>
+      transaction((tx) => workflowTaskHistory(tx, taskId, owner, attempt, token, pageSize)),
+    heartbeatWorkflowTask: (taskId, owner, attempt) =>
+      group.run((tx) => heartbeatWorkflowTask(tx, taskId, owner, attempt)),
+    completeWorkflowTask: (taskId, owner, attempt, commands) =>
+      group.run((tx) => completeWorkflowTask(tx, taskId, owner, attempt, commands)),
+    failWorkflowTask: (taskId, owner, attempt, failure) =>
+      group.run((tx) => failWorkflowTask(tx, taskId, owner, attempt, failure)),
+    pollActivityTask: (namespace, workerId, queue) =>
+      group.run((tx) => claimActivityTask(tx, namespace, workerId, queue)),
     heartbeatActivityTask: (taskId, input) => group.run((tx) => heartbeatActivityTask(tx, taskId, input), true),
-    completeActivityTask: (taskId, attemptId, owner, result) => group.run((tx) => completeActivityTask(tx, taskId, attemptId, owner, result), true),
-    failActivityTask: (taskId, attemptId, owner, failure) => group.run((tx) => failActivityTask(tx, taskId, attemptId, owner, failure), true),
+    completeActivityTask: (taskId, attemptId, owner, result) =>
+      group.run((tx) => completeActivityTask(tx, taskId, attemptId, owner, result), true),
+    failActivityTask: (taskId, attemptId, owner, failure) =>
+      group.run((tx) => failActivityTask(tx, taskId, attemptId, owner, failure), true),
     sweep(now = clock.now()) {
       return {
         activity_timeouts: transaction((tx) => enforceActivityTimeouts(tx), now),

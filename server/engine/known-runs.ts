@@ -13,10 +13,18 @@ export async function writeFiveKnownRuns(h: CpHarness, opts: { businessKeys?: bo
   await w.register();
   const start = (id: string): void => {
     const business_key = opts.businessKeys ? `bk-${id}` : undefined;
-    h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: id.split("-")[0]!, task_queue: "default", business_key });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: id,
+      workflow_type: id.split("-")[0]!,
+      task_queue: "default",
+      business_key,
+    });
   };
   const schedule = async (policy: Record<string, unknown>): Promise<void> => {
-    await w.completeWorkflow(await w.mustPollWorkflow(), [{ type: "schedule_activity", activity_type: "work", retry_policy: policy }]);
+    await w.completeWorkflow(await w.mustPollWorkflow(), [
+      { type: "schedule_activity", activity_type: "work", retry_policy: policy },
+    ]);
   };
 
   start("completed-1");

@@ -18,7 +18,11 @@ async function parkedOnActivity(): Promise<string> {
 }
 
 function taskRow(id: string): { status: string; repair_count: number; attempt_count: number } {
-  return h.db.prepare("SELECT status, repair_count, attempt_count FROM workflow_tasks WHERE id = ?").get(id) as { status: string; repair_count: number; attempt_count: number };
+  return h.db.prepare("SELECT status, repair_count, attempt_count FROM workflow_tasks WHERE id = ?").get(id) as {
+    status: string;
+    repair_count: number;
+    attempt_count: number;
+  };
 }
 
 function attemptStatus(id: string): string {
@@ -26,35 +30,44 @@ function attemptStatus(id: string): string {
 }
 
 describe("activity leases and redelivery", () => {
-  it.each(["complete", "fail"] as const)("expiry → redelivery as attempt 2 → a late %s from attempt 1 is stale and writes no history", async (lateReport) => {
-    const runId = await parkedOnActivity();
-    const first = await worker.mustPollActivity();
-    h.advance(299);
-    expect(taskRow(first.task_id).status).toBe("leased");
-    h.advance(1);
-    expect(attemptStatus(first.activity_attempt_id)).toBe("expired");
-    expect(taskRow(first.task_id)).toMatchObject({ status: "ready", repair_count: 1 });
+  it.each(["complete", "fail"] as const)(
+    "expiry → redelivery as attempt 2 → a late %s from attempt 1 is stale and writes no history",
+    async (lateReport) => {
+      const runId = await parkedOnActivity();
+      const first = await worker.mustPollActivity();
+      h.advance(299);
+      expect(taskRow(first.task_id).status).toBe("leased");
+      h.advance(1);
+      expect(attemptStatus(first.activity_attempt_id)).toBe("expired");
+      expect(taskRow(first.task_id)).toMatchObject({ status: "ready", repair_count: 1 });
 
-    // Reported before the redelivery is claimed: already stale.
-    const early = lateReport === "complete" ? await worker.completeActivity(first) : await worker.failActivity(first, { message: "late" });
-    expect(early.status).toBe(409);
-    expect(early.body).toMatchObject({ outcome: "ignored", recorded: false, reason: "stale_attempt" });
+      // Reported before the redelivery is claimed: already stale.
+      const early =
+        lateReport === "complete"
+          ? await worker.completeActivity(first)
+          : await worker.failActivity(first, { message: "late" });
+      expect(early.status).toBe(409);
+      expect(early.body).toMatchObject({ outcome: "ignored", recorded: false, reason: "stale_attempt" });
 
-    const second = await worker.mustPollActivity();
-    expect(second.task_id).toBe(first.task_id);
-    expect(second.attempt_number).toBe(2);
-    expect(second.activity_attempt_id).not.toBe(first.activity_attempt_id);
-    const before = typesOf(h.db, runId);
-    const late = lateReport === "complete" ? await worker.completeActivity(first) : await worker.failActivity(first, { message: "late", non_retryable: true });
-    expect(late.body).toMatchObject({ recorded: false, reason: "stale_attempt" });
-    expect(typesOf(h.db, runId)).toEqual(before);
-    expect(attemptStatus(second.activity_attempt_id)).toBe("running");
+      const second = await worker.mustPollActivity();
+      expect(second.task_id).toBe(first.task_id);
+      expect(second.attempt_number).toBe(2);
+      expect(second.activity_attempt_id).not.toBe(first.activity_attempt_id);
+      const before = typesOf(h.db, runId);
+      const late =
+        lateReport === "complete"
+          ? await worker.completeActivity(first)
+          : await worker.failActivity(first, { message: "late", non_retryable: true });
+      expect(late.body).toMatchObject({ recorded: false, reason: "stale_attempt" });
+      expect(typesOf(h.db, runId)).toEqual(before);
+      expect(attemptStatus(second.activity_attempt_id)).toBe("running");
 
-    expect((await worker.completeActivity(second)).body).toMatchObject({ recorded: true });
-    const types = typesOf(h.db, runId);
-    expect(types.filter((t) => t === "ActivityStarted")).toHaveLength(2);
-    expect(types.filter((t) => t === "ActivityCompleted" || t === "ActivityFailed")).toEqual(["ActivityCompleted"]);
-  });
+      expect((await worker.completeActivity(second)).body).toMatchObject({ recorded: true });
+      const types = typesOf(h.db, runId);
+      expect(types.filter((t) => t === "ActivityStarted")).toHaveLength(2);
+      expect(types.filter((t) => t === "ActivityCompleted" || t === "ActivityFailed")).toEqual(["ActivityCompleted"]);
+    },
+  );
 
   it("heartbeats renew the lease", async () => {
     await parkedOnActivity();
@@ -85,13 +98,19 @@ describe("workflow task leases", () => {
     const stale = await worker.completeWorkflow(first, [{ type: "complete_workflow", result: blob(1) }]);
     expect(stale.body).toMatchObject({ reason: "workflow_task_attempt_mismatch" });
     expect(typesOf(h.db, start.run_id as string)).toEqual(["StartAccepted", "WorkflowStarted"]);
-    expect((await worker.completeWorkflow(second, [{ type: "complete_workflow", result: blob(2) }])).body).toMatchObject({ outcome: "completed", recorded: true, run_status: "completed" });
+    expect(
+      (await worker.completeWorkflow(second, [{ type: "complete_workflow", result: blob(2) }])).body,
+    ).toMatchObject({ outcome: "completed", recorded: true, run_status: "completed" });
   });
 
   it("a failed workflow task is retried by a new task after a backoff", async () => {
     h.engine.startWorkflow({ namespace: "default", workflow_type: "lease.wf", task_queue: "default" });
     const first = await worker.mustPollWorkflow();
-    const failed = await worker.post(`/workflow-tasks/${first.task_id}/fail`, { lease_owner: first.lease_owner, workflow_task_attempt: 1, failure: { message: "replay diverged", type: "NonDeterminism" } });
+    const failed = await worker.post(`/workflow-tasks/${first.task_id}/fail`, {
+      lease_owner: first.lease_owner,
+      workflow_task_attempt: 1,
+      failure: { message: "replay diverged", type: "NonDeterminism" },
+    });
     expect(failed.body).toMatchObject({ outcome: "failed", recorded: true });
     expect(await worker.pollWorkflow()).toBeNull();
     h.advance(2);

@@ -112,7 +112,22 @@ export function insertFailure(tx: Tx, f: FailureInput): string {
          exception_class, exception_type, message, file, line, trace_preview, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, '', ?, ?, ?, ?)`,
     )
-    .run(id, f.runId, f.sourceKind, f.sourceId, f.propagationKind, f.failureCategory, f.nonRetryable ? 1 : 0, f.exceptionClass, f.exceptionType ?? null, f.message, f.line ?? null, f.tracePreview ?? null, tx.now, tx.now);
+    .run(
+      id,
+      f.runId,
+      f.sourceKind,
+      f.sourceId,
+      f.propagationKind,
+      f.failureCategory,
+      f.nonRetryable ? 1 : 0,
+      f.exceptionClass,
+      f.exceptionType ?? null,
+      f.message,
+      f.line ?? null,
+      f.tracePreview ?? null,
+      tx.now,
+      tx.now,
+    );
   tx.touch(f.runId);
   return id;
 }
@@ -122,16 +137,28 @@ export function insertFailure(tx: Tx, f: FailureInput): string {
  * (`TimerCancelled`) and transport tasks. `keepTaskId` is the workflow task whose completion is
  * closing the run; it is completed by its caller instead.
  */
-export function cancelOpenWork(tx: Tx, run: RunRow, opts: { commandId?: string | null; keepTaskId?: string | null } = {}): void {
+export function cancelOpenWork(
+  tx: Tx,
+  run: RunRow,
+  opts: { commandId?: string | null; keepTaskId?: string | null } = {},
+): void {
   const activities = tx.db
-    .prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending','running') ORDER BY sequence")
+    .prepare(
+      "SELECT * FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending','running') ORDER BY sequence",
+    )
     .all(run.id) as ActivityRow[];
   for (const a of activities) {
     const attempt = a.current_attempt_id ? tx.attempt(a.current_attempt_id) : undefined;
     if (attempt && attempt.status === "running") {
-      tx.db.prepare("UPDATE activity_attempts SET status = 'cancelled', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, tx.now, attempt.id);
+      tx.db
+        .prepare(
+          "UPDATE activity_attempts SET status = 'cancelled', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(tx.now, tx.now, attempt.id);
     }
-    tx.db.prepare("UPDATE activity_executions SET status = 'cancelled', closed_at = ?, updated_at = ? WHERE id = ?").run(tx.now, tx.now, a.id);
+    tx.db
+      .prepare("UPDATE activity_executions SET status = 'cancelled', closed_at = ?, updated_at = ? WHERE id = ?")
+      .run(tx.now, tx.now, a.id);
     const fresh = tx.activity(a.id);
     const freshAttempt = attempt ? tx.attempt(attempt.id) : undefined;
     if (!fresh) continue;
@@ -148,23 +175,42 @@ export function cancelOpenWork(tx: Tx, run: RunRow, opts: { commandId?: string |
       { commandId: opts.commandId },
     );
   }
-  const timers = tx.db.prepare("SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY sequence").all(run.id) as TimerRow[];
+  const timers = tx.db
+    .prepare("SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY sequence")
+    .all(run.id) as TimerRow[];
   for (const t of timers) {
-    tx.db.prepare("UPDATE workflow_run_timers SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?").run(tx.now, tx.now, t.id);
-    tx.appendEvent(run.id, "TimerCancelled", { ...timerEventKeys(tx, t), cancelled_at: isoMicros(tx.now) }, { commandId: opts.commandId });
+    tx.db
+      .prepare("UPDATE workflow_run_timers SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?")
+      .run(tx.now, tx.now, t.id);
+    tx.appendEvent(
+      run.id,
+      "TimerCancelled",
+      { ...timerEventKeys(tx, t), cancelled_at: isoMicros(tx.now) },
+      { commandId: opts.commandId },
+    );
   }
   tx.db
-    .prepare("UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE workflow_run_id = ? AND status IN ('ready','leased') AND id IS NOT ?")
+    .prepare(
+      "UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE workflow_run_id = ? AND status IN ('ready','leased') AND id IS NOT ?",
+    )
     .run(tx.now, run.id, opts.keepTaskId ?? null);
 }
 
 /** The keys TimerScheduled/TimerFired/TimerCancelled share, read back from the TimerScheduled event. */
 export function timerEventKeys(tx: Tx, t: TimerRow): JsonObject {
   const scheduled = tx.db
-    .prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerScheduled' AND json_extract(payload, '$.timer_id') = ?")
+    .prepare(
+      "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerScheduled' AND json_extract(payload, '$.timer_id') = ?",
+    )
     .get(t.workflow_run_id, t.id) as { payload: string } | undefined;
   const base = scheduled ? (JSON.parse(scheduled.payload) as JsonObject) : {};
-  return { ...base, timer_id: t.id, sequence: t.sequence, delay_seconds: t.delay_seconds, fire_at: isoMicros(t.fire_at) };
+  return {
+    ...base,
+    timer_id: t.id,
+    sequence: t.sequence,
+    delay_seconds: t.delay_seconds,
+    fire_at: isoMicros(t.fire_at),
+  };
 }
 
 /** Sets the terminal status of a run and wakes a waiting parent. */
@@ -176,7 +222,9 @@ export function finishRun(
   output?: { codec: string | null; blob: string | null },
 ): void {
   tx.db
-    .prepare("UPDATE workflow_runs SET status = ?, closed_reason = ?, closed_at = ?, output = COALESCE(?, output), output_payload_codec = COALESCE(?, output_payload_codec), updated_at = ? WHERE id = ?")
+    .prepare(
+      "UPDATE workflow_runs SET status = ?, closed_reason = ?, closed_at = ?, output = COALESCE(?, output), output_payload_codec = COALESCE(?, output_payload_codec), updated_at = ? WHERE id = ?",
+    )
     .run(status, closedReason, tx.now, output?.blob ?? null, output?.blob ? output.codec : null, tx.now, runId);
   tx.touch(runId);
   if (closedReason !== "continued") notifyParent(tx, tx.mustRun(runId));
@@ -195,13 +243,27 @@ interface ChildCallRow {
 /** Records the child's outcome in a still-open parent and creates the parent's resume task. */
 function notifyParent(tx: Tx, child: RunRow): void {
   if (!child.parent_workflow_run_id) return;
-  const call = tx.db.prepare("SELECT * FROM workflow_child_calls WHERE child_workflow_run_id = ?").get(child.id) as ChildCallRow | undefined;
+  const call = tx.db.prepare("SELECT * FROM workflow_child_calls WHERE child_workflow_run_id = ?").get(child.id) as
+    ChildCallRow | undefined;
   if (!call) return;
-  const childStatus = child.status === "completed" ? "completed" : child.status === "cancelled" ? "cancelled" : child.status === "terminated" ? "terminated" : "failed";
-  tx.db.prepare("UPDATE workflow_child_calls SET status = ?, closed_reason = ?, updated_at = ? WHERE id = ?").run(childStatus, child.closed_reason, tx.now, call.id);
+  const childStatus =
+    child.status === "completed"
+      ? "completed"
+      : child.status === "cancelled"
+        ? "cancelled"
+        : child.status === "terminated"
+          ? "terminated"
+          : "failed";
+  tx.db
+    .prepare("UPDATE workflow_child_calls SET status = ?, closed_reason = ?, updated_at = ? WHERE id = ?")
+    .run(childStatus, child.closed_reason, tx.now, call.id);
   const parent = tx.run(call.parent_workflow_run_id);
   if (!parent || isTerminal(parent.status)) return;
-  const link = tx.db.prepare("SELECT id FROM workflow_links WHERE parent_workflow_run_id = ? AND sequence = ? AND link_type = 'child_workflow'").get(parent.id, call.sequence) as { id: string } | undefined;
+  const link = tx.db
+    .prepare(
+      "SELECT id FROM workflow_links WHERE parent_workflow_run_id = ? AND sequence = ? AND link_type = 'child_workflow'",
+    )
+    .get(parent.id, call.sequence) as { id: string } | undefined;
   const identity: JsonObject = {
     sequence: call.sequence,
     workflow_link_id: link?.id ?? null,
@@ -226,7 +288,9 @@ function notifyParent(tx: Tx, child: RunRow): void {
       .get(child.id) as FailureRow | undefined;
     const category = childStatus === "failed" ? "child_workflow" : childStatus;
     const exceptionClass = childFailure?.exception_class ?? "Workflow\\V2\\Exceptions\\ChildWorkflowFailedException";
-    const message = childFailure?.message ?? `Child workflow ${child.workflow_instance_id} closed as ${child.closed_reason ?? childStatus}.`;
+    const message =
+      childFailure?.message ??
+      `Child workflow ${child.workflow_instance_id} closed as ${child.closed_reason ?? childStatus}.`;
     const failureId = insertFailure(tx, {
       runId: parent.id,
       sourceKind: "child_workflow_run",
@@ -238,8 +302,19 @@ function notifyParent(tx: Tx, child: RunRow): void {
       exceptionType: childFailure?.exception_type ?? null,
       message,
     });
-    eventType = childStatus === "failed" ? "ChildRunFailed" : childStatus === "cancelled" ? "ChildRunCancelled" : "ChildRunTerminated";
-    payload = { ...identity, failure_id: failureId, failure_category: category, exception_class: exceptionClass, message };
+    eventType =
+      childStatus === "failed"
+        ? "ChildRunFailed"
+        : childStatus === "cancelled"
+          ? "ChildRunCancelled"
+          : "ChildRunTerminated";
+    payload = {
+      ...identity,
+      failure_id: failureId,
+      failure_category: category,
+      exception_class: exceptionClass,
+      message,
+    };
     if (childStatus === "failed") payload = { ...payload, exception_type: childFailure?.exception_type ?? null };
   }
   tx.appendEvent(parent.id, eventType, payload);

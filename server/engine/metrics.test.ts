@@ -35,26 +35,73 @@ describe("operator metrics count what the scenarios produced", () => {
   });
 
   test("runs", () => {
-    expect(m.runs).toMatchObject({ total: 5, current: 5, running: 2, completed: 1, failed: 1, cancelled: 1, terminated: 0, archived: 0, repair_needed: 1, waiting: 2, claim_failed: 0, compatibility_blocked: 0 });
+    expect(m.runs).toMatchObject({
+      total: 5,
+      current: 5,
+      running: 2,
+      completed: 1,
+      failed: 1,
+      cancelled: 1,
+      terminated: 0,
+      archived: 0,
+      repair_needed: 1,
+      waiting: 2,
+      claim_failed: 0,
+      compatibility_blocked: 0,
+    });
     expect(m.runs.max_repair_needed_age_ms).toBeGreaterThan(0);
   });
 
   test("tasks: the lost lease is the one unhealthy task; the retry is delayed", () => {
-    expect(m.tasks).toMatchObject({ open: 2, ready: 1, ready_due: 0, delayed: 1, leased: 1, lease_expired: 1, dispatch_failed: 0, claim_failed: 0, dispatch_overdue: 0, unhealthy: 1 });
+    expect(m.tasks).toMatchObject({
+      open: 2,
+      ready: 1,
+      ready_due: 0,
+      delayed: 1,
+      leased: 1,
+      lease_expired: 1,
+      dispatch_failed: 0,
+      claim_failed: 0,
+      dispatch_overdue: 0,
+      unhealthy: 1,
+    });
     expect(m.tasks.max_lease_expired_age_ms).toBe(1);
     expect(m.tasks.max_unhealthy_age_ms).toBe(1);
   });
 
   test("activities: retrying = pending with attempts, failed_attempts = failed attempt rows", () => {
-    expect(m.activities).toMatchObject({ open: 2, pending: 1, running: 1, retrying: 1, failed_attempts: 3, queued_failed_attempts: 3, max_attempt_count: 1, local: 0 });
-    const failedRows = (h.db.prepare("SELECT COUNT(*) AS n FROM activity_attempts WHERE status = 'failed'").get() as { n: number }).n;
+    expect(m.activities).toMatchObject({
+      open: 2,
+      pending: 1,
+      running: 1,
+      retrying: 1,
+      failed_attempts: 3,
+      queued_failed_attempts: 3,
+      max_attempt_count: 1,
+      local: 0,
+    });
+    const failedRows = (
+      h.db.prepare("SELECT COUNT(*) AS n FROM activity_attempts WHERE status = 'failed'").get() as { n: number }
+    ).n;
     expect(m.activities.failed_attempts).toBe(failedRows);
   });
 
   test("backlog, starts, history, repair policy and workers", () => {
-    expect(m.backlog).toMatchObject({ runnable_tasks: 0, delayed_tasks: 1, leased_tasks: 1, retrying_activities: 1, unhealthy_tasks: 1, repair_needed_runs: 1 });
+    expect(m.backlog).toMatchObject({
+      runnable_tasks: 0,
+      delayed_tasks: 1,
+      leased_tasks: 1,
+      retrying_activities: 1,
+      unhealthy_tasks: 1,
+      repair_needed_runs: 1,
+    });
     expect(m.starts).toMatchObject({ pending_runs: 0, ready_tasks: 0 });
-    expect(m.history).toMatchObject({ events: eventCount, continue_as_new_recommended_runs: 0, event_threshold: 10_000, size_bytes_threshold: 5_242_880 });
+    expect(m.history).toMatchObject({
+      events: eventCount,
+      continue_as_new_recommended_runs: 0,
+      event_threshold: 10_000,
+      size_bytes_threshold: 5_242_880,
+    });
     expect(m.repair_policy).toEqual({
       redispatch_after_seconds: 3,
       loop_throttle_seconds: 5,
@@ -72,7 +119,9 @@ describe("operator metrics count what the scenarios produced", () => {
   test("the snapshot validates against the CLI operator-metrics envelope", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(`${CONTRACTS}/cli-json-envelopes/operator-metrics.schema.json`, "utf8")) as object);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(`${CONTRACTS}/cli-json-envelopes/operator-metrics.schema.json`, "utf8")) as object,
+    );
     validate({ namespace: "default", operator_metrics: m });
     expect(validate.errors ?? []).toEqual([]);
   });

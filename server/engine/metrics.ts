@@ -25,7 +25,11 @@ const WORKFLOW_TASK_LEASE_SECONDS = 300;
 const ACTIVITY_TASK_LEASE_SECONDS = 300;
 
 function counts(db: Db, namespace: string): Map<string, number> {
-  const rows = db.prepare("SELECT dim, val, n FROM workflow_run_summary_counts WHERE namespace = ?").all(namespace) as { dim: string; val: string; n: number }[];
+  const rows = db.prepare("SELECT dim, val, n FROM workflow_run_summary_counts WHERE namespace = ?").all(namespace) as {
+    dim: string;
+    val: string;
+    n: number;
+  }[];
   return new Map(rows.map((r) => [`${r.dim}:${r.val}`, r.n]));
 }
 
@@ -152,23 +156,50 @@ export function operatorMetrics(engine: Engine, namespace: string, now: number =
     if (key.endsWith("_task_claim_failed")) livenessClaimFailed += value;
     if (key.endsWith("_task_waiting_for_compatible_worker")) livenessCompatBlocked += value;
   }
-  const oldestRepair = (db.prepare("SELECT MIN(updated_at) AS t FROM workflow_run_summaries WHERE namespace = ? AND liveness_state = 'repair_needed'").get(namespace) as { t: number | null }).t;
+  const oldestRepair = (
+    db
+      .prepare(
+        "SELECT MIN(updated_at) AS t FROM workflow_run_summaries WHERE namespace = ? AND liveness_state = 'repair_needed'",
+      )
+      .get(namespace) as { t: number | null }
+  ).t;
   const oldestWait = (
-    db.prepare("SELECT MIN(wait_started_at) AS t FROM workflow_run_summaries WHERE namespace = ? AND status_bucket = 'running' AND wait_started_at IS NOT NULL").get(namespace) as {
+    db
+      .prepare(
+        "SELECT MIN(wait_started_at) AS t FROM workflow_run_summaries WHERE namespace = ? AND status_bucket = 'running' AND wait_started_at IS NOT NULL",
+      )
+      .get(namespace) as {
       t: number | null;
     }
   ).t;
-  const oldestPending = (db.prepare("SELECT MIN(sort_timestamp) AS t FROM workflow_run_summaries WHERE namespace = ? AND status = 'pending'").get(namespace) as { t: number | null }).t;
+  const oldestPending = (
+    db
+      .prepare("SELECT MIN(sort_timestamp) AS t FROM workflow_run_summaries WHERE namespace = ? AND status = 'pending'")
+      .get(namespace) as { t: number | null }
+  ).t;
 
   const t = taskAggregates(db, namespace, now);
   const unhealthy = t.dispatch_failed + t.claim_failed + t.dispatch_overdue + t.lease_expired;
-  const oldestUnhealthy = [t.oldest_lease_expired_at, t.oldest_dispatch_overdue_since, t.oldest_claim_failed_at, t.oldest_dispatch_failed_at]
+  const oldestUnhealthy = [
+    t.oldest_lease_expired_at,
+    t.oldest_dispatch_overdue_since,
+    t.oldest_claim_failed_at,
+    t.oldest_dispatch_failed_at,
+  ]
     .filter((v): v is number => v !== null)
     .reduce<number | null>((m, v) => (m === null ? v : Math.min(m, v)), null);
   const a = activityAggregates(db, namespace, now);
   const failedAttempts = n("failed_attempts:");
-  const addedLastMinute = (db.prepare("SELECT COUNT(*) AS n FROM workflow_tasks WHERE created_at > ? AND namespace = ?").get(now - 60_000, namespace) as { n: number }).n;
-  const dispatchedLastMinute = (db.prepare("SELECT COUNT(*) AS n FROM workflow_tasks WHERE leased_at > ? AND namespace = ?").get(now - 60_000, namespace) as { n: number }).n;
+  const addedLastMinute = (
+    db
+      .prepare("SELECT COUNT(*) AS n FROM workflow_tasks WHERE created_at > ? AND namespace = ?")
+      .get(now - 60_000, namespace) as { n: number }
+  ).n;
+  const dispatchedLastMinute = (
+    db
+      .prepare("SELECT COUNT(*) AS n FROM workflow_tasks WHERE leased_at > ? AND namespace = ?")
+      .get(now - 60_000, namespace) as { n: number }
+  ).n;
   const readyStartTasks = (
     db
       .prepare(
@@ -179,7 +210,9 @@ export function operatorMetrics(engine: Engine, namespace: string, now: number =
   ).n;
 
   const workers = db
-    .prepare("SELECT worker_id, namespace, host, process_id, task_queue, build_id, last_heartbeat_at FROM worker_registrations WHERE namespace = ? AND status = 'active' AND last_heartbeat_at >= ? ORDER BY worker_id")
+    .prepare(
+      "SELECT worker_id, namespace, host, process_id, task_queue, build_id, last_heartbeat_at FROM worker_registrations WHERE namespace = ? AND status = 'active' AND last_heartbeat_at >= ? ORDER BY worker_id",
+    )
     .all(namespace, now - WORKER_STALE_AFTER_MS) as WorkerRow[];
   const repair = repairStatus(engine, now).candidates as JsonObject;
   const summaries = n("total:");
@@ -323,12 +356,43 @@ export function operatorMetrics(engine: Engine, namespace: string, now: number =
         max_missing_run_age_ms: 0,
       },
       // The selected-run projections are rebuilt from history on every read; nothing is stored to drift.
-      run_waits: projectionCounters({ runs_with_waits: 0, projected_runs_with_waits: 0, missing_runs_with_waits: 0, summaries_with_open_waits: 0, projected_current_open_waits: 0, missing_current_open_waits: 0 }),
-      run_timeline_entries: projectionCounters({ history_events: n("events:"), runs_with_history: summaries, projected_runs_with_history: 0, missing_runs_with_history: 0, missing_history_events: 0 }),
-      run_timer_entries: projectionCounters({ runs_with_timers: 0, projected_runs_with_timers: 0, missing_runs_with_timers: 0, schema_version_mismatch_runs: 0, schema_version_mismatch_rows: 0 }),
-      run_lineage_entries: projectionCounters({ runs_with_lineage: 0, projected_runs_with_lineage: 0, missing_runs_with_lineage: 0 }),
+      run_waits: projectionCounters({
+        runs_with_waits: 0,
+        projected_runs_with_waits: 0,
+        missing_runs_with_waits: 0,
+        summaries_with_open_waits: 0,
+        projected_current_open_waits: 0,
+        missing_current_open_waits: 0,
+      }),
+      run_timeline_entries: projectionCounters({
+        history_events: n("events:"),
+        runs_with_history: summaries,
+        projected_runs_with_history: 0,
+        missing_runs_with_history: 0,
+        missing_history_events: 0,
+      }),
+      run_timer_entries: projectionCounters({
+        runs_with_timers: 0,
+        projected_runs_with_timers: 0,
+        missing_runs_with_timers: 0,
+        schema_version_mismatch_runs: 0,
+        schema_version_mismatch_rows: 0,
+      }),
+      run_lineage_entries: projectionCounters({
+        runs_with_lineage: 0,
+        projected_runs_with_lineage: 0,
+        missing_runs_with_lineage: 0,
+      }),
     },
-    schedules: { active: 0, paused: 0, missed: 0, oldest_overdue_at: null, max_overdue_ms: 0, fires_total: 0, failures_total: 0 },
+    schedules: {
+      active: 0,
+      paused: 0,
+      missed: 0,
+      oldest_overdue_at: null,
+      max_overdue_ms: 0,
+      fires_total: 0,
+      failures_total: 0,
+    },
     workers: {
       compatibility_namespace: namespace,
       required_compatibility: null,
@@ -364,7 +428,13 @@ export function operatorMetrics(engine: Engine, namespace: string, now: number =
         connection: "poll",
         driver: "poll",
         supported: true,
-        capabilities: { async_delivery: true, delayed_delivery: true, requires_worker: true, max_delay_seconds: null, after_commit_option: true },
+        capabilities: {
+          async_delivery: true,
+          delayed_delivery: true,
+          requires_worker: true,
+          max_delay_seconds: null,
+          after_commit_option: true,
+        },
         issues: [],
       },
       cache: { store: "memory", supported: true, issues: [] },
@@ -408,10 +478,21 @@ export function operatorMetrics(engine: Engine, namespace: string, now: number =
   };
 }
 
-const PROJECTION_TABLES = ["run_summaries", "run_waits", "run_timeline_entries", "run_timer_entries", "run_lineage_entries"] as const;
+const PROJECTION_TABLES = [
+  "run_summaries",
+  "run_waits",
+  "run_timeline_entries",
+  "run_timer_entries",
+  "run_lineage_entries",
+] as const;
 
 /** `GET /system/metrics`: consecutive workflow-task failures by type (bounded series) and projection drift. */
-export function systemMetrics(engine: Engine, namespace: string, limit: number, now: number = engine.clock.now()): JsonObject {
+export function systemMetrics(
+  engine: Engine,
+  namespace: string,
+  limit: number,
+  now: number = engine.clock.now(),
+): JsonObject {
   const rows = engine.db
     .prepare(
       `SELECT r.workflow_type AS workflow_type, COUNT(*) AS failures FROM workflow_tasks t JOIN workflow_runs r ON r.id = t.workflow_run_id
@@ -428,16 +509,26 @@ export function systemMetrics(engine: Engine, namespace: string, limit: number, 
   }
   const sorted = [...byType.entries()]
     .map(([workflow_type, e]) => ({ workflow_type, max_consecutive_failures: e.max, failed_task_count: e.count }))
-    .sort((x, y) => y.max_consecutive_failures - x.max_consecutive_failures || (x.workflow_type < y.workflow_type ? -1 : 1));
+    .sort(
+      (x, y) => y.max_consecutive_failures - x.max_consecutive_failures || (x.workflow_type < y.workflow_type ? -1 : 1),
+    );
   const shown = sorted.slice(0, limit);
   const suppressed = sorted.slice(limit);
   const typePolicy = {
     namespace: "request_scope_not_label",
-    workflow_type: { cardinality_class: "bounded_series", limit, selection: "top_by_max_consecutive_failures_then_name" },
+    workflow_type: {
+      cardinality_class: "bounded_series",
+      limit,
+      selection: "top_by_max_consecutive_failures_then_name",
+    },
   };
   const driftPolicy = {
     namespace: "server_scope_no_label",
-    table: { cardinality_class: "finite_projection_table_inventory", values: [...PROJECTION_TABLES], selection: "fixed_projection_table_inventory" },
+    table: {
+      cardinality_class: "finite_projection_table_inventory",
+      values: [...PROJECTION_TABLES],
+      selection: "fixed_projection_table_inventory",
+    },
   };
   return {
     generated_at: isoMicros(now),
@@ -463,6 +554,8 @@ export function systemMetrics(engine: Engine, namespace: string, limit: number, 
         by_table: PROJECTION_TABLES.map((table) => ({ table, needs_rebuild: 0 })),
       },
     },
-    cardinality: { metric_label_sets: { dw_workflow_task_consecutive_failures: typePolicy, dw_projection_drift_total: driftPolicy } },
+    cardinality: {
+      metric_label_sets: { dw_workflow_task_consecutive_failures: typePolicy, dw_projection_drift_total: driftPolicy },
+    },
   };
 }

@@ -31,7 +31,13 @@ export class EngineNotifier extends EventEmitter {
    * `timeoutMs`, or when `signal` aborts; subscribe before trying to claim so that a task created
    * while the claim is in flight is not missed.
    */
-  taskWaiter(namespace: string, queue: string, kind: TaskKind, timeoutMs: number, signal?: AbortSignal): { ready: Promise<void>; cancel: () => void } {
+  taskWaiter(
+    namespace: string,
+    queue: string,
+    kind: TaskKind,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): { ready: Promise<void>; cancel: () => void } {
     const key = EngineNotifier.taskKey(namespace, queue, kind);
     let finish: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => {

@@ -13,16 +13,38 @@ beforeEach(async () => {
 afterEach(async () => h.close());
 
 function member(base: number, size: number, index: number): Record<string, unknown> {
-  const entry = { parallel_group_id: `parallel-activities:${base}:${size}`, parallel_group_kind: "activity", parallel_group_base_sequence: base, parallel_group_size: size, parallel_group_index: index };
-  return { type: "schedule_activity", activity_type: "square", arguments: blob([index]), ...entry, parallel_group_path: [entry] };
+  const entry = {
+    parallel_group_id: `parallel-activities:${base}:${size}`,
+    parallel_group_kind: "activity",
+    parallel_group_base_sequence: base,
+    parallel_group_size: size,
+    parallel_group_index: index,
+  };
+  return {
+    type: "schedule_activity",
+    activity_type: "square",
+    arguments: blob([index]),
+    ...entry,
+    parallel_group_path: [entry],
+  };
 }
 
 describe("workflow step sequences", () => {
   it("start at 1 and are not consumed by control-plane commands (a signal keeps its own command sequence)", async () => {
-    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "seq-1", workflow_type: "steps", task_queue: "default" });
+    const start = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "seq-1",
+      workflow_type: "steps",
+      task_queue: "default",
+    });
     expect(start.command_sequence).toBe(1);
     await worker.completeWorkflow(await worker.mustPollWorkflow(), [{ type: "start_timer", delay_seconds: 60 }]);
-    const signal = h.engine.signalWorkflow({ namespace: "default", workflow_id: "seq-1", signal_name: "poke", input: blob([]) });
+    const signal = h.engine.signalWorkflow({
+      namespace: "default",
+      workflow_id: "seq-1",
+      signal_name: "poke",
+      input: blob([]),
+    });
     expect(signal.command_sequence).toBe(2);
     await worker.completeWorkflow(await worker.mustPollWorkflow(), [{ type: "start_timer", delay_seconds: 60 }]);
     const timers = historyOf(h.db, start.run_id as string).filter((e) => e.event_type === "TimerScheduled");
@@ -32,9 +54,18 @@ describe("workflow step sequences", () => {
 
 describe("parallel activity groups", () => {
   it("record the group on every member event and wake the workflow only after the last success", async () => {
-    const start = h.engine.startWorkflow({ namespace: "default", workflow_id: "fan-1", workflow_type: "fan", task_queue: "default" });
+    const start = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "fan-1",
+      workflow_type: "fan",
+      task_queue: "default",
+    });
     const runId = start.run_id as string;
-    const done = await worker.completeWorkflow(await worker.mustPollWorkflow(), [member(1, 3, 0), member(1, 3, 1), member(1, 3, 2)]);
+    const done = await worker.completeWorkflow(await worker.mustPollWorkflow(), [
+      member(1, 3, 0),
+      member(1, 3, 1),
+      member(1, 3, 2),
+    ]);
     expect(done.status).toBe(200);
     const tasks = [await worker.mustPollActivity(), await worker.mustPollActivity(), await worker.mustPollActivity()];
     await worker.completeActivity(tasks[0]!);
@@ -48,7 +79,9 @@ describe("parallel activity groups", () => {
     for (const type of ["ActivityScheduled", "ActivityStarted", "ActivityCompleted"]) {
       const of = events.filter((e) => e.event_type === type).map((e) => e.payload as Record<string, unknown>);
       expect(of).toHaveLength(3);
-      expect(of.map((p) => [p.parallel_group_id, p.parallel_group_size])).toEqual(Array(3).fill(["parallel-activities:1:3", 3]));
+      expect(of.map((p) => [p.parallel_group_id, p.parallel_group_size])).toEqual(
+        Array(3).fill(["parallel-activities:1:3", 3]),
+      );
       expect((of[0]?.parallel_group_path as unknown[]).length).toBe(1);
     }
     expect(typesOf(h.db, runId).at(-1)).toBe("WorkflowCompleted");

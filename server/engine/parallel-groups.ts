@@ -48,7 +48,8 @@ export function parallelPath(c: WithParallel): ParallelEntry[] {
 export function pathMismatch(path: ParallelEntry[], sequence: number): string | null {
   const inner = path.at(-1);
   if (!inner) return null;
-  if (inner.parallel_group_index >= inner.parallel_group_size) return "parallel_group_index must be below parallel_group_size.";
+  if (inner.parallel_group_index >= inner.parallel_group_size)
+    return "parallel_group_index must be below parallel_group_size.";
   if (inner.parallel_group_base_sequence + inner.parallel_group_index !== sequence) {
     return `parallel group member declares sequence ${inner.parallel_group_base_sequence + inner.parallel_group_index}, but the server's next workflow sequence is ${sequence}.`;
   }
@@ -72,7 +73,11 @@ export function activityParallelPath(a: ActivityRow): ParallelEntry[] {
 export function groupsCompleted(tx: Tx, runId: string, path: ParallelEntry[]): boolean {
   const status = tx.db.prepare("SELECT status FROM activity_executions WHERE workflow_run_id = ? AND sequence = ?");
   for (const group of path) {
-    for (let seq = group.parallel_group_base_sequence; seq < group.parallel_group_base_sequence + group.parallel_group_size; seq += 1) {
+    for (
+      let seq = group.parallel_group_base_sequence;
+      seq < group.parallel_group_base_sequence + group.parallel_group_size;
+      seq += 1
+    ) {
       const row = status.get(runId, seq) as { status: string } | undefined;
       if (row?.status !== "completed") return false;
     }

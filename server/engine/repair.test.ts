@@ -14,13 +14,21 @@ const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
 const LEASE_MS = 300_000;
 
 async function runWithActivity(h: CpHarness, w: ScriptedWorker, workflowId: string): Promise<string> {
-  h.engine.startWorkflow({ namespace: "default", workflow_id: workflowId, workflow_type: "orders.process", task_queue: w.queue });
+  h.engine.startWorkflow({
+    namespace: "default",
+    workflow_id: workflowId,
+    workflow_type: "orders.process",
+    task_queue: w.queue,
+  });
   const t = await w.mustPollWorkflow();
   await w.completeWorkflow(t, [{ type: "schedule_activity", activity_type: "orders.ship", arguments: blob(["x"]) }]);
   return t.run_id;
 }
 
-function taskRow(h: CpHarness, id: string): { status: string; repair_count: number; repair_available_at: number | null } {
+function taskRow(
+  h: CpHarness,
+  id: string,
+): { status: string; repair_count: number; repair_available_at: number | null } {
   return h.db.prepare("SELECT status, repair_count, repair_available_at FROM workflow_tasks WHERE id = ?").get(id) as {
     status: string;
     repair_count: number;
@@ -59,20 +67,47 @@ describe("repair", () => {
     expect(debug.body.diagnostic_status).toBe("pending_work");
     // Workflow tasks only: the expired activity task is the summary's next task, not a pending workflow task.
     expect(list(debug.body.pending_workflow_tasks)).toEqual([]);
-    expect(debug.body.execution.next_scheduled_event).toMatchObject({ source: "run_summary", task_id: lost.task_id, task_type: "activity", task_status: "leased" });
+    expect(debug.body.execution.next_scheduled_event).toMatchObject({
+      source: "run_summary",
+      task_id: lost.task_id,
+      task_type: "activity",
+      task_status: "leased",
+    });
 
     const repair = await cp(h.url, "/workflows/lost-1/repair", { body: { request_id: "repair-1" } });
     expect(repair.status).toBe(200);
     expect(repair.body.outcome).toBe("repair_dispatched");
     expect(repair.body.command_status).toBe("accepted");
     expect(repair.body.control_plane.outcome).toBe("repair_dispatched");
-    const event = (h.db.prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'RepairRequested'").get(runId) as { payload: string }).payload;
-    expect(JSON.parse(event)).toMatchObject({ command_type: "repair", outcome: "repair_dispatched", liveness_state: "repair_needed", wait_kind: "activity", task_id: lost.task_id, task_type: "activity" });
+    const event = (
+      h.db
+        .prepare(
+          "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'RepairRequested'",
+        )
+        .get(runId) as { payload: string }
+    ).payload;
+    expect(JSON.parse(event)).toMatchObject({
+      command_type: "repair",
+      outcome: "repair_dispatched",
+      liveness_state: "repair_needed",
+      wait_kind: "activity",
+      task_id: lost.task_id,
+      task_type: "activity",
+    });
     expect(taskRow(h, lost.task_id)).toMatchObject({ status: "ready", repair_count: 1 });
-    const expired = h.db.prepare("SELECT status FROM activity_attempts WHERE id = ?").get(lost.activity_attempt_id) as { status: string };
+    const expired = h.db.prepare("SELECT status FROM activity_attempts WHERE id = ?").get(lost.activity_attempt_id) as {
+      status: string;
+    };
     expect(expired.status).toBe("expired");
-    const command = h.db.prepare("SELECT command_type, status, outcome, request_id FROM workflow_commands WHERE id = ?").get(repair.body.command_id) as Record<string, unknown>;
-    expect(command).toEqual({ command_type: "repair", status: "accepted", outcome: "repair_dispatched", request_id: "repair-1" });
+    const command = h.db
+      .prepare("SELECT command_type, status, outcome, request_id FROM workflow_commands WHERE id = ?")
+      .get(repair.body.command_id) as Record<string, unknown>;
+    expect(command).toEqual({
+      command_type: "repair",
+      status: "accepted",
+      outcome: "repair_dispatched",
+      request_id: "repair-1",
+    });
 
     debug = await cp(h.url, "/workflows/lost-1/debug");
     expect(debug.body.execution.liveness_state).toBe("activity_task_ready");
@@ -88,7 +123,14 @@ describe("repair", () => {
     const done = await cp(h.url, "/workflows/lost-1");
     expect(done.body.status).toBe("completed");
     expect(typesOf(h.db, runId)).toEqual([
-      "StartAccepted", "WorkflowStarted", "ActivityScheduled", "ActivityStarted", "RepairRequested", "ActivityStarted", "ActivityCompleted", "WorkflowCompleted",
+      "StartAccepted",
+      "WorkflowStarted",
+      "ActivityScheduled",
+      "ActivityStarted",
+      "RepairRequested",
+      "ActivityStarted",
+      "ActivityCompleted",
+      "WorkflowCompleted",
     ]);
   });
 
@@ -98,7 +140,13 @@ describe("repair", () => {
     expect(r.status).toBe(200);
     expect(r.body.outcome).toBe("repair_not_needed");
     const payload = JSON.parse(
-      (h.db.prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'RepairRequested'").get(runId) as { payload: string }).payload,
+      (
+        h.db
+          .prepare(
+            "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'RepairRequested'",
+          )
+          .get(runId) as { payload: string }
+      ).payload,
     ) as Record<string, unknown>;
     expect(payload.outcome).toBe("repair_not_needed");
     expect(payload.liveness_state).toBe("activity_task_ready");
@@ -110,9 +158,16 @@ describe("repair", () => {
   });
 
   test("missing transport is found by the pass, recreated with no history, and the run completes", async () => {
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "missing-1", workflow_type: "orders.process", task_queue: "default" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "missing-1",
+      workflow_type: "orders.process",
+      task_queue: "default",
+    });
     const runId = String((await cp(h.url, "/workflows/missing-1")).body.run_id);
-    const lostTaskId = (h.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ?").get(runId) as { id: string }).id;
+    const lostTaskId = (
+      h.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ?").get(runId) as { id: string }
+    ).id;
     h.db.prepare("DELETE FROM workflow_tasks WHERE workflow_run_id = ?").run(runId);
     // The stored summary still names the task; debug shows the synthetic row for it (summaryMissingWorkflowTaskRow, @11d35b7).
     let debug = await cp(h.url, "/workflows/missing-1/debug");
@@ -134,10 +189,21 @@ describe("repair", () => {
 
     const pass = await cp(h.url, "/system/repair/pass", { body: {} });
     expect(pass.status).toBe(200);
-    expect(pass.body).toMatchObject({ selected_missing_task_candidates: 1, repaired_missing_tasks: 1, dispatched_tasks: 1, existing_task_failures: [], missing_run_failures: [] });
+    expect(pass.body).toMatchObject({
+      selected_missing_task_candidates: 1,
+      repaired_missing_tasks: 1,
+      dispatched_tasks: 1,
+      existing_task_failures: [],
+      missing_run_failures: [],
+    });
     expect(typesOf(h.db, runId)).toHaveLength(eventsBefore);
-    expect((h.db.prepare("SELECT COUNT(*) AS n FROM workflow_commands WHERE command_type = 'repair'").get() as { n: number }).n).toBe(0);
-    const task = h.db.prepare("SELECT task_type, status, repair_count FROM workflow_tasks WHERE workflow_run_id = ?").get(runId);
+    expect(
+      (h.db.prepare("SELECT COUNT(*) AS n FROM workflow_commands WHERE command_type = 'repair'").get() as { n: number })
+        .n,
+    ).toBe(0);
+    const task = h.db
+      .prepare("SELECT task_type, status, repair_count FROM workflow_tasks WHERE workflow_run_id = ?")
+      .get(runId);
     expect(task).toEqual({ task_type: "workflow", status: "ready", repair_count: 1 });
 
     const t = await w.mustPollWorkflow();
@@ -151,8 +217,18 @@ describe("repair", () => {
     await wa.register();
     await wb.register();
     for (let i = 0; i < 30; i += 1) {
-      h.engine.startWorkflow({ namespace: "default", workflow_id: `fair-a-${i}`, workflow_type: "t", task_queue: "queue-a" });
-      h.engine.startWorkflow({ namespace: "default", workflow_id: `fair-b-${i}`, workflow_type: "t", task_queue: "queue-b" });
+      h.engine.startWorkflow({
+        namespace: "default",
+        workflow_id: `fair-a-${i}`,
+        workflow_type: "t",
+        task_queue: "queue-a",
+      });
+      h.engine.startWorkflow({
+        namespace: "default",
+        workflow_id: `fair-b-${i}`,
+        workflow_type: "t",
+        task_queue: "queue-b",
+      });
       await h.engine.pollWorkflowTask("default", "wa", "queue-a", 100);
       await h.engine.pollWorkflowTask("default", "wb", "queue-b", 100);
     }
@@ -164,7 +240,14 @@ describe("repair", () => {
     expect(c.selected_existing_task_candidates).toBe(25);
     expect(c.scan_pressure).toBe(true);
     expect(c.existing_task_scan_limit_reached).toBe(true);
-    expect(list(c.scopes).map((s) => [s.queue, s.existing_task_candidates, s.selected_existing_task_candidates, s.scan_limited_by_global_policy])).toEqual([
+    expect(
+      list(c.scopes).map((s) => [
+        s.queue,
+        s.existing_task_candidates,
+        s.selected_existing_task_candidates,
+        s.scan_limited_by_global_policy,
+      ]),
+    ).toEqual([
       ["queue-a", 30, 13, true],
       ["queue-b", 30, 12, true],
     ]);
@@ -173,7 +256,9 @@ describe("repair", () => {
     {
       const ajv = new Ajv2020({ strict: false, allErrors: true });
       addFormats.default(ajv);
-      const validate = ajv.compile(JSON.parse(readFileSync(`${CONTRACTS}/repair-actionability-objects.schema.json`, "utf8")) as object);
+      const validate = ajv.compile(
+        JSON.parse(readFileSync(`${CONTRACTS}/repair-actionability-objects.schema.json`, "utf8")) as object,
+      );
       validate(status.body);
       expect(validate.errors ?? []).toEqual([]);
     }
@@ -184,7 +269,9 @@ describe("repair", () => {
     const after = await cp(h.url, "/system/repair");
     expect(after.body.candidates.existing_task_candidates).toBe(35);
     const perQueue = h.db
-      .prepare("SELECT queue, COUNT(*) AS n FROM workflow_tasks WHERE status = 'ready' AND repair_count = 1 GROUP BY queue ORDER BY queue")
+      .prepare(
+        "SELECT queue, COUNT(*) AS n FROM workflow_tasks WHERE status = 'ready' AND repair_count = 1 GROUP BY queue ORDER BY queue",
+      )
       .all() as { queue: string; n: number }[];
     expect(perQueue).toEqual([
       { queue: "queue-a", n: 13 },
@@ -196,15 +283,25 @@ describe("repair", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 10].map(repairBackoffSeconds)).toEqual([3, 6, 12, 24, 48, 60, 60, 60]);
     h.engine.startWorkflow({ namespace: "default", workflow_id: "claim-1", workflow_type: "t", task_queue: "default" });
     const runId = String((await cp(h.url, "/workflows/claim-1")).body.run_id);
-    const taskId = (h.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ?").get(runId) as { id: string }).id;
+    const taskId = (
+      h.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ?").get(runId) as { id: string }
+    ).id;
     const failClaim = (): void => {
-      h.db.prepare("UPDATE workflow_tasks SET last_claim_failed_at = ?, last_claim_error = 'backend rejected the claim' WHERE id = ?").run(h.clock.now(), taskId);
+      h.db
+        .prepare(
+          "UPDATE workflow_tasks SET last_claim_failed_at = ?, last_claim_error = 'backend rejected the claim' WHERE id = ?",
+        )
+        .run(h.clock.now(), taskId);
     };
     failClaim();
     // A write outside the engine: the stored liveness is unchanged, the task row's own flags are read now.
     const claimDebug = (await cp(h.url, "/workflows/claim-1/debug")).body;
     expect(claimDebug.execution.liveness_state).toBe("workflow_task_ready");
-    expect(claimDebug.pending_workflow_tasks[0]).toMatchObject({ task_id: taskId, claim_failed: true, last_claim_error: "backend rejected the claim" });
+    expect(claimDebug.pending_workflow_tasks[0]).toMatchObject({
+      task_id: taskId,
+      claim_failed: true,
+      last_claim_error: "backend rejected the claim",
+    });
     let pass = await cp(h.url, "/system/repair/pass", { body: { run_ids: [runId] } });
     expect(pass.body.repaired_existing_tasks).toBe(1);
     expect(taskRow(h, taskId)).toMatchObject({ repair_count: 1, repair_available_at: h.clock.now() + 3_000 });

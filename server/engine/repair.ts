@@ -39,7 +39,8 @@ interface Target {
 
 function resolveTarget(tx: Tx, input: OperatorCommandInput): Target {
   const instance = tx.instance(input.namespace, input.workflow_id);
-  if (!instance) throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: input.workflow_id });
+  if (!instance)
+    throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: input.workflow_id });
   return { run: instance.current_run_id ? (tx.run(instance.current_run_id) ?? null) : null };
 }
 
@@ -95,7 +96,12 @@ function redispatch(tx: Tx, task: TaskRow, opts: { backoff: boolean }): TaskRow 
          last_dispatch_attempt_at = @now, last_dispatched_at = @now, last_dispatch_error = NULL, last_claim_error = NULL, last_claim_failed_at = NULL,
          updated_at = @now WHERE id = @id`,
     )
-    .run({ now: tx.now, rc: repairCount, rav: opts.backoff ? tx.now + repairBackoffSeconds(repairCount) * 1000 : null, id: task.id });
+    .run({
+      now: tx.now,
+      rc: repairCount,
+      rav: opts.backoff ? tx.now + repairBackoffSeconds(repairCount) * 1000 : null,
+      id: task.id,
+    });
   const fresh = tx.task(task.id) as TaskRow;
   tx.markTaskReady(fresh);
   tx.touch(task.workflow_run_id);
@@ -109,13 +115,23 @@ function redispatch(tx: Tx, task: TaskRow, opts: { backoff: boolean }): TaskRow 
  */
 export function recoverExistingTask(tx: Tx, task: TaskRow, opts: { backoff: boolean }): TaskRow {
   if (task.status === "leased" && task.task_type === "activity") {
-    const attempts = tx.db.prepare("SELECT id FROM activity_attempts WHERE workflow_task_id = ? AND status = 'running'").all(task.id) as { id: string }[];
+    const attempts = tx.db
+      .prepare("SELECT id FROM activity_attempts WHERE workflow_task_id = ? AND status = 'running'")
+      .all(task.id) as { id: string }[];
     for (const at of attempts) {
-      tx.db.prepare("UPDATE activity_attempts SET status = 'expired', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, tx.now, at.id);
+      tx.db
+        .prepare(
+          "UPDATE activity_attempts SET status = 'expired', closed_at = ?, lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+        )
+        .run(tx.now, tx.now, at.id);
     }
     const executionId = parsePayload(task.payload).activity_execution_id;
     if (typeof executionId === "string") {
-      tx.db.prepare("UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'running'").run(tx.now, executionId);
+      tx.db
+        .prepare(
+          "UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'running'",
+        )
+        .run(tx.now, executionId);
     }
   }
   if (task.status === "failed") {
@@ -132,7 +148,11 @@ function needsRecovery(t: TaskRow, now: number): boolean {
 }
 
 function byAvailability(a: TaskRow, b: TaskRow): number {
-  return (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at) || a.created_at - b.created_at || (a.id < b.id ? -1 : 1);
+  return (
+    (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at) ||
+    a.created_at - b.created_at ||
+    (a.id < b.id ? -1 : 1)
+  );
 }
 
 /** Creates the missing durable task a repair-needed run is owed (`repair_count = 1`). */
@@ -149,7 +169,10 @@ function createMissingTask(tx: Tx, run: RunRow, s: RunSummary): TaskRow {
         .get(run.id, a.id) as { payload: string | null } | undefined;
       const r = parsePayload(retry?.payload ?? null);
       const retryAt = typeof r.retry_available_at === "string" ? Date.parse(r.retry_available_at) : NaN;
-      if (a.status === "running") tx.db.prepare("UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ?").run(tx.now, a.id);
+      if (a.status === "running")
+        tx.db
+          .prepare("UPDATE activity_executions SET status = 'pending', updated_at = ? WHERE id = ?")
+          .run(tx.now, a.id);
       taskId = tx.createTask(
         run,
         "activity",
@@ -166,9 +189,9 @@ function createMissingTask(tx: Tx, run: RunRow, s: RunSummary): TaskRow {
       );
     }
   } else if (s.wait_kind === "timer" && s.resume_source_id) {
-    const timer = tx.db.prepare("SELECT id, fire_at FROM workflow_run_timers WHERE id = ? AND status = 'pending'").get(s.resume_source_id) as
-      | { id: string; fire_at: number }
-      | undefined;
+    const timer = tx.db
+      .prepare("SELECT id, fire_at FROM workflow_run_timers WHERE id = ? AND status = 'pending'")
+      .get(s.resume_source_id) as { id: string; fire_at: number } | undefined;
     if (timer) taskId = tx.createTask(run, "timer", { timer_id: timer.id }, { availableAt: timer.fire_at });
   }
   taskId ??= tx.createTask(run, "workflow", {
@@ -178,7 +201,11 @@ function createMissingTask(tx: Tx, run: RunRow, s: RunSummary): TaskRow {
     resume_source_id: s.resume_source_id ?? run.id,
     reason: "repair",
   });
-  tx.db.prepare("UPDATE workflow_tasks SET repair_count = 1, last_dispatch_attempt_at = ?, last_dispatched_at = ? WHERE id = ?").run(tx.now, tx.now, taskId);
+  tx.db
+    .prepare(
+      "UPDATE workflow_tasks SET repair_count = 1, last_dispatch_attempt_at = ?, last_dispatched_at = ? WHERE id = ?",
+    )
+    .run(tx.now, tx.now, taskId);
   return tx.task(taskId) as TaskRow;
 }
 
@@ -187,7 +214,11 @@ function createMissingTask(tx: Tx, run: RunRow, s: RunSummary): TaskRow {
  * run is `repair_needed` with no task, create the one it is owed. Returns the task acted on.
  */
 export function repairRun(tx: Tx, run: RunRow, s: RunSummary, opts: { backoff: boolean }): TaskRow | null {
-  const tasks = (tx.db.prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')").all(run.id) as TaskRow[])
+  const tasks = (
+    tx.db
+      .prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')")
+      .all(run.id) as TaskRow[]
+  )
     .filter((t) => needsRecovery(t, tx.now))
     .sort(byAvailability);
   if (tasks[0]) return recoverExistingTask(tx, tasks[0], opts);
@@ -204,14 +235,25 @@ export function repairWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCom
   const { run } = resolveTarget(tx, input);
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, "repair", input.request_id);
   if (prior) return commandResponse(prior);
-  if (!run) return commandResponse(recordCommand(tx, input, null, "repair", "rejected", "rejected_not_started", "instance_not_started", null));
-  if (isTerminal(run.status)) return commandResponse(recordCommand(tx, input, run, "repair", "rejected", "rejected_not_active", "run_not_active", null));
+  if (!run)
+    return commandResponse(
+      recordCommand(tx, input, null, "repair", "rejected", "rejected_not_started", "instance_not_started", null),
+    );
+  if (isTerminal(run.status))
+    return commandResponse(
+      recordCommand(tx, input, run, "repair", "rejected", "rejected_not_active", "run_not_active", null),
+    );
   const summary = refreshRunSummary(tx.db, run.id, tx.now);
   if (!summary) throw new Error(`run ${run.id} has no summary`);
   const repairable = summary.liveness_state === "repair_needed" || summary.liveness_state === "workflow_replay_blocked";
   const task = repairable ? repairRun(tx, run, summary, { backoff: false }) : null;
   const outcome = task ? "repair_dispatched" : "repair_not_needed";
-  const facts = { liveness_state: summary.liveness_state, wait_kind: summary.wait_kind, task_id: task?.id ?? null, task_type: task?.task_type ?? null };
+  const facts = {
+    liveness_state: summary.liveness_state,
+    wait_kind: summary.wait_kind,
+    task_id: task?.id ?? null,
+    task_type: task?.task_type ?? null,
+  };
   const row = recordCommand(tx, input, run, "repair", "accepted", outcome, null, facts);
   tx.appendEvent(
     run.id,
@@ -240,18 +282,38 @@ export function archiveWorkflow(tx: Tx, input: OperatorCommandInput): OperatorCo
   const { run } = resolveTarget(tx, input);
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, "archive", input.request_id);
   if (prior) return commandResponse(prior);
-  if (!run) return commandResponse(recordCommand(tx, input, null, "archive", "rejected", "rejected_not_started", "instance_not_started", null));
-  if (!isTerminal(run.status)) return commandResponse(recordCommand(tx, input, run, "archive", "rejected", "rejected_run_not_closed", "run_not_closed", null));
-  const archived = (tx.db.prepare("SELECT archived_at FROM workflow_runs WHERE id = ?").get(run.id) as { archived_at: number | null }).archived_at !== null;
+  if (!run)
+    return commandResponse(
+      recordCommand(tx, input, null, "archive", "rejected", "rejected_not_started", "instance_not_started", null),
+    );
+  if (!isTerminal(run.status))
+    return commandResponse(
+      recordCommand(tx, input, run, "archive", "rejected", "rejected_run_not_closed", "run_not_closed", null),
+    );
+  const archived =
+    (tx.db.prepare("SELECT archived_at FROM workflow_runs WHERE id = ?").get(run.id) as { archived_at: number | null })
+      .archived_at !== null;
   const outcome = archived ? "archive_not_needed" : "archived";
   const row = recordCommand(tx, input, run, "archive", "accepted", outcome, null, null);
   const ids = { workflow_command_id: row.id, workflow_instance_id: run.workflow_instance_id, workflow_run_id: run.id };
-  tx.appendEvent(run.id, "ArchiveRequested", { ...ids, command_type: "archive", outcome, reason: input.reason ?? null }, { commandId: row.id });
+  tx.appendEvent(
+    run.id,
+    "ArchiveRequested",
+    { ...ids, command_type: "archive", outcome, reason: input.reason ?? null },
+    { commandId: row.id },
+  );
   if (!archived) {
     tx.db
-      .prepare("UPDATE workflow_runs SET archived_at = ?, archive_command_id = ?, archive_reason = ?, updated_at = ? WHERE id = ?")
+      .prepare(
+        "UPDATE workflow_runs SET archived_at = ?, archive_command_id = ?, archive_reason = ?, updated_at = ? WHERE id = ?",
+      )
       .run(tx.now, row.id, input.reason ?? null, tx.now, run.id);
-    tx.appendEvent(run.id, "WorkflowArchived", { ...ids, archive_command_id: row.id, reason: input.reason ?? null }, { commandId: row.id });
+    tx.appendEvent(
+      run.id,
+      "WorkflowArchived",
+      { ...ids, archive_command_id: row.id, reason: input.reason ?? null },
+      { commandId: row.id },
+    );
   }
   return commandResponse(row);
 }
@@ -343,11 +405,26 @@ function select(engine: Engine, now: number, runIds: string[] | null): Selection
   const existing = existingCandidates(engine, now, runIds);
   const missing = missingCandidates(engine, runIds);
   const scopes = new Map<string, ScopeStats>();
-  const scopeOf = (c: { connection: string | null; queue: string | null; compatibility: string | null }): ScopeStats => {
+  const scopeOf = (c: {
+    connection: string | null;
+    queue: string | null;
+    compatibility: string | null;
+  }): ScopeStats => {
     const key = scopeKey(c.connection, c.queue, c.compatibility);
     let s = scopes.get(key);
     if (!s) {
-      s = { scope_key: key, connection: c.connection, queue: c.queue, compatibility: c.compatibility, existing: 0, missing: 0, selectedExisting: 0, selectedMissing: 0, oldestTask: null, oldestMissing: null };
+      s = {
+        scope_key: key,
+        connection: c.connection,
+        queue: c.queue,
+        compatibility: c.compatibility,
+        existing: 0,
+        missing: 0,
+        selectedExisting: 0,
+        selectedMissing: 0,
+        oldestTask: null,
+        oldestMissing: null,
+      };
       scopes.set(key, s);
     }
     return s;
@@ -355,7 +432,10 @@ function select(engine: Engine, now: number, runIds: string[] | null): Selection
   const queues = new Map<string, { kind: "existing" | "missing"; item: ExistingCandidate | MissingCandidate }[]>();
   // Append in place: copying the scope's list per candidate made selection quadratic (10,000
   // missing candidates in one scope cost ~30 ms on every operator-metrics call).
-  const pushToQueue = (key: string, entry: { kind: "existing" | "missing"; item: ExistingCandidate | MissingCandidate }): void => {
+  const pushToQueue = (
+    key: string,
+    entry: { kind: "existing" | "missing"; item: ExistingCandidate | MissingCandidate },
+  ): void => {
     const list = queues.get(key);
     if (list) list.push(entry);
     else queues.set(key, [entry]);
@@ -374,7 +454,9 @@ function select(engine: Engine, now: number, runIds: string[] | null): Selection
   }
   const selectedExisting: ExistingCandidate[] = [];
   const selectedMissing: MissingCandidate[] = [];
-  const lists = [...queues.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, items]) => ({ key, items, i: 0 }));
+  const lists = [...queues.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, items]) => ({ key, items, i: 0 }));
   let picked = 0;
   while (picked < REPAIR_POLICY.scan_limit && lists.some((l) => l.i < l.items.length)) {
     for (const l of lists) {
@@ -400,8 +482,14 @@ function select(engine: Engine, now: number, runIds: string[] | null): Selection
 export function repairStatus(engine: Engine, now: number = engine.clock.now()): JsonObject {
   const sel = select(engine, now, null);
   const age = (t: number | null): number => (t === null ? 0 : Math.max(0, now - t));
-  const oldestTask = sel.existing.reduce<number | null>((m, c) => (m === null ? c.created_at : Math.min(m, c.created_at)), null);
-  const oldestMissing = sel.missing.reduce<number | null>((m, c) => (m === null ? c.since : Math.min(m, c.since)), null);
+  const oldestTask = sel.existing.reduce<number | null>(
+    (m, c) => (m === null ? c.created_at : Math.min(m, c.created_at)),
+    null,
+  );
+  const oldestMissing = sel.missing.reduce<number | null>(
+    (m, c) => (m === null ? c.since : Math.min(m, c.since)),
+    null,
+  );
   const total = sel.existing.length + sel.missing.length;
   const scopes = sel.scopes
     .map((s) => ({
@@ -424,7 +512,8 @@ export function repairStatus(engine: Engine, now: number = engine.clock.now()): 
     .sort(
       (a, b) =>
         b.total_candidates - a.total_candidates ||
-        Math.max(b.max_task_candidate_age_ms, b.max_missing_run_age_ms) - Math.max(a.max_task_candidate_age_ms, a.max_missing_run_age_ms) ||
+        Math.max(b.max_task_candidate_age_ms, b.max_missing_run_age_ms) -
+          Math.max(a.max_task_candidate_age_ms, a.max_missing_run_age_ms) ||
         (a.scope_key < b.scope_key ? -1 : 1),
     );
   return {
@@ -509,7 +598,11 @@ export function runRepairPass(engine: Engine, opts: RepairPassOptions = {}): Rep
   const now = engine.clock.now();
   let runIds: string[] | null = opts.runIds && opts.runIds.length > 0 ? [...opts.runIds] : null;
   if (opts.instanceId) {
-    const ids = (engine.db.prepare("SELECT id FROM workflow_runs WHERE workflow_instance_id = ?").all(opts.instanceId) as { id: string }[]).map((r) => r.id);
+    const ids = (
+      engine.db.prepare("SELECT id FROM workflow_runs WHERE workflow_instance_id = ?").all(opts.instanceId) as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
     runIds = runIds ? runIds.filter((id) => ids.includes(id)) : ids;
   }
   const report: RepairPassReport = {
@@ -552,7 +645,11 @@ export function runRepairPass(engine: Engine, opts: RepairPassOptions = {}): Rep
         const run = task ? tx.run(task.workflow_run_id) : undefined;
         if (!task || !run || !needsRecovery(task, tx.now)) return false;
         if (isTerminal(run.status)) {
-          tx.db.prepare("UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
+          tx.db
+            .prepare(
+              "UPDATE workflow_tasks SET status = 'cancelled', lease_expires_at = NULL, updated_at = ? WHERE id = ?",
+            )
+            .run(tx.now, task.id);
           tx.touch(run.id);
           return false;
         }

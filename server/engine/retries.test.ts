@@ -86,13 +86,22 @@ describe("activity retries over the HTTP worker plane", () => {
   afterEach(async () => h.close());
 
   it.each(cases)("$name", async (c) => {
-    const start = h.engine.startWorkflow({ namespace: "default", workflow_type: "orders.process", task_queue: "default", input: blob(["order-1"]) });
+    const start = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_type: "orders.process",
+      task_queue: "default",
+      input: blob(["order-1"]),
+    });
     expect(start.outcome).toBe("started_new");
     const runId = start.run_id as string;
 
     const first = await worker.mustPollWorkflow();
     expect(first.history_events.map((e) => e.event_type)).toEqual(["StartAccepted", "WorkflowStarted"]);
-    const schedule: Record<string, unknown> = { type: "schedule_activity", activity_type: "charge-card", arguments: blob([42]) };
+    const schedule: Record<string, unknown> = {
+      type: "schedule_activity",
+      activity_type: "charge-card",
+      arguments: blob([42]),
+    };
     if (c.retryPolicy) schedule.retry_policy = c.retryPolicy;
     expect((await worker.completeWorkflow(first, [schedule])).status).toBe(200);
     expect(runRow(h.db, runId).status).toBe("waiting");
@@ -107,10 +116,16 @@ describe("activity retries over the HTTP worker plane", () => {
         continue;
       }
       const failedAt = h.clock.now();
-      const r = await worker.failActivity(task, { message: `boom ${i + 1}`, type: outcome.type, non_retryable: outcome.non_retryable ?? false });
+      const r = await worker.failActivity(task, {
+        message: `boom ${i + 1}`,
+        type: outcome.type,
+        non_retryable: outcome.non_retryable ?? false,
+      });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ outcome: "failed", recorded: true });
-      const retry = historyOf(h.db, runId).filter((e) => e.event_type === "ActivityRetryScheduled").at(-1);
+      const retry = historyOf(h.db, runId)
+        .filter((e) => e.event_type === "ActivityRetryScheduled")
+        .at(-1);
       const isLast = i === c.outcomes.length - 1;
       if (retry && retry.payload.retry_after_attempt_id === task.activity_attempt_id) {
         const backoff = retry.payload.retry_backoff_seconds as number;
@@ -123,7 +138,9 @@ describe("activity retries over the HTTP worker plane", () => {
           message: `boom ${i + 1}`,
         });
         expect(retry.payload).not.toHaveProperty("failure_id");
-        const retryTask = h.db.prepare("SELECT * FROM workflow_tasks WHERE id = ?").get(retry.payload.retry_task_id) as { payload: string; available_at: number; status: string };
+        const retryTask = h.db
+          .prepare("SELECT * FROM workflow_tasks WHERE id = ?")
+          .get(retry.payload.retry_task_id) as { payload: string; available_at: number; status: string };
         expect(retryTask.available_at).toBe(failedAt + backoff * 1000);
         expect(JSON.parse(retryTask.payload)).toMatchObject({
           retry_of_task_id: task.task_id,
@@ -132,7 +149,13 @@ describe("activity retries over the HTTP worker plane", () => {
           retry_backoff_seconds: backoff,
         });
         // Not claimable before its backoff ends, claimable right at it; the workflow stays parked.
-        expect(h.db.prepare("SELECT COUNT(*) AS n FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready'").get(runId)).toEqual({ n: 0 });
+        expect(
+          h.db
+            .prepare(
+              "SELECT COUNT(*) AS n FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready'",
+            )
+            .get(runId),
+        ).toEqual({ n: 0 });
         if (backoff > 0) {
           h.advance(backoff - 0.001);
           expect(await worker.pollActivity()).toBeNull();
@@ -151,21 +174,48 @@ describe("activity retries over the HTTP worker plane", () => {
     const failures = failuresOf(h.db, runId);
     if (c.expected.activityFailed) {
       const failed = resume.history_events.find((e) => e.event_type === "ActivityFailed");
-      expect(failed?.payload).toMatchObject({ failure_category: "activity", non_retryable: c.expected.nonRetryable, attempt_number: c.outcomes.length });
+      expect(failed?.payload).toMatchObject({
+        failure_category: "activity",
+        non_retryable: c.expected.nonRetryable,
+        attempt_number: c.outcomes.length,
+      });
       expect(failures).toHaveLength(1);
-      expect(failures[0]).toMatchObject({ source_kind: "activity_execution", propagation_kind: "activity", failure_category: "activity", non_retryable: c.expected.nonRetryable ? 1 : 0 });
-      const decision = c.onFailure === "fail_workflow" ? { type: "fail_workflow", message: "charge failed", exception_type: "ChargeFailed" } : { type: "complete_workflow", result: blob("refunded") };
+      expect(failures[0]).toMatchObject({
+        source_kind: "activity_execution",
+        propagation_kind: "activity",
+        failure_category: "activity",
+        non_retryable: c.expected.nonRetryable ? 1 : 0,
+      });
+      const decision =
+        c.onFailure === "fail_workflow"
+          ? { type: "fail_workflow", message: "charge failed", exception_type: "ChargeFailed" }
+          : { type: "complete_workflow", result: blob("refunded") };
       expect((await worker.completeWorkflow(resume, [decision])).status).toBe(200);
       // Caught by the workflow → FailureHandled and handled = 1; unhandled → WorkflowFailed and handled = 0.
       const handled = c.onFailure === "complete_workflow";
       expect(typesOf(h.db, runId).includes("FailureHandled")).toBe(handled);
-      expect((h.db.prepare("SELECT handled FROM workflow_failures WHERE workflow_run_id = ? AND source_kind = 'activity_execution'").get(runId) as { handled: number }).handled).toBe(handled ? 1 : 0);
-      if (handled) expect(historyOf(h.db, runId).find((e) => e.event_type === "FailureHandled")?.payload).toMatchObject({ failure_id: failed?.payload.failure_id, propagation_kind: "activity", handled: true });
+      expect(
+        (
+          h.db
+            .prepare(
+              "SELECT handled FROM workflow_failures WHERE workflow_run_id = ? AND source_kind = 'activity_execution'",
+            )
+            .get(runId) as { handled: number }
+        ).handled,
+      ).toBe(handled ? 1 : 0);
+      if (handled)
+        expect(historyOf(h.db, runId).find((e) => e.event_type === "FailureHandled")?.payload).toMatchObject({
+          failure_id: failed?.payload.failure_id,
+          propagation_kind: "activity",
+          handled: true,
+        });
     } else {
       expect(types).toContain("ActivityCompleted");
       expect(types).not.toContain("ActivityFailed");
       expect(failures).toHaveLength(0);
-      expect((await worker.completeWorkflow(resume, [{ type: "complete_workflow", result: blob("done") }])).status).toBe(200);
+      expect(
+        (await worker.completeWorkflow(resume, [{ type: "complete_workflow", result: blob("done") }])).status,
+      ).toBe(200);
     }
     const run = runRow(h.db, runId);
     expect(run.status).toBe(c.expected.runStatus);
@@ -173,7 +223,9 @@ describe("activity retries over the HTTP worker plane", () => {
     const finalTypes = typesOf(h.db, runId);
     expect(finalTypes.at(-1)).toBe(c.expected.runStatus === "completed" ? "WorkflowCompleted" : "WorkflowFailed");
     // Attempts: all but the last closed `failed` on retry; the row count equals the attempts made.
-    const attempts = h.db.prepare("SELECT status FROM activity_attempts WHERE workflow_run_id = ? ORDER BY attempt_number").all(runId) as { status: string }[];
+    const attempts = h.db
+      .prepare("SELECT status FROM activity_attempts WHERE workflow_run_id = ? ORDER BY attempt_number")
+      .all(runId) as { status: string }[];
     expect(attempts.map((a) => a.status)).toEqual(c.outcomes.map((o) => (o === "ok" ? "completed" : "failed")));
   });
 });

@@ -13,7 +13,8 @@ type WriteCounts = Record<CountedTable, number>;
 const writeCounts = new WeakMap<Db, WriteCounts>();
 
 /** The table a statement writes, by its leading verb (`INSERT … INTO t`, `UPDATE t`, `DELETE FROM t`, `REPLACE INTO t`). */
-const WRITE_TARGET = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+([A-Za-z_][A-Za-z0-9_]*)/i;
+const WRITE_TARGET =
+  /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+([A-Za-z_][A-Za-z0-9_]*)/i;
 
 /**
  * How many statements writing `table` have run on this connection; null for a connection not made
@@ -67,10 +68,3 @@ function countWrites(stmt: Statement, writes: WriteCounts, table: CountedTable):
     });
   }
 }
-
-
-
-
-
-
-

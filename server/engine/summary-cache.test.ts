@@ -14,7 +14,8 @@ beforeEach(async () => {
 });
 afterEach(async () => h.close());
 
-const stored = (runId: string): RunSummary => h.db.prepare("SELECT * FROM workflow_run_summaries WHERE id = ?").get(runId) as RunSummary;
+const stored = (runId: string): RunSummary =>
+  h.db.prepare("SELECT * FROM workflow_run_summaries WHERE id = ?").get(runId) as RunSummary;
 
 /** The row a refresh from scratch would write now: what the stored row must equal. */
 function expectProjected(runId: string): void {
@@ -24,24 +25,38 @@ function expectProjected(runId: string): void {
 
 describe("summary cache", () => {
   it("keeps every summary equal to a projection from scratch across a run's life", async () => {
-    const run = h.engine.startWorkflow({ namespace: "default", workflow_id: "sc-1", workflow_type: "chain", task_queue: "default" }).run_id as string;
+    const run = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "sc-1",
+      workflow_type: "chain",
+      task_queue: "default",
+    }).run_id as string;
     for (let step = 0; step < 2; step++) {
       const task = await worker.mustPollWorkflow();
       expectProjected(run);
-      await worker.completeWorkflow(task, [{ type: "schedule_activity", activity_type: "Step", arguments: blob([step]) }]);
+      await worker.completeWorkflow(task, [
+        { type: "schedule_activity", activity_type: "Step", arguments: blob([step]) },
+      ]);
       expectProjected(run);
       const activity = await worker.mustPollActivity();
       expectProjected(run);
       await worker.completeActivity(activity, blob({ step }));
       expectProjected(run);
     }
-    await worker.completeWorkflow(await worker.mustPollWorkflow(), [{ type: "complete_workflow", result: blob("done") }]);
+    await worker.completeWorkflow(await worker.mustPollWorkflow(), [
+      { type: "complete_workflow", result: blob("done") },
+    ]);
     expectProjected(run);
     expect(stored(run).status).toBe("completed");
   });
 
   it("notices a write to the summary row that did not go through it (same connection, raw)", async () => {
-    const run = h.engine.startWorkflow({ namespace: "default", workflow_id: "sc-2", workflow_type: "chain", task_queue: "default" }).run_id as string;
+    const run = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "sc-2",
+      workflow_type: "chain",
+      task_queue: "default",
+    }).run_id as string;
     const task = await worker.mustPollWorkflow();
     await worker.completeWorkflow(task, [{ type: "start_timer", delay_seconds: 60 }]);
     expect(stored(run).liveness_state).toBe("timer_scheduled");
@@ -51,14 +66,28 @@ describe("summary cache", () => {
     // The repair's refresh must write timer_scheduled again: a cache still believing the row says
     // timer_scheduled would find nothing to write and leave repair_needed behind.
     h.engine.transaction((tx) => {
-      tx.createTask(tx.mustRun(run), "timer", { timer_id: (h.db.prepare("SELECT id FROM workflow_run_timers WHERE workflow_run_id = ?").get(run) as { id: string }).id }, { availableAt: h.clock.now() + 60_000 });
+      tx.createTask(
+        tx.mustRun(run),
+        "timer",
+        {
+          timer_id: (
+            h.db.prepare("SELECT id FROM workflow_run_timers WHERE workflow_run_id = ?").get(run) as { id: string }
+          ).id,
+        },
+        { availableAt: h.clock.now() + 60_000 },
+      );
     });
     expect(stored(run).liveness_state).toBe("timer_scheduled");
     expectProjected(run);
   });
 
   it("forgets what a rolled-back batch wrote", () => {
-    const run = h.engine.startWorkflow({ namespace: "default", workflow_id: "sc-3", workflow_type: "chain", task_queue: "default" }).run_id as string;
+    const run = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "sc-3",
+      workflow_type: "chain",
+      task_queue: "default",
+    }).run_id as string;
     h.engine.signalWorkflow({ namespace: "default", workflow_id: "sc-3", signal_name: "warm" });
     const cache = SummaryCache.for(h.db);
     const before = stored(run);
@@ -70,7 +99,11 @@ describe("summary cache", () => {
     cache.begin();
     expect(() =>
       h.db.transaction(() => {
-        cache.scope(staged).write(run, { ...before, wait_reason: "phantom" }, () => h.db.prepare("UPDATE workflow_run_summaries SET wait_reason = 'phantom' WHERE id = ?").run(run));
+        cache
+          .scope(staged)
+          .write(run, { ...before, wait_reason: "phantom" }, () =>
+            h.db.prepare("UPDATE workflow_run_summaries SET wait_reason = 'phantom' WHERE id = ?").run(run),
+          );
         cache.keep(staged);
         throw new Error("rolled back");
       })(),
@@ -85,7 +118,12 @@ describe("summary cache", () => {
   });
 
   it("starts over when another connection commits", () => {
-    const run = h.engine.startWorkflow({ namespace: "default", workflow_id: "sc-4", workflow_type: "chain", task_queue: "default" }).run_id as string;
+    const run = h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "sc-4",
+      workflow_type: "chain",
+      task_queue: "default",
+    }).run_id as string;
     const other = new Database(h.db.name);
     try {
       // A column no later refresh changes: only a cache that re-reads the row puts it right.

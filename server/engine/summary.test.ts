@@ -34,13 +34,19 @@ describe("run summary projection", () => {
     expect(liveness(h, runId)).toEqual(["workflow_task_leased", "workflow-task"]);
     expect(stored(h, runId).next_task_id).toBe(t1.task_id);
 
-    await w.completeWorkflow(t1, [{ type: "schedule_activity", activity_type: "a", retry_policy: { max_attempts: 2, backoff_seconds: [10] } }]);
+    await w.completeWorkflow(t1, [
+      { type: "schedule_activity", activity_type: "a", retry_policy: { max_attempts: 2, backoff_seconds: [10] } },
+    ]);
     expect(liveness(h, runId)).toEqual(["activity_task_ready", "activity"]);
     const a1 = await w.mustPollActivity();
     expect(liveness(h, runId)).toEqual(["activity_task_leased", "activity"]);
     await w.failActivity(a1, { message: "flaky" });
     const retrying = stored(h, runId);
-    expect([retrying.liveness_state, retrying.wait_kind, retrying.next_task_type]).toEqual(["activity_task_ready", "activity", "activity"]);
+    expect([retrying.liveness_state, retrying.wait_kind, retrying.next_task_type]).toEqual([
+      "activity_task_ready",
+      "activity",
+      "activity",
+    ]);
     expect(retrying.next_task_at).toBe(h.clock.now() + 10_000);
     h.clock.advance(10_000);
     const a2 = await w.mustPollActivity();
@@ -64,13 +70,23 @@ describe("run summary projection", () => {
     const t4 = await w.mustPollWorkflow();
     await w.completeWorkflow(t4, [{ type: "complete_workflow", result: blob(1) }]);
     const closed = stored(h, runId);
-    expect([closed.liveness_state, closed.liveness_reason, closed.wait_kind, closed.repair_blocked_reason]).toEqual(["closed", "Run closed as completed.", null, "run_closed"]);
+    expect([closed.liveness_state, closed.liveness_reason, closed.wait_kind, closed.repair_blocked_reason]).toEqual([
+      "closed",
+      "Run closed as completed.",
+      null,
+      "run_closed",
+    ]);
     expect(closed.status_bucket).toBe("completed");
     expect(closed.duration_ms).toBe(70_000);
   });
 
   test("a signal wait with a timeout ends when its timer fires", async () => {
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "sigtimeout-1", workflow_type: "t", task_queue: "default" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "sigtimeout-1",
+      workflow_type: "t",
+      task_queue: "default",
+    });
     const t1 = await w.mustPollWorkflow();
     await w.completeWorkflow(t1, [{ type: "open_signal_wait", signal_name: "approve", timeout_seconds: 30 }]);
     expect(liveness(h, t1.run_id)).toEqual(["timer_scheduled", "timer"]);
@@ -86,7 +102,10 @@ describe("run summary projection", () => {
     h.db.prepare("DELETE FROM workflow_tasks WHERE id = ?").run(t3.task_id);
     // The timed-out signal wait is no durable wait any more: losing the workflow task leaves the run owed one.
     const s = projectRunSummary(h.db, t1.run_id, h.clock.now());
-    expect([s?.liveness_state, s?.liveness_reason]).toEqual(["repair_needed", "Run is non-terminal but has no durable next-resume source."]);
+    expect([s?.liveness_state, s?.liveness_reason]).toEqual([
+      "repair_needed",
+      "Run is non-terminal but has no durable next-resume source.",
+    ]);
   });
 
   test("a lease expiring with no transition: debug reads the stored summary, the sweep refreshes it", async () => {
@@ -98,7 +117,11 @@ describe("run summary projection", () => {
     // Stored, as WorkflowRunDiagnostics.php@11d35b7 reads it; the task row's lease state is evaluated now.
     let debug = await cp(h.url, "/workflows/lease-1/debug");
     expect(debug.body.execution.liveness_state).toBe("workflow_task_leased");
-    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({ transport_state: "lease_expired", lease_expired: true, summary: "Workflow task lease expired; waiting for recovery." });
+    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({
+      transport_state: "lease_expired",
+      lease_expired: true,
+      summary: "Workflow task lease expired; waiting for recovery.",
+    });
 
     expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
     debug = await cp(h.url, "/workflows/lease-1/debug");
@@ -124,28 +147,47 @@ describe("run summary projection", () => {
   });
 
   test("history counts and sizes accumulate incrementally and budget pressure follows thresholds", async () => {
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "budget-1", workflow_type: "t", task_queue: "default" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "budget-1",
+      workflow_type: "t",
+      task_queue: "default",
+    });
     const runId = String((await cp(h.url, "/workflows/budget-1")).body.run_id);
     for (let i = 0; i < 5; i += 1) await cp(h.url, "/workflows/budget-1/signal/s", { body: { input: [i] } });
     const s = stored(h, runId);
     const full = h.db
-      .prepare("SELECT COUNT(*) AS n, SUM(LENGTH(COALESCE(payload, '')) + LENGTH(event_type)) AS b FROM workflow_history_events WHERE workflow_run_id = ?")
+      .prepare(
+        "SELECT COUNT(*) AS n, SUM(LENGTH(COALESCE(payload, '')) + LENGTH(event_type)) AS b FROM workflow_history_events WHERE workflow_run_id = ?",
+      )
       .get(runId) as { n: number; b: number };
     expect(s.history_event_count).toBe(full.n);
     expect(s.history_size_bytes).toBe(full.b);
     expect(s.history_budget_pressure).toBe("ok");
     const counts = new Map(
-      (h.db.prepare("SELECT dim || ':' || val AS k, n FROM workflow_run_summary_counts WHERE namespace = 'default'").all() as { k: string; n: number }[]).map((r) => [r.k, r.n]),
+      (
+        h.db
+          .prepare("SELECT dim || ':' || val AS k, n FROM workflow_run_summary_counts WHERE namespace = 'default'")
+          .all() as { k: string; n: number }[]
+      ).map((r) => [r.k, r.n]),
     );
     expect(counts.get("events:")).toBe(full.n);
     expect(counts.get("total:")).toBe(1);
     expect(counts.get("liveness:workflow_task_ready")).toBe(1);
   });
   test("trigger-kept counters equal a recount of the summaries after a mixed workload", async () => {
-    for (let i = 0; i < 4; i += 1) h.engine.startWorkflow({ namespace: "default", workflow_id: `mix-${i}`, workflow_type: i % 2 === 0 ? "even" : "odd", task_queue: "default" });
+    for (let i = 0; i < 4; i += 1)
+      h.engine.startWorkflow({
+        namespace: "default",
+        workflow_id: `mix-${i}`,
+        workflow_type: i % 2 === 0 ? "even" : "odd",
+        task_queue: "default",
+      });
     for (let i = 0; i < 3; i += 1) {
       const t = await w.mustPollWorkflow();
-      await w.completeWorkflow(t, [{ type: "schedule_activity", activity_type: "a", retry_policy: { max_attempts: 2, backoff_seconds: [0] } }]);
+      await w.completeWorkflow(t, [
+        { type: "schedule_activity", activity_type: "a", retry_policy: { max_attempts: 2, backoff_seconds: [0] } },
+      ]);
     }
     const a1 = await w.mustPollActivity();
     await w.failActivity(a1, { message: "boom", type: "Boom" });
@@ -157,7 +199,13 @@ describe("run summary projection", () => {
     h.engine.signalWorkflow({ namespace: "default", workflow_id: "mix-1", signal_name: "poke" });
 
     const counts = new Map(
-      (h.db.prepare("SELECT dim || ':' || val AS k, n FROM workflow_run_summary_counts WHERE namespace = 'default' AND n <> 0").all() as { k: string; n: number }[]).map((r) => [r.k, r.n]),
+      (
+        h.db
+          .prepare(
+            "SELECT dim || ':' || val AS k, n FROM workflow_run_summary_counts WHERE namespace = 'default' AND n <> 0",
+          )
+          .all() as { k: string; n: number }[]
+      ).map((r) => [r.k, r.n]),
     );
     const recount = new Map<string, number>();
     const add = (k: string, n: number): void => {
@@ -180,9 +228,13 @@ describe("run summary projection", () => {
     recount.set("max_size_bytes:", Math.max(...rows.map((r) => r.history_size_bytes)));
     expect(counts.get("max_fan_out:") ?? 0).toBeGreaterThanOrEqual(Math.max(...rows.map((r) => r.history_fan_out)));
     counts.delete("max_fan_out:");
-    const failedAttempts = (h.db.prepare("SELECT COUNT(*) AS n FROM activity_attempts WHERE status = 'failed'").get() as { n: number }).n;
+    const failedAttempts = (
+      h.db.prepare("SELECT COUNT(*) AS n FROM activity_attempts WHERE status = 'failed'").get() as { n: number }
+    ).n;
     add("failed_attempts:", failedAttempts);
     expect(failedAttempts).toBe(1);
-    expect(Object.fromEntries([...counts].sort())).toEqual(Object.fromEntries([...recount].filter(([, n]) => n !== 0).sort()));
+    expect(Object.fromEntries([...counts].sort())).toEqual(
+      Object.fromEntries([...recount].filter(([, n]) => n !== 0).sort()),
+    );
   });
 });

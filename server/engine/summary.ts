@@ -99,7 +99,10 @@ export function taskUnhealthy(t: TaskRow, now: number): boolean {
 /** `3 × 2^(repair_count−1)` seconds capped at 60 (first failure immediate), `exponential_by_repair_count`. */
 export function repairBackoffSeconds(repairCount: number): number {
   if (repairCount <= 0) return 0;
-  return Math.min(REPAIR_POLICY.redispatch_after_seconds * 2 ** (repairCount - 1), REPAIR_POLICY.failure_backoff_max_seconds);
+  return Math.min(
+    REPAIR_POLICY.redispatch_after_seconds * 2 ** (repairCount - 1),
+    REPAIR_POLICY.failure_backoff_max_seconds,
+  );
 }
 
 /** `RunTaskView::transportState`. */
@@ -108,7 +111,8 @@ export function transportState(t: TaskRow, now: number): string {
   if (t.status === "leased") return leaseExpired(t, now) ? "lease_expired" : "leased";
   if (t.status !== "ready") return t.status;
   if (t.available_at !== null && t.available_at > now) return "scheduled";
-  if (t.repair_available_at !== null && t.repair_available_at > now && (dispatchFailed(t) || claimFailed(t))) return "repair_backoff";
+  if (t.repair_available_at !== null && t.repair_available_at > now && (dispatchFailed(t) || claimFailed(t)))
+    return "repair_backoff";
   if (dispatchFailed(t)) return "dispatch_failed";
   if (claimFailed(t)) return "claim_failed";
   if (dispatchOverdue(t, now)) return "dispatch_overdue";
@@ -153,7 +157,14 @@ type RunColumns = Pick<
 /** The columns the projection reads of a run's open activities. */
 type OpenActivity = Pick<
   ActivityRow,
-  "id" | "activity_type" | "status" | "attempt_count" | "created_at" | "schedule_deadline_at" | "close_deadline_at" | "schedule_to_close_deadline_at"
+  | "id"
+  | "activity_type"
+  | "status"
+  | "attempt_count"
+  | "created_at"
+  | "schedule_deadline_at"
+  | "close_deadline_at"
+  | "schedule_to_close_deadline_at"
 >;
 
 interface WaitEventRow {
@@ -250,9 +261,12 @@ function taskLabel(t: TaskRow): string {
 /** Liveness of a healthy open task, `{type}_task_*` (timers read as scheduled until leased). */
 function healthyTaskLiveness(t: TaskRow, now: number): [string, string] {
   const k = taskKind(t);
-  if (t.status === "leased") return [`${k}_task_leased`, `${taskLabel(t)} task ${t.id} is leased to ${t.lease_owner ?? "a worker"}.`];
-  if (claimFailed(t)) return [`${k}_task_claim_failed`, `${taskLabel(t)} task ${t.id} claim failed: ${t.last_claim_error ?? ""}`.trim()];
-  if (k === "timer") return ["timer_scheduled", `Timer task ${t.id} is scheduled to fire at ${isoMicros(t.available_at ?? now)}.`];
+  if (t.status === "leased")
+    return [`${k}_task_leased`, `${taskLabel(t)} task ${t.id} is leased to ${t.lease_owner ?? "a worker"}.`];
+  if (claimFailed(t))
+    return [`${k}_task_claim_failed`, `${taskLabel(t)} task ${t.id} claim failed: ${t.last_claim_error ?? ""}`.trim()];
+  if (k === "timer")
+    return ["timer_scheduled", `Timer task ${t.id} is scheduled to fire at ${isoMicros(t.available_at ?? now)}.`];
   return [`${k}_task_ready`, `${taskLabel(t)} task ${t.id} is ready.`];
 }
 
@@ -264,7 +278,11 @@ function unhealthyReason(t: TaskRow, now: number): string {
 }
 
 function byAvailability(a: TaskRow, b: TaskRow): number {
-  return (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at) || a.created_at - b.created_at || (a.id < b.id ? -1 : 1);
+  return (
+    (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at) ||
+    a.created_at - b.created_at ||
+    (a.id < b.id ? -1 : 1)
+  );
 }
 
 /**
@@ -327,8 +345,10 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
   if (terminal) {
     liveness = ["closed", `Run closed as ${run.closed_reason ?? run.status}.`];
   } else {
-    const tasks = stmt(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')")
-      .all(runId) as TaskRow[];
+    const tasks = stmt(
+      db,
+      "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')",
+    ).all(runId) as TaskRow[];
     const replayBlocked = tasks.filter((t) => t.status === "failed" && parsePayload(t.payload).replay_blocked === true);
     replayBlockedTask = replayBlocked.length > 0;
     const open = tasks.filter((t) => t.status === "ready" || t.status === "leased").sort(byAvailability);
@@ -336,21 +356,27 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     nextTask = unhealthy ?? open[0] ?? null;
     const openWorkflowTask = open.find((t) => taskKind(t) === "workflow") ?? null;
 
-    const activities = stmt(db, 
-        "SELECT id, activity_type, status, attempt_count, created_at, schedule_deadline_at, close_deadline_at, schedule_to_close_deadline_at FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence",
-      )
-      .all(runId) as OpenActivity[];
-    const timers = stmt(db, "SELECT id, fire_at, created_at, delay_seconds FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY fire_at")
-      .all(runId) as { id: string; fire_at: number; created_at: number; delay_seconds: number }[];
-    const signals = stmt(db, "SELECT id, signal_name, received_at FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY received_at")
-      .all(runId) as { id: string; signal_name: string; received_at: number }[];
-    const children = stmt(db, "SELECT id, child_workflow_type, created_at FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND status IN ('scheduled', 'started') ORDER BY sequence")
-      .all(runId) as { id: string; child_workflow_type: string; created_at: number }[];
-    const waitEvents = stmt(db, 
-        `SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events
+    const activities = stmt(
+      db,
+      "SELECT id, activity_type, status, attempt_count, created_at, schedule_deadline_at, close_deadline_at, schedule_to_close_deadline_at FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence",
+    ).all(runId) as OpenActivity[];
+    const timers = stmt(
+      db,
+      "SELECT id, fire_at, created_at, delay_seconds FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY fire_at",
+    ).all(runId) as { id: string; fire_at: number; created_at: number; delay_seconds: number }[];
+    const signals = stmt(
+      db,
+      "SELECT id, signal_name, received_at FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY received_at",
+    ).all(runId) as { id: string; signal_name: string; received_at: number }[];
+    const children = stmt(
+      db,
+      "SELECT id, child_workflow_type, created_at FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND status IN ('scheduled', 'started') ORDER BY sequence",
+    ).all(runId) as { id: string; child_workflow_type: string; created_at: number }[];
+    const waitEvents = stmt(
+      db,
+      `SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events
          WHERE workflow_run_id = ? AND event_type IN (${WAIT_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) ORDER BY sequence`,
-      )
-      .all(runId) as WaitEventRow[];
+    ).all(runId) as WaitEventRow[];
     fanOut = activities.length + children.length + timers.length;
 
     const openSignalWaits = new Map<string, { name: string; at: number; timeout: number | null }>();
@@ -364,7 +390,11 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
         openSignalWaits.set(sigId, { name: String(p.signal_name ?? ""), at: e.recorded_at, timeout });
       else if (e.event_type === "SignalApplied" && sigId) openSignalWaits.delete(sigId);
       else if (e.event_type === "ConditionWaitOpened" && condId)
-        openConditionWaits.set(condId, { key: typeof p.condition_key === "string" ? p.condition_key : null, at: e.recorded_at, timeout });
+        openConditionWaits.set(condId, {
+          key: typeof p.condition_key === "string" ? p.condition_key : null,
+          at: e.recorded_at,
+          timeout,
+        });
       else if (condId) openConditionWaits.delete(condId);
     }
     // A signal wait with a timeout also ends when its timeout timer fires (no SignalApplied then).
@@ -401,12 +431,23 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
         deadlineAt: minDeadline([act.schedule_deadline_at, act.close_deadline_at, act.schedule_to_close_deadline_at]),
       };
     } else if (sig) {
-      wait = { kind: "signal", reason: `Applying signal ${sig.signal_name}`, openWaitId: `signal-application:${sig.id}`, resumeKind: "workflow_signal", resumeId: sig.id, startedAt: sig.received_at, deadlineAt: null };
+      wait = {
+        kind: "signal",
+        reason: `Applying signal ${sig.signal_name}`,
+        openWaitId: `signal-application:${sig.id}`,
+        resumeKind: "workflow_signal",
+        resumeId: sig.id,
+        startedAt: sig.received_at,
+        deadlineAt: null,
+      };
     } else if (cond) {
       const [id, c] = cond;
       wait = {
         kind: "condition",
-        reason: c.timeout !== null ? `Waiting for condition${c.key ? ` ${c.key}` : ""} or timeout` : `Waiting for condition${c.key ? ` ${c.key}` : ""}`,
+        reason:
+          c.timeout !== null
+            ? `Waiting for condition${c.key ? ` ${c.key}` : ""} or timeout`
+            : `Waiting for condition${c.key ? ` ${c.key}` : ""}`,
         openWaitId: id,
         resumeKind: "external_input",
         resumeId: id,
@@ -414,9 +455,25 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
         deadlineAt: c.timeout !== null ? c.at + c.timeout * 1000 : null,
       };
     } else if (tim) {
-      wait = { kind: "timer", reason: `Waiting for timer (${tim.delay_seconds}s)`, openWaitId: `timer:${tim.id}`, resumeKind: "timer", resumeId: tim.id, startedAt: tim.created_at, deadlineAt: tim.fire_at };
+      wait = {
+        kind: "timer",
+        reason: `Waiting for timer (${tim.delay_seconds}s)`,
+        openWaitId: `timer:${tim.id}`,
+        resumeKind: "timer",
+        resumeId: tim.id,
+        startedAt: tim.created_at,
+        deadlineAt: tim.fire_at,
+      };
     } else if (child) {
-      wait = { kind: "child", reason: `Waiting for child workflow ${child.child_workflow_type}`, openWaitId: `child:${child.id}`, resumeKind: "child_workflow_run", resumeId: child.id, startedAt: child.created_at, deadlineAt: null };
+      wait = {
+        kind: "child",
+        reason: `Waiting for child workflow ${child.child_workflow_type}`,
+        openWaitId: `child:${child.id}`,
+        resumeKind: "child_workflow_run",
+        resumeId: child.id,
+        startedAt: child.created_at,
+        deadlineAt: null,
+      };
     } else if (sigWait) {
       const [id, s] = sigWait;
       wait = {
@@ -443,13 +500,17 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     // Liveness: the documented evaluation order, first match wins.
     if (replayBlocked[0]) {
       nextTask = replayBlocked[0];
-      liveness = ["workflow_replay_blocked", `Workflow task ${replayBlocked[0].id} is blocked: history cannot be replayed by the current build.`];
+      liveness = [
+        "workflow_replay_blocked",
+        `Workflow task ${replayBlocked[0].id} is blocked: history cannot be replayed by the current build.`,
+      ];
     } else if (unhealthy) {
       liveness = ["repair_needed", unhealthyReason(unhealthy, now)];
     } else if (act) {
       const t = activityTask(act);
       if (t) liveness = healthyTaskLiveness(t, now);
-      else if (act.status === "running") liveness = ["activity_running_without_task", `Activity ${act.id} is running without an open activity task.`];
+      else if (act.status === "running")
+        liveness = ["activity_running_without_task", `Activity ${act.id} is running without an open activity task.`];
       else liveness = ["repair_needed", `Activity ${act.id} is pending without an open activity task.`];
     } else if (sig) {
       liveness = openWorkflowTask
@@ -460,7 +521,9 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
       liveness = ["waiting_for_condition", `Waiting for condition${cond[1].key ? ` ${cond[1].key}` : ""}.`];
     } else if (tim) {
       const t = timerTask(tim.id);
-      liveness = t ? healthyTaskLiveness(t, now) : ["repair_needed", `Timer ${tim.id} is pending without an open timer task.`];
+      liveness = t
+        ? healthyTaskLiveness(t, now)
+        : ["repair_needed", `Timer ${tim.id} is pending without an open timer task.`];
     } else if (nextTask) {
       liveness = healthyTaskLiveness(nextTask, now);
     } else if (child) {
@@ -472,7 +535,11 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     }
 
     if (replayBlockedTask) taskProblemNow = true;
-    if (openWorkflowTask && (taskUnhealthy(openWorkflowTask, now) || claimFailed(openWorkflowTask) || openWorkflowTask.repair_count > 0)) taskProblemNow = true;
+    if (
+      openWorkflowTask &&
+      (taskUnhealthy(openWorkflowTask, now) || claimFailed(openWorkflowTask) || openWorkflowTask.repair_count > 0)
+    )
+      taskProblemNow = true;
     if (liveness[0] === "repair_needed" && wait === null) taskProblemNow = true;
   }
 
@@ -485,7 +552,9 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
   else repairBlocked = "repair_not_needed";
 
   const pressure =
-    maxSeq >= HISTORY_BUDGET.event_threshold || sizeBytes >= HISTORY_BUDGET.size_bytes_threshold || fanOut >= HISTORY_BUDGET.fan_out_threshold
+    maxSeq >= HISTORY_BUDGET.event_threshold ||
+    sizeBytes >= HISTORY_BUDGET.size_bytes_threshold ||
+    fanOut >= HISTORY_BUDGET.fan_out_threshold
       ? "continue_as_new_recommended"
       : maxSeq >= HISTORY_BUDGET.event_warning_threshold ||
           sizeBytes >= HISTORY_BUDGET.size_bytes_warning_threshold ||
@@ -533,7 +602,8 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     liveness_state: liveness[0],
     liveness_reason: liveness[1],
     repair_blocked_reason: repairBlocked,
-    repair_attention: repairBlocked === "unsupported_history" || repairBlocked === "waiting_for_compatible_worker" ? 1 : 0,
+    repair_attention:
+      repairBlocked === "unsupported_history" || repairBlocked === "waiting_for_compatible_worker" ? 1 : 0,
     // Sticky: once a run needed transport repair, its badge stays ("Task History") as the engine's does.
     task_problem: taskProblemNow || (prev?.task_problem ?? 0) === 1 ? 1 : 0,
     exception_count: exceptionCount,
@@ -553,14 +623,54 @@ export function sortKey(sortTs: number, runId: string): string {
 }
 
 const COLUMNS: (keyof RunSummary)[] = [
-  "id", "workflow_instance_id", "namespace", "run_number", "is_current_run", "class", "workflow_type", "compatibility",
-  "business_key", "visibility_labels", "status", "status_bucket", "closed_reason", "connection", "queue", "started_at",
-  "sort_timestamp", "sort_key", "closed_at", "archived_at", "archive_command_id", "archive_reason", "duration_ms",
-  "wait_kind", "wait_reason", "wait_started_at", "wait_deadline_at", "open_wait_id", "resume_source_kind",
-  "resume_source_id", "next_task_at", "next_task_id", "next_task_type", "next_task_status", "next_task_lease_expires_at",
-  "liveness_state", "liveness_reason", "repair_blocked_reason", "repair_attention", "task_problem", "exception_count",
-  "history_event_count", "history_size_bytes", "history_fan_out", "continue_as_new_recommended", "history_budget_pressure",
-  "created_at", "updated_at",
+  "id",
+  "workflow_instance_id",
+  "namespace",
+  "run_number",
+  "is_current_run",
+  "class",
+  "workflow_type",
+  "compatibility",
+  "business_key",
+  "visibility_labels",
+  "status",
+  "status_bucket",
+  "closed_reason",
+  "connection",
+  "queue",
+  "started_at",
+  "sort_timestamp",
+  "sort_key",
+  "closed_at",
+  "archived_at",
+  "archive_command_id",
+  "archive_reason",
+  "duration_ms",
+  "wait_kind",
+  "wait_reason",
+  "wait_started_at",
+  "wait_deadline_at",
+  "open_wait_id",
+  "resume_source_kind",
+  "resume_source_id",
+  "next_task_at",
+  "next_task_id",
+  "next_task_type",
+  "next_task_status",
+  "next_task_lease_expires_at",
+  "liveness_state",
+  "liveness_reason",
+  "repair_blocked_reason",
+  "repair_attention",
+  "task_problem",
+  "exception_count",
+  "history_event_count",
+  "history_size_bytes",
+  "history_fan_out",
+  "continue_as_new_recommended",
+  "history_budget_pressure",
+  "created_at",
+  "updated_at",
 ];
 
 const INSERT_SQL = `INSERT INTO workflow_run_summaries (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => `@${c}`).join(", ")})`;
@@ -582,7 +692,9 @@ function updateStatement(db: Db, changed: (keyof RunSummary)[]): Statement {
   let s = shapes.get(key);
   if (!s) {
     if (shapes.size >= MAX_UPDATE_SHAPES) shapes.clear();
-    s = db.prepare<unknown[]>(`UPDATE workflow_run_summaries SET ${changed.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`);
+    s = db.prepare<unknown[]>(
+      `UPDATE workflow_run_summaries SET ${changed.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
+    );
     shapes.set(key, s);
   }
   return s;
@@ -622,7 +734,8 @@ export function refreshRunSummary(db: Db, runId: string, now: number, scope?: Su
   else write();
   // A new run supersedes its predecessor: the old run's is_current_run flag must follow.
   if (summary.is_current_run === 1 && summary.run_number > 1) {
-    stmt(db, 
+    stmt(
+      db,
       "UPDATE workflow_run_summaries SET is_current_run = 0, repair_blocked_reason = 'selected_run_not_current' WHERE namespace = ? AND workflow_instance_id = ? AND id != ? AND is_current_run = 1",
     ).run(summary.namespace, summary.workflow_instance_id, summary.id);
   }

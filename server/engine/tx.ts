@@ -92,8 +92,7 @@ export class Tx {
 
   instance(namespace: string, id: string): InstanceRow | undefined {
     return this.db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, id) as
-      | InstanceRow
-      | undefined;
+      InstanceRow | undefined;
   }
 
   task(id: string): TaskRow | undefined {
@@ -115,7 +114,9 @@ export class Tx {
   /** Next value of the run's step/command counter (workflow step sequences and command sequences). */
   nextCommandSequence(runId: string): number {
     const row = this.db
-      .prepare("UPDATE workflow_runs SET last_command_sequence = last_command_sequence + 1, updated_at = ? WHERE id = ? RETURNING last_command_sequence")
+      .prepare(
+        "UPDATE workflow_runs SET last_command_sequence = last_command_sequence + 1, updated_at = ? WHERE id = ? RETURNING last_command_sequence",
+      )
       .get(this.now, runId) as { last_command_sequence: number } | undefined;
     if (!row) throw new Error(`run ${runId} vanished inside a transaction`);
     return row.last_command_sequence;
@@ -129,7 +130,9 @@ export class Tx {
     links: { taskId?: string | null; commandId?: string | null } = {},
   ): number {
     const row = this.db
-      .prepare("UPDATE workflow_runs SET last_history_sequence = last_history_sequence + 1, last_progress_at = ?, updated_at = ? WHERE id = ? RETURNING last_history_sequence")
+      .prepare(
+        "UPDATE workflow_runs SET last_history_sequence = last_history_sequence + 1, last_progress_at = ?, updated_at = ? WHERE id = ? RETURNING last_history_sequence",
+      )
       .get(this.now, this.now, runId) as { last_history_sequence: number } | undefined;
     if (!row) throw new Error(`run ${runId} vanished inside a transaction`);
     const sequence = row.last_history_sequence;
@@ -138,14 +141,30 @@ export class Tx {
         `INSERT INTO workflow_history_events (id, workflow_run_id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(newId(this.now), runId, sequence, eventType, JSON.stringify(compact(payload)), links.taskId ?? null, links.commandId ?? null, this.now, this.now, this.now);
+      .run(
+        newId(this.now),
+        runId,
+        sequence,
+        eventType,
+        JSON.stringify(compact(payload)),
+        links.taskId ?? null,
+        links.commandId ?? null,
+        this.now,
+        this.now,
+        this.now,
+      );
     this.historyRuns.add(runId);
     this.touch(runId);
     return sequence;
   }
 
   /** Creates a durable task row, `ready` at `availableAt`, and schedules the matching wake-up. */
-  createTask(run: RunRow, kind: "workflow" | "activity" | "timer", payload: JsonObject, opts: { availableAt?: number; queue?: string | null; attemptCount?: number } = {}): string {
+  createTask(
+    run: RunRow,
+    kind: "workflow" | "activity" | "timer",
+    payload: JsonObject,
+    opts: { availableAt?: number; queue?: string | null; attemptCount?: number } = {},
+  ): string {
     const id = newId(this.now);
     const queue = opts.queue ?? run.queue ?? "default";
     this.db
@@ -153,8 +172,21 @@ export class Tx {
         `INSERT INTO workflow_tasks (id, workflow_run_id, namespace, task_type, status, payload, connection, queue, available_at, attempt_count, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, run.id, run.namespace, kind, JSON.stringify(compact(payload)), run.connection, queue, opts.availableAt ?? this.now, opts.attemptCount ?? 0, this.now, this.now);
-    if (kind !== "timer") this.readyKeys.set(`${run.namespace}\u0000${queue}\u0000${kind}`, { namespace: run.namespace, queue, kind });
+      .run(
+        id,
+        run.id,
+        run.namespace,
+        kind,
+        JSON.stringify(compact(payload)),
+        run.connection,
+        queue,
+        opts.availableAt ?? this.now,
+        opts.attemptCount ?? 0,
+        this.now,
+        this.now,
+      );
+    if (kind !== "timer")
+      this.readyKeys.set(`${run.namespace}\u0000${queue}\u0000${kind}`, { namespace: run.namespace, queue, kind });
     this.touch(run.id);
     return id;
   }
@@ -166,7 +198,9 @@ export class Tx {
    */
   ensureWorkflowTask(run: RunRow, resume: JsonObject): string {
     const ready = this.db
-      .prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready' ORDER BY created_at LIMIT 1")
+      .prepare(
+        "SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready' ORDER BY created_at LIMIT 1",
+      )
       .get(run.id) as { id: string } | undefined;
     if (ready) return ready.id;
     return this.createTask(run, "workflow", resume);
@@ -185,19 +219,22 @@ export class Tx {
    */
   expireLeases(taskType: "workflow" | "activity", release?: (task: TaskRow) => void): number {
     const tasks = this.db
-      .prepare("SELECT * FROM workflow_tasks INDEXED BY workflow_tasks_lease WHERE task_type = ? AND status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? LIMIT 500")
+      .prepare(
+        "SELECT * FROM workflow_tasks INDEXED BY workflow_tasks_lease WHERE task_type = ? AND status = 'leased' AND lease_expires_at IS NOT NULL AND lease_expires_at <= ? LIMIT 500",
+      )
       .all(taskType, this.now) as TaskRow[];
     for (const task of tasks) {
       release?.(task);
       this.db
-        .prepare("UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?")
+        .prepare(
+          "UPDATE workflow_tasks SET status = 'ready', available_at = ?, lease_owner = NULL, leased_at = NULL, lease_expires_at = NULL, repair_count = repair_count + 1, updated_at = ? WHERE id = ?",
+        )
         .run(this.now, this.now, task.id);
       this.markTaskReady(task);
       this.touch(task.workflow_run_id);
     }
     return tasks.length;
   }
-
 }
 
 /** The task snapshot embedded in history payloads (`task` key, nulls dropped; v2-model §3). */

@@ -29,7 +29,11 @@ const commandSchemas = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("start_child_workflow"),
     workflow_type: z.string().min(1),
-    workflow_id: z.string().regex(/^[a-zA-Z0-9._:-]+$/).max(128).nullish(),
+    workflow_id: z
+      .string()
+      .regex(/^[a-zA-Z0-9._:-]+$/)
+      .max(128)
+      .nullish(),
     arguments: envelopeSchema.nullish(),
     task_queue: z.string().min(1).nullish(),
     queue: z.string().min(1).nullish(),
@@ -37,7 +41,11 @@ const commandSchemas = z.discriminatedUnion("type", [
     run_timeout_seconds: positiveInt.nullish(),
     parent_close_policy: z.enum(["abandon", "request_cancel", "terminate"]).nullish(),
   }),
-  z.object({ type: z.literal("open_signal_wait"), signal_name: z.string().min(1).max(256), timeout_seconds: positiveInt.nullish() }),
+  z.object({
+    type: z.literal("open_signal_wait"),
+    signal_name: z.string().min(1).max(256),
+    timeout_seconds: positiveInt.nullish(),
+  }),
   z.object({
     type: z.literal("open_condition_wait"),
     condition_key: z.string().min(1).max(256).nullish(),
@@ -50,17 +58,35 @@ const commandSchemas = z.discriminatedUnion("type", [
   // which sdk-python sends for ctx.side_effect / ctx.get_version / ctx.patched. The result is the
   // serialised blob, or an envelope whose codec names it (DefaultWorkflowTaskBridge.php
   // `normalizeRecordSideEffectCommand`).
-  z.object({ type: z.literal("record_side_effect"), result: z.union([z.string().min(1), envelopeSchema]), payload_codec: z.string().min(1).nullish() }),
+  z.object({
+    type: z.literal("record_side_effect"),
+    result: z.union([z.string().min(1), envelopeSchema]),
+    payload_codec: z.string().min(1).nullish(),
+  }),
   z
-    .object({ type: z.literal("record_version_marker"), change_id: z.string().min(1).max(255), version: z.number().int(), min_supported: z.number().int(), max_supported: z.number().int() })
-    .refine((c) => c.min_supported <= c.max_supported && c.version >= c.min_supported && c.version <= c.max_supported, { message: "version must lie within [min_supported, max_supported].", path: ["version"] }),
+    .object({
+      type: z.literal("record_version_marker"),
+      change_id: z.string().min(1).max(255),
+      version: z.number().int(),
+      min_supported: z.number().int(),
+      max_supported: z.number().int(),
+    })
+    .refine((c) => c.min_supported <= c.max_supported && c.version >= c.min_supported && c.version <= c.max_supported, {
+      message: "version must lie within [min_supported, max_supported].",
+      path: ["version"],
+    }),
   // upsert_search_attributes (protocol 1.8, WorkerProtocolVersion::upsertSearchAttributesCommandShape@8dc90d64):
   // scalar, keyword-list or null (delete) values; limits of cluster/info `limits`.
   z.object({
     type: z.literal("upsert_search_attributes"),
     attributes: z
-      .record(z.string().min(1).max(128), z.union([z.string().max(2048), z.number(), z.boolean(), z.null(), z.array(z.string().max(2048)).max(100)]))
-      .refine((a) => Object.keys(a).length >= 1 && Object.keys(a).length <= 100, { message: "attributes must name 1 to 100 search attributes." }),
+      .record(
+        z.string().min(1).max(128),
+        z.union([z.string().max(2048), z.number(), z.boolean(), z.null(), z.array(z.string().max(2048)).max(100)]),
+      )
+      .refine((a) => Object.keys(a).length >= 1 && Object.keys(a).length <= 100, {
+        message: "attributes must name 1 to 100 search attributes.",
+      }),
     attribute_types: z.record(z.string(), z.string()).nullish(),
   }),
   z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
@@ -103,20 +129,28 @@ const TERMINAL_COMMANDS: ReadonlySet<string> = new Set(["complete_workflow", "fa
 
 /** Validates the `commands` array of a completion; every problem is a 422 `validation_failed`. */
 export function parseCommands(raw: unknown): WorkflowTaskCommand[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw validationError({ commands: ["The commands field is required and must contain at least one command."] });
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw validationError({ commands: ["The commands field is required and must contain at least one command."] });
   const errors: Record<string, string[]> = {};
   const out: WorkflowTaskCommand[] = [];
   raw.forEach((c: unknown, i) => {
     const obj = typeof c === "object" && c !== null ? (c as Record<string, unknown>) : {};
     if ("non_retryable" in obj && obj.type !== "fail_workflow" && obj.type !== "fail_update") {
-      errors[`commands.${i}.non_retryable`] = ["non_retryable is only supported for fail_workflow and fail_update commands."];
+      errors[`commands.${i}.non_retryable`] = [
+        "non_retryable is only supported for fail_workflow and fail_update commands.",
+      ];
       return;
     }
     const parsed = commandSchemas.safeParse(c);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const key = ["commands", i, ...issue.path].join(".");
-        errors[key] = [...(errors[key] ?? []), issue.code === "invalid_union" ? `The commands.${i}.type is not a supported workflow task command.` : issue.message];
+        errors[key] = [
+          ...(errors[key] ?? []),
+          issue.code === "invalid_union"
+            ? `The commands.${i}.type is not a supported workflow task command.`
+            : issue.message,
+        ];
       }
       return;
     }
@@ -209,7 +243,12 @@ function view(tx: Tx, task: TaskRow, run: RunRow, pageSize: number): WorkflowTas
 }
 
 /** Times a run out (v2-model §8.5): cancels open work, failure row, run failed/timed_out, WorkflowTimedOut. */
-export function timeoutRun(tx: Tx, run: RunRow, kind: "execution_timeout" | "run_timeout", keepTaskId: string | null): void {
+export function timeoutRun(
+  tx: Tx,
+  run: RunRow,
+  kind: "execution_timeout" | "run_timeout",
+  keepTaskId: string | null,
+): void {
   cancelOpenWork(tx, run, { keepTaskId });
   const deadline = kind === "execution_timeout" ? run.execution_deadline_at : run.run_deadline_at;
   const message = `Workflow ${kind === "execution_timeout" ? "execution" : "run"} deadline expired at ${isoMicros(deadline)}.`;
@@ -249,18 +288,31 @@ export function expiredDeadline(run: RunRow, now: number): "execution_timeout" |
 /** Marks signals the workflow has not seen yet as applied; the claimed history then carries SignalApplied. */
 function applyReceivedSignals(tx: Tx, run: RunRow, taskId: string): void {
   const signals = tx.db
-    .prepare("SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY message_sequence, received_at")
+    .prepare(
+      "SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY message_sequence, received_at",
+    )
     .all(run.id) as { id: string; workflow_command_id: string | null; signal_name: string; arguments: string | null }[];
   for (const s of signals) {
-    tx.db.prepare("UPDATE workflow_signal_records SET status = 'applied', applied_at = ?, updated_at = ? WHERE id = ?").run(tx.now, tx.now, s.id);
+    tx.db
+      .prepare("UPDATE workflow_signal_records SET status = 'applied', applied_at = ?, updated_at = ? WHERE id = ?")
+      .run(tx.now, tx.now, s.id);
     const wait = tx.db
-      .prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1")
+      .prepare(
+        "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1",
+      )
       .get(run.id, s.signal_name) as { payload: string } | undefined;
     const waitPayload = wait ? (JSON.parse(wait.payload) as JsonObject) : {};
     tx.appendEvent(
       run.id,
       "SignalApplied",
-      { workflow_command_id: s.workflow_command_id, signal_id: s.id, signal_name: s.signal_name, signal_wait_id: waitPayload.signal_wait_id ?? null, sequence: waitPayload.sequence ?? null, value: s.arguments },
+      {
+        workflow_command_id: s.workflow_command_id,
+        signal_id: s.id,
+        signal_name: s.signal_name,
+        signal_wait_id: waitPayload.signal_wait_id ?? null,
+        sequence: waitPayload.sequence ?? null,
+        value: s.arguments,
+      },
       { taskId, commandId: s.workflow_command_id },
     );
   }
@@ -270,7 +322,13 @@ function applyReceivedSignals(tx: Tx, run: RunRow, taskId: string): void {
  * Claims the oldest due workflow task of the queue whose run has no other leased workflow task.
  * An expired execution/run deadline is enforced here (the task is consumed and the search goes on).
  */
-export function claimWorkflowTask(tx: Tx, namespace: string, workerId: string, queue: string, pageSize: number): WorkflowTaskView | null {
+export function claimWorkflowTask(
+  tx: Tx,
+  namespace: string,
+  workerId: string,
+  queue: string,
+  pageSize: number,
+): WorkflowTaskView | null {
   for (;;) {
     const task = tx.db
       .prepare(
@@ -304,7 +362,16 @@ export function claimWorkflowTask(tx: Tx, namespace: string, workerId: string, q
            last_dispatch_attempt_at = ?, last_dispatched_at = ?, last_claim_error = NULL, last_claim_failed_at = NULL, updated_at = ?,
            payload = json_set(COALESCE(payload, '{}'), '$.claimed_history_sequence', ?) WHERE id = ? RETURNING *`,
       )
-      .get(tx.now, workerId, tx.now + tx.leases.workflowTaskMs, tx.now, tx.now, tx.now, current.last_history_sequence, task.id) as TaskRow;
+      .get(
+        tx.now,
+        workerId,
+        tx.now + tx.leases.workflowTaskMs,
+        tx.now,
+        tx.now,
+        tx.now,
+        current.last_history_sequence,
+        task.id,
+      ) as TaskRow;
     return view(tx, leased, current, pageSize);
   }
 }
@@ -324,24 +391,54 @@ function stopReason(run: RunRow): string | null {
 }
 
 /** The ownership check of every workflow-task call after the poll (v2-model §8.6). */
-export function leasedWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined): { task: TaskRow; run: RunRow } {
+export function leasedWorkflowTask(
+  tx: Tx,
+  taskId: string,
+  leaseOwner: string | undefined,
+  attempt: number | undefined,
+): { task: TaskRow; run: RunRow } {
   const task = tx.task(taskId);
-  if (!task || task.task_type !== "workflow") throw new EngineError(404, "task_not_found", "Workflow task not found.", { task_id: taskId });
+  if (!task || task.task_type !== "workflow")
+    throw new EngineError(404, "task_not_found", "Workflow task not found.", { task_id: taskId });
   const base = { task_id: taskId, workflow_task_attempt: attempt ?? null, recorded: false };
   const run = tx.mustRun(task.workflow_run_id);
   if (isTerminal(run.status)) {
-    throw new EngineError(409, "run_closed", "The workflow run is already closed.", { ...base, run_id: run.id, run_status: run.status, run_closed_reason: run.closed_reason, stop_reason: stopReason(run) });
+    throw new EngineError(409, "run_closed", "The workflow run is already closed.", {
+      ...base,
+      run_id: run.id,
+      run_status: run.status,
+      run_closed_reason: run.closed_reason,
+      stop_reason: stopReason(run),
+    });
   }
-  if (task.status !== "leased") throw new EngineError(409, "task_not_leased", "Workflow task is not leased.", { ...base, task_status: task.status });
-  if (leaseOwner !== undefined && task.lease_owner !== leaseOwner) throw new EngineError(409, "lease_owner_mismatch", "Workflow task is leased by another worker.", base);
+  if (task.status !== "leased")
+    throw new EngineError(409, "task_not_leased", "Workflow task is not leased.", {
+      ...base,
+      task_status: task.status,
+    });
+  if (leaseOwner !== undefined && task.lease_owner !== leaseOwner)
+    throw new EngineError(409, "lease_owner_mismatch", "Workflow task is leased by another worker.", base);
   if (attempt !== undefined && task.attempt_count !== attempt) {
-    throw new EngineError(409, "workflow_task_attempt_mismatch", "Workflow task attempt does not match the current lease.", { ...base, current_attempt: task.attempt_count });
+    throw new EngineError(
+      409,
+      "workflow_task_attempt_mismatch",
+      "Workflow task attempt does not match the current lease.",
+      { ...base, current_attempt: task.attempt_count },
+    );
   }
-  if (task.lease_expires_at !== null && task.lease_expires_at <= tx.now) throw new EngineError(409, "lease_expired", "Workflow task lease expired.", base);
+  if (task.lease_expires_at !== null && task.lease_expires_at <= tx.now)
+    throw new EngineError(409, "lease_expired", "Workflow task lease expired.", base);
   return { task, run };
 }
 
-export function workflowTaskHistory(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, token: string | null, pageSize: number): JsonObject {
+export function workflowTaskHistory(
+  tx: Tx,
+  taskId: string,
+  leaseOwner: string | undefined,
+  attempt: number | undefined,
+  token: string | null,
+  pageSize: number,
+): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   const page = taskHistoryPage(tx, run.id, token, pageSize);
   return {
@@ -354,11 +451,27 @@ export function workflowTaskHistory(tx: Tx, taskId: string, leaseOwner: string |
   };
 }
 
-export function heartbeatWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined): JsonObject {
+export function heartbeatWorkflowTask(
+  tx: Tx,
+  taskId: string,
+  leaseOwner: string | undefined,
+  attempt: number | undefined,
+): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   const expires = tx.now + tx.leases.workflowTaskMs;
-  tx.db.prepare("UPDATE workflow_tasks SET lease_expires_at = ?, updated_at = ? WHERE id = ?").run(expires, tx.now, task.id);
-  return { task_id: task.id, workflow_task_attempt: task.attempt_count, lease_owner: task.lease_owner, lease_expires_at: isoMicros(expires), run_status: run.status, can_continue: true, cancel_requested: false, reason: null };
+  tx.db
+    .prepare("UPDATE workflow_tasks SET lease_expires_at = ?, updated_at = ? WHERE id = ?")
+    .run(expires, tx.now, task.id);
+  return {
+    task_id: task.id,
+    workflow_task_attempt: task.attempt_count,
+    lease_owner: task.lease_owner,
+    lease_expires_at: isoMicros(expires),
+    run_status: run.status,
+    can_continue: true,
+    cancel_requested: false,
+    reason: null,
+  };
 }
 
 function scheduleTimer(tx: Tx, run: RunRow, taskId: string, delaySeconds: number, extra: JsonObject): string {
@@ -366,17 +479,38 @@ function scheduleTimer(tx: Tx, run: RunRow, taskId: string, delaySeconds: number
   const id = newId(tx.now);
   const fireAt = tx.now + delaySeconds * 1000;
   tx.db
-    .prepare("INSERT INTO workflow_run_timers (id, workflow_run_id, sequence, status, delay_seconds, fire_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)")
+    .prepare(
+      "INSERT INTO workflow_run_timers (id, workflow_run_id, sequence, status, delay_seconds, fire_at, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)",
+    )
     .run(id, run.id, sequence, delaySeconds, fireAt, tx.now, tx.now);
-  tx.appendEvent(run.id, "TimerScheduled", { timer_id: id, sequence, delay_seconds: delaySeconds, fire_at: isoMicros(fireAt), timer_kind: "timer", ...extra }, { taskId });
+  tx.appendEvent(
+    run.id,
+    "TimerScheduled",
+    { timer_id: id, sequence, delay_seconds: delaySeconds, fire_at: isoMicros(fireAt), timer_kind: "timer", ...extra },
+    { taskId },
+  );
   return tx.createTask(run, "timer", { timer_id: id }, { availableAt: fireAt });
 }
 
-function startChild(tx: Tx, parent: RunRow, taskId: string, cmd: Extract<WorkflowTaskCommand, { type: "start_child_workflow" }>): string[] {
+function startChild(
+  tx: Tx,
+  parent: RunRow,
+  taskId: string,
+  cmd: Extract<WorkflowTaskCommand, { type: "start_child_workflow" }>,
+): string[] {
   const sequence = tx.nextCommandSequence(parent.id);
   const childId = cmd.workflow_id ?? `${parent.workflow_instance_id}:child:${sequence}`;
-  if (tx.instance(parent.namespace, childId)) throw validationError({ "commands.workflow_id": [`Workflow id ${childId} is already in use in this namespace.`] });
-  const instance = createInstance(tx, parent.namespace, childId, cmd.workflow_type, null, null, cmd.execution_timeout_seconds ?? null);
+  if (tx.instance(parent.namespace, childId))
+    throw validationError({ "commands.workflow_id": [`Workflow id ${childId} is already in use in this namespace.`] });
+  const instance = createInstance(
+    tx,
+    parent.namespace,
+    childId,
+    cmd.workflow_type,
+    null,
+    null,
+    cmd.execution_timeout_seconds ?? null,
+  );
   const linkId = newId(tx.now);
   const callId = newId(tx.now);
   const policy = cmd.parent_close_policy ?? "abandon";
@@ -430,20 +564,32 @@ function startChild(tx: Tx, parent: RunRow, taskId: string, cmd: Extract<Workflo
     },
     { taskId },
   );
-  const childTask = tx.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow'").get(child.id) as { id: string };
+  const childTask = tx.db
+    .prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow'")
+    .get(child.id) as { id: string };
   return [childTask.id];
 }
 
-function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<WorkflowTaskCommand, { type: "continue_as_new" }>): string[] {
+function continueAsNew(
+  tx: Tx,
+  run: RunRow,
+  taskId: string,
+  cmd: Extract<WorkflowTaskCommand, { type: "continue_as_new" }>,
+): string[] {
   const instance = tx.instance(run.namespace, run.workflow_instance_id);
   if (!instance) throw new Error("instance missing for an open run");
   cancelOpenWork(tx, run, { keepTaskId: taskId });
   const sequence = tx.nextCommandSequence(run.id);
   const call = run.parent_workflow_run_id
-    ? (tx.db.prepare("SELECT id, sequence FROM workflow_child_calls WHERE child_workflow_run_id = ?").get(run.id) as { id: string; sequence: number } | undefined)
+    ? (tx.db.prepare("SELECT id, sequence FROM workflow_child_calls WHERE child_workflow_run_id = ?").get(run.id) as
+        { id: string; sequence: number } | undefined)
     : undefined;
   const parentLink = call
-    ? (tx.db.prepare("SELECT id FROM workflow_links WHERE parent_workflow_run_id = ? AND sequence = ? AND link_type = 'child_workflow'").get(run.parent_workflow_run_id, call.sequence) as { id: string } | undefined)
+    ? (tx.db
+        .prepare(
+          "SELECT id FROM workflow_links WHERE parent_workflow_run_id = ? AND sequence = ? AND link_type = 'child_workflow'",
+        )
+        .get(run.parent_workflow_run_id, call.sequence) as { id: string } | undefined)
     : undefined;
   const next = startRun(tx, {
     instance,
@@ -461,10 +607,19 @@ function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<Workflo
     // A continued child stays the parent's child: the parent waits on the chain, not on one run.
     parent:
       call && run.parent_workflow_instance_id && run.parent_workflow_run_id
-        ? { instanceId: run.parent_workflow_instance_id, runId: run.parent_workflow_run_id, sequence: call.sequence, linkId: parentLink?.id ?? "", childCallId: call.id }
+        ? {
+            instanceId: run.parent_workflow_instance_id,
+            runId: run.parent_workflow_run_id,
+            sequence: call.sequence,
+            linkId: parentLink?.id ?? "",
+            childCallId: call.id,
+          }
         : null,
   });
-  if (call) tx.db.prepare("UPDATE workflow_child_calls SET child_workflow_run_id = ?, updated_at = ? WHERE id = ?").run(next.id, tx.now, call.id);
+  if (call)
+    tx.db
+      .prepare("UPDATE workflow_child_calls SET child_workflow_run_id = ?, updated_at = ? WHERE id = ?")
+      .run(next.id, tx.now, call.id);
   const linkId = newId(tx.now);
   tx.db
     .prepare(
@@ -472,9 +627,22 @@ function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<Workflo
        VALUES (?, 'continue_as_new', ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(linkId, sequence, run.workflow_instance_id, run.id, run.workflow_instance_id, next.id, tx.now, tx.now);
-  tx.appendEvent(run.id, "WorkflowContinuedAsNew", { sequence, continued_to_run_id: next.id, continued_to_run_number: next.run_number, workflow_link_id: linkId, closed_reason: "continued" }, { taskId });
+  tx.appendEvent(
+    run.id,
+    "WorkflowContinuedAsNew",
+    {
+      sequence,
+      continued_to_run_id: next.id,
+      continued_to_run_number: next.run_number,
+      workflow_link_id: linkId,
+      closed_reason: "continued",
+    },
+    { taskId },
+  );
   finishRun(tx, run.id, "completed", "continued");
-  const nextTask = tx.db.prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow'").get(next.id) as { id: string };
+  const nextTask = tx.db
+    .prepare("SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow'")
+    .get(next.id) as { id: string };
   return [nextTask.id];
 }
 
@@ -482,7 +650,13 @@ function continueAsNew(tx: Tx, run: RunRow, taskId: string, cmd: Extract<Workflo
 function classifyTerminal(message: string): string {
   const m = message.toLowerCase();
   if (m.startsWith("structural limit exceeded:")) return "structural_limit";
-  if (m.includes("timed out") || m.includes("timeout exceeded") || m.includes("execution deadline") || m.includes("run deadline")) return "timeout";
+  if (
+    m.includes("timed out") ||
+    m.includes("timeout exceeded") ||
+    m.includes("execution deadline") ||
+    m.includes("run deadline")
+  )
+    return "timeout";
   return "application";
 }
 
@@ -506,8 +680,13 @@ function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
     tx.db.prepare("UPDATE workflow_failures SET handled = 1, updated_at = ? WHERE id = ?").run(tx.now, f.id);
     const source =
       f.source_kind === "activity_execution"
-        ? (tx.db.prepare("SELECT sequence FROM activity_executions WHERE id = ?").get(f.source_id) as { sequence: number } | undefined)
-        : (tx.db.prepare("SELECT sequence FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND child_workflow_run_id = ?").get(run.id, f.source_id) as { sequence: number } | undefined);
+        ? (tx.db.prepare("SELECT sequence FROM activity_executions WHERE id = ?").get(f.source_id) as
+            { sequence: number } | undefined)
+        : (tx.db
+            .prepare(
+              "SELECT sequence FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND child_workflow_run_id = ?",
+            )
+            .get(run.id, f.source_id) as { sequence: number } | undefined);
     tx.appendEvent(
       run.id,
       "FailureHandled",
@@ -532,7 +711,13 @@ function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
  * Applies a completion's commands in order (one transaction). Terminal commands close the run;
  * otherwise the run parks as `waiting` until a resume task is created by an outcome.
  */
-export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, commands: WorkflowTaskCommand[]): JsonObject {
+export function completeWorkflowTask(
+  tx: Tx,
+  taskId: string,
+  leaseOwner: string | undefined,
+  attempt: number | undefined,
+  commands: WorkflowTaskCommand[],
+): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   if (!commands.some((c) => c.type === "fail_workflow")) recordHandledFailures(tx, run, task);
   satisfyConditionWaitOnSignalResume(tx, run, task);
@@ -552,8 +737,25 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
       case "open_signal_wait": {
         const sequence = tx.nextCommandSequence(current.id);
         const waitId = newId(tx.now);
-        tx.appendEvent(current.id, "SignalWaitOpened", { signal_name: cmd.signal_name, signal_wait_id: waitId, sequence, timeout_seconds: cmd.timeout_seconds ?? null }, { taskId: task.id });
-        if (cmd.timeout_seconds) created.push(scheduleTimer(tx, current, task.id, cmd.timeout_seconds, { timer_kind: "signal_timeout", signal_wait_id: waitId, signal_name: cmd.signal_name }));
+        tx.appendEvent(
+          current.id,
+          "SignalWaitOpened",
+          {
+            signal_name: cmd.signal_name,
+            signal_wait_id: waitId,
+            sequence,
+            timeout_seconds: cmd.timeout_seconds ?? null,
+          },
+          { taskId: task.id },
+        );
+        if (cmd.timeout_seconds)
+          created.push(
+            scheduleTimer(tx, current, task.id, cmd.timeout_seconds, {
+              timer_kind: "signal_timeout",
+              signal_wait_id: waitId,
+              signal_name: cmd.signal_name,
+            }),
+          );
         break;
       }
       case "open_condition_wait":
@@ -562,32 +764,69 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
       case "record_side_effect": {
         // As DefaultWorkflowTaskBridge::applyRecordSideEffect: the sequence and the result blob.
         const sequence = tx.nextCommandSequence(current.id);
-        tx.appendEvent(current.id, "SideEffectRecorded", { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob }, { taskId: task.id });
+        tx.appendEvent(
+          current.id,
+          "SideEffectRecorded",
+          { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob },
+          { taskId: task.id },
+        );
         break;
       }
       case "upsert_search_attributes": {
         // As DefaultWorkflowTaskBridge::applyUpsertSearchAttributes: null deletes, keys sorted,
         // the event carries what was sent and the merged result.
         const sequence = tx.nextCommandSequence(current.id);
-        const merged: Record<string, unknown> = { ...(parseJson<Record<string, unknown>>(current.search_attributes) ?? {}) };
+        const merged: Record<string, unknown> = {
+          ...(parseJson<Record<string, unknown>>(current.search_attributes) ?? {}),
+        };
         for (const [key, value] of Object.entries(cmd.attributes)) {
           if (value === null) delete merged[key];
           else merged[key] = value;
         }
-        const sorted = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]]));
-        tx.db.prepare("UPDATE workflow_runs SET search_attributes = ?, updated_at = ? WHERE id = ?").run(Object.keys(sorted).length > 0 ? JSON.stringify(sorted) : null, tx.now, current.id);
-        tx.appendEvent(current.id, "SearchAttributesUpserted", { sequence, attributes: cmd.attributes, merged: sorted }, { taskId: task.id });
+        const sorted = Object.fromEntries(
+          Object.keys(merged)
+            .sort()
+            .map((k) => [k, merged[k]]),
+        );
+        tx.db
+          .prepare("UPDATE workflow_runs SET search_attributes = ?, updated_at = ? WHERE id = ?")
+          .run(Object.keys(sorted).length > 0 ? JSON.stringify(sorted) : null, tx.now, current.id);
+        tx.appendEvent(
+          current.id,
+          "SearchAttributesUpserted",
+          { sequence, attributes: cmd.attributes, merged: sorted },
+          { taskId: task.id },
+        );
         break;
       }
       case "record_version_marker": {
         const sequence = tx.nextCommandSequence(current.id);
-        tx.appendEvent(current.id, "VersionMarkerRecorded", { sequence, change_id: cmd.change_id, version: cmd.version, min_supported: cmd.min_supported, max_supported: cmd.max_supported }, { taskId: task.id });
+        tx.appendEvent(
+          current.id,
+          "VersionMarkerRecorded",
+          {
+            sequence,
+            change_id: cmd.change_id,
+            version: cmd.version,
+            min_supported: cmd.min_supported,
+            max_supported: cmd.max_supported,
+          },
+          { taskId: task.id },
+        );
         break;
       }
       case "complete_workflow":
         cancelOpenWork(tx, current, { keepTaskId: task.id });
-        tx.appendEvent(current.id, "WorkflowCompleted", { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null }, { taskId: task.id });
-        finishRun(tx, current.id, "completed", "completed", { codec: cmd.result?.codec ?? null, blob: cmd.result?.blob ?? null });
+        tx.appendEvent(
+          current.id,
+          "WorkflowCompleted",
+          { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null },
+          { taskId: task.id },
+        );
+        finishRun(tx, current.id, "completed", "completed", {
+          codec: cmd.result?.codec ?? null,
+          blob: cmd.result?.blob ?? null,
+        });
         break;
       case "fail_workflow": {
         cancelOpenWork(tx, current, { keepTaskId: task.id });
@@ -626,7 +865,17 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
             exception_class: exceptionClass,
             message: cmd.message,
             // `array_replace([...defaults], $structuredException)` (applyWorkflowFailure@8dc90d64).
-            exception: { class: exceptionClass, type: exceptionType, message: text(structured.message) ?? cmd.message, code: 0, file: "", line: 0, trace: [], properties: [], ...structured },
+            exception: {
+              class: exceptionClass,
+              type: exceptionType,
+              message: text(structured.message) ?? cmd.message,
+              code: 0,
+              file: "",
+              line: 0,
+              trace: [],
+              properties: [],
+              ...structured,
+            },
             // Recorded with the (still leased) workflow task, whose snapshot `WorkflowHistoryEvent::record` adds.
             task: taskSnapshot(task),
           },
@@ -640,25 +889,62 @@ export function completeWorkflowTask(tx: Tx, taskId: string, leaseOwner: string 
         break;
     }
   }
-  tx.db.prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?").run(tx.now, task.id);
+  tx.db
+    .prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?")
+    .run(tx.now, task.id);
   let runStatus = tx.mustRun(run.id).status;
   if (!isTerminal(runStatus)) {
     tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
     runStatus = "waiting";
   }
   tx.touch(run.id);
-  return { task_id: task.id, workflow_task_attempt: task.attempt_count, outcome: "completed", recorded: true, run_id: run.id, run_status: runStatus, created_task_ids: created, reason: null };
+  return {
+    task_id: task.id,
+    workflow_task_attempt: task.attempt_count,
+    outcome: "completed",
+    recorded: true,
+    run_id: run.id,
+    run_status: runStatus,
+    created_task_ids: created,
+    reason: null,
+  };
 }
 
 /** A failed workflow task (replay error in the worker) is retried by a new task after a capped backoff. */
-export function failWorkflowTask(tx: Tx, taskId: string, leaseOwner: string | undefined, attempt: number | undefined, failure: { message: string; type?: string | null; stack_trace?: string | null }): JsonObject {
+export function failWorkflowTask(
+  tx: Tx,
+  taskId: string,
+  leaseOwner: string | undefined,
+  attempt: number | undefined,
+  failure: { message: string; type?: string | null; stack_trace?: string | null },
+): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   tx.db
-    .prepare("UPDATE workflow_tasks SET status = 'failed', lease_expires_at = NULL, last_error = ?, updated_at = ? WHERE id = ?")
-    .run(JSON.stringify({ message: failure.message, type: failure.type ?? null, stack_trace: failure.stack_trace ?? null }), tx.now, task.id);
+    .prepare(
+      "UPDATE workflow_tasks SET status = 'failed', lease_expires_at = NULL, last_error = ?, updated_at = ? WHERE id = ?",
+    )
+    .run(
+      JSON.stringify({
+        message: failure.message,
+        type: failure.type ?? null,
+        stack_trace: failure.stack_trace ?? null,
+      }),
+      tx.now,
+      task.id,
+    );
   const backoffMs = Math.min(60, 2 ** Math.min(task.attempt_count, 6)) * 1000;
   const payload = { ...(parseJson<JsonObject>(task.payload) ?? {}), retry_of_task_id: task.id };
-  const nextId = tx.createTask(run, "workflow", payload, { availableAt: tx.now + backoffMs, attemptCount: task.attempt_count });
+  const nextId = tx.createTask(run, "workflow", payload, {
+    availableAt: tx.now + backoffMs,
+    attemptCount: task.attempt_count,
+  });
   tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
-  return { task_id: task.id, workflow_task_attempt: task.attempt_count, outcome: "failed", recorded: true, reason: null, next_task_id: nextId };
+  return {
+    task_id: task.id,
+    workflow_task_attempt: task.attempt_count,
+    outcome: "failed",
+    recorded: true,
+    reason: null,
+    next_task_id: nextId,
+  };
 }

@@ -90,18 +90,27 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
     requestTimeout: opts.requestTimeoutMs ?? 60_000,
     // Node enforces the timeouts on this sweep, so it bounds how late the 408 can come; and it
     // only expires a stalled body when headersTimeout ≤ requestTimeout (its default is 60 s).
-    http: { connectionsCheckingInterval: Math.min(1000, opts.requestTimeoutMs ?? 60_000), headersTimeout: Math.min(60_000, opts.requestTimeoutMs ?? 60_000) },
+    http: {
+      connectionsCheckingInterval: Math.min(1000, opts.requestTimeoutMs ?? 60_000),
+      headersTimeout: Math.min(60_000, opts.requestTimeoutMs ?? 60_000),
+    },
     // Workflow ids may be 128 characters and operation names 256, and one character can take 12
     // once percent-encoded; find-my-way's default of 100 would turn a valid long id into a 404.
     routerOptions: { maxParamLength: 4096 },
     // A path with broken percent-encoding (`/workflows/%zz`) names no resource: the documented
     // `not_found` envelope, not Fastify's own body.
-    frameworkErrors: (_error, request, reply) => sendUnrouted(request.url, reply, 404, { message: "The request path is not valid URL encoding.", reason: "not_found" }),
+    frameworkErrors: (_error, request, reply) =>
+      sendUnrouted(request.url, reply, 404, {
+        message: "The request path is not valid URL encoding.",
+        reason: "not_found",
+      }),
   });
   // Route patterns, so an unmatched request can tell a wrong verb (405 + Allow) from an unknown path (404).
   const routes: { method: string; pattern: RegExp }[] = [];
   app.addHook("onRoute", (route) => {
-    const segments = route.url.split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    const segments = route.url
+      .split("/")
+      .map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     const pattern = new RegExp(`^${segments.join("/")}$`);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) routes.push({ method, pattern });
   });
@@ -112,10 +121,15 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
   const ctx: AppContext = { ...opts, shutdown: shutdown.signal };
 
   app.removeAllContentTypeParsers();
-  const parseJson = (_request: unknown, body: string | Buffer, done: (err: Error | null, body?: unknown) => void): void => {
+  const parseJson = (
+    _request: unknown,
+    body: string | Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+  ): void => {
     const text = typeof body === "string" ? body : body.toString("utf8");
     if (text.trim() === "") return done(null, {});
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return done(new JsonBodyError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`, "Maximum stack depth exceeded"));
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+      return done(new JsonBodyError(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`, "Maximum stack depth exceeded"));
     try {
       done(null, JSON.parse(text) as unknown);
     } catch (e) {
@@ -134,12 +148,21 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
-    if (allowed.length === 0) return sendUnrouted(request.url, reply, 404, { message: "Not found.", reason: "not_found" });
+    if (allowed.length === 0)
+      return sendUnrouted(request.url, reply, 404, { message: "Not found.", reason: "not_found" });
     reply.header("allow", allowed.join(", "));
-    return sendUnrouted(request.url, reply, 405, { message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(", ")}.`, reason: "method_not_allowed" });
+    return sendUnrouted(request.url, reply, 405, {
+      message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(", ")}.`,
+      reason: "method_not_allowed",
+    });
   });
 
-  registerWorkerPlane(app, { engine: ctx.engine, auth: ctx.auth, pollTimeoutMs: ctx.pollTimeoutMs, shutdown: ctx.shutdown });
+  registerWorkerPlane(app, {
+    engine: ctx.engine,
+    auth: ctx.auth,
+    pollTimeoutMs: ctx.pollTimeoutMs,
+    shutdown: ctx.shutdown,
+  });
   registerControlPlane(app, {
     engine: ctx.engine,
     auth: ctx.auth,

@@ -31,12 +31,19 @@ function nonEmpty(v: string | undefined): string | null {
  * embedded server runs locally without setup while a configured token always turns auth on.
  */
 export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const anyToken = [env.DW_WORKER_TOKEN, env.DW_OPERATOR_TOKEN, env.DW_ADMIN_TOKEN, env.DW_AUTH_TOKEN].some((t) => nonEmpty(t) !== null);
+  const anyToken = [env.DW_WORKER_TOKEN, env.DW_OPERATOR_TOKEN, env.DW_ADMIN_TOKEN, env.DW_AUTH_TOKEN].some(
+    (t) => nonEmpty(t) !== null,
+  );
   const driver = (env.DW_AUTH_DRIVER ?? (anyToken ? "token" : "none")).trim().toLowerCase();
   if (driver !== "none" && driver !== "token") throw new Error(`DW_AUTH_DRIVER must be none or token, got ${driver}`);
   return {
     driver,
-    tokens: { worker: nonEmpty(env.DW_WORKER_TOKEN), operator: nonEmpty(env.DW_OPERATOR_TOKEN), admin: nonEmpty(env.DW_ADMIN_TOKEN), legacy: nonEmpty(env.DW_AUTH_TOKEN) },
+    tokens: {
+      worker: nonEmpty(env.DW_WORKER_TOKEN),
+      operator: nonEmpty(env.DW_OPERATOR_TOKEN),
+      admin: nonEmpty(env.DW_ADMIN_TOKEN),
+      legacy: nonEmpty(env.DW_AUTH_TOKEN),
+    },
     backwardCompatible: (env.DW_AUTH_BACKWARD_COMPATIBLE ?? "true").trim().toLowerCase() !== "false",
   };
 }
@@ -70,13 +77,23 @@ export function authenticate(config: AuthConfig, authorization: string | undefin
  * The role check of server-api.md §1.2: null when allowed, else the exact 401/403 body
  * (`unauthorized`, or `forbidden` with the caller's `role` and the route's `allowed_roles`).
  */
-export function authorize(config: AuthConfig, authorization: string | undefined, allowed: readonly Role[]): AuthRefusal | null {
+export function authorize(
+  config: AuthConfig,
+  authorization: string | undefined,
+  allowed: readonly Role[],
+): AuthRefusal | null {
   const principal = authenticate(config, authorization);
-  if (!principal) return { status: 401, body: { reason: "unauthorized", message: "Invalid or missing authentication token." } };
+  if (!principal)
+    return { status: 401, body: { reason: "unauthorized", message: "Invalid or missing authentication token." } };
   if (principal.legacyFullAccess || allowed.includes(principal.role)) return null;
   return {
     status: 403,
-    body: { reason: "forbidden", message: "Authenticated role is not allowed to access this endpoint.", role: principal.role, allowed_roles: [...allowed] },
+    body: {
+      reason: "forbidden",
+      message: "Authenticated role is not allowed to access this endpoint.",
+      role: principal.role,
+      allowed_roles: [...allowed],
+    },
   };
 }
 

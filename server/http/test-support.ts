@@ -25,14 +25,27 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export const NO_AUTH: AuthConfig = { driver: "none", tokens: { worker: null, operator: null, admin: null, legacy: null }, backwardCompatible: true };
+export const NO_AUTH: AuthConfig = {
+  driver: "none",
+  tokens: { worker: null, operator: null, admin: null, legacy: null },
+  backwardCompatible: true,
+};
 
-export async function startHarness(opts: { auth?: AuthConfig; pollTimeoutMs?: number; historyPollTimeoutMs?: number } = {}): Promise<Harness> {
+export async function startHarness(
+  opts: { auth?: AuthConfig; pollTimeoutMs?: number; historyPollTimeoutMs?: number } = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "bw-engine-"));
   const clock = new FakeClock();
   const db = openDb(join(dir, "test.db"), clock);
   const engine = createEngine({ db, clock });
-  const app = buildApp({ db, clock, engine, auth: opts.auth ?? NO_AUTH, pollTimeoutMs: opts.pollTimeoutMs ?? 150, historyPollTimeoutMs: opts.historyPollTimeoutMs });
+  const app = buildApp({
+    db,
+    clock,
+    engine,
+    auth: opts.auth ?? NO_AUTH,
+    pollTimeoutMs: opts.pollTimeoutMs ?? 150,
+    historyPollTimeoutMs: opts.historyPollTimeoutMs,
+  });
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     url,
@@ -124,7 +137,11 @@ export class ScriptedWorker {
   }
 
   async completeWorkflow(task: WorkflowTaskWire, commands: Record<string, unknown>[]): Promise<HttpResult> {
-    return this.post(`/workflow-tasks/${task.task_id}/complete`, { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, commands });
+    return this.post(`/workflow-tasks/${task.task_id}/complete`, {
+      lease_owner: task.lease_owner,
+      workflow_task_attempt: task.workflow_task_attempt,
+      commands,
+    });
   }
 
   async pollActivity(): Promise<ActivityTaskWire | null> {
@@ -140,20 +157,34 @@ export class ScriptedWorker {
   }
 
   async completeActivity(task: ActivityTaskWire, result: unknown = blob("ok")): Promise<HttpResult> {
-    return this.post(`/activity-tasks/${task.task_id}/complete`, { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, result });
+    return this.post(`/activity-tasks/${task.task_id}/complete`, {
+      activity_attempt_id: task.activity_attempt_id,
+      lease_owner: task.lease_owner,
+      result,
+    });
   }
 
   async failActivity(task: ActivityTaskWire, failure: Record<string, unknown>): Promise<HttpResult> {
-    return this.post(`/activity-tasks/${task.task_id}/fail`, { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, failure });
+    return this.post(`/activity-tasks/${task.task_id}/fail`, {
+      activity_attempt_id: task.activity_attempt_id,
+      lease_owner: task.lease_owner,
+      failure,
+    });
   }
 
   async heartbeatActivity(task: ActivityTaskWire, extra: Record<string, unknown> = {}): Promise<HttpResult> {
-    return this.post(`/activity-tasks/${task.task_id}/heartbeat`, { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, ...extra });
+    return this.post(`/activity-tasks/${task.task_id}/heartbeat`, {
+      activity_attempt_id: task.activity_attempt_id,
+      lease_owner: task.lease_owner,
+      ...extra,
+    });
   }
 }
 
 /** A fresh harness with one registered ScriptedWorker: the starting point of most engine suites. */
-export async function startWorkerHarness(opts: { workerId?: string; start?: () => Promise<Harness> } = {}): Promise<{ h: Harness; worker: ScriptedWorker }> {
+export async function startWorkerHarness(
+  opts: { workerId?: string; start?: () => Promise<Harness> } = {},
+): Promise<{ h: Harness; worker: ScriptedWorker }> {
   const h = await (opts.start ?? startHarness)();
   const worker = new ScriptedWorker(h.url, opts.workerId);
   try {
@@ -172,7 +203,13 @@ export interface StoredEvent {
 }
 
 export function historyOf(db: Db, runId: string): StoredEvent[] {
-  return (db.prepare("SELECT sequence, event_type, payload FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence").all(runId) as { sequence: number; event_type: string; payload: string }[]).map((r) => ({
+  return (
+    db
+      .prepare(
+        "SELECT sequence, event_type, payload FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence",
+      )
+      .all(runId) as { sequence: number; event_type: string; payload: string }[]
+  ).map((r) => ({
     sequence: r.sequence,
     event_type: r.event_type,
     payload: JSON.parse(r.payload) as Record<string, unknown>,
@@ -183,11 +220,26 @@ export function typesOf(db: Db, runId: string): string[] {
   return historyOf(db, runId).map((e) => e.event_type);
 }
 
-export function runRow(db: Db, runId: string): { status: string; closed_reason: string | null; workflow_instance_id: string; run_number: number } {
-  return db.prepare("SELECT status, closed_reason, workflow_instance_id, run_number FROM workflow_runs WHERE id = ?").get(runId) as { status: string; closed_reason: string | null; workflow_instance_id: string; run_number: number };
+export function runRow(
+  db: Db,
+  runId: string,
+): { status: string; closed_reason: string | null; workflow_instance_id: string; run_number: number } {
+  return db
+    .prepare("SELECT status, closed_reason, workflow_instance_id, run_number FROM workflow_runs WHERE id = ?")
+    .get(runId) as { status: string; closed_reason: string | null; workflow_instance_id: string; run_number: number };
 }
 
-export function failuresOf(db: Db, runId: string): { source_kind: string; propagation_kind: string; failure_category: string; non_retryable: number; exception_class: string; message: string }[] {
+export function failuresOf(
+  db: Db,
+  runId: string,
+): {
+  source_kind: string;
+  propagation_kind: string;
+  failure_category: string;
+  non_retryable: number;
+  exception_class: string;
+  message: string;
+}[] {
   return db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id").all(runId) as {
     source_kind: string;
     propagation_kind: string;

@@ -4,7 +4,11 @@ import { authorize } from "./auth";
 import type { Harness } from "./test-support";
 import { blob, ScriptedWorker, startHarness } from "./test-support";
 
-const TOKENS: AuthConfig = { driver: "token", tokens: { worker: "w-secret", operator: "o-secret", admin: "a-secret", legacy: null }, backwardCompatible: true };
+const TOKENS: AuthConfig = {
+  driver: "token",
+  tokens: { worker: "w-secret", operator: "o-secret", admin: "a-secret", legacy: null },
+  backwardCompatible: true,
+};
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -15,7 +19,12 @@ afterEach(async () => {
 function expectEnvelope(r: { headers: Headers; body: Record<string, unknown> }): void {
   expect(r.headers.get("x-durable-workflow-protocol-version")).toBe("1.19");
   expect(r.body.protocol_version).toBe("1.19");
-  expect(r.body.server_capabilities).toMatchObject({ long_poll_timeout: 30, activity_retry_policy: true, non_retryable_failures: true, workflow_task_poll_request_idempotency: true });
+  expect(r.body.server_capabilities).toMatchObject({
+    long_poll_timeout: 30,
+    activity_retry_policy: true,
+    non_retryable_failures: true,
+    workflow_task_poll_request_idempotency: true,
+  });
 }
 
 describe("worker plane envelope and guards", () => {
@@ -29,13 +38,20 @@ describe("worker plane envelope and guards", () => {
 
     const missing = await w.post("/heartbeat", { worker_id: "w-1" }, { "x-durable-workflow-protocol-version": "" });
     expect(missing.status).toBe(400);
-    expect(missing.body).toMatchObject({ reason: "missing_protocol_version", supported_version: "1.19", requested_version: null });
+    expect(missing.body).toMatchObject({
+      reason: "missing_protocol_version",
+      supported_version: "1.19",
+      requested_version: null,
+    });
     expect(typeof missing.body.error).toBe("string");
     expectEnvelope(missing);
     const wrong = await w.post("/heartbeat", { worker_id: "w-1" }, { "x-durable-workflow-protocol-version": "2.0" });
     expect(wrong.body).toMatchObject({ reason: "unsupported_protocol_version", requested_version: "2.0" });
 
-    expect((await w.post("/heartbeat", { worker_id: "w-1" })).body).toMatchObject({ worker_id: "w-1", acknowledged: true });
+    expect((await w.post("/heartbeat", { worker_id: "w-1" })).body).toMatchObject({
+      worker_id: "w-1",
+      acknowledged: true,
+    });
     const ghost = await w.post("/heartbeat", { worker_id: "ghost" });
     expect([ghost.status, ghost.body.reason]).toEqual([404, "worker_not_registered"]);
 
@@ -44,7 +60,10 @@ describe("worker plane envelope and guards", () => {
     expect(ns.body).toMatchObject({ reason: "namespace_not_found", namespace: "nowhere" });
     expectEnvelope(ns);
 
-    const unregistered = await new ScriptedWorker(h.url, "ghost", "orders").post("/workflow-tasks/poll", { worker_id: "ghost", task_queue: "orders" });
+    const unregistered = await new ScriptedWorker(h.url, "ghost", "orders").post("/workflow-tasks/poll", {
+      worker_id: "ghost",
+      task_queue: "orders",
+    });
     expect([unregistered.status, unregistered.body.reason]).toEqual([412, "worker_not_registered"]);
     const otherQueue = await w.post("/activity-tasks/poll", { worker_id: "w-1", task_queue: "billing" });
     expect([otherQueue.status, otherQueue.body.reason]).toEqual([409, "task_queue_mismatch"]);
@@ -58,13 +77,30 @@ describe("worker plane envelope and guards", () => {
     const notFound = await w.post("/nope", {});
     expect([notFound.status, notFound.body.reason]).toEqual([404, "not_found"]);
     expectEnvelope(notFound);
-    const missingTask = await w.post("/activity-tasks/01UNKNOWN/complete", { activity_attempt_id: "x", lease_owner: "w-1" });
+    const missingTask = await w.post("/activity-tasks/01UNKNOWN/complete", {
+      activity_attempt_id: "x",
+      lease_owner: "w-1",
+    });
     expect([missingTask.status, missingTask.body.reason]).toEqual([404, "task_not_found"]);
 
-    const media = await fetch(`${h.url}/api/worker/heartbeat`, { method: "POST", headers: { "content-type": "text/plain", "x-durable-workflow-protocol-version": "1.19" }, body: "hi" });
-    expect([media.status, ((await media.json()) as { reason: string }).reason]).toEqual([415, "unsupported_media_type"]);
-    const malformed = await fetch(`${h.url}/api/worker/heartbeat`, { method: "POST", headers: { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" }, body: "{" });
-    expect([malformed.status, ((await malformed.json()) as { reason: string }).reason]).toEqual([400, "malformed_json"]);
+    const media = await fetch(`${h.url}/api/worker/heartbeat`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", "x-durable-workflow-protocol-version": "1.19" },
+      body: "hi",
+    });
+    expect([media.status, ((await media.json()) as { reason: string }).reason]).toEqual([
+      415,
+      "unsupported_media_type",
+    ]);
+    const malformed = await fetch(`${h.url}/api/worker/heartbeat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" },
+      body: "{",
+    });
+    expect([malformed.status, ((await malformed.json()) as { reason: string }).reason]).toEqual([
+      400,
+      "malformed_json",
+    ]);
   });
 
   it("validates completion commands with 422 validation_failed", async () => {
@@ -75,16 +111,28 @@ describe("worker plane envelope and guards", () => {
     const task = await w.mustPollWorkflow();
     const empty = await w.completeWorkflow(task, []);
     expect([empty.status, empty.body.reason]).toEqual([422, "validation_failed"]);
-    const nonRetryable = await w.completeWorkflow(task, [{ type: "schedule_activity", activity_type: "a", non_retryable: true }]);
-    expect(nonRetryable.body.errors).toEqual({ "commands.0.non_retryable": ["non_retryable is only supported for fail_workflow and fail_update commands."] });
+    const nonRetryable = await w.completeWorkflow(task, [
+      { type: "schedule_activity", activity_type: "a", non_retryable: true },
+    ]);
+    expect(nonRetryable.body.errors).toEqual({
+      "commands.0.non_retryable": ["non_retryable is only supported for fail_workflow and fail_update commands."],
+    });
     const unknown = await w.completeWorkflow(task, [{ type: "launch_rocket" }]);
     expect(unknown.status).toBe(422);
-    const order = await w.completeWorkflow(task, [{ type: "schedule_activity", activity_type: "a", heartbeat_timeout: 60, start_to_close_timeout: 30 }]);
+    const order = await w.completeWorkflow(task, [
+      { type: "schedule_activity", activity_type: "a", heartbeat_timeout: 60, start_to_close_timeout: 30 },
+    ]);
     expect(order.body.errors).toHaveProperty("commands.0.heartbeat_timeout");
-    const terminalFirst = await w.completeWorkflow(task, [{ type: "complete_workflow" }, { type: "start_timer", delay_seconds: 1 }]);
+    const terminalFirst = await w.completeWorkflow(task, [
+      { type: "complete_workflow" },
+      { type: "start_timer", delay_seconds: 1 },
+    ]);
     expect(terminalFirst.status).toBe(422);
     // Nothing was applied by the refused completions; the lease still completes normally.
-    expect((await w.completeWorkflow(task, [{ type: "complete_workflow", result: blob(1) }])).body).toMatchObject({ recorded: true, run_status: "completed" });
+    expect((await w.completeWorkflow(task, [{ type: "complete_workflow", result: blob(1) }])).body).toMatchObject({
+      recorded: true,
+      run_status: "completed",
+    });
   });
 });
 
@@ -93,10 +141,21 @@ describe("worker protocol version and deregistration (sdk-python 2.12.0 at proto
     h = await startHarness();
     const w = new ScriptedWorker(h.url, "w-1", "orders");
     for (const v of ["1.20", "1.0", "1.1"]) {
-      const r = await w.post("/register", { worker_id: "w-1", task_queue: "orders", runtime: "python" }, { "x-durable-workflow-protocol-version": v });
+      const r = await w.post(
+        "/register",
+        { worker_id: "w-1", task_queue: "orders", runtime: "python" },
+        { "x-durable-workflow-protocol-version": v },
+      );
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ error: "Unsupported worker protocol version.", reason: "unsupported_protocol_version", supported_version: "1.19", requested_version: v });
-      expect(r.body.remediation).toBe(`Worker requested protocol version ${v}; this server only supports 1.19. Upgrade the worker to a release that targets worker-protocol 1.19, or connect to a server that supports ${v}.`);
+      expect(r.body).toMatchObject({
+        error: "Unsupported worker protocol version.",
+        reason: "unsupported_protocol_version",
+        supported_version: "1.19",
+        requested_version: v,
+      });
+      expect(r.body.remediation).toBe(
+        `Worker requested protocol version ${v}; this server only supports 1.19. Upgrade the worker to a release that targets worker-protocol 1.19, or connect to a server that supports ${v}.`,
+      );
       expectEnvelope(r);
     }
   });
@@ -105,16 +164,30 @@ describe("worker protocol version and deregistration (sdk-python 2.12.0 at proto
     h = await startHarness();
     const w = new ScriptedWorker(h.url, "py-1", "orders");
     // What sdk-python 2.12.0 sends besides the 1.0 fields; unknown members are ignored, not refused.
-    const reg = await w.post("/register", { worker_id: "py-1", task_queue: "orders", runtime: "python", capabilities: ["message_streams"], capability_manifest: { worker_sessions: { supported: true } }, workflow_command_contracts: {}, max_concurrent_worker_sessions: 10 });
+    const reg = await w.post("/register", {
+      worker_id: "py-1",
+      task_queue: "orders",
+      runtime: "python",
+      capabilities: ["message_streams"],
+      capability_manifest: { worker_sessions: { supported: true } },
+      workflow_command_contracts: {},
+      max_concurrent_worker_sessions: 10,
+    });
     expect(reg.status).toBe(201);
     const start = h.engine.startWorkflow({ namespace: "default", workflow_type: "held", task_queue: "orders" });
     const leased = await w.mustPollWorkflow();
     const del = async (id: string): Promise<{ status: number; body: Record<string, unknown> }> => {
-      const res = await fetch(`${h!.url}/api/worker/registrations/${id}`, { method: "DELETE", headers: { "x-durable-workflow-protocol-version": "1.19" } });
+      const res = await fetch(`${h!.url}/api/worker/registrations/${id}`, {
+        method: "DELETE",
+        headers: { "x-durable-workflow-protocol-version": "1.19" },
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const gone = await del("py-1");
-    expect(gone).toMatchObject({ status: 200, body: { worker_id: "py-1", outcome: "deregistered", recovered_workflow_task_count: 1, protocol_version: "1.19" } });
+    expect(gone).toMatchObject({
+      status: 200,
+      body: { worker_id: "py-1", outcome: "deregistered", recovered_workflow_task_count: 1, protocol_version: "1.19" },
+    });
     // The departed worker can no longer poll, its late completion is fenced, and a new worker gets the task now.
     const poll = await w.post("/workflow-tasks/poll", { worker_id: "py-1", task_queue: "orders" });
     expect([poll.status, poll.body.reason]).toEqual([412, "worker_not_registered"]);
@@ -123,7 +196,7 @@ describe("worker protocol version and deregistration (sdk-python 2.12.0 at proto
     await next.register();
     const again = await next.mustPollWorkflow();
     expect([again.task_id, again.run_id]).toEqual([leased.task_id, start.run_id]);
-    expect((await del("py-1"))).toMatchObject({ status: 404, body: { reason: "worker_not_found", worker_id: "py-1" } });
+    expect(await del("py-1")).toMatchObject({ status: 404, body: { reason: "worker_not_found", worker_id: "py-1" } });
   });
 });
 
@@ -132,12 +205,23 @@ describe("worker plane auth (token driver)", () => {
     h = await startHarness({ auth: TOKENS });
     const anonymous = await new ScriptedWorker(h.url).register();
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toMatchObject({ reason: "unauthorized", message: "Invalid or missing authentication token." });
+    expect(anonymous.body).toMatchObject({
+      reason: "unauthorized",
+      message: "Invalid or missing authentication token.",
+    });
     expectEnvelope(anonymous);
-    for (const [token, role] of [["o-secret", "operator"], ["a-secret", "admin"]] as const) {
+    for (const [token, role] of [
+      ["o-secret", "operator"],
+      ["a-secret", "admin"],
+    ] as const) {
       const r = await new ScriptedWorker(h.url, "w", "default", token).register();
       expect(r.status).toBe(403);
-      expect(r.body).toMatchObject({ reason: "forbidden", message: "Authenticated role is not allowed to access this endpoint.", role, allowed_roles: ["worker"] });
+      expect(r.body).toMatchObject({
+        reason: "forbidden",
+        message: "Authenticated role is not allowed to access this endpoint.",
+        role,
+        allowed_roles: ["worker"],
+      });
     }
     expect((await new ScriptedWorker(h.url, "w", "default", "bad").register()).status).toBe(401);
     expect((await new ScriptedWorker(h.url, "w", "default", "w-secret").register()).status).toBe(201);
@@ -145,12 +229,25 @@ describe("worker plane auth (token driver)", () => {
 
   it("role matrix for reuse by the control plane", () => {
     expect(authorize(TOKENS, "Bearer o-secret", ["operator", "admin"])).toBeNull();
-    expect(authorize(TOKENS, "Bearer o-secret", ["admin"])).toEqual({ status: 403, body: { reason: "forbidden", message: "Authenticated role is not allowed to access this endpoint.", role: "operator", allowed_roles: ["admin"] } });
+    expect(authorize(TOKENS, "Bearer o-secret", ["admin"])).toEqual({
+      status: 403,
+      body: {
+        reason: "forbidden",
+        message: "Authenticated role is not allowed to access this endpoint.",
+        role: "operator",
+        allowed_roles: ["admin"],
+      },
+    });
     expect(authorize(TOKENS, "Bearer w-secret", ["operator", "admin"])?.status).toBe(403);
     expect(authorize(TOKENS, undefined, ["admin"])?.status).toBe(401);
-    const legacyOnly: AuthConfig = { ...TOKENS, tokens: { worker: null, operator: null, admin: null, legacy: "legacy" } };
+    const legacyOnly: AuthConfig = {
+      ...TOKENS,
+      tokens: { worker: null, operator: null, admin: null, legacy: "legacy" },
+    };
     expect(authorize(legacyOnly, "Bearer legacy", ["worker"])).toBeNull();
-    expect(authorize({ ...TOKENS, tokens: { ...TOKENS.tokens, legacy: "legacy" } }, "Bearer legacy", ["worker"])?.status).toBe(403);
+    expect(
+      authorize({ ...TOKENS, tokens: { ...TOKENS.tokens, legacy: "legacy" } }, "Bearer legacy", ["worker"])?.status,
+    ).toBe(403);
     expect(authorize({ ...legacyOnly, backwardCompatible: false }, "Bearer legacy", ["admin"])?.status).toBe(401);
     expect(authorize({ ...TOKENS, driver: "none" }, undefined, ["worker"])).toBeNull();
   });
@@ -162,14 +259,22 @@ describe("long-poll and history paging", () => {
     const w = new ScriptedWorker(h.url);
     await w.register();
     const began = Date.now();
-    const polling = w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", poll_request_id: "p-1" });
+    const polling = w.post("/workflow-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      poll_request_id: "p-1",
+    });
     await new Promise((r) => setTimeout(r, 100));
     const start = h.engine.startWorkflow({ namespace: "default", workflow_type: "wake", task_queue: "default" });
     const r = await polling;
     expect(Date.now() - began).toBeLessThan(5_000);
     const task = r.body.task as { task_id: string; run_id: string };
     expect(task.run_id).toBe(start.run_id);
-    const again = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", poll_request_id: "p-1" });
+    const again = await w.post("/workflow-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      poll_request_id: "p-1",
+    });
     expect((again.body.task as { task_id: string }).task_id).toBe(task.task_id);
   });
 
@@ -178,22 +283,38 @@ describe("long-poll and history paging", () => {
     const w = new ScriptedWorker(h.url);
     await w.register();
     let began = Date.now();
-    const probe = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 0 });
+    const probe = await w.post("/workflow-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      timeout_seconds: 0,
+    });
     expect(probe.body).toMatchObject({ task: null, poll_status: "timeout" });
     expect(Date.now() - began).toBeLessThan(1_000);
     began = Date.now();
-    const short = await w.post("/activity-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 1 });
+    const short = await w.post("/activity-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      timeout_seconds: 1,
+    });
     expect(short.body).toMatchObject({ task: null, poll_status: "timeout" });
     expect(Date.now() - began).toBeGreaterThanOrEqual(900);
     expect(Date.now() - began).toBeLessThan(5_000);
     // A long requested hold is clamped, not refused, and a new task still wakes it at once.
     began = Date.now();
-    const held = w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: 3600 });
+    const held = w.post("/workflow-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      timeout_seconds: 3600,
+    });
     await new Promise((r) => setTimeout(r, 100));
     h.engine.startWorkflow({ namespace: "default", workflow_type: "wake", task_queue: "default" });
     expect(((await held).body.task as { task_id: string } | null)?.task_id).toBeTruthy();
     expect(Date.now() - began).toBeLessThan(5_000);
-    const negative = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", timeout_seconds: -1 });
+    const negative = await w.post("/workflow-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      timeout_seconds: -1,
+    });
     expect([negative.status, negative.body.reason]).toEqual([422, "validation_failed"]);
   });
 
@@ -206,17 +327,43 @@ describe("long-poll and history paging", () => {
     const start = h.engine.startWorkflow({ namespace: "default", workflow_type: "pages", task_queue: "default" });
     expect(seen).toEqual([start.run_id]);
     const first = await w.mustPollWorkflow();
-    await w.completeWorkflow(first, [{ type: "start_timer", delay_seconds: 1 }, { type: "start_timer", delay_seconds: 2 }]);
+    await w.completeWorkflow(first, [
+      { type: "start_timer", delay_seconds: 1 },
+      { type: "start_timer", delay_seconds: 2 },
+    ]);
     h.advance(2);
-    const poll = await w.post("/workflow-tasks/poll", { worker_id: "worker-1", task_queue: "default", history_page_size: 3 });
-    const task = poll.body.task as { task_id: string; lease_owner: string; workflow_task_attempt: number; history_events: { sequence: number }[]; next_history_page_token: string; total_history_events: number };
+    const poll = await w.post("/workflow-tasks/poll", {
+      worker_id: "worker-1",
+      task_queue: "default",
+      history_page_size: 3,
+    });
+    const task = poll.body.task as {
+      task_id: string;
+      lease_owner: string;
+      workflow_task_attempt: number;
+      history_events: { sequence: number }[];
+      next_history_page_token: string;
+      total_history_events: number;
+    };
     expect(task.history_events.map((e) => e.sequence)).toEqual([1, 2, 3]);
     expect(task.total_history_events).toBe(6);
     expect(task.next_history_page_token).toBe(Buffer.from("3").toString("base64"));
-    const page = await w.post(`/workflow-tasks/${task.task_id}/history`, { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, next_history_page_token: task.next_history_page_token, history_page_size: 3 });
-    expect((page.body.history_events as { event_type: string }[]).map((e) => e.event_type)).toEqual(["TimerScheduled", "TimerFired", "TimerFired"]);
+    const page = await w.post(`/workflow-tasks/${task.task_id}/history`, {
+      lease_owner: task.lease_owner,
+      workflow_task_attempt: task.workflow_task_attempt,
+      next_history_page_token: task.next_history_page_token,
+      history_page_size: 3,
+    });
+    expect((page.body.history_events as { event_type: string }[]).map((e) => e.event_type)).toEqual([
+      "TimerScheduled",
+      "TimerFired",
+      "TimerFired",
+    ]);
     expect(page.body.next_history_page_token).toBeNull();
-    const hb = await w.post(`/workflow-tasks/${task.task_id}/heartbeat`, { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt });
+    const hb = await w.post(`/workflow-tasks/${task.task_id}/heartbeat`, {
+      lease_owner: task.lease_owner,
+      workflow_task_attempt: task.workflow_task_attempt,
+    });
     expect(hb.body).toMatchObject({ can_continue: true, run_status: "running" });
     // One wake-up per committed transition that appended history: start, completion, the timer sweep.
     expect(seen).toEqual([start.run_id, start.run_id, start.run_id]);

@@ -4,10 +4,20 @@ import type { Engine } from "../engine";
 import { EngineError } from "../engine";
 import { validateFailure } from "../engine/activities";
 import { validationError } from "../engine/errors";
-import { envelopeSchema, HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX, parseCommands } from "../engine/workflow-tasks";
+import {
+  envelopeSchema,
+  HISTORY_PAGE_SIZE_DEFAULT,
+  HISTORY_PAGE_SIZE_MAX,
+  parseCommands,
+} from "../engine/workflow-tasks";
 import type { AuthConfig } from "./auth";
 import { requireRoles } from "./auth";
-import { LONG_POLL_TIMEOUT_SECONDS, sendWorker, WORKER_PROTOCOL_HEADER, WORKER_PROTOCOL_VERSION } from "./worker-protocol";
+import {
+  LONG_POLL_TIMEOUT_SECONDS,
+  sendWorker,
+  WORKER_PROTOCOL_HEADER,
+  WORKER_PROTOCOL_VERSION,
+} from "./worker-protocol";
 
 export interface WorkerPlaneOptions {
   engine: Engine;
@@ -66,10 +76,18 @@ const pollSchema = z.object({
  */
 export const MAX_LONG_POLL_TIMEOUT_SECONDS = Math.max(60, LONG_POLL_TIMEOUT_SECONDS);
 const leaseSchema = z.object({ lease_owner: z.string().min(1).optional(), workflow_task_attempt: attemptField });
-const historySchema = leaseSchema.extend({ next_history_page_token: z.string().nullish(), history_page_size: pageSize });
+const historySchema = leaseSchema.extend({
+  next_history_page_token: z.string().nullish(),
+  history_page_size: pageSize,
+});
 const completeSchema = leaseSchema.extend({ commands: z.unknown() });
-const wfFailSchema = leaseSchema.extend({ failure: z.object({ message: z.string().min(1), type: z.string().nullish(), stack_trace: z.string().nullish() }) });
-const activityAttemptSchema = z.object({ activity_attempt_id: z.string().min(1), lease_owner: z.string().min(1).optional() });
+const wfFailSchema = leaseSchema.extend({
+  failure: z.object({ message: z.string().min(1), type: z.string().nullish(), stack_trace: z.string().nullish() }),
+});
+const activityAttemptSchema = z.object({
+  activity_attempt_id: z.string().min(1),
+  lease_owner: z.string().min(1).optional(),
+});
 const activityHeartbeatSchema = activityAttemptSchema.extend({
   message: z.string().nullish(),
   current: z.number().nullish(),
@@ -86,7 +104,8 @@ function namespaceOf(request: FastifyRequest): string {
   const header = request.headers["x-namespace"];
   const fromHeader = Array.isArray(header) ? header[0] : header;
   const query = (request.query as Record<string, unknown> | undefined)?.namespace;
-  const raw = fromHeader ?? (typeof query === "string" ? query : undefined) ?? process.env.DW_DEFAULT_NAMESPACE ?? "default";
+  const raw =
+    fromHeader ?? (typeof query === "string" ? query : undefined) ?? process.env.DW_DEFAULT_NAMESPACE ?? "default";
   return raw.trim().toLowerCase();
 }
 
@@ -116,7 +135,8 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
               message: `Namespace [${namespace}] was not found.`,
               reason: "namespace_not_found",
               namespace,
-              remediation: "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
+              remediation:
+                "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
             });
           }
           return undefined;
@@ -145,8 +165,18 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
       });
 
       /** Claims a task, or holds the request until a task-ready wake-up, the poll timeout, or disconnect. */
-      async function longPoll<T>(reply: FastifyReply, kind: "workflow" | "activity", claim: () => Promise<T | null>, namespace: string, queue: string, requestedSeconds: number | null | undefined): Promise<FastifyReply> {
-        const holdMs = requestedSeconds === null || requestedSeconds === undefined ? pollTimeoutMs : Math.min(requestedSeconds, MAX_LONG_POLL_TIMEOUT_SECONDS) * 1000;
+      async function longPoll<T>(
+        reply: FastifyReply,
+        kind: "workflow" | "activity",
+        claim: () => Promise<T | null>,
+        namespace: string,
+        queue: string,
+        requestedSeconds: number | null | undefined,
+      ): Promise<FastifyReply> {
+        const holdMs =
+          requestedSeconds === null || requestedSeconds === undefined
+            ? pollTimeoutMs
+            : Math.min(requestedSeconds, MAX_LONG_POLL_TIMEOUT_SECONDS) * 1000;
         const deadline = Date.now() + holdMs;
         // One controller per poll, aborted by disconnect or server shutdown; the shutdown listener is
         // removed afterwards so thousands of polls do not pile listeners onto the long-lived signal.
@@ -156,7 +186,13 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         reply.raw.on("close", onShutdown);
         try {
           for (;;) {
-            const waiter = engine.notifier.taskWaiter(namespace, queue, kind, Math.max(0, deadline - Date.now()), stop.signal);
+            const waiter = engine.notifier.taskWaiter(
+              namespace,
+              queue,
+              kind,
+              Math.max(0, deadline - Date.now()),
+              stop.signal,
+            );
             const task = await claim();
             if (task) {
               waiter.cancel();
@@ -177,7 +213,12 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
       function checkQueue(namespace: string, workerId: string, queue: string): void {
         const registered = engine.workerQueue(namespace, workerId);
         if (registered !== queue) {
-          throw new EngineError(409, "task_queue_mismatch", `Worker ${workerId} is registered for task queue [${registered}], not [${queue}].`, { worker_id: workerId, task_queue: queue, registered_task_queue: registered });
+          throw new EngineError(
+            409,
+            "task_queue_mismatch",
+            `Worker ${workerId} is registered for task queue [${registered}], not [${queue}].`,
+            { worker_id: workerId, task_queue: queue, registered_task_queue: registered },
+          );
         }
       }
 
@@ -186,35 +227,71 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         const namespace = namespaceOf(request);
         checkQueue(namespace, body.worker_id, body.task_queue);
         const size = body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT;
-        return longPoll(reply, "workflow", () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id), namespace, body.task_queue, body.timeout_seconds);
+        return longPoll(
+          reply,
+          "workflow",
+          () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id),
+          namespace,
+          body.task_queue,
+          body.timeout_seconds,
+        );
       });
 
       scope.post<TaskParams>("/workflow-tasks/:id/history", async (request, reply) => {
         const body = parse(historySchema, request.body);
-        return sendWorker(reply, 200, engine.workflowTaskHistory(request.params.id, body.lease_owner, body.workflow_task_attempt, body.next_history_page_token ?? null, body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT));
+        return sendWorker(
+          reply,
+          200,
+          engine.workflowTaskHistory(
+            request.params.id,
+            body.lease_owner,
+            body.workflow_task_attempt,
+            body.next_history_page_token ?? null,
+            body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT,
+          ),
+        );
       });
 
       scope.post<TaskParams>("/workflow-tasks/:id/heartbeat", async (request, reply) => {
         const body = parse(leaseSchema, request.body);
-        return sendWorker(reply, 200, await engine.heartbeatWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt));
+        return sendWorker(
+          reply,
+          200,
+          await engine.heartbeatWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt),
+        );
       });
 
       scope.post<TaskParams>("/workflow-tasks/:id/complete", async (request, reply) => {
         const body = parse(completeSchema, request.body);
         const commands = parseCommands(body.commands);
-        return sendWorker(reply, 200, await engine.completeWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, commands));
+        return sendWorker(
+          reply,
+          200,
+          await engine.completeWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, commands),
+        );
       });
 
       scope.post<TaskParams>("/workflow-tasks/:id/fail", async (request, reply) => {
         const body = parse(wfFailSchema, request.body);
-        return sendWorker(reply, 200, await engine.failWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, body.failure));
+        return sendWorker(
+          reply,
+          200,
+          await engine.failWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, body.failure),
+        );
       });
 
       scope.post("/activity-tasks/poll", async (request, reply) => {
         const body = parse(pollSchema, request.body);
         const namespace = namespaceOf(request);
         checkQueue(namespace, body.worker_id, body.task_queue);
-        return longPoll(reply, "activity", () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue), namespace, body.task_queue, body.timeout_seconds);
+        return longPoll(
+          reply,
+          "activity",
+          () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue),
+          namespace,
+          body.task_queue,
+          body.timeout_seconds,
+        );
       });
 
       scope.post<TaskParams>("/activity-tasks/:id/heartbeat", async (request, reply) => {
@@ -224,13 +301,26 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
 
       scope.post<TaskParams>("/activity-tasks/:id/complete", async (request, reply) => {
         const body = parse(activityCompleteSchema, request.body);
-        return sendWorker(reply, 200, await engine.completeActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, body.result ?? null));
+        return sendWorker(
+          reply,
+          200,
+          await engine.completeActivityTask(
+            request.params.id,
+            body.activity_attempt_id,
+            body.lease_owner,
+            body.result ?? null,
+          ),
+        );
       });
 
       scope.post<TaskParams>("/activity-tasks/:id/fail", async (request, reply) => {
         const body = parse(activityFailSchema, request.body);
         const failure = validateFailure(body.failure);
-        return sendWorker(reply, 200, await engine.failActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, failure));
+        return sendWorker(
+          reply,
+          200,
+          await engine.failActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, failure),
+        );
       });
     },
     { prefix: "/api/worker" },
@@ -276,7 +366,8 @@ interface FastifyLikeError {
  */
 export function renderWorkerError(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof EngineError) {
-    if (error.status === 422) return sendWorker(reply, error.status, { message: error.message, reason: error.reason, ...error.extra });
+    if (error.status === 422)
+      return sendWorker(reply, error.status, { message: error.message, reason: error.reason, ...error.extra });
     return sendWorker(reply, error.status, { error: error.message, reason: error.reason, ...error.extra });
   }
   const e = error as FastifyLikeError;
@@ -289,13 +380,30 @@ export function renderWorkerError(reply: FastifyReply, error: unknown): FastifyR
 /** Maps Fastify's body-parser errors onto the documented envelope reasons; null when not one of them. */
 export function bodyParserError(e: FastifyLikeError): { status: number; body: Record<string, unknown> } | null {
   if (e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-    return { status: 415, body: { message: "Request bodies must use a JSON media type.", reason: "unsupported_media_type", accepted_content_types: ["application/json", "application/*+json"] } };
+    return {
+      status: 415,
+      body: {
+        message: "Request bodies must use a JSON media type.",
+        reason: "unsupported_media_type",
+        accepted_content_types: ["application/json", "application/*+json"],
+      },
+    };
   }
   if (e.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-    return { status: 413, body: { message: "The request body is too large.", reason: "payload_too_large", limit: MAX_PAYLOAD_BYTES } };
+    return {
+      status: 413,
+      body: { message: "The request body is too large.", reason: "payload_too_large", limit: MAX_PAYLOAD_BYTES },
+    };
   }
   if (e.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (e.statusCode === 400 && e instanceof SyntaxError)) {
-    return { status: 400, body: { message: "The request body is not valid JSON.", reason: "malformed_json", json_error: e.jsonError ?? "Syntax error" } };
+    return {
+      status: 400,
+      body: {
+        message: "The request body is not valid JSON.",
+        reason: "malformed_json",
+        json_error: e.jsonError ?? "Syntax error",
+      },
+    };
   }
   return null;
 }

@@ -23,15 +23,35 @@ function capture(body: Record<string, unknown>): { status: number; headers: Reco
   return out;
 }
 
-const expected = (body: Record<string, unknown>): unknown => JSON.parse(JSON.stringify({ ...body, protocol_version: WORKER_PROTOCOL_VERSION, server_capabilities: SERVER_CAPABILITIES }));
+const expected = (body: Record<string, unknown>): unknown =>
+  JSON.parse(
+    JSON.stringify({ ...body, protocol_version: WORKER_PROTOCOL_VERSION, server_capabilities: SERVER_CAPABILITIES }),
+  );
 
 describe("sendWorker", () => {
-  const event = { id: "e1", sequence: 1, event_type: "WorkflowStarted", timestamp: "2026-01-15T10:00:00.000000Z", payload: { html: "<script>\u2028</script>", n: null }, workflow_task_id: null, workflow_command_id: null };
+  const event = {
+    id: "e1",
+    sequence: 1,
+    event_type: "WorkflowStarted",
+    timestamp: "2026-01-15T10:00:00.000000Z",
+    payload: { html: "<script>\u2028</script>", n: null },
+    workflow_task_id: null,
+    workflow_command_id: null,
+  };
   it.each<[string, Record<string, unknown>]>([
     ["an empty body", {}],
     ["a refusal", { error: "Workflow task not found.", reason: "task_not_found", task_id: "t/1" }],
     ["a poll timeout", { task: null, poll_status: "timeout" }],
-    ["a claimed task with history", { task: { task_id: "t1", history_events: [event, { ...event, id: "e2", sequence: 2 }], next_history_page_token: null } }],
+    [
+      "a claimed task with history",
+      {
+        task: {
+          task_id: "t1",
+          history_events: [event, { ...event, id: "e2", sequence: 2 }],
+          next_history_page_token: null,
+        },
+      },
+    ],
     ["a history page", { task_id: "t1", history_events: [event], total_history_events: 1 }],
     ["a task without history", { task: { task_id: "a1", arguments: { codec: "avro", blob: "AA==" } } }],
     ["a body that names the protocol members itself", { protocol_version: "0.9", server_capabilities: {}, ok: true }],
@@ -44,9 +64,13 @@ describe("sendWorker", () => {
 
   it("serialises a shared event object once but never serves a stale copy of another", () => {
     const shared = { ...event };
-    const first = JSON.parse(capture({ task: { history_events: [shared] } }).text) as { task: { history_events: unknown[] } };
+    const first = JSON.parse(capture({ task: { history_events: [shared] } }).text) as {
+      task: { history_events: unknown[] };
+    };
     const other = { ...event, id: "e9" };
-    const second = JSON.parse(capture({ task: { history_events: [shared, other] } }).text) as { task: { history_events: unknown[] } };
+    const second = JSON.parse(capture({ task: { history_events: [shared, other] } }).text) as {
+      task: { history_events: unknown[] };
+    };
     expect(second.task.history_events).toEqual([first.task.history_events[0], JSON.parse(JSON.stringify(other))]);
   });
 });
@@ -55,7 +79,8 @@ describe("DW_WORKER_POLL_TIMEOUT", () => {
   it("sets the default hold and what server_capabilities advertises; bad values stop the start with the variable's name", async () => {
     expect(longPollTimeoutFromEnv({})).toBe(30);
     expect(longPollTimeoutFromEnv({ DW_WORKER_POLL_TIMEOUT: " 90 " })).toBe(90);
-    for (const bad of ["0", "-5", "1.5", "soon", "4000"]) expect(() => longPollTimeoutFromEnv({ DW_WORKER_POLL_TIMEOUT: bad })).toThrow(/DW_WORKER_POLL_TIMEOUT/);
+    for (const bad of ["0", "-5", "1.5", "soon", "4000"])
+      expect(() => longPollTimeoutFromEnv({ DW_WORKER_POLL_TIMEOUT: bad })).toThrow(/DW_WORKER_POLL_TIMEOUT/);
     vi.stubEnv("DW_WORKER_POLL_TIMEOUT", "90");
     vi.resetModules();
     try {

@@ -1,5 +1,9 @@
 import type { FastifyReply } from "fastify";
-import { SUPPORTED_WORKFLOW_TASK_COMMANDS, HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "../engine/workflow-tasks";
+import {
+  SUPPORTED_WORKFLOW_TASK_COMMANDS,
+  HISTORY_PAGE_SIZE_DEFAULT,
+  HISTORY_PAGE_SIZE_MAX,
+} from "../engine/workflow-tasks";
 
 export const WORKER_PROTOCOL_HEADER = "X-Durable-Workflow-Protocol-Version";
 /**
@@ -27,7 +31,8 @@ export function longPollTimeoutFromEnv(env: Record<string, string | undefined> =
   const raw = (env.DW_WORKER_POLL_TIMEOUT ?? "").trim();
   if (raw === "") return 30;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 3600) throw new Error(`DW_WORKER_POLL_TIMEOUT must be a whole number of seconds from 1 to 3600, got ${raw}`);
+  if (!Number.isInteger(n) || n < 1 || n > 3600)
+    throw new Error(`DW_WORKER_POLL_TIMEOUT must be a whole number of seconds from 1 to 3600, got ${raw}`);
   return n;
 }
 
@@ -101,8 +106,15 @@ export function sendWorker(reply: FastifyReply, status: number, body: Record<str
   delete rest.server_capabilities;
   const members = [objectJson(rest).slice(1, -1)];
   // A claimed workflow task carries the run's history.
-  if (task !== undefined) members.push(`"task":${task !== null && typeof task === "object" && !Array.isArray(task) ? objectJson(task as Record<string, unknown>) : JSON.stringify(task)}`);
+  if (task !== undefined)
+    members.push(
+      `"task":${task !== null && typeof task === "object" && !Array.isArray(task) ? objectJson(task as Record<string, unknown>) : JSON.stringify(task)}`,
+    );
   members.push(PROTOCOL_MEMBERS);
   const json = `{${members.filter((m) => m.length > 0).join(",")}}`;
-  return reply.code(status).header(WORKER_PROTOCOL_HEADER, WORKER_PROTOCOL_VERSION).header("content-type", "application/json; charset=utf-8").send(json);
+  return reply
+    .code(status)
+    .header(WORKER_PROTOCOL_HEADER, WORKER_PROTOCOL_VERSION)
+    .header("content-type", "application/json; charset=utf-8")
+    .send(json);
 }

@@ -5,7 +5,12 @@ import { canonicalDigests, canonicalJson } from "./canonical-json";
 describe("canonical JSON digests", () => {
   // Large enough to cross several chunk flushes, with non-ASCII text and lone surrogates at varied offsets.
   const value = {
-    z: Array.from({ length: 3000 }, (_, i) => ({ seq: i, name: `évènement-${i}-😀`, odd: i % 7 === 0 ? "\ud800" : null, nested: { b: [1.5, true], a: "/x" } })),
+    z: Array.from({ length: 3000 }, (_, i) => ({
+      seq: i,
+      name: `évènement-${i}-😀`,
+      odd: i % 7 === 0 ? "\ud800" : null,
+      nested: { b: [1.5, true], a: "/x" },
+    })),
     a: { skipped: undefined, kept: "ü" },
   };
 
@@ -20,6 +25,8 @@ describe("canonical JSON digests", () => {
   });
 
   test("keys sort recursively, undefined members drop, non-ASCII units escape", () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, undefined], c: "é/" }, u: undefined })).toBe('{"a":{"c":"\\u00e9/","d":[2,null]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, undefined], c: "é/" }, u: undefined })).toBe(
+      '{"a":{"c":"\\u00e9/","d":[2,null]},"b":1}',
+    );
   });
 });

@@ -7,7 +7,9 @@ const NON_ASCII_ALL = /[\u0080-\uffff]/g;
 
 function encodeString(s: string): string {
   const json = JSON.stringify(s);
-  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) : json;
+  return NON_ASCII.test(json)
+    ? json.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : json;
 }
 
 function compareKeys(a: string, b: string): number {
@@ -73,7 +75,10 @@ export function canonicalJson(value: unknown): string {
  * as it is written. The text is pure ASCII (every non-ASCII unit is escaped), so chunk boundaries
  * cannot split a UTF-8 sequence and the digests equal those of the whole string.
  */
-export function canonicalDigests(value: unknown, hmacKey: string | null): { sha256: string; hmacSha256: string | null } {
+export function canonicalDigests(
+  value: unknown,
+  hmacKey: string | null,
+): { sha256: string; hmacSha256: string | null } {
   const hash = createHash("sha256");
   const hmac = hmacKey === null ? null : createHmac("sha256", hmacKey);
   writeCanonical(value, (chunk) => {

@@ -12,7 +12,12 @@ const awkward: Record<string, unknown> = {
   skipped: undefined,
   fn: () => 1,
   list: [1, undefined, () => 2, null, "x", [undefined, [1, [2]]], { b: 1, a: undefined }],
-  nested: { list: [{ deep: { deeper: [1, 2, { k: "v" }] } }, undefined], date: new Date(Date.UTC(2026, 0, 2)), empty: {}, none: [] },
+  nested: {
+    list: [{ deep: { deeper: [1, 2, { k: "v" }] } }, undefined],
+    date: new Date(Date.UTC(2026, 0, 2)),
+    empty: {},
+    none: [],
+  },
   numbers: [0, -0, 1e21, 1.5, Number.NaN, Number.POSITIVE_INFINITY],
   lists: [
     [1, 2],
@@ -26,7 +31,8 @@ describe("chunked encoders", () => {
     const chunks = [...jsonChunks(awkward)].filter((c): c is string => c !== undefined);
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.join("")).toBe(JSON.stringify(awkward));
-    for (const v of [null, 7, "s", [], {}, [undefined], { a: undefined }]) expect([...jsonChunks(v)].join("")).toBe(JSON.stringify(v));
+    for (const v of [null, 7, "s", [], {}, [undefined], { a: undefined }])
+      expect([...jsonChunks(v)].join("")).toBe(JSON.stringify(v));
   });
 
   test("canonicalDigestSteps gives canonicalDigests' checksum and signature", () => {

@@ -28,7 +28,10 @@ function compareKeys(a: string, b: string): number {
  * element by element. The text equals `canonicalJson(root)`: objects are split with the same key
  * filter and order, lists in order, and every element is encoded by `canonicalJson` itself.
  */
-export function* canonicalDigestSteps(root: unknown, hmacKey: string | null): Steps<{ sha256: string; hmacSha256: string | null }> {
+export function* canonicalDigestSteps(
+  root: unknown,
+  hmacKey: string | null,
+): Steps<{ sha256: string; hmacSha256: string | null }> {
   const hash = createHash("sha256");
   const hmac = hmacKey === null ? null : createHmac("sha256", hmacKey);
   let buf = "";
@@ -105,7 +108,11 @@ export function* jsonChunks(root: unknown): Generator<string | undefined, void, 
     buf += "}";
   }
   /** Writes one value (after `prefix` when it is an object member); false when JSON drops it. */
-  function* element(value: unknown, depth: number, prefix: string | null): Generator<string | undefined, boolean, undefined> {
+  function* element(
+    value: unknown,
+    depth: number,
+    prefix: string | null,
+  ): Generator<string | undefined, boolean, undefined> {
     if (splittable(value, depth)) {
       if (prefix !== null) buf += prefix;
       yield* walk(value, depth);

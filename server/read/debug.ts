@@ -1,5 +1,12 @@
 import type { Db } from "../store/db";
-import { claimFailed, dispatchFailed, dispatchOverdue, leaseExpired, parsePayload, transportState } from "../engine/summary";
+import {
+  claimFailed,
+  dispatchFailed,
+  dispatchOverdue,
+  leaseExpired,
+  parsePayload,
+  transportState,
+} from "../engine/summary";
 import type { ActivityRow, AttemptRow, FailureRow, RunRow, TaskRow } from "../engine/rows";
 import { isTerminal } from "../engine/rows";
 import type { RunSummary } from "../engine/summary";
@@ -10,9 +17,21 @@ import type { Json } from "./format";
 const PREVIEW_MAX_BYTES = 4096;
 
 const TASK_PROBLEM_BADGES: Record<string, { label: string; description: string; tone: string }> = {
-  replay_blocked: { label: "Task Failure", description: "A workflow task failed and replay is blocked until a compatible build runs it.", tone: "dark" },
-  active: { label: "Task Problem", description: "The run's durable task transport currently needs attention.", tone: "warning" },
-  history: { label: "Task History", description: "The run needed task repair or replay recovery in the past.", tone: "secondary" },
+  replay_blocked: {
+    label: "Task Failure",
+    description: "A workflow task failed and replay is blocked until a compatible build runs it.",
+    tone: "dark",
+  },
+  active: {
+    label: "Task Problem",
+    description: "The run's durable task transport currently needs attention.",
+    tone: "warning",
+  },
+  history: {
+    label: "Task History",
+    description: "The run needed task repair or replay recovery in the past.",
+    tone: "secondary",
+  },
 };
 
 /** `WorkflowTaskProblem` badge: replay_blocked / active / history, or null without a task problem. */
@@ -21,7 +40,8 @@ export function taskProblemBadge(s: RunSummary): Json | null {
   let code = "history";
   if (s.liveness_state === "workflow_replay_blocked") code = "replay_blocked";
   else if (
-    (s.liveness_state === "repair_needed" && [null, "workflow-task", "update", "signal", "child", "condition"].includes(s.wait_kind)) ||
+    (s.liveness_state === "repair_needed" &&
+      [null, "workflow-task", "update", "signal", "child", "condition"].includes(s.wait_kind)) ||
     s.liveness_state.includes("task_claim_failed") ||
     s.liveness_state.includes("waiting_for_compatible_worker")
   )
@@ -48,7 +68,10 @@ function workflowTaskSummary(t: TaskRow, now: number): string {
   const verb = t.status === "ready" ? "ready" : t.status === "leased" ? "leased" : null;
   if (verb === null) return "Workflow task is not pending.";
   if (wait === "update") return `Workflow task ${verb} to apply accepted update.`;
-  if (wait === "signal") return timerResume ? `Workflow task ${verb} to apply signal timeout.` : `Workflow task ${verb} to apply accepted signal.`;
+  if (wait === "signal")
+    return timerResume
+      ? `Workflow task ${verb} to apply signal timeout.`
+      : `Workflow task ${verb} to apply accepted signal.`;
   if (wait === "condition") return `Workflow task ${verb} to apply condition timeout.`;
   return verb === "ready" ? "Workflow task ready to resume the selected run." : "Workflow task leased to a worker.";
 }
@@ -60,7 +83,12 @@ function workflowTaskSummary(t: TaskRow, now: number): string {
  */
 function compatibilityFields(compatibility: string | null): Json {
   if (compatibility !== null) return {};
-  return { compatibility_supported: true, compatibility_reason: NOT_APPLICABLE, compatibility_supported_in_fleet: true, compatibility_fleet_reason: NOT_APPLICABLE };
+  return {
+    compatibility_supported: true,
+    compatibility_reason: NOT_APPLICABLE,
+    compatibility_supported_in_fleet: true,
+    compatibility_fleet_reason: NOT_APPLICABLE,
+  };
 }
 
 /** One `pending_workflow_tasks` row: `workflowTaskRow` through `task()` (WorkflowRunDiagnostics.php@11d35b7). */
@@ -106,8 +134,16 @@ export function taskView(t: TaskRow, now: number): Json {
  * open workflow task that no longer exists.
  */
 function missingTaskRow(db: Db, run: RunRow, s: RunSummary | undefined, loaded: readonly string[]): Json | null {
-  if (!s || s.next_task_id === null || s.next_task_type !== "workflow" || !["ready", "leased"].includes(s.next_task_status ?? "") || loaded.includes(s.next_task_id)) return null;
-  if (db.prepare("SELECT 1 FROM workflow_tasks WHERE id = ? AND workflow_run_id = ?").get(s.next_task_id, run.id)) return null;
+  if (
+    !s ||
+    s.next_task_id === null ||
+    s.next_task_type !== "workflow" ||
+    !["ready", "leased"].includes(s.next_task_status ?? "") ||
+    loaded.includes(s.next_task_id)
+  )
+    return null;
+  if (db.prepare("SELECT 1 FROM workflow_tasks WHERE id = ? AND workflow_run_id = ?").get(s.next_task_id, run.id))
+    return null;
   const compatibility = s.compatibility ?? run.compatibility;
   return compact({
     task_id: `missing:workflow:${s.next_task_id}`,
@@ -155,12 +191,17 @@ function storedSummary(db: Db, runId: string): RunSummary | undefined {
 /** `pendingActivities` / `currentAttempt` (WorkflowRunDiagnostics.php@11d35b7); lease expiry is read live there too. */
 function pendingActivities(db: Db, runId: string, now: number): Json[] {
   const activities = db
-    .prepare("SELECT * FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY started_at, sequence, id LIMIT 25")
+    .prepare(
+      "SELECT * FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY started_at, sequence, id LIMIT 25",
+    )
     .all(runId) as ActivityRow[];
   const byId = db.prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? AND id = ?");
-  const latest = db.prepare("SELECT * FROM activity_attempts WHERE workflow_run_id = ? AND activity_execution_id = ? ORDER BY attempt_number DESC, started_at DESC, id DESC LIMIT 1");
+  const latest = db.prepare(
+    "SELECT * FROM activity_attempts WHERE workflow_run_id = ? AND activity_execution_id = ? ORDER BY attempt_number DESC, started_at DESC, id DESC LIMIT 1",
+  );
   return activities.map((a) => {
-    const at = ((a.current_attempt_id ? byId.get(runId, a.current_attempt_id) : undefined) ?? latest.get(runId, a.id)) as AttemptRow | undefined;
+    const at = ((a.current_attempt_id ? byId.get(runId, a.current_attempt_id) : undefined) ??
+      latest.get(runId, a.id)) as AttemptRow | undefined;
     return compact({
       activity_execution_id: a.id,
       activity_type: a.activity_type,
@@ -195,7 +236,9 @@ function pendingActivities(db: Db, runId: string, now: number): Json[] {
 /** `lastEvent` (WorkflowRunDiagnostics.php@11d35b7): the preview is the first 4 KiB of the payload's JSON text. */
 function lastEvent(db: Db, runId: string, includePayload: boolean): Json | null {
   const last = db
-    .prepare("SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence DESC LIMIT 1")
+    .prepare(
+      "SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence DESC LIMIT 1",
+    )
     .get(runId) as { sequence: number; event_type: string; payload: string | null; recorded_at: number } | undefined;
   if (!last) return null;
   const text = last.payload ?? "{}";
@@ -218,7 +261,13 @@ function lastEvent(db: Db, runId: string, includePayload: boolean): Json | null 
       preview_max_bytes: PREVIEW_MAX_BYTES,
     },
     payload_preview: includePayload
-      ? { encoding: "json", size_bytes: bytes.length, max_bytes: PREVIEW_MAX_BYTES, truncated: bytes.length > PREVIEW_MAX_BYTES, data: bytes.subarray(0, PREVIEW_MAX_BYTES).toString("utf8") }
+      ? {
+          encoding: "json",
+          size_bytes: bytes.length,
+          max_bytes: PREVIEW_MAX_BYTES,
+          truncated: bytes.length > PREVIEW_MAX_BYTES,
+          data: bytes.subarray(0, PREVIEW_MAX_BYTES).toString("utf8"),
+        }
       : null,
   });
 }
@@ -238,22 +287,53 @@ function nextScheduledEvent(s: RunSummary | undefined, tasks: readonly Json[]): 
   }
   for (const t of tasks) {
     const at = str(t.available_at) ?? str(t.lease_expires_at);
-    if (at !== null) return compact({ source: "open_task", task_id: t.task_id, task_type: t.task_type, task_status: t.status, available_at: at });
+    if (at !== null)
+      return compact({
+        source: "open_task",
+        task_id: t.task_id,
+        task_type: t.task_type,
+        task_status: t.status,
+        available_at: at,
+      });
   }
   return null;
 }
 
 /** `findings` (WorkflowRunDiagnostics.php@11d35b7), with its messages, read off the assembled answer. */
-function findings(pendingTasks: readonly Json[], pendingActivities: readonly Json[], queue: Json | null, s: RunSummary | undefined): Json[] {
-  const stats = (queue?.stats ?? {}) as { pollers?: { active_count?: number }; workflow_tasks?: { expired_lease_count?: number }; activity_tasks?: { expired_lease_count?: number } };
+function findings(
+  pendingTasks: readonly Json[],
+  pendingActivities: readonly Json[],
+  queue: Json | null,
+  s: RunSummary | undefined,
+): Json[] {
+  const stats = (queue?.stats ?? {}) as {
+    pollers?: { active_count?: number };
+    workflow_tasks?: { expired_lease_count?: number };
+    activity_tasks?: { expired_lease_count?: number };
+  };
   const out: Json[] = [];
   if ((pendingTasks.length > 0 || pendingActivities.length > 0) && (stats.pollers?.active_count ?? 0) === 0)
-    out.push({ severity: "warning", code: "no_active_pollers", message: "The run has pending work but no active pollers on its task queue." });
+    out.push({
+      severity: "warning",
+      code: "no_active_pollers",
+      message: "The run has pending work but no active pollers on its task queue.",
+    });
   if ((stats.workflow_tasks?.expired_lease_count ?? 0) + (stats.activity_tasks?.expired_lease_count ?? 0) > 0)
-    out.push({ severity: "warning", code: "expired_leases", message: "The task queue has expired workflow or activity leases." });
-  if (s?.task_problem === 1) out.push({ severity: "warning", code: "task_problem", message: "The run summary has a task problem flag." });
-  if (s?.repair_attention === 1) out.push({ severity: "warning", code: "repair_attention", message: "The run needs repair attention." });
-  if (pendingTasks.some((t) => t.replay_blocked === true)) out.push({ severity: "error", code: "workflow_replay_blocked", message: "A pending workflow task is replay-blocked." });
+    out.push({
+      severity: "warning",
+      code: "expired_leases",
+      message: "The task queue has expired workflow or activity leases.",
+    });
+  if (s?.task_problem === 1)
+    out.push({ severity: "warning", code: "task_problem", message: "The run summary has a task problem flag." });
+  if (s?.repair_attention === 1)
+    out.push({ severity: "warning", code: "repair_attention", message: "The run needs repair attention." });
+  if (pendingTasks.some((t) => t.replay_blocked === true))
+    out.push({
+      severity: "error",
+      code: "workflow_replay_blocked",
+      message: "A pending workflow task is replay-blocked.",
+    });
   return out;
 }
 
@@ -269,15 +349,27 @@ function findings(pendingTasks: readonly Json[], pendingActivities: readonly Jso
 export function debugRun(db: Db, run: RunRow, now: number, opts: { includeLastEventPayload: boolean }): Json {
   const s = storedSummary(db, run.id);
   const tasks = db
-    .prepare("SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status IN ('ready', 'leased') ORDER BY available_at, created_at, id LIMIT 25")
+    .prepare(
+      "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status IN ('ready', 'leased') ORDER BY available_at, created_at, id LIMIT 25",
+    )
     .all(run.id) as TaskRow[];
   const pendingTasks: Json[] = tasks.map((t) => taskView(t, now));
-  const missing = pendingTasks.length < 25 ? missingTaskRow(db, run, s, tasks.map((t) => t.id)) : null;
+  const missing =
+    pendingTasks.length < 25
+      ? missingTaskRow(
+          db,
+          run,
+          s,
+          tasks.map((t) => t.id),
+        )
+      : null;
   if (missing) pendingTasks.push(missing);
   const activities = pendingActivities(db, run.id, now);
 
   const failures = (
-    db.prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at DESC, id DESC LIMIT 10").all(run.id) as FailureRow[]
+    db
+      .prepare("SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at DESC, id DESC LIMIT 10")
+      .all(run.id) as FailureRow[]
   ).map((f) =>
     compact({
       failure_id: f.id,

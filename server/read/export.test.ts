@@ -38,35 +38,143 @@ function referenceCanonical(value: unknown): string {
     return v;
   };
   // Every non-ASCII UTF-16 unit (both halves of a surrogate pair) as a lower-case escape.
-  return JSON.stringify(sortDeep(value)).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(sortDeep(value)).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** `HistoryTimeline::mapEvent`'s keys (durable-workflow/workflow@8dc90d6 src/V2/Support/HistoryTimeline.php). */
 const REAL_TIMELINE_KEYS = [
-  "id", "sequence", "type", "kind", "entry_kind", "source_kind", "source_id", "summary", "recorded_at", "command_id", "command_sequence",
-  "requested_run_id", "resolved_run_id", "task_id", "command_type", "command_status", "command_outcome", "command_rejection_reason",
-  "workflow_sequence", "signal_id", "signal_wait_id", "condition_wait_id", "condition_key", "condition_definition_fingerprint", "signal_name",
-  "update_name", "version_change_id", "version", "version_min_supported", "version_max_supported", "activity_execution_id", "activity_type",
-  "activity_class", "activity_status", "retry_task_id", "retry_available_at", "retry_backoff_seconds", "retry_max_attempts", "retry_policy",
-  "retry_after_attempt_id", "retry_after_attempt", "timer_id", "delay_seconds", "child_call_id", "child_workflow_instance_id",
-  "child_workflow_run_id", "child_workflow_type", "child_workflow_class", "child_status", "parallel_group_kind", "parallel_group_id",
-  "parallel_group_base_sequence", "parallel_group_size", "parallel_group_index", "parallel_group_path", "failure_id", "exception_type",
-  "exception_class", "exception_resolved_class", "exception_resolution_source", "exception_resolution_error", "message", "closed_reason",
-  "command", "task", "activity", "timer", "child", "failure",
+  "id",
+  "sequence",
+  "type",
+  "kind",
+  "entry_kind",
+  "source_kind",
+  "source_id",
+  "summary",
+  "recorded_at",
+  "command_id",
+  "command_sequence",
+  "requested_run_id",
+  "resolved_run_id",
+  "task_id",
+  "command_type",
+  "command_status",
+  "command_outcome",
+  "command_rejection_reason",
+  "workflow_sequence",
+  "signal_id",
+  "signal_wait_id",
+  "condition_wait_id",
+  "condition_key",
+  "condition_definition_fingerprint",
+  "signal_name",
+  "update_name",
+  "version_change_id",
+  "version",
+  "version_min_supported",
+  "version_max_supported",
+  "activity_execution_id",
+  "activity_type",
+  "activity_class",
+  "activity_status",
+  "retry_task_id",
+  "retry_available_at",
+  "retry_backoff_seconds",
+  "retry_max_attempts",
+  "retry_policy",
+  "retry_after_attempt_id",
+  "retry_after_attempt",
+  "timer_id",
+  "delay_seconds",
+  "child_call_id",
+  "child_workflow_instance_id",
+  "child_workflow_run_id",
+  "child_workflow_type",
+  "child_workflow_class",
+  "child_status",
+  "parallel_group_kind",
+  "parallel_group_id",
+  "parallel_group_base_sequence",
+  "parallel_group_size",
+  "parallel_group_index",
+  "parallel_group_path",
+  "failure_id",
+  "exception_type",
+  "exception_class",
+  "exception_resolved_class",
+  "exception_resolution_source",
+  "exception_resolution_error",
+  "message",
+  "closed_reason",
+  "command",
+  "task",
+  "activity",
+  "timer",
+  "child",
+  "failure",
 ];
 /** `HistoryTimeline::failureMetadata`'s keys, all present (nulls included) whenever the object is built. */
 const REAL_FAILURE_KEYS = [
-  "id", "source_kind", "source_id", "propagation_kind", "failure_category", "non_retryable", "handled", "exception_type", "exception_class",
-  "exception_resolved_class", "exception_resolution_source", "exception_resolution_error", "exception_replay_blocked", "message", "file", "line",
+  "id",
+  "source_kind",
+  "source_id",
+  "propagation_kind",
+  "failure_category",
+  "non_retryable",
+  "handled",
+  "exception_type",
+  "exception_class",
+  "exception_resolved_class",
+  "exception_resolution_source",
+  "exception_resolution_error",
+  "exception_replay_blocked",
+  "message",
+  "file",
+  "line",
 ];
 /** `HistoryExport::summary`'s keys (HistoryExport.php@8dc90d6): no repair_blocked_reason. */
 const REAL_SUMMARY_KEYS = [
-  "status", "status_bucket", "closed_reason", "archived_at", "archive_command_id", "archive_reason", "business_key", "visibility_labels",
-  "search_attributes", "is_current_run", "started_at", "closed_at", "duration_ms", "wait_kind", "wait_reason", "wait_started_at",
-  "wait_deadline_at", "open_wait_id", "resume_source_kind", "resume_source_id", "next_task_at", "next_task_id", "next_task_type",
-  "next_task_status", "next_task_lease_expires_at", "liveness_state", "liveness_reason", "repair_attention", "task_problem",
-  "task_problem_badge", "exception_count", "history_event_count", "history_size_bytes", "history_fan_out", "continue_as_new_recommended",
-  "history_budget_pressure", "sort_timestamp", "sort_key",
+  "status",
+  "status_bucket",
+  "closed_reason",
+  "archived_at",
+  "archive_command_id",
+  "archive_reason",
+  "business_key",
+  "visibility_labels",
+  "search_attributes",
+  "is_current_run",
+  "started_at",
+  "closed_at",
+  "duration_ms",
+  "wait_kind",
+  "wait_reason",
+  "wait_started_at",
+  "wait_deadline_at",
+  "open_wait_id",
+  "resume_source_kind",
+  "resume_source_id",
+  "next_task_at",
+  "next_task_id",
+  "next_task_type",
+  "next_task_status",
+  "next_task_lease_expires_at",
+  "liveness_state",
+  "liveness_reason",
+  "repair_attention",
+  "task_problem",
+  "task_problem_badge",
+  "exception_count",
+  "history_event_count",
+  "history_size_bytes",
+  "history_fan_out",
+  "continue_as_new_recommended",
+  "history_budget_pressure",
+  "sort_timestamp",
+  "sort_key",
 ];
 
 describe("history export and debug of a run with a retried then non-retryable activity", () => {
@@ -79,11 +187,22 @@ describe("history export and debug of a run with a retried then non-retryable ac
     h = await startCpHarness();
     const w = new ScriptedWorker(h.url, "export-worker");
     await w.register();
-    h.engine.startWorkflow({ namespace: "default", workflow_id: workflowId, workflow_type: "orders.process", task_queue: "default", business_key: "ordér" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: workflowId,
+      workflow_type: "orders.process",
+      task_queue: "default",
+      business_key: "ordér",
+    });
     const t1 = await w.mustPollWorkflow();
     runId = t1.run_id;
     await w.completeWorkflow(t1, [
-      { type: "schedule_activity", activity_type: "orders.charge", arguments: blob([42]), retry_policy: { max_attempts: 3, backoff_seconds: [5], non_retryable_error_types: ["CardDeclined"] } },
+      {
+        type: "schedule_activity",
+        activity_type: "orders.charge",
+        arguments: blob([42]),
+        retry_policy: { max_attempts: 3, backoff_seconds: [5], non_retryable_error_types: ["CardDeclined"] },
+      },
     ]);
     const a1 = await w.mustPollActivity();
     await w.failActivity(a1, { message: "gateway timeout", type: "GatewayTimeout" });
@@ -141,7 +260,9 @@ describe("history export and debug of a run with a retried then non-retryable ac
       [1, "failed"],
       [2, "failed"],
     ]);
-    expect(list(activity.history_event_types)).toEqual(expect.arrayContaining(["ActivityScheduled", "ActivityStarted", "ActivityRetryScheduled", "ActivityFailed"]));
+    expect(list(activity.history_event_types)).toEqual(
+      expect.arrayContaining(["ActivityScheduled", "ActivityStarted", "ActivityRetryScheduled", "ActivityFailed"]),
+    );
     const failures = list(bundle.failures);
     expect(failures.map((f) => [f.source_kind, f.propagation_kind, f.failure_category, f.non_retryable])).toEqual([
       ["activity_execution", "activity", "activity", true],
@@ -153,9 +274,20 @@ describe("history export and debug of a run with a retried then non-retryable ac
     expect(retry?.kind).toBe("activity");
     expect(retry?.retry_after_attempt).toBe(1);
     // HistoryTimeline.php@8dc90d6 failureMetadata: a retry has no failure row, so id, handled, source and propagation are null.
-    expect(retry?.failure).toMatchObject({ id: null, handled: null, source_kind: null, source_id: null, propagation_kind: null, failure_category: null, non_retryable: false, message: "gateway timeout", exception_type: "GatewayTimeout" });
+    expect(retry?.failure).toMatchObject({
+      id: null,
+      handled: null,
+      source_kind: null,
+      source_id: null,
+      propagation_kind: null,
+      failure_category: null,
+      non_retryable: false,
+      message: "gateway timeout",
+      exception_type: "GatewayTimeout",
+    });
     // No top-level attempt or timeout keys on real timeline entries: they stay in the event payload.
-    for (const e of list(bundle.timeline)) for (const k of ["activity_attempt_id", "attempt_number", "timeout_kind"]) expect(e).not.toHaveProperty(k);
+    for (const e of list(bundle.timeline))
+      for (const k of ["activity_attempt_id", "attempt_number", "timeout_kind"]) expect(e).not.toHaveProperty(k);
     const failed = list(bundle.timeline).find((e) => String(e.type) === "ActivityFailed");
     expect(failed?.summary).toBe("Failed orders.charge: card declined.");
     expect(failed?.failure.non_retryable).toBe(true);
@@ -169,7 +301,9 @@ describe("history export and debug of a run with a retried then non-retryable ac
     expect(bundle.summary.exception_count).toBe(2);
     expect(bundle.payloads.arguments.available).toBe(false);
     // Encoding follows the codec; the JSON bytes this scripted worker labels avro are not a single-object frame.
-    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "activities.0.arguments")).toMatchObject({
+    expect(
+      list(bundle.payload_manifest.entries).find((e) => String(e.path) === "activities.0.arguments"),
+    ).toMatchObject({
       codec: "avro",
       available: true,
       encoding: "base64-avro-single-object",
@@ -179,7 +313,9 @@ describe("history export and debug of a run with a retried then non-retryable ac
       writer_schema_fingerprint: null,
       diagnostic: "invalid_single_object_magic",
     });
-    expect(list(bundle.payload_manifest.entries).find((e) => String(e.path) === "payloads.arguments.data")).toMatchObject({ available: false, diagnostic: "payload_unavailable" });
+    expect(
+      list(bundle.payload_manifest.entries).find((e) => String(e.path) === "payloads.arguments.data"),
+    ).toMatchObject({ available: false, diagnostic: "payload_unavailable" });
     expect(bundle.summary).not.toHaveProperty("repair_blocked_reason");
     expect(bundle.summary).toMatchObject({ history_fan_out: expect.any(Number), history_budget_pressure: "ok" });
     expect(list(bundle.failures)[0]).not.toHaveProperty("event_sequence");
@@ -192,7 +328,11 @@ describe("history export and debug of a run with a retried then non-retryable ac
       if (e.failure) expect(Object.keys(e.failure).sort()).toEqual([...REAL_FAILURE_KEYS].sort());
     }
     expect(Object.keys(bundle.summary).sort()).toEqual([...REAL_SUMMARY_KEYS].sort());
-    expect(list(bundle.timeline).filter((e) => e.failure).map((e) => [String(e.type), e.failure.handled])).toEqual([
+    expect(
+      list(bundle.timeline)
+        .filter((e) => e.failure)
+        .map((e) => [String(e.type), e.failure.handled]),
+    ).toEqual([
       ["ActivityRetryScheduled", null],
       ["ActivityFailed", false],
       ["WorkflowFailed", false],
@@ -213,14 +353,27 @@ describe("history export and debug of a run with a retried then non-retryable ac
 });
 
 /** One GET with a chosen Accept-Encoding, body as sent (fetch would decode it). */
-function rawGet(url: string, acceptEncoding: string): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+function rawGet(
+  url: string,
+  acceptEncoding: string,
+): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { "accept-encoding": acceptEncoding, "x-durable-workflow-control-plane-version": "2" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { headers: { "accept-encoding": acceptEncoding, "x-durable-workflow-control-plane-version": "2" } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            encoding: res.headers["content-encoding"],
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -257,45 +410,55 @@ describe("export of a 20,000-event run: built in slices, streamed, compressed of
     await h.close();
   });
 
-  test("a health check sent while the export is being built is answered before the export's response starts", HEAVY, async () => {
-    const arrived = new Promise<void>((resolve) => {
-      h.app.server.on("request", (req: { url?: string }) => {
-        if (req.url?.includes("/history/export")) resolve();
+  test(
+    "a health check sent while the export is being built is answered before the export's response starts",
+    HEAVY,
+    async () => {
+      const arrived = new Promise<void>((resolve) => {
+        h.app.server.on("request", (req: { url?: string }) => {
+          if (req.url?.includes("/history/export")) resolve();
+        });
       });
-    });
-    const order: string[] = [];
-    const exported = fetch(url, { headers: { "x-durable-workflow-control-plane-version": "2" } }).then(async (res) => {
-      order.push("export headers");
-      const body = await res.arrayBuffer();
-      order.push("export body");
-      return { status: res.status, bytes: body.byteLength };
-    });
-    // Only once the server has the export request: a check sent earlier could be served first anyway.
-    await arrived;
-    const health = fetch(`${h.url}/api/health`).then(async (res) => {
-      await res.text();
-      order.push("health");
-      return res.status;
-    });
-    expect(await health).toBe(200);
-    const e = await exported;
-    expect(e.status).toBe(200);
-    expect(e.bytes).toBe(Buffer.byteLength(reference));
-    expect(order).toEqual(["health", "export headers", "export body"]);
-  });
+      const order: string[] = [];
+      const exported = fetch(url, { headers: { "x-durable-workflow-control-plane-version": "2" } }).then(
+        async (res) => {
+          order.push("export headers");
+          const body = await res.arrayBuffer();
+          order.push("export body");
+          return { status: res.status, bytes: body.byteLength };
+        },
+      );
+      // Only once the server has the export request: a check sent earlier could be served first anyway.
+      await arrived;
+      const health = fetch(`${h.url}/api/health`).then(async (res) => {
+        await res.text();
+        order.push("health");
+        return res.status;
+      });
+      expect(await health).toBe(200);
+      const e = await exported;
+      expect(e.status).toBe(200);
+      expect(e.bytes).toBe(Buffer.byteLength(reference));
+      expect(order).toEqual(["health", "export headers", "export body"]);
+    },
+  );
 
-  test("the streamed bundle is byte for byte what the synchronous builder gives, and its checksum is right", HEAVY, async () => {
-    const r = await rawGet(url, "identity");
-    expect(r.status).toBe(200);
-    expect(r.encoding).toBeUndefined();
-    identity = r.body;
-    const text = identity.toString("utf8");
-    expect(firstDifference(text, reference)).toBe(-1);
-    const { integrity, ...rest } = JSON.parse(text) as Record<string, unknown>;
-    const i = integrity as Record<string, unknown>;
-    expect(list((rest as JsonTree).history_events)).toHaveLength(20_000);
-    expect(i.checksum).toBe(createHash("sha256").update(referenceCanonical(rest)).digest("hex"));
-  });
+  test(
+    "the streamed bundle is byte for byte what the synchronous builder gives, and its checksum is right",
+    HEAVY,
+    async () => {
+      const r = await rawGet(url, "identity");
+      expect(r.status).toBe(200);
+      expect(r.encoding).toBeUndefined();
+      identity = r.body;
+      const text = identity.toString("utf8");
+      expect(firstDifference(text, reference)).toBe(-1);
+      const { integrity, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      const i = integrity as Record<string, unknown>;
+      expect(list((rest as JsonTree).history_events)).toHaveLength(20_000);
+      expect(i.checksum).toBe(createHash("sha256").update(referenceCanonical(rest)).digest("hex"));
+    },
+  );
 
   test("the gzip body decodes to the identity bytes", HEAVY, async () => {
     expect(identity).toBeDefined();
@@ -326,9 +489,18 @@ describe("export of a run that keeps changing: snapshot and signing", () => {
     h = await startCpHarness();
     const w = new ScriptedWorker(h.url, "snapshot-worker");
     await w.register();
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "export-live", workflow_type: "fanout", task_queue: "default" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "export-live",
+      workflow_type: "fanout",
+      task_queue: "default",
+    });
     const t1 = await w.mustPollWorkflow();
-    const schedule = Array.from({ length: 1500 }, (_, i) => ({ type: "schedule_activity", activity_type: `step.${i % 7}`, arguments: blob([i]) }));
+    const schedule = Array.from({ length: 1500 }, (_, i) => ({
+      type: "schedule_activity",
+      activity_type: `step.${i % 7}`,
+      arguments: blob([i]),
+    }));
     expect((await w.completeWorkflow(t1, schedule)).status).toBe(200);
     ref = { namespace: "default", workflowId: "export-live", runId: t1.run_id };
   });
@@ -337,38 +509,48 @@ describe("export of a run that keeps changing: snapshot and signing", () => {
     await h.close();
   });
 
-  test("events, tasks and commands committed during the build are not in the bundle, not even in part", HEAVY, async () => {
-    const lastSequence = (): number =>
-      (h.db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(ref.runId) as { s: number }).s;
-    const sequenceBefore = lastSequence();
-    const before = JSON.stringify(exportRun(h.db, ref, h.clock.now(), null));
+  test(
+    "events, tasks and commands committed during the build are not in the bundle, not even in part",
+    HEAVY,
+    async () => {
+      const lastSequence = (): number =>
+        (
+          h.db.prepare("SELECT last_history_sequence AS s FROM workflow_runs WHERE id = ?").get(ref.runId) as {
+            s: number;
+          }
+        ).s;
+      const sequenceBefore = lastSequence();
+      const before = JSON.stringify(exportRun(h.db, ref, h.clock.now(), null));
 
-    // The snapshot is taken before exportRunSliced returns; every signal below commits after it.
-    let built = false;
-    const pending = exportRunSliced(h.db, ref, h.clock.now(), null).then((b) => {
-      built = true;
-      return b;
-    });
-    let signalledWhileBuilding = 0;
-    while (!built) {
-      const r = h.engine.signalWorkflow({ namespace: "default", workflow_id: "export-live", signal_name: "poke" });
-      expect(r.command_status).toBe("accepted");
-      signalledWhileBuilding += 1;
-      await nextTurn();
-    }
-    const bundle = await pending;
+      // The snapshot is taken before exportRunSliced returns; every signal below commits after it.
+      let built = false;
+      const pending = exportRunSliced(h.db, ref, h.clock.now(), null).then((b) => {
+        built = true;
+        return b;
+      });
+      let signalledWhileBuilding = 0;
+      while (!built) {
+        const r = h.engine.signalWorkflow({ namespace: "default", workflow_id: "export-live", signal_name: "poke" });
+        expect(r.command_status).toBe("accepted");
+        signalledWhileBuilding += 1;
+        await nextTurn();
+      }
+      const bundle = await pending;
 
-    expect(signalledWhileBuilding).toBeGreaterThan(1);
-    expect(lastSequence()).toBeGreaterThan(sequenceBefore);
-    const workflow = bundle.workflow as Record<string, unknown>;
-    expect(workflow.last_history_sequence).toBe(sequenceBefore);
-    expect((bundle.history_events as unknown[]).length).toBe(sequenceBefore);
-    expect((bundle.commands as { type: string }[]).filter((c) => c.type === "signal")).toEqual([]);
-    expect(firstDifference(JSON.stringify(bundle), before)).toBe(-1);
-    // What the build did not see is there for the next export.
-    const after = exportRun(h.db, ref, h.clock.now(), null);
-    expect((after.commands as { type: string }[]).filter((c) => c.type === "signal")).toHaveLength(signalledWhileBuilding);
-  });
+      expect(signalledWhileBuilding).toBeGreaterThan(1);
+      expect(lastSequence()).toBeGreaterThan(sequenceBefore);
+      const workflow = bundle.workflow as Record<string, unknown>;
+      expect(workflow.last_history_sequence).toBe(sequenceBefore);
+      expect((bundle.history_events as unknown[]).length).toBe(sequenceBefore);
+      expect((bundle.commands as { type: string }[]).filter((c) => c.type === "signal")).toEqual([]);
+      expect(firstDifference(JSON.stringify(bundle), before)).toBe(-1);
+      // What the build did not see is there for the next export.
+      const after = exportRun(h.db, ref, h.clock.now(), null);
+      expect((after.commands as { type: string }[]).filter((c) => c.type === "signal")).toHaveLength(
+        signalledWhileBuilding,
+      );
+    },
+  );
 
   test("gzip, deflate and identity bodies of the streamed export carry the same bytes", async () => {
     const url = `${h.url}/api/workflows/export-live/runs/${ref.runId}/history/export`;
@@ -389,7 +571,9 @@ describe("export of a run that keeps changing: snapshot and signing", () => {
     const sync = exportRun(h.db, ref, h.clock.now(), signing);
     expect(firstDifference(JSON.stringify(sliced), JSON.stringify(sync))).toBe(-1);
     const { integrity, ...rest } = sliced;
-    expect((integrity as Record<string, unknown>).signature).toBe(createHmac("sha256", signing.key).update(referenceCanonical(rest)).digest("hex"));
+    expect((integrity as Record<string, unknown>).signature).toBe(
+      createHmac("sha256", signing.key).update(referenceCanonical(rest)).digest("hex"),
+    );
   });
 });
 
@@ -398,7 +582,12 @@ test("an in-memory database, which no second connection can see, is exported in 
   const db = openDb(":memory:", clock);
   try {
     const engine = createEngine({ db, clock });
-    const started = engine.startWorkflow({ namespace: "default", workflow_id: "export-memory", workflow_type: "in.memory", task_queue: "default" });
+    const started = engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "export-memory",
+      workflow_type: "in.memory",
+      task_queue: "default",
+    });
     const ref = { namespace: "default", workflowId: "export-memory", runId: started.run_id as string };
     const sliced = await exportRunSliced(db, ref, clock.now(), null);
     expect((sliced.history_events as unknown[]).length).toBeGreaterThan(0);

@@ -121,7 +121,6 @@ function taskExport(t: TaskRow): Json {
   };
 }
 
-
 /** One `activities` element: the execution row, its attempts, and the history event types that name it. */
 function activityExport(a: ActivityRow, attempts: AttemptRow[], eventTypes: Set<string> | undefined) {
   const options = parseObject(a.activity_options) ?? {};
@@ -203,12 +202,20 @@ function failureSnapshot(f: FailureRow): FailureSnapshot {
  * workflow@8dc90d64): the class a worker failure is restored as, and the engine's own exceptions
  * this server records.
  */
-const RESOLVABLE_CLASSES: ReadonlySet<string> = new Set([WORKER_FAILURE_CLASS, "Exception", ...Object.values(EXCEPTION_CLASSES)]);
+const RESOLVABLE_CLASSES: ReadonlySet<string> = new Set([
+  WORKER_FAILURE_CLASS,
+  "Exception",
+  ...Object.values(EXCEPTION_CLASSES),
+]);
 
 /** A class this server cannot vouch for is what an engine without it reports: `unresolved`. */
 function exceptionResolution(exceptionClass: string | null): Json {
   return exceptionClass !== null && RESOLVABLE_CLASSES.has(exceptionClass)
-    ? { exception_resolved_class: exceptionClass, exception_resolution_source: "recorded_class", exception_resolution_error: null }
+    ? {
+        exception_resolved_class: exceptionClass,
+        exception_resolution_source: "recorded_class",
+        exception_resolution_error: null,
+      }
     : { exception_resolved_class: null, exception_resolution_source: "unresolved", exception_resolution_error: null };
 }
 
@@ -221,7 +228,12 @@ export function commandRequestField(context: Json | null, key: "method" | "path"
 }
 
 /** Activity and timer waits name no command (`RunWaitView`, RunWaitView.php@8dc90d64). */
-const NO_WAIT_COMMAND = { command_id: null, command_sequence: null, command_status: null, command_outcome: null } as const;
+const NO_WAIT_COMMAND = {
+  command_id: null,
+  command_sequence: null,
+  command_status: null,
+  command_outcome: null,
+} as const;
 
 /** A wait row's parallel-group keys, copied from its activity row as `RunWaitView::activityWait` does. */
 function waitGroup(a: ReturnType<typeof activityExport>): Json {
@@ -271,17 +283,41 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
   const instance = findInstance(db, ref.namespace, ref.workflowId);
   const run = findRun(db, ref.runId);
   if (!instance || !run || run.namespace !== instance.namespace || run.workflow_instance_id !== instance.id) {
-    throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: ref.workflowId, run_id: ref.runId });
+    throw new EngineError(404, "run_not_found", "Workflow run not found.", {
+      workflow_id: ref.workflowId,
+      run_id: ref.runId,
+    });
   }
   // The stored summary, as `HistoryExport::forRun` reads `$run->summary` (HistoryExport.php@8dc90d6).
   const summary = db.prepare("SELECT * FROM workflow_run_summaries WHERE id = ?").get(run.id) as RunSummary | undefined;
   const current = currentRun(db, instance);
   yield;
-  const failureRows = yield* rows<FailureRow>(db, "SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id", run.id);
-  const activityRows = yield* rows<ActivityRow>(db, "SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence", run.id);
-  const taskRows = yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id", run.id);
-  const commandRows = yield* rows<CommandRow>(db, "SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
-  const timerRows = yield* rows<TimerRow>(db, "SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence", run.id);
+  const failureRows = yield* rows<FailureRow>(
+    db,
+    "SELECT * FROM workflow_failures WHERE workflow_run_id = ? ORDER BY created_at, id",
+    run.id,
+  );
+  const activityRows = yield* rows<ActivityRow>(
+    db,
+    "SELECT * FROM activity_executions WHERE workflow_run_id = ? ORDER BY sequence",
+    run.id,
+  );
+  const taskRows = yield* rows<TaskRow>(
+    db,
+    "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? ORDER BY created_at, id",
+    run.id,
+  );
+  const commandRows = yield* rows<CommandRow>(
+    db,
+    "SELECT * FROM workflow_commands WHERE workflow_run_id = ? OR resolved_workflow_run_id = ? ORDER BY created_at, id",
+    run.id,
+    run.id,
+  );
+  const timerRows = yield* rows<TimerRow>(
+    db,
+    "SELECT * FROM workflow_run_timers WHERE workflow_run_id = ? ORDER BY sequence",
+    run.id,
+  );
   const timelineContext: TimelineContext = {
     runId: run.id,
     commands: new Map(commandRows.map((c) => [c.id, c])),
@@ -297,14 +333,18 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
   const timerEventTypes = new Map<string, string[]>();
   const historyEvents: Json[] = [];
   const timeline: Json[] = [];
-  const eventSql = "SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence";
-  for (const row of db.prepare(eventSql).iterate(run.id) as IterableIterator<Omit<HistoryEventRecord, "payload"> & { payload: string | null }>) {
+  const eventSql =
+    "SELECT id, sequence, event_type, payload, workflow_task_id, workflow_command_id, recorded_at FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence";
+  for (const row of db.prepare(eventSql).iterate(run.id) as IterableIterator<
+    Omit<HistoryEventRecord, "payload"> & { payload: string | null }
+  >) {
     const e: HistoryEventRecord = { ...row, payload: parseObject(row.payload) ?? {} };
     const fid = str(e.payload.failure_id);
     if (fid && e.event_type !== "FailureHandled" && !typedFailure.has(fid)) typedFailure.set(fid, e.sequence);
     if (fid && e.event_type === "FailureHandled") handled.add(fid);
     const tid = str(e.payload.timer_id);
-    if (tid && e.event_type.startsWith("Timer")) timerEventTypes.set(tid, [...new Set([...(timerEventTypes.get(tid) ?? []), e.event_type])]);
+    if (tid && e.event_type.startsWith("Timer"))
+      timerEventTypes.set(tid, [...new Set([...(timerEventTypes.get(tid) ?? []), e.event_type])]);
     const aid = str(e.payload.activity_execution_id);
     if (aid && e.event_type.startsWith("Activity")) {
       const set = eventTypesByActivity.get(aid) ?? new Set<string>();
@@ -353,7 +393,11 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
   yield;
 
   const attemptsByActivity = new Map<string, AttemptRow[]>();
-  for (const at of yield* rows<AttemptRow>(db, "SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number", run.id)) {
+  for (const at of yield* rows<AttemptRow>(
+    db,
+    "SELECT * FROM activity_attempts WHERE workflow_run_id = ? ORDER BY activity_execution_id, attempt_number",
+    run.id,
+  )) {
     const list = attemptsByActivity.get(at.activity_execution_id);
     if (list) list.push(at);
     else attemptsByActivity.set(at.activity_execution_id, [at]);
@@ -405,7 +449,11 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
     };
   });
   const commandById = new Map(commands.map((c) => [c.id, c]));
-  const signalRows = yield* rows<SignalRecord>(db, "SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? ORDER BY received_at, id", run.id);
+  const signalRows = yield* rows<SignalRecord>(
+    db,
+    "SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? ORDER BY received_at, id",
+    run.id,
+  );
   const signals = yield* mapEach(signalRows, (s) => {
     const cmd = s.workflow_command_id ? commandById.get(s.workflow_command_id) : undefined;
     return {
@@ -454,57 +502,145 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
     row_status: t.status,
   }));
 
-  const openTaskRows = yield* rows<TaskRow>(db, "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')", run.id);
+  const openTaskRows = yield* rows<TaskRow>(
+    db,
+    "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased')",
+    run.id,
+  );
   const openTasks = openTaskRows.map((t) => ({ task: t, payload: parsePayload(t.payload) }));
-  const openTaskFor = (key: string, id: string): TaskRow | undefined => openTasks.find((t) => t.payload[key] === id)?.task;
+  const openTaskFor = (key: string, id: string): TaskRow | undefined =>
+    openTasks.find((t) => t.payload[key] === id)?.task;
   // `RunWaitView::activityWait` / `timerWait` (RunWaitView.php@8dc90d64), over the exported activity
   // and timer rows: every key, the engine's summaries, and the row's own group and row status.
   const activityWaits = yield* mapEach(activities, (a) => {
     const task = openTaskFor("activity_execution_id", a.id);
-    const status = a.status === "pending" || a.status === "running" ? "open" : a.status === "cancelled" ? "cancelled" : "resolved";
+    const status =
+      a.status === "pending" || a.status === "running" ? "open" : a.status === "cancelled" ? "cancelled" : "resolved";
     const type = a.activity_type ?? a.activity_class ?? "activity";
     const summary =
-      status === "open" ? `Waiting for activity ${type}.` : status === "cancelled" ? `Activity wait for ${type} was cancelled.` : a.status === "failed" ? `Activity ${type} failed.` : `Activity ${type} completed.`;
+      status === "open"
+        ? `Waiting for activity ${type}.`
+        : status === "cancelled"
+          ? `Activity wait for ${type} was cancelled.`
+          : a.status === "failed"
+            ? `Activity ${type} failed.`
+            : `Activity ${type} completed.`;
     return {
-      id: `activity:${a.id}`, kind: "activity", sequence: a.sequence, status, source_status: a.status, summary,
-      opened_at: a.started_at ?? a.created_at, deadline_at: null, resolved_at: a.closed_at, target_name: null, target_type: type,
-      diagnostic_only: a.diagnostic_only, task_backed: task !== undefined, external_only: false,
-      resume_source_kind: "activity_execution", resume_source_id: a.id, task_id: task?.id ?? null, task_type: task?.task_type ?? null,
-      task_status: task?.status ?? null, ...NO_WAIT_COMMAND, history_authority: a.history_authority, history_unsupported_reason: a.history_unsupported_reason,
-      row_status: a.row_status, ...waitGroup(a),
+      id: `activity:${a.id}`,
+      kind: "activity",
+      sequence: a.sequence,
+      status,
+      source_status: a.status,
+      summary,
+      opened_at: a.started_at ?? a.created_at,
+      deadline_at: null,
+      resolved_at: a.closed_at,
+      target_name: null,
+      target_type: type,
+      diagnostic_only: a.diagnostic_only,
+      task_backed: task !== undefined,
+      external_only: false,
+      resume_source_kind: "activity_execution",
+      resume_source_id: a.id,
+      task_id: task?.id ?? null,
+      task_type: task?.task_type ?? null,
+      task_status: task?.status ?? null,
+      ...NO_WAIT_COMMAND,
+      history_authority: a.history_authority,
+      history_unsupported_reason: a.history_unsupported_reason,
+      row_status: a.row_status,
+      ...waitGroup(a),
     };
   });
   const timerWaits = yield* mapEach(timers, (t) => {
     const task = openTaskFor("timer_id", t.id);
     const status = t.status === "pending" ? "open" : t.status === "cancelled" ? "cancelled" : "resolved";
-    const summary = status === "open" ? "Waiting for timer." : status === "cancelled" ? "Timer wait was cancelled." : "Timer fired.";
+    const summary =
+      status === "open" ? "Waiting for timer." : status === "cancelled" ? "Timer wait was cancelled." : "Timer fired.";
     return {
-      id: `timer:${t.id}`, kind: "timer", sequence: t.sequence, status, source_status: t.source_status, summary,
-      opened_at: t.created_at, deadline_at: t.fire_at, resolved_at: t.fired_at ?? t.cancelled_at, target_name: null, target_type: "timer",
-      diagnostic_only: t.diagnostic_only, task_backed: task !== undefined, external_only: false, resume_source_kind: "timer", resume_source_id: t.id,
-      task_id: task?.id ?? null, task_type: task?.task_type ?? null, task_status: task?.status ?? null, ...NO_WAIT_COMMAND,
-      history_authority: t.history_authority, history_unsupported_reason: t.history_unsupported_reason, row_status: t.row_status,
-      parallel_group_kind: null, parallel_group_id: null, parallel_group_base_sequence: null, parallel_group_size: null, parallel_group_index: null, parallel_group_path: [],
+      id: `timer:${t.id}`,
+      kind: "timer",
+      sequence: t.sequence,
+      status,
+      source_status: t.source_status,
+      summary,
+      opened_at: t.created_at,
+      deadline_at: t.fire_at,
+      resolved_at: t.fired_at ?? t.cancelled_at,
+      target_name: null,
+      target_type: "timer",
+      diagnostic_only: t.diagnostic_only,
+      task_backed: task !== undefined,
+      external_only: false,
+      resume_source_kind: "timer",
+      resume_source_id: t.id,
+      task_id: task?.id ?? null,
+      task_type: task?.task_type ?? null,
+      task_status: task?.status ?? null,
+      ...NO_WAIT_COMMAND,
+      history_authority: t.history_authority,
+      history_unsupported_reason: t.history_unsupported_reason,
+      row_status: t.row_status,
+      parallel_group_kind: null,
+      parallel_group_id: null,
+      parallel_group_base_sequence: null,
+      parallel_group_size: null,
+      parallel_group_index: null,
+      parallel_group_path: [],
     };
   });
   const waits: Json[] = [...activityWaits, ...timerWaits];
 
-  const linkRows = yield* rows<LinkRecord>(db, "SELECT * FROM workflow_links WHERE parent_workflow_run_id = ? OR child_workflow_run_id = ? ORDER BY created_at, id", run.id, run.id);
+  const linkRows = yield* rows<LinkRecord>(
+    db,
+    "SELECT * FROM workflow_links WHERE parent_workflow_run_id = ? OR child_workflow_run_id = ? ORDER BY created_at, id",
+    run.id,
+    run.id,
+  );
   const linkView = (l: LinkRecord, otherRunId: string): Json => {
-    const other = db.prepare("SELECT run_number, workflow_type, workflow_class, status, closed_reason FROM workflow_runs WHERE id = ?").get(otherRunId) as
-      | { run_number: number; workflow_type: string; workflow_class: string | null; status: string; closed_reason: string | null }
+    const other = db
+      .prepare(
+        "SELECT run_number, workflow_type, workflow_class, status, closed_reason FROM workflow_runs WHERE id = ?",
+      )
+      .get(otherRunId) as
+      | {
+          run_number: number;
+          workflow_type: string;
+          workflow_class: string | null;
+          status: string;
+          closed_reason: string | null;
+        }
       | undefined;
     return {
-      id: l.id, type: l.link_type, parent_workflow_instance_id: l.parent_workflow_instance_id, parent_workflow_run_id: l.parent_workflow_run_id,
-      child_workflow_instance_id: l.child_workflow_instance_id, child_workflow_run_id: l.child_workflow_run_id, child_call_id: null, sequence: l.sequence,
-      is_primary_parent: l.is_primary_parent === 1, run_number: other?.run_number ?? null, workflow_type: other?.workflow_type ?? null,
-      class: other?.workflow_class ?? null, status: other?.status ?? null, status_bucket: other ? statusBucket(other.status) : null,
-      closed_reason: other?.closed_reason ?? null, created_at: isoMicros(l.created_at), history_authority: "typed_history", diagnostic_only: false,
+      id: l.id,
+      type: l.link_type,
+      parent_workflow_instance_id: l.parent_workflow_instance_id,
+      parent_workflow_run_id: l.parent_workflow_run_id,
+      child_workflow_instance_id: l.child_workflow_instance_id,
+      child_workflow_run_id: l.child_workflow_run_id,
+      child_call_id: null,
+      sequence: l.sequence,
+      is_primary_parent: l.is_primary_parent === 1,
+      run_number: other?.run_number ?? null,
+      workflow_type: other?.workflow_type ?? null,
+      class: other?.workflow_class ?? null,
+      status: other?.status ?? null,
+      status_bucket: other ? statusBucket(other.status) : null,
+      closed_reason: other?.closed_reason ?? null,
+      created_at: isoMicros(l.created_at),
+      history_authority: "typed_history",
+      diagnostic_only: false,
     };
   };
 
-  const parents = yield* mapEach(linkRows.filter((l) => l.child_workflow_run_id === run.id), (l) => linkView(l, l.parent_workflow_run_id));
-  const children = yield* mapEach(linkRows.filter((l) => l.parent_workflow_run_id === run.id), (l) => linkView(l, l.child_workflow_run_id));
+  const parents = yield* mapEach(
+    linkRows.filter((l) => l.child_workflow_run_id === run.id),
+    (l) => linkView(l, l.parent_workflow_run_id),
+  );
+  const children = yield* mapEach(
+    linkRows.filter((l) => l.parent_workflow_run_id === run.id),
+    (l) => linkView(l, l.child_workflow_run_id),
+  );
   const lastProgress = run.last_progress_at ?? run.created_at;
   const bundle: Json = {
     schema: "durable-workflow.v2.history-export",
@@ -547,7 +683,11 @@ function* buildBundle(db: Db, ref: RunRef, now: number): Steps<Json> {
       codec: run.payload_codec ?? DEFAULT_CODEC,
       arguments: { available: run.arguments !== null, data: run.arguments },
       // `'codec' => $run->output !== null ? $run->outputPayloadCodec() : null` (HistoryExport.php@8dc90d6)
-      output: { available: run.output !== null, codec: run.output !== null ? (run.output_payload_codec ?? run.payload_codec ?? DEFAULT_CODEC) : null, data: run.output },
+      output: {
+        available: run.output !== null,
+        codec: run.output !== null ? (run.output_payload_codec ?? run.payload_codec ?? DEFAULT_CODEC) : null,
+        data: run.output,
+      },
     },
     summary: summary ? summaryView(summary, run) : null,
     selected_run: {
@@ -610,7 +750,13 @@ export function exportRun(db: Db, ref: RunRef, now: number, signing: ExportSigni
  * serialised, `jsonStream`) in slices, so the event loop keeps serving worker polls and reads while
  * a 50,000-event run is exported. Events committed meanwhile are not in the bundle.
  */
-export async function exportRunSliced(db: Db, ref: RunRef, now: number, signing: ExportSigning | null, signal?: AbortSignal): Promise<Json> {
+export async function exportRunSliced(
+  db: Db,
+  ref: RunRef,
+  now: number,
+  signing: ExportSigning | null,
+  signal?: AbortSignal,
+): Promise<Json> {
   const bundle = await readSnapshot(db, (snapshot) => buildBundle(snapshot, ref, now), signal);
   const digests = await runSliced(canonicalDigestSteps(bundle, signing?.key ?? null), signal);
   bundle.integrity = integrityOf(digests, signing);

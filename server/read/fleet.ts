@@ -58,26 +58,35 @@ function workerView(w: WorkerRow, now: number): Json {
   };
 }
 
-export function listWorkers(db: Db, namespace: string, now: number, filter: { taskQueue?: string; status?: string }): Json {
+export function listWorkers(
+  db: Db,
+  namespace: string,
+  now: number,
+  filter: { taskQueue?: string; status?: string },
+): Json {
   const rows = db
-    .prepare("SELECT * FROM worker_registrations WHERE namespace = @ns AND (@q IS NULL OR task_queue = @q) ORDER BY worker_id")
+    .prepare(
+      "SELECT * FROM worker_registrations WHERE namespace = @ns AND (@q IS NULL OR task_queue = @q) ORDER BY worker_id",
+    )
     .all({ ns: namespace, q: filter.taskQueue ?? null }) as WorkerRow[];
   const views = rows.map((w) => workerView(w, now));
   return { workers: filter.status ? views.filter((v) => v.status === filter.status) : views };
 }
 
 export function describeWorker(db: Db, namespace: string, workerId: string, now: number): Json | null {
-  const w = db.prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND worker_id = ?").get(namespace, workerId) as WorkerRow | undefined;
+  const w = db
+    .prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND worker_id = ?")
+    .get(namespace, workerId) as WorkerRow | undefined;
   return w ? { ...workerView(w, now), updated_at: isoMicros(w.updated_at) } : null;
 }
 
 /** Active (non-stale) workers of a namespace: the fleet every liveness/compatibility view reads. */
 export function activeWorkers(db: Db, namespace: string, now: number): WorkerRow[] {
-  return (
-    db
-      .prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND last_heartbeat_at >= ? AND status = 'active' ORDER BY worker_id")
-      .all(namespace, now - WORKER_STALE_AFTER_SECONDS * 1000) as WorkerRow[]
-  );
+  return db
+    .prepare(
+      "SELECT * FROM worker_registrations WHERE namespace = ? AND last_heartbeat_at >= ? AND status = 'active' ORDER BY worker_id",
+    )
+    .all(namespace, now - WORKER_STALE_AFTER_SECONDS * 1000) as WorkerRow[];
 }
 
 /** `worker_fleet` / `namespace_worker_fleet`: `{namespace, active_workers, active_worker_scopes, queues, build_ids, workers}`. */
@@ -121,33 +130,42 @@ interface QueueTaskRow extends TaskRow {
 }
 
 /** Counts, leases and repair state of one queue from its open tasks (index `workflow_tasks_poll`). */
-export function queueDetail(db: Db, namespace: string, name: string, now: number, opts: { withAdmission: boolean }): Json {
+export function queueDetail(
+  db: Db,
+  namespace: string,
+  name: string,
+  now: number,
+  opts: { withAdmission: boolean },
+): Json {
   const open = db
     .prepare(
       `SELECT t.*, r.workflow_instance_id FROM workflow_tasks t JOIN workflow_runs r ON r.id = t.workflow_run_id
        WHERE t.namespace = ? AND t.task_type IN ('workflow', 'activity') AND t.queue = ? AND t.status IN ('ready', 'leased')`,
     )
     .all(namespace, name) as QueueTaskRow[];
-  const pollers = (db.prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND task_queue = ? ORDER BY worker_id").all(namespace, name) as WorkerRow[]).map(
-    (w) => ({
-      worker_id: w.worker_id,
-      runtime: w.runtime,
-      sdk_version: w.sdk_version,
-      build_id: w.build_id,
-      last_heartbeat_at: isoMicros(w.last_heartbeat_at),
-      heartbeat_expires_at: isoMicros(w.last_heartbeat_at + WORKER_STALE_AFTER_SECONDS * 1000),
-      status: workerStatus(w, now),
-      is_stale: isStale(w, now),
-      supported_workflow_types: strings(w.supported_workflow_types),
-      supported_activity_types: strings(w.supported_activity_types),
-      max_concurrent_workflow_tasks: w.max_concurrent_workflow_tasks ?? 100,
-      max_concurrent_activity_tasks: w.max_concurrent_activity_tasks ?? 100,
-    }),
-  );
+  const pollers = (
+    db
+      .prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND task_queue = ? ORDER BY worker_id")
+      .all(namespace, name) as WorkerRow[]
+  ).map((w) => ({
+    worker_id: w.worker_id,
+    runtime: w.runtime,
+    sdk_version: w.sdk_version,
+    build_id: w.build_id,
+    last_heartbeat_at: isoMicros(w.last_heartbeat_at),
+    heartbeat_expires_at: isoMicros(w.last_heartbeat_at + WORKER_STALE_AFTER_SECONDS * 1000),
+    status: workerStatus(w, now),
+    is_stale: isStale(w, now),
+    supported_workflow_types: strings(w.supported_workflow_types),
+    supported_activity_types: strings(w.supported_activity_types),
+    max_concurrent_workflow_tasks: w.max_concurrent_workflow_tasks ?? 100,
+    max_concurrent_activity_tasks: w.max_concurrent_activity_tasks ?? 100,
+  }));
   const kindStats = (kind: string): Json => {
     const rows = open.filter((t) => t.task_type === kind);
     return {
-      ready_count: rows.filter((t) => t.status === "ready" && (t.available_at === null || t.available_at <= now)).length,
+      ready_count: rows.filter((t) => t.status === "ready" && (t.available_at === null || t.available_at <= now))
+        .length,
       leased_count: rows.filter((t) => t.status === "leased").length,
       expired_lease_count: rows.filter((t) => leaseExpired(t, now)).length,
     };
@@ -160,7 +178,11 @@ export function queueDetail(db: Db, namespace: string, name: string, now: number
   const activePollers = pollers.filter((p) => !p.is_stale && p.status === "active").length;
   const leases = open
     .filter((t) => t.status === "leased")
-    .sort((a, b) => Number(leaseExpired(b, now)) - Number(leaseExpired(a, now)) || (a.lease_expires_at ?? 0) - (b.lease_expires_at ?? 0))
+    .sort(
+      (a, b) =>
+        Number(leaseExpired(b, now)) - Number(leaseExpired(a, now)) ||
+        (a.lease_expires_at ?? 0) - (b.lease_expires_at ?? 0),
+    )
     .slice(0, 50)
     .map((t) => {
       const p = parsePayload(t.payload);
@@ -175,13 +197,20 @@ export function queueDetail(db: Db, namespace: string, name: string, now: number
       };
       return t.task_type === "workflow"
         ? { ...base, workflow_task_attempt: t.attempt_count }
-        : { ...base, activity_attempt_id: typeof p.activity_attempt_id === "string" ? p.activity_attempt_id : null, attempt_number: t.attempt_count };
+        : {
+            ...base,
+            activity_attempt_id: typeof p.activity_attempt_id === "string" ? p.activity_attempt_id : null,
+            attempt_number: t.attempt_count,
+          };
     });
   const expired = open.filter((t) => leaseExpired(t, now)).length;
   const failed = open.filter((t) => dispatchFailed(t)).length;
   const overdue = open.filter((t) => dispatchOverdue(t, now)).length;
   const candidates = open.filter(
-    (t) => leaseExpired(t, now) || ((dispatchFailed(t) || dispatchOverdue(t, now)) && (t.repair_available_at === null || t.repair_available_at <= now)),
+    (t) =>
+      leaseExpired(t, now) ||
+      ((dispatchFailed(t) || dispatchOverdue(t, now)) &&
+        (t.repair_available_at === null || t.repair_available_at <= now)),
   ).length;
   const stats = {
     approximate_backlog_count: readyDue.length,
@@ -199,7 +228,11 @@ export function queueDetail(db: Db, namespace: string, name: string, now: number
       : null,
     workflow_tasks: kindStats("workflow"),
     activity_tasks: kindStats("activity"),
-    pollers: { active_count: activePollers, stale_count: pollers.length - activePollers, stale_after_seconds: WORKER_STALE_AFTER_SECONDS },
+    pollers: {
+      active_count: activePollers,
+      stale_count: pollers.length - activePollers,
+      stale_after_seconds: WORKER_STALE_AFTER_SECONDS,
+    },
   };
   const repair = {
     candidates,
@@ -251,9 +284,15 @@ export function queueDetail(db: Db, namespace: string, name: string, now: number
 /** Queue names: union of queues with tasks in the namespace and queues named by worker registrations. */
 export function listTaskQueues(db: Db, namespace: string, now: number): Json {
   const names = new Set<string>();
-  for (const r of db.prepare("SELECT DISTINCT queue FROM workflow_tasks WHERE namespace = ? AND queue IS NOT NULL AND status IN ('ready', 'leased')").all(namespace) as { queue: string }[])
+  for (const r of db
+    .prepare(
+      "SELECT DISTINCT queue FROM workflow_tasks WHERE namespace = ? AND queue IS NOT NULL AND status IN ('ready', 'leased')",
+    )
+    .all(namespace) as { queue: string }[])
     names.add(r.queue);
-  for (const r of db.prepare("SELECT DISTINCT task_queue FROM worker_registrations WHERE namespace = ?").all(namespace) as { task_queue: string }[])
+  for (const r of db
+    .prepare("SELECT DISTINCT task_queue FROM worker_registrations WHERE namespace = ?")
+    .all(namespace) as { task_queue: string }[])
     names.add(r.task_queue);
   return {
     namespace,
@@ -286,7 +325,9 @@ function namespaceView(n: NamespaceRow): Json {
 }
 
 export function listNamespaces(db: Db): Json {
-  return { namespaces: (db.prepare("SELECT * FROM namespaces ORDER BY name").all() as NamespaceRow[]).map(namespaceView) };
+  return {
+    namespaces: (db.prepare("SELECT * FROM namespaces ORDER BY name").all() as NamespaceRow[]).map(namespaceView),
+  };
 }
 
 export function describeNamespace(db: Db, name: string): Json | null {

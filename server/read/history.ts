@@ -14,7 +14,12 @@ export interface HistoryQuery {
 function page(db: Db, q: HistoryQuery): Json & { events: Json[]; next_page_token: string | null } {
   const p = readHistoryPage(db, q.runId, q.pageToken, q.pageSize);
   return {
-    events: p.events.map((e) => ({ sequence: e.sequence, event_type: e.event_type, timestamp: e.timestamp, payload: e.payload })),
+    events: p.events.map((e) => ({
+      sequence: e.sequence,
+      event_type: e.event_type,
+      timestamp: e.timestamp,
+      payload: e.payload,
+    })),
     next_page_token: p.next_page_token,
   };
 }
@@ -24,10 +29,18 @@ function page(db: Db, q: HistoryQuery): Json & { events: Json[]; next_page_token
  * the request is held until the engine's notifier reports a commit that appended to this run,
  * the timeout passes, or the client goes away; then the page is read again.
  */
-export async function historyPage(db: Db, notifier: EngineNotifier, q: HistoryQuery, timeoutMs: number, signal: AbortSignal): Promise<Json> {
+export async function historyPage(
+  db: Db,
+  notifier: EngineNotifier,
+  q: HistoryQuery,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Json> {
   const first = page(db, q);
   if (!q.waitNewEvent || first.events.length > 0) return first;
-  const status = (db.prepare("SELECT status FROM workflow_runs WHERE id = ?").get(q.runId) as { status: string } | undefined)?.status;
+  const status = (
+    db.prepare("SELECT status FROM workflow_runs WHERE id = ?").get(q.runId) as { status: string } | undefined
+  )?.status;
   if (!status || isTerminal(status)) return first;
   await new Promise<void>((resolve) => {
     const onHistory = (runId: string): void => {

@@ -24,7 +24,8 @@ export const DEFAULT_CODEC = "avro";
 function payloadEncoding(codec: string): string {
   if (codec === "avro") return "base64-avro-single-object";
   if (codec === "workflow-serializer-y" || codec === "Workflow\\Serializers\\Y") return "php-serialized-escaped";
-  if (codec === "workflow-serializer-base64" || codec === "Workflow\\Serializers\\Base64") return "php-serialized-base64";
+  if (codec === "workflow-serializer-base64" || codec === "Workflow\\Serializers\\Base64")
+    return "php-serialized-base64";
   return "opaque-string";
 }
 
@@ -53,9 +54,16 @@ interface AvroMetadata {
  * 2–9, after the `C3 01` magic); the writer schema is embedded only when it is the Value schema's.
  */
 export function avroPayloadMetadata(data: string): AvroMetadata {
-  const meta: AvroMetadata = { framing: null, prefix_hex: null, writer_schema: null, writer_schema_fingerprint: null, diagnostic: null };
+  const meta: AvroMetadata = {
+    framing: null,
+    prefix_hex: null,
+    writer_schema: null,
+    writer_schema_fingerprint: null,
+    diagnostic: null,
+  };
   const bytes = strictBase64(data);
-  if (bytes === null) return { ...meta, diagnostic: looksLikeJson(data) ? "json_bytes_labeled_avro" : "invalid_base64" };
+  if (bytes === null)
+    return { ...meta, diagnostic: looksLikeJson(data) ? "json_bytes_labeled_avro" : "invalid_base64" };
   if (bytes.length === 0) return { ...meta, diagnostic: "empty_payload" };
   meta.prefix_hex = bytes.subarray(0, 2).toString("hex");
   if (bytes[0] !== 0xc3 || bytes[1] !== 0x01) return { ...meta, diagnostic: "invalid_single_object_magic" };
@@ -124,11 +132,15 @@ export interface ManifestSource {
 export function* payloadManifestSteps(b: ManifestSource): Generator<void, Json, void> {
   const runCodec = b.payloads.codec || DEFAULT_CODEC;
   const outputCodec = b.payloads.output.codec || runCodec;
-  const entries: Json[] = [manifestEntry("payloads.arguments.data", runCodec, b.payloads.arguments.data), manifestEntry("payloads.output.data", outputCodec, b.payloads.output.data)];
+  const entries: Json[] = [
+    manifestEntry("payloads.arguments.data", runCodec, b.payloads.arguments.data),
+    manifestEntry("payloads.output.data", outputCodec, b.payloads.output.data),
+  ];
   for (let i = 0; i < b.history_events.length; i++) {
     const e = b.history_events[i] as ManifestSource["history_events"][number];
     if (e.type !== "WorkflowCompleted" && e.type !== "ChildRunCompleted") continue;
-    const declared = typeof e.payload.payload_codec === "string" && e.payload.payload_codec !== "" ? e.payload.payload_codec : null;
+    const declared =
+      typeof e.payload.payload_codec === "string" && e.payload.payload_codec !== "" ? e.payload.payload_codec : null;
     const codec = declared ?? (e.type === "WorkflowCompleted" ? outputCodec : null);
     for (const field of e.type === "ChildRunCompleted" ? ["output", "result"] : ["output"]) {
       entries.push(manifestEntry(`history_events.${i}.payload.${field}`, codec, e.payload[field]));
@@ -142,7 +154,10 @@ export function* payloadManifestSteps(b: ManifestSource): Generator<void, Json, 
   for (let i = 0; i < b.activities.length; i++) {
     const a = b.activities[i] as ManifestSource["activities"][number];
     const codec = a.payload_codec || runCodec;
-    entries.push(manifestEntry(`activities.${i}.arguments`, codec, a.arguments), manifestEntry(`activities.${i}.result`, codec, a.result));
+    entries.push(
+      manifestEntry(`activities.${i}.arguments`, codec, a.arguments),
+      manifestEntry(`activities.${i}.result`, codec, a.result),
+    );
     yield;
   }
   return { version: 1, entries };
@@ -169,7 +184,9 @@ export function codecSchemas(b: ManifestSource & { tasks: readonly Json[] }): Js
       framing: "single_object",
       magic_hex: "c301",
       current_fingerprint: VALUE_SCHEMA_FINGERPRINT_HEX,
-      writer_schemas: { [VALUE_SCHEMA_FINGERPRINT_HEX]: { schema: VALUE_SCHEMA_JSON, fingerprint: VALUE_SCHEMA_FINGERPRINT } },
+      writer_schemas: {
+        [VALUE_SCHEMA_FINGERPRINT_HEX]: { schema: VALUE_SCHEMA_JSON, fingerprint: VALUE_SCHEMA_FINGERPRINT },
+      },
     },
   };
 }

@@ -6,7 +6,8 @@ import { isoMicros, isoOffset, memoValue, parseObject } from "./format";
 import type { Json } from "./format";
 
 export function findInstance(db: Db, namespace: string, workflowId: string): InstanceRow | undefined {
-  return db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, workflowId) as InstanceRow | undefined;
+  return db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, workflowId) as
+    InstanceRow | undefined;
 }
 
 export function findRun(db: Db, runId: string): RunRow | undefined {
@@ -20,7 +21,9 @@ export function currentRun(db: Db, instance: InstanceRow): RunRow | undefined {
     if (run) return run;
   }
   return db
-    .prepare("SELECT * FROM workflow_runs WHERE namespace = ? AND workflow_instance_id = ? ORDER BY run_number DESC LIMIT 1")
+    .prepare(
+      "SELECT * FROM workflow_runs WHERE namespace = ? AND workflow_instance_id = ? ORDER BY run_number DESC LIMIT 1",
+    )
     .get(instance.namespace, instance.id) as RunRow | undefined;
 }
 
@@ -41,8 +44,7 @@ export type PayloadDecoder = (envelope: { codec: string; blob: string }) => unkn
 /** `formatRun` of the real server: the describe / describe_run body (without `control_plane`). */
 export function describeRun(db: Db, run: RunRow, instance: InstanceRow, decode: PayloadDecoder): Json {
   const summary = db.prepare("SELECT wait_kind, wait_reason FROM workflow_run_summaries WHERE id = ?").get(run.id) as
-    | { wait_kind: string | null; wait_reason: string | null }
-    | undefined;
+    { wait_kind: string | null; wait_reason: string | null } | undefined;
   const current = currentRun(db, instance);
   const isCurrent = current?.id === run.id;
   const open = !isTerminal(run.status);
@@ -152,7 +154,8 @@ function decodeListToken(token: string | undefined): string | null {
   if (!token) return null;
   try {
     const v: unknown = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
-    if (v && typeof v === "object" && "k" in v && typeof (v as { k: unknown }).k === "string") return (v as { k: string }).k;
+    if (v && typeof v === "object" && "k" in v && typeof (v as { k: unknown }).k === "string")
+      return (v as { k: string }).k;
   } catch {
     return null;
   }
@@ -186,7 +189,13 @@ export interface SearchTuning {
  * of the ordered walk ~0.1–0.3 µs (index only). A term with more than `candidateCap` matches
  * spread evenly fills a page within 51 × 1,000,000 / 2,000 ≈ 25,000 entries, inside `walkBudget`.
  */
-export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateCap: 2_000, walkBudget: 30_000, probeRows: 500, probeMax: 12, intersected: 3 };
+export const DEFAULT_SEARCH_TUNING: SearchTuning = {
+  candidateCap: 2_000,
+  walkBudget: 30_000,
+  probeRows: 500,
+  probeMax: 12,
+  intersected: 3,
+};
 
 /** A quoted FTS5 string: the trigram tokenizer reads every character inside it literally. */
 function ftsString(s: string): string {
@@ -207,7 +216,10 @@ function trigramsOf(term: string, max: number): string[] {
 }
 
 function ftsRowids(db: Db, match: string, limit: number): number[] {
-  return db.prepare("SELECT rowid FROM workflow_run_search WHERE workflow_run_search MATCH ? LIMIT ?").pluck().all(match, limit) as number[];
+  return db
+    .prepare("SELECT rowid FROM workflow_run_search WHERE workflow_run_search MATCH ? LIMIT ?")
+    .pluck()
+    .all(match, limit) as number[];
 }
 
 /**
@@ -230,7 +242,10 @@ function trigramCandidates(db: Db, term: string, t: SearchTuning): number[] | nu
   }
   // Fewer rows is rarer; of trigrams that filled the probe, the farther the last rowid, the sparser.
   ranked.sort((a, b) => a.rows - b.rows || b.last - a.last);
-  const rarest = ranked.slice(0, t.intersected).map((r) => ftsString(r.trigram)).join(" AND ");
+  const rarest = ranked
+    .slice(0, t.intersected)
+    .map((r) => ftsString(r.trigram))
+    .join(" AND ");
   const rowids = ftsRowids(db, rarest, t.candidateCap + 1);
   return rowids.length <= t.candidateCap ? rowids : null;
 }
@@ -256,14 +271,25 @@ const SEARCH_LIKE = "(s.workflow_instance_id LIKE @like ESCAPE '\\' OR s.busines
  *  - walk: else, or a term the trigram index cannot take (under 3 characters, or holding a NUL,
  *    which ends an FTS5 query string): walk the list in order until a page is full.
  */
-function listRows(db: Db, where: string[], params: Record<string, unknown>, term: string | undefined, filtered: boolean, t: SearchTuning): ListRow[] {
+function listRows(
+  db: Db,
+  where: string[],
+  params: Record<string, unknown>,
+  term: string | undefined,
+  filtered: boolean,
+  t: SearchTuning,
+): ListRow[] {
   const filter = where.join(" AND ");
   // Unfiltered, a search walks the search index (migration 8): LIKE reads the index entry and only
   // matching rows are fetched, where the list index the planner picks alone reads every row. A
   // status or type filter keeps its own index.
   const index = term && !filtered ? " INDEXED BY workflow_run_summaries_search" : "";
   const ordered = (extra: string) =>
-    db.prepare(`SELECT ${LIST_COLUMNS} FROM workflow_run_summaries s${index} WHERE ${filter}${extra} ORDER BY s.sort_key DESC LIMIT @limit`).all(params) as ListRow[];
+    db
+      .prepare(
+        `SELECT ${LIST_COLUMNS} FROM workflow_run_summaries s${index} WHERE ${filter}${extra} ORDER BY s.sort_key DESC LIMIT @limit`,
+      )
+      .all(params) as ListRow[];
   if (!term) return ordered("");
   params.like = `%${escapeLike(term)}%`;
   const answer = (plan: SearchPlan, rows: ListRow[]) => {

@@ -9,7 +9,14 @@ import { FakeClock } from "../clock";
 import { startDemoFleet } from "../demo/fleet";
 import type { DemoFleet } from "../demo/fleet";
 import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
-import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN, TEST_WORKER_TOKEN } from "../sdk/testing";
+import {
+  currentRun,
+  eventually,
+  historyOf,
+  startTestServer,
+  TEST_OPERATOR_TOKEN,
+  TEST_WORKER_TOKEN,
+} from "../sdk/testing";
 import type { TestServer } from "../sdk/testing";
 import { exportRun } from "./export";
 import { VALUE_SCHEMA_JSON } from "./payload-manifest";
@@ -26,9 +33,17 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Creates or reuses .venv-sdk and answers its python (the script's last stdout line). */
 function sdkPython(): string {
-  const out = execFileSync("bash", [join(ROOT, "scripts/python-sdk.sh")], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 300_000 });
+  const out = execFileSync("bash", [join(ROOT, "scripts/python-sdk.sh")], {
+    cwd: ROOT,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: 300_000,
+  });
   const python = out.trim().split("\n").pop();
-  if (!python) throw new Error("scripts/python-sdk.sh printed no python path: the SDK venv is missing, so the bundle verifier cannot run.");
+  if (!python)
+    throw new Error(
+      "scripts/python-sdk.sh printed no python path: the SDK venv is missing, so the bundle verifier cannot run.",
+    );
   return python;
 }
 
@@ -84,7 +99,8 @@ function crc64Avro(text: string): string {
     table.push(fp);
   }
   let fp = EMPTY;
-  for (const byte of Buffer.from(text, "utf8")) fp = (fp >> 8n) ^ (table[Number((fp ^ BigInt(byte)) & 0xffn)] as bigint);
+  for (const byte of Buffer.from(text, "utf8"))
+    fp = (fp >> 8n) ^ (table[Number((fp ^ BigInt(byte)) & 0xffn)] as bigint);
   const out = Buffer.alloc(8);
   out.writeBigUInt64LE(fp);
   return out.toString("hex");
@@ -125,7 +141,13 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
     // The same walk as fleet.test.ts: every scenario reaches the state the console shows.
     await eventually(settled(id("order_happy"), "completed"), "happy order");
     await eventually(settled(id("order_declined"), "failed"), "declined order");
-    await eventually(() => historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").some((e) => e.event_type === "ActivityRetryScheduled"), "first charge retry");
+    await eventually(
+      () =>
+        historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").some(
+          (e) => e.event_type === "ActivityRetryScheduled",
+        ),
+      "first charge retry",
+    );
     advance(2);
     await eventually(settled(id("order_transient"), "completed"), "transient order");
     advance(5);
@@ -143,27 +165,45 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
     await fleet.stop();
 
     dir = mkdtempSync(join(tmpdir(), "bw-bundles-"));
-    const runs = server.db.prepare("SELECT workflow_instance_id AS workflowId, id AS runId FROM workflow_runs ORDER BY created_at, id").all() as { workflowId: string; runId: string }[];
+    const runs = server.db
+      .prepare("SELECT workflow_instance_id AS workflowId, id AS runId FROM workflow_runs ORDER BY created_at, id")
+      .all() as { workflowId: string; runId: string }[];
     for (const [n, r] of runs.entries()) {
-      const res = await fetch(`${server.baseUrl}/api/workflows/${encodeURIComponent(r.workflowId)}/runs/${r.runId}/history/export`, {
-        headers: { Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, "X-Durable-Workflow-Control-Plane-Version": "2" },
-      });
+      const res = await fetch(
+        `${server.baseUrl}/api/workflows/${encodeURIComponent(r.workflowId)}/runs/${r.runId}/history/export`,
+        {
+          headers: { Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, "X-Durable-Workflow-Control-Plane-Version": "2" },
+        },
+      );
       expect(res.status).toBe(200);
       const file = `bundle-${String(n).padStart(3, "0")}.json`;
       writeFileSync(join(dir, file), await res.text());
       exported.push({ ...r, file });
     }
     // A control the verifier must refuse: one bundle with a fingerprint that does not match its writer schema.
-    const tampered = JSON.parse(readFileSync(join(dir, exported[0]?.file ?? ""), "utf8")) as { payload_manifest: { entries: Record<string, unknown>[] } };
+    const tampered = JSON.parse(readFileSync(join(dir, exported[0]?.file ?? ""), "utf8")) as {
+      payload_manifest: { entries: Record<string, unknown>[] };
+    };
     const framed = tampered.payload_manifest.entries.find((e) => e.writer_schema !== null);
     if (framed) framed.writer_schema_fingerprint = "crc64-avro:0000000000000000";
     writeFileSync(join(dir, "zz-tampered.json"), JSON.stringify(tampered));
     // A signed export (DW_V2_HISTORY_EXPORT_SIGNING_KEY) of the longest run, checked with the key.
-    const longest = server.db.prepare("SELECT workflow_instance_id AS workflowId, id AS runId FROM workflow_runs ORDER BY last_history_sequence DESC LIMIT 1").get() as { workflowId: string; runId: string };
-    const signed = exportRun(server.db, { namespace: "default", ...longest }, clock.now(), { key: SIGNING_KEY, keyId: "demo-key" });
+    const longest = server.db
+      .prepare(
+        "SELECT workflow_instance_id AS workflowId, id AS runId FROM workflow_runs ORDER BY last_history_sequence DESC LIMIT 1",
+      )
+      .get() as { workflowId: string; runId: string };
+    const signed = exportRun(server.db, { namespace: "default", ...longest }, clock.now(), {
+      key: SIGNING_KEY,
+      keyId: "demo-key",
+    });
     writeFileSync(join(dir, "signed-longest.json"), JSON.stringify(signed));
 
-    const out = execFileSync(python, ["-c", VERIFY_SCRIPT, dir, SIGNING_KEY], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
+    const out = execFileSync(python, ["-c", VERIFY_SCRIPT, dir, SIGNING_KEY], {
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      timeout: 300_000,
+    });
     verified = JSON.parse(out) as VerifierOutput;
   }, 600_000);
 
@@ -180,11 +220,15 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
 
   test("no bundle has an error finding, and every checksum matches", () => {
     const bundles = Object.entries(verified.reports).filter(([f]) => f.startsWith("bundle-"));
-    const errors = bundles.flatMap(([file, r]) => r.findings.filter((f) => f.severity === "error").map((f) => `${file}: ${f.rule} at ${f.path ?? "-"}`));
+    const errors = bundles.flatMap(([file, r]) =>
+      r.findings.filter((f) => f.severity === "error").map((f) => `${file}: ${f.rule} at ${f.path ?? "-"}`),
+    );
     expect(errors).toEqual([]);
     expect(bundles.filter(([, r]) => r.checksum_matches !== true).map(([f]) => f)).toEqual([]);
     const warnings = bundles.flatMap(([, r]) => r.findings.filter((f) => f.severity !== "error").map((f) => f.rule));
-    console.info(`[sdk-bundle-verify] ${bundles.length} bundles verified: ${errors.length} errors, ${warnings.length} warnings/info (${[...new Set(warnings)].join(", ") || "none"})`);
+    console.info(
+      `[sdk-bundle-verify] ${bundles.length} bundles verified: ${errors.length} errors, ${warnings.length} warnings/info (${[...new Set(warnings)].join(", ") || "none"})`,
+    );
   });
 
   test("a signed bundle verifies with the signing key: hmac-sha256 over the same canonical JSON", () => {
@@ -202,12 +246,16 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
 
   test("the embedded writer schema is the SDK's Value schema text, and its CRC-64-AVRO is the frames' fingerprint", () => {
     expect(VALUE_SCHEMA_JSON).toBe(verified.value_schema_json);
-    const canonical = JSON.stringify(avro.Type.forSchema(VALUE_SCHEMA as unknown as avro.Schema, { wrapUnions: true }).schema());
+    const canonical = JSON.stringify(
+      avro.Type.forSchema(VALUE_SCHEMA as unknown as avro.Schema, { wrapUnions: true }).schema(),
+    );
     expect(canonical).toBe(verified.canonical_form);
     expect(crc64Avro(canonical)).toBe(VALUE_SCHEMA_FINGERPRINT_HEX);
     expect(verified.fastavro_crc64).toBe(VALUE_SCHEMA_FINGERPRINT_HEX);
     expect(verified.fingerprint_hex).toBe(VALUE_SCHEMA_FINGERPRINT_HEX);
-    const bundle = JSON.parse(readFileSync(join(dir, exported[0]?.file ?? ""), "utf8")) as { payload_manifest: { entries: Record<string, unknown>[] } };
+    const bundle = JSON.parse(readFileSync(join(dir, exported[0]?.file ?? ""), "utf8")) as {
+      payload_manifest: { entries: Record<string, unknown>[] };
+    };
     expect(bundle.payload_manifest.entries.find((e) => e.writer_schema !== null)).toMatchObject({
       avro_framing: "single_object",
       avro_prefix_hex: "c301",

@@ -33,11 +33,21 @@ function row(i: number, instance: string, businessKey: string | null, namespace 
   // Sort order deliberately unrelated to insertion (rowid) order, as with real start times.
   const ts = 1_700_000_000_000 + ((i * 7919) % 100_003) * 1000;
   const id = `run-${String(i).padStart(5, "0")}`;
-  return { id, instance, namespace, businessKey, bucket: BUCKETS[i % 3], type: TYPES[i % 3], sortKey: `${String(ts).padStart(15, "0")}:${id}` };
+  return {
+    id,
+    instance,
+    namespace,
+    businessKey,
+    bucket: BUCKETS[i % 3],
+    type: TYPES[i % 3],
+    sortKey: `${String(ts).padStart(15, "0")}:${id}`,
+  };
 }
 
 for (let i = 0; i < N; i++) {
-  rows.push(row(i, `${KINDS[i % 4]}-${i}`, i % 7 === 0 ? null : `cust-${i % 300}`, i % 50 === 49 ? "other" : "default"));
+  rows.push(
+    row(i, `${KINDS[i % 4]}-${i}`, i % 7 === 0 ? null : `cust-${i % 300}`, i % 50 === 49 ? "other" : "default"),
+  );
 }
 let next = N;
 // A rare term's true matches, and decoys holding every trigram of it but never in sequence.
@@ -73,7 +83,9 @@ function expected(f: Filter): string[] {
     .filter((r) => r.namespace === (f.namespace ?? "default"))
     .filter((r) => !f.status || r.bucket === f.status)
     .filter((r) => !f.type || r.type === f.type)
-    .filter((r) => needle === null || [r.instance, r.businessKey].some((v) => v !== null && asciiLower(v).includes(needle)))
+    .filter(
+      (r) => needle === null || [r.instance, r.businessKey].some((v) => v !== null && asciiLower(v).includes(needle)),
+    )
     .sort((a, b) => (a.sortKey < b.sortKey ? 1 : a.sortKey > b.sortKey ? -1 : 0))
     .map((r) => r.id);
 }
@@ -84,7 +96,18 @@ interface Page {
 }
 
 function page(db: Db, f: Filter, pageSize: number, token: string | undefined, tuning: SearchTuning): Page {
-  const body = listWorkflows(db, { namespace: f.namespace ?? "default", query: f.term, status: f.status, workflowType: f.type, pageSize, pageToken: token }, tuning) as {
+  const body = listWorkflows(
+    db,
+    {
+      namespace: f.namespace ?? "default",
+      query: f.term,
+      status: f.status,
+      workflowType: f.type,
+      pageSize,
+      pageToken: token,
+    },
+    tuning,
+  ) as {
     workflows: { run_id: string }[];
     workflow_count: number;
     next_page_token: string | null;
@@ -129,35 +152,86 @@ describe("workflow list search: same rows, order and pages whatever the plan", (
        VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, 0, 0)`,
     );
     db.transaction(() => {
-      for (const r of rows) ins.run(r.id, r.instance, r.namespace, r.type, r.businessKey, r.bucket, r.bucket, r.sortKey);
+      for (const r of rows)
+        ins.run(r.id, r.instance, r.namespace, r.type, r.businessKey, r.bucket, r.bucket, r.sortKey);
     })();
   });
 
   afterAll(() => db.close());
 
   const cases: { name: string; filter: Filter; tuning: SearchTuning; plan: SearchPlan }[] = [
-    { name: "common term, index candidates", filter: { term: "refund" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
+    {
+      name: "common term, index candidates",
+      filter: { term: "refund" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "candidates",
+    },
     { name: "common term, walk in list order", filter: { term: "refund" }, tuning: TIGHT, plan: "bounded_walk" },
     { name: "common term, walk past its budget", filter: { term: "refund" }, tuning: STARVED, plan: "walk" },
     { name: "common term, other case", filter: { term: "REFUND-1" }, tuning: TIGHT, plan: "bounded_walk" },
     { name: "common business-key prefix", filter: { term: "cust-1" }, tuning: TIGHT, plan: "bounded_walk" },
-    { name: "rare term of common trigrams", filter: { term: "cust-123" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
+    {
+      name: "rare term of common trigrams",
+      filter: { term: "cust-123" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "candidates",
+    },
     { name: "rare term of common trigrams, tight caps", filter: { term: "t-123" }, tuning: TIGHT, plan: "candidates" },
     { name: "rare term whose trigrams co-occur in decoys", filter: { term: "q7w-e8r" }, tuning: TIGHT, plan: "phrase" },
-    { name: "rare term among decoys, default", filter: { term: "Q7W-E8R" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
+    {
+      name: "rare term among decoys, default",
+      filter: { term: "Q7W-E8R" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "candidates",
+    },
     { name: "absent term", filter: { term: "zz-no-such-run" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
     { name: "two characters (no trigram)", filter: { term: "-1" }, tuning: DEFAULT_SEARCH_TUNING, plan: "walk" },
     { name: "two characters, other case", filter: { term: "oR" }, tuning: DEFAULT_SEARCH_TUNING, plan: "walk" },
     { name: "LIKE wildcards are literal", filter: { term: "0%_o" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
-    { name: "LIKE wildcards are literal in the walk", filter: { term: "%_" }, tuning: DEFAULT_SEARCH_TUNING, plan: "walk" },
+    {
+      name: "LIKE wildcards are literal in the walk",
+      filter: { term: "%_" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "walk",
+    },
     { name: "backslash is literal", filter: { term: "k\\sl" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
     { name: "FTS5 syntax is literal", filter: { term: 'y-"hi' }, tuning: TIGHT, plan: "candidates" },
-    { name: "FTS5 operators are literal", filter: { term: "AND OR" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
-    { name: "non-ASCII letters match only their own case", filter: { term: "ünïcode" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
-    { name: "status filter with a common term", filter: { term: "parcel", status: "failed" }, tuning: TIGHT, plan: "bounded_walk" },
-    { name: "type filter with a common term", filter: { term: "order", type: "refunds.approve" }, tuning: TIGHT, plan: "bounded_walk" },
-    { name: "type filter, walk past its budget", filter: { term: "order", type: "refunds.approve" }, tuning: STARVED, plan: "walk" },
-    { name: "status filter with a rare term", filter: { term: "cust-123", status: "running" }, tuning: DEFAULT_SEARCH_TUNING, plan: "candidates" },
+    {
+      name: "FTS5 operators are literal",
+      filter: { term: "AND OR" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "candidates",
+    },
+    {
+      name: "non-ASCII letters match only their own case",
+      filter: { term: "ünïcode" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "candidates",
+    },
+    {
+      name: "status filter with a common term",
+      filter: { term: "parcel", status: "failed" },
+      tuning: TIGHT,
+      plan: "bounded_walk",
+    },
+    {
+      name: "type filter with a common term",
+      filter: { term: "order", type: "refunds.approve" },
+      tuning: TIGHT,
+      plan: "bounded_walk",
+    },
+    {
+      name: "type filter, walk past its budget",
+      filter: { term: "order", type: "refunds.approve" },
+      tuning: STARVED,
+      plan: "walk",
+    },
+    {
+      name: "status filter with a rare term",
+      filter: { term: "cust-123", status: "running" },
+      tuning: DEFAULT_SEARCH_TUNING,
+      plan: "candidates",
+    },
     { name: "other namespace", filter: { term: "refund", namespace: "other" }, tuning: TIGHT, plan: "bounded_walk" },
   ];
 
@@ -210,7 +284,10 @@ describe("workflow list search: same rows, order and pages whatever the plan", (
     ).run(id, "nul\u0000byte");
     try {
       const plans: SearchPlan[] = [];
-      const first = page(db, { term: "nul\u0000byte" }, 50, undefined, { ...DEFAULT_SEARCH_TUNING, onPlan: (p) => plans.push(p) });
+      const first = page(db, { term: "nul\u0000byte" }, 50, undefined, {
+        ...DEFAULT_SEARCH_TUNING,
+        onPlan: (p) => plans.push(p),
+      });
       expect(first.ids).toContain(id);
       expect(plans).toEqual(["walk"]);
     } finally {

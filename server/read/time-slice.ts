@@ -48,7 +48,9 @@ export async function runSliced<T>(steps: Steps<T>, signal?: AbortSignal): Promi
  * Turns a generator of text chunks (`undefined` = a pause point without output) into Buffers,
  * giving the event loop a turn whenever producing them took longer than `SLICE_MS`.
  */
-export async function* slicedChunks(chunks: Generator<string | undefined, void, undefined>): AsyncGenerator<Buffer, void, undefined> {
+export async function* slicedChunks(
+  chunks: Generator<string | undefined, void, undefined>,
+): AsyncGenerator<Buffer, void, undefined> {
   let sliceStart = performance.now();
   for (const chunk of chunks) {
     if (chunk !== undefined && chunk.length > 0) yield Buffer.from(chunk, "utf8");

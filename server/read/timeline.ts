@@ -68,12 +68,33 @@ function obj(v: unknown): Json | null {
 const has = (p: Json, key: string): boolean => Object.prototype.hasOwnProperty.call(p, key);
 
 const COMMAND_EVENTS = new Set([
-  "StartAccepted", "StartRejected", "SignalReceived", "UpdateAccepted", "UpdateRejected", "RepairRequested",
-  "CancelRequested", "TerminateRequested", "ArchiveRequested",
+  "StartAccepted",
+  "StartRejected",
+  "SignalReceived",
+  "UpdateAccepted",
+  "UpdateRejected",
+  "RepairRequested",
+  "CancelRequested",
+  "TerminateRequested",
+  "ArchiveRequested",
 ]);
-const CHILD_EVENTS = new Set(["ChildWorkflowScheduled", "ChildRunStarted", "ChildRunCompleted", "ChildRunFailed", "ChildRunCancelled", "ChildRunTerminated"]);
+const CHILD_EVENTS = new Set([
+  "ChildWorkflowScheduled",
+  "ChildRunStarted",
+  "ChildRunCompleted",
+  "ChildRunFailed",
+  "ChildRunCancelled",
+  "ChildRunTerminated",
+]);
 const ACTIVITY_EVENTS = new Set([
-  "ActivityScheduled", "ActivityStarted", "ActivityHeartbeatRecorded", "ActivityRetryScheduled", "ActivityCompleted", "ActivityFailed", "ActivityCancelled", "ActivityTimedOut",
+  "ActivityScheduled",
+  "ActivityStarted",
+  "ActivityHeartbeatRecorded",
+  "ActivityRetryScheduled",
+  "ActivityCompleted",
+  "ActivityFailed",
+  "ActivityCancelled",
+  "ActivityTimedOut",
 ]);
 const ACTIVITY_CLOSE_EVENTS = new Set(["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"]);
 
@@ -83,7 +104,8 @@ export function timelineKind(type: string): string {
   if (type === "SignalWaitOpened" || type === "SignalApplied") return "signal";
   if (type === "UpdateApplied" || type === "UpdateCompleted") return "update";
   if (CHILD_EVENTS.has(type)) return "child";
-  if (type === "ConditionWaitOpened" || type === "ConditionWaitSatisfied" || type === "ConditionWaitTimedOut") return "condition";
+  if (type === "ConditionWaitOpened" || type === "ConditionWaitSatisfied" || type === "ConditionWaitTimedOut")
+    return "condition";
   if (ACTIVITY_EVENTS.has(type)) return "activity";
   if (type === "FailureHandled") return "failure";
   if (type === "SideEffectRecorded") return "side_effect";
@@ -123,7 +145,8 @@ function displayValue(v: PayloadValue): unknown {
   if (typeof v === "bigint") return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
   if (v instanceof Uint8Array) return { $type: "bytes", base64: Buffer.from(v).toString("base64") };
   if (Array.isArray(v)) return v.map(displayValue);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, displayValue(x)]));
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, displayValue(x)]));
   return v;
 }
 
@@ -156,10 +179,16 @@ function historicalCommandOutcome(type: string, command: CommandRow | undefined,
 }
 
 /** `HistoryTimeline::commandMetadata` (HistoryTimeline.php@8dc90d6). This server records no caller, principal or request metadata. */
-function commandMetadata(type: string, command: CommandRow | undefined, p: Json, commandId: string | null): Json | null {
+function commandMetadata(
+  type: string,
+  command: CommandRow | undefined,
+  p: Json,
+  commandId: string | null,
+): Json | null {
   const snap = obj(p.command);
   const id = command?.id ?? commandId ?? s(snap?.id);
-  if (!command && id === null && !snap && !has(p, "outcome") && !has(p, "rejection_reason") && !has(p, "command_type")) return null;
+  if (!command && id === null && !snap && !has(p, "outcome") && !has(p, "rejection_reason") && !has(p, "command_type"))
+    return null;
   const codec = s(snap?.payload_codec) ?? command?.payload_codec ?? null;
   const blob = s(snap?.payload) ?? s(command?.payload);
   return {
@@ -227,7 +256,13 @@ function taskMetadata(type: string, task: TaskRow | undefined, p: Json, taskId: 
     lease_expires_at: s(snap?.lease_expires_at) ?? isoMicros(task?.lease_expires_at),
   };
   if (type === "RepairRequested") {
-    return { id, type: s(p.task_type) ?? s(snap?.type) ?? task?.task_type ?? null, status: id === null ? null : "ready", ...times, attempt_count: null };
+    return {
+      id,
+      type: s(p.task_type) ?? s(snap?.type) ?? task?.task_type ?? null,
+      status: id === null ? null : "ready",
+      ...times,
+      attempt_count: null,
+    };
   }
   return {
     id,
@@ -250,13 +285,20 @@ const ACTIVITY_STATUS_FOR_EVENT: Record<string, string> = {
 };
 
 /** `HistoryTimeline::activityMetadata` over `ActivitySnapshot::fromEvent` (both @8dc90d6). */
-function activityMetadata(e: HistoryEventRecord, activity: ActivityRow | undefined, activityId: string | null, failure: FailureSnapshot | undefined): Json | null {
+function activityMetadata(
+  e: HistoryEventRecord,
+  activity: ActivityRow | undefined,
+  activityId: string | null,
+  failure: FailureSnapshot | undefined,
+): Json | null {
   const p = e.payload;
   const snap = obj(p.activity) ?? {};
   const snapId = s(snap.id) ?? activityId;
-  const fromEvent = snapId !== null || Object.keys(snap).length > 0 || has(p, "activity_type") || has(p, "activity_class");
+  const fromEvent =
+    snapId !== null || Object.keys(snap).length > 0 || has(p, "activity_type") || has(p, "activity_class");
   if (!fromEvent && !activity && activityId === null) return null;
-  const resolvedId = activity?.id ?? activityId ?? (failure?.source_kind === "activity_execution" ? failure.source_id : null);
+  const resolvedId =
+    activity?.id ?? activityId ?? (failure?.source_kind === "activity_execution" ? failure.source_id : null);
   const scheduled = e.event_type === "ActivityScheduled";
   const progress = obj(snap.last_heartbeat_progress) ?? obj(p.progress);
   return {
@@ -267,13 +309,29 @@ function activityMetadata(e: HistoryEventRecord, activity: ActivityRow | undefin
     class: s(snap.class) ?? s(p.activity_class) ?? activity?.activity_class ?? null,
     parallel_group_path: Array.isArray(p.parallel_group_path) ? p.parallel_group_path : [],
     attempt_id: s(snap.attempt_id) ?? (scheduled ? null : s(activity?.current_attempt_id)),
-    status: (fromEvent ? (s(snap.status) ?? ACTIVITY_STATUS_FOR_EVENT[e.event_type]) : null) ?? activity?.status ?? null,
-    attempt_count: i(snap.attempt_count) ?? (scheduled ? (activity?.status === "pending" && activity.started_at === null ? 0 : (activity?.attempt_count ?? 1)) : (activity?.attempt_count ?? null)),
-    retry_policy: obj(snap.retry_policy) ?? obj(p.retry_policy) ?? (activity?.retry_policy ? (JSON.parse(activity.retry_policy) as unknown) : null),
+    status:
+      (fromEvent ? (s(snap.status) ?? ACTIVITY_STATUS_FOR_EVENT[e.event_type]) : null) ?? activity?.status ?? null,
+    attempt_count:
+      i(snap.attempt_count) ??
+      (scheduled
+        ? activity?.status === "pending" && activity.started_at === null
+          ? 0
+          : (activity?.attempt_count ?? 1)
+        : (activity?.attempt_count ?? null)),
+    retry_policy:
+      obj(snap.retry_policy) ??
+      obj(p.retry_policy) ??
+      (activity?.retry_policy ? (JSON.parse(activity.retry_policy) as unknown) : null),
     connection: s(snap.connection) ?? activity?.connection ?? null,
     queue: s(snap.queue) ?? activity?.queue ?? null,
-    started_at: scheduled ? null : (s(snap.started_at) ?? (e.event_type === "ActivityStarted" ? isoMicros(e.recorded_at) : null) ?? isoMicros(activity?.started_at)),
-    closed_at: ACTIVITY_CLOSE_EVENTS.has(e.event_type) ? (s(snap.closed_at) ?? isoMicros(e.recorded_at) ?? isoMicros(activity?.closed_at)) : null,
+    started_at: scheduled
+      ? null
+      : (s(snap.started_at) ??
+        (e.event_type === "ActivityStarted" ? isoMicros(e.recorded_at) : null) ??
+        isoMicros(activity?.started_at)),
+    closed_at: ACTIVITY_CLOSE_EVENTS.has(e.event_type)
+      ? (s(snap.closed_at) ?? isoMicros(e.recorded_at) ?? isoMicros(activity?.closed_at))
+      : null,
     last_heartbeat_at: s(snap.last_heartbeat_at) ?? isoMicros(activity?.last_heartbeat_at),
     last_heartbeat_progress: progress,
   };
@@ -281,8 +339,20 @@ function activityMetadata(e: HistoryEventRecord, activity: ActivityRow | undefin
 
 /** `HistoryTimeline::timerMetadata` (HistoryTimeline.php@8dc90d6). */
 function timerMetadata(type: string, timer: TimerRow | undefined, p: Json, timerId: string | null): Json | null {
-  if (!timer && timerId === null && !has(p, "delay_seconds") && !has(p, "fire_at") && !has(p, "fired_at") && !has(p, "cancelled_at")) return null;
-  const status: Record<string, string> = { TimerScheduled: "pending", TimerFired: "fired", TimerCancelled: "cancelled" };
+  if (
+    !timer &&
+    timerId === null &&
+    !has(p, "delay_seconds") &&
+    !has(p, "fire_at") &&
+    !has(p, "fired_at") &&
+    !has(p, "cancelled_at")
+  )
+    return null;
+  const status: Record<string, string> = {
+    TimerScheduled: "pending",
+    TimerFired: "fired",
+    TimerCancelled: "cancelled",
+  };
   return {
     id: timerId ?? timer?.id ?? null,
     sequence: i(p.sequence) ?? timer?.sequence ?? null,
@@ -296,9 +366,20 @@ function timerMetadata(type: string, timer: TimerRow | undefined, p: Json, timer
 
 /** `HistoryTimeline::childMetadata` (HistoryTimeline.php@8dc90d6). */
 function childMetadata(type: string, p: Json): Json | null {
-  const keys = ["child_call_id", "child_workflow_instance_id", "child_workflow_run_id", "child_workflow_type", "child_workflow_class"];
+  const keys = [
+    "child_call_id",
+    "child_workflow_instance_id",
+    "child_workflow_run_id",
+    "child_workflow_type",
+    "child_workflow_class",
+  ];
   if (!keys.some((k) => has(p, k)) && !CHILD_EVENTS.has(type)) return null;
-  const closed: Record<string, string> = { ChildRunCompleted: "completed", ChildRunFailed: "failed", ChildRunCancelled: "cancelled", ChildRunTerminated: "terminated" };
+  const closed: Record<string, string> = {
+    ChildRunCompleted: "completed",
+    ChildRunFailed: "failed",
+    ChildRunCancelled: "cancelled",
+    ChildRunTerminated: "terminated",
+  };
   const legacyCallId = type === "ChildWorkflowScheduled" || type === "ChildRunStarted" ? s(p.workflow_link_id) : null;
   return {
     child_call_id: s(p.child_call_id) ?? legacyCallId,
@@ -342,8 +423,21 @@ const UNHANDLED_EVENTS = new Set(["ActivityFailed", "ActivityTimedOut", "Workflo
  * FailureHandled, false for the four failing events, and otherwise the failure row's flag — null
  * when there is no row (ActivityRetryScheduled has none).
  */
-function failureMetadata(type: string, failure: FailureSnapshot | undefined, p: Json, failureId: string | null): Json | null {
-  if (!failure && failureId === null && !has(p, "message") && !has(p, "exception_class") && !has(p, "source_kind") && !has(p, "source_id")) return null;
+function failureMetadata(
+  type: string,
+  failure: FailureSnapshot | undefined,
+  p: Json,
+  failureId: string | null,
+): Json | null {
+  if (
+    !failure &&
+    failureId === null &&
+    !has(p, "message") &&
+    !has(p, "exception_class") &&
+    !has(p, "source_kind") &&
+    !has(p, "source_id")
+  )
+    return null;
   const id = failure?.id ?? failureId;
   let propagation: string | null;
   if (type === "FailureHandled") propagation = s(p.propagation_kind) ?? failure?.propagation_kind ?? null;
@@ -376,7 +470,11 @@ function failureMetadata(type: string, failure: FailureSnapshot | undefined, p: 
 }
 
 /** `HistoryTimeline::sourceIdFor` (HistoryTimeline.php@8dc90d6). */
-function sourceIdFor(e: HistoryEventRecord, runId: string, m: { command: Json | null; activity: Json | null; timer: Json | null; child: Json | null; failure: Json | null }): string | null {
+function sourceIdFor(
+  e: HistoryEventRecord,
+  runId: string,
+  m: { command: Json | null; activity: Json | null; timer: Json | null; child: Json | null; failure: Json | null },
+): string | null {
   const p = e.payload;
   switch (sourceKindFor(e.event_type)) {
     case "workflow_command":
@@ -458,14 +556,18 @@ export function timelineSummary(e: HistoryEventRecord, m: Metadata): string {
     case "ChildRunTerminated":
       return `Child workflow ${child} terminated.`;
     case "ConditionWaitOpened":
-      return p.timeout_seconds == null ? `Waiting for condition${conditionLabel(p)}.` : `Waiting for condition${conditionLabel(p)} or timeout after ${durationLabel(timeout ?? 0)}.`;
+      return p.timeout_seconds == null
+        ? `Waiting for condition${conditionLabel(p)}.`
+        : `Waiting for condition${conditionLabel(p)} or timeout after ${durationLabel(timeout ?? 0)}.`;
     case "ConditionWaitSatisfied":
       return "Condition satisfied.";
     case "ConditionWaitTimedOut":
       return `Condition timed out after ${durationLabel(timeout ?? delay ?? 0)}.`;
     case "SignalWaitOpened":
       if (signal === null) return "Waiting for signal.";
-      return p.timeout_seconds == null ? `Waiting for signal ${signal}.` : `Waiting for signal ${signal} or timeout after ${durationLabel(timeout ?? 0)}.`;
+      return p.timeout_seconds == null
+        ? `Waiting for signal ${signal}.`
+        : `Waiting for signal ${signal} or timeout after ${durationLabel(timeout ?? 0)}.`;
     case "SignalReceived":
       return or(signal && `Signal ${signal} received.`, "Signal received.");
     case "SignalApplied":
@@ -482,8 +584,11 @@ export function timelineSummary(e: HistoryEventRecord, m: Metadata): string {
       if (message === null) return or(update && `Completed update ${update}.`, "Update completed.");
       return update === null ? `Update failed: ${message}.` : `Update ${update} failed: ${message}.`;
     case "RepairRequested":
-      if (outcome === "repair_dispatched") return `Repair recreated ${displayLabel(s(m.task?.type) ?? "workflow")} task.`;
-      return outcome === "repair_not_needed" ? "Repair accepted; the run already had a durable resume source." : "Repair accepted.";
+      if (outcome === "repair_dispatched")
+        return `Repair recreated ${displayLabel(s(m.task?.type) ?? "workflow")} task.`;
+      return outcome === "repair_not_needed"
+        ? "Repair accepted; the run already had a durable resume source."
+        : "Repair accepted.";
     case "CancelRequested":
       return "Cancel requested.";
     case "WorkflowCancelled":
@@ -493,7 +598,11 @@ export function timelineSummary(e: HistoryEventRecord, m: Metadata): string {
     case "WorkflowTerminated":
       return "Workflow terminated.";
     case "ArchiveRequested":
-      return outcome === "archive_not_needed" ? "Archive accepted; the run was already archived." : outcome === "archived" ? "Archive requested." : "Archive accepted.";
+      return outcome === "archive_not_needed"
+        ? "Archive accepted; the run was already archived."
+        : outcome === "archived"
+          ? "Archive requested."
+          : "Archive accepted.";
     case "WorkflowArchived":
       return "Workflow archived.";
     case "ActivityScheduled":
@@ -528,15 +637,25 @@ export function timelineSummary(e: HistoryEventRecord, m: Metadata): string {
       return version !== null ? `Recorded version marker ${version}.` : "Recorded version marker.";
     }
     case "TimerScheduled":
-      if (timerKind === "condition_timeout") return delay === null ? "Scheduled condition timeout." : `Scheduled condition timeout for ${durationLabel(delay)}.`;
-      if (timerKind === "signal_timeout") return delay === null ? "Scheduled signal timeout." : `Scheduled signal timeout for ${durationLabel(delay)}.`;
+      if (timerKind === "condition_timeout")
+        return delay === null
+          ? "Scheduled condition timeout."
+          : `Scheduled condition timeout for ${durationLabel(delay)}.`;
+      if (timerKind === "signal_timeout")
+        return delay === null ? "Scheduled signal timeout." : `Scheduled signal timeout for ${durationLabel(delay)}.`;
       return delay === null ? "Scheduled timer." : `Scheduled timer for ${durationLabel(delay)}.`;
     case "TimerFired":
-      if (timerKind === "condition_timeout") return delay === null ? "Condition timeout fired." : `Condition timeout fired after ${durationLabel(delay)}.`;
-      if (timerKind === "signal_timeout") return delay === null ? "Signal timeout fired." : `Signal timeout fired after ${durationLabel(delay)}.`;
+      if (timerKind === "condition_timeout")
+        return delay === null ? "Condition timeout fired." : `Condition timeout fired after ${durationLabel(delay)}.`;
+      if (timerKind === "signal_timeout")
+        return delay === null ? "Signal timeout fired." : `Signal timeout fired after ${durationLabel(delay)}.`;
       return delay === null ? "Timer fired." : `Timer fired after ${durationLabel(delay)}.`;
     case "TimerCancelled":
-      return timerKind === "condition_timeout" ? "Condition timeout cancelled." : timerKind === "signal_timeout" ? "Signal timeout cancelled." : "Timer cancelled.";
+      return timerKind === "condition_timeout"
+        ? "Condition timeout cancelled."
+        : timerKind === "signal_timeout"
+          ? "Signal timeout cancelled."
+          : "Timer cancelled.";
     case "MessageCursorAdvanced":
       return `Message cursor advanced to ${i(p.new_position) ?? 0}.`;
     case "WorkflowCompleted":
@@ -565,12 +684,18 @@ export function timelineEntry(e: HistoryEventRecord, ctx: TimelineContext): Json
   const m: Metadata = {
     command: commandMetadata(e.event_type, command, p, commandId),
     task: taskMetadata(e.event_type, taskId === null ? undefined : ctx.tasks.get(taskId), p, taskId),
-    activity: activityMetadata(e, activityId === null ? undefined : ctx.activities.get(activityId), activityId, failureRow),
+    activity: activityMetadata(
+      e,
+      activityId === null ? undefined : ctx.activities.get(activityId),
+      activityId,
+      failureRow,
+    ),
     timer: timerMetadata(e.event_type, timerId === null ? undefined : ctx.timers.get(timerId), p, timerId),
     child: childMetadata(e.event_type, p),
     failure: failureMetadata(e.event_type, failureRow, p, failureId),
   };
-  const parallel = (key: string) => (key === "parallel_group_kind" || key === "parallel_group_id" ? s(p[key]) : i(p[key]));
+  const parallel = (key: string) =>
+    key === "parallel_group_kind" || key === "parallel_group_id" ? s(p[key]) : i(p[key]);
   return {
     id: e.id,
     sequence: e.sequence,

@@ -54,7 +54,12 @@ export class WorkerClient {
     const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = this.transport.request(
         `${this.base.href}${path}`,
-        { method: "POST", agent: this.agent, headers: { ...this.headers, "Content-Length": String(payload.length) }, signal },
+        {
+          method: "POST",
+          agent: this.agent,
+          headers: { ...this.headers, "Content-Length": String(payload.length) },
+          signal,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { decodeBlob, decodePayload, encodeBlob, encodePayload, PayloadCodecError, VALUE_SCHEMA_FINGERPRINT_HEX, valueType } from "./codec";
+import {
+  decodeBlob,
+  decodePayload,
+  encodeBlob,
+  encodePayload,
+  PayloadCodecError,
+  VALUE_SCHEMA_FINGERPRINT_HEX,
+  valueType,
+} from "./codec";
 
 /** CRC-64-AVRO (the Avro spec's Rabin fingerprint) of a schema's Parsing Canonical Form. */
 function rabin(text: string): Buffer {
@@ -32,7 +40,11 @@ const golden: [string, unknown, string][] = [
   ["map", { a: 1, b: [false] }, "wwHioz3/VYAiNw4EAmEEAgJiDAICAAAA"],
   ["map_empty", {}, "wwHioz3/VYAiNw4A"],
   ["map_keys_0_1", { "0": "zero", "1": "one" }, "wwHioz3/VYAiNw4EAjAKCHplcm8CMQoGb25lAA=="],
-  ["nested", { items: [{ enabled: true }, new Uint8Array(Buffer.from("bytes")), -2.5] }, "wwHioz3/VYAiNw4CCml0ZW1zDAYOAg5lbmFibGVkAgEACApieXRlcwYAAAAAAAAEwAAA"],
+  [
+    "nested",
+    { items: [{ enabled: true }, new Uint8Array(Buffer.from("bytes")), -2.5] },
+    "wwHioz3/VYAiNw4CCml0ZW1zDAYOAg5lbmFibGVkAgEACApieXRlcwYAAAAAAAAEwAAA",
+  ],
 ];
 
 describe("avro payload codec", () => {

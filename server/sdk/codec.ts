@@ -11,14 +11,7 @@ import { z } from "zod";
  */
 
 export type PayloadValue =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | Uint8Array
-  | PayloadValue[]
-  | { [key: string]: PayloadValue };
+  null | boolean | number | bigint | string | Uint8Array | PayloadValue[] | { [key: string]: PayloadValue };
 
 export const payloadEnvelopeSchema = z.object({ codec: z.string(), blob: z.string() }).loose();
 export type PayloadEnvelope = { codec: string; blob: string };
@@ -100,7 +93,8 @@ function toDatum(value: unknown, path: string): WireDatum {
   if (value === null || value === undefined) return { value: null };
   if (typeof value === "boolean") return wrap("BooleanValue", "boolean", value);
   if (typeof value === "bigint") {
-    if (value < -(2n ** 63n) || value >= 2n ** 63n) throw new PayloadCodecError(`integer overflow at ${path}`, "invalid_payload_framing");
+    if (value < -(2n ** 63n) || value >= 2n ** 63n)
+      throw new PayloadCodecError(`integer overflow at ${path}`, "invalid_payload_framing");
     return wrap("LongValue", "long", value);
   }
   if (typeof value === "number") {
@@ -110,7 +104,12 @@ function toDatum(value: unknown, path: string): WireDatum {
   }
   if (typeof value === "string") return wrap("StringValue", "string", value);
   if (value instanceof Uint8Array) return wrap("BytesValue", "bytes", Buffer.from(value));
-  if (Array.isArray(value)) return wrap("ArrayValue", "items", value.map((v, i) => toDatum(v, `${path}[${i}]`)));
+  if (Array.isArray(value))
+    return wrap(
+      "ArrayValue",
+      "items",
+      value.map((v, i) => toDatum(v, `${path}[${i}]`)),
+    );
   if (value instanceof Date) return wrap("StringValue", "string", value.toISOString());
   if (typeof value === "object") {
     // fromEntries defines own properties: a `__proto__` key stays an entry instead of becoming the prototype.
@@ -181,7 +180,10 @@ export function decodeBlob(blob: string): PayloadValue {
       throw new PayloadCodecError("truncated single-object frame", "invalid_payload_framing");
     }
     if (!raw.subarray(2, HEADER_LENGTH).equals(FINGERPRINT)) {
-      throw new PayloadCodecError(`unknown schema fingerprint ${raw.subarray(2, HEADER_LENGTH).toString("hex")}`, "unsupported_payload_schema");
+      throw new PayloadCodecError(
+        `unknown schema fingerprint ${raw.subarray(2, HEADER_LENGTH).toString("hex")}`,
+        "unsupported_payload_schema",
+      );
     }
     let datum: WireDatum;
     try {
@@ -203,7 +205,10 @@ export function decodeBlob(blob: string): PayloadValue {
   if (raw[0] === 0x01) {
     throw new PayloadCodecError("typed Avro payload (0x01) needs its writer schema", "unsupported_payload_schema");
   }
-  throw new PayloadCodecError(`unknown payload prefix 0x${raw[0].toString(16).padStart(2, "0")}`, "invalid_payload_framing");
+  throw new PayloadCodecError(
+    `unknown payload prefix 0x${raw[0].toString(16).padStart(2, "0")}`,
+    "invalid_payload_framing",
+  );
 }
 
 /**
@@ -214,7 +219,8 @@ export function decodePayload(field: unknown, codecHint?: string | null): Payloa
   if (field === null || field === undefined) return null;
   if (typeof field === "string") {
     const codec = codecHint ?? "avro";
-    if (codec !== "avro") throw new PayloadCodecError(`codec ${codec} is not decodable here`, "unsupported_payload_codec");
+    if (codec !== "avro")
+      throw new PayloadCodecError(`codec ${codec} is not decodable here`, "unsupported_payload_codec");
     return decodeBlob(field);
   }
   const env = payloadEnvelopeSchema.safeParse(field);

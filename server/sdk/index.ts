@@ -2,8 +2,25 @@
  * Breakwater's TypeScript worker SDK for the Durable Workflow worker protocol 1.19 (HTTP only).
  * Workflows are generator functions replayed from history; activities are async functions.
  */
-export { defineWorkflow, WorkflowContext, ActivityFailure, ChildWorkflowFailure, TimerCancelled, NonDeterminismError, InvalidYieldError, ContinueAsNew } from "./workflow";
-export type { ActivityOptions, ActivityTimeouts, ChildWorkflowOptions, WorkflowDefinition, WorkflowInfo, WorkflowGenerator, Operation } from "./workflow";
+export {
+  defineWorkflow,
+  WorkflowContext,
+  ActivityFailure,
+  ChildWorkflowFailure,
+  TimerCancelled,
+  NonDeterminismError,
+  InvalidYieldError,
+  ContinueAsNew,
+} from "./workflow";
+export type {
+  ActivityOptions,
+  ActivityTimeouts,
+  ChildWorkflowOptions,
+  WorkflowDefinition,
+  WorkflowInfo,
+  WorkflowGenerator,
+  Operation,
+} from "./workflow";
 export { defineActivity, NonRetryableError, ApplicationError } from "./activity";
 export type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./activity";
 export { Worker } from "./worker";

@@ -84,7 +84,9 @@ export const activityPollResponseSchema = z.object({ task: activityTaskSchema.nu
 
 export const registerResponseSchema = z.object({ worker_id: z.string(), registered: z.boolean().optional() }).loose();
 
-export const heartbeatResponseSchema = z.object({ worker_id: z.string(), acknowledged: z.boolean().optional() }).loose();
+export const heartbeatResponseSchema = z
+  .object({ worker_id: z.string(), acknowledged: z.boolean().optional() })
+  .loose();
 
 export const activityOutcomeResponseSchema = z
   .object({
@@ -163,6 +165,11 @@ export type WorkflowCommand =
     }
   | { type: "open_signal_wait"; signal_name: string; timeout_seconds?: number }
   | { type: "complete_workflow"; result: PayloadEnvelopeWire }
-  | { type: "fail_workflow"; message: string; exception_type?: string; exception_class?: string; non_retryable?: boolean }
+  | {
+      type: "fail_workflow";
+      message: string;
+      exception_type?: string;
+      exception_class?: string;
+      non_retryable?: boolean;
+    }
   | { type: "continue_as_new"; arguments: PayloadEnvelopeWire; workflow_type?: string };
-

@@ -16,7 +16,11 @@ function ev(event_type: string, payload: Record<string, unknown>): HistoryEvent 
 }
 
 const order = defineWorkflow("Order", function* (ctx, orderId) {
-  const charge = yield* ctx.activity<{ charged: number }>("ChargeCard", [orderId, 120], { tries: 3, backoff: [5, 30], nonRetryable: ["PaymentDeclined"] });
+  const charge = yield* ctx.activity<{ charged: number }>("ChargeCard", [orderId, 120], {
+    tries: 3,
+    backoff: [5, 30],
+    nonRetryable: ["PaymentDeclined"],
+  });
   yield ctx.sleep(10);
   try {
     yield ctx.activity("ShipOrder", [orderId]);
@@ -61,7 +65,12 @@ describe("replay", () => {
       ev("ActivityStarted", { sequence: 1, activity_execution_id: "a1" }),
       ev("ActivityRetryScheduled", { sequence: 1, activity_execution_id: "a1" }),
       ev("ActivityStarted", { sequence: 1, activity_execution_id: "a1" }),
-      ev("ActivityCompleted", { sequence: 1, activity_execution_id: "a1", result: encodeBlob({ charged: 120 }), payload_codec: "avro" }),
+      ev("ActivityCompleted", {
+        sequence: 1,
+        activity_execution_id: "a1",
+        result: encodeBlob({ charged: 120 }),
+        payload_codec: "avro",
+      }),
     ];
     const first = run(order, history);
     const second = run(order, history);
@@ -74,11 +83,21 @@ describe("replay", () => {
     const history = [
       ev("WorkflowStarted", {}),
       ev("ActivityScheduled", { sequence: 1, activity_execution_id: "a1", activity_type: "ChargeCard" }),
-      ev("ActivityCompleted", { sequence: 1, activity_execution_id: "a1", result: { codec: "avro", blob: encodeBlob({ charged: 99 }) } }),
+      ev("ActivityCompleted", {
+        sequence: 1,
+        activity_execution_id: "a1",
+        result: { codec: "avro", blob: encodeBlob({ charged: 99 }) },
+      }),
       ev("TimerScheduled", { sequence: 2, timer_id: "t1", delay_seconds: 10 }),
       ev("TimerFired", { sequence: 2, timer_id: "t1" }),
       ev("ActivityScheduled", { sequence: 3, activity_execution_id: "a2", activity_type: "ShipOrder" }),
-      ev("ActivityFailed", { sequence: 3, activity_execution_id: "a2", message: "carrier down", exception_type: "CarrierDown", non_retryable: false }),
+      ev("ActivityFailed", {
+        sequence: 3,
+        activity_execution_id: "a2",
+        message: "carrier down",
+        exception_type: "CarrierDown",
+        non_retryable: false,
+      }),
     ];
     const step = run(order, history);
     expect(step.commands).toHaveLength(1);
@@ -96,14 +115,24 @@ describe("replay", () => {
     seq = 0;
     const { commands } = run(order, [
       ev("ActivityScheduled", { sequence: 1, activity_execution_id: "a1", activity_type: "ChargeCard" }),
-      ev("ActivityFailed", { sequence: 1, activity_execution_id: "a1", message: "card declined", exception_type: "PaymentDeclined", non_retryable: true }),
+      ev("ActivityFailed", {
+        sequence: 1,
+        activity_execution_id: "a1",
+        message: "card declined",
+        exception_type: "PaymentDeclined",
+        non_retryable: true,
+      }),
     ]);
-    expect(commands).toEqual([{ type: "fail_workflow", message: "card declined", exception_type: "PaymentDeclined", non_retryable: true }]);
+    expect(commands).toEqual([
+      { type: "fail_workflow", message: "card declined", exception_type: "PaymentDeclined", non_retryable: true },
+    ]);
   });
 
   it("reports non-determinism when the code and the history disagree", () => {
     seq = 0;
-    expect(() => run(order, [ev("ActivityScheduled", { sequence: 1, activity_execution_id: "a1", activity_type: "ShipOrder" })])).toThrow(NonDeterminismError);
+    expect(() =>
+      run(order, [ev("ActivityScheduled", { sequence: 1, activity_execution_id: "a1", activity_type: "ShipOrder" })]),
+    ).toThrow(NonDeterminismError);
     expect(() => run(order, [ev("TimerScheduled", { sequence: 1, timer_id: "t" })])).toThrow(NonDeterminismError);
   });
 
@@ -121,12 +150,29 @@ describe("replay", () => {
       return decision === null ? "timed-out" : decision[0];
     });
     seq = 0;
-    const opened = [ev("WorkflowStarted", {}), ev("SignalWaitOpened", { sequence: 1, signal_wait_id: "w1", signal_name: "approve", timeout_seconds: 3600 })];
-    expect(run(approval, [ev("WorkflowStarted", {})]).commands).toEqual([{ type: "open_signal_wait", signal_name: "approve", timeout_seconds: 3600 }]);
+    const opened = [
+      ev("WorkflowStarted", {}),
+      ev("SignalWaitOpened", { sequence: 1, signal_wait_id: "w1", signal_name: "approve", timeout_seconds: 3600 }),
+    ];
+    expect(run(approval, [ev("WorkflowStarted", {})]).commands).toEqual([
+      { type: "open_signal_wait", signal_name: "approve", timeout_seconds: 3600 },
+    ]);
     expect(run(approval, opened).commands).toEqual([]);
-    const approved = run(approval, [...opened, ev("SignalReceived", { signal_name: "approve", signal_wait_id: "w1", arguments: encodeBlob(["yes"]), payload_codec: "avro" })]);
+    const approved = run(approval, [
+      ...opened,
+      ev("SignalReceived", {
+        signal_name: "approve",
+        signal_wait_id: "w1",
+        arguments: encodeBlob(["yes"]),
+        payload_codec: "avro",
+      }),
+    ]);
     expect(resultOf(approved.commands)).toBe("yes");
-    const timedOut = run(approval, [...opened, ev("TimerScheduled", { timer_id: "t", signal_wait_id: "w1", timer_kind: "signal_timeout" }), ev("TimerFired", { timer_id: "t", signal_wait_id: "w1", timer_kind: "signal_timeout" })]);
+    const timedOut = run(approval, [
+      ...opened,
+      ev("TimerScheduled", { timer_id: "t", signal_wait_id: "w1", timer_kind: "signal_timeout" }),
+      ev("TimerFired", { timer_id: "t", signal_wait_id: "w1", timer_kind: "signal_timeout" }),
+    ]);
     expect(resultOf(timedOut.commands)).toBe("timed-out");
   });
 
@@ -145,7 +191,10 @@ describe("replay", () => {
       ev("ActivityCompleted", { sequence: 2, activity_execution_id: "y", result: encodeBlob(2) }),
     ];
     expect(run(batch, history, [1]).commands).toEqual([]);
-    const both = [...history, ev("ActivityCompleted", { sequence: 1, activity_execution_id: "x", result: encodeBlob(1) })];
+    const both = [
+      ...history,
+      ev("ActivityCompleted", { sequence: 1, activity_execution_id: "x", result: encodeBlob(1) }),
+    ];
     const next = run(batch, both, [1]).commands[0];
     expect(next.type).toBe("continue_as_new");
     if (next.type !== "continue_as_new") throw new Error("unreachable");
@@ -161,9 +210,20 @@ describe("replay", () => {
     seq = 0;
     expect(run(parent, []).commands[0]).toMatchObject({ type: "start_child_workflow", workflow_type: "Child" });
     const done = run(parent, [
-      ev("ChildWorkflowScheduled", { sequence: 1, child_call_id: "c1", child_workflow_type: "Child", child_workflow_run_id: "r2" }),
+      ev("ChildWorkflowScheduled", {
+        sequence: 1,
+        child_call_id: "c1",
+        child_workflow_type: "Child",
+        child_workflow_run_id: "r2",
+      }),
       ev("ChildRunStarted", { sequence: 1, child_call_id: "c1", child_workflow_run_id: "r2" }),
-      ev("ChildRunCompleted", { sequence: 1, child_call_id: "c1", child_workflow_run_id: "r2", output: encodeBlob("hi"), payload_codec: "avro" }),
+      ev("ChildRunCompleted", {
+        sequence: 1,
+        child_call_id: "c1",
+        child_workflow_run_id: "r2",
+        output: encodeBlob("hi"),
+        payload_codec: "avro",
+      }),
     ]);
     expect(resultOf(done.commands)).toBe("child said hi");
   });
@@ -180,14 +240,31 @@ describe("replay of signals delivered before the wait", () => {
     seq = 0;
     const history = [
       ev("WorkflowStarted", {}),
-      ev("SignalReceived", { signal_id: "s1", signal_name: "approve", signal_wait_id: null, arguments: encodeBlob(["alice"]), payload_codec: "avro" }),
-      ev("SignalApplied", { signal_id: "s1", signal_name: "approve", signal_wait_id: null, value: encodeBlob(["alice"]) }),
+      ev("SignalReceived", {
+        signal_id: "s1",
+        signal_name: "approve",
+        signal_wait_id: null,
+        arguments: encodeBlob(["alice"]),
+        payload_codec: "avro",
+      }),
+      ev("SignalApplied", {
+        signal_id: "s1",
+        signal_name: "approve",
+        signal_wait_id: null,
+        value: encodeBlob(["alice"]),
+      }),
     ];
     expect(run(approval, history).commands).toEqual([{ type: "open_signal_wait", signal_name: "approve" }]);
     const done = run(approval, [
       ...history,
       ev("SignalWaitOpened", { sequence: 1, signal_wait_id: "w2", signal_name: "approve" }),
-      ev("SignalReceived", { signal_id: "s2", signal_name: "approve", signal_wait_id: "w2", arguments: encodeBlob(["bob"]), payload_codec: "avro" }),
+      ev("SignalReceived", {
+        signal_id: "s2",
+        signal_name: "approve",
+        signal_wait_id: "w2",
+        arguments: encodeBlob(["bob"]),
+        payload_codec: "avro",
+      }),
     ]);
     expect(resultOf(done.commands)).toEqual([["alice"], ["bob"]]);
   });

@@ -52,7 +52,11 @@ function num(v: unknown): number | null {
 /** A timer that exists to bound a signal/condition wait is part of that wait, not a user timer. */
 function isWaitTimer(e: HistoryEvent): boolean {
   const p = e.payload;
-  return str(p.signal_wait_id) !== null || str(p.condition_wait_id) !== null || /signal|condition/.test(String(p.timer_kind ?? ""));
+  return (
+    str(p.signal_wait_id) !== null ||
+    str(p.condition_wait_id) !== null ||
+    /signal|condition/.test(String(p.timer_kind ?? ""))
+  );
 }
 
 function asArgs(value: PayloadValue): PayloadValue[] {
@@ -106,9 +110,15 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
   const resolveActivity = (op: ActivityOperation<unknown>, opening: HistoryEvent): Outcome | null => {
     const recordedType = str(opening.payload.activity_type);
     if (recordedType !== null && recordedType !== op.activityType) {
-      throw new NonDeterminismError(`operation ${position}: code scheduled activity ${op.activityType}, history has ${recordedType}`);
+      throw new NonDeterminismError(
+        `operation ${position}: code scheduled activity ${op.activityType}, history has ${recordedType}`,
+      );
     }
-    const close = findClose(opening, ["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"], ["activity_execution_id"]);
+    const close = findClose(
+      opening,
+      ["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"],
+      ["activity_execution_id"],
+    );
     if (!close) return null;
     const p = close.payload;
     switch (close.event_type) {
@@ -117,10 +127,27 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
       case "ActivityTimedOut":
         return {
           ok: false,
-          error: new ActivityFailure(failureMessage(p, `activity ${op.activityType} timed out`), op.activityType, "ActivityTimeout", false, "timeout", str(p.timeout_kind)),
+          error: new ActivityFailure(
+            failureMessage(p, `activity ${op.activityType} timed out`),
+            op.activityType,
+            "ActivityTimeout",
+            false,
+            "timeout",
+            str(p.timeout_kind),
+          ),
         };
       case "ActivityCancelled":
-        return { ok: false, error: new ActivityFailure(`activity ${op.activityType} was cancelled`, op.activityType, "ActivityCancelled", false, "cancelled", null) };
+        return {
+          ok: false,
+          error: new ActivityFailure(
+            `activity ${op.activityType} was cancelled`,
+            op.activityType,
+            "ActivityCancelled",
+            false,
+            "cancelled",
+            null,
+          ),
+        };
       default:
         return {
           ok: false,
@@ -139,13 +166,17 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
   const resolveTimer = (opening: HistoryEvent): Outcome | null => {
     const close = findClose(opening, ["TimerFired", "TimerCancelled"], ["timer_id"]);
     if (!close) return null;
-    return close.event_type === "TimerFired" ? { ok: true, value: undefined } : { ok: false, error: new TimerCancelled() };
+    return close.event_type === "TimerFired"
+      ? { ok: true, value: undefined }
+      : { ok: false, error: new TimerCancelled() };
   };
 
   const resolveChild = (op: ChildWorkflowOperation<unknown>, opening: HistoryEvent): Outcome | null => {
     const recordedType = str(opening.payload.child_workflow_type) ?? str(opening.payload.workflow_type);
     if (recordedType !== null && recordedType !== op.workflowType) {
-      throw new NonDeterminismError(`operation ${position}: code started child ${op.workflowType}, history has ${recordedType}`);
+      throw new NonDeterminismError(
+        `operation ${position}: code started child ${op.workflowType}, history has ${recordedType}`,
+      );
     }
     const close = findClose(
       opening,
@@ -160,7 +191,10 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
     return {
       ok: false,
       error: new ChildWorkflowFailure(
-        failureMessage(p, `child workflow ${op.workflowType} ${close.event_type.slice("ChildRun".length).toLowerCase()}`),
+        failureMessage(
+          p,
+          `child workflow ${op.workflowType} ${close.event_type.slice("ChildRun".length).toLowerCase()}`,
+        ),
         op.workflowType,
         str(p.child_status) ?? str(p.closed_reason),
         str(p.exception_type) ?? str(p.exception_class),
@@ -185,7 +219,12 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
     const key = str(p.signal_id) ?? str(p.workflow_command_id) ?? `event:${index}`;
     if (signalByKey.has(key)) return;
     const raw = e.event_type === "SignalApplied" ? (p.value ?? p.arguments) : p.arguments;
-    const signal = { name: str(p.signal_name) ?? "", index, value: asArgs(decodePayload(raw, str(p.payload_codec))), consumed: false };
+    const signal = {
+      name: str(p.signal_name) ?? "",
+      index,
+      value: asArgs(decodePayload(raw, str(p.payload_codec))),
+      consumed: false,
+    };
     signalByKey.set(key, signal);
     signals.push(signal);
   });
@@ -195,11 +234,16 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
   const resolveSignal = (op: SignalWaitOperation, opening: HistoryEvent): Outcome | null => {
     const recordedName = str(opening.payload.signal_name);
     if (recordedName !== null && recordedName !== op.signalName) {
-      throw new NonDeterminismError(`operation ${position}: code waits for signal ${op.signalName}, history has ${recordedName}`);
+      throw new NonDeterminismError(
+        `operation ${position}: code waits for signal ${op.signalName}, history has ${recordedName}`,
+      );
     }
     const waitId = str(opening.payload.signal_wait_id);
     const timeoutAt = history.findIndex(
-      (e) => e.event_type === "TimerFired" && isWaitTimer(e) && (waitId !== null ? str(e.payload.signal_wait_id) === waitId : sameSequence(opening, e)),
+      (e) =>
+        e.event_type === "TimerFired" &&
+        isWaitTimer(e) &&
+        (waitId !== null ? str(e.payload.signal_wait_id) === waitId : sameSequence(opening, e)),
     );
     const signal = nextSignal(op.signalName, timeoutAt === -1 ? Infinity : timeoutAt);
     if (signal) {
@@ -226,8 +270,12 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
           },
           ...(o.queue ? { queue: o.queue } : {}),
           ...(o.timeouts?.startToClose !== undefined ? { start_to_close_timeout: o.timeouts.startToClose } : {}),
-          ...(o.timeouts?.scheduleToStart !== undefined ? { schedule_to_start_timeout: o.timeouts.scheduleToStart } : {}),
-          ...(o.timeouts?.scheduleToClose !== undefined ? { schedule_to_close_timeout: o.timeouts.scheduleToClose } : {}),
+          ...(o.timeouts?.scheduleToStart !== undefined
+            ? { schedule_to_start_timeout: o.timeouts.scheduleToStart }
+            : {}),
+          ...(o.timeouts?.scheduleToClose !== undefined
+            ? { schedule_to_close_timeout: o.timeouts.scheduleToClose }
+            : {}),
           ...(o.timeouts?.heartbeat !== undefined ? { heartbeat_timeout: o.timeouts.heartbeat } : {}),
         };
         return command;
@@ -277,7 +325,9 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
     }
     const recordedKind = OPENING_KIND[opening.event_type];
     if (recordedKind !== op.kind) {
-      throw new NonDeterminismError(`operation ${position}: code yielded ${op.kind}, history has ${opening.event_type}`);
+      throw new NonDeterminismError(
+        `operation ${position}: code yielded ${op.kind}, history has ${opening.event_type}`,
+      );
     }
     if (op instanceof ActivityOperation) return resolveActivity(op, opening);
     if (op instanceof TimerOperation) return resolveTimer(opening);
@@ -286,8 +336,16 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
   };
 
   const resolve = (y: Yieldable): Outcome | null => {
-    if (!(y instanceof AllOperation || y instanceof ActivityOperation || y instanceof TimerOperation || y instanceof ChildWorkflowOperation || y instanceof SignalWaitOperation)) {
-      throw new InvalidYieldError(`workflow ${input.info.workflowType} yielded ${typeof y === "object" && y !== null ? (y as object).constructor.name : typeof y}; yield ctx.activity/sleep/child/waitForSignal/all operations`);
+    if (!(
+      y instanceof AllOperation ||
+      y instanceof ActivityOperation ||
+      y instanceof TimerOperation ||
+      y instanceof ChildWorkflowOperation ||
+      y instanceof SignalWaitOperation
+    )) {
+      throw new InvalidYieldError(
+        `workflow ${input.info.workflowType} yielded ${typeof y === "object" && y !== null ? (y as object).constructor.name : typeof y}; yield ctx.activity/sleep/child/waitForSignal/all operations`,
+      );
     }
     if (y instanceof AllOperation) {
       const outcomes = y.operations.map(step);
@@ -316,7 +374,10 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
     // An uncaught activity failure closes the run with the activity's own error type, so the
     // run's failure names what went wrong (e.g. PaymentDeclined) rather than the wrapper.
     const type = error instanceof ActivityFailure ? (error.failureType ?? error.name) : error.name;
-    const flagged = error instanceof ActivityFailure ? error.nonRetryable : (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
+    const flagged =
+      error instanceof ActivityFailure
+        ? error.nonRetryable
+        : (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
     return {
       commands: [
         {
@@ -330,7 +391,9 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
     };
   }
   if (position < openings.length) {
-    throw new NonDeterminismError(`workflow finished after ${position} operations but history recorded ${openings.length}`);
+    throw new NonDeterminismError(
+      `workflow finished after ${position} operations but history recorded ${openings.length}`,
+    );
   }
   if (next.value instanceof ContinueAsNew) {
     return {

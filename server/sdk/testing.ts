@@ -35,7 +35,11 @@ export async function startTestServer(clock: Clock, opts: { pollTimeoutMs?: numb
     db,
     clock,
     engine,
-    auth: { driver: "token", tokens: { worker: TEST_WORKER_TOKEN, operator: TEST_OPERATOR_TOKEN, admin: null, legacy: null }, backwardCompatible: true },
+    auth: {
+      driver: "token",
+      tokens: { worker: TEST_WORKER_TOKEN, operator: TEST_OPERATOR_TOKEN, admin: null, legacy: null },
+      backwardCompatible: true,
+    },
     pollTimeoutMs: opts.pollTimeoutMs ?? 2_000,
   });
   const address = await app.listen({ port: 0, host: "127.0.0.1" });
@@ -63,20 +67,46 @@ export interface RunView {
 /** The current (latest) run of a workflow instance, with its output decoded. */
 export function currentRun(db: Db, workflowId: string): RunView | null {
   const row = db
-    .prepare("SELECT id, status, closed_reason, run_number, output, output_payload_codec FROM workflow_runs WHERE workflow_instance_id = ? ORDER BY run_number DESC LIMIT 1")
-    .get(workflowId) as { id: string; status: string; closed_reason: string | null; run_number: number; output: string | null; output_payload_codec: string | null } | undefined;
+    .prepare(
+      "SELECT id, status, closed_reason, run_number, output, output_payload_codec FROM workflow_runs WHERE workflow_instance_id = ? ORDER BY run_number DESC LIMIT 1",
+    )
+    .get(workflowId) as
+    | {
+        id: string;
+        status: string;
+        closed_reason: string | null;
+        run_number: number;
+        output: string | null;
+        output_payload_codec: string | null;
+      }
+    | undefined;
   if (!row) return null;
-  return { id: row.id, status: row.status, closed_reason: row.closed_reason, run_number: row.run_number, output: row.output ? decodePayload(row.output, row.output_payload_codec) : null };
+  return {
+    id: row.id,
+    status: row.status,
+    closed_reason: row.closed_reason,
+    run_number: row.run_number,
+    output: row.output ? decodePayload(row.output, row.output_payload_codec) : null,
+  };
 }
 
 export function historyOf(db: Db, runId: string): { event_type: string; payload: Record<string, unknown> }[] {
-  return (db.prepare("SELECT event_type, payload FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence").all(runId) as { event_type: string; payload: string | null }[]).map(
-    (r) => ({ event_type: r.event_type, payload: r.payload ? (JSON.parse(r.payload) as Record<string, unknown>) : {} }),
-  );
+  return (
+    db
+      .prepare("SELECT event_type, payload FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence")
+      .all(runId) as { event_type: string; payload: string | null }[]
+  ).map((r) => ({
+    event_type: r.event_type,
+    payload: r.payload ? (JSON.parse(r.payload) as Record<string, unknown>) : {},
+  }));
 }
 
 /** Polls (real time) until `check` returns a value, for progress made by workers over HTTP. */
-export async function eventually<T>(check: () => T | null | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | null | undefined | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = check();

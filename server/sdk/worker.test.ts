@@ -38,11 +38,24 @@ async function startWorker(opts: Partial<WorkerOptions>): Promise<Worker> {
   return w;
 }
 
-function start(workflowType: string, workflowId: string, args: unknown[], extra: { execution_timeout_seconds?: number } = {}) {
-  return server.engine.startWorkflow({ namespace: "default", workflow_id: workflowId, workflow_type: workflowType, task_queue: "default", input: encodePayload(args), ...extra });
+function start(
+  workflowType: string,
+  workflowId: string,
+  args: unknown[],
+  extra: { execution_timeout_seconds?: number } = {},
+) {
+  return server.engine.startWorkflow({
+    namespace: "default",
+    workflow_id: workflowId,
+    workflow_type: workflowType,
+    task_queue: "default",
+    input: encodePayload(args),
+    ...extra,
+  });
 }
 
-const eventsOf = (workflowId: string) => historyOf(server.db, currentRun(server.db, workflowId)?.id ?? "").map((e) => e.event_type);
+const eventsOf = (workflowId: string) =>
+  historyOf(server.db, currentRun(server.db, workflowId)?.id ?? "").map((e) => e.event_type);
 
 /** Moves the fake clock and runs the engine sweep, as the server's background loop would. */
 function advance(seconds: number): void {
@@ -72,7 +85,10 @@ describe("worker over HTTP against the embedded server", () => {
     advance(4);
     expect(eventsOf("checkout-1").filter((e) => e === "ActivityStarted")).toHaveLength(1);
     advance(1);
-    await eventually(() => eventsOf("checkout-1").filter((e) => e === "ActivityRetryScheduled").length === 2, "second retry");
+    await eventually(
+      () => eventsOf("checkout-1").filter((e) => e === "ActivityRetryScheduled").length === 2,
+      "second retry",
+    );
     advance(30);
     const run = await eventually(() => {
       const r = currentRun(server.db, "checkout-1");
@@ -128,9 +144,16 @@ describe("worker over HTTP against the embedded server", () => {
     expect(attempts).toBe(1);
     const history = historyOf(server.db, run.id);
     const failed = history.find((e) => e.event_type === "ActivityFailed");
-    expect(failed?.payload).toMatchObject({ non_retryable: true, exception_type: "PaymentDeclined", failure_category: "activity" });
+    expect(failed?.payload).toMatchObject({
+      non_retryable: true,
+      exception_type: "PaymentDeclined",
+      failure_category: "activity",
+    });
     expect(history.some((e) => e.event_type === "ActivityRetryScheduled")).toBe(false);
-    expect(history.find((e) => e.event_type === "WorkflowFailed")?.payload).toMatchObject({ exception_type: "PaymentDeclined", message: "card declined by issuer" });
+    expect(history.find((e) => e.event_type === "WorkflowFailed")?.payload).toMatchObject({
+      exception_type: "PaymentDeclined",
+      message: "card declined by issuer",
+    });
 
     start("LenientCheckout", "lenient-1", ["broken"]);
     const recovered = await eventually(() => {
@@ -149,7 +172,12 @@ describe("worker over HTTP against the embedded server", () => {
     start("Approval", "approval-1", ["order-42"]);
     await eventually(() => eventsOf("approval-1").includes("SignalWaitOpened"), "signal wait");
     expect(currentRun(server.db, "approval-1")?.status).toBe("waiting");
-    server.engine.signalWorkflow({ namespace: "default", workflow_id: "approval-1", signal_name: "approve", input: encodePayload(["alice"]) });
+    server.engine.signalWorkflow({
+      namespace: "default",
+      workflow_id: "approval-1",
+      signal_name: "approve",
+      input: encodePayload(["alice"]),
+    });
     const run = await eventually(() => {
       const r = currentRun(server.db, "approval-1");
       return r?.status === "completed" ? r : null;
@@ -174,7 +202,12 @@ describe("worker over HTTP against the embedded server", () => {
     const worker = await startWorker({ workflows: [wf], activities: [prepare] });
     start("EarlySignal", "early-1", []);
     await eventually(() => running, "activity running");
-    server.engine.signalWorkflow({ namespace: "default", workflow_id: "early-1", signal_name: "go", input: encodePayload(["now"]) });
+    server.engine.signalWorkflow({
+      namespace: "default",
+      workflow_id: "early-1",
+      signal_name: "go",
+      input: encodePayload(["now"]),
+    });
     await eventually(() => worker.stats.workflowTasksWithoutProgress === 1, "signal wake-up without progress");
     release();
     await eventually(() => eventsOf("early-1").includes("ActivityCompleted"), "activity completed");
@@ -238,7 +271,11 @@ describe("worker over HTTP against the embedded server", () => {
       return r?.status === "completed" && r.run_number === 3 ? r : null;
     }, "third run");
     expect(run.output).toEqual({ rounds: 3 });
-    const first = server.db.prepare("SELECT status, closed_reason FROM workflow_runs WHERE workflow_instance_id = 'sync-1' AND run_number = 1").get();
+    const first = server.db
+      .prepare(
+        "SELECT status, closed_reason FROM workflow_runs WHERE workflow_instance_id = 'sync-1' AND run_number = 1",
+      )
+      .get();
     expect(first).toEqual({ status: "completed", closed_reason: "continued" });
   });
 
@@ -248,7 +285,10 @@ describe("worker over HTTP against the embedded server", () => {
     const wf = defineWorkflow("Restock", function* (ctx, sku) {
       const info = yield* ctx.activity<{ stock: number }>("Lookup", [sku]);
       yield ctx.sleep(30);
-      const [a, b] = yield* ctx.all<[string, string]>([ctx.activity("Reserve", [sku, info.stock]), ctx.activity("Reserve", [sku, 1])]);
+      const [a, b] = yield* ctx.all<[string, string]>([
+        ctx.activity("Reserve", [sku, info.stock]),
+        ctx.activity("Reserve", [sku, 1]),
+      ]);
       return { a, b };
     });
     await startWorker({ workflows: [wf], activities: [lookup, reserve] });
@@ -263,11 +303,25 @@ describe("worker over HTTP against the embedded server", () => {
       advance(1);
       return null;
     }, "completion");
-    const recorded = (server.db.prepare("SELECT sequence, event_type, payload FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence").all(run.id) as { sequence: number; event_type: string; payload: string }[]).map(
-      (r) => ({ sequence: r.sequence, event_type: r.event_type, payload: JSON.parse(r.payload) as Record<string, unknown> }),
-    );
+    const recorded = (
+      server.db
+        .prepare(
+          "SELECT sequence, event_type, payload FROM workflow_history_events WHERE workflow_run_id = ? ORDER BY sequence",
+        )
+        .all(run.id) as { sequence: number; event_type: string; payload: string }[]
+    ).map((r) => ({
+      sequence: r.sequence,
+      event_type: r.event_type,
+      payload: JSON.parse(r.payload) as Record<string, unknown>,
+    }));
     const openings = ["ActivityScheduled", "TimerScheduled"];
-    const replay = (upTo: number) => replayWorkflow({ definition: wf, args: ["sku-9"], history: recorded.slice(0, upTo), info: { workflowId: "restock-replay", runId: run.id, workflowType: "Restock", taskQueue: "default" } });
+    const replay = (upTo: number) =>
+      replayWorkflow({
+        definition: wf,
+        args: ["sku-9"],
+        history: recorded.slice(0, upTo),
+        info: { workflowId: "restock-replay", runId: run.id, workflowType: "Restock", taskQueue: "default" },
+      });
     let checked = 0;
     recorded.forEach((e, i) => {
       // Only the first opening of each workflow task is a decision boundary; the rest came with it.
@@ -302,7 +356,9 @@ describe("worker over HTTP against the embedded server", () => {
     const worker = await startWorker({ workflows: [wf], activities: [upload] });
     start("UploadFlow", "upload-1", []);
     await eventually(() => answers.length === 1, "first heartbeat");
-    const beat = historyOf(server.db, currentRun(server.db, "upload-1")?.id ?? "").find((e) => e.event_type === "ActivityHeartbeatRecorded");
+    const beat = historyOf(server.db, currentRun(server.db, "upload-1")?.id ?? "").find(
+      (e) => e.event_type === "ActivityHeartbeatRecorded",
+    );
     expect(beat?.payload.progress).toEqual({ message: "uploading", current: 1, total: 2, unit: "parts" });
     server.engine.cancelWorkflow({ namespace: "default", workflow_id: "upload-1", reason: "operator cancelled" });
     release();
@@ -319,10 +375,23 @@ describe("worker over HTTP against the embedded server", () => {
     });
     const worker = await startWorker({ workflows: [wf], heartbeatIntervalMs: 30, maxConcurrentWorkflowTasks: 3 });
     const row = () =>
-      server.db.prepare("SELECT runtime, supported_workflow_types, max_concurrent_workflow_tasks, last_heartbeat_at FROM worker_registrations WHERE worker_id = ?").get(worker.workerId) as
-        | { runtime: string; supported_workflow_types: string; max_concurrent_workflow_tasks: number; last_heartbeat_at: number }
+      server.db
+        .prepare(
+          "SELECT runtime, supported_workflow_types, max_concurrent_workflow_tasks, last_heartbeat_at FROM worker_registrations WHERE worker_id = ?",
+        )
+        .get(worker.workerId) as
+        | {
+            runtime: string;
+            supported_workflow_types: string;
+            max_concurrent_workflow_tasks: number;
+            last_heartbeat_at: number;
+          }
         | undefined;
-    expect(row()).toMatchObject({ runtime: "typescript", supported_workflow_types: JSON.stringify(["Noop"]), max_concurrent_workflow_tasks: 3 });
+    expect(row()).toMatchObject({
+      runtime: "typescript",
+      supported_workflow_types: JSON.stringify(["Noop"]),
+      max_concurrent_workflow_tasks: 3,
+    });
     const later = clock.advance(60_000);
     await eventually(() => row()?.last_heartbeat_at === later, "heartbeat at the new time");
     server.db.prepare("DELETE FROM worker_registrations WHERE worker_id = ?").run(worker.workerId);

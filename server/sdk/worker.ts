@@ -81,7 +81,14 @@ function errorType(e: Error): string {
  */
 export class Worker {
   readonly workerId: string;
-  readonly stats: WorkerStats = { workflowTasksCompleted: 0, workflowTasksFailed: 0, workflowTasksWithoutProgress: 0, activitiesCompleted: 0, activitiesFailed: 0, staleReports: 0 };
+  readonly stats: WorkerStats = {
+    workflowTasksCompleted: 0,
+    workflowTasksFailed: 0,
+    workflowTasksWithoutProgress: 0,
+    activitiesCompleted: 0,
+    activitiesFailed: 0,
+    staleReports: 0,
+  };
   private readonly client: WorkerClient;
   private readonly workflows: Map<string, WorkflowDefinition>;
   private readonly activities: Map<string, ActivityDefinition>;
@@ -113,11 +120,25 @@ export class Worker {
     const pollers = this.opts.pollers ?? 2;
     if (this.workflows.size > 0) {
       const slots = new Slots(maxWf);
-      for (let i = 0; i < Math.min(pollers, maxWf); i++) this.loops.push(this.loop(slots, () => this.pollWorkflowTask(), (t) => this.runWorkflowTask(t)));
+      for (let i = 0; i < Math.min(pollers, maxWf); i++)
+        this.loops.push(
+          this.loop(
+            slots,
+            () => this.pollWorkflowTask(),
+            (t) => this.runWorkflowTask(t),
+          ),
+        );
     }
     if (this.activities.size > 0) {
       const slots = new Slots(maxAct);
-      for (let i = 0; i < Math.min(pollers, maxAct); i++) this.loops.push(this.loop(slots, () => this.pollActivityTask(), (t) => this.runActivityTask(t)));
+      for (let i = 0; i < Math.min(pollers, maxAct); i++)
+        this.loops.push(
+          this.loop(
+            slots,
+            () => this.pollActivityTask(),
+            (t) => this.runActivityTask(t),
+          ),
+        );
     }
   }
 
@@ -144,7 +165,8 @@ export class Worker {
     try {
       await this.client.post("/heartbeat", { worker_id: this.workerId }, heartbeatResponseSchema);
     } catch (e) {
-      if (e instanceof WorkerProtocolError && e.reason === "worker_not_registered") await this.register().catch((err: unknown) => this.report(err, "register"));
+      if (e instanceof WorkerProtocolError && e.reason === "worker_not_registered")
+        await this.register().catch((err: unknown) => this.report(err, "register"));
       else this.report(e, "heartbeat");
     }
   }
@@ -224,16 +246,24 @@ export class Worker {
   }
 
   private pollBody(): Record<string, string> {
-    return { worker_id: this.workerId, task_queue: this.opts.taskQueue, ...(this.opts.buildId ? { build_id: this.opts.buildId } : {}) };
+    return {
+      worker_id: this.workerId,
+      task_queue: this.opts.taskQueue,
+      ...(this.opts.buildId ? { build_id: this.opts.buildId } : {}),
+    };
   }
 
   private async pollWorkflowTask(): Promise<WorkflowTask | null> {
-    const res = await this.withPollSignal((signal) => this.client.post("/workflow-tasks/poll", this.pollBody(), workflowPollResponseSchema, signal));
+    const res = await this.withPollSignal((signal) =>
+      this.client.post("/workflow-tasks/poll", this.pollBody(), workflowPollResponseSchema, signal),
+    );
     return res.task;
   }
 
   private async pollActivityTask(): Promise<ActivityTask | null> {
-    const res = await this.withPollSignal((signal) => this.client.post("/activity-tasks/poll", this.pollBody(), activityPollResponseSchema, signal));
+    const res = await this.withPollSignal((signal) =>
+      this.client.post("/activity-tasks/poll", this.pollBody(), activityPollResponseSchema, signal),
+    );
     return res.task;
   }
 
@@ -243,7 +273,12 @@ export class Worker {
     while (token) {
       const page = await this.client.post(
         `/workflow-tasks/${encodeURIComponent(task.task_id)}/history`,
-        { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, next_history_page_token: token, history_page_size: 1000 },
+        {
+          lease_owner: task.lease_owner,
+          workflow_task_attempt: task.workflow_task_attempt,
+          next_history_page_token: token,
+          history_page_size: 1000,
+        },
         historyPageResponseSchema,
       );
       events.push(...page.history_events);
@@ -268,7 +303,10 @@ export class Worker {
     const definition = this.workflows.get(task.workflow_type);
     if (!definition) {
       this.stats.workflowTasksFailed += 1;
-      await this.failWorkflowTask(task, new Error(`workflow type ${task.workflow_type} is not registered on worker ${this.workerId}`));
+      await this.failWorkflowTask(
+        task,
+        new Error(`workflow type ${task.workflow_type} is not registered on worker ${this.workerId}`),
+      );
       return;
     }
     let result;
@@ -279,7 +317,12 @@ export class Worker {
         definition,
         args: Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded],
         history,
-        info: { workflowId: task.workflow_id, runId: task.run_id, workflowType: task.workflow_type, taskQueue: task.task_queue ?? null },
+        info: {
+          workflowId: task.workflow_id,
+          runId: task.run_id,
+          workflowType: task.workflow_type,
+          taskQueue: task.task_queue ?? null,
+        },
         activityDefaults: (name) => this.activities.get(name)?.options,
       });
     } catch (e) {
@@ -293,7 +336,12 @@ export class Worker {
       // failed instead; the server retries it with a short backoff, by which time the history
       // holds whatever the code is waiting for.
       this.stats.workflowTasksWithoutProgress += 1;
-      await this.failWorkflowTask(task, Object.assign(new Error("Workflow task made no progress: every open operation is still pending."), { name: "NoProgress" }));
+      await this.failWorkflowTask(
+        task,
+        Object.assign(new Error("Workflow task made no progress: every open operation is still pending."), {
+          name: "NoProgress",
+        }),
+      );
       return;
     }
     await this.client.post(
@@ -340,14 +388,19 @@ export class Worker {
     try {
       let outcome: ActivityOutcomeResponse;
       try {
-        if (!definition) throw new Error(`activity type ${task.activity_type} is not registered on worker ${this.workerId}`);
+        if (!definition)
+          throw new Error(`activity type ${task.activity_type} is not registered on worker ${this.workerId}`);
         const decoded = decodePayload(task.arguments, task.payload_codec);
         const args: PayloadValue[] = Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded];
         const value = await definition.run(ctx, ...args);
         outcome = await this.report409(() =>
           this.client.post(
             `${taskPath}/complete`,
-            { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, result: encodePayload(value ?? null) },
+            {
+              activity_attempt_id: task.activity_attempt_id,
+              lease_owner: task.lease_owner,
+              result: encodePayload(value ?? null),
+            },
             activityOutcomeResponseSchema,
           ),
         );

@@ -117,7 +117,11 @@ export class WorkflowContext {
     private readonly activityDefaults: (activityType: string) => ActivityOptions | undefined,
   ) {}
 
-  activity<T = PayloadValue>(activityType: string, args: unknown[] = [], options: ActivityOptions = {}): ActivityOperation<T> {
+  activity<T = PayloadValue>(
+    activityType: string,
+    args: unknown[] = [],
+    options: ActivityOptions = {},
+  ): ActivityOperation<T> {
     const defaults = this.activityDefaults(activityType) ?? {};
     return new ActivityOperation<T>(activityType, args, {
       ...defaults,
@@ -130,7 +134,11 @@ export class WorkflowContext {
     return new TimerOperation(seconds);
   }
 
-  child<T = PayloadValue>(workflowType: string, args: unknown[] = [], options: ChildWorkflowOptions = {}): ChildWorkflowOperation<T> {
+  child<T = PayloadValue>(
+    workflowType: string,
+    args: unknown[] = [],
+    options: ChildWorkflowOptions = {},
+  ): ChildWorkflowOperation<T> {
     return new ChildWorkflowOperation<T>(workflowType, args, options);
   }
 

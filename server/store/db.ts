@@ -27,7 +27,9 @@ export function openDb(file: string, clock: Clock): Db {
  * that version: the upgrade test builds databases as every earlier release left them.
  */
 export function migrate(db: Db, clock: Clock, upTo: number = Number.POSITIVE_INFINITY): void {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
   const applied = new Set(
     (db.prepare("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version),
   );
@@ -36,9 +38,15 @@ export function migrate(db: Db, clock: Clock, upTo: number = Number.POSITIVE_INF
     if (m.version > upTo) break;
     db.transaction(() => {
       db.exec(m.sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, clock.now());
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(
+        m.version,
+        m.name,
+        clock.now(),
+      );
     })();
   }
   const now = clock.now();
-  db.prepare("INSERT OR IGNORE INTO namespaces (name, description, created_at, updated_at) VALUES ('default', 'Default namespace', ?, ?)").run(now, now);
+  db.prepare(
+    "INSERT OR IGNORE INTO namespaces (name, description, created_at, updated_at) VALUES ('default', 'Default namespace', ?, ?)",
+  ).run(now, now);
 }

@@ -37,29 +37,45 @@ async function writeScenarios(): Promise<void> {
 function tablesOfFirstMigration(): string[] {
   const scratch = new Database(":memory:");
   migrate(scratch, new FakeClock(), migrations[0]!.version);
-  const names = (scratch.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  const names = (
+    scratch
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((r) => r.name);
   scratch.close();
   return names;
 }
 
 function schemaOf(db: Db): { type: string; name: string; tbl_name: string; sql: string | null }[] {
-  return db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all() as { type: string; name: string; tbl_name: string; sql: string | null }[];
+  return db
+    .prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name")
+    .all() as { type: string; name: string; tbl_name: string; sql: string | null }[];
 }
 
 function columnsOf(db: Db, table: string): string[] {
-  return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => `"${c.name}"`);
+  return (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map(
+    (c) => `"${c.name}"`,
+  );
 }
 
 /** Rows in a stable order; `columns` limits a base table to what the older release could write. */
 function rowsOf(db: Db, table: string, columns: string[] = ["*"]): unknown[] {
-  if (table === "schema_migrations") return db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all();
+  if (table === "schema_migrations")
+    return db.prepare("SELECT version, name FROM schema_migrations ORDER BY version").all();
   // A counter that went back to zero and one never written mean the same thing.
-  if (table === "workflow_run_summary_counts") return db.prepare("SELECT * FROM workflow_run_summary_counts WHERE n != 0 ORDER BY namespace, dim, val").all();
+  if (table === "workflow_run_summary_counts")
+    return db.prepare("SELECT * FROM workflow_run_summary_counts WHERE n != 0 ORDER BY namespace, dim, val").all();
   return db.prepare(`SELECT ${columns.join(", ")} FROM "${table}" ORDER BY rowid`).all();
 }
 
 function searchHits(db: Db, term: string): number[] {
-  return (db.prepare("SELECT rowid FROM workflow_run_search WHERE workflow_run_search MATCH ? ORDER BY rowid").all(`"${term}"`) as { rowid: number }[]).map((r) => r.rowid);
+  return (
+    db
+      .prepare("SELECT rowid FROM workflow_run_search WHERE workflow_run_search MATCH ? ORDER BY rowid")
+      .all(`"${term}"`) as { rowid: number }[]
+  ).map((r) => r.rowid);
 }
 
 /**
@@ -76,7 +92,8 @@ function databaseWrittenAt(k: number, liveFile: string): { file: string; columns
   const columnsAtK = new Map(baseTables.map((t) => [t, columnsOf(db, t)] as const));
   db.transaction(() => {
     db.exec("DELETE FROM namespaces");
-    for (const [t, cols] of columnsAtK) db.exec(`INSERT INTO main."${t}" (${cols.join(", ")}) SELECT ${cols.join(", ")} FROM live."${t}" ORDER BY rowid`);
+    for (const [t, cols] of columnsAtK)
+      db.exec(`INSERT INTO main."${t}" (${cols.join(", ")}) SELECT ${cols.join(", ")} FROM live."${t}" ORDER BY rowid`);
   })();
   db.exec("DETACH DATABASE live");
   db.close();
@@ -99,7 +116,12 @@ describe("a database written by an earlier release upgrades to what a fresh one 
   test("the scenarios wrote rows into every base table the upgrade has to carry", () => {
     const empty = baseTables.filter((t) => rowsOf(h.db, t).length === 0);
     // worker_registrations, commands, links… must all be exercised, or the comparison proves little.
-    expect(empty.filter((t) => !["workflow_child_calls", "workflow_links", "workflow_signal_records", "workflow_run_timers"].includes(t))).toEqual([]);
+    expect(
+      empty.filter(
+        (t) =>
+          !["workflow_child_calls", "workflow_links", "workflow_signal_records", "workflow_run_timers"].includes(t),
+      ),
+    ).toEqual([]);
   });
 
   const versions = migrations.map((m) => m.version).filter((v) => v < LATEST);
@@ -109,12 +131,15 @@ describe("a database written by an earlier release upgrades to what a fresh one 
     const upgraded = openDb(file, new FakeClock());
     try {
       expect(schemaOf(upgraded)).toEqual(schemaOf(h.db));
-      const tables = schemaOf(h.db).filter((o) => o.type === "table" && !isSearchTable(o.name)).map((o) => o.name);
+      const tables = schemaOf(h.db)
+        .filter((o) => o.type === "table" && !isSearchTable(o.name))
+        .map((o) => o.name);
       for (const t of tables) {
         const cols = columnsAtK.get(t);
         expect({ table: t, rows: rowsOf(upgraded, t, cols) }).toEqual({ table: t, rows: rowsOf(h.db, t, cols) });
       }
-      for (const term of ["completed", "failed-1", "bk-", "Order", "zzz-no-such"]) expect({ term, hits: searchHits(upgraded, term) }).toEqual({ term, hits: searchHits(h.db, term) });
+      for (const term of ["completed", "failed-1", "bk-", "Order", "zzz-no-such"])
+        expect({ term, hits: searchHits(upgraded, term) }).toEqual({ term, hits: searchHits(h.db, term) });
       expect(upgraded.pragma("integrity_check", { simple: true })).toBe("ok");
       expect(upgraded.pragma("foreign_key_check")).toEqual([]);
       upgraded.exec("INSERT INTO workflow_run_search (workflow_run_search) VALUES ('integrity-check')");

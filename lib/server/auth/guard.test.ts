@@ -15,7 +15,12 @@ const config = parseConfig({
 });
 
 // As proxy.ts forwards a request for an allowed host (x-breakwater-host is the validated one).
-const sameOrigin = { host: "console:3000", "x-breakwater-host": "console:3000", origin: "http://console:3000", "sec-fetch-site": "same-origin" };
+const sameOrigin = {
+  host: "console:3000",
+  "x-breakwater-host": "console:3000",
+  origin: "http://console:3000",
+  "sec-fetch-site": "same-origin",
+};
 
 function from(person: Person | null, extra: Record<string, string> = {}): Headers {
   return forwardHeaders(new Headers({ ...sameOrigin, ...extra }), person);
@@ -32,7 +37,9 @@ describe("guardAction with console auth", () => {
 
   it("lets an operator run run actions but not system passes", () => {
     expect(guardAction(from({ user: "ola", role: "operator" }), config, "operator")).toBeNull();
-    expect(guardAction(from({ user: "ola", role: "operator" }), config, "admin")?.message).toMatch(/your role \(operator\) cannot run system passes/);
+    expect(guardAction(from({ user: "ola", role: "operator" }), config, "admin")?.message).toMatch(
+      /your role \(operator\) cannot run system passes/,
+    );
   });
 
   it("lets an admin run both", () => {
@@ -42,13 +49,20 @@ describe("guardAction with console auth", () => {
 
   it("refuses when nobody is signed in, even with a client-forged person header", () => {
     expect(guardAction(from(null), config, "operator")?.message).toMatch(/nobody is signed in/);
-    const forged = forwardHeaders(new Headers({ ...sameOrigin, "x-breakwater-role": "admin", "x-breakwater-user": "mallory" }), null);
+    const forged = forwardHeaders(
+      new Headers({ ...sameOrigin, "x-breakwater-role": "admin", "x-breakwater-user": "mallory" }),
+      null,
+    );
     expect(guardAction(forged, config, "operator")).toMatchObject({ reason: "role" });
   });
 
   it("still checks origin and read-only mode first", () => {
-    expect(guardAction(from({ user: "ada", role: "admin" }, { origin: "http://evil.test" }), config, "operator")).toMatchObject({ reason: "cross_origin" });
-    expect(guardAction(from({ user: "ada", role: "admin" }), { ...config, readOnly: true }, "operator")).toMatchObject({ reason: "read_only" });
+    expect(
+      guardAction(from({ user: "ada", role: "admin" }, { origin: "http://evil.test" }), config, "operator"),
+    ).toMatchObject({ reason: "cross_origin" });
+    expect(guardAction(from({ user: "ada", role: "admin" }), { ...config, readOnly: true }, "operator")).toMatchObject({
+      reason: "read_only",
+    });
   });
 
   it("gives admins the admin token and everyone else the operator token", () => {
@@ -64,6 +78,8 @@ describe("guardAction with console auth", () => {
       BREAKWATER_USERS_FILE: "/unused/users.json",
       BREAKWATER_SESSION_SECRET: "q".repeat(32),
     });
-    expect(guardAction(from({ user: "ada", role: "admin" }), operatorTokenOnly, "admin")?.message).toMatch(/token has the operator role/);
+    expect(guardAction(from({ user: "ada", role: "admin" }), operatorTokenOnly, "admin")?.message).toMatch(
+      /token has the operator role/,
+    );
   });
 });

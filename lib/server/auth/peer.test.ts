@@ -12,7 +12,13 @@ let port = 0;
 beforeAll(async () => {
   installPeerStamp();
   server = createServer((req, res) => {
-    res.end(JSON.stringify({ peer: req.headers[PEER_HEADER], repeated: req.headers[REPEATED_HEADER], groups: req.headers["x-forwarded-groups"] }));
+    res.end(
+      JSON.stringify({
+        peer: req.headers[PEER_HEADER],
+        repeated: req.headers[REPEATED_HEADER],
+        groups: req.headers["x-forwarded-groups"],
+      }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
@@ -50,7 +56,9 @@ describe("peer stamp", () => {
 
   it("records the socket's address and overwrites a client-sent value", async () => {
     expect(await ask({})).toMatchObject({ peer: "127.0.0.1" });
-    expect(await ask({ [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "10.0.0.5" })).toMatchObject({ peer: "127.0.0.1" });
+    expect(await ask({ [PEER_HEADER]: "10.0.0.5", "x-forwarded-for": "10.0.0.5" })).toMatchObject({
+      peer: "127.0.0.1",
+    });
   });
 
   it("names headers sent more than once, which Node would otherwise join into one list", async () => {
@@ -58,12 +66,16 @@ describe("peer stamp", () => {
     expect(twice.groups).toBe("readers, ops-admins");
     expect(twice.repeated).toBe("x-forwarded-groups");
     // One header with a comma-separated list is one header; and a client cannot pre-fill the stamp.
-    expect(await ask({ "X-Forwarded-Groups": "readers,ops-admins", [REPEATED_HEADER]: "nothing" })).toMatchObject({ repeated: "" });
+    expect(await ask({ "X-Forwarded-Groups": "readers,ops-admins", [REPEATED_HEADER]: "nothing" })).toMatchObject({
+      repeated: "",
+    });
   });
 
   it("tells loopback addresses from the rest", () => {
-    for (const address of ["127.0.0.1", "127.8.0.3", "::1", "::ffff:127.0.0.1"]) expect(isLoopbackAddress(address), address).toBe(true);
-    for (const address of ["0.0.0.0", "::", "10.0.0.5", "::ffff:10.0.0.5", "", undefined]) expect(isLoopbackAddress(address), String(address)).toBe(false);
+    for (const address of ["127.0.0.1", "127.8.0.3", "::1", "::ffff:127.0.0.1"])
+      expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ["0.0.0.0", "::", "10.0.0.5", "::ffff:10.0.0.5", "", undefined])
+      expect(isLoopbackAddress(address), String(address)).toBe(false);
   });
 
   it("without console auth, answers 403 itself to a connection that did not arrive on loopback", () => {

@@ -43,7 +43,8 @@ function repeatedNames(raw: readonly string[]): string {
  * here, before Next.js sees it: the console serves loopback only whatever it was bound to.
  */
 function refusedOffLoopback(request: IncomingMessage, response: unknown): boolean {
-  if (!(globalThis as { [LOOPBACK_ONLY]?: boolean })[LOOPBACK_ONLY] || isLoopbackAddress(request.socket.localAddress)) return false;
+  if (!(globalThis as { [LOOPBACK_ONLY]?: boolean })[LOOPBACK_ONLY] || isLoopbackAddress(request.socket.localAddress))
+    return false;
   if (response instanceof ServerResponse) {
     response.writeHead(403, { "content-type": "text/plain; charset=utf-8", connection: "close" });
     response.end("Refused: this console has no authentication (BREAKWATER_AUTH) and answers on loopback only.\n");
@@ -74,7 +75,8 @@ export function installPeerStamp(options: { loopbackOnly?: boolean } = {}): void
   registry[LOOPBACK_ONLY] = options.loopbackOnly === true;
   if (registry[INSTALLED]) return;
   patch(HttpServer.prototype as unknown as { emit: Emit });
-  if (HttpsServer.prototype.emit !== HttpServer.prototype.emit) patch(HttpsServer.prototype as unknown as { emit: Emit });
+  if (HttpsServer.prototype.emit !== HttpServer.prototype.emit)
+    patch(HttpsServer.prototype as unknown as { emit: Emit });
   registry[INSTALLED] = true;
 }
 

@@ -17,11 +17,20 @@ const proxyMode = settings({
 });
 
 const now = Date.UTC(2026, 0, 1);
-const identity = { "x-forwarded-user": "ada", "x-forwarded-email": "ada@example.com", "x-forwarded-groups": "ops,ops-admins" };
+const identity = {
+  "x-forwarded-user": "ada",
+  "x-forwarded-email": "ada@example.com",
+  "x-forwarded-groups": "ops,ops-admins",
+};
 
 describe("proxy mode", () => {
   it("believes identity headers from a trusted proxy and maps groups to a role", async () => {
-    const outcome = await authenticate(proxyMode, { headers: new Headers(identity), sessionCookie: undefined, peer: "10.0.0.5", nowMs: now });
+    const outcome = await authenticate(proxyMode, {
+      headers: new Headers(identity),
+      sessionCookie: undefined,
+      peer: "10.0.0.5",
+      nowMs: now,
+    });
     expect(outcome).toEqual({ kind: "person", person: { user: "ada", role: "admin" } });
   });
 
@@ -35,7 +44,10 @@ describe("proxy mode", () => {
 
   it("refuses a vouched-for person whose groups map to no role", async () => {
     const headers = new Headers({ "x-forwarded-user": "bob", "x-forwarded-groups": "marketing" });
-    expect(await authenticate(proxyMode, { headers, sessionCookie: undefined, peer: "fd00::2", nowMs: now })).toEqual({ kind: "no_role", user: "bob" });
+    expect(await authenticate(proxyMode, { headers, sessionCookie: undefined, peer: "fd00::2", nowMs: now })).toEqual({
+      kind: "no_role",
+      user: "bob",
+    });
   });
 
   it("reads configured header names and falls back to the e-mail header", async () => {
@@ -55,15 +67,24 @@ describe("proxy mode", () => {
 
 describe("password mode", () => {
   const secret = "k".repeat(32);
-  const passwordMode = settings({ BREAKWATER_AUTH: "password", BREAKWATER_USERS_FILE: "/etc/users.json", BREAKWATER_SESSION_SECRET: secret });
+  const passwordMode = settings({
+    BREAKWATER_AUTH: "password",
+    BREAKWATER_USERS_FILE: "/etc/users.json",
+    BREAKWATER_SESSION_SECRET: secret,
+  });
 
   it("accepts a valid session cookie and nothing else", async () => {
     const cookie = await issueSession({ user: "ada", role: "operator" }, secret, 60, now);
     const input = { headers: new Headers(identity), peer: "10.0.0.5", nowMs: now };
-    expect(await authenticate(passwordMode, { ...input, sessionCookie: cookie })).toEqual({ kind: "person", person: { user: "ada", role: "operator" } });
+    expect(await authenticate(passwordMode, { ...input, sessionCookie: cookie })).toEqual({
+      kind: "person",
+      person: { user: "ada", role: "operator" },
+    });
     // Proxy headers mean nothing in password mode.
     expect(await authenticate(passwordMode, { ...input, sessionCookie: undefined })).toEqual({ kind: "anonymous" });
-    expect(await authenticate(passwordMode, { ...input, sessionCookie: cookie, nowMs: now + 61_000 })).toEqual({ kind: "anonymous" });
+    expect(await authenticate(passwordMode, { ...input, sessionCookie: cookie, nowMs: now + 61_000 })).toEqual({
+      kind: "anonymous",
+    });
   });
 });
 

@@ -15,7 +15,13 @@ describe("token buckets", () => {
 });
 
 /** One login attempt as the route makes it: admitted or not, then verified (correct or wrong). */
-function attempt(limiter: LoginLimiter, address: string, user: string, correct: boolean, nowMs: number): "signed_in" | "invalid" | "rate_limited" {
+function attempt(
+  limiter: LoginLimiter,
+  address: string,
+  user: string,
+  correct: boolean,
+  nowMs: number,
+): "signed_in" | "invalid" | "rate_limited" {
   if (!limiter.admit(address, user, nowMs).allowed) return "rate_limited";
   if (!correct) {
     limiter.failed(address, user, nowMs);
@@ -48,9 +54,12 @@ describe("login limiter: a guesser throttles itself, not the people it guesses a
   it("lets one address keep nobody else locked: spraying ten accounts stops the sprayer after 20", () => {
     const limiter = new LoginLimiter();
     const users = Array.from({ length: 10 }, (_, i) => `user-${i}`);
-    const outcomes = users.flatMap((user) => Array.from({ length: 5 }, () => attempt(limiter, attacker, user, false, t0)));
+    const outcomes = users.flatMap((user) =>
+      Array.from({ length: 5 }, () => attempt(limiter, attacker, user, false, t0)),
+    );
     expect(outcomes.filter((o) => o === "invalid")).toHaveLength(20);
-    for (const [i, user] of users.entries()) expect(attempt(limiter, `198.51.100.${i + 1}`, user, true, t0), user).toBe("signed_in");
+    for (const [i, user] of users.entries())
+      expect(attempt(limiter, `198.51.100.${i + 1}`, user, true, t0), user).toBe("signed_in");
   });
 
   it("caps a distributed guess at one account, yet lets its owner in with the right password", () => {
@@ -71,7 +80,9 @@ describe("login limiter: a guesser throttles itself, not the people it guesses a
     const limiter = new LoginLimiter();
     for (let n = 0; n < 4; n += 1) attempt(limiter, "192.0.2.10", "ada", false, t0);
     expect(attempt(limiter, "192.0.2.10", "ada", true, t0)).toBe("signed_in");
-    expect(Array.from({ length: 5 }, () => attempt(limiter, "192.0.2.10", "ada", false, t0))).toEqual(Array(5).fill("invalid"));
+    expect(Array.from({ length: 5 }, () => attempt(limiter, "192.0.2.10", "ada", false, t0))).toEqual(
+      Array(5).fill("invalid"),
+    );
   });
 
   it("keeps a process-wide ceiling on password checks", () => {
@@ -81,7 +92,12 @@ describe("login limiter: a guesser throttles itself, not the people it guesses a
       user: { capacity: 50, refillPerSecond: 1 / 60 },
       global: { capacity: 3, refillPerSecond: 1 },
     });
-    expect(["a", "b", "c", "d"].map((user, i) => limiter.admit(`10.2.0.${i}`, user, t0).allowed)).toEqual([true, true, true, false]);
+    expect(["a", "b", "c", "d"].map((user, i) => limiter.admit(`10.2.0.${i}`, user, t0).allowed)).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(limiter.admit("10.2.0.9", "e", t0 + 1_000).allowed).toBe(true);
   });
 });

@@ -35,7 +35,10 @@ export class TokenBuckets {
     const bucket = this.buckets.get(key);
     if (!bucket) return { tokens: this.spec.capacity, updatedMs: nowMs };
     const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
-    return { tokens: Math.min(this.spec.capacity, bucket.tokens + elapsed * this.spec.refillPerSecond), updatedMs: nowMs };
+    return {
+      tokens: Math.min(this.spec.capacity, bucket.tokens + elapsed * this.spec.refillPerSecond),
+      updatedMs: nowMs,
+    };
   }
 
   /** Takes one token; false when the bucket is empty. */
@@ -101,7 +104,11 @@ export class LoginLimiter {
   admit(address: string, user: string, nowMs: number): LoginThrottle {
     const pairKey = `${address}\u0000${user.toLowerCase()}`;
     const userKey = user.toLowerCase();
-    const waits = [this.global.retryAfterSeconds("*", nowMs), this.address.retryAfterSeconds(address, nowMs), this.pair.retryAfterSeconds(pairKey, nowMs)];
+    const waits = [
+      this.global.retryAfterSeconds("*", nowMs),
+      this.address.retryAfterSeconds(address, nowMs),
+      this.pair.retryAfterSeconds(pairKey, nowMs),
+    ];
     // The per-user ceiling stops only addresses that have themselves guessed wrong for this user lately.
     if (!this.pair.full(pairKey, nowMs)) waits.push(this.user.retryAfterSeconds(userKey, nowMs));
     const wait = Math.max(...waits);

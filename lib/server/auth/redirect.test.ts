@@ -8,7 +8,18 @@ describe("safeNextPath", () => {
   });
 
   it("refuses other sites, schemes, login loops and API paths", () => {
-    for (const value of ["//evil.test/x", "/\\evil.test", "https://evil.test", "javascript:alert(1)", "/login", "/login?next=/", "/api/dw/health", "/\u0000x", 42, undefined]) {
+    for (const value of [
+      "//evil.test/x",
+      "/\\evil.test",
+      "https://evil.test",
+      "javascript:alert(1)",
+      "/login",
+      "/login?next=/",
+      "/api/dw/health",
+      "/\u0000x",
+      42,
+      undefined,
+    ]) {
       expect(safeNextPath(value), String(value)).toBe("/");
     }
   });

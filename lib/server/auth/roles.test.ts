@@ -13,8 +13,12 @@ describe("role rules", () => {
   });
 
   it("words a refusal with the person's role", () => {
-    expect(personRefusal({ user: "vic", role: "viewer" }, "operator")).toBe("Refused: your role (viewer) cannot run actions; this needs operator.");
-    expect(personRefusal({ user: "ola", role: "operator" }, "admin")).toBe("Refused: your role (operator) cannot run system passes; this needs admin.");
+    expect(personRefusal({ user: "vic", role: "viewer" }, "operator")).toBe(
+      "Refused: your role (viewer) cannot run actions; this needs operator.",
+    );
+    expect(personRefusal({ user: "ola", role: "operator" }, "admin")).toBe(
+      "Refused: your role (operator) cannot run system passes; this needs admin.",
+    );
     expect(personRefusal({ user: "ada", role: "admin" }, "admin")).toBeNull();
     expect(personRefusal(null, "operator")).toMatch(/nobody is signed in/);
   });

@@ -11,7 +11,11 @@ function b64url(text: string): string {
 describe("session cookies", () => {
   it("verifies its own token until the TTL is over", async () => {
     const token = await issueSession({ user: "ada", role: "operator" }, secret, 3600, t0);
-    expect(await verifySession(token, secret, t0 + 3599_000)).toMatchObject({ user: "ada", role: "operator", expiresAtMs: t0 + 3600_000 });
+    expect(await verifySession(token, secret, t0 + 3599_000)).toMatchObject({
+      user: "ada",
+      role: "operator",
+      expiresAtMs: t0 + 3600_000,
+    });
     expect(await verifySession(token, secret, t0 + 3601_000)).toBeNull();
   });
 
@@ -36,7 +40,13 @@ describe("session cookies", () => {
   });
 
   it("sets HttpOnly and SameSite=Lax always, Secure over https", () => {
-    expect(sessionCookieOptions(true, 60)).toMatchObject({ httpOnly: true, sameSite: "lax", secure: true, path: "/", maxAge: 60 });
+    expect(sessionCookieOptions(true, 60)).toMatchObject({
+      httpOnly: true,
+      sameSite: "lax",
+      secure: true,
+      path: "/",
+      maxAge: 60,
+    });
     expect(sessionCookieOptions(false, 60).secure).toBe(false);
   });
 

@@ -28,7 +28,12 @@ function key(secret: string): Uint8Array {
   return new TextEncoder().encode(secret);
 }
 
-export async function issueSession(claims: SessionClaims, secret: string, ttlSeconds: number, nowMs: number): Promise<string> {
+export async function issueSession(
+  claims: SessionClaims,
+  secret: string,
+  ttlSeconds: number,
+  nowMs: number,
+): Promise<string> {
   const issuedAt = Math.floor(nowMs / 1000);
   return new SignJWT({ role: claims.role })
     .setProtectedHeader({ alg: "HS256" })
@@ -41,7 +46,11 @@ export async function issueSession(claims: SessionClaims, secret: string, ttlSec
     .sign(key(secret));
 }
 
-export async function verifySession(token: string | undefined, secret: string, nowMs: number): Promise<VerifiedSession | null> {
+export async function verifySession(
+  token: string | undefined,
+  secret: string,
+  nowMs: number,
+): Promise<VerifiedSession | null> {
   if (!token) return null;
   try {
     const { payload } = await jwtVerify(token, key(secret), {
@@ -51,7 +60,13 @@ export async function verifySession(token: string | undefined, secret: string, n
       currentDate: new Date(nowMs),
       requiredClaims: ["exp", "sub", "jti"],
     });
-    if (typeof payload.sub !== "string" || !isPersonRole(payload.role) || typeof payload.jti !== "string" || typeof payload.exp !== "number") return null;
+    if (
+      typeof payload.sub !== "string" ||
+      !isPersonRole(payload.role) ||
+      typeof payload.jti !== "string" ||
+      typeof payload.exp !== "number"
+    )
+      return null;
     const session = { user: payload.sub, role: payload.role, id: payload.jti, expiresAtMs: payload.exp * 1000 };
     return revokedSessions().has(session.id, nowMs) ? null : session;
   } catch {

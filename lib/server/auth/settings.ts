@@ -24,9 +24,7 @@ export interface PasswordAuthSettings {
 }
 
 export type AuthSettings =
-  | { mode: "none" }
-  | ({ mode: "proxy" } & ProxyAuthSettings)
-  | ({ mode: "password" } & PasswordAuthSettings);
+  { mode: "none" } | ({ mode: "proxy" } & ProxyAuthSettings) | ({ mode: "password" } & PasswordAuthSettings);
 
 export interface AuthProblem {
   variable: string;
@@ -65,7 +63,9 @@ const AuthEnvSchema = z.object({
 const SECRET = new Set(["BREAKWATER_SESSION_SECRET"]);
 
 /** Pure: tests pass their own map. Returns the settings or every problem found. */
-export function parseAuthSettings(env: Record<string, string | undefined>): { settings: AuthSettings } | { problems: AuthProblem[] } {
+export function parseAuthSettings(
+  env: Record<string, string | undefined>,
+): { settings: AuthSettings } | { problems: AuthProblem[] } {
   const result = AuthEnvSchema.safeParse(env);
   if (!result.success) {
     return {
@@ -76,21 +76,36 @@ export function parseAuthSettings(env: Record<string, string | undefined>): { se
     };
   }
   const parsed = result.data;
-  const mode = parsed.BREAKWATER_AUTH === "proxy" || parsed.BREAKWATER_AUTH === "password" ? parsed.BREAKWATER_AUTH : "none";
+  const mode =
+    parsed.BREAKWATER_AUTH === "proxy" || parsed.BREAKWATER_AUTH === "password" ? parsed.BREAKWATER_AUTH : "none";
   const problems: AuthProblem[] = [];
 
   if (mode === "proxy") {
     const proxies = parseTrustedProxies(parsed.BREAKWATER_TRUSTED_PROXIES ?? "");
     if ("problem" in proxies) {
-      problems.push({ variable: "BREAKWATER_TRUSTED_PROXIES", message: proxies.problem, value: parsed.BREAKWATER_TRUSTED_PROXIES });
+      problems.push({
+        variable: "BREAKWATER_TRUSTED_PROXIES",
+        message: proxies.problem,
+        value: parsed.BREAKWATER_TRUSTED_PROXIES,
+      });
     } else if (proxies.count === 0) {
-      problems.push({ variable: "BREAKWATER_TRUSTED_PROXIES", message: "must list the auth proxy's address(es) when BREAKWATER_AUTH=proxy" });
+      problems.push({
+        variable: "BREAKWATER_TRUSTED_PROXIES",
+        message: "must list the auth proxy's address(es) when BREAKWATER_AUTH=proxy",
+      });
     }
     const groups = parseRoleGroups(parsed.BREAKWATER_ROLE_GROUPS ?? "");
     if ("problem" in groups) {
-      problems.push({ variable: "BREAKWATER_ROLE_GROUPS", message: groups.problem, value: parsed.BREAKWATER_ROLE_GROUPS });
+      problems.push({
+        variable: "BREAKWATER_ROLE_GROUPS",
+        message: groups.problem,
+        value: parsed.BREAKWATER_ROLE_GROUPS,
+      });
     } else if (groups.rules.length === 0) {
-      problems.push({ variable: "BREAKWATER_ROLE_GROUPS", message: "must map at least one group to a role when BREAKWATER_AUTH=proxy (e.g. admin:ops-admins,viewer:*)" });
+      problems.push({
+        variable: "BREAKWATER_ROLE_GROUPS",
+        message: "must map at least one group to a role when BREAKWATER_AUTH=proxy (e.g. admin:ops-admins,viewer:*)",
+      });
     }
     if (problems.length > 0 || "problem" in proxies || "problem" in groups) return { problems };
     return {
@@ -107,10 +122,17 @@ export function parseAuthSettings(env: Record<string, string | undefined>): { se
 
   if (mode === "password") {
     const usersFile = parsed.BREAKWATER_USERS_FILE;
-    if (!usersFile) problems.push({ variable: "BREAKWATER_USERS_FILE", message: "must name the users file when BREAKWATER_AUTH=password" });
+    if (!usersFile)
+      problems.push({
+        variable: "BREAKWATER_USERS_FILE",
+        message: "must name the users file when BREAKWATER_AUTH=password",
+      });
     const secret = parsed.BREAKWATER_SESSION_SECRET ?? "";
     if (secret.length < MIN_SECRET_LENGTH) {
-      problems.push({ variable: "BREAKWATER_SESSION_SECRET", message: `must be at least ${MIN_SECRET_LENGTH} characters when BREAKWATER_AUTH=password` });
+      problems.push({
+        variable: "BREAKWATER_SESSION_SECRET",
+        message: `must be at least ${MIN_SECRET_LENGTH} characters when BREAKWATER_AUTH=password`,
+      });
     }
     if (!usersFile || problems.length > 0) return { problems };
     return {

@@ -29,7 +29,8 @@ export function parseTrustedProxies(spec: string): { proxies: TrustedProxies; co
       list.addAddress(address, type);
     } else {
       const prefix = /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : -1;
-      if (prefix < 0 || prefix > (family === 4 ? 32 : 128)) return { problem: `"${entry}" has an invalid prefix length` };
+      if (prefix < 0 || prefix > (family === 4 ? 32 : 128))
+        return { problem: `"${entry}" has an invalid prefix length` };
       list.addSubnet(address, prefix, type);
     }
     count += 1;

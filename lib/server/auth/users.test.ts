@@ -21,9 +21,19 @@ describe("users file", () => {
 
   it("refuses argon2 hashes, unknown roles, duplicates and non-JSON without echoing a hash", () => {
     const argon = "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA";
-    expect(() => parseUsers(JSON.stringify([{ user: "a", hash: argon, role: "admin" }]), "u.json")).toThrow(/argon2 hashes are not supported/);
+    expect(() => parseUsers(JSON.stringify([{ user: "a", hash: argon, role: "admin" }]), "u.json")).toThrow(
+      /argon2 hashes are not supported/,
+    );
     expect(() => parseUsers(JSON.stringify([{ user: "a", hash: adaHash, role: "root" }]), "u.json")).toThrow(/0\.role/);
-    expect(() => parseUsers(JSON.stringify([{ user: "a", hash: adaHash, role: "viewer" }, { user: "a", hash: adaHash, role: "admin" }]), "u.json")).toThrow(/duplicate user/);
+    expect(() =>
+      parseUsers(
+        JSON.stringify([
+          { user: "a", hash: adaHash, role: "viewer" },
+          { user: "a", hash: adaHash, role: "admin" },
+        ]),
+        "u.json",
+      ),
+    ).toThrow(/duplicate user/);
     expect(() => parseUsers("user: a", "u.json")).toThrow(/not JSON/);
     try {
       parseUsers(JSON.stringify([{ user: "a", hash: adaHash, role: "root" }]), "u.json");
@@ -36,7 +46,10 @@ describe("users file", () => {
   it("takes as long for an unknown user as for a wrong password, at the users file's own cost", async () => {
     // Cost 8 here, 12 in the README: a fixed cost-10 dummy made unknown users 4x slower here (and
     // 4x faster against cost 12), which tells who has an account. Medians of interleaved samples.
-    const users = parseUsers(JSON.stringify([{ user: "ada", hash: bcrypt.hashSync("correct horse", 8), role: "admin" }]), "u.json");
+    const users = parseUsers(
+      JSON.stringify([{ user: "ada", hash: bcrypt.hashSync("correct horse", 8), role: "admin" }]),
+      "u.json",
+    );
     const timed = async (user: string): Promise<number> => {
       const started = performance.now();
       await verifyPassword(users, user, "wrong password");
@@ -51,7 +64,9 @@ describe("users file", () => {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
     const ratio = median(unknown) / median(wrong);
-    expect(ratio, `unknown ${median(unknown).toFixed(1)} ms / wrong ${median(wrong).toFixed(1)} ms`).toBeGreaterThan(0.5);
+    expect(ratio, `unknown ${median(unknown).toFixed(1)} ms / wrong ${median(wrong).toFixed(1)} ms`).toBeGreaterThan(
+      0.5,
+    );
     expect(ratio, `unknown ${median(unknown).toFixed(1)} ms / wrong ${median(wrong).toFixed(1)} ms`).toBeLessThan(2);
   });
 

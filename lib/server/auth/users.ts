@@ -36,7 +36,8 @@ const usersSchema = z
   .superRefine((users, ctx) => {
     const seen = new Set<string>();
     for (const [index, entry] of users.entries()) {
-      if (seen.has(entry.user)) ctx.addIssue({ code: "custom", path: [index, "user"], message: `duplicate user "${entry.user}"` });
+      if (seen.has(entry.user))
+        ctx.addIssue({ code: "custom", path: [index, "user"], message: `duplicate user "${entry.user}"` });
       seen.add(entry.user);
     }
   });
@@ -69,7 +70,10 @@ export function loadUsers(path: string): ConsoleUser[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new UsersFileError(path, error instanceof Error && "code" in error ? `cannot be read (${String(error.code)})` : "cannot be read");
+    throw new UsersFileError(
+      path,
+      error instanceof Error && "code" in error ? `cannot be read (${String(error.code)})` : "cannot be read",
+    );
   }
   return parseUsers(text, path);
 }
@@ -89,7 +93,11 @@ export function dummyHash(users: readonly ConsoleUser[]): string {
 }
 
 /** The user when the password matches; null otherwise (unknown user and wrong password look the same). */
-export async function verifyPassword(users: readonly ConsoleUser[], user: string, password: string): Promise<ConsoleUser | null> {
+export async function verifyPassword(
+  users: readonly ConsoleUser[],
+  user: string,
+  password: string,
+): Promise<ConsoleUser | null> {
   const entry = users.find((candidate) => candidate.user === user);
   const matches = await bcrypt.compare(password, entry?.hash ?? dummyHash(users));
   return entry && matches ? entry : null;

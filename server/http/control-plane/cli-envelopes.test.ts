@@ -18,10 +18,22 @@ describe("activity timeouts and CLI output envelopes", () => {
 
   beforeAll(async () => {
     ({ h, worker: w } = await startWorkerHarness({ workerId: "cli-worker", start: startCpHarness }));
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "cli-1", workflow_type: "orders.process", task_queue: "default" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "cli-1",
+      workflow_type: "orders.process",
+      task_queue: "default",
+    });
     const t = await w.mustPollWorkflow();
     runId = t.run_id;
-    await w.completeWorkflow(t, [{ type: "schedule_activity", activity_type: "slow", start_to_close_timeout: 10, retry_policy: { max_attempts: 1 } }]);
+    await w.completeWorkflow(t, [
+      {
+        type: "schedule_activity",
+        activity_type: "slow",
+        start_to_close_timeout: 10,
+        retry_policy: { max_attempts: 1 },
+      },
+    ]);
     activityId = (await w.mustPollActivity()).activity_execution_id;
   });
 
@@ -34,10 +46,21 @@ describe("activity timeouts and CLI output envelopes", () => {
     expect(status.body).toEqual({ expired_count: 0, expired_execution_ids: [], scan_limit: 100, scan_pressure: false });
     h.clock.advance(11_000);
     status = await cp(h.url, "/system/activity-timeouts?limit=500");
-    expect(status.body).toEqual({ expired_count: 1, expired_execution_ids: [activityId], scan_limit: 100, scan_pressure: false });
+    expect(status.body).toEqual({
+      expired_count: 1,
+      expired_execution_ids: [activityId],
+      scan_limit: 100,
+      scan_pressure: false,
+    });
     const pass = await cp(h.url, "/system/activity-timeouts/pass", { body: {} });
     expect(pass.status).toBe(200);
-    expect(pass.body).toEqual({ processed: 1, enforced: 1, skipped: 0, failed: 0, results: [{ execution_id: activityId, outcome: "enforced", has_retry: false }] });
+    expect(pass.body).toEqual({
+      processed: 1,
+      enforced: 1,
+      skipped: 0,
+      failed: 0,
+      results: [{ execution_id: activityId, outcome: "enforced", has_retry: false }],
+    });
     const history = await cp(h.url, `/workflows/cli-1/runs/${runId}/history`);
     expect(list(history.body.events).map((e) => e.event_type)).toContain("ActivityTimedOut");
     expect((await cp(h.url, "/system/activity-timeouts")).body.expired_count).toBe(0);
@@ -54,7 +77,11 @@ describe("activity timeouts and CLI output envelopes", () => {
     }
     // The CLI prints server bodies with the namespace it targeted added to the envelope and to each record.
     const cliShape = (body: Record<string, unknown>, namespace: string | null): Record<string, unknown> => {
-      if (Array.isArray(body.namespaces)) return { ...body, namespaces: body.namespaces.map((row: Record<string, unknown>) => ({ namespace: row.name, ...row })) };
+      if (Array.isArray(body.namespaces))
+        return {
+          ...body,
+          namespaces: body.namespaces.map((row: Record<string, unknown>) => ({ namespace: row.name, ...row })),
+        };
       if (namespace === null) return body;
       const out: Record<string, unknown> = { namespace, ...body };
       for (const key of ["workflows", "runs", "events", "workers", "task_queues"]) {
@@ -65,7 +92,9 @@ describe("activity timeouts and CLI output envelopes", () => {
     };
     const validate = (name: string, r: CpResponse, namespace: string | null = "default"): void => {
       expect(r.status).toBeLessThan(300);
-      const schema = JSON.parse(readFileSync(`${CONTRACTS}/cli-json-envelopes/${name}.schema.json`, "utf8")) as { $id: string };
+      const schema = JSON.parse(readFileSync(`${CONTRACTS}/cli-json-envelopes/${name}.schema.json`, "utf8")) as {
+        $id: string;
+      };
       const v = ajv.getSchema(schema.$id);
       if (!v) throw new Error(`schema ${name} not loaded`);
       v(cliShape(r.body as Record<string, unknown>, namespace));
@@ -77,7 +106,10 @@ describe("activity timeouts and CLI output envelopes", () => {
     validate("workflow-history", await cp(h.url, `/workflows/cli-1/runs/${runId}/history`));
     validate("workflow-debug", await cp(h.url, "/workflows/cli-1/debug"));
     validate("workflow-history-export", await cp(h.url, `/workflows/cli-1/runs/${runId}/history/export`));
-    validate("workflow-start", await cp(h.url, "/workflows", { body: { workflow_id: "cli-2", workflow_type: "orders.process" } }));
+    validate(
+      "workflow-start",
+      await cp(h.url, "/workflows", { body: { workflow_id: "cli-2", workflow_type: "orders.process" } }),
+    );
     validate("workflow-signal", await cp(h.url, "/workflows/cli-2/signal/go", { body: {} }));
     validate("workflow-operation", await cp(h.url, "/workflows/cli-2/repair", { body: {} }));
     validate("workflow-operation", await cp(h.url, "/workflows/cli-2/terminate", { body: { reason: "done" } }));

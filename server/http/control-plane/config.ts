@@ -9,7 +9,9 @@ import { authConfigFromEnv } from "../auth";
  * leave the server silently open (docs/decisions/0004-embedded-auth-default.md).
  */
 export function embeddedAuthFromEnv(env: NodeJS.ProcessEnv = process.env): AuthConfig {
-  const anyToken = ["DW_WORKER_TOKEN", "DW_OPERATOR_TOKEN", "DW_ADMIN_TOKEN", "DW_AUTH_TOKEN"].some((k) => (env[k] ?? "").trim() !== "");
+  const anyToken = ["DW_WORKER_TOKEN", "DW_OPERATOR_TOKEN", "DW_ADMIN_TOKEN", "DW_AUTH_TOKEN"].some(
+    (k) => (env[k] ?? "").trim() !== "",
+  );
   const explicit = (env.DW_AUTH_DRIVER ?? "").trim();
   return authConfigFromEnv({ ...env, DW_AUTH_DRIVER: explicit !== "" ? explicit : anyToken ? "token" : "none" });
 }

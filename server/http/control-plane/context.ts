@@ -38,8 +38,18 @@ export const ALL_ROLES: readonly Role[] = ["worker", "operator", "admin"];
 export const OPERATOR: readonly Role[] = ["operator", "admin"];
 export const ADMIN: readonly Role[] = ["admin"];
 
-export function routeConfig(roles: readonly Role[] | null, opts: Partial<Omit<CpRouteConfig, "roles">> = {}): { cp: CpRouteConfig } {
-  return { cp: { roles, versioned: opts.versioned ?? true, namespaced: opts.namespaced ?? true, operation: opts.operation ?? null } };
+export function routeConfig(
+  roles: readonly Role[] | null,
+  opts: Partial<Omit<CpRouteConfig, "roles">> = {},
+): { cp: CpRouteConfig } {
+  return {
+    cp: {
+      roles,
+      versioned: opts.versioned ?? true,
+      namespaced: opts.namespaced ?? true,
+      operation: opts.operation ?? null,
+    },
+  };
 }
 
 export function cpConfig(request: FastifyRequest): CpRouteConfig | null {
@@ -51,7 +61,11 @@ export function namespaceOf(request: FastifyRequest): string {
   const header = request.headers["x-namespace"];
   const fromHeader = Array.isArray(header) ? header[0] : header;
   const query = (request.query as Record<string, unknown> | undefined)?.namespace;
-  const raw = (fromHeader && fromHeader.trim() !== "" ? fromHeader : undefined) ?? (typeof query === "string" && query !== "" ? query : undefined) ?? process.env.DW_DEFAULT_NAMESPACE ?? "default";
+  const raw =
+    (fromHeader && fromHeader.trim() !== "" ? fromHeader : undefined) ??
+    (typeof query === "string" && query !== "" ? query : undefined) ??
+    process.env.DW_DEFAULT_NAMESPACE ??
+    "default";
   return raw.trim().toLowerCase();
 }
 
@@ -60,7 +74,12 @@ export function operationOf(request: FastifyRequest): OperationContext | null {
   const op = cpConfig(request)?.operation ?? null;
   if (!op) return null;
   const params = (request.params ?? {}) as Record<string, string | undefined>;
-  return { operation: op, workflowId: params.id ?? null, runId: params.runId ?? null, operationName: params.name ?? null };
+  return {
+    operation: op,
+    workflowId: params.id ?? null,
+    runId: params.runId ?? null,
+    operationName: params.name ?? null,
+  };
 }
 
 /** Zod parse that throws the documented 422 `validation_failed` map. */
@@ -89,7 +108,10 @@ export function intParam(field: string, min: number, max: number) {
       }
       const n = Number(v);
       if (n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `The ${field.replace(/_/g, " ")} field must be between ${min} and ${max}.` });
+        ctx.addIssue({
+          code: "custom",
+          message: `The ${field.replace(/_/g, " ")} field must be between ${min} and ${max}.`,
+        });
         return z.NEVER;
       }
       return n;

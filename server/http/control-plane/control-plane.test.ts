@@ -7,7 +7,11 @@ import type { CpHarness } from "./test-support";
 import { cp, list, startCpHarness, wf } from "./test-support";
 
 /** Raw GET that keeps the compressed bytes (fetch would transparently decode them). */
-function rawGet(url: string, path: string, acceptEncoding: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  path: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       `${url}/api${path}`,
@@ -15,7 +19,9 @@ function rawGet(url: string, path: string, acceptEncoding: string): Promise<{ st
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
       },
     );
     req.on("error", reject);
@@ -24,7 +30,9 @@ function rawGet(url: string, path: string, acceptEncoding: string): Promise<{ st
 }
 
 async function startWorkflow(h: CpHarness, workflowId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const r = await cp(h.url, "/workflows", { body: { workflow_id: workflowId, workflow_type: "orders.process", task_queue: "default", input: ["a"], ...extra } });
+  const r = await cp(h.url, "/workflows", {
+    body: { workflow_id: workflowId, workflow_type: "orders.process", task_queue: "default", input: ["a"], ...extra },
+  });
   expect(r.status).toBe(201);
   return String(r.body.run_id);
 }
@@ -63,7 +71,11 @@ describe("control plane without auth", () => {
     expect(info.body.control_plane.version).toBe("2");
     expect(info.body.control_plane.header).toBe("X-Durable-Workflow-Control-Plane-Version");
     expect(info.body.control_plane.request_contract.schema).toBe("durable-workflow.v2.control-plane-request.contract");
-    expect(info.body.control_plane.request_contract.operations.list.fields.status.canonical_values).toEqual(["running", "completed", "failed"]);
+    expect(info.body.control_plane.request_contract.operations.list.fields.status.canonical_values).toEqual([
+      "running",
+      "completed",
+      "failed",
+    ]);
     expect(info.body.control_plane.response_contract.operations.repair.success_fields).toEqual(["outcome"]);
     expect(info.body.worker_protocol.version).toBe("1.19");
     expect(info.body.capabilities.response_compression).toEqual(["gzip", "deflate"]);
@@ -75,10 +87,27 @@ describe("control plane without auth", () => {
     expect(info.body.auth_composition_contract).toMatchObject({
       schema: "durable-workflow.v2.auth-composition.contract",
       version: 1,
-      canonical_environment: { server_url: "DURABLE_WORKFLOW_SERVER_URL", namespace: "DURABLE_WORKFLOW_NAMESPACE", auth_token: "DURABLE_WORKFLOW_AUTH_TOKEN", tls_verify: "DURABLE_WORKFLOW_TLS_VERIFY", profile: "DW_ENV" },
-      auth_material: { token: { status: "supported", effective_config_value: "redacted" }, mtls: { status: "reserved" }, signed_headers: { status: "reserved" } },
+      canonical_environment: {
+        server_url: "DURABLE_WORKFLOW_SERVER_URL",
+        namespace: "DURABLE_WORKFLOW_NAMESPACE",
+        auth_token: "DURABLE_WORKFLOW_AUTH_TOKEN",
+        tls_verify: "DURABLE_WORKFLOW_TLS_VERIFY",
+        profile: "DW_ENV",
+      },
+      auth_material: {
+        token: { status: "supported", effective_config_value: "redacted" },
+        mtls: { status: "reserved" },
+        signed_headers: { status: "reserved" },
+      },
     });
-    expect(info.body.auth_composition_contract.effective_config.required_fields).toEqual(["server_url", "namespace", "profile", "auth", "tls", "identity"]);
+    expect(info.body.auth_composition_contract.effective_config.required_fields).toEqual([
+      "server_url",
+      "namespace",
+      "profile",
+      "auth",
+      "tls",
+      "identity",
+    ]);
     expect(info.body.worker_protocol.server_capabilities.cooperative_cancellation).toBe(false);
     expect(info.body.control_plane.request_contract.operations).not.toHaveProperty("update");
     expect(info.body.task_repair.policy.scan_limit).toBe(25);
@@ -124,12 +153,20 @@ describe("control plane without auth", () => {
 
   test("body guards: 415, malformed JSON 400, 413, empty body accepted", async () => {
     const runId = await startWorkflow(h, "guards-1");
-    const media = await cp(h.url, "/workflows/guards-1/cancel", { method: "POST", rawBody: "reason=x", headers: { "content-type": "text/plain" } });
+    const media = await cp(h.url, "/workflows/guards-1/cancel", {
+      method: "POST",
+      rawBody: "reason=x",
+      headers: { "content-type": "text/plain" },
+    });
     expect(media.status).toBe(415);
     expect(media.body.reason).toBe("unsupported_media_type");
     expect(media.body.accepted_content_types).toEqual(["application/json", "application/*+json"]);
     expectEnvelope(media.body, "cancel");
-    const bad = await cp(h.url, "/workflows/guards-1/cancel", { method: "POST", rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const bad = await cp(h.url, "/workflows/guards-1/cancel", {
+      method: "POST",
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.reason).toBe("malformed_json");
     expect(bad.body.json_error).toBe("Syntax error");
@@ -137,7 +174,11 @@ describe("control plane without auth", () => {
     expect(big.status).toBe(413);
     expect(big.body.reason).toBe("payload_too_large");
     expect(big.body.limit).toBe(2_097_152);
-    const plusJson = await cp(h.url, "/workflows/guards-1/signal/go", { method: "POST", rawBody: "{}", headers: { "content-type": "application/vnd.api+json" } });
+    const plusJson = await cp(h.url, "/workflows/guards-1/signal/go", {
+      method: "POST",
+      rawBody: "{}",
+      headers: { "content-type": "application/vnd.api+json" },
+    });
     expect(plusJson.status).toBe(202);
     const empty = await cp(h.url, "/workflows/guards-1/repair", { method: "POST" });
     expect(empty.status).toBe(200);
@@ -169,7 +210,9 @@ describe("control plane without auth", () => {
     expect(first.body.outcome).toBe("started_new");
     expectEnvelope(first.body, "start");
     expect(first.body.control_plane.outcome).toBe("started_new");
-    const again = await cp(h.url, "/workflows", { body: { workflow_id: "dup-1", workflow_type: "orders.process", duplicate_policy: "use-existing" } });
+    const again = await cp(h.url, "/workflows", {
+      body: { workflow_id: "dup-1", workflow_type: "orders.process", duplicate_policy: "use-existing" },
+    });
     expect(again.status).toBe(200);
     expect(again.body.outcome).toBe("returned_existing_active");
     const dup = await cp(h.url, "/workflows", { body: { workflow_id: "dup-1", workflow_type: "orders.process" } });
@@ -180,7 +223,10 @@ describe("control plane without auth", () => {
   test("list: buckets, type filter, substring query, page_size cap, opaque keyset token, fixed order", async () => {
     for (let i = 0; i < 5; i += 1) {
       h.clock.advance(1000);
-      await startWorkflow(h, `list-${i}`, { workflow_type: i % 2 === 0 ? "list.even" : "list.odd", business_key: `bk-${i}` });
+      await startWorkflow(h, `list-${i}`, {
+        workflow_type: i % 2 === 0 ? "list.even" : "list.odd",
+        business_key: `bk-${i}`,
+      });
     }
     await cp(h.url, "/workflows/list-4/terminate", { body: { reason: "done" } });
     const even = await cp(h.url, "/workflows?workflow_type=list.even");
@@ -195,12 +241,21 @@ describe("control plane without auth", () => {
     expect(list(q.body.workflows).map((w) => w.workflow_id)).toEqual(["list-3"]);
     // Two characters are below the trigram index: the ordered scan answers, with the same result shape.
     const short = await cp(h.url, "/workflows?query=t-");
-    expect(list(short.body.workflows).map((w) => w.workflow_id)).toEqual(["list-4", "list-3", "list-2", "list-1", "list-0"]);
+    expect(list(short.body.workflows).map((w) => w.workflow_id)).toEqual([
+      "list-4",
+      "list-3",
+      "list-2",
+      "list-1",
+      "list-0",
+    ]);
     expect(list((await cp(h.url, "/workflows?query=%25")).body.workflows)).toHaveLength(0);
     const pageIds: string[] = [];
     let token: string | null = null;
     for (let guard = 0; guard < 10; guard += 1) {
-      const page = await cp(h.url, `/workflows?query=list-&page_size=2${token ? `&next_page_token=${encodeURIComponent(token)}` : ""}`);
+      const page = await cp(
+        h.url,
+        `/workflows?query=list-&page_size=2${token ? `&next_page_token=${encodeURIComponent(token)}` : ""}`,
+      );
       expect(page.body.workflow_count).toBe(list(page.body.workflows).length);
       expect(page.body.control_plane.next_page_token).toBe(page.body.next_page_token as unknown as string | null);
       pageIds.push(...list(page.body.workflows).map((w) => String(w.workflow_id)));
@@ -224,7 +279,15 @@ describe("control plane without auth", () => {
     expect(d.body.is_current_run).toBe(true);
     expect(d.body.memo).toEqual({ note: "hi" });
     expect(d.body.search_attributes).toEqual({});
-    expect(d.body.actions).toEqual({ can_signal: true, can_query: false, can_update: false, can_cancel: true, can_terminate: true, can_repair: true, can_archive: false });
+    expect(d.body.actions).toEqual({
+      can_signal: true,
+      can_query: false,
+      can_update: false,
+      can_cancel: true,
+      can_terminate: true,
+      can_repair: true,
+      can_archive: false,
+    });
     expect(d.body.control_plane.business_key).toBe("order-42");
     const dr = await cp(h.url, `/workflows/desc-1/runs/${runId}`);
     expect(dr.status).toBe(200);
@@ -247,7 +310,12 @@ describe("control plane without auth", () => {
 
   test("workflow ids with '/', '%' and unicode route through URL encoding", async () => {
     const id = "orders/ünï%2Fcode 42";
-    h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: "orders.process", task_queue: "default" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: id,
+      workflow_type: "orders.process",
+      task_queue: "default",
+    });
     const d = await cp(h.url, `/workflows/${wf(id)}`);
     expect(d.status).toBe(200);
     expect(d.body.workflow_id).toBe(id);
@@ -272,7 +340,10 @@ describe("control plane without auth", () => {
     expect(p1.body.events[0].sequence).toBe(1);
     expect(String(p1.body.events[0].timestamp)).toMatch(/\.\d{6}Z$/);
     expect(p1.body.next_page_token).toBe(Buffer.from("1").toString("base64"));
-    const p2 = await cp(h.url, `/workflows/hist-1/runs/${runId}/history?page_size=1000&next_page_token=${p1.body.next_page_token}`);
+    const p2 = await cp(
+      h.url,
+      `/workflows/hist-1/runs/${runId}/history?page_size=1000&next_page_token=${p1.body.next_page_token}`,
+    );
     expect(list(p2.body.events).map((e) => e.event_type)).toEqual(["WorkflowStarted"]);
     expect(p2.body.next_page_token).toBeNull();
     expect((await cp(h.url, `/workflows/hist-1/runs/${runId}/history?page_size=1001`)).status).toBe(422);
@@ -289,14 +360,19 @@ describe("control plane without auth", () => {
 
     const idle = Buffer.from("3").toString("base64");
     const t0 = Date.now();
-    const timedOut = await cp(h.url, `/workflows/hist-1/runs/${runId}/history?wait_new_event=1&next_page_token=${idle}`);
+    const timedOut = await cp(
+      h.url,
+      `/workflows/hist-1/runs/${runId}/history?wait_new_event=1&next_page_token=${idle}`,
+    );
     expect(list(timedOut.body.events)).toHaveLength(0);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
   });
 
   test("commands: cancel 200 then 409 rejected_not_active; terminate; signal 202; historical run 409; archive", async () => {
     const runId = await startWorkflow(h, "cmd-1");
-    const cancel = await cp(h.url, "/workflows/cmd-1/cancel", { body: { reason: "operator requested cancel", request_id: "req-1" } });
+    const cancel = await cp(h.url, "/workflows/cmd-1/cancel", {
+      body: { reason: "operator requested cancel", request_id: "req-1" },
+    });
     expect(cancel.status).toBe(200);
     expectEnvelope(cancel.body, "cancel");
     expect(cancel.body.outcome).toBe("cancelled");
@@ -325,7 +401,9 @@ describe("control plane without auth", () => {
     expect(archivedAgain.body.outcome).toBe("archive_not_needed");
     const hist = await cp(h.url, `/workflows/cmd-1/runs/${runId}/history`);
     const types = list(hist.body.events).map((e) => String(e.event_type));
-    expect(types).toEqual(expect.arrayContaining(["CancelRequested", "WorkflowCancelled", "ArchiveRequested", "WorkflowArchived"]));
+    expect(types).toEqual(
+      expect.arrayContaining(["CancelRequested", "WorkflowCancelled", "ArchiveRequested", "WorkflowArchived"]),
+    );
     expect(types.filter((t) => t === "WorkflowArchived")).toHaveLength(1);
     expect((await cp(h.url, "/workflows/cmd-1")).body.actions.can_archive).toBe(false);
 
@@ -373,7 +451,9 @@ describe("control plane without auth", () => {
   test("workers and task queues", async () => {
     const worker = new ScriptedWorker(h.url, "fleet-worker", "fleet-q");
     await worker.register();
-    await cp(h.url, "/workflows", { body: { workflow_id: "fleet-1", workflow_type: "orders.process", task_queue: "fleet-q" } });
+    await cp(h.url, "/workflows", {
+      body: { workflow_id: "fleet-1", workflow_type: "orders.process", task_queue: "fleet-q" },
+    });
     const workers = await cp(h.url, "/workers?task_queue=fleet-q");
     expect(list(workers.body.workers).map((w) => w.worker_id)).toEqual(["fleet-worker"]);
     expect(workers.body.workers[0].status).toBe("active");
@@ -401,7 +481,11 @@ describe("control plane without auth", () => {
 });
 
 describe("control plane with token auth", () => {
-  const auth: AuthConfig = { driver: "token", tokens: { worker: "w-tok", operator: "o-tok", admin: "a-tok", legacy: null }, backwardCompatible: true };
+  const auth: AuthConfig = {
+    driver: "token",
+    tokens: { worker: "w-tok", operator: "o-tok", admin: "a-tok", legacy: null },
+    backwardCompatible: true,
+  };
   let h: CpHarness;
   beforeAll(async () => {
     h = await startCpHarness({ auth });
@@ -425,7 +509,12 @@ describe("control plane with token auth", () => {
     expect((await cp(h.url, "/workflows", { token: "a-tok" })).status).toBe(200);
     const sys = await cp(h.url, "/system/operator-metrics", { token: "o-tok" });
     expect(sys.status).toBe(403);
-    expect(sys.body).toMatchObject({ reason: "forbidden", role: "operator", allowed_roles: ["admin"], message: "Authenticated role is not allowed to access this endpoint." });
+    expect(sys.body).toMatchObject({
+      reason: "forbidden",
+      role: "operator",
+      allowed_roles: ["admin"],
+      message: "Authenticated role is not allowed to access this endpoint.",
+    });
     expect((await cp(h.url, "/system/operator-metrics", { token: "a-tok" })).status).toBe(200);
     const workerOnWorkflows = await cp(h.url, "/workflows", { token: "w-tok" });
     expect(workerOnWorkflows.status).toBe(403);

@@ -17,10 +17,18 @@ export type Operation =
   | "repair"
   | "archive";
 
-const LEGACY_FIELDS = { query: "query_name", signal: "signal_name", update: "update_name", wait_policy: "wait_for" } as const;
+const LEGACY_FIELDS = {
+  query: "query_name",
+  signal: "signal_name",
+  update: "update_name",
+  wait_policy: "wait_for",
+} as const;
 
 /** `ControlPlaneResponseContract`: required and success fields per operation (server-api.md §1.9). */
-export const OPERATIONS: Record<Operation, { required_fields: string[]; success_fields: string[]; name_field?: string }> = {
+export const OPERATIONS: Record<
+  Operation,
+  { required_fields: string[]; success_fields: string[]; name_field?: string }
+> = {
   list: { required_fields: [], success_fields: [] },
   start: { required_fields: [], success_fields: ["workflow_id", "outcome"] },
   describe: { required_fields: ["workflow_id"], success_fields: [] },
@@ -28,7 +36,11 @@ export const OPERATIONS: Record<Operation, { required_fields: string[]; success_
   describe_run: { required_fields: ["workflow_id"], success_fields: ["run_id"] },
   debug_workflow: { required_fields: ["workflow_id"], success_fields: ["run_id", "diagnostic_status"] },
   history: { required_fields: ["workflow_id", "run_id"], success_fields: ["next_page_token"] },
-  signal: { required_fields: ["workflow_id", "operation_name", "operation_name_field"], success_fields: ["outcome"], name_field: "signal_name" },
+  signal: {
+    required_fields: ["workflow_id", "operation_name", "operation_name_field"],
+    success_fields: ["outcome"],
+    name_field: "signal_name",
+  },
   cancel: { required_fields: ["workflow_id"], success_fields: ["outcome"] },
   terminate: { required_fields: ["workflow_id"], success_fields: ["outcome"] },
   repair: { required_fields: ["workflow_id"], success_fields: ["outcome"] },
@@ -37,11 +49,43 @@ export const OPERATIONS: Record<Operation, { required_fields: string[]; success_
 
 /** Top-level body keys copied into `control_plane` when present. */
 export const PROJECTED_FIELDS = [
-  "run_id", "workflow_type", "namespace", "business_key", "status", "status_bucket", "is_terminal", "task_queue", "run_number",
-  "run_count", "workflow_count", "is_current_run", "compatibility", "started_at", "closed_at", "last_progress_at", "wait_kind",
-  "wait_reason", "next_page_token", "command_id", "command_status", "command_source", "target_scope", "outcome", "reason",
-  "rejection_reason", "validation_errors", "result", "result_envelope", "update_id", "update_status", "wait_for", "wait_timed_out",
-  "wait_timeout_seconds", "blocked_reason", "message", "diagnostic_status",
+  "run_id",
+  "workflow_type",
+  "namespace",
+  "business_key",
+  "status",
+  "status_bucket",
+  "is_terminal",
+  "task_queue",
+  "run_number",
+  "run_count",
+  "workflow_count",
+  "is_current_run",
+  "compatibility",
+  "started_at",
+  "closed_at",
+  "last_progress_at",
+  "wait_kind",
+  "wait_reason",
+  "next_page_token",
+  "command_id",
+  "command_status",
+  "command_source",
+  "target_scope",
+  "outcome",
+  "reason",
+  "rejection_reason",
+  "validation_errors",
+  "result",
+  "result_envelope",
+  "update_id",
+  "update_status",
+  "wait_for",
+  "wait_timed_out",
+  "wait_timeout_seconds",
+  "blocked_reason",
+  "message",
+  "diagnostic_status",
 ] as const;
 
 export function contractOf(operation: Operation): Record<string, unknown> {
@@ -83,7 +127,12 @@ export function controlPlaneEnvelope(op: OperationContext, body: Record<string, 
 }
 
 /** Sends a control-plane JSON response: version header always; `control_plane` when an operation is known. */
-export function sendControlPlane(reply: FastifyReply, status: number, body: Record<string, unknown>, op: OperationContext | null): FastifyReply {
+export function sendControlPlane(
+  reply: FastifyReply,
+  status: number,
+  body: Record<string, unknown>,
+  op: OperationContext | null,
+): FastifyReply {
   let payload = body;
   if (op) {
     payload = { ...body };
@@ -91,7 +140,11 @@ export function sendControlPlane(reply: FastifyReply, status: number, body: Reco
     if (op.runId !== null && !("run_id" in payload)) payload.run_id = op.runId;
     payload.control_plane = controlPlaneEnvelope(op, payload);
   }
-  return reply.code(status).header(CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION).header("content-type", "application/json; charset=utf-8").send(payload);
+  return reply
+    .code(status)
+    .header(CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION)
+    .header("content-type", "application/json; charset=utf-8")
+    .send(payload);
 }
 
 /** 422 `validation_failed` with the map under both `errors` and `validation_errors`. */

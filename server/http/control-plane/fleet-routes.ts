@@ -1,7 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { EngineError } from "../../engine";
-import { describeNamespace, describeWorker, listNamespaces, listTaskQueues, listWorkers, queueDetail } from "../../read/fleet";
+import {
+  describeNamespace,
+  describeWorker,
+  listNamespaces,
+  listTaskQueues,
+  listWorkers,
+  queueDetail,
+} from "../../read/fleet";
 import type { ControlPlaneDeps } from "./context";
 import { namespaceOf, OPERATOR, parseInput, routeConfig } from "./context";
 import { sendControlPlane } from "./envelope";
@@ -14,18 +21,26 @@ export function registerFleetRoutes(scope: FastifyInstance, deps: ControlPlaneDe
   const nsExempt = { config: routeConfig(OPERATOR, { namespaced: false }) };
   const operator = { config: routeConfig(OPERATOR) };
 
-  scope.get("/namespaces", nsExempt, async (_request, reply) => sendControlPlane(reply, 200, listNamespaces(engine.db), null));
+  scope.get("/namespaces", nsExempt, async (_request, reply) =>
+    sendControlPlane(reply, 200, listNamespaces(engine.db), null),
+  );
 
   scope.get<{ Params: { ns: string } }>("/namespaces/:ns", nsExempt, async (request, reply) => {
     const name = request.params.ns.toLowerCase();
     const ns = describeNamespace(engine.db, name);
-    if (!ns) throw new EngineError(404, "namespace_not_found", `Namespace [${name}] was not found.`, { namespace: name });
+    if (!ns)
+      throw new EngineError(404, "namespace_not_found", `Namespace [${name}] was not found.`, { namespace: name });
     return sendControlPlane(reply, 200, ns, null);
   });
 
   scope.get("/workers", operator, async (request, reply) => {
     const q = parseInput(workersQuery, request.query);
-    return sendControlPlane(reply, 200, listWorkers(engine.db, namespaceOf(request), engine.clock.now(), { taskQueue: q.task_queue, status: q.status }), null);
+    return sendControlPlane(
+      reply,
+      200,
+      listWorkers(engine.db, namespaceOf(request), engine.clock.now(), { taskQueue: q.task_queue, status: q.status }),
+      null,
+    );
   });
 
   scope.get<{ Params: { workerId: string } }>("/workers/:workerId", operator, async (request, reply) => {
@@ -34,9 +49,16 @@ export function registerFleetRoutes(scope: FastifyInstance, deps: ControlPlaneDe
     return sendControlPlane(reply, 200, w, null);
   });
 
-  scope.get("/task-queues", operator, async (request, reply) => sendControlPlane(reply, 200, listTaskQueues(engine.db, namespaceOf(request), engine.clock.now()), null));
+  scope.get("/task-queues", operator, async (request, reply) =>
+    sendControlPlane(reply, 200, listTaskQueues(engine.db, namespaceOf(request), engine.clock.now()), null),
+  );
 
   scope.get<{ Params: { name: string } }>("/task-queues/:name", operator, async (request, reply) =>
-    sendControlPlane(reply, 200, queueDetail(engine.db, namespaceOf(request), request.params.name, engine.clock.now(), { withAdmission: true }), null),
+    sendControlPlane(
+      reply,
+      200,
+      queueDetail(engine.db, namespaceOf(request), request.params.name, engine.clock.now(), { withAdmission: true }),
+      null,
+    ),
   );
 }

@@ -41,7 +41,8 @@ export function negotiateEncoding(header: string | undefined): "gzip" | "deflate
 /** Renders any error of a control-plane route in its envelope (with `control_plane` on workflow routes). */
 function renderError(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const op = operationOf(request);
-  if (error instanceof EngineError) return sendControlPlane(reply, error.status, { message: error.message, reason: error.reason, ...error.extra }, op);
+  if (error instanceof EngineError)
+    return sendControlPlane(reply, error.status, { message: error.message, reason: error.reason, ...error.extra }, op);
   const parsed = bodyParserError(error as { code?: string; statusCode?: number; message: string });
   if (parsed) return sendControlPlane(reply, parsed.status, parsed.body, op);
   reply.log.error(error);
@@ -73,7 +74,9 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
               reply,
               400,
               {
-                message: requested ? `Unsupported control-plane version [${requested}].` : "Missing control-plane version header.",
+                message: requested
+                  ? `Unsupported control-plane version [${requested}].`
+                  : "Missing control-plane version header.",
                 reason: requested ? "unsupported_control_plane_version" : "missing_control_plane_version",
                 supported_version: CONTROL_PLANE_VERSION,
                 requested_version: requested ?? null,
@@ -93,7 +96,8 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
                 message: `Namespace [${namespace}] was not found.`,
                 reason: "namespace_not_found",
                 namespace,
-                remediation: "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
+                remediation:
+                  "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",
               },
               op,
             );
@@ -104,7 +108,8 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
 
       scope.addHook("onSend", async (request, reply, payload) => {
         const stream = payload instanceof Readable;
-        if (!stream && (typeof payload !== "string" || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES)) return payload;
+        if (!stream && (typeof payload !== "string" || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD_BYTES))
+          return payload;
         if (!String(reply.getHeader("content-type") ?? "").includes("json")) return payload;
         const encoding = negotiateEncoding(request.headers["accept-encoding"]);
         if (!encoding) return payload;
@@ -113,7 +118,8 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
         reply.removeHeader("content-length");
         // Streamed bodies (the export bundle) are compressed as they are produced.
         if (stream) return pipeline(payload, encoding === "gzip" ? createGzip() : createDeflateRaw(), () => undefined);
-        if (payload.length < SYNC_COMPRESSION_MAX_CHARS) return encoding === "gzip" ? gzipSync(payload) : deflateRawSync(payload);
+        if (payload.length < SYNC_COMPRESSION_MAX_CHARS)
+          return encoding === "gzip" ? gzipSync(payload) : deflateRawSync(payload);
         // Off the event loop (zlib's thread pool): compressing megabytes inline would stall every other request.
         return encoding === "gzip" ? gzipAsync(payload) : deflateRawAsync(payload);
       });

@@ -19,12 +19,38 @@ import { cp, list, startCpHarness } from "./test-support";
 const APPROVE = {
   name: "approve",
   parameters: [
-    { name: "actor", position: 0, required: true, variadic: false, default_available: false, default: null, type: "string", allows_null: false },
-    { name: "note", position: 1, required: false, variadic: false, default_available: true, default: null, type: "string|null", allows_null: true },
+    {
+      name: "actor",
+      position: 0,
+      required: true,
+      variadic: false,
+      default_available: false,
+      default: null,
+      type: "string",
+      allows_null: false,
+    },
+    {
+      name: "note",
+      position: 1,
+      required: false,
+      variadic: false,
+      default_available: true,
+      default: null,
+      type: "string|null",
+      allows_null: true,
+    },
   ],
 };
 const CONTRACTS = {
-  "orders.approval": { queries: [], query_contracts: [], signals: ["approve"], signal_contracts: [APPROVE], updates: [], update_contracts: [], update_validators: [] },
+  "orders.approval": {
+    queries: [],
+    query_contracts: [],
+    signals: ["approve"],
+    signal_contracts: [APPROVE],
+    updates: [],
+    update_contracts: [],
+    update_validators: [],
+  },
 };
 
 describe("signals against a declared command contract", () => {
@@ -43,8 +69,13 @@ describe("signals against a declared command contract", () => {
     expect(reg.status).toBeLessThan(300);
     const plain = new ScriptedWorker(h.url, "plain-worker", "plain");
     await plain.register();
-    for (const [id, type, queue] of [["approval-1", "orders.approval", "approvals"], ["plain-1", "orders.plain", "plain"]]) {
-      const started = await cp(h.url, "/workflows", { body: { workflow_id: id, workflow_type: type, task_queue: queue } });
+    for (const [id, type, queue] of [
+      ["approval-1", "orders.approval", "approvals"],
+      ["plain-1", "orders.plain", "plain"],
+    ]) {
+      const started = await cp(h.url, "/workflows", {
+        body: { workflow_id: id, workflow_type: type, task_queue: queue },
+      });
       expect(started.status).toBe(201);
     }
   });
@@ -58,7 +89,13 @@ describe("signals against a declared command contract", () => {
   test("the start records the worker's contract in WorkflowStarted, in the engine's strict form", async () => {
     const runId = await runIdOf("approval-1");
     const started = JSON.parse(
-      (h.db.prepare("SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'WorkflowStarted'").get(runId) as { payload: string }).payload,
+      (
+        h.db
+          .prepare(
+            "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'WorkflowStarted'",
+          )
+          .get(runId) as { payload: string }
+      ).payload,
     ) as Record<string, unknown>;
     expect(started).toMatchObject({
       declared_signals: ["approve"],
@@ -108,7 +145,10 @@ describe("signals against a declared command contract", () => {
     });
     const wrong = await cp(h.url, "/workflows/approval-1/signal/approve", { body: { input: [42, null, "extra"] } });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.validation_errors).toEqual({ actor: ["The actor argument must be of type string."], arguments: ["Too many arguments were provided for signal [approve]."] });
+    expect(wrong.body.validation_errors).toEqual({
+      actor: ["The actor argument must be of type string."],
+      arguments: ["Too many arguments were provided for signal [approve]."],
+    });
     const nullActor = await cp(h.url, "/workflows/approval-1/signal/approve", { body: { input: [null] } });
     expect(nullActor.body.validation_errors).toEqual({ actor: ["The actor argument cannot be null."] });
   });
@@ -119,7 +159,9 @@ describe("signals against a declared command contract", () => {
     expect(r.body).toMatchObject({ outcome: "signal_received", command_status: "accepted", validation_errors: [] });
     expect(r.body).not.toHaveProperty("signal_admission");
     expect(typesOf(h.db, await runIdOf("approval-1"))).toContain("SignalReceived");
-    const commands = list((await cp(h.url, `/workflows/approval-1/runs/${await runIdOf("approval-1")}/history/export`)).body.commands);
+    const commands = list(
+      (await cp(h.url, `/workflows/approval-1/runs/${await runIdOf("approval-1")}/history/export`)).body.commands,
+    );
     expect(commands.map((c) => [c.type, c.status, c.outcome])).toEqual([
       ["start", "accepted", "started_new"],
       ["signal", "rejected", "rejected_unknown_signal"],

@@ -30,7 +30,12 @@ interface ExpiredExecution {
 }
 
 /** Open executions past a deadline the enforcer has not acted on yet (`ActivityTimeoutEnforcer` candidates). */
-function expiredExecutions(deps: ControlPlaneDeps, now: number, limit: number, ids: string[] | null): ExpiredExecution[] {
+function expiredExecutions(
+  deps: ControlPlaneDeps,
+  now: number,
+  limit: number,
+  ids: string[] | null,
+): ExpiredExecution[] {
   const filter = ids ? `AND id IN (${ids.map(() => "?").join(", ")})` : "";
   return deps.engine.db
     .prepare(
@@ -53,11 +58,16 @@ export function registerSystemRoutes(scope: FastifyInstance, deps: ControlPlaneD
   });
 
   scope.get("/system/metrics", admin, async (request, reply) => {
-    const q = parseInput(z.object({ workflow_type_limit: intParam("workflow_type_limit", 1, 100) }).loose(), request.query);
+    const q = parseInput(
+      z.object({ workflow_type_limit: intParam("workflow_type_limit", 1, 100) }).loose(),
+      request.query,
+    );
     return sendControlPlane(reply, 200, systemMetrics(engine, namespaceOf(request), q.workflow_type_limit ?? 20), null);
   });
 
-  scope.get("/system/repair", admin, async (_request, reply) => sendControlPlane(reply, 200, repairStatus(engine), null));
+  scope.get("/system/repair", admin, async (_request, reply) =>
+    sendControlPlane(reply, 200, repairStatus(engine), null),
+  );
 
   scope.post("/system/repair/pass", admin, async (request, reply) => {
     const b = parseInput(repairPassBody, request.body);
@@ -73,7 +83,12 @@ export function registerSystemRoutes(scope: FastifyInstance, deps: ControlPlaneD
     return sendControlPlane(
       reply,
       200,
-      { expired_count: Math.min(expired.length, limit), expired_execution_ids: expired.slice(0, limit).map((e) => e.id), scan_limit: limit, scan_pressure: expired.length > limit },
+      {
+        expired_count: Math.min(expired.length, limit),
+        expired_execution_ids: expired.slice(0, limit).map((e) => e.id),
+        scan_limit: limit,
+        scan_pressure: expired.length > limit,
+      },
       null,
     );
   });
@@ -86,17 +101,26 @@ export function registerSystemRoutes(scope: FastifyInstance, deps: ControlPlaneD
     const b = parseInput(timeoutPassBody, request.body);
     const now = engine.clock.now();
     const limit = Math.min(b.limit ?? SCAN_LIMIT_MAX, SCAN_LIMIT_MAX);
-    const before = expiredExecutions(deps, now, limit, b.execution_ids && b.execution_ids.length > 0 ? b.execution_ids : null);
+    const before = expiredExecutions(
+      deps,
+      now,
+      limit,
+      b.execution_ids && b.execution_ids.length > 0 ? b.execution_ids : null,
+    );
     engine.sweep(now);
     const after = engine.db.prepare("SELECT status, current_attempt_id FROM activity_executions WHERE id = ?");
     const attemptStatus = engine.db.prepare("SELECT status FROM activity_attempts WHERE id = ?");
     const results = before.map((e) => {
       const now2 = after.get(e.id) as { status: string; current_attempt_id: string | null } | undefined;
-      const attempt = e.current_attempt_id ? (attemptStatus.get(e.current_attempt_id) as { status: string } | undefined) : undefined;
+      const attempt = e.current_attempt_id
+        ? (attemptStatus.get(e.current_attempt_id) as { status: string } | undefined)
+        : undefined;
       if (!now2) return { execution_id: e.id, outcome: "error", reason: "execution_not_found" };
       if (now2.status === "failed") return { execution_id: e.id, outcome: "enforced", has_retry: false };
-      if (now2.status === "pending" && (e.status === "running" || attempt?.status === "failed")) return { execution_id: e.id, outcome: "enforced", has_retry: true };
-      if (now2.status === "cancelled" || now2.status === "completed") return { execution_id: e.id, outcome: "skipped", reason: "execution_already_terminal" };
+      if (now2.status === "pending" && (e.status === "running" || attempt?.status === "failed"))
+        return { execution_id: e.id, outcome: "enforced", has_retry: true };
+      if (now2.status === "cancelled" || now2.status === "completed")
+        return { execution_id: e.id, outcome: "skipped", reason: "execution_already_terminal" };
       return { execution_id: e.id, outcome: "skipped", reason: "run_already_terminal" };
     });
     const enforced = results.filter((r) => r.outcome === "enforced").length;

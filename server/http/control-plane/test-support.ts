@@ -54,7 +54,11 @@ export async function cp(url: string, path: string, req: CpRequest = {}): Promis
     body = JSON.stringify(req.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${url}/api${path}`, { method: req.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  const res = await fetch(`${url}/api${path}`, {
+    method: req.method ?? (body !== undefined ? "POST" : "GET"),
+    headers,
+    body,
+  });
   const raw = await res.text();
   let parsed: JsonTree = {};
   try {

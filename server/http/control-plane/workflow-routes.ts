@@ -30,7 +30,8 @@ function jsonSafe(v: PayloadValue): unknown {
   if (typeof v === "bigint") return v.toString();
   if (v instanceof Uint8Array) return Buffer.from(v).toString("base64");
   if (Array.isArray(v)) return v.map(jsonSafe);
-  if (v !== null && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonSafe(x)]));
   return v;
 }
 
@@ -54,7 +55,8 @@ function toEnvelope(input: z.infer<typeof inputField>): { codec: string; blob: s
     return encodePayload(input);
   } catch (e) {
     // JSON admits values Avro cannot carry (`1e400` parses to Infinity): the caller's input is invalid.
-    if (e instanceof PayloadCodecError) throw validationError({ input: [`The input field cannot be encoded: ${e.message}.`] });
+    if (e instanceof PayloadCodecError)
+      throw validationError({ input: [`The input field cannot be encoded: ${e.message}.`] });
     throw e;
   }
 }
@@ -63,7 +65,9 @@ const listQuery = z.object({
   status: z
     .string()
     .optional()
-    .refine((v) => v === undefined || ["running", "completed", "failed"].includes(v), { message: "The selected status is invalid." }),
+    .refine((v) => v === undefined || ["running", "completed", "failed"].includes(v), {
+      message: "The selected status is invalid.",
+    }),
   workflow_type: z.string().max(255).optional(),
   query: z.string().max(255).optional(),
   page_size: intParam("page_size", 1, 200),
@@ -76,19 +80,32 @@ const historyQuery = z.object({
   wait_new_event: z
     .string()
     .optional()
-    .refine((v) => v === undefined || v === "1" || v === "0", { message: "The wait new event field must be true or false." }),
+    .refine((v) => v === undefined || v === "1" || v === "0", {
+      message: "The wait new event field must be true or false.",
+    }),
 });
 
-const reasonBody = z.object({ reason: z.string().max(1000).nullish(), request_id: z.string().max(255).nullish() }).loose();
+const reasonBody = z
+  .object({ reason: z.string().max(1000).nullish(), request_id: z.string().max(255).nullish() })
+  .loose();
 const repairBody = z.object({ request_id: z.string().max(255).nullish() }).loose();
 const signalBody = z.object({ input: inputField, request_id: z.string().max(255).nullish() }).loose();
 const operationName = z
   .string()
   .min(1)
   .max(256)
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), { message: "The operation name must not contain control characters." });
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), {
+    message: "The operation name must not contain control characters.",
+  });
 
-const REJECTED_START_FIELDS = ["workflow_execution_timeout", "workflow_run_timeout", "workflow_task_timeout", "retry_policy", "idempotency_key", "request_id"];
+const REJECTED_START_FIELDS = [
+  "workflow_execution_timeout",
+  "workflow_run_timeout",
+  "workflow_task_timeout",
+  "retry_policy",
+  "idempotency_key",
+  "request_id",
+];
 const startBody = z
   .object({
     workflow_id: z
@@ -96,22 +113,40 @@ const startBody = z
       .max(128)
       .regex(/^[a-zA-Z0-9._:-]+$/, { message: "The workflow id field format is invalid." })
       .optional(),
-    workflow_type: z.string({ message: "The workflow type field is required." }).min(1, { message: "The workflow type field is required." }).max(255),
+    workflow_type: z
+      .string({ message: "The workflow type field is required." })
+      .min(1, { message: "The workflow type field is required." })
+      .max(255),
     task_queue: z.string().min(1).max(255).optional(),
     input: inputField,
     business_key: z.string().max(191).nullish(),
     // The real start endpoint validates memo only as `array` (a PHP array: a JSON object or list;
     // WorkflowController::start, durable-workflow/server@11d35b7) and stores and echoes either.
     memo: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).nullish(),
-    search_attributes: z.record(z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/).max(128), z.unknown()).nullish(),
-    duplicate_policy: z.enum(["fail", "use-existing"], { message: "The selected duplicate policy is invalid." }).optional(),
+    search_attributes: z
+      .record(
+        z
+          .string()
+          .regex(/^[a-zA-Z][a-zA-Z0-9_]*$/)
+          .max(128),
+        z.unknown(),
+      )
+      .nullish(),
+    duplicate_policy: z
+      .enum(["fail", "use-existing"], { message: "The selected duplicate policy is invalid." })
+      .optional(),
     execution_timeout_seconds: z.number().int().min(1).max(MAX_DURATION_SECONDS).nullish(),
     run_timeout_seconds: z.number().int().min(1).max(MAX_DURATION_SECONDS).nullish(),
   })
   .loose()
   .superRefine((body, ctx) => {
     for (const field of REJECTED_START_FIELDS) {
-      if (field in body) ctx.addIssue({ code: "custom", path: [field], message: `The ${field} field is not supported by the control-plane start contract.` });
+      if (field in body)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `The ${field} field is not supported by the control-plane start contract.`,
+        });
     }
   });
 
@@ -146,7 +181,14 @@ function commandBody(r: CommandResult | OperatorCommandResult): Record<string, u
   if ("signal_name" in r && r.signal_name !== undefined) body.signal_name = r.signal_name;
   if ("validation_errors" in r && r.validation_errors) body.validation_errors = r.validation_errors;
   // A rejected command adds its message and contract diagnostics (`CommandResponse::payload`, workflow@8dc90d6).
-  for (const key of ["message", "command_contract_source", "command_contract_backfill_needed", "command_contract_backfill_available", "declared_signals", "signal_admission"] as const) {
+  for (const key of [
+    "message",
+    "command_contract_source",
+    "command_contract_backfill_needed",
+    "command_contract_backfill_available",
+    "declared_signals",
+    "signal_admission",
+  ] as const) {
     const value = (r as CommandResult)[key];
     if (value !== undefined && value !== null) body[key] = value;
   }
@@ -180,7 +222,8 @@ function runOr404(deps: ControlPlaneDeps, instance: InstanceRow, runId: string):
 
 function currentOr404(deps: ControlPlaneDeps, instance: InstanceRow): RunRow {
   const run = currentRun(deps.engine.db, instance);
-  if (!run) throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: instance.id, run_id: null });
+  if (!run)
+    throw new EngineError(404, "run_not_found", "Workflow run not found.", { workflow_id: instance.id, run_id: null });
   return run;
 }
 
@@ -188,11 +231,16 @@ function currentOr404(deps: ControlPlaneDeps, instance: InstanceRow): RunRow {
 function requireCurrentRun(deps: ControlPlaneDeps, namespace: string, workflowId: string, runId: string): void {
   const instance = instanceOr404(deps, namespace, workflowId);
   if (currentRun(deps.engine.db, instance)?.id !== runId) {
-    throw new EngineError(409, "historical_run_command_rejected", "Commands cannot target historical runs. Target the current run or the workflow instance.", {
-      target_scope: "run",
-      workflow_id: workflowId,
-      run_id: runId,
-    });
+    throw new EngineError(
+      409,
+      "historical_run_command_rejected",
+      "Commands cannot target historical runs. Target the current run or the workflow instance.",
+      {
+        target_scope: "run",
+        workflow_id: workflowId,
+        run_id: runId,
+      },
+    );
   }
 }
 
@@ -260,7 +308,12 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
 
   scope.get<RunParams>("/workflows/:id/runs/:runId", cfg("describe_run"), async (request, reply) => {
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
-    return send(request, reply, 200, describeRun(engine.db, runOr404(deps, instance, request.params.runId), instance, decodePayload));
+    return send(
+      request,
+      reply,
+      200,
+      describeRun(engine.db, runOr404(deps, instance, request.params.runId), instance, decodePayload),
+    );
   });
 
   const includePayload = (request: FastifyRequest): boolean => {
@@ -271,13 +324,23 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
   scope.get<IdParams>("/workflows/:id/debug", cfg("debug_workflow"), async (request, reply) => {
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
     const run = currentOr404(deps, instance);
-    return send(request, reply, 200, debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }));
+    return send(
+      request,
+      reply,
+      200,
+      debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }),
+    );
   });
 
   scope.get<RunParams>("/workflows/:id/runs/:runId/debug", cfg("debug_workflow"), async (request, reply) => {
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
     const run = runOr404(deps, instance, request.params.runId);
-    return send(request, reply, 200, debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }));
+    return send(
+      request,
+      reply,
+      200,
+      debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }),
+    );
   });
 
   scope.get<RunParams>("/workflows/:id/runs/:runId/history", cfg("history"), async (request, reply) => {
@@ -289,38 +352,65 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
     const page = await historyPage(
       engine.db,
       engine.notifier,
-      { runId: run.id, pageSize: q.page_size ?? 100, pageToken: q.next_page_token ?? null, waitNewEvent: q.wait_new_event === "1" },
+      {
+        runId: run.id,
+        pageSize: q.page_size ?? 100,
+        pageToken: q.next_page_token ?? null,
+        waitNewEvent: q.wait_new_event === "1",
+      },
       deps.historyPollTimeoutMs,
       AbortSignal.any([gone.signal, deps.shutdown]),
     );
     return send(request, reply, 200, { workflow_id: instance.id, run_id: run.id, ...page });
   });
 
-  scope.get<RunParams>("/workflows/:id/runs/:runId/history/export", { config: routeConfig(OPERATOR) }, async (request, reply) => {
-    const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
-    const run = runOr404(deps, instance, request.params.runId);
-    // Built from a snapshot in time slices and streamed: a 50,000-event bundle is ~120 MB of JSON.
-    const gone = new AbortController();
-    reply.raw.on("close", () => gone.abort());
-    const ref = { namespace: instance.namespace, workflowId: instance.id, runId: run.id };
-    let bundle: Record<string, unknown>;
-    try {
-      bundle = await exportRunSliced(engine.db, ref, engine.clock.now(), deps.exportSigning, AbortSignal.any([gone.signal, deps.shutdown]));
-    } catch (e) {
-      // The client left while the bundle was built: nobody to answer.
-      if (gone.signal.aborted) return reply;
-      throw e;
-    }
-    return reply.code(200).header(CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION).header("content-type", "application/json; charset=utf-8").send(jsonStream(bundle));
-  });
+  scope.get<RunParams>(
+    "/workflows/:id/runs/:runId/history/export",
+    { config: routeConfig(OPERATOR) },
+    async (request, reply) => {
+      const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
+      const run = runOr404(deps, instance, request.params.runId);
+      // Built from a snapshot in time slices and streamed: a 50,000-event bundle is ~120 MB of JSON.
+      const gone = new AbortController();
+      reply.raw.on("close", () => gone.abort());
+      const ref = { namespace: instance.namespace, workflowId: instance.id, runId: run.id };
+      let bundle: Record<string, unknown>;
+      try {
+        bundle = await exportRunSliced(
+          engine.db,
+          ref,
+          engine.clock.now(),
+          deps.exportSigning,
+          AbortSignal.any([gone.signal, deps.shutdown]),
+        );
+      } catch (e) {
+        // The client left while the bundle was built: nobody to answer.
+        if (gone.signal.aborted) return reply;
+        throw e;
+      }
+      return reply
+        .code(200)
+        .header(CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION)
+        .header("content-type", "application/json; charset=utf-8")
+        .send(jsonStream(bundle));
+    },
+  );
 
-  const commandStatus = (r: { command_status: string }, accepted: number): number => (r.command_status === "accepted" ? accepted : 409);
+  const commandStatus = (r: { command_status: string }, accepted: number): number =>
+    r.command_status === "accepted" ? accepted : 409;
 
   for (const kind of ["cancel", "terminate"] as const) {
     const run = (request: FastifyRequest, runId: string | null) => {
       const params = request.params as { id: string };
       const b = parseInput(reasonBody, request.body);
-      const input = { namespace: namespaceOf(request), workflow_id: params.id, run_id: runId, reason: b.reason ?? null, request_id: b.request_id ?? null, request: commandRequest(request) };
+      const input = {
+        namespace: namespaceOf(request),
+        workflow_id: params.id,
+        run_id: runId,
+        reason: b.reason ?? null,
+        request_id: b.request_id ?? null,
+        request: commandRequest(request),
+      };
       return kind === "cancel" ? engine.cancelWorkflow(input) : engine.terminateWorkflow(input);
     };
     scope.post<IdParams>(`/workflows/:id/${kind}`, cfg(kind), async (request, reply) => {
@@ -360,14 +450,27 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
 
   scope.post<IdParams>("/workflows/:id/repair", cfg("repair"), async (request, reply) => {
     const b = parseInput(repairBody, request.body);
-    const r = engine.transaction((tx) => repairWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null, request: commandRequest(request) }));
+    const r = engine.transaction((tx) =>
+      repairWorkflow(tx, {
+        namespace: namespaceOf(request),
+        workflow_id: request.params.id,
+        request_id: b.request_id ?? null,
+        request: commandRequest(request),
+      }),
+    );
     return send(request, reply, commandStatus(r, 200), commandBody(r));
   });
 
   scope.post<IdParams>("/workflows/:id/archive", cfg("archive"), async (request, reply) => {
     const b = parseInput(reasonBody, request.body);
     const r = engine.transaction((tx) =>
-      archiveWorkflow(tx, { namespace: namespaceOf(request), workflow_id: request.params.id, request_id: b.request_id ?? null, reason: b.reason ?? null, request: commandRequest(request) }),
+      archiveWorkflow(tx, {
+        namespace: namespaceOf(request),
+        workflow_id: request.params.id,
+        request_id: b.request_id ?? null,
+        reason: b.reason ?? null,
+        request: commandRequest(request),
+      }),
     );
     return send(request, reply, commandStatus(r, 200), commandBody(r));
   });

@@ -42,14 +42,26 @@ describe("forged credentials", () => {
       .oneof(
         printable,
         printable.map((t) => `Bearer ${t}`),
-        fc.constantFrom(...Object.values(TOKENS)).chain((t) => fc.constantFrom(t, `Basic ${t}`, `Bearer ${t.slice(0, -1)}`, `Bearer ${t}x`, `Bearer ${t.toUpperCase()}`, `Token ${t}`)),
+        fc
+          .constantFrom(...Object.values(TOKENS))
+          .chain((t) =>
+            fc.constantFrom(
+              t,
+              `Basic ${t}`,
+              `Bearer ${t.slice(0, -1)}`,
+              `Bearer ${t}x`,
+              `Bearer ${t.toUpperCase()}`,
+              `Token ${t}`,
+            ),
+          ),
       )
       .filter((v) => !Object.values(TOKENS).some((t) => new RegExp(`^\\s*bearer\\s+${t}\\s*$`, "i").test(v)));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...guarded), forged, async (ep, value) => {
         const res = await request(ep, { authorization: value });
         const ctx = `${ep.method} ${ep.path} authorization ${JSON.stringify(value)}`;
-        const body = ep.plane === "worker" ? expectWorkerError(res, ctx) : expectCpError(res, ctx, { operation: ep.operation });
+        const body =
+          ep.plane === "worker" ? expectWorkerError(res, ctx) : expectCpError(res, ctx, { operation: ep.operation });
         expect([res.status, body.reason], ctx).toEqual([401, "unauthorized"]);
       }),
       propertyParams(100),
@@ -60,9 +72,17 @@ describe("forged credentials", () => {
     for (const ep of guarded) {
       const wrongRole = ep.plane === "worker" ? "operator" : ep.path.startsWith("/api/cluster") ? null : "worker";
       if (!wrongRole) continue;
-      const headers = { authorization: `Bearer ${TOKENS[wrongRole]}`, "x-namespace": "ghost", "x-durable-workflow-control-plane-version": "9", "x-durable-workflow-protocol-version": "9" };
+      const headers = {
+        authorization: `Bearer ${TOKENS[wrongRole]}`,
+        "x-namespace": "ghost",
+        "x-durable-workflow-control-plane-version": "9",
+        "x-durable-workflow-protocol-version": "9",
+      };
       const res = await request(ep, headers);
-      const body = ep.plane === "worker" ? expectWorkerError(res, ep.path) : expectCpError(res, ep.path, { operation: ep.operation });
+      const body =
+        ep.plane === "worker"
+          ? expectWorkerError(res, ep.path)
+          : expectCpError(res, ep.path, { operation: ep.operation });
       expect([res.status, body.reason, body.role], ep.path).toEqual([403, "forbidden", wrongRole]);
     }
   });

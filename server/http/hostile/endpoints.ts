@@ -18,9 +18,32 @@ export interface Endpoint {
 }
 
 export const CONTROL_ENDPOINTS: readonly Endpoint[] = [
-  { method: "GET", path: "/api/health", plane: "control", operation: null, unversioned: true, namespaceExempt: true, open: true },
-  { method: "GET", path: "/api/ready", plane: "control", operation: null, unversioned: true, namespaceExempt: true, open: true },
-  { method: "GET", path: "/api/cluster/info", plane: "control", operation: null, unversioned: true, namespaceExempt: true },
+  {
+    method: "GET",
+    path: "/api/health",
+    plane: "control",
+    operation: null,
+    unversioned: true,
+    namespaceExempt: true,
+    open: true,
+  },
+  {
+    method: "GET",
+    path: "/api/ready",
+    plane: "control",
+    operation: null,
+    unversioned: true,
+    namespaceExempt: true,
+    open: true,
+  },
+  {
+    method: "GET",
+    path: "/api/cluster/info",
+    plane: "control",
+    operation: null,
+    unversioned: true,
+    namespaceExempt: true,
+  },
   { method: "GET", path: "/api/workflows", plane: "control", operation: "list" },
   { method: "POST", path: "/api/workflows", plane: "control", operation: "start" },
   { method: "GET", path: "/api/workflows/:id", plane: "control", operation: "describe" },
@@ -80,15 +103,52 @@ export function segmentsOf(path: string): string[] {
 
 /** Fragments that break naive path, SQL, HTML and log handling. */
 export const NASTY_FRAGMENTS = [
-  "/", "%", "%2F", "%00", "..", ".", "../..", "\\", "\u0000", "\u0001", "\u001f", "\u007f", "\n", "\r\n", "\t", " ",
-  "?", "#", "&", "=", ";", "'", "\"", "`", "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>",
-  "ünïcödé", "日本語", "🚀", "\u202e", "\ufeff", "\ud83d\ude00", "%zz", "%E0%A4%A", "Robert'); DROP TABLE workflow_runs;--",
-  "${jndi:ldap://x}", "{{7*7}}", "a".repeat(300),
+  "/",
+  "%",
+  "%2F",
+  "%00",
+  "..",
+  ".",
+  "../..",
+  "\\",
+  "\u0000",
+  "\u0001",
+  "\u001f",
+  "\u007f",
+  "\n",
+  "\r\n",
+  "\t",
+  " ",
+  "?",
+  "#",
+  "&",
+  "=",
+  ";",
+  "'",
+  '"',
+  "`",
+  "<script>alert(1)</script>",
+  '"><img src=x onerror=alert(1)>',
+  "ünïcödé",
+  "日本語",
+  "🚀",
+  "\u202e",
+  "\ufeff",
+  "\ud83d\ude00",
+  "%zz",
+  "%E0%A4%A",
+  "Robert'); DROP TABLE workflow_runs;--",
+  "${jndi:ldap://x}",
+  "{{7*7}}",
+  "a".repeat(300),
 ] as const;
 
 /** Any string a hostile client could put in an identifier: nasty fragments mixed with arbitrary code points. */
 export const hostileString: fc.Arbitrary<string> = fc
-  .array(fc.oneof(fc.constantFrom(...NASTY_FRAGMENTS), fc.string({ unit: "binary", minLength: 1, maxLength: 8 })), { minLength: 1, maxLength: 4 })
+  .array(fc.oneof(fc.constantFrom(...NASTY_FRAGMENTS), fc.string({ unit: "binary", minLength: 1, maxLength: 8 })), {
+    minLength: 1,
+    maxLength: 4,
+  })
   .map((parts) => parts.join(""));
 
 /** Arbitrary JSON values, including the awkward ones (unicode keys, `__proto__`, big and tiny numbers). */

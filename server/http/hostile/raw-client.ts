@@ -35,23 +35,27 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawRespons
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...(req.headers ?? {}) };
-    if (req.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-length")) headers["content-length"] = Buffer.byteLength(req.body);
-    const r = httpRequest({ host: base.hostname, port: base.port, method: req.method ?? "GET", path: req.path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("error", reject);
-      res.on("end", () => {
-        clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = JSON.parse(text) as unknown;
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, ms: performance.now() - started });
-      });
-    });
+    if (req.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === "content-length"))
+      headers["content-length"] = Buffer.byteLength(req.body);
+    const r = httpRequest(
+      { host: base.hostname, port: base.port, method: req.method ?? "GET", path: req.path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", reject);
+        res.on("end", () => {
+          clearTimeout(timer);
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json: unknown;
+          try {
+            json = JSON.parse(text) as unknown;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json, ms: performance.now() - started });
+        });
+      },
+    );
     const timer = setTimeout(() => {
       r.destroy();
       reject(new HangError(`${req.method ?? "GET"} ${req.path} did not answer within ${timeoutMs} ms`));
@@ -66,14 +70,34 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawRespons
 }
 
 export const CP_HEADERS = { accept: "application/json", "x-durable-workflow-control-plane-version": "2" } as const;
-export const WORKER_HEADERS = { accept: "application/json", "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" } as const;
+export const WORKER_HEADERS = {
+  accept: "application/json",
+  "content-type": "application/json",
+  "x-durable-workflow-protocol-version": "1.19",
+} as const;
 
 /** Every documented 4xx `reason` (server-api.md §1.7, §5; the engine's lease refusals from v2-model.md). */
 export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
-  400: ["missing_control_plane_version", "unsupported_control_plane_version", "missing_protocol_version", "unsupported_protocol_version", "malformed_json"],
+  400: [
+    "missing_control_plane_version",
+    "unsupported_control_plane_version",
+    "missing_protocol_version",
+    "unsupported_protocol_version",
+    "malformed_json",
+  ],
   401: ["unauthorized"],
   403: ["forbidden"],
-  404: ["namespace_not_found", "instance_not_found", "run_not_found", "worker_not_found", "not_found", "worker_not_registered", "task_not_found", "attempt_not_found", "activity_execution_missing"],
+  404: [
+    "namespace_not_found",
+    "instance_not_found",
+    "run_not_found",
+    "worker_not_found",
+    "not_found",
+    "worker_not_registered",
+    "task_not_found",
+    "attempt_not_found",
+    "activity_execution_missing",
+  ],
   405: ["method_not_allowed"],
   409: [
     "historical_run_command_rejected",
@@ -117,9 +141,15 @@ export function expectAnswered(res: RawResponse, context: string): Record<string
  * `validation_failed` with both maps, and `control_plane` when the route is a workflow operation.
  * Command rejections (409 with a full command body) carry `outcome` + `command_status: "rejected"`.
  */
-export function expectCpError(res: RawResponse, context: string, opts: { operation?: string | null } = {}): Record<string, unknown> {
+export function expectCpError(
+  res: RawResponse,
+  context: string,
+  opts: { operation?: string | null } = {},
+): Record<string, unknown> {
   const body = expectAnswered(res, context);
-  expect(res.status, `${context}: expected 4xx, got ${res.status} ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${context}: expected 4xx, got ${res.status} ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(
+    400,
+  );
   const reason = String(body.reason);
   if (res.status === 409 && body.command_status === "rejected") {
     expect(typeof body.outcome, context).toBe("string");
@@ -127,7 +157,8 @@ export function expectCpError(res: RawResponse, context: string, opts: { operati
     expect(DOCUMENTED_REASONS[res.status] ?? [], `${context}: reason ${reason} for ${res.status}`).toContain(reason);
     expect(typeof body.message, `${context}: message`).toBe("string");
   }
-  if (reason !== "not_found" && reason !== "method_not_allowed") expect(res.headers["x-durable-workflow-control-plane-version"], `${context}: version header`).toBe("2");
+  if (reason !== "not_found" && reason !== "method_not_allowed")
+    expect(res.headers["x-durable-workflow-control-plane-version"], `${context}: version header`).toBe("2");
   if (reason === "validation_failed") {
     expect(body.errors, context).toBeTypeOf("object");
     expect(body.validation_errors, context).toEqual(body.errors);
@@ -143,7 +174,9 @@ export function expectCpError(res: RawResponse, context: string, opts: { operati
 /** A documented worker-plane 4xx: `error` or `message`, a documented reason, the protocol fields. */
 export function expectWorkerError(res: RawResponse, context: string): Record<string, unknown> {
   const body = expectAnswered(res, context);
-  expect(res.status, `${context}: expected 4xx, got ${res.status} ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+  expect(res.status, `${context}: expected 4xx, got ${res.status} ${res.text.slice(0, 300)}`).toBeGreaterThanOrEqual(
+    400,
+  );
   const reason = String(body.reason);
   expect(DOCUMENTED_REASONS[res.status] ?? [], `${context}: reason ${reason} for ${res.status}`).toContain(reason);
   expect(typeof (body.error ?? body.message), `${context}: error/message`).toBe("string");

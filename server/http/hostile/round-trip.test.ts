@@ -29,7 +29,12 @@ function seg(id: string): string {
 
 const get = (path: string): Promise<RawResponse> => rawRequest(h.url, { path: `/api${path}`, headers: CP_HEADERS });
 const post = (path: string, body: unknown): Promise<RawResponse> =>
-  rawRequest(h.url, { method: "POST", path: `/api${path}`, headers: { ...CP_HEADERS, "content-type": "application/json" }, body: JSON.stringify(body) });
+  rawRequest(h.url, {
+    method: "POST",
+    path: `/api${path}`,
+    headers: { ...CP_HEADERS, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 function ok(res: RawResponse, context: string, status = 200): Record<string, unknown> {
   expect(res.status, `${context} → ${res.text.slice(0, 300)}`).toBe(status);
@@ -39,7 +44,8 @@ function ok(res: RawResponse, context: string, status = 200): Record<string, unk
 function strings(tree: unknown, out: Set<string> = new Set()): Set<string> {
   if (typeof tree === "string") out.add(tree);
   else if (Array.isArray(tree)) for (const v of tree) strings(v, out);
-  else if (tree !== null && typeof tree === "object") for (const [k, v] of Object.entries(tree)) strings(v, strings(k, out));
+  else if (tree !== null && typeof tree === "object")
+    for (const [k, v] of Object.entries(tree)) strings(v, strings(k, out));
   return out;
 }
 
@@ -60,16 +66,26 @@ async function roundTrip(id: string, runId: string): Promise<void> {
   expect((hist.events as unknown[]).length).toBeGreaterThan(0);
   const exported = ok(await get(`/workflows/${s}/runs/${runId}/history/export`), "export");
   expect(strings(exported).has(id)).toBe(true);
-  expect(ok(await post(`/workflows/${s}/signal/${seg("approve/now ✓")}`, { input: ["yes"] }), "signal", 202).workflow_id).toBe(id);
+  expect(
+    ok(await post(`/workflows/${s}/signal/${seg("approve/now ✓")}`, { input: ["yes"] }), "signal", 202).workflow_id,
+  ).toBe(id);
   const cancel = ok(await post(`/workflows/${s}/cancel`, { reason: "round trip" }), "cancel");
-  expect([cancel.workflow_id, cancel.outcome, (cancel.control_plane as Record<string, unknown>).workflow_id]).toEqual([id, "cancelled", id]);
+  expect([cancel.workflow_id, cancel.outcome, (cancel.control_plane as Record<string, unknown>).workflow_id]).toEqual([
+    id,
+    "cancelled",
+    id,
+  ]);
   expect(ok(await get(`/workflows/${s}`), "describe after cancel").status).toBe("cancelled");
 }
 
 describe("workflow ids round-trip as one URL-encoded segment", () => {
   test("ids inside the start contract (dots, '..', colons, 128 characters) start over HTTP and round-trip", async () => {
     for (const id of ["..", ".", "a..b", "....", "orders:2026.q1-_x", "v".repeat(128), "A.B:C-D_E"]) {
-      const started = ok(await post("/workflows", { workflow_id: id, workflow_type: "orders.process", input: [id] }), `start ${id}`, 201);
+      const started = ok(
+        await post("/workflows", { workflow_id: id, workflow_type: "orders.process", input: [id] }),
+        `start ${id}`,
+        201,
+      );
       expect(started.workflow_id).toBe(id);
       const listed = ok(await get(`/workflows?query=${encodeURIComponent(id)}&page_size=200`), "list");
       expect((listed.workflows as { workflow_id: string }[]).map((w) => w.workflow_id)).toContain(id);
@@ -80,11 +96,29 @@ describe("workflow ids round-trip as one URL-encoded segment", () => {
   });
 
   test("ids outside it ('/', '%', spaces, unicode, HTML, NUL) are refused by POST /workflows with 422, yet round-trip when an SDK created them", async () => {
-    const ids = ["orders/2026 ünï%41", "a b", "../..", "%2F%2e%2e", "<script>alert(1)</script>", "🚀 launch", "tab\there", "nul\u0000byte", "ü".repeat(128)];
+    const ids = [
+      "orders/2026 ünï%41",
+      "a b",
+      "../..",
+      "%2F%2e%2e",
+      "<script>alert(1)</script>",
+      "🚀 launch",
+      "tab\there",
+      "nul\u0000byte",
+      "ü".repeat(128),
+    ];
     for (const id of ids) {
       const refused = await post("/workflows", { workflow_id: id, workflow_type: "orders.process" });
-      expect(expectCpError(refused, `start ${JSON.stringify(id)}`, { operation: "start" }).errors).toHaveProperty("workflow_id");
-      const started = h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: "orders.process", task_queue: "default", input: encodePayload([id]) });
+      expect(expectCpError(refused, `start ${JSON.stringify(id)}`, { operation: "start" }).errors).toHaveProperty(
+        "workflow_id",
+      );
+      const started = h.engine.startWorkflow({
+        namespace: "default",
+        workflow_id: id,
+        workflow_type: "orders.process",
+        task_queue: "default",
+        input: encodePayload([id]),
+      });
       const listed = ok(await get(`/workflows?query=${encodeURIComponent(id)}&page_size=200`), "list");
       expect((listed.workflows as { workflow_id: string }[]).map((w) => w.workflow_id)).toContain(id);
       await roundTrip(id, String(started.run_id));
@@ -98,7 +132,12 @@ describe("workflow ids round-trip as one URL-encoded segment", () => {
         n += 1;
         // A suffix keeps ids unique across runs; shrinking then still reports the hostile part.
         const id = `${raw}#${n}`;
-        const started = h.engine.startWorkflow({ namespace: "default", workflow_id: id, workflow_type: "t", task_queue: "default" });
+        const started = h.engine.startWorkflow({
+          namespace: "default",
+          workflow_id: id,
+          workflow_type: "t",
+          task_queue: "default",
+        });
         const d = ok(await get(`/workflows/${seg(id)}`), `describe ${JSON.stringify(id)}`);
         expect(d.workflow_id).toBe(id);
         const hist = ok(await get(`/workflows/${seg(id)}/runs/${started.run_id}/history`), "history");
@@ -111,7 +150,13 @@ describe("workflow ids round-trip as one URL-encoded segment", () => {
 });
 
 describe("HTML and script in payloads and exception messages come back as the same JSON strings", () => {
-  const XSS = ["<script>alert(1)</script>", "\"><img src=x onerror=alert(document.cookie)>", "</textarea><svg/onload=alert(1)>", "javascript:alert(1)", "&lt;b&gt; & <b>bold</b> \u2028\u2029"];
+  const XSS = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(document.cookie)>',
+    "</textarea><svg/onload=alert(1)>",
+    "javascript:alert(1)",
+    "&lt;b&gt; & <b>bold</b> \u2028\u2029",
+  ];
 
   function expectVerbatim(res: RawResponse, values: readonly string[], context: string): void {
     const body = expectAnswered(res, context);
@@ -127,7 +172,15 @@ describe("HTML and script in payloads and exception messages come back as the sa
   test("start fields, signal names and inputs, cancel reasons, activity and workflow failures", async () => {
     const [a, b, c, d, e] = XSS;
     const started = ok(
-      await post("/workflows", { workflow_id: "xss-1", workflow_type: "orders.process", task_queue: "xss", business_key: a, memo: { note: b, [c]: d }, input: [a, { k: b }], search_attributes: { Customer: e } }),
+      await post("/workflows", {
+        workflow_id: "xss-1",
+        workflow_type: "orders.process",
+        task_queue: "xss",
+        business_key: a,
+        memo: { note: b, [c]: d },
+        input: [a, { k: b }],
+        search_attributes: { Customer: e },
+      }),
       "start",
       201,
     );
@@ -137,11 +190,29 @@ describe("HTML and script in payloads and exception messages come back as the sa
     const w = new ScriptedWorker(h.url, "xss-worker", "xss");
     await w.register();
     const t1 = await w.mustPollWorkflow();
-    expect((await w.completeWorkflow(t1, [{ type: "schedule_activity", activity_type: "charge", arguments: blob([a]) }])).status).toBe(200);
+    expect(
+      (await w.completeWorkflow(t1, [{ type: "schedule_activity", activity_type: "charge", arguments: blob([a]) }]))
+        .status,
+    ).toBe(200);
     const act = await w.mustPollActivity();
-    expect((await w.failActivity(act, { message: a, type: b, stack_trace: `${c}\n    at charge (${d})`, non_retryable: true })).status).toBe(200);
+    expect(
+      (
+        await w.failActivity(act, {
+          message: a,
+          type: b,
+          stack_trace: `${c}\n    at charge (${d})`,
+          non_retryable: true,
+        })
+      ).status,
+    ).toBe(200);
     const t2 = await w.mustPollWorkflow();
-    expect((await w.completeWorkflow(t2, [{ type: "fail_workflow", message: e, exception_type: c, stack_trace: `${a}\n${b}` }])).status).toBe(200);
+    expect(
+      (
+        await w.completeWorkflow(t2, [
+          { type: "fail_workflow", message: e, exception_type: c, stack_trace: `${a}\n${b}` },
+        ])
+      ).status,
+    ).toBe(200);
 
     expectVerbatim(await get("/workflows/xss-1"), [a, b, c, d, e], "describe");
     expectVerbatim(await get(`/workflows?query=xss-1`), [a], "list");
@@ -151,7 +222,12 @@ describe("HTML and script in payloads and exception messages come back as the sa
     expectVerbatim(await get(`/workflows/xss-1/runs/${runId}/history`), [a, b, e], "history");
     expectVerbatim(await get(`/workflows/xss-1/runs/${runId}/history/export`), [a, b, c, e], "export");
 
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "xss-2", workflow_type: "orders.process", task_queue: "xss" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "xss-2",
+      workflow_type: "orders.process",
+      task_queue: "xss",
+    });
     const cancel = await post("/workflows/xss-2/cancel", { reason: d });
     expectVerbatim(cancel, [d], "cancel");
     const xss2 = ok(await get("/workflows/xss-2"), "describe xss-2");

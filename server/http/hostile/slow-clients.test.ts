@@ -28,7 +28,15 @@ beforeAll(async () => {
   const clock = new FakeClock();
   db = openDb(join(dir, "slow.db"), clock);
   const engine = createEngine({ db, clock });
-  app = buildApp({ db, clock, engine, auth: NO_AUTH, pollTimeoutMs: 1500, historyPollTimeoutMs: 300, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+  app = buildApp({
+    db,
+    clock,
+    engine,
+    auth: NO_AUTH,
+    pollTimeoutMs: 1500,
+    historyPollTimeoutMs: 300,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  });
   url = await app.listen({ host: "127.0.0.1", port: 0 });
 });
 afterAll(async () => {
@@ -59,7 +67,8 @@ function stall(bytes: string, guardMs: number): Promise<{ text: string; ms: numb
 
 describe("slow and stalled clients", () => {
   test("a declared body that never arrives is answered 408 and closed within the request timeout", async () => {
-    const head = "POST /api/workflows HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Durable-Workflow-Control-Plane-Version: 2\r\nContent-Length: 100\r\n\r\n{";
+    const head =
+      "POST /api/workflows HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Durable-Workflow-Control-Plane-Version: 2\r\nContent-Length: 100\r\n\r\n{";
     const r = await stall(head, 10_000);
     expect(r.closedByServer).toBe(true);
     expect(r.text).toMatch(/^HTTP\/1\.1 408/);
@@ -74,8 +83,23 @@ describe("slow and stalled clients", () => {
 
   test("a long-poll held longer than the request timeout still answers normally", async () => {
     const worker = { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" };
-    expect((await rawRequest(url, { method: "POST", path: "/api/worker/register", headers: worker, body: JSON.stringify({ worker_id: "slow-w", task_queue: "q", runtime: "typescript" }) })).status).toBe(201);
-    const poll = await rawRequest(url, { method: "POST", path: "/api/worker/workflow-tasks/poll", headers: worker, body: JSON.stringify({ worker_id: "slow-w", task_queue: "q" }), timeoutMs: 5000 });
+    expect(
+      (
+        await rawRequest(url, {
+          method: "POST",
+          path: "/api/worker/register",
+          headers: worker,
+          body: JSON.stringify({ worker_id: "slow-w", task_queue: "q", runtime: "typescript" }),
+        })
+      ).status,
+    ).toBe(201);
+    const poll = await rawRequest(url, {
+      method: "POST",
+      path: "/api/worker/workflow-tasks/poll",
+      headers: worker,
+      body: JSON.stringify({ worker_id: "slow-w", task_queue: "q" }),
+      timeoutMs: 5000,
+    });
     expect(poll.status).toBe(200);
     expect(poll.ms).toBeGreaterThan(REQUEST_TIMEOUT_MS);
     expect((poll.json as { task: unknown }).task).toBeNull();

@@ -22,7 +22,14 @@ beforeAll(async () => {
   await w.register();
   h.engine.startWorkflow({ namespace: "default", workflow_id: "hostile-act", workflow_type: "t", task_queue: "q1" });
   const first = await w.mustPollWorkflow();
-  await w.completeWorkflow(first, [{ type: "schedule_activity", activity_type: "charge", arguments: blob(["x"]), retry_policy: { max_attempts: 1000 } }]);
+  await w.completeWorkflow(first, [
+    {
+      type: "schedule_activity",
+      activity_type: "charge",
+      arguments: blob(["x"]),
+      retry_policy: { max_attempts: 1000 },
+    },
+  ]);
   actTask = await w.mustPollActivity();
   h.engine.startWorkflow({ namespace: "default", workflow_id: "hostile-wf", workflow_type: "t", task_queue: "q1" });
   wfTask = await w.mustPollWorkflow();
@@ -44,7 +51,17 @@ function expectDocumented(res: Awaited<ReturnType<typeof rawRequest>>, context: 
   return expectWorkerError(res, context);
 }
 
-const COMMAND_TYPES = ["complete_workflow", "fail_workflow", "continue_as_new", "schedule_activity", "start_timer", "start_child_workflow", "open_signal_wait", "record_side_effect", "nope"];
+const COMMAND_TYPES = [
+  "complete_workflow",
+  "fail_workflow",
+  "continue_as_new",
+  "schedule_activity",
+  "start_timer",
+  "start_child_workflow",
+  "open_signal_wait",
+  "record_side_effect",
+  "nope",
+];
 const command = fc.record(
   {
     type: fc.oneof(fc.constantFrom(...COMMAND_TYPES), hostileString),
@@ -58,7 +75,10 @@ const command = fc.record(
     workflow_id: fc.oneof(hostileString, hostileJson),
     signal_name: fc.oneof(hostileString, hostileJson),
     non_retryable: fc.oneof(fc.boolean(), hostileJson),
-    retry_policy: fc.oneof(fc.record({ max_attempts: fc.integer(), backoff_seconds: fc.array(fc.integer()) }), hostileJson),
+    retry_policy: fc.oneof(
+      fc.record({ max_attempts: fc.integer(), backoff_seconds: fc.array(fc.integer()) }),
+      hostileJson,
+    ),
   },
   { requiredKeys: ["type"] },
 );
@@ -69,7 +89,13 @@ describe("hostile worker-plane input", () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...taskRoutes), hostileString, async (ep, raw) => {
         const path = fillPath(ep.path, { id: encodeURIComponent(raw) });
-        const body = { lease_owner: "w1", workflow_task_attempt: 1, activity_attempt_id: actTask.activity_attempt_id, commands: [{ type: "complete_workflow" }], failure: { message: "m" } };
+        const body = {
+          lease_owner: "w1",
+          workflow_task_attempt: 1,
+          activity_attempt_id: actTask.activity_attempt_id,
+          commands: [{ type: "complete_workflow" }],
+          failure: { message: "m" },
+        };
         const res = await post(path, JSON.stringify(body));
         const out = expectDocumented(res, `POST ${path}`);
         expect(res.status, `POST ${path}`).toBeGreaterThanOrEqual(400);
@@ -85,10 +111,27 @@ describe("hostile worker-plane input", () => {
       task_queue: fc.oneof(fc.constant("q1"), hostileString, hostileJson),
       runtime: fc.oneof(fc.constantFrom("typescript", "php", "cobol"), hostileJson),
       lease_owner: fc.oneof(fc.constant("w1"), hostileString, hostileJson),
-      workflow_task_attempt: fc.oneof(fc.constant(wfTask.workflow_task_attempt), fc.integer(), fc.double(), hostileJson),
+      workflow_task_attempt: fc.oneof(
+        fc.constant(wfTask.workflow_task_attempt),
+        fc.integer(),
+        fc.double(),
+        hostileJson,
+      ),
       activity_attempt_id: fc.oneof(fc.constant(actTask.activity_attempt_id), hostileString, hostileJson),
       commands: fc.oneof(fc.array(command, { maxLength: 3 }), hostileJson),
-      failure: fc.oneof(fc.record({ message: fc.oneof(hostileString, hostileJson), type: hostileJson, non_retryable: hostileJson, details: hostileJson, kind: hostileJson }, { requiredKeys: [] }), hostileJson),
+      failure: fc.oneof(
+        fc.record(
+          {
+            message: fc.oneof(hostileString, hostileJson),
+            type: hostileJson,
+            non_retryable: hostileJson,
+            details: hostileJson,
+            kind: hostileJson,
+          },
+          { requiredKeys: [] },
+        ),
+        hostileJson,
+      ),
       result: fc.oneof(fc.constant(blob("ok")), hostileJson),
       next_history_page_token: fc.oneof(hostileString, hostileJson),
       history_page_size: fc.oneof(fc.integer(), hostileJson),
@@ -114,7 +157,12 @@ describe("hostile worker-plane input", () => {
   test("regression: durations whose deadline has no ISO-8601 form are 422, not a 500 on the next read", async () => {
     const w = new ScriptedWorker(h.url, "w-durations", "q-durations");
     await w.register();
-    h.engine.startWorkflow({ namespace: "default", workflow_id: "hostile-durations", workflow_type: "t", task_queue: "q-durations" });
+    h.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "hostile-durations",
+      workflow_type: "t",
+      task_queue: "q-durations",
+    });
     const task = await w.mustPollWorkflow();
     const huge = Number.MAX_SAFE_INTEGER;
     const commands: Record<string, unknown>[] = [
@@ -125,19 +173,32 @@ describe("hostile worker-plane input", () => {
       { type: "start_child_workflow", workflow_type: "c", run_timeout_seconds: huge },
     ];
     for (const command of commands) {
-      const res = await post(`/api/worker/workflow-tasks/${task.task_id}/complete`, JSON.stringify({ lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, commands: [command] }));
+      const res = await post(
+        `/api/worker/workflow-tasks/${task.task_id}/complete`,
+        JSON.stringify({
+          lease_owner: task.lease_owner,
+          workflow_task_attempt: task.workflow_task_attempt,
+          commands: [command],
+        }),
+      );
       const body = expectWorkerError(res, JSON.stringify(command));
       expect([res.status, body.reason], JSON.stringify(command)).toEqual([422, "validation_failed"]);
     }
     // The task is still usable, and a century-scale timer is accepted and rendered.
     const ok = await w.completeWorkflow(task, [{ type: "start_timer", delay_seconds: 3_000_000_000 }]);
     expect(ok.status).toBe(200);
-    const debug = await rawRequest(h.url, { path: "/api/workflows/hostile-durations/debug", headers: { accept: "application/json", "x-durable-workflow-control-plane-version": "2" } });
+    const debug = await rawRequest(h.url, {
+      path: "/api/workflows/hostile-durations/debug",
+      headers: { accept: "application/json", "x-durable-workflow-control-plane-version": "2" },
+    });
     expect(debug.status).toBe(200);
   });
 
   test("protocol version: anything but 1.19 is the documented 400, message under `error`", async () => {
-    const value = fc.oneof(fc.string({ unit: "grapheme-ascii", maxLength: 10 }), fc.constantFrom("", " ", "1", "1.0", "1.1", "1.20", "1.190", "2.0", "v1.19", "1.19.0"));
+    const value = fc.oneof(
+      fc.string({ unit: "grapheme-ascii", maxLength: 10 }),
+      fc.constantFrom("", " ", "1", "1.0", "1.1", "1.20", "1.190", "2.0", "v1.19", "1.19.0"),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...WORKER_ENDPOINTS), value, async (ep, v) => {
         const path = fillPath(ep.path, { id: wfTask.task_id });
@@ -155,12 +216,18 @@ describe("hostile worker-plane input", () => {
   });
 
   test("unknown namespaces are 404 namespace_not_found in the worker envelope", async () => {
-    const header = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 20 }).filter((v) => v.trim() !== "" && v.trim().toLowerCase() !== "default");
+    const header = fc
+      .string({ unit: "grapheme-ascii", minLength: 1, maxLength: 20 })
+      .filter((v) => v.trim() !== "" && v.trim().toLowerCase() !== "default");
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...WORKER_ENDPOINTS), header, async (ep, ns) => {
         const res = await post(fillPath(ep.path, { id: wfTask.task_id }), "{}", { "x-namespace": ns });
         const body = expectWorkerError(res, `${ep.path} ns ${JSON.stringify(ns)}`);
-        expect([res.status, body.reason, body.namespace]).toEqual([404, "namespace_not_found", ns.trim().toLowerCase()]);
+        expect([res.status, body.reason, body.namespace]).toEqual([
+          404,
+          "namespace_not_found",
+          ns.trim().toLowerCase(),
+        ]);
       }),
       propertyParams(40),
     );

@@ -16,7 +16,10 @@ export function requestNamespace(request: NextRequest, config: ConsoleConfig): s
 }
 
 export function refusal(refused: GuardRefusal): Response {
-  return Response.json({ reason: refused.reason, message: refused.message, httpStatus: refused.status }, { status: refused.status, headers: NO_STORE });
+  return Response.json(
+    { reason: refused.reason, message: refused.message, httpStatus: refused.status },
+    { status: refused.status, headers: NO_STORE },
+  );
 }
 
 export function jsonAnswer(body: unknown, status: number): Response {
@@ -30,8 +33,17 @@ export function jsonAnswer(body: unknown, status: number): Response {
 export function failure(error: unknown, config: ConsoleConfig): Response {
   if (isDwError(error)) {
     const status = error.httpStatus && error.httpStatus >= 400 ? error.httpStatus : 502;
-    const message = error.reason === "server_unavailable" ? `The Durable Workflow server at ${config.serverHost} did not answer: ${error.message}` : error.message;
-    return jsonAnswer({ reason: error.reason, serverReason: error.serverReason, message, httpStatus: error.httpStatus }, status);
+    const message =
+      error.reason === "server_unavailable"
+        ? `The Durable Workflow server at ${config.serverHost} did not answer: ${error.message}`
+        : error.message;
+    return jsonAnswer(
+      { reason: error.reason, serverReason: error.serverReason, message, httpStatus: error.httpStatus },
+      status,
+    );
   }
-  return jsonAnswer({ reason: "internal_error", message: error instanceof Error ? error.message : String(error), httpStatus: null }, 500);
+  return jsonAnswer(
+    { reason: "internal_error", message: error instanceof Error ? error.message : String(error), httpStatus: null },
+    500,
+  );
 }

@@ -11,10 +11,18 @@ describe("runActionRequestSchema", () => {
   });
 
   it("validates signal arguments and new workflow ids", () => {
-    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: {} }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [] }).success).toBe(true);
-    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "bad id" }).success).toBe(false);
-    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "ok:id-1" }).success).toBe(true);
+    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: {} }).success).toBe(
+      false,
+    );
+    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [] }).success).toBe(
+      true,
+    );
+    expect(runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "bad id" }).success).toBe(
+      false,
+    );
+    expect(
+      runActionRequestSchema.safeParse({ action: "startAgain", ...target, newWorkflowId: "ok:id-1" }).success,
+    ).toBe(true);
   });
 
   it("refuses unknown actions and short request ids", () => {
@@ -26,7 +34,17 @@ describe("runActionRequestSchema", () => {
     const nested = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}${"]".repeat(levels)}`);
     expect(jsonDepth(nested(100_000), 10)).toBe(11);
     expect(jsonDepth({ a: [{ b: 1 }] })).toBe(3);
-    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [nested(MAX_INPUT_DEPTH - 1)] }).success).toBe(true);
-    expect(runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [nested(5_000)] }).success).toBe(false);
+    expect(
+      runActionRequestSchema.safeParse({
+        action: "signal",
+        ...target,
+        signalName: "go",
+        input: [nested(MAX_INPUT_DEPTH - 1)],
+      }).success,
+    ).toBe(true);
+    expect(
+      runActionRequestSchema.safeParse({ action: "signal", ...target, signalName: "go", input: [nested(5_000)] })
+        .success,
+    ).toBe(false);
   });
 });

@@ -39,7 +39,12 @@ export const runActionRequestSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("cancel"), ...target, reason: reasonRequired }),
   z.object({ action: z.literal("terminate"), ...target, reason: reasonRequired }),
   z.object({ action: z.literal("archive"), ...target, reason: z.string().trim().max(1000).optional() }),
-  z.object({ action: z.literal("signal"), ...target, signalName: z.string().trim().min(1).max(256), input: signalInput }),
+  z.object({
+    action: z.literal("signal"),
+    ...target,
+    signalName: z.string().trim().min(1).max(256),
+    input: signalInput,
+  }),
   z.object({
     action: z.literal("startAgain"),
     ...target,

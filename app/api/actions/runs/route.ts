@@ -39,7 +39,8 @@ function fromStart(result: CommandResult<StartResponse>, workflowId: string): Ac
     runId: body.run_id ?? null,
     commandId: null,
     outcome: body.outcome ?? null,
-    rejectionReason: result.kind === "rejected" ? (typeof body.reason === "string" ? body.reason : (body.outcome ?? null)) : null,
+    rejectionReason:
+      result.kind === "rejected" ? (typeof body.reason === "string" ? body.reason : (body.outcome ?? null)) : null,
     message: typeof body.message === "string" ? body.message : null,
   };
 }
@@ -65,15 +66,37 @@ async function send(client: DwClient, request: RunActionRequest): Promise<Action
   const { workflowId, runId, requestId } = request;
   switch (request.action) {
     case "repair":
-      return (await notCurrent(client, request)) ?? fromCommand("repair", await client.repairWorkflow(workflowId, { requestId }), workflowId);
+      return (
+        (await notCurrent(client, request)) ??
+        fromCommand("repair", await client.repairWorkflow(workflowId, { requestId }), workflowId)
+      );
     case "archive":
-      return (await notCurrent(client, request)) ?? fromCommand("archive", await client.archiveWorkflow(workflowId, { requestId, reason: request.reason || undefined }), workflowId);
+      return (
+        (await notCurrent(client, request)) ??
+        fromCommand(
+          "archive",
+          await client.archiveWorkflow(workflowId, { requestId, reason: request.reason || undefined }),
+          workflowId,
+        )
+      );
     case "cancel":
-      return fromCommand("cancel", await client.cancelWorkflow(workflowId, { runId, requestId, reason: request.reason }), workflowId);
+      return fromCommand(
+        "cancel",
+        await client.cancelWorkflow(workflowId, { runId, requestId, reason: request.reason }),
+        workflowId,
+      );
     case "terminate":
-      return fromCommand("terminate", await client.terminateWorkflow(workflowId, { runId, requestId, reason: request.reason }), workflowId);
+      return fromCommand(
+        "terminate",
+        await client.terminateWorkflow(workflowId, { runId, requestId, reason: request.reason }),
+        workflowId,
+      );
     case "signal":
-      return fromCommand("signal", await client.signalWorkflow(workflowId, request.signalName, { runId, requestId, input: request.input }), workflowId);
+      return fromCommand(
+        "signal",
+        await client.signalWorkflow(workflowId, request.signalName, { runId, requestId, input: request.input }),
+        workflowId,
+      );
     case "startAgain": {
       // The input is read here, from the server, so the new run gets exactly the old run's arguments.
       const old = await client.describeRun(workflowId, runId);
@@ -106,7 +129,14 @@ export async function POST(request: NextRequest): Promise<Response> {
   const parsed = runActionRequestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return jsonAnswer({ reason: "invalid_request", message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`, httpStatus: 400 }, 400);
+    return jsonAnswer(
+      {
+        reason: "invalid_request",
+        message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+        httpStatus: 400,
+      },
+      400,
+    );
   }
 
   try {

@@ -33,29 +33,46 @@ function backToLogin(error: string, next: string, extra?: Record<string, string>
 }
 
 function isHttps(request: NextRequest): boolean {
-  return request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+  return (
+    request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https"
+  );
 }
 
 export async function POST(request: NextRequest): Promise<Response> {
   const config = getConfig();
   const auth = config.auth;
   if (auth.mode !== "password") {
-    return NextResponse.json({ reason: "not_found", message: "Password sign-in is not enabled (BREAKWATER_AUTH).", httpStatus: 404 }, { status: 404 });
+    return NextResponse.json(
+      { reason: "not_found", message: "Password sign-in is not enabled (BREAKWATER_AUTH).", httpStatus: 404 },
+      { status: 404 },
+    );
   }
   const crossOrigin = sameOriginProblem(request.headers);
   if (crossOrigin) {
-    return NextResponse.json({ reason: "cross_origin", message: `Refused: ${crossOrigin}.`, httpStatus: 403 }, { status: 403 });
+    return NextResponse.json(
+      { reason: "cross_origin", message: `Refused: ${crossOrigin}.`, httpStatus: 403 },
+      { status: 403 },
+    );
   }
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return NextResponse.json({ reason: "invalid_request", message: "Expected a form submission.", httpStatus: 400 }, { status: 400 });
+    return NextResponse.json(
+      { reason: "invalid_request", message: "Expected a form submission.", httpStatus: 400 },
+      { status: 400 },
+    );
   }
-  const user = String(form.get("user") ?? "").trim().slice(0, 128);
+  const user = String(form.get("user") ?? "")
+    .trim()
+    .slice(0, 128);
   const password = String(form.get("password") ?? "");
   const next = safeNextPath(form.get("next"));
-  const peer = clientAddress(config.hosts, request.headers, peerStampInstalled() ? request.headers.get(PEER_HEADER) : null);
+  const peer = clientAddress(
+    config.hosts,
+    request.headers,
+    peerStampInstalled() ? request.headers.get(PEER_HEADER) : null,
+  );
   const log = getLogger();
 
   if (!user || !password) return backToLogin("missing", next);
@@ -79,7 +96,12 @@ export async function POST(request: NextRequest): Promise<Response> {
   }
 
   limiter.succeeded(peer, user);
-  const session = await issueSession({ user: match.user, role: match.role }, auth.sessionSecret, auth.sessionTtlSeconds, Date.now());
+  const session = await issueSession(
+    { user: match.user, role: match.role },
+    auth.sessionSecret,
+    auth.sessionTtlSeconds,
+    Date.now(),
+  );
   log.info({ user: match.user, role: match.role, peer }, "signed in");
   const response = seeOther(next);
   response.cookies.set(SESSION_COOKIE, session, sessionCookieOptions(isHttps(request), auth.sessionTtlSeconds));

@@ -11,7 +11,10 @@ import { revokedSessions, SESSION_COOKIE, verifySession } from "@/lib/server/aut
 export async function POST(request: NextRequest): Promise<Response> {
   const crossOrigin = sameOriginProblem(request.headers);
   if (crossOrigin) {
-    return NextResponse.json({ reason: "cross_origin", message: `Refused: ${crossOrigin}.`, httpStatus: 403 }, { status: 403 });
+    return NextResponse.json(
+      { reason: "cross_origin", message: `Refused: ${crossOrigin}.`, httpStatus: 403 },
+      { status: 403 },
+    );
   }
   const auth = getConfig().auth;
   if (auth.mode === "password") {
@@ -20,7 +23,10 @@ export async function POST(request: NextRequest): Promise<Response> {
     if (session) revokedSessions().revoke(session.id, session.expiresAtMs, nowMs);
   }
   // Relative, so the browser stays on the host it used (request.url carries Next's own host name).
-  const response = new NextResponse(null, { status: 303, headers: { location: "/login?error=signed_out", "cache-control": "no-store" } });
+  const response = new NextResponse(null, {
+    status: 303,
+    headers: { location: "/login?error=signed_out", "cache-control": "no-store" },
+  });
   // Same path and flags as the cookie set at sign-in, or the browser keeps the old one.
   response.cookies.set(SESSION_COOKIE, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" });
   return response;

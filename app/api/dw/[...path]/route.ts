@@ -4,7 +4,10 @@ import { tokenForRequest } from "@/lib/server/dw";
 import { proxyGet } from "@/lib/server/proxy";
 import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
 
-export async function GET(request: NextRequest, { params }: { params: Promise<{ path: string[] }> }): Promise<Response> {
+export async function GET(
+  request: NextRequest,
+  { params }: { params: Promise<{ path: string[] }> },
+): Promise<Response> {
   const config = getConfig();
   const { path } = await params;
   // With console auth, the signed-in person's role picks the token (lib/server/dw.ts).

@@ -25,7 +25,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "bw-pass-"));
   db = openDb(join(dir, "dw.sqlite"), systemClock);
   const engine = createEngine({ db, clock: systemClock });
-  app = buildApp({ db, clock: systemClock, engine, auth: authConfigFromEnv({ ...process.env, DW_ADMIN_TOKEN: "adm-token", DW_AUTH_DRIVER: "token" }) });
+  app = buildApp({
+    db,
+    clock: systemClock,
+    engine,
+    auth: authConfigFromEnv({ ...process.env, DW_ADMIN_TOKEN: "adm-token", DW_AUTH_DRIVER: "token" }),
+  });
   await app.listen({ host: "127.0.0.1", port: 0 });
   dwUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   process.env.DW_SERVER_URL = dwUrl;
@@ -39,8 +44,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function passRequest(pass: string, headers: Record<string, string> = { origin: CONSOLE }): [NextRequest, { params: Promise<{ pass: string }> }] {
-  const request = new NextRequest(`${CONSOLE}/api/actions/system/${pass}`, { method: "POST", headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", ...headers }, body: "" });
+function passRequest(
+  pass: string,
+  headers: Record<string, string> = { origin: CONSOLE },
+): [NextRequest, { params: Promise<{ pass: string }> }] {
+  const request = new NextRequest(`${CONSOLE}/api/actions/system/${pass}`, {
+    method: "POST",
+    headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", ...headers },
+    body: "",
+  });
   return [request, { params: Promise.resolve({ pass }) }];
 }
 
@@ -53,7 +65,11 @@ describe("POST /api/actions/system/{pass}", () => {
   it("runs the repair pass and relays the report: the lost task is recreated", async () => {
     const response = await fetch(`${dwUrl}/api/workflows`, {
       method: "POST",
-      headers: { authorization: "Bearer adm-token", "content-type": "application/json", "x-durable-workflow-control-plane-version": "2" },
+      headers: {
+        authorization: "Bearer adm-token",
+        "content-type": "application/json",
+        "x-durable-workflow-control-plane-version": "2",
+      },
       body: JSON.stringify({ workflow_type: "PassTest", workflow_id: "wf-pass", task_queue: "q", input: [] }),
     });
     const { run_id: runId } = (await response.json()) as { run_id: string };
@@ -62,7 +78,11 @@ describe("POST /api/actions/system/{pass}", () => {
     const answer = await POST(...passRequest("repair-pass"));
     expect(answer.status).toBe(200);
     const body = await answer.json();
-    expect(body).toMatchObject({ httpStatus: 200, partial: false, report: { repaired_missing_tasks: 1, missing_run_failures: [] } });
+    expect(body).toMatchObject({
+      httpStatus: 200,
+      partial: false,
+      report: { repaired_missing_tasks: 1, missing_run_failures: [] },
+    });
 
     const timeouts = await POST(...passRequest("activity-timeout-pass"));
     expect(timeouts.status).toBe(200);

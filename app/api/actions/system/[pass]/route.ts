@@ -17,7 +17,8 @@ const bodySchema = z.object({ runIds: ids.optional(), executionIds: ids.optional
 export async function POST(request: NextRequest, { params }: { params: Promise<{ pass: string }> }): Promise<Response> {
   const config = getConfig();
   const { pass } = await params;
-  if (!(PASSES as readonly string[]).includes(pass)) return jsonAnswer({ reason: "not_found", message: `No maintenance pass named ${pass}.`, httpStatus: 404 }, 404);
+  if (!(PASSES as readonly string[]).includes(pass))
+    return jsonAnswer({ reason: "not_found", message: `No maintenance pass named ${pass}.`, httpStatus: 404 }, 404);
   const refused = guardAction(request.headers, config, "admin");
   if (refused) return refusal(refused);
 
@@ -29,7 +30,11 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     return jsonAnswer({ reason: "invalid_request", message: "The request body is not JSON.", httpStatus: 400 }, 400);
   }
   const parsed = bodySchema.safeParse(raw);
-  if (!parsed.success) return jsonAnswer({ reason: "invalid_request", message: parsed.error.issues[0]?.message ?? "invalid body", httpStatus: 400 }, 400);
+  if (!parsed.success)
+    return jsonAnswer(
+      { reason: "invalid_request", message: parsed.error.issues[0]?.message ?? "invalid body", httpStatus: 400 },
+      400,
+    );
 
   const client = getDwClient(requestNamespace(request, config));
   try {
@@ -37,7 +42,10 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
       pass === "repair-pass"
         ? await client.runRepairPass({ runIds: parsed.data.runIds })
         : await client.runActivityTimeoutPass({ executionIds: parsed.data.executionIds });
-    return jsonAnswer({ httpStatus: result.httpStatus, partial: result.partial, report: result.report }, result.httpStatus);
+    return jsonAnswer(
+      { httpStatus: result.httpStatus, partial: result.partial, report: result.report },
+      result.httpStatus,
+    );
   } catch (error) {
     return failure(error, config);
   }

@@ -27,7 +27,9 @@ beforeAll(async () => {
     seen.push(auth);
     // As the DW server: no token → 401; a known token → the bundle.
     if (auth !== `Bearer ${TOKENS.admin}` && auth !== `Bearer ${TOKENS.operator}`) {
-      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ reason: "unauthorized", message: "Invalid or missing authentication token." }));
+      res
+        .writeHead(401, { "content-type": "application/json" })
+        .end(JSON.stringify({ reason: "unauthorized", message: "Invalid or missing authentication token." }));
       return;
     }
     res.writeHead(200, { "content-type": "application/json" }).end(BUNDLE);
@@ -45,11 +47,23 @@ beforeEach(() => {
   vi.resetModules();
 });
 
-const PASSWORD_AUTH = { BREAKWATER_AUTH: "password", BREAKWATER_USERS_FILE: "/unused/users.json", BREAKWATER_SESSION_SECRET: "e".repeat(32) };
+const PASSWORD_AUTH = {
+  BREAKWATER_AUTH: "password",
+  BREAKWATER_USERS_FILE: "/unused/users.json",
+  BREAKWATER_SESSION_SECRET: "e".repeat(32),
+};
 
 /** The route as a fresh process with this environment would run it. */
 async function exportAs(env: Record<string, string>, person: Person | null): Promise<Response> {
-  for (const name of ["DW_TOKEN", "DW_ADMIN_TOKEN", "DW_OPERATOR_TOKEN", "BREAKWATER_AUTH", "BREAKWATER_USERS_FILE", "BREAKWATER_SESSION_SECRET"]) vi.stubEnv(name, "");
+  for (const name of [
+    "DW_TOKEN",
+    "DW_ADMIN_TOKEN",
+    "DW_OPERATOR_TOKEN",
+    "BREAKWATER_AUTH",
+    "BREAKWATER_USERS_FILE",
+    "BREAKWATER_SESSION_SECRET",
+  ])
+    vi.stubEnv(name, "");
   vi.stubEnv("DW_SERVER_URL", baseUrl);
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.doMock("@/lib/server/auth/users", async (original) => ({ ...(await original<object>()), loadUsers: () => [] }));
@@ -63,7 +77,11 @@ describe("history export token", () => {
   const both = { ...PASSWORD_AUTH, DW_ADMIN_TOKEN: TOKENS.admin, DW_OPERATOR_TOKEN: TOKENS.operator };
 
   it("sends each person's own token: the admin's for admins, the operator token for operators and viewers", async () => {
-    for (const [role, token] of [["admin", TOKENS.admin], ["operator", TOKENS.operator], ["viewer", TOKENS.operator]] as const) {
+    for (const [role, token] of [
+      ["admin", TOKENS.admin],
+      ["operator", TOKENS.operator],
+      ["viewer", TOKENS.operator],
+    ] as const) {
       const response = await exportAs(both, { user: `${role}-1`, role });
       expect(response.status, role).toBe(200);
       expect(response.headers.get("content-disposition")).toContain("history-export-wf-1-run-1.json");
@@ -78,8 +96,16 @@ describe("history export token", () => {
     expect(viewer.status).toBe(401);
     expect(seen).toEqual([null]);
     const { GET: readProxy } = await import("@/app/api/dw/[...path]/route");
-    const request = new NextRequest("http://127.0.0.1:3000/api/dw/workflows/wf-1/runs/run-1/history/export", { headers: forwardHeaders(new Headers(), { user: "vic", role: "viewer" }) });
-    expect((await readProxy(request, { params: Promise.resolve({ path: ["workflows", "wf-1", "runs", "run-1", "history", "export"] }) })).status).toBe(401);
+    const request = new NextRequest("http://127.0.0.1:3000/api/dw/workflows/wf-1/runs/run-1/history/export", {
+      headers: forwardHeaders(new Headers(), { user: "vic", role: "viewer" }),
+    });
+    expect(
+      (
+        await readProxy(request, {
+          params: Promise.resolve({ path: ["workflows", "wf-1", "runs", "run-1", "history", "export"] }),
+        })
+      ).status,
+    ).toBe(401);
     expect(seen).toEqual([null, null]);
     const admin = await exportAs(adminOnly, { user: "ada", role: "admin" });
     expect(admin.status).toBe(200);

@@ -16,7 +16,10 @@ function fileName(workflowId: string, runId: string): string {
  * stays valid), as an attachment. The signed-in person's token is added here (a viewer's export goes
  * out with the viewer's token, like every other read) and never reaches the browser.
  */
-export async function GET(request: NextRequest, { params }: { params: Promise<{ workflowId: string; runId: string }> }): Promise<Response> {
+export async function GET(
+  request: NextRequest,
+  { params }: { params: Promise<{ workflowId: string; runId: string }> },
+): Promise<Response> {
   const config = getConfig();
   const { workflowId: rawWorkflowId, runId: rawRunId } = await params;
   const workflowId = routeParam(rawWorkflowId);
