@@ -1,0 +1,52 @@
+import type { ButtonHTMLAttributes } from "react";
+
+/**
+ * The console's one button. Variants name intent, not colour: `primary` (the screen's main
+ * action), `secondary` (bordered), `danger` (destroys or stops something), `ghost` (quiet, inside
+ * dense rows and toolbars), `link` (reads as text). Every variant dims and stops pointer feedback
+ * when disabled, so a refused action never looks clickable.
+ */
+export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "link";
+export type ButtonSize = "xs" | "sm" | "md";
+
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  /** Pressed state for toggles and tabs made of buttons (sets aria-pressed unless `role` says otherwise). */
+  pressed?: boolean;
+}
+
+const BASE =
+  "inline-flex items-center justify-center gap-1 rounded-md font-medium whitespace-nowrap transition-colors " +
+  "focus-visible:outline-2 focus-visible:outline-focus disabled:cursor-not-allowed disabled:opacity-50";
+
+const VARIANTS: Record<ButtonVariant, string> = {
+  primary: "bg-accent text-accent-fg hover:opacity-90",
+  secondary: "border border-line bg-panel-muted text-fg hover:bg-accent-soft",
+  danger: "bg-bad text-canvas hover:opacity-90",
+  ghost: "text-fg-muted hover:bg-panel-muted hover:text-fg",
+  link: "text-accent hover:underline",
+};
+
+const PRESSED = "bg-accent text-accent-fg hover:bg-accent hover:text-accent-fg";
+
+const SIZES: Record<ButtonSize, string> = {
+  xs: "h-6 px-2 text-xs",
+  sm: "h-8 px-3 text-sm",
+  md: "h-9 px-4 text-sm",
+};
+
+export function buttonClass({
+  variant = "secondary",
+  size = "sm",
+  pressed,
+  className,
+}: Pick<ButtonProps, "variant" | "size" | "pressed" | "className">): string {
+  const parts = [BASE, VARIANTS[variant], variant === "link" ? "" : SIZES[size], pressed ? PRESSED : "", className];
+  return parts.filter(Boolean).join(" ");
+}
+
+export function Button({ variant, size, pressed, className, type = "button", ...rest }: ButtonProps) {
+  const aria = pressed === undefined || rest.role ? {} : { "aria-pressed": pressed };
+  return <button type={type} className={buttonClass({ variant, size, pressed, className })} {...aria} {...rest} />;
+}
