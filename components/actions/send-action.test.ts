@@ -51,8 +51,23 @@ describe("toActionError", () => {
 
 describe("toActionContext", () => {
   it("reads read-only mode and a known role", () => {
-    expect(toActionContext({ readOnly: false, role: "admin" })).toEqual({ readOnly: false, role: "admin" });
-    expect(toActionContext({ readOnly: true, role: null })).toEqual({ readOnly: true, role: null });
+    expect(toActionContext({ readOnly: false, role: "admin" })).toEqual({
+      readOnly: false,
+      role: "admin",
+      personRole: null,
+    });
+    expect(toActionContext({ readOnly: true, role: null, personRole: null })).toEqual({
+      readOnly: true,
+      role: null,
+      personRole: null,
+    });
+  });
+
+  it("reads the signed-in person's role", () => {
+    expect(toActionContext({ readOnly: false, role: "operator", personRole: "viewer" })).toMatchObject({
+      personRole: "viewer",
+    });
+    expect(() => toActionContext({ readOnly: false, role: "operator", personRole: "root" })).toThrow();
   });
 
   it("throws on an unknown role or a missing flag, so the widgets stay disabled", () => {

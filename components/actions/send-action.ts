@@ -1,5 +1,5 @@
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
-import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "@/components/actions/action-api";
+import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "@/lib/actions/contract";
 
 export type SendOutcome = { ok: true; answer: ActionAnswer } | { ok: false; error: ActionError };
 
@@ -46,10 +46,19 @@ export function toActionError(json: unknown): ActionError | null {
   return httpStatus === null || isInt(httpStatus) ? { reason, message, httpStatus } : null;
 }
 
+function isTokenRole(value: unknown): value is ActionContext["role"] {
+  return value === null || value === "admin" || value === "operator" || value === "worker";
+}
+
+function isPersonRole(value: unknown): value is ActionContext["personRole"] {
+  return value === null || value === "viewer" || value === "operator" || value === "admin";
+}
+
 export function toActionContext(json: unknown): ActionContext {
   if (isRecord(json) && typeof json.readOnly === "boolean") {
-    const { readOnly, role } = json;
-    if (role === null || role === "admin" || role === "operator" || role === "worker") return { readOnly, role };
+    // An answer without `personRole` means no console auth: no person to check.
+    const { readOnly, role, personRole = null } = json;
+    if (isTokenRole(role) && isPersonRole(personRole)) return { readOnly, role, personRole };
   }
   throw new Error("Unexpected answer from /api/actions/context.");
 }

@@ -1,17 +1,15 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { Role } from "@/lib/views/capabilities";
+import type { ActionContext } from "@/lib/actions/contract";
 import { toActionContext } from "@/components/actions/send-action";
 
-export interface ActionContextState {
-  readOnly: boolean;
-  role: Role | null;
+export interface ActionContextState extends ActionContext {
   /** False until the console said whether it is read-only; actions stay disabled until then. */
   known: boolean;
 }
 
-/** Read-only mode and the token's known role, from the console's own server. */
+/** Read-only mode, the person's role and their token's, from the console's own server (per request). */
 export function useActionContext(): ActionContextState {
   const query = useQuery({
     queryKey: ["actions", "context"],
@@ -19,5 +17,5 @@ export function useActionContext(): ActionContextState {
     staleTime: Infinity,
     retry: 1,
   });
-  return query.data ? { ...query.data, known: true } : { readOnly: true, role: null, known: false };
+  return query.data ? { ...query.data, known: true } : { readOnly: true, role: null, personRole: null, known: false };
 }

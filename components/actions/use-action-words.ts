@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import type { Capability } from "@/lib/views/capabilities";
 import type { Step } from "@/lib/confirm/confirm";
 import { REJECTION_REASONS } from "@/lib/dw/enums";
-import type { ActionError } from "@/components/actions/action-api";
+import type { ActionError } from "@/lib/actions/contract";
 
 const KNOWN_REJECTIONS = new Set<string>([
   ...REJECTION_REASONS,

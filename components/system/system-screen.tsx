@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
 import { browserDwClient } from "@/lib/dw/browser-client";
-import type { ActionError } from "@/components/actions/action-api";
+import type { ActionError } from "@/lib/actions/contract";
 import { sendSystemPass } from "@/components/actions/send-action";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useActionWords } from "@/components/actions/use-action-words";

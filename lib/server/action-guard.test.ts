@@ -96,6 +96,7 @@ describe("consoleRole / actionContext", () => {
     expect(actionContext({ readOnly: true, tokenSource: "DW_OPERATOR_TOKEN" })).toEqual({
       readOnly: true,
       role: "operator",
+      personRole: null,
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { Role } from "@/lib/views/capabilities";
+import type { ActionContext } from "@/lib/actions/contract";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { assertServerOnly } from "@/lib/server/server-only";
 import { forwardedPerson, personRefusal } from "@/lib/server/auth/principal";
@@ -70,6 +71,8 @@ export function consoleRole(config: Pick<ConsoleConfig, "tokenSource">): Role | 
   }
 }
 
+export type { ActionContext };
+
 const RANK: Readonly<Record<Role, number>> = { worker: 0, operator: 1, admin: 2 };
 
 export function guardAction(
@@ -105,12 +108,21 @@ export function guardAction(
   return null;
 }
 
-/** What the screens need to know to enable or explain actions (public facts only). */
-export interface ActionContext {
-  readOnly: boolean;
-  role: Role | null;
-}
-
-export function actionContext(config: Pick<ConsoleConfig, "readOnly" | "tokenSource">): ActionContext {
-  return { readOnly: config.readOnly, role: consoleRole(config) };
+/**
+ * What the screens need to know to enable or explain actions for the person asking (public facts
+ * only), judged as {@link guardAction} will judge their click: under console auth their own role
+ * and the role of the token the console sends for them; otherwise the console's token.
+ */
+export function actionContext(
+  config: Pick<ConsoleConfig, "readOnly" | "tokenSource"> & Partial<Pick<ConsoleConfig, "auth" | "personTokens">>,
+  headers?: HeaderSource,
+): ActionContext {
+  if (!config.auth || config.auth.mode === "none") {
+    return { readOnly: config.readOnly, role: consoleRole(config), personRole: null };
+  }
+  // proxy.ts answers 401 before a handler runs for nobody; should one get here, it may only read.
+  const person = headers ? forwardedPerson(headers) : null;
+  const personRole = person?.role ?? "viewer";
+  const tokenSource = config.personTokens?.[personRole].source ?? null;
+  return { readOnly: config.readOnly, role: consoleRole({ tokenSource }), personRole };
 }

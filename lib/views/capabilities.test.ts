@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CapabilityContext, RunAction, RunDetailInput } from "./capabilities";
-import { RUN_ACTIONS, runCapabilities } from "./capabilities";
+import { personCapability, RUN_ACTIONS, runCapabilities } from "./capabilities";
+import { PERSON_ROLES, personMay } from "@/lib/server/auth/roles";
 
 const ALL_TRUE = { can_signal: true, can_cancel: true, can_terminate: true, can_repair: true, can_archive: true };
 const openCurrent: RunDetailInput = {
@@ -120,6 +121,33 @@ describe("runCapabilities", () => {
     expect(runCapabilities(openCurrent, operator("repair_needed", { role: null })).cancel.enabled).toBe(true);
   });
 
+  it("a signed-in viewer sees every action disabled with the role it needs; operator and admin act", () => {
+    const viewer = runCapabilities(openCurrent, operator("repair_needed", { personRole: "viewer" }));
+    for (const action of RUN_ACTIONS) expect(viewer[action]).toMatchObject({ enabled: false, reason: "person_role" });
+    expect(viewer.cancel.message?.text).toBe("Requires the operator role; you are signed in as viewer.");
+    expect(viewer.cancel.message?.values).toEqual({ personRole: "viewer", requiredRole: "operator" });
+    for (const personRole of ["operator", "admin"] as const) {
+      const capabilities = runCapabilities(openCurrent, operator("repair_needed", { personRole }));
+      expect(capabilities.cancel.enabled).toBe(true);
+      expect(capabilities.repair.enabled).toBe(true);
+      // The person's role does not lift what the run's state takes away.
+      expect(capabilities.archive.reason).toBe("run_not_closed");
+    }
+  });
+
+  it("checks read-only before the person, and the person before the token", () => {
+    const both = { personRole: "viewer", role: "worker" } as const;
+    expect(runCapabilities(openCurrent, operator("repair_needed", both)).cancel.reason).toBe("person_role");
+    expect(runCapabilities(openCurrent, operator("repair_needed", { ...both, readOnly: true })).cancel.reason).toBe(
+      "read_only",
+    );
+    const operatorOnWorkerToken = runCapabilities(
+      openCurrent,
+      operator("repair_needed", { personRole: "operator", role: "worker" }),
+    );
+    expect(operatorOnWorkerToken.cancel.reason).toBe("role");
+  });
+
   it("infers closed from the status when is_terminal is absent", () => {
     expect(runCapabilities({ status: "cancelled" }, operator("closed")).cancel.reason).toBe("run_closed");
     expect(runCapabilities({ status: "running" }, operator("repair_needed")).cancel.enabled).toBe(true);
@@ -132,5 +160,29 @@ describe("runCapabilities", () => {
         else expect(capability.message?.id).toBe(`views.capability.${capability.reason}`);
       }
     }
+  });
+});
+
+describe("personCapability", () => {
+  it("with console auth off there is no person to refuse", () => {
+    expect(personCapability(null, "admin")).toEqual({ enabled: true, reason: null, message: null });
+    expect(personCapability(undefined, "operator").enabled).toBe(true);
+  });
+
+  it("run commands need an operator and the system passes an admin", () => {
+    expect(personCapability("viewer", "operator")).toMatchObject({ enabled: false, reason: "person_role" });
+    expect(personCapability("operator", "operator").enabled).toBe(true);
+    expect(personCapability("operator", "admin").message?.text).toBe(
+      "Requires the admin role; you are signed in as operator.",
+    );
+    expect(personCapability("admin", "admin").enabled).toBe(true);
+    // A route a worker token may call still needs an operator from a person (the guard's rule).
+    expect(personCapability("viewer", "worker").enabled).toBe(false);
+  });
+
+  it("agrees with the action guard's personMay for every role and need", () => {
+    for (const role of PERSON_ROLES)
+      for (const need of ["operator", "admin"] as const)
+        expect(personCapability(role, need).enabled, `${role} → ${need}`).toBe(personMay(role, need));
   });
 });

@@ -1,3 +1,4 @@
+import type { PersonRole } from "@/lib/server/auth/roles";
 import type { LivenessInput } from "./liveness";
 import { deriveRepairBlockedReason } from "./liveness";
 import type { Message } from "./message";
@@ -17,6 +18,7 @@ export const RUN_ACTIONS: readonly RunAction[] = ["repair", "cancel", "terminate
 
 export type CapabilityReason =
   | "read_only"
+  | "person_role"
   | "role"
   | "selected_run_not_current"
   | "run_closed"
@@ -53,6 +55,8 @@ export interface CapabilityContext {
   readOnly: boolean;
   /** The role the server grants the console's token; null when not known (the server then decides). */
   role: Role | null;
+  /** The signed-in person's console role; null or absent when console auth is off (no person to check). */
+  personRole?: PersonRole | null;
   /** Debug `execution` or export `summary`; repair stays disabled until it is known. */
   liveness?: LivenessInput | null;
 }
@@ -71,6 +75,10 @@ const REQUIRED_ROLE: Readonly<Record<RunAction, Role>> = {
 };
 
 const ROLE_RANK: Readonly<Record<Role, number>> = { worker: 0, operator: 1, admin: 2 };
+
+// The same order as `personMay` in lib/server/auth/roles.ts (capabilities.test.ts holds them together);
+// repeated here because lib/server stays out of browser bundles.
+const PERSON_RANK: Readonly<Record<PersonRole, number>> = { viewer: 0, operator: 1, admin: 2 };
 
 const SERVER_FLAG: Readonly<Partial<Record<RunAction, keyof NonNullable<RunDetailInput["actions"]>>>> = {
   repair: "can_repair",
@@ -134,9 +142,25 @@ function stateRule(action: RunAction, detail: RunDetailInput, liveness: Liveness
   }
 }
 
+/**
+ * Whether the signed-in person may ask for an action whose server route needs `required`, as the
+ * action guard judges it: run commands need an operator, the system passes an admin; a viewer only
+ * reads. With console auth off (`personRole` null) there is no person to refuse.
+ */
+export function personCapability(personRole: PersonRole | null | undefined, required: Role): Capability {
+  if (personRole == null) return ENABLED;
+  const need: PersonRole = required === "admin" ? "admin" : "operator";
+  return PERSON_RANK[personRole] >= PERSON_RANK[need]
+    ? ENABLED
+    : disabled("person_role", { personRole, requiredRole: need });
+}
+
 export function runCapability(action: RunAction, detail: RunDetailInput, context: CapabilityContext): Capability {
   if (context.readOnly) return disabled("read_only");
   const required = REQUIRED_ROLE[action];
+  // The guard's order: read-only, then the person, then the token the console sends for them.
+  const byPerson = personCapability(context.personRole, required);
+  if (!byPerson.enabled) return byPerson;
   if (context.role !== null && ROLE_RANK[context.role] < ROLE_RANK[required]) {
     return disabled("role", { role: context.role, requiredRole: required });
   }

@@ -87,8 +87,9 @@ function emittedIds(): Set<string> {
     for (const role of [null, "worker", "operator", "admin"] as (Role | null)[]) {
       for (const detail of details) {
         for (const liveness of livenesses) {
-          for (const capability of Object.values(runCapabilities(detail, { readOnly, role, liveness })))
-            add(capability.message);
+          for (const personRole of [null, "viewer"] as const)
+            for (const capability of Object.values(runCapabilities(detail, { readOnly, role, liveness, personRole })))
+              add(capability.message);
         }
       }
     }

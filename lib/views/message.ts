@@ -63,6 +63,7 @@ export const VIEW_MESSAGES_EN = {
   "views.taskProblem.history": "Task History",
 
   "views.capability.read_only": "The console is in read-only mode.",
+  "views.capability.person_role": "Requires the {requiredRole} role; you are signed in as {personRole}.",
   "views.capability.role": "The console's token has the {role} role; this needs {requiredRole}.",
   "views.capability.selected_run_not_current": "This run is historical. Act on the current run instead.",
   "views.capability.run_closed": "The run is closed.",

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { guardAction } from "@/lib/server/action-guard";
+import { actionContext, guardAction } from "@/lib/server/action-guard";
+import { personCapability } from "@/lib/views/capabilities";
+import type { Role } from "@/lib/views/capabilities";
 import { parseConfig } from "@/lib/server/config";
 import { forwardHeaders } from "./principal";
 import type { Person } from "./principal";
@@ -81,5 +83,42 @@ describe("guardAction with console auth", () => {
     expect(guardAction(from({ user: "ada", role: "admin" }), operatorTokenOnly, "admin")?.message).toMatch(
       /token has the operator role/,
     );
+  });
+});
+
+describe("actionContext with console auth", () => {
+  const RANK: Record<Role, number> = { worker: 0, operator: 1, admin: 2 };
+  const people: (Person | null)[] = [
+    null,
+    { user: "vic", role: "viewer" },
+    { user: "ola", role: "operator" },
+    { user: "ada", role: "admin" },
+  ];
+
+  it("carries the signed-in person's role and the role of the token sent for them", () => {
+    expect(actionContext(config, from({ user: "vic", role: "viewer" }))).toEqual({
+      readOnly: false,
+      role: "operator",
+      personRole: "viewer",
+    });
+    expect(actionContext(config, from({ user: "ada", role: "admin" }))).toEqual({
+      readOnly: false,
+      role: "admin",
+      personRole: "admin",
+    });
+  });
+
+  it("predicts the guard: a button is enabled exactly when the click would pass", () => {
+    for (const person of people) {
+      for (const need of ["operator", "admin"] as const) {
+        const context = actionContext(config, from(person));
+        const predicted =
+          personCapability(context.personRole, need).enabled &&
+          (context.role === null || RANK[context.role] >= RANK[need]);
+        expect(predicted, `${person?.role ?? "nobody"} → ${need}`).toBe(
+          guardAction(from(person), config, need) === null,
+        );
+      }
+    }
   });
 });

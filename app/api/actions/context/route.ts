@@ -1,7 +1,13 @@
+import type { NextRequest } from "next/server";
 import { actionContext } from "@/lib/server/action-guard";
 import { getConfig } from "@/lib/server/config";
 
-/** Read-only mode and the console's known role, so action widgets can explain a disabled button. */
-export function GET(): Response {
-  return Response.json(actionContext(getConfig()), { headers: { "cache-control": "no-store" } });
+/**
+ * Read-only mode, the signed-in person's role and their token's, so action widgets can disable and
+ * explain a button before the click the guard would refuse. Per request: it differs per person.
+ */
+export function GET(request: NextRequest): Response {
+  return Response.json(actionContext(getConfig(), request.headers), {
+    headers: { "cache-control": "no-store" },
+  });
 }

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import * as z from "zod";
+import { isSystemPass, runSystemPass, systemPassBodySchema } from "@/lib/actions/system-passes";
 import { guardAction } from "@/lib/server/action-guard";
 import { failure, jsonAnswer, refusal, requestNamespace } from "@/app/api/actions/_shared/respond";
 import { getConfig } from "@/lib/server/config";
@@ -7,17 +7,12 @@ import { getDwClient } from "@/lib/server/dw";
 
 /**
  * `POST /api/actions/system/repair-pass` and `/activity-timeout-pass`: the admin maintenance passes
- * (server-api §2.9). The report is relayed with the server's 200 or 207 (some items failed).
+ * (lib/actions/system-passes.ts). The report is relayed with the server's 200 or 207 (some items failed).
  */
-
-const PASSES = ["repair-pass", "activity-timeout-pass"] as const;
-const ids = z.array(z.string().min(1).max(128)).max(100);
-const bodySchema = z.object({ runIds: ids.optional(), executionIds: ids.optional() }).strict();
-
 export async function POST(request: NextRequest, { params }: { params: Promise<{ pass: string }> }): Promise<Response> {
   const config = getConfig();
   const { pass } = await params;
-  if (!(PASSES as readonly string[]).includes(pass))
+  if (!isSystemPass(pass))
     return jsonAnswer({ reason: "not_found", message: `No maintenance pass named ${pass}.`, httpStatus: 404 }, 404);
   const refused = guardAction(request.headers, config, "admin");
   if (refused) return refusal(refused);
@@ -29,19 +24,15 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
   } catch {
     return jsonAnswer({ reason: "invalid_request", message: "The request body is not JSON.", httpStatus: 400 }, 400);
   }
-  const parsed = bodySchema.safeParse(raw);
+  const parsed = systemPassBodySchema.safeParse(raw);
   if (!parsed.success)
     return jsonAnswer(
       { reason: "invalid_request", message: parsed.error.issues[0]?.message ?? "invalid body", httpStatus: 400 },
       400,
     );
 
-  const client = getDwClient(requestNamespace(request, config));
   try {
-    const result =
-      pass === "repair-pass"
-        ? await client.runRepairPass({ runIds: parsed.data.runIds })
-        : await client.runActivityTimeoutPass({ executionIds: parsed.data.executionIds });
+    const result = await runSystemPass(getDwClient(requestNamespace(request, config)), pass, parsed.data);
     return jsonAnswer(
       { httpStatus: result.httpStatus, partial: result.partial, report: result.report },
       result.httpStatus,

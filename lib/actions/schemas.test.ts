@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { jsonDepth, MAX_INPUT_DEPTH, runActionRequestSchema } from "@/app/api/actions/_shared/schemas";
+import { runActionRequestSchema } from "@/lib/actions/commands";
+import { jsonDepth, MAX_INPUT_DEPTH } from "@/lib/actions/schemas";
 
 describe("runActionRequestSchema", () => {
   const target = { workflowId: "wf", runId: "run", requestId: "bw-12345678" };

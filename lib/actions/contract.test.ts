@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { againWorkflowId, parseSignalInput } from "@/components/actions/action-api";
+import { againWorkflowId, parseSignalInput } from "@/lib/actions/contract";
 
 describe("parseSignalInput", () => {
   it("accepts an empty box as no arguments and a JSON array as the arguments", () => {

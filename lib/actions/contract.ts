@@ -1,11 +1,16 @@
+import type { PersonRole } from "@/lib/server/auth/roles";
+import type { Role } from "@/lib/views/capabilities";
+
 /**
  * The console's own action API (`POST /api/actions/...`): what a screen sends and what the handler
- * answers, as plain types. The handler validates requests with zod
- * (`app/api/actions/_shared/schemas.ts`); the screens narrow answers with the small checks in
- * `send-action.ts`, so zod stays out of browser bundles (docs/decisions/0010).
+ * answers, as plain types. The handler validates requests with the zod schemas of the command
+ * descriptors (`lib/actions/commands.ts`); the screens build requests with the zod-free form
+ * descriptors (`lib/actions/forms.ts`) and narrow answers with the small checks in
+ * `components/actions/send-action.ts`, so zod stays out of browser bundles (docs/decisions/0010, 0019).
  */
 
-interface ActionTarget {
+/** Where a command goes and its idempotency key: the part of a request the form does not fill. */
+export interface ActionTarget {
   workflowId: string;
   runId: string;
   /** Idempotency key: a retried click is the same command, never a second one. */
@@ -20,6 +25,8 @@ export type RunActionRequest =
   | (ActionTarget & { action: "signal"; signalName: string; input: unknown[] })
   | (ActionTarget & { action: "startAgain"; newWorkflowId: string });
 export type RunActionName = RunActionRequest["action"];
+/** The request of one action. */
+export type RequestOf<A extends RunActionName> = Extract<RunActionRequest, { action: A }>;
 
 /** The server's answer, reduced to what the screens show and confirm against. */
 export interface ActionAnswer {
@@ -43,10 +50,15 @@ export interface ActionError {
   httpStatus?: number | null;
 }
 
-/** Read-only mode and the token's known role (`GET /api/actions/context`). */
+/**
+ * What decides the buttons for the person asking (`GET /api/actions/context`): read-only mode, the
+ * role of the token the console sends for them, and, under console auth, their own role (null when
+ * console auth is off, so no person is checked).
+ */
 export interface ActionContext {
   readOnly: boolean;
-  role: "admin" | "operator" | "worker" | null;
+  role: Role | null;
+  personRole: PersonRole | null;
 }
 
 /** A suggested id for "start again": the old id plus a short time-based suffix, within 128 chars. */
@@ -54,11 +66,6 @@ export function againWorkflowId(workflowId: string, now: number): string {
   const suffix = `-again-${now.toString(36)}`;
   const base = workflowId.replace(/[^a-zA-Z0-9._:-]/g, "-");
   return `${base.slice(0, 128 - suffix.length)}${suffix}`;
-}
-
-/** {@link againWorkflowId} for the moment the operator opens the dialog. */
-export function suggestAgainWorkflowId(workflowId: string): string {
-  return againWorkflowId(workflowId, Date.now());
 }
 
 /** Parses the signal input box: empty means no arguments, anything else must be a JSON array. */

@@ -1,0 +1,118 @@
+"use client";
+
+import type { FormEvent } from "react";
+import type { FieldSpec, FormValues } from "@/lib/actions/forms";
+import { formRequest, RUN_ACTION_FORMS } from "@/lib/actions/forms";
+import type { RunActionRequest } from "@/lib/actions/contract";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { Field, inputClass } from "@/components/ui/field";
+import { newRequestId } from "@/components/actions/send-action";
+import type { ActionDialogHandle } from "@/components/actions/use-action-dialog";
+import { useActionWords } from "@/components/actions/use-action-words";
+
+/**
+ * The confirmation dialog of the open action: its title and body, the fields its form descriptor
+ * lists, and the descriptor's verdict on what was typed before anything is sent.
+ */
+export function ActionDialog({
+  dialog,
+  workflowId,
+  runId,
+  workflowType,
+  livenessReason,
+  onSubmit,
+}: {
+  dialog: ActionDialogHandle;
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  /** The server's liveness sentence, shown in the repair dialog. */
+  livenessReason: string | null;
+  onSubmit: (request: RunActionRequest) => void;
+}) {
+  const { t } = useActionWords();
+  const action = dialog.action;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!action) return;
+    const result = formRequest(action, dialog.values, { workflowId, runId, requestId: newRequestId() });
+    if (!result.ok) return dialog.refuse({ field: result.field, problem: result.problem });
+    dialog.close();
+    onSubmit(result.request);
+  };
+  return (
+    <Dialog open={action !== null} onClose={dialog.close} labelledBy="run-action-title">
+      {action ? (
+        <form onSubmit={submit} className="space-y-4 p-5" data-testid="action-dialog">
+          <h2 id="run-action-title" className="text-base font-semibold">
+            {t(`dialog.${action}.title`)}
+          </h2>
+          <p className="text-sm text-fg-muted">{t(`dialog.${action}.body`, { workflowId, runId })}</p>
+          {action === "repair" && livenessReason ? (
+            <p className="rounded-md bg-panel-muted px-3 py-2 font-mono text-xs break-words text-fg">
+              {livenessReason}
+            </p>
+          ) : null}
+          {RUN_ACTION_FORMS[action].fields.map((field) => (
+            <FormField
+              key={field.name}
+              field={field}
+              values={dialog.values}
+              onChange={dialog.setValue}
+              error={dialog.problem?.field === field.name ? t(`form.${dialog.problem.problem}`) : undefined}
+              workflowType={workflowType}
+            />
+          ))}
+          <div className="flex justify-end gap-2">
+            <Button onClick={dialog.close}>{t("dialog.close")}</Button>
+            <Button
+              type="submit"
+              data-testid="action-submit"
+              variant={RUN_ACTION_FORMS[action].danger ? "danger" : "primary"}
+            >
+              {t(`dialog.${action}.submit`)}
+            </Button>
+          </div>
+        </form>
+      ) : null}
+    </Dialog>
+  );
+}
+
+/** One field of a form descriptor, as an input or a textarea in the console's Field. */
+function FormField({
+  field,
+  values,
+  onChange,
+  error,
+  workflowType,
+}: {
+  field: FieldSpec;
+  values: FormValues;
+  onChange: (name: FieldSpec["name"], value: string) => void;
+  error: string | undefined;
+  workflowType: string;
+}) {
+  const { t } = useActionWords();
+  const control = {
+    name: field.name,
+    value: values[field.name],
+    maxLength: field.maxLength,
+    "aria-invalid": error ? true : undefined,
+    className: field.monospace ? `${inputClass} font-mono` : inputClass,
+  };
+  return (
+    <Field
+      label={t(`form.${field.label}`)}
+      hint={field.hint ? t(`form.${field.hint}`, { workflowType }) : undefined}
+      error={error}
+    >
+      {field.control === "textarea" ? (
+        <textarea {...control} rows={field.rows} onChange={(event) => onChange(field.name, event.target.value)} />
+      ) : (
+        <input {...control} onChange={(event) => onChange(field.name, event.target.value)} />
+      )}
+    </Field>
+  );
+}

@@ -1,0 +1,123 @@
+"use client";
+
+import Link from "next/link";
+import { runHref } from "@/lib/routes/route-for";
+import { Button } from "@/components/ui/button";
+import type { ConfirmState } from "@/components/actions/use-confirmation";
+import type { Phase } from "@/components/actions/use-action-submit";
+import { useActionWords } from "@/components/actions/use-action-words";
+
+/** What became of the last action: sending, refused, rejected, or accepted and then confirmed. */
+export function ActionStatus({
+  phase,
+  confirm,
+  onRecheck,
+}: {
+  phase: Phase;
+  confirm: ConfirmState | null;
+  onRecheck: () => void;
+}) {
+  const words = useActionWords();
+  const { t } = words;
+  if (phase.kind === "idle") return <div role="status" aria-live="polite" className="sr-only" />;
+  const label = t(`action.${phase.action}`);
+  return (
+    <div
+      role="status"
+      aria-live="polite"
+      data-testid="action-status"
+      className="space-y-2 rounded-lg border border-line bg-panel px-4 py-3 text-sm"
+    >
+      {phase.kind === "sending" ? <p data-state="sending">{t("status.sending", { action: label })}</p> : null}
+      {phase.kind === "failed" ? (
+        <p data-state="refused" className="text-bad">
+          {t("status.refused", { action: label })} {words.error(phase.error)}
+          <span className="mt-1 block font-mono text-xs text-fg-muted">{phase.error.message}</span>
+        </p>
+      ) : null}
+      {phase.kind === "answered" && phase.answer.result === "rejected" ? (
+        <p data-state="rejected" className="text-bad">
+          {t("status.rejected", { action: label, status: phase.answer.httpStatus })}{" "}
+          {words.rejection(phase.answer.rejectionReason, phase.answer.outcome)}
+          {phase.answer.message ? (
+            <span className="mt-1 block text-xs text-fg-muted">{phase.answer.message}</span>
+          ) : null}
+        </p>
+      ) : null}
+      {phase.kind === "answered" && phase.answer.result === "accepted" ? (
+        <>
+          <p data-state="accepted">
+            {t("status.accepted", { action: label, outcome: phase.answer.outcome ?? "–", ms: phase.answerMs })}
+            {phase.answer.commandId ? (
+              <span className="ml-1 font-mono text-xs text-fg-muted">
+                {t("status.commandId", { id: phase.answer.commandId })}
+              </span>
+            ) : null}
+          </p>
+          {confirm ? <ConfirmationView confirm={confirm} onRecheck={onRecheck} /> : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function ConfirmationView({ confirm, onRecheck }: { confirm: ConfirmState; onRecheck: () => void }) {
+  const words = useActionWords();
+  const { t } = words;
+  const { confirmation, target } = confirm;
+  const mark: Record<string, string> = { done: "✓", pending: "…", failed: "✗", skipped: "–" };
+  return (
+    <div
+      data-testid="confirmation"
+      data-phase={confirmation.phase}
+      data-durable-ms={confirm.durableMs ?? ""}
+      className="space-y-1"
+    >
+      <p className="font-medium">
+        {confirmation.phase === "awaiting" ? t("confirm.awaiting") : null}
+        {confirmation.phase === "confirmed"
+          ? t("confirm.confirmed", { seconds: ((confirm.durableMs ?? 0) / 1000).toFixed(1) })
+          : null}
+        {confirmation.phase === "failed" ? t("confirm.failed") : null}
+        {confirmation.phase === "timed_out"
+          ? t("confirm.timedOut", { seconds: Math.round(confirmation.elapsedMs / 1000) })
+          : null}
+      </p>
+      <ol className="space-y-0.5">
+        {confirmation.steps.map((step) => (
+          <li
+            key={step.id}
+            data-step={step.id}
+            data-status={step.status}
+            className={step.status === "failed" ? "text-bad" : step.status === "done" ? "text-ok" : "text-fg-muted"}
+          >
+            <span aria-hidden="true" className="inline-block w-4">
+              {mark[step.status]}
+            </span>
+            {words.step(step)}
+          </li>
+        ))}
+      </ol>
+      {confirmation.phase === "timed_out" ? (
+        <Button size="xs" onClick={onRecheck}>
+          {t("confirm.recheck")}
+        </Button>
+      ) : null}
+      {confirm.readError ? (
+        <p className="text-xs text-warn">{t("confirm.readError", { message: confirm.readError })}</p>
+      ) : null}
+      {target.command.action === "repair" && confirmation.phase === "confirmed" && confirm.runStatus ? (
+        <p data-testid="run-follow-up" data-run-status={confirm.runStatus}>
+          {t("confirm.followUp", { status: confirm.runStatus, liveness: confirm.livenessState ?? "–" })}
+        </p>
+      ) : null}
+      {target.command.action === "startAgain" && confirmation.phase === "confirmed" ? (
+        <p>
+          <Link href={runHref(target.workflowId, target.runId)} className="text-accent underline">
+            {t("confirm.openNewRun", { workflowId: target.workflowId })}
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import * as z from "zod";
+import type { DwClient, PassResult } from "@/lib/dw/transport";
+import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
+
+/**
+ * The admin maintenance passes (server-api §2.9) as descriptors of the same shape as the run
+ * actions (commands.ts): the body schema the handler parses, and the server call it becomes.
+ */
+
+export const SYSTEM_PASSES = ["repair-pass", "activity-timeout-pass"] as const;
+export type SystemPass = (typeof SYSTEM_PASSES)[number];
+
+export function isSystemPass(value: string): value is SystemPass {
+  return (SYSTEM_PASSES as readonly string[]).includes(value);
+}
+
+const ids = z.array(z.string().min(1).max(128)).max(100);
+
+/** Both passes accept the same optional id lists; each sends only its own. */
+export const systemPassBodySchema = z.object({ runIds: ids.optional(), executionIds: ids.optional() }).strict();
+export type SystemPassBody = z.infer<typeof systemPassBodySchema>;
+
+export function runSystemPass(
+  client: DwClient,
+  pass: SystemPass,
+  body: SystemPassBody,
+): Promise<PassResult<RepairPassReport | ActivityTimeoutPassReport>> {
+  return pass === "repair-pass"
+    ? client.runRepairPass({ runIds: body.runIds })
+    : client.runActivityTimeoutPass({ executionIds: body.executionIds });
+}
