@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AppShell } from "@/components/shell/app-shell";
-import { HEAD_SCRIPT } from "@/components/shell/head-script";
+import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { getShellContext } from "@/lib/server/shell-context";
 import "@/app/globals.css";

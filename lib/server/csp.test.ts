@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { HEAD_SCRIPT } from "@/components/shell/head-script";
+import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { contentSecurityPolicy, HEAD_SCRIPT_HASH, newNonce } from "./csp";
 
 function directives(policy: string): Map<string, string> {

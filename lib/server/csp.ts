@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { HEAD_SCRIPT } from "@/components/shell/head-script";
+import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 
 /**
  * The Content-Security-Policy proxy.ts puts on every response it handles (docs/decisions/0012).
