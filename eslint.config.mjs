@@ -2,6 +2,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
+import playwright from "eslint-plugin-playwright";
 
 /** Import boundaries (issue 13, docs/architecture.md); used by the boundary config objects below. */
 const BOUNDARY_ZONES = [
@@ -55,6 +56,29 @@ export default defineConfig([
     rules: {
       "import/no-restricted-paths": ["error", { zones: [...BOUNDARY_ZONES, CONSOLE_TO_SERVER_ZONE] }],
     },
+  },
+  // Type-aware lint (issue 13, item 6): a promise nobody awaits loses its rejection, so every one is
+  // awaited, handled, or marked `void` on purpose. projectService reads tsconfig.json per file.
+  {
+    files: ["**/*.{ts,tsx,mts}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/no-floating-promises": "error" },
+  },
+  // Playwright's recommended rules for the browser suite (issue 13, item 6).
+  {
+    files: ["e2e/**"],
+    ...playwright.configs["flat/recommended"],
+    rules: {
+      ...playwright.configs["flat/recommended"].rules,
+      // Specs skip, with a reason shown in the report, when their fixture (a DW server, a build) is absent.
+      "playwright/no-skipped-test": ["warn", { allowConditional: true }],
+    },
+  },
+  {
+    // These checks must see every request a page makes (CSP reports, URLs that could carry a token), so
+    // they wait for the network to go quiet rather than for one element.
+    files: ["e2e/csp.spec.ts", "e2e/security.spec.ts"],
+    rules: { "playwright/no-networkidle": "off" },
   },
   // Formatting is prettier's (checked by `npm run lint`); turn off the stylistic rules it owns.
   prettier,

@@ -312,7 +312,8 @@ async function benchRun(browser: Browser, base: string, serverUrl: string, run: 
     );
   }
 
-  const last = visits[visits.length - 1];
+  const last = visits.at(-1);
+  if (!last) throw new Error(`${label}: no visit was made`);
   if (last.rows === null) {
     console.log(`${label}: history rows ${last.rowsNote} (${load()})`);
     figure(`${label}: history DOM rows after scrolling`, "not measurable", `≤ ${ROWS_BUDGET}`, null);

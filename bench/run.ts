@@ -64,11 +64,11 @@ function runOne(file: string, figures: Figure[]): Promise<{ ok: boolean; seconds
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   return rows
     .map((r) =>
       r
-        .map((c, i) => c.padEnd(widths[i]))
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
         .join(" | ")
         .trimEnd(),
     )
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   const figures: Figure[] = [];
   const durations: string[] = [];
   let failed = 0;
-  console.log(`benches: ${entries.join(", ")} (load ${loadavg()[0].toFixed(1)})`);
+  console.log(`benches: ${entries.join(", ")} (load ${(loadavg()[0] ?? 0).toFixed(1)})`);
   for (const file of entries) {
     console.log(`\n# ${file}`);
     const r = await runOne(file, figures);

@@ -108,10 +108,12 @@ function serverDb(): Db {
  */
 export function withOpsWorker(): void {
   let worker: Worker | undefined;
+
   test.beforeAll(async () => {
     worker = startOpsWorker();
     await worker.start();
   });
+
   test.afterAll(async () => {
     await worker?.shutdown({ abortActivities: true });
     closeServerDb();

@@ -42,6 +42,7 @@ const runPath = ([workflowId, runId]: [string, string]) =>
 
 test.describe("runs made by the official Python SDK", () => {
   test.skip(!dwHost, "no Durable Workflow server for e2e");
+
   test.beforeAll(() => {
     test.setTimeout(120_000);
     sdkRuns();

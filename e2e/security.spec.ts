@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { expect, test } from "@playwright/test";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Cookie, Page } from "@playwright/test";
 import { startConsole } from "./operator-fixtures";
 import type { ExtraConsole } from "./operator-fixtures";
 
@@ -64,6 +64,12 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await app?.stop();
 });
+
+async function sessionCookie(context: BrowserContext): Promise<Cookie> {
+  const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
+  if (!session) throw new Error("no session cookie");
+  return session;
+}
 
 async function signIn(page: Page, user: keyof typeof PASSWORDS, next = "/runs"): Promise<void> {
   await page.goto(`${app.baseUrl}${next}`);
@@ -165,9 +171,8 @@ test("an operator sees admin-only panels as 'requires admin', never an error pag
 
 test("a tampered session cookie counts as no session", async ({ page, context }) => {
   await signIn(page, "vic");
-  const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
-  if (!session) throw new Error("no session cookie");
-  const [header, payload, signature] = session.value.split(".");
+  const session = await sessionCookie(context);
+  const [header, payload = "", signature] = session.value.split(".");
   const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
   const raised = Buffer.from(JSON.stringify({ ...claims, role: "admin" })).toString("base64url");
   await context.addCookies([{ ...session, value: `${header}.${raised}.${signature}` }]);
@@ -244,8 +249,7 @@ test("a sign-in whose next path is not ASCII lands there with a cookie, not a 50
 
 test("a copy of the session cookie stops working once its owner signs out", async ({ page, context }) => {
   await signIn(page, "vic");
-  const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
-  if (!session) throw new Error("no session cookie");
+  const session = await sessionCookie(context);
   expect((await page.request.get(`${app.baseUrl}/api/dw/cluster/info`)).status()).toBe(200);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByTestId("login-message")).toContainText("signed out");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { CpHarness } from "../../server/http/control-plane/test-support";
 import { startCpHarness } from "../../server/http/control-plane/test-support";
 import { blob, ScriptedWorker } from "../../server/http/test-support";
+import { cyclic } from "../support/report";
 
 /**
  * Fault test: many operator consoles polling the server while a workload runs. Every console
@@ -31,7 +32,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 let h: CpHarness;
@@ -100,7 +101,7 @@ describe("console sessions under load", () => {
         await sleep(Math.random() * THINK_MS);
         let round = 0;
         while (Date.now() < deadline) {
-          const id = encodeURIComponent(ids[(n * 7 + round * 13) % ids.length]);
+          const id = encodeURIComponent(cyclic(ids, n * 7 + round * 13));
           const filter = ["", "&status=running", "&status=completed", "&workflow_type=orders.refund", "&query=bk-1"][
             round % 5
           ];

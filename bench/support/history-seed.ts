@@ -160,13 +160,15 @@ export function seedLongRun(db: Db, workflowId: string, targetEvents: number): S
           t,
         );
         if (failed && n < attempts) {
+          const backoffSeconds = retryPolicy.backoff_seconds[n - 1];
+          if (backoffSeconds === undefined) throw new Error(`no backoff for attempt ${n}`);
           event("ActivityRetryScheduled", {
             ...common,
             activity_attempt_id: attemptId,
             retry_after_attempt_id: attemptId,
             retry_after_attempt: n,
-            retry_available_at: isoMicros(t + retryPolicy.backoff_seconds[n - 1] * 1000),
-            retry_backoff_seconds: retryPolicy.backoff_seconds[n - 1],
+            retry_available_at: isoMicros(t + backoffSeconds * 1000),
+            retry_backoff_seconds: backoffSeconds,
             retry_reason: "failure",
             max_attempts: 3,
             retry_policy: retryPolicy,

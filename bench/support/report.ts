@@ -11,12 +11,18 @@ export const ROOT = join(__dirname, "..", "..");
 
 /** "load 11.3": the shared 2-core machine's 1-minute load average, printed beside every figure. */
 export function load(): string {
-  return `load ${loadavg()[0].toFixed(1)}`;
+  return `load ${(loadavg()[0] ?? 0).toFixed(1)}`;
+}
+
+/** The i-th element of a list walked round and round; the list must not be empty. */
+export function cyclic<T>(list: readonly T[], i: number): T {
+  if (list.length === 0) throw new Error("cyclic: the list is empty");
+  return list[i % list.length] as T;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
 export function ms(n: number): string {

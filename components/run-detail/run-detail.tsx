@@ -29,8 +29,8 @@ function PanelLoading() {
 /*
  * Only the header, the actions bar and the exceptions table are needed for the first paint; the
  * bundle-driven tab panels (timeline, activities, waits, tasks, commands, relationships), the retry
- * forecast (it waits for the export bundle too) and the action forms (with their zod request
- * schemas) load as separate chunks, so they stay out of the route's first-load JS, and so does the
+ * forecast (it waits for the export bundle too) and the action forms (no zod: the server validates,
+ * lib/dw/browser-client.ts) load as separate chunks, so they stay out of the route's first-load JS, and so does the
  * History tab (virtual list, paging hook; ≈ 11 KB). Payload decoding (avsc) is loaded on demand.
  */
 // A `loading` gives each its own Suspense boundary: without one, a chunk still loading when it first

@@ -193,7 +193,8 @@ export async function mapBounded<T, R>(
     while (next < items.length && !signal?.aborted) {
       const index = next;
       next += 1;
-      results[index] = await work(items[index], index);
+      // index < items.length (the loop condition), so the element exists even when T admits undefined.
+      results[index] = await work(items[index] as T, index);
       done += 1;
       onSettled?.(done, items.length);
     }

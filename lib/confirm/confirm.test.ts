@@ -40,7 +40,7 @@ describe("repair confirmation", () => {
       ["task_recreated", "pending"],
       ["left_repair_needed", "pending"],
     ]);
-    expect(first.steps[0].sequence).toBe(9);
+    expect(first.steps[0]!.sequence).toBe(9);
 
     const second = evaluateConfirmation(
       repair,
@@ -48,7 +48,7 @@ describe("repair confirmation", () => {
       clock(1_700),
     );
     expect(second.pending).toEqual(["left_repair_needed"]);
-    expect(second.steps[1].facts).toEqual({ taskId: "t-9", taskType: "timer" });
+    expect(second.steps[1]!.facts).toEqual({ taskId: "t-9", taskType: "timer" });
 
     const third = evaluateConfirmation(
       repair,
@@ -80,7 +80,10 @@ describe("repair confirmation", () => {
       clock(1_100),
     );
     expect(result.phase).toBe("failed");
-    expect(result.steps[0].facts).toMatchObject({ outcome: "repair_not_needed", answeredOutcome: "repair_dispatched" });
+    expect(result.steps[0]!.facts).toMatchObject({
+      outcome: "repair_not_needed",
+      answeredOutcome: "repair_dispatched",
+    });
   });
 
   it("times out naming what is still pending", () => {

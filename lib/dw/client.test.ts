@@ -465,7 +465,7 @@ describe("createDwClient — every endpoint against recorded responses", () => {
     const result = await c.call(client);
 
     expect(served.requests).toHaveLength(1);
-    const [request] = served.requests;
+    const request = served.requests[0]!;
     expect(request.method).toBe(c.method);
     expect(request.url).toBe(`${BASE}${c.url}`);
     expectStandardHeaders(request, "default");
@@ -482,19 +482,19 @@ describe("request shaping", () => {
     const served = fixtureFetch({ json: fixture("workflow-list") });
     const client = createDwClient({ baseUrl: BASE, namespace: "default", fetch: served.fetch });
     await client.listWorkflows({}, { namespace: "billing" });
-    expect(served.requests[0].headers.get("x-namespace")).toBe("billing");
-    expect(served.requests[0].headers.has("authorization")).toBe(false);
+    expect(served.requests[0]!.headers.get("x-namespace")).toBe("billing");
+    expect(served.requests[0]!.headers.has("authorization")).toBe(false);
   });
 
   it("URL-encodes ids containing '/', '%', '..', spaces and unicode as single path segments", async () => {
     const served = fixtureFetch({ json: fixture("workflow-describe") });
     const client = createDwClient({ baseUrl: BASE, fetch: served.fetch });
     await client.describeRun("a/b%c..d é🚀 x", "run/../1");
-    expect(served.requests[0].url).toBe(
+    expect(served.requests[0]!.url).toBe(
       `${BASE}/api/workflows/a%2Fb%25c..d%20%C3%A9%F0%9F%9A%80%20x/runs/run%2F..%2F1`,
     );
     // The encoded URL survives WHATWG parsing without segment collapsing.
-    expect(new URL(served.requests[0].url).pathname.split("/")).toHaveLength(6);
+    expect(new URL(served.requests[0]!.url).pathname.split("/")).toHaveLength(6);
   });
 
   it("encodes signal names and task-queue names too", async () => {
@@ -523,7 +523,7 @@ describe("request shaping", () => {
     const served = fixtureFetch({ json: fixture("health") });
     const client = createDwClient({ baseUrl: "/bw/dw", apiPrefix: "", fetch: served.fetch });
     await client.health();
-    expect(served.requests[0].url).toBe("/bw/dw/health");
+    expect(served.requests[0]!.url).toBe("/bw/dw/health");
   });
 
   it("historyTokenAfter builds the server's base64(sequence) cursor", () => {

@@ -231,7 +231,7 @@ describe("every error reason maps to its typed error", () => {
 
   it("schema mismatch → malformed response naming the first offending path", async () => {
     const list = structuredClone(fixture("workflow-list")) as { workflows: Array<Record<string, unknown>> };
-    list.workflows[0].is_terminal = "no";
+    list.workflows[0]!.is_terminal = "no";
     const error = await failure({ status: 200, json: list }, (c) => c.listWorkflows());
     expect(error).toBeInstanceOf(DwMalformedResponseError);
     expect(error).toMatchObject({ issuePath: "$.workflows[0].is_terminal" });
@@ -240,7 +240,7 @@ describe("every error reason maps to its typed error", () => {
 
   it("a bad timestamp is a schema mismatch too", async () => {
     const history = structuredClone(fixture("history-page")) as { events: Array<Record<string, unknown>> };
-    history.events[1].timestamp = "yesterday";
+    history.events[1]!.timestamp = "yesterday";
     const error = await failure({ status: 200, json: history }, (c) => c.getHistory("order-42", "r"));
     expect(error).toMatchObject({ reason: "malformed_response", issuePath: "$.events[1].timestamp" });
   });

@@ -24,10 +24,10 @@ describe("open schemas: unknown fields survive parsing", () => {
 
   it("unknown keys deep inside the export bundle pass through", () => {
     const body = clone("history-export");
-    const activity = (body.activities as Json[])[0];
+    const activity = (body.activities as Json[])[0]!;
     activity.execution_mode = "local";
-    (activity.attempts as Json[])[0].can_continue = false;
-    (body.failures as Json[])[0].structural_limit_kind = null;
+    (activity.attempts as Json[])[0]!.can_continue = false;
+    (body.failures as Json[])[0]!.structural_limit_kind = null;
     const parsed = historyExportSchema.parse(body);
     expect(parsed.activities?.[0]?.execution_mode).toBe("local");
     expect(parsed.activities?.[0]?.attempts[0]?.can_continue).toBe(false);
@@ -53,8 +53,8 @@ describe("open schemas: unknown fields survive parsing", () => {
 describe("open enums: unknown members survive verbatim", () => {
   it("run status, liveness, event types and outcomes the client has never seen", () => {
     const list = clone("workflow-list");
-    (list.workflows as Json[])[0].status = "paused";
-    (list.workflows as Json[])[0].status_bucket = "suspended";
+    (list.workflows as Json[])[0]!.status = "paused";
+    (list.workflows as Json[])[0]!.status_bucket = "suspended";
     expect(workflowListSchema.parse(list).workflows[0]).toMatchObject({ status: "paused", status_bucket: "suspended" });
 
     const debug = clone("workflow-debug");
@@ -66,8 +66,8 @@ describe("open enums: unknown members survive verbatim", () => {
     });
 
     const history = clone("history-page");
-    (history.events as Json[])[1].event_type = "ServiceCallStarted";
-    expect(historyPageSchema.parse(history).events[1].event_type).toBe("ServiceCallStarted");
+    (history.events as Json[])[1]!.event_type = "ServiceCallStarted";
+    expect(historyPageSchema.parse(history).events[1]!.event_type).toBe("ServiceCallStarted");
   });
 
   it("the known members are exported for UI branching", () => {
@@ -80,7 +80,7 @@ describe("open enums: unknown members survive verbatim", () => {
 
   it("a non-string where an enum belongs is still rejected", () => {
     const list = clone("workflow-list");
-    (list.workflows as Json[])[0].status = 3;
+    (list.workflows as Json[])[0]!.status = 3;
     expect(workflowListSchema.safeParse(list).success).toBe(false);
   });
 });
@@ -97,8 +97,8 @@ describe("PHP empty arrays where maps are meant", () => {
 
   it("history event payload [] becomes {}", () => {
     const history = clone("history-page");
-    (history.events as Json[])[0].payload = [];
-    expect(historyPageSchema.parse(history).events[0].payload).toEqual({});
+    (history.events as Json[])[0]!.payload = [];
+    expect(historyPageSchema.parse(history).events[0]!.payload).toEqual({});
   });
 
   it("a non-empty list where a map belongs is still rejected", () => {

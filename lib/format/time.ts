@@ -13,8 +13,8 @@ export function parseTimestamp(value: string | number | Date | null | undefined)
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
   if (typeof value === "number") return Number.isFinite(value) ? new Date(value) : null;
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})$/i.exec(value.trim());
-  if (!match) return null;
-  const [, base, fraction = "", zone] = match;
+  const [, base, fraction = "", zone] = match ?? [];
+  if (base === undefined || zone === undefined) return null;
   const millis = fraction.slice(0, 3).padEnd(3, "0");
   const offset = zone.toUpperCase() === "Z" ? "Z" : zone.includes(":") ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
   const date = new Date(`${base}.${millis}${offset}`);

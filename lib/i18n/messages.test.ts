@@ -14,7 +14,7 @@ describe("message catalogs", () => {
     for (const locale of LOCALES) {
       const catalog = catalogs[locale];
       expect(catalog, locale).toBeDefined();
-      for (const key of leaves(catalog).keys()) expect(english.has(key), `${locale}: ${key}`).toBe(true);
+      for (const key of leaves(catalog!).keys()) expect(english.has(key), `${locale}: ${key}`).toBe(true);
     }
   });
 

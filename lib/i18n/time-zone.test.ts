@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { resolveTimeZone } from "@/lib/i18n/time-zone";
 
 const jar = (values: Record<string, string>) => ({
-  get: (name: string) => (name in values ? { value: values[name] } : undefined),
+  get: (name: string) => {
+    const value = values[name];
+    return value === undefined ? undefined : { value };
+  },
 });
 
 describe("resolveTimeZone", () => {

@@ -1,11 +1,9 @@
+import "server-only";
 import type { Role } from "@/lib/views/capabilities";
 import type { ActionContext } from "@/lib/actions/contract";
 import type { ConsoleConfig } from "@/lib/server/config";
-import { assertServerOnly } from "@/lib/server/server-only";
 import { forwardedPerson, personRefusal } from "@/lib/server/auth/principal";
 import { VALIDATED_HOST } from "@/lib/server/hosts";
-
-assertServerOnly("lib/server/action-guard");
 
 /**
  * The gate every action handler passes before it sends anything with the console's token:

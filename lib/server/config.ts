@@ -1,13 +1,11 @@
+import "server-only";
 import { z } from "zod";
-import { assertServerOnly } from "@/lib/server/server-only";
 import type { PersonRole } from "@/lib/server/auth/roles";
 import type { AuthSettings } from "@/lib/server/auth/settings";
 import { parseAuthSettings } from "@/lib/server/auth/settings";
 import { loadUsers } from "@/lib/server/auth/users";
 import type { HostPolicy } from "@/lib/server/hosts";
 import { parseHostPolicy } from "@/lib/server/hosts";
-
-assertServerOnly("lib/server/config");
 
 /** The console's server-side configuration. The token never leaves this process. */
 export interface ConsoleConfig {

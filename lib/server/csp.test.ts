@@ -4,7 +4,7 @@ import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { contentSecurityPolicy, HEAD_SCRIPT_HASH, newNonce } from "./csp";
 
 function directives(policy: string): Map<string, string> {
-  return new Map(policy.split("; ").map((part) => [part.split(" ")[0], part.slice(part.indexOf(" ") + 1)]));
+  return new Map(policy.split("; ").map((part) => [part.split(" ")[0] ?? "", part.slice(part.indexOf(" ") + 1)]));
 }
 
 describe("content security policy", () => {

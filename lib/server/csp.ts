@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 

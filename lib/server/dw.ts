@@ -1,3 +1,4 @@
+import "server-only";
 import { headers } from "next/headers";
 import { createDwClient } from "@/lib/dw";
 import type { DwClient } from "@/lib/dw";
@@ -7,9 +8,6 @@ import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { HeaderSource, Person } from "@/lib/server/auth/principal";
 import { getLogger, loggedFetch } from "@/lib/server/log";
 import { credentialHeaders } from "@/lib/server/proxy-credentials";
-import { assertServerOnly } from "@/lib/server/server-only";
-
-assertServerOnly("lib/server/dw");
 
 /**
  * The token for whoever the request is from. Without console auth it is the console's token; with

@@ -1,3 +1,4 @@
+import "server-only";
 import { isIP } from "node:net";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import type { AuthProblem } from "@/lib/server/auth/settings";
@@ -36,8 +37,8 @@ const NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:
 export function parseHost(value: string): HostEntry | null {
   const text = value.trim().toLowerCase();
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(text);
-  if (!match) return null;
-  const [, hostname, port] = match;
+  const [, hostname, port] = match ?? [];
+  if (hostname === undefined) return null;
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
   const valid = hostname.startsWith("[")
     ? isIP(hostname.slice(1, -1)) === 6
@@ -108,8 +109,8 @@ export function clientAddress(policy: HostPolicy, headers: HeaderSource, peer: s
     .split(",")
     .map((hop) => hop.trim())
     .filter((hop) => hop !== "");
-  for (let i = hops.length - 1; i >= 0; i -= 1) {
-    if (!policy.trustedProxies.includes(hops[i])) return isIP(hops[i]) ? hops[i] : peer;
+  for (const hop of [...hops].reverse()) {
+    if (!policy.trustedProxies.includes(hop)) return isIP(hop) ? hop : peer;
   }
   return peer;
 }

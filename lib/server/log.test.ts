@@ -57,10 +57,10 @@ describe("loggedFetch", () => {
     await fetchLogged(`${baseUrl}/api/broken`, { method: "POST", body: JSON.stringify({ payload: TOKEN }) });
     const [first, second] = out.lines();
     expect(first).toMatchObject({ msg: "dw call", method: "GET", path: "/api/workflows", status: 200, level: 30 });
-    expect(typeof first.durationMs).toBe("number");
+    expect(typeof first!.durationMs).toBe("number");
     expect(second).toMatchObject({ method: "POST", path: "/api/broken", status: 503, level: 40 });
     const ids = seen.slice(-2).map((headers) => headers["x-request-id"]);
-    expect(ids).toEqual([first.requestId, second.requestId]);
+    expect(ids).toEqual([first!.requestId, second!.requestId]);
     expect(ids[0]).not.toEqual(ids[1]);
     // The bearer token still reached the server: logging does not strip what the call needs.
     expect(seen.at(-2)?.authorization).toBe(`Bearer ${TOKEN}`);

@@ -1,9 +1,7 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import pino from "pino";
 import type { DestinationStream, Logger } from "pino";
-import { assertServerOnly } from "@/lib/server/server-only";
-
-assertServerOnly("lib/server/log");
 
 /**
  * Structured logs (JSON lines on stdout) for the console's server side. What is logged is chosen

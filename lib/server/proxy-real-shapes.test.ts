@@ -40,7 +40,7 @@ let version: RealVersion = "2026-04";
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const endpoint = READ_PATHS[(req.url ?? "").split("?")[0]];
+    const endpoint = READ_PATHS[(req.url ?? "").split("?")[0]!];
     res.writeHead(endpoint ? 200 : 404, { "content-type": "application/json" });
     res.end(JSON.stringify(endpoint ? realFixture(version, endpoint) : { reason: "not_found" }));
   });

@@ -1,8 +1,6 @@
+import "server-only";
 import type { DwDecoders } from "@/lib/dw/client";
 import { SCHEMA_DECODERS } from "@/lib/dw/client";
-import { assertServerOnly } from "@/lib/server/server-only";
-
-assertServerOnly("lib/server/proxy-validation");
 
 /**
  * Which contract a proxied GET answers with. The read proxy is the console's boundary with the DW

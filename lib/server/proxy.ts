@@ -1,3 +1,4 @@
+import "server-only";
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER } from "@/lib/dw/client";
 import { MALFORMED_UPSTREAM_REASON } from "@/lib/dw/errors";
 import type { ConsoleConfig } from "@/lib/server/config";
@@ -6,9 +7,6 @@ import type { ResponseContract } from "@/lib/server/proxy-validation";
 import { getLogger, loggedFetch } from "@/lib/server/log";
 import { credentialHeaders } from "@/lib/server/proxy-credentials";
 import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
-import { assertServerOnly } from "@/lib/server/server-only";
-
-assertServerOnly("lib/server/proxy");
 
 /**
  * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the person's token and the

@@ -1,6 +1,6 @@
+import "server-only";
 import { cookies, headers } from "next/headers";
 import { getConfig } from "@/lib/server/config";
-import { assertServerOnly } from "@/lib/server/server-only";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { Person } from "@/lib/server/auth/principal";
 import type { AuthMode } from "@/lib/server/auth/settings";
@@ -13,8 +13,6 @@ import {
   TIME_MODE_COOKIE,
 } from "@/lib/preferences";
 import type { ThemePreference, TimeMode } from "@/lib/preferences";
-
-assertServerOnly("lib/server/shell-context");
 
 /** What the app shell needs to render a request: public facts only, never the token. */
 export interface ShellContext {

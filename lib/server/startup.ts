@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/server/config";
 import { installPeerStamp } from "@/lib/server/auth/peer";
 import { listeningAddresses, openBindProblem } from "@/lib/server/bind";

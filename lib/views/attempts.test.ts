@@ -9,9 +9,9 @@ import retryPending from "./fixtures/retry-pending.json";
 
 describe("attemptLedger", () => {
   it("retry then success: the failed attempt carries its error and backoff, the next one its worker change", () => {
-    const [charge] = attemptLedger(retryThenSuccess.history_events, retryThenSuccess.activities);
+    const charge = attemptLedger(retryThenSuccess.history_events, retryThenSuccess.activities)[0]!;
     expect(charge).toMatchObject({
-      executionId: retryThenSuccess.activities[0].id,
+      executionId: retryThenSuccess.activities[0]!.id,
       type: "ChargeCard",
       class: "App\\Activities\\ChargeCard",
       status: "completed",
@@ -60,7 +60,7 @@ describe("attemptLedger", () => {
   });
 
   it("exhausted retries: every attempt failed, the last one terminally with a failure row", () => {
-    const [reserve] = attemptLedger(exhausted.history_events, exhausted.activities);
+    const reserve = attemptLedger(exhausted.history_events, exhausted.activities)[0]!;
     expect(reserve.status).toBe("failed");
     expect(reserve.attemptsUsed).toBe(3);
     expect(reserve.maxAttempts).toBe(3);
@@ -69,48 +69,48 @@ describe("attemptLedger", () => {
       [2, "failed", true],
       [3, "failed", false],
     ]);
-    const last = reserve.attempts[2];
+    const last = reserve.attempts[2]!;
     expect(last.failure).toMatchObject({
       eventType: "ActivityFailed",
-      failureId: exhausted.failures[0].id,
+      failureId: exhausted.failures[0]!.id,
       failureCategory: "activity",
       nonRetryable: false,
     });
     expect(last.retry).toBeNull();
     expect(last.changes).toMatchObject({ worker: true, error: false });
-    expect(reserve.attempts[1].changes).toMatchObject({ worker: false, error: false });
+    expect(reserve.attempts[1]!.changes).toMatchObject({ worker: false, error: false });
     expect(reserve.terminalFailure).toEqual(last.failure);
   });
 
   it("non-retryable: attempt 2 fails for good below max_attempts and is flagged", () => {
     const [charge, notify] = attemptLedger(nonRetryable.history_events, nonRetryable.activities);
     expect(charge).toMatchObject({ status: "failed", attemptsUsed: 2, maxAttempts: 5 });
-    expect(charge.attempts[1].failure).toMatchObject({
+    expect(charge!.attempts[1]!.failure).toMatchObject({
       retried: false,
       nonRetryable: true,
       failureCategory: "activity",
       exceptionType: "PaymentDeclined",
       message: "Card declined: insufficient funds",
     });
-    expect(charge.attempts[1].changes?.error).toBe(true);
-    expect(charge.attempts[1].changes?.worker).toBe(true);
+    expect(charge!.attempts[1]!.changes?.error).toBe(true);
+    expect(charge!.attempts[1]!.changes?.worker).toBe(true);
     expect(notify).toMatchObject({ type: "NotifyCustomer", status: "completed", attemptsUsed: 1, maxAttempts: 1 });
   });
 
   it("activity timeout: a retried timeout, then a terminal one whose attempt reads expired (history wins over the row)", () => {
-    const [invoice] = attemptLedger(activityTimeout.history_events, activityTimeout.activities);
+    const invoice = attemptLedger(activityTimeout.history_events, activityTimeout.activities)[0]!;
     // The enforcer writes `failed` on the attempt row; the history-rebuilt status is `expired`.
-    expect(activityTimeout.activities[0].attempts[1].status).toBe("failed");
+    expect(activityTimeout.activities[0]!.attempts[1]!.status).toBe("failed");
     expect(invoice.status).toBe("failed");
     expect(invoice.retryPolicy?.startToCloseTimeout).toBe(30);
     expect(invoice.attempts.map((attempt) => attempt.status)).toEqual(["failed", "expired"]);
-    expect(invoice.attempts[0].failure).toMatchObject({
+    expect(invoice.attempts[0]!.failure).toMatchObject({
       retried: true,
       timeoutKind: "start_to_close",
       exceptionClass: "Workflow\\V2\\Exceptions\\ActivityTimeoutException",
     });
-    expect(invoice.attempts[0].retry).toMatchObject({ backoffSeconds: 10, nextAttempt: 2 });
-    expect(invoice.attempts[1].failure).toMatchObject({
+    expect(invoice.attempts[0]!.retry).toMatchObject({ backoffSeconds: 10, nextAttempt: 2 });
+    expect(invoice.attempts[1]!.failure).toMatchObject({
       eventType: "ActivityTimedOut",
       failureCategory: "timeout",
       timeoutKind: "start_to_close",
@@ -120,18 +120,18 @@ describe("attemptLedger", () => {
   });
 
   it("lease expiry: the stale attempt is expired and superseded, from the row or inferred without it", () => {
-    const [withRows] = attemptLedger(leaseExpiry.history_events, leaseExpiry.activities);
+    const withRows = attemptLedger(leaseExpiry.history_events, leaseExpiry.activities)[0]!;
     expect(
       withRows.attempts.map((attempt) => [attempt.number, attempt.status, attempt.superseded, attempt.worker]),
     ).toEqual([
       [1, "expired", true, "worker-crashed"],
       [2, "completed", false, "worker-b"],
     ]);
-    expect(withRows.attempts[0].closedAt).toBe("2026-11-30T14:05:10.000000Z");
-    expect(withRows.attempts[0].failure).toBeNull();
+    expect(withRows.attempts[0]!.closedAt).toBe("2026-11-30T14:05:10.000000Z");
+    expect(withRows.attempts[0]!.failure).toBeNull();
     expect(withRows.status).toBe("completed");
 
-    const [historyOnly] = attemptLedger(leaseExpiry.history_events);
+    const historyOnly = attemptLedger(leaseExpiry.history_events)[0]!;
     expect(historyOnly.attempts[0]).toMatchObject({
       status: "expired",
       superseded: true,
@@ -142,7 +142,7 @@ describe("attemptLedger", () => {
 
   it("an open attempt that is the latest stays running without a row", () => {
     const started = leaseExpiry.history_events.filter((event) => event.sequence <= 4);
-    const [ship] = attemptLedger(started);
+    const ship = attemptLedger(started)[0]!;
     expect(ship.status).toBe("running");
     expect(ship.attempts).toHaveLength(1);
     expect(ship.attempts[0]).toMatchObject({ status: "running", superseded: false });
@@ -150,14 +150,14 @@ describe("attemptLedger", () => {
 
   it("records heartbeats on their attempt and closes attempts of a cancelled activity", () => {
     const events = leaseExpiry.history_events.filter((event) => event.sequence <= 6);
-    const second = events[5];
+    const second = events[5]!;
     expect(second.type).toBe("ActivityStarted");
     const base = {
       activity_execution_id: second.payload.activity_execution_id,
       activity_attempt_id: second.payload.activity_attempt_id,
       activity_type: "ShipParcel",
     };
-    const [ship] = attemptLedger([
+    const ship = attemptLedger([
       ...events,
       {
         id: "hb",
@@ -178,7 +178,7 @@ describe("attemptLedger", () => {
         recorded_at: "2026-11-30T14:05:12.000000Z",
         payload: { ...base, attempt_number: 2, cancelled_at: "2026-11-30T14:05:12.000000Z" },
       },
-    ]);
+    ])[0]!;
     expect(ship.status).toBe("cancelled");
     expect(ship.closedAt).toBe("2026-11-30T14:05:12.000000Z");
     expect(ship.attempts[1]).toMatchObject({
@@ -190,14 +190,14 @@ describe("attemptLedger", () => {
   });
 
   it("retry pending: the next attempt and its due time are on the execution", () => {
-    const [charge] = attemptLedger(retryPending.history_events, retryPending.activities);
+    const charge = attemptLedger(retryPending.history_events, retryPending.activities)[0]!;
     expect(charge).toMatchObject({
       status: "pending",
       attemptsUsed: 2,
       nextAttempt: 3,
       nextAttemptDueAt: "2026-11-30T14:04:02.000000Z",
     });
-    expect(charge.attempts[1].changes?.error).toBe(true);
+    expect(charge.attempts[1]!.changes?.error).toBe(true);
   });
 
   it("reads the /history wire shape like the export shape", () => {
@@ -214,7 +214,7 @@ describe("attemptLedger", () => {
     const ledger = attemptLedger([], exhausted.activities);
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ status: "failed", attemptsUsed: 3, type: "ReserveInventory" });
-    expect(ledger[0].attempts.every((attempt) => attempt.failure === null)).toBe(true);
+    expect(ledger[0]!.attempts.every((attempt) => attempt.failure === null)).toBe(true);
   });
 });
 

@@ -367,9 +367,9 @@ function finish(activity: MutableActivity): LedgerActivity {
       changes: null,
     };
   });
-  for (let i = 1; i < attempts.length; i++) {
+  for (const [i, current] of attempts.entries()) {
     const previous = attempts[i - 1];
-    const current = attempts[i];
+    if (!previous) continue; // the first attempt has nothing to change from
     current.changes = {
       worker: previous.worker !== null && current.worker !== null && previous.worker !== current.worker,
       error:

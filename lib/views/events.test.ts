@@ -65,7 +65,7 @@ describe("toViewEvent", () => {
   });
 
   it("orders merged pages by sequence", () => {
-    const shuffled = [exhausted.history_events[2], exhausted.history_events[0], exhausted.history_events[1]];
+    const shuffled = [exhausted.history_events[2]!, exhausted.history_events[0]!, exhausted.history_events[1]!];
     expect(toViewEvents(shuffled).map((event) => event.sequence)).toEqual([1, 2, 3]);
   });
 });
@@ -81,7 +81,7 @@ describe("classifyFailureEvent", () => {
       failureCategory: null,
       nonRetryable: false,
       sourceKind: "activity_execution",
-      sourceId: exhausted.activities[0].id,
+      sourceId: exhausted.activities[0]!.id,
       exceptionClass: "App\\Errors\\WarehouseUnavailable",
     });
   });
@@ -109,7 +109,7 @@ describe("classifyFailureEvent", () => {
     });
     expect(classify(nonRetryable, "FailureHandled")).toMatchObject({
       kind: "handled",
-      failureId: nonRetryable.failures[0].id,
+      failureId: nonRetryable.failures[0]!.id,
     });
   });
 

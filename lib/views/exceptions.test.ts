@@ -16,7 +16,7 @@ describe("exceptionRows", () => {
     const [activity, workflow] = rows;
     const failedEvent = exhausted.history_events.find((event) => event.type === "ActivityFailed");
     expect(activity).toMatchObject({
-      id: exhausted.failures[0].id,
+      id: exhausted.failures[0]!.id,
       activity: "ReserveInventory",
       sourceKind: "activity_execution",
       propagationKind: "activity",
@@ -29,12 +29,12 @@ describe("exceptionRows", () => {
       loggedAt: "2026-11-30T14:00:06.400000Z",
       eventSequence: failedEvent?.sequence,
     });
-    expect(activity.detail).toMatchObject({
+    expect(activity!.detail).toMatchObject({
       exceptionClass: "App\\Errors\\WarehouseUnavailable",
       location: "/app/src/Activities/ReserveInventory.php:57",
       replayBlocked: false,
     });
-    expect(activity.detail.traceLines).toEqual([
+    expect(activity!.detail.traceLines).toEqual([
       "App\\Activities\\ReserveInventory->handle() in /app/src/Activities/ReserveInventory.php:57",
       "App\\Clients\\WarehouseClient->reserve() in /app/src/Clients/WarehouseClient.php:112",
       "Workflow\\V2\\ActivityRunner->run() in /app/vendor/durable-workflow/workflow/src/V2/ActivityRunner.php:88",
@@ -48,7 +48,7 @@ describe("exceptionRows", () => {
   });
 
   it("non-retryable: the badge flag, the category, and handled from FailureHandled even when the row lags", () => {
-    const [row] = exceptionRows(nonRetryable);
+    const row = exceptionRows(nonRetryable)[0]!;
     expect(row).toMatchObject({
       activity: "ChargeCard",
       type: "PaymentDeclined",
@@ -63,9 +63,9 @@ describe("exceptionRows", () => {
       ...nonRetryable,
       failures: nonRetryable.failures.map((failure) => ({ ...failure, handled: false })),
     };
-    expect(exceptionRows(lagging)[0].handled).toBe(true);
+    expect(exceptionRows(lagging)[0]!.handled).toBe(true);
     const withoutHistory = { ...lagging, history_events: [] };
-    expect(exceptionRows(withoutHistory)[0].handled).toBe(false);
+    expect(exceptionRows(withoutHistory)[0]!.handled).toBe(false);
   });
 
   it("activity timeout: category timeout, no location for the engine's empty file and line 0", () => {
@@ -77,8 +77,8 @@ describe("exceptionRows", () => {
       nonRetryable: false,
       propagationKind: "timeout",
     });
-    expect(timeout.detail.location).toBeNull();
-    expect(workflow.type).toBe("ActivityTimeoutException");
+    expect(timeout!.detail.location).toBeNull();
+    expect(workflow!.type).toBe("ActivityTimeoutException");
   });
 
   it("shows - for unclassified failures and reads debug recent_failures with a trace preview", () => {
@@ -108,7 +108,7 @@ describe("exceptionRows", () => {
       type: "RuntimeException",
       eventSequence: null,
     });
-    expect(rows[0].detail.traceLines).toEqual([
+    expect(rows[0]!.detail.traceLines).toEqual([
       "App\\Workflows\\Checkout->execute @ /app/Checkout.php:10",
       "Workflow\\V2\\Executor->run @ /app/Executor.php:5",
     ]);
@@ -127,7 +127,7 @@ describe("exceptionRows", () => {
       payload: event.payload,
     }));
     const rows = exceptionRows({ failures: exhausted.failures }, pages);
-    expect(rows[0].activity).toBe("ReserveInventory");
-    expect(rows[0].detail.traceLines).toHaveLength(3);
+    expect(rows[0]!.activity).toBe("ReserveInventory");
+    expect(rows[0]!.detail.traceLines).toHaveLength(3);
   });
 });

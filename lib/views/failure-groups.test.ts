@@ -104,7 +104,7 @@ describe("failureGroups", () => {
       ["activity_retrying", "orders.checkout", "ChargeCard", null, 2],
       ["activity_retrying", "orders.checkout", "ReserveInventory", null, 1],
     ]);
-    const [stuck] = groups;
+    const stuck = groups[0]!;
     expect(stuck).toMatchObject({
       oldestSince: minutesAgo(90),
       oldestAgeMs: 90 * 60_000,
@@ -112,10 +112,10 @@ describe("failureGroups", () => {
       nonRetryable: null,
     });
     expect(stuck.samples).toEqual([
-      { workflowId: runs[1].workflow_id, runId: runs[1].run_id },
-      { workflowId: runs[0].workflow_id, runId: runs[0].run_id },
+      { workflowId: runs[1]!.workflow_id, runId: runs[1]!.run_id },
+      { workflowId: runs[0]!.workflow_id, runId: runs[0]!.run_id },
     ]);
-    expect(groups[1].nonRetryable).toBe(false);
+    expect(groups[1]!.nonRetryable).toBe(false);
   });
 
   it("splits by failure_category and non_retryable of the activity's failure", () => {
@@ -175,9 +175,9 @@ describe("failureGroups", () => {
         ],
       },
     );
-    const [group] = failureGroups([...many, twoActivities], { now, sampleSize: 2 });
+    const group = failureGroups([...many, twoActivities], { now, sampleSize: 2 })[0]!;
     expect(group.count).toBe(6);
-    expect(group.samples.map((sample) => sample.workflowId)).toEqual([many[4].workflow_id, many[3].workflow_id]);
+    expect(group.samples.map((sample) => sample.workflowId)).toEqual([many[4]!.workflow_id, many[3]!.workflow_id]);
     expect(group.oldestAgeMs).toBe(14 * 60_000);
   });
 

@@ -7,7 +7,7 @@ import retryThenSuccess from "./fixtures/retry-then-success.json";
 import exhausted from "./fixtures/exhausted-retries.json";
 
 const due = Date.parse("2026-11-30T14:04:02Z");
-const [pending] = attemptLedger(retryPending.history_events, retryPending.activities);
+const pending = attemptLedger(retryPending.history_events, retryPending.activities)[0]!;
 
 describe("retryForecast", () => {
   it("gives the parts of a scheduled retry", () => {
@@ -53,7 +53,7 @@ describe("retryForecast", () => {
 
   it("names a single non-retryable type in the singular and strips PHP namespaces", () => {
     const running = attemptLedger(retryThenSuccess.history_events.filter((event) => event.sequence <= 6));
-    const forecast = retryForecast(running[0], Date.parse("2026-11-30T14:00:07Z"), "en-US", "UTC")!;
+    const forecast = retryForecast(running[0]!, Date.parse("2026-11-30T14:00:07Z"), "en-US", "UTC")!;
     expect(forecast).toMatchObject({
       state: "running",
       attempt: 2,
@@ -71,7 +71,7 @@ describe("retryForecast", () => {
     const beforeLast = attemptLedger(
       exhausted.history_events.filter((event) => event.type !== "ActivityFailed" && event.type !== "WorkflowFailed"),
     );
-    const forecast = retryForecast(beforeLast[0], Date.parse("2026-11-30T14:00:06Z"), "en-GB", "UTC")!;
+    const forecast = retryForecast(beforeLast[0]!, Date.parse("2026-11-30T14:00:06Z"), "en-GB", "UTC")!;
     expect(forecast).toMatchObject({ state: "running", attempt: 3, max: 3, lastAttempt: true });
     expect(formatRetryForecast(forecast)).toBe(
       "ReserveInventory attempt 3 of 3 is running; this is the last attempt, so another failure fails the workflow",
@@ -80,7 +80,7 @@ describe("retryForecast", () => {
 
   it("covers an attempt waiting for its first worker and unlimited attempts", () => {
     const scheduled = attemptLedger(retryPending.history_events.filter((event) => event.sequence <= 3));
-    const forecast = retryForecast(scheduled[0], Date.parse("2026-11-30T14:00:01Z"), "en-GB", "UTC")!;
+    const forecast = retryForecast(scheduled[0]!, Date.parse("2026-11-30T14:00:01Z"), "en-GB", "UTC")!;
     expect(forecast).toMatchObject({ state: "waiting", attempt: 1 });
     expect(formatRetryForecast(forecast)).toMatch(/^ChargeCard attempt 1 of 5 is waiting for a worker; /);
     const unlimited = { ...pending, maxAttempts: null, unlimitedAttempts: true, retryPolicy: null };
@@ -90,7 +90,7 @@ describe("retryForecast", () => {
   });
 
   it("has nothing to say about closed activities", () => {
-    expect(retryForecast(attemptLedger(exhausted.history_events)[0], Date.now(), "en", "UTC")).toBeNull();
+    expect(retryForecast(attemptLedger(exhausted.history_events)[0]!, Date.now(), "en", "UTC")).toBeNull();
   });
 
   it("lets the console localise through its message function", () => {

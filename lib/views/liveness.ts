@@ -158,7 +158,7 @@ export function taskProblemBadge(input: LivenessInput): TaskProblemBadge | null 
           state.includes("waiting_for_compatible_worker")
         ? "active"
         : "history";
-  return { code, label: message(`views.taskProblem.${code}`), tone: TASK_PROBLEM_TONES[code] };
+  return { code, label: message(`views.taskProblem.${code}`), tone: TASK_PROBLEM_TONES[code] ?? "neutral" };
 }
 
 export function livenessLabel(input: LivenessInput | null | undefined): LivenessView {

@@ -170,13 +170,13 @@ export function nestMessages(flat: Readonly<Record<string, string>>): NestedMess
   const root: NestedMessages = {};
   for (const [id, template] of Object.entries(flat)) {
     const path = id.split(".");
+    const leaf = path.pop() ?? id; // split yields at least one segment; path keeps the parents
     let node = root;
-    for (const segment of path.slice(0, -1)) {
+    for (const segment of path) {
       const next = (node[segment] ??= {});
       if (typeof next === "string") throw new Error(`message id ${id} nests under the leaf ${segment}`);
       node = next;
     }
-    const leaf = path[path.length - 1];
     if (leaf in node) throw new Error(`message id ${id} collides with a nested group`);
     node[leaf] = template;
   }

@@ -28,7 +28,7 @@ describe.each(REAL_VERSIONS)("run page on a real %s export (retried, then failed
 
   it("the attempt ledger finds attempt ids and numbers where the real payloads put them", () => {
     expect(prepared.ledger).toHaveLength(1);
-    const [activity] = prepared.ledger;
+    const activity = prepared.ledger[0]!;
     expect(activity).toMatchObject({
       executionId: ACTIVITY,
       executionIdKnown: true,
@@ -44,19 +44,19 @@ describe.each(REAL_VERSIONS)("run page on a real %s export (retried, then failed
     ]);
     const [first, second] = activity.attempts;
     // ActivityRetryScheduled carries no attempt_number: retry_after_attempt names the attempt.
-    expect(first.failure).toMatchObject({
+    expect(first!.failure).toMatchObject({
       retried: true,
       message: "card processor timed out",
       code: "504",
       exceptionType: "CardProcessorTimeout",
       exceptionClass: "RuntimeException",
     });
-    expect(first.retry).toMatchObject({
+    expect(first!.retry).toMatchObject({
       backoffSeconds: 2,
       nextAttempt: 2,
       nextAttemptDueAt: "2026-04-24T10:00:03.900000Z",
     });
-    expect(second.failure).toMatchObject({ retried: false, code: "503" });
+    expect(second!.failure).toMatchObject({ retried: false, code: "503" });
   });
 
   it("the timeline is built from history, with a retry marker for the retried attempt", () => {

@@ -11,7 +11,7 @@ const at = (iso: string) => Date.parse(iso);
 describe("timelineRows", () => {
   it("draws the workflow, each attempt, the timer and the child on the time axis", () => {
     const chart = timelineRows(activityTimeout.history_events, { activities: activityTimeout.activities });
-    const executionId = activityTimeout.activities[0].id;
+    const executionId = activityTimeout.activities[0]!.id;
     expect(chart.start).toBe(at("2026-11-30T14:00:00Z"));
     expect(chart.end).toBe(at("2026-11-30T14:02:15.900Z"));
 
@@ -28,7 +28,7 @@ describe("timelineRows", () => {
       [1, "failed", at("2026-11-30T14:01:05.200Z"), at("2026-11-30T14:01:35.400Z"), `activity:${executionId}`],
       [2, "expired", at("2026-11-30T14:01:45.500Z"), at("2026-11-30T14:02:15.700Z"), `activity:${executionId}`],
     ]);
-    expect(attempts[1].failure).toMatchObject({ failureCategory: "timeout", nonRetryable: false });
+    expect(attempts[1]!.failure).toMatchObject({ failureCategory: "timeout", nonRetryable: false });
 
     const timer = chart.bars.find((bar): bar is TimerBar => bar.kind === "timer");
     expect(timer).toMatchObject({
@@ -49,7 +49,7 @@ describe("timelineRows", () => {
 
   it("marks retries with their backoff and terminal failures with category and non_retryable", () => {
     const { markers } = timelineRows(activityTimeout.history_events);
-    const executionId = activityTimeout.activities[0].id;
+    const executionId = activityTimeout.activities[0]!.id;
     expect(markers.map((marker) => [marker.kind, marker.lane, marker.failure.eventType])).toEqual([
       ["retry", `activity:${executionId}`, "ActivityRetryScheduled"],
       ["failure", `activity:${executionId}`, "ActivityTimedOut"],
@@ -68,8 +68,8 @@ describe("timelineRows", () => {
       nonRetryable: false,
       timeoutKind: "start_to_close",
     });
-    expect(markers[1].failure).toMatchObject({ kind: "terminal", failureCategory: "timeout", nonRetryable: false });
-    expect(markers[2].failure).toMatchObject({ failureCategory: "application", sourceKind: "workflow_run" });
+    expect(markers[1]!.failure).toMatchObject({ kind: "terminal", failureCategory: "timeout", nonRetryable: false });
+    expect(markers[2]!.failure).toMatchObject({ failureCategory: "application", sourceKind: "workflow_run" });
   });
 
   it("leaves open bars open and stretches the axis to now", () => {
@@ -105,7 +105,7 @@ describe("timelineList", () => {
       sourceKind: "workflow_command",
       failure: null,
     });
-    expect(rows[0].summary.text).toBe("Start accepted as started_new.");
+    expect(rows[0]!.summary.text).toBe("Start accepted as started_new.");
 
     const retry = rows.find((row) => row.type === "ActivityRetryScheduled");
     expect(retry?.summary).toMatchObject({
@@ -120,12 +120,12 @@ describe("timelineList", () => {
     expect(failed).toMatchObject({
       kind: "activity",
       sourceKind: "activity_execution",
-      sourceId: exhausted.activities[0].id,
+      sourceId: exhausted.activities[0]!.id,
     });
     expect(failed?.failure).toMatchObject({
       failureCategory: "activity",
       nonRetryable: false,
-      failureId: exhausted.failures[0].id,
+      failureId: exhausted.failures[0]!.id,
     });
 
     expect(rows.at(-1)?.summary.text).toBe("Workflow failed: Warehouse eu-1 unavailable.");
@@ -147,9 +147,9 @@ describe("timelineList", () => {
   });
 
   it("renders unknown event types verbatim", () => {
-    const [row] = timelineList([
+    const row = timelineList([
       { sequence: 1, event_type: "ServiceCallFailed", timestamp: null, payload: { failure_id: "f1", message: "boom" } },
-    ]);
+    ])[0]!;
     expect(row).toMatchObject({ kind: "workflow", summary: { text: "ServiceCallFailed" } });
     expect(row.failure).toMatchObject({ kind: "terminal", failureId: "f1", failureCategory: null });
   });

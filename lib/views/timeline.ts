@@ -156,7 +156,7 @@ export function timelineRows(history: readonly HistoryEventInput[], options: Tim
       workflow.label = readString(p, "workflow_type") ?? readString(p, "workflow_class");
     } else if (event.type in WORKFLOW_CLOSE) {
       workflow.end = event.at;
-      workflow.status = WORKFLOW_CLOSE[event.type];
+      workflow.status = WORKFLOW_CLOSE[event.type] ?? workflow.status;
     } else if (event.type.startsWith("Timer")) {
       const timerId = readString(p, "timer_id");
       if (!timerId) continue;

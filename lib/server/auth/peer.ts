@@ -30,8 +30,9 @@ export function isLoopbackAddress(address: string | undefined | null): boolean {
 function repeatedNames(raw: readonly string[]): string {
   const seen = new Set<string>();
   const repeated = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
+  for (const [i, entry] of raw.entries()) {
+    if (i % 2 === 1) continue; // rawHeaders alternates name, value
+    const name = entry.toLowerCase();
     if (seen.has(name)) repeated.add(name);
     seen.add(name);
   }

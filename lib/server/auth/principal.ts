@@ -1,3 +1,4 @@
+import "server-only";
 import type { ActionNeed, PersonRole } from "./roles";
 import { isPersonRole, personMay, roleForGroups } from "./roles";
 import type { AuthSettings, ProxyAuthSettings } from "./settings";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Login throttling, in memory, per console process (docs/decisions/0009, 0012). Only wrong passwords
  * fill the buckets, and they are keyed so that a guesser throttles itself rather than its victims:

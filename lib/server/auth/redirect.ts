@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Where to go after signing in: only a path on this console. `//host` and `/\host` are
  * protocol-relative to browsers, so they would send a fresh session cookie's owner elsewhere.

@@ -27,7 +27,7 @@ describe("session cookies", () => {
   it("refuses a tampered payload (role raised) with the original signature", async () => {
     const token = await issueSession({ user: "vic", role: "viewer" }, secret, 3600, t0);
     const [header, payload, signature] = token.split(".");
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
     const raised = b64url(JSON.stringify({ ...claims, role: "admin" }));
     expect(await verifySession(`${header}.${raised}.${signature}`, secret, t0)).toBeNull();
   });

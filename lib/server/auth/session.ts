@@ -1,3 +1,4 @@
+import "server-only";
 import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { PersonRole } from "./roles";

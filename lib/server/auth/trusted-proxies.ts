@@ -12,7 +12,7 @@ export interface TrustedProxies {
 export function normalizeAddress(address: string): string {
   const trimmed = address.trim();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
-  return mapped ? mapped[1] : trimmed;
+  return mapped?.[1] ?? trimmed;
 }
 
 export function parseTrustedProxies(spec: string): { proxies: TrustedProxies; count: number } | { problem: string } {
@@ -21,7 +21,7 @@ export function parseTrustedProxies(spec: string): { proxies: TrustedProxies; co
   for (const raw of spec.split(",")) {
     const entry = raw.trim();
     if (entry === "") continue;
-    const [address, prefixText, extra] = entry.split("/");
+    const [address = "", prefixText, extra] = entry.split("/");
     const family = isIP(address);
     if (family === 0 || extra !== undefined) return { problem: `"${entry}" is not an IP address or CIDR range` };
     const type = family === 4 ? "ipv4" : "ipv6";

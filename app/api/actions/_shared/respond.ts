@@ -1,11 +1,9 @@
+import "server-only";
 import type { NextRequest } from "next/server";
 import { isDwError } from "@/lib/dw/errors";
 import type { ConsoleConfig } from "@/lib/server/config";
 import type { GuardRefusal } from "@/lib/server/action-guard";
-import { assertServerOnly } from "@/lib/server/server-only";
 import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
-
-assertServerOnly("app/api/actions/_shared/respond");
 
 /** Shared plumbing of the action handlers: namespace, refusals and failures as JSON answers. */
 
