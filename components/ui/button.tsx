@@ -47,7 +47,9 @@ export function buttonClass({
   className,
 }: Pick<ButtonProps, "variant" | "size" | "pressed" | "className">): string {
   if (variant === "bare") return [FOCUS_AND_DISABLED, className].filter(Boolean).join(" ");
-  const parts = [BASE, VARIANTS[variant], variant === "link" ? "" : SIZES[size], pressed ? PRESSED : "", className];
+  // Pressed replaces the variant's colours: two text colours on one element would fight in the CSS order.
+  const colours = pressed ? PRESSED : VARIANTS[variant];
+  const parts = [BASE, colours, variant === "link" ? "" : SIZES[size], className];
   return parts.filter(Boolean).join(" ");
 }
 
