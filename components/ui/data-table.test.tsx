@@ -91,4 +91,30 @@ describe("DataTable", () => {
     expect(container.firstElementChild?.className).toContain("overflow-auto");
     expect(container.querySelector("td")?.className).toContain("px-3");
   });
+
+  it("takes a tab stop only when its box scrolls, so a keyboard can scroll a wide table", () => {
+    vi.stubGlobal(
+      "ResizeObserver",
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const width = (value: number) =>
+      Object.defineProperty(HTMLElement.prototype, "scrollWidth", { configurable: true, get: () => value });
+    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 300 });
+    try {
+      width(300);
+      const fits = render(<DataTable columns={columns} data={FRUIT} getRowId={(row) => row.id} />);
+      expect(fits.container.firstElementChild?.getAttribute("tabindex")).toBeNull();
+      cleanup();
+      width(900);
+      const wide = render(<DataTable columns={columns} data={FRUIT} getRowId={(row) => row.id} />);
+      expect(wide.container.firstElementChild?.getAttribute("tabindex")).toBe("0");
+    } finally {
+      delete (HTMLElement.prototype as { scrollWidth?: number }).scrollWidth;
+      delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
+      vi.unstubAllGlobals();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 "use client";
 
-import { Fragment, useEffect, useRef } from "react";
-import type { ReactNode } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
+import type { ReactNode, RefObject } from "react";
 import {
   createColumnHelper,
   createSortedRowModel,
@@ -81,6 +81,26 @@ export interface DataTableProps<T extends RowData> {
   className?: string;
 }
 
+/**
+ * Whether the box scrolls (its content is wider or taller than it). A scrolling box must be reachable
+ * from the keyboard to be scrolled, so it then takes a tab stop; one that fits stays out of the tab order.
+ */
+function useScrolls(ref: RefObject<HTMLElement | null>, rows: number): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box || typeof ResizeObserver === "undefined") return;
+    const measure = () => setScrolls(box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight);
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+    // Re-measured when rows come and go (the box itself is absent while the empty state shows).
+  }, [ref, rows]);
+  return scrolls;
+}
+
 /** A console table on TanStack Table 9: one look, density, optional sorting, sticky header and row focus. */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const { columns, data, getRowId, sortable = false, initialSorting = [] } = props;
@@ -93,6 +113,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     initialState: { sorting: initialSorting },
   });
   const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const scrolls = useScrolls(boxRef, data.length);
   useEffect(() => {
     if (props.selectedIndex === undefined) return;
     bodyRef.current?.querySelector(`[data-row-index="${props.selectedIndex}"]`)?.scrollIntoView?.({ block: "nearest" });
@@ -104,7 +126,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const width = table.getAllLeafColumns().length;
   const scroll = props.stickyHeader ? "max-h-[70vh] overflow-auto" : "overflow-x-auto";
   return (
-    <div className={`${scroll} ${props.className ?? ""}`}>
+    <div ref={boxRef} tabIndex={scrolls ? 0 : undefined} className={`${scroll} ${props.className ?? ""}`}>
       <table className="w-full text-left text-sm" data-testid={props.testId}>
         {props.caption ? <caption className="mb-1 text-left text-xs text-fg-muted">{props.caption}</caption> : null}
         <thead className={`border-b border-line bg-panel-muted ${props.stickyHeader ? "sticky top-0 z-10" : ""}`}>
