@@ -70,7 +70,6 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     [rows, router],
   );
   const keyboard = useListKeyboard({ count: rows.length, onOpen, onNext, onPrevious });
-  const columns = useRunsColumns();
   const typeOptions = useMemo(() => [...new Set(rows.map((row) => row.workflow_type))].sort(), [rows]);
   const filtered = query.status !== "all" || query.workflowType !== "" || query.search !== "";
   // Before the client query has anything, the server's error (if any) is what there is to show.
@@ -93,30 +92,14 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
 
       <RunsStatusLine latest={latest} pending={live.pending.length} onShowNew={live.showNew} result={list.result} />
 
-      <QueryState
-        query={{ data: error || !live.loaded ? undefined : rows, error, refetch: list.result.refetch }}
-        loading={<RunsLoading />}
-        isEmpty={(data) => data.length === 0}
-        empty={<RunsEmpty filtered={filtered} />}
-        showStale={false}
-      >
-        {(data) => (
-          <div className="rounded-lg border border-line bg-panel">
-            <DataTable
-              columns={columns}
-              data={data}
-              getRowId={(row: WorkflowListItem) => row.run_id}
-              testId="runs-table"
-              rowTestId="runs-row"
-              density="normal"
-              nowrap
-              stickyHeader
-              selectedIndex={keyboard.selected}
-              onRowClick={keyboard.setSelected}
-            />
-          </div>
-        )}
-      </QueryState>
+      <RunsTable
+        rows={live.loaded && !error ? rows : undefined}
+        error={error}
+        onRetry={() => void list.result.refetch()}
+        filtered={filtered}
+        selected={keyboard.selected}
+        onSelect={keyboard.setSelected}
+      />
 
       <Pager
         label={t("pagination")}
@@ -126,6 +109,51 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
         onNext={onNext}
       />
     </div>
+  );
+}
+
+/** The rows on screen, or loading / the error / the empty state (which says whether a filter is the cause). */
+function RunsTable({
+  rows,
+  error,
+  onRetry,
+  filtered,
+  selected,
+  onSelect,
+}: {
+  rows: readonly WorkflowListItem[] | undefined;
+  error: unknown;
+  onRetry: () => void;
+  filtered: boolean;
+  selected: number;
+  onSelect: (index: number) => void;
+}) {
+  const columns = useRunsColumns();
+  return (
+    <QueryState
+      query={{ data: rows, error, refetch: onRetry }}
+      loading={<RunsLoading />}
+      isEmpty={(data) => data.length === 0}
+      empty={<RunsEmpty filtered={filtered} />}
+      showStale={false}
+    >
+      {(data) => (
+        <div className="rounded-lg border border-line bg-panel">
+          <DataTable
+            columns={columns}
+            data={data}
+            getRowId={(row) => row.run_id}
+            testId="runs-table"
+            rowTestId="runs-row"
+            density="normal"
+            nowrap
+            stickyHeader
+            selectedIndex={selected}
+            onRowClick={onSelect}
+          />
+        </div>
+      )}
+    </QueryState>
   );
 }
 
