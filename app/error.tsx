@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { EmptyState } from "@/components/ui/empty-state";
+import { Button } from "@/components/ui/button";
 
 export default function ScreenError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
   const t = useTranslations("error");
@@ -9,13 +10,9 @@ export default function ScreenError({ reset }: { error: Error & { digest?: strin
     <EmptyState
       title={t("title")}
       action={
-        <button
-          type="button"
-          onClick={reset}
-          className="inline-flex h-9 items-center rounded-md bg-accent px-4 text-sm font-medium text-accent-fg"
-        >
+        <Button variant="primary" size="md" onClick={reset}>
           {t("retry")}
-        </button>
+        </Button>
       }
     >
       <p>{t("body")}</p>

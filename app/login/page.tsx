@@ -5,6 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { getConfig } from "@/lib/server/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import { safeNextPath } from "@/lib/server/auth/redirect";
+import { Button } from "@/components/ui/button";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("auth");
@@ -71,9 +72,9 @@ export default async function LoginPage({
               className="rounded-md border border-line bg-canvas px-2 py-1.5 font-normal"
             />
           </label>
-          <button type="submit" className="mt-2 rounded-md bg-accent px-3 py-2 text-sm font-medium text-accent-fg">
+          <Button type="submit" variant="primary" size="md" className="mt-2">
             {t("submit")}
-          </button>
+          </Button>
         </form>
       ) : null}
     </section>

@@ -17,6 +17,7 @@ import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { EmptyState } from "@/components/ui/empty-state";
 import { BulkRepair } from "@/components/attention/bulk-repair";
 import { runKey, SCAN_CONCURRENCY, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
+import { Button } from "@/components/ui/button";
 
 const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);
 const SAMPLE_SIZE = 3;
@@ -86,14 +87,9 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
             {data.unreadable ? ` ${t("unreadable", { count: data.unreadable })}` : ""}
           </p>
         ) : null}
-        <button
-          type="button"
-          onClick={() => void scan.refetch()}
-          disabled={scan.isFetching}
-          className="mt-2 rounded-md border border-line px-2 py-1 text-xs disabled:opacity-50"
-        >
+        <Button size="xs" onClick={() => void scan.refetch()} disabled={scan.isFetching} className="mt-2">
           {t("rescan")}
-        </button>
+        </Button>
       </div>
 
       {data && groups.length === 0 ? (
@@ -192,15 +188,9 @@ function GroupCard({
           </p>
         </div>
         {repairable ? (
-          <button
-            type="button"
-            data-testid="bulk-open"
-            onClick={onBulk}
-            disabled={bulkOpen}
-            className="rounded-md border border-line px-3 py-1.5 text-sm font-medium hover:bg-accent-soft disabled:opacity-50"
-          >
+          <Button data-testid="bulk-open" onClick={onBulk} disabled={bulkOpen}>
             {t("repairAll", { count: group.count })}
-          </button>
+          </Button>
         ) : (
           <span className="max-w-xs text-xs text-fg-muted">{t(`noBulk.${group.cause}`)}</span>
         )}

@@ -9,6 +9,7 @@ import { PLAN_BUCKETS, bulkOutcome, mapBounded, repairPlan } from "@/lib/confirm
 import { browserDwClient } from "@/lib/dw/browser-client";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import { runHref } from "@/lib/routes/route-for";
+import { Button } from "@/components/ui/button";
 
 const PLAN_CONCURRENCY = 6;
 const SEND_CONCURRENCY = 4;
@@ -142,9 +143,9 @@ export function BulkRepair({
     >
       <div className="flex items-center justify-between">
         <h4 className="font-semibold">{t("title")}</h4>
-        <button type="button" onClick={onClose} className="text-xs text-fg-muted underline">
+        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
           {t("close")}
-        </button>
+        </Button>
       </div>
       <div role="status" aria-live="polite">
         {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: members.length })}</p> : null}
@@ -161,15 +162,14 @@ export function BulkRepair({
       </div>
       {stage.kind === "planned" ? (
         <div className="flex items-center gap-3">
-          <button
-            type="button"
+          <Button
+            variant="primary"
             data-testid="bulk-execute"
             disabled={!canAct || stage.plan.counts.repair === 0}
             onClick={() => void execute(stage.plan)}
-            className="rounded-md bg-accent px-3 py-1.5 font-medium text-accent-fg disabled:cursor-not-allowed disabled:opacity-50"
           >
             {t("execute", { count: stage.plan.counts.repair })}
-          </button>
+          </Button>
           {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
         </div>
       ) : null}

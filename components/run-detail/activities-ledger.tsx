@@ -1,12 +1,14 @@
 "use client";
 
+import { useMemo } from "react";
 import { useTranslations } from "next-intl";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/retry-forecast";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
-import { Muted, TD, TH } from "@/components/run-detail/section";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { Muted } from "@/components/run-detail/section";
 
 function FailureCell({ failure }: { failure: AttemptFailure | null }) {
   const t = useTranslations("run.activities");
@@ -27,6 +29,79 @@ function FailureCell({ failure }: { failure: AttemptFailure | null }) {
   );
 }
 
+type Attempt = LedgerActivity["attempts"][number];
+const col = dataColumns<Attempt>();
+
+function useAttemptColumns() {
+  const t = useTranslations("run.activities");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      col.columns([
+        col.accessor("number", {
+          header: () => t("attempt"),
+          cell: (info) => `#${info.getValue()}`,
+          meta: { className: "font-semibold" },
+        }),
+        col.accessor("status", {
+          header: () => t("status"),
+          cell: ({ row }) => (
+            <>
+              <StatusBadge status={row.original.status} />
+              {row.original.superseded ? <span className="ml-1 text-xs text-fg-muted">{t("superseded")}</span> : null}
+            </>
+          ),
+        }),
+        col.accessor("worker", {
+          header: () => t("worker"),
+          cell: ({ row }) => (
+            <>
+              {row.original.worker ?? "–"}
+              {row.original.changes?.worker ? <span className="ml-1 text-warn">{t("workerChanged")}</span> : null}
+            </>
+          ),
+          meta: { className: "max-w-40 font-mono text-xs break-all" },
+        }),
+        col.accessor("startedAt", {
+          header: () => t("started"),
+          cell: (info) => time.compact(info.getValue()),
+          meta: { className: "min-w-32 text-xs" },
+        }),
+        col.accessor("closedAt", {
+          header: () => t("closed"),
+          cell: (info) => time.compact(info.getValue()),
+          meta: { className: "min-w-32 text-xs" },
+        }),
+        col.accessor("durationMs", {
+          header: () => t("duration"),
+          cell: (info) => time.duration(info.getValue()),
+          meta: { className: "whitespace-nowrap" },
+        }),
+        col.accessor("failure", {
+          header: () => t("failure"),
+          cell: (info) => <FailureCell failure={info.getValue()} />,
+        }),
+        col.accessor("retry", {
+          header: () => t("backoff"),
+          cell: ({ row }) =>
+            row.original.retry ? (
+              <span data-testid="attempt-backoff">
+                {t("backoffThen", {
+                  seconds: row.original.retry.backoffSeconds ?? 0,
+                  attempt: row.original.retry.nextAttempt,
+                  time: time.dateTime(row.original.retry.nextAttemptDueAt),
+                })}
+              </span>
+            ) : (
+              <span data-testid="attempt-backoff">–</span>
+            ),
+          meta: { className: "min-w-48 text-xs" },
+        }),
+      ]),
+    [t, time],
+  );
+}
+
 /**
  * Every activity execution with its attempt ledger: each attempt's number, status, worker, times,
  * its own failure (retried attempts included, from ActivityRetryScheduled), and the backoff that
@@ -35,6 +110,7 @@ function FailureCell({ failure }: { failure: AttemptFailure | null }) {
 export function ActivitiesLedger({ activities }: { activities: readonly LedgerActivity[] }) {
   const t = useTranslations("run.activities");
   const time = useTimeFormat();
+  const columns = useAttemptColumns();
   const { shown, more, hidden } = useShownRows(activities);
   if (activities.length === 0) return <Muted>{t("none")}</Muted>;
   return (
@@ -81,63 +157,14 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
               </span>
             )}
           </header>
-          <div className="overflow-x-auto">
-            <table className="w-full text-sm" data-testid="attempt-ledger">
-              <thead className="border-b border-line">
-                <tr>
-                  <th className={TH}>{t("attempt")}</th>
-                  <th className={TH}>{t("status")}</th>
-                  <th className={TH}>{t("worker")}</th>
-                  <th className={TH}>{t("started")}</th>
-                  <th className={TH}>{t("closed")}</th>
-                  <th className={TH}>{t("duration")}</th>
-                  <th className={TH}>{t("failure")}</th>
-                  <th className={TH}>{t("backoff")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {activity.attempts.map((attempt) => (
-                  <tr
-                    key={attempt.id}
-                    className="border-b border-line last:border-0"
-                    data-testid="attempt-row"
-                    data-attempt={attempt.number}
-                  >
-                    <td className={`${TD} font-semibold`}>#{attempt.number}</td>
-                    <td className={TD}>
-                      <StatusBadge status={attempt.status} />
-                      {attempt.superseded ? (
-                        <span className="ml-1 text-xs text-fg-muted">{t("superseded")}</span>
-                      ) : null}
-                    </td>
-                    <td className={`${TD} max-w-40 font-mono text-xs break-all`}>
-                      {attempt.worker ?? "–"}
-                      {attempt.changes?.worker ? <span className="ml-1 text-warn">{t("workerChanged")}</span> : null}
-                    </td>
-                    <td className={`${TD} min-w-32 text-xs`}>{time.compact(attempt.startedAt)}</td>
-                    <td className={`${TD} min-w-32 text-xs`}>{time.compact(attempt.closedAt)}</td>
-                    <td className={`${TD} whitespace-nowrap`}>{time.duration(attempt.durationMs)}</td>
-                    <td className={TD}>
-                      <FailureCell failure={attempt.failure} />
-                    </td>
-                    <td className={`${TD} min-w-48 text-xs`} data-testid="attempt-backoff">
-                      {attempt.retry ? (
-                        <span>
-                          {t("backoffThen", {
-                            seconds: attempt.retry.backoffSeconds ?? 0,
-                            attempt: attempt.retry.nextAttempt,
-                            time: time.dateTime(attempt.retry.nextAttemptDueAt),
-                          })}
-                        </span>
-                      ) : (
-                        "–"
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            columns={columns}
+            data={activity.attempts}
+            getRowId={(attempt) => attempt.id}
+            testId="attempt-ledger"
+            rowTestId="attempt-row"
+            rowData={(attempt) => ({ "data-attempt": attempt.number })}
+          />
           {activity.terminalFailure ? (
             <footer className="border-t border-line px-3 py-2 text-xs">
               <span className="font-semibold text-bad">{t("terminalFailure")}</span>{" "}

@@ -2,13 +2,14 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const t = useTranslations("run");
   const [copied, setCopied] = useState(false);
   return (
-    <button
-      type="button"
+    <Button
+      variant="bare"
       aria-label={t("copy", { what: label })}
       title={t("copy", { what: label })}
       onClick={() => {
@@ -20,6 +21,6 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       className="ml-1 rounded border border-line px-1 text-[10px] font-medium text-fg-muted hover:bg-panel-muted hover:text-fg"
     >
       {copied ? t("copied") : t("copyShort")}
-    </button>
+    </Button>
   );
 }

@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import type { KeyboardEvent as ReactKeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ViewEvent } from "@/lib/views/events";
+import { Button } from "@/components/ui/button";
 import { DwErrorState } from "@/components/ui/dw-error-state";
+import { MENU_ITEM, Menu } from "@/components/ui/menu";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import type { HistoryState } from "@/components/run-detail/use-history";
 import { useHistory } from "@/components/run-detail/use-history";
@@ -89,9 +90,8 @@ function isEditable(target: EventTarget | null): boolean {
 }
 
 /**
- * The event-type filter: a button that opens a group of checkboxes (several types at once). Keyboard:
- * Enter/Space opens it and focuses the first box, ↑/↓/Home/End move between boxes, Space toggles,
- * Escape closes it and returns to the button; Tab or a click outside closes it too.
+ * The event-type filter: a menu of checkboxes (several types at once), each with its event count;
+ * keyboard and closing behaviour come from the Menu primitive.
  */
 function TypeFilter({
   types,
@@ -110,50 +110,10 @@ function TypeFilter({
   onChange: (types: string[]) => void;
 }) {
   const t = useTranslations("run.history");
-  const id = useId();
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
   const chosen = useMemo(() => new Set(selected), [selected]);
-
-  useEffect(() => {
-    if (!open) return;
-    panelRef.current?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus();
-    const onPointer = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) onOpen(false);
-    };
-    document.addEventListener("pointerdown", onPointer);
-    return () => document.removeEventListener("pointerdown", onPointer);
-  }, [open, onOpen]);
-
   // Keeps the list's order, so the URL reads the same whichever box was ticked first.
   const toggle = (type: string) =>
     onChange(types.filter((candidate) => (candidate === type ? !chosen.has(type) : chosen.has(candidate))));
-
-  const onPanelKey = (event: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (event.key === "Escape") {
-      event.preventDefault();
-      onOpen(false);
-      buttonRef.current?.focus();
-      return;
-    }
-    const boxes = [...(panelRef.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]') ?? [])];
-    const at = boxes.indexOf(document.activeElement as HTMLInputElement);
-    const next =
-      event.key === "ArrowDown"
-        ? at + 1
-        : event.key === "ArrowUp"
-          ? at - 1
-          : event.key === "Home"
-            ? 0
-            : event.key === "End"
-              ? boxes.length - 1
-              : null;
-    if (next === null || boxes.length === 0) return;
-    event.preventDefault();
-    boxes[Math.min(Math.max(next, 0), boxes.length - 1)].focus();
-  };
-
   const summary =
     selected.length === 0
       ? t("allTypes")
@@ -161,76 +121,44 @@ function TypeFilter({
         ? selected[0]
         : t("typesSelected", { count: selected.length });
   return (
-    <div
-      ref={rootRef}
-      className="relative flex flex-col text-xs text-fg-muted"
-      onBlur={(event) => {
-        if (open && !rootRef.current?.contains(event.relatedTarget as Node | null)) onOpen(false);
-      }}
+    <Menu
+      label={t("type")}
+      summary={<span className={`truncate ${selected.length === 1 ? "font-mono text-xs" : ""}`}>{summary}</span>}
+      open={open}
+      onOpenChange={onOpen}
+      triggerTestId="history-type"
+      panelTestId="history-type-panel"
+      panelClassName="w-80 max-w-[calc(100vw-2rem)]"
     >
-      <span id={`${id}-label`}>{t("type")}</span>
-      <button
-        ref={buttonRef}
-        id={`${id}-button`}
-        type="button"
-        aria-expanded={open}
-        aria-controls={`${id}-panel`}
-        aria-labelledby={`${id}-label ${id}-button`}
-        onClick={() => onOpen(!open)}
-        onKeyDown={(event) => {
-          if (event.key === "ArrowDown" && !open) {
-            event.preventDefault();
-            onOpen(true);
-          }
-        }}
-        className="mt-1 inline-flex h-8 min-w-44 items-center justify-between gap-2 rounded-md border border-line bg-panel px-2 text-sm text-fg hover:bg-panel-muted"
-        data-testid="history-type"
-      >
-        <span className={`truncate ${selected.length === 1 ? "font-mono text-xs" : ""}`}>{summary}</span>
-        <span aria-hidden="true" className="text-fg-muted">
-          ▾
-        </span>
-      </button>
-      {open ? (
-        <div
-          ref={panelRef}
-          id={`${id}-panel`}
-          role="group"
-          aria-labelledby={`${id}-label`}
-          onKeyDown={onPanelKey}
-          className="absolute top-full left-0 z-20 mt-1 w-80 max-w-[calc(100vw-2rem)] rounded-md border border-line bg-panel text-fg shadow-lg dark:shadow-black/50"
-          data-testid="history-type-panel"
+      <div className="flex items-center justify-between border-b border-line px-3 py-1.5 text-xs text-fg-muted">
+        <span>{selected.length === 0 ? t("allTypes") : t("typesSelected", { count: selected.length })}</span>
+        <Button
+          variant="bare"
+          onClick={() => onChange([])}
+          disabled={selected.length === 0}
+          className="rounded px-1.5 py-0.5 font-medium text-accent hover:bg-accent-soft disabled:cursor-default disabled:text-fg-muted disabled:hover:bg-transparent"
         >
-          <div className="flex items-center justify-between border-b border-line px-3 py-1.5 text-xs text-fg-muted">
-            <span>{selected.length === 0 ? t("allTypes") : t("typesSelected", { count: selected.length })}</span>
-            <button
-              type="button"
-              onClick={() => onChange([])}
-              disabled={selected.length === 0}
-              className="rounded px-1.5 py-0.5 font-medium text-accent hover:bg-accent-soft disabled:cursor-default disabled:text-fg-muted disabled:opacity-60 disabled:hover:bg-transparent"
-            >
-              {t("clearTypes")}
-            </button>
-          </div>
-          <ul className="max-h-72 overflow-auto py-1">
-            {types.map((type) => (
-              <li key={type}>
-                <label className="flex h-7 cursor-pointer items-center gap-2 px-3 text-xs hover:bg-panel-muted">
-                  <input
-                    type="checkbox"
-                    checked={chosen.has(type)}
-                    onChange={() => toggle(type)}
-                    className="accent-accent"
-                  />
-                  <span className="min-w-0 flex-1 truncate font-mono">{type}</span>
-                  <span className="text-fg-muted tabular-nums">{counts.get(type) ?? 0}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-    </div>
+          {t("clearTypes")}
+        </Button>
+      </div>
+      <ul className="max-h-72 overflow-auto py-1">
+        {types.map((type) => (
+          <li key={type}>
+            <label className="flex h-7 cursor-pointer items-center gap-2 px-3 text-xs hover:bg-panel-muted">
+              <input
+                type="checkbox"
+                checked={chosen.has(type)}
+                onChange={() => toggle(type)}
+                className="accent-accent"
+                {...MENU_ITEM}
+              />
+              <span className="min-w-0 flex-1 truncate font-mono">{type}</span>
+              <span className="text-fg-muted tabular-nums">{counts.get(type) ?? 0}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </Menu>
   );
 }
 
@@ -353,8 +281,8 @@ export function HistoryView({
         <ul className="flex flex-wrap gap-1.5" aria-label={t("activeTypes")}>
           {types.map((type) => (
             <li key={type}>
-              <button
-                type="button"
+              <Button
+                variant="bare"
                 onClick={() => onChange({ types: types.filter((candidate) => candidate !== type) })}
                 aria-label={t("removeType", { type })}
                 className="inline-flex h-6 items-center gap-1 rounded-full border border-line bg-panel-muted px-2 font-mono text-xs text-fg hover:border-accent"
@@ -364,7 +292,7 @@ export function HistoryView({
                 <span aria-hidden="true" className="text-fg-muted">
                   ×
                 </span>
-              </button>
+              </Button>
             </li>
           ))}
         </ul>
@@ -380,8 +308,8 @@ export function HistoryView({
               const event = rows[index];
               const active = event.sequence === selected;
               return (
-                <button
-                  type="button"
+                <Button
+                  variant="bare"
                   onClick={() => onChange({ selected: active ? null : event.sequence })}
                   aria-pressed={active}
                   data-sequence={event.sequence}
@@ -390,7 +318,7 @@ export function HistoryView({
                   <span className="w-14 shrink-0 text-right font-mono text-fg-muted">{event.sequence}</span>
                   <span className="min-w-0 flex-1 truncate font-mono">{event.type}</span>
                   <span className="shrink-0 text-fg-muted">{time.compact(event.recordedAt)}</span>
-                </button>
+                </Button>
               );
             }}
           />

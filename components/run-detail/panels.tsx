@@ -1,5 +1,6 @@
 "use client";
 
+import { useMemo } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { HistoryExport } from "@/lib/dw/schemas-export";
@@ -8,7 +9,8 @@ import { runHref, workflowHref } from "@/lib/routes/route-for";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
-import { Muted, TD, TH } from "@/components/run-detail/section";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { Muted } from "@/components/run-detail/section";
 
 function text(value: unknown): string {
   if (value === null || value === undefined || value === "") return "–";
@@ -17,41 +19,123 @@ function text(value: unknown): string {
     : JSON.stringify(value);
 }
 
-export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"]> }) {
+type Wait = NonNullable<HistoryExport["waits"]>[number];
+type Task = NonNullable<HistoryExport["tasks"]>[number];
+type Command = NonNullable<HistoryExport["commands"]>[number];
+const waitCol = dataColumns<Wait>();
+const taskCol = dataColumns<Task>();
+const commandCol = dataColumns<Command>();
+const NOWRAP = { className: "whitespace-nowrap" };
+
+function useWaitColumns() {
   const t = useTranslations("run.waits");
   const time = useTimeFormat();
+  return useMemo(
+    () =>
+      waitCol.columns([
+        waitCol.accessor("kind", { header: () => t("kind") }),
+        waitCol.accessor("status", {
+          header: () => t("status"),
+          cell: (info) => <StatusBadge status={info.getValue()} />,
+        }),
+        waitCol.display({
+          id: "summary",
+          header: () => t("summary"),
+          cell: ({ row }) => text(row.original.summary ?? row.original.target_name),
+        }),
+        waitCol.accessor("opened_at", {
+          header: () => t("opened"),
+          cell: (info) => time.dateTime(info.getValue()),
+          meta: NOWRAP,
+        }),
+        waitCol.accessor("deadline_at", {
+          header: () => t("deadline"),
+          cell: (info) => time.dateTime(info.getValue()),
+          meta: NOWRAP,
+        }),
+        waitCol.accessor("resolved_at", {
+          header: () => t("resolved"),
+          cell: (info) => time.dateTime(info.getValue()),
+          meta: NOWRAP,
+        }),
+      ]),
+    [t, time],
+  );
+}
+
+export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"]> }) {
+  const t = useTranslations("run.waits");
+  const columns = useWaitColumns();
   const { shown, more, hidden } = useShownRows(waits);
   if (waits.length === 0) return <Muted>{t("none")}</Muted>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="waits-table">
-        <thead className="border-b border-line">
-          <tr>
-            <th className={TH}>{t("kind")}</th>
-            <th className={TH}>{t("status")}</th>
-            <th className={TH}>{t("summary")}</th>
-            <th className={TH}>{t("opened")}</th>
-            <th className={TH}>{t("deadline")}</th>
-            <th className={TH}>{t("resolved")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((wait) => (
-            <tr key={wait.id} className="border-b border-line last:border-0">
-              <td className={TD}>{wait.kind}</td>
-              <td className={TD}>
-                <StatusBadge status={wait.status} />
-              </td>
-              <td className={TD}>{text(wait.summary ?? wait.target_name)}</td>
-              <td className={`${TD} whitespace-nowrap`}>{time.dateTime(wait.opened_at)}</td>
-              <td className={`${TD} whitespace-nowrap`}>{time.dateTime(wait.deadline_at)}</td>
-              <td className={`${TD} whitespace-nowrap`}>{time.dateTime(wait.resolved_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div>
+      <DataTable columns={columns} data={shown} getRowId={(wait) => wait.id} testId="waits-table" />
       <ShowMore hidden={hidden} onMore={more} testId="waits-show-more" />
     </div>
+  );
+}
+
+function useTaskColumns(transport: ReadonlyMap<string, string | null>) {
+  const t = useTranslations("run.tasks");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      taskCol.columns([
+        taskCol.accessor("type", {
+          header: () => t("type"),
+          cell: ({ row }) => (
+            <>
+              {row.original.type}
+              <div className="font-mono text-[10px] text-fg-muted">{row.original.id}</div>
+            </>
+          ),
+        }),
+        taskCol.accessor("status", {
+          header: () => t("status"),
+          cell: (info) => <StatusBadge status={info.getValue()} />,
+        }),
+        taskCol.display({
+          id: "transport",
+          header: () => t("transport"),
+          cell: ({ row }) =>
+            (typeof row.original.transport_state === "string"
+              ? row.original.transport_state
+              : transport.get(row.original.id)) ?? "–",
+        }),
+        taskCol.display({ id: "queue", header: () => t("queue"), cell: ({ row }) => text(row.original.queue) }),
+        taskCol.display({
+          id: "attempts",
+          header: () => t("attempts"),
+          cell: ({ row }) =>
+            t("attemptCount", { attempts: row.original.attempt_count ?? 0, repairs: row.original.repair_count ?? 0 }),
+        }),
+        taskCol.accessor("available_at", {
+          header: () => t("available"),
+          cell: (info) => time.dateTime(info.getValue()),
+          meta: NOWRAP,
+        }),
+        taskCol.display({
+          id: "lease",
+          header: () => t("lease"),
+          cell: ({ row }) => (
+            <>
+              {row.original.lease_owner ? <span className="font-mono">{row.original.lease_owner}</span> : "–"}
+              {row.original.lease_expires_at ? (
+                <div className="text-fg-muted">{time.dateTime(row.original.lease_expires_at)}</div>
+              ) : null}
+            </>
+          ),
+          meta: { className: "text-xs" },
+        }),
+        taskCol.display({
+          id: "error",
+          header: () => t("error"),
+          cell: ({ row }) => text(row.original.last_dispatch_error ?? row.original.last_claim_error),
+          meta: { className: "max-w-xs text-xs break-words" },
+        }),
+      ]),
+    [t, time, transport],
   );
 }
 
@@ -64,96 +148,73 @@ export function TasksPanel({
   pending: WorkflowDebug["pending_workflow_tasks"];
 }) {
   const t = useTranslations("run.tasks");
-  const time = useTimeFormat();
-  const transport = new Map((pending ?? []).map((task) => [task.task_id, task.transport_state ?? null] as const));
-  if (tasks.length === 0) return <Muted>{t("none")}</Muted>;
+  const transport = useMemo(
+    () => new Map((pending ?? []).map((task) => [task.task_id, task.transport_state ?? null] as const)),
+    [pending],
+  );
+  const columns = useTaskColumns(transport);
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="tasks-table">
-        <thead className="border-b border-line">
-          <tr>
-            <th className={TH}>{t("type")}</th>
-            <th className={TH}>{t("status")}</th>
-            <th className={TH}>{t("transport")}</th>
-            <th className={TH}>{t("queue")}</th>
-            <th className={TH}>{t("attempts")}</th>
-            <th className={TH}>{t("available")}</th>
-            <th className={TH}>{t("lease")}</th>
-            <th className={TH}>{t("error")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tasks.map((task) => {
-            const state =
-              typeof task.transport_state === "string" ? task.transport_state : (transport.get(task.id) ?? null);
-            return (
-              <tr key={task.id} className="border-b border-line last:border-0">
-                <td className={TD}>
-                  {task.type}
-                  <div className="font-mono text-[10px] text-fg-muted">{task.id}</div>
-                </td>
-                <td className={TD}>
-                  <StatusBadge status={task.status} />
-                </td>
-                <td className={TD}>{state ?? "–"}</td>
-                <td className={TD}>{text(task.queue)}</td>
-                <td className={TD}>
-                  {t("attemptCount", { attempts: task.attempt_count ?? 0, repairs: task.repair_count ?? 0 })}
-                </td>
-                <td className={`${TD} whitespace-nowrap`}>{time.dateTime(task.available_at)}</td>
-                <td className={`${TD} text-xs`}>
-                  {task.lease_owner ? <span className="font-mono">{task.lease_owner}</span> : "–"}
-                  {task.lease_expires_at ? (
-                    <div className="text-fg-muted">{time.dateTime(task.lease_expires_at)}</div>
-                  ) : null}
-                </td>
-                <td className={`${TD} max-w-xs text-xs break-words`}>
-                  {text(task.last_dispatch_error ?? task.last_claim_error)}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={columns}
+      data={tasks}
+      getRowId={(task) => task.id}
+      testId="tasks-table"
+      empty={<Muted>{t("none")}</Muted>}
+    />
+  );
+}
+
+function useCommandColumns() {
+  const t = useTranslations("run.commands");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      commandCol.columns([
+        commandCol.display({
+          id: "sequence",
+          header: () => t("sequence"),
+          cell: ({ row }) => text(row.original.sequence),
+          meta: { className: "font-mono" },
+        }),
+        commandCol.accessor("type", { header: () => t("type") }),
+        commandCol.accessor("status", {
+          header: () => t("status"),
+          cell: (info) => <StatusBadge status={info.getValue()} />,
+        }),
+        commandCol.display({
+          id: "outcome",
+          header: () => t("outcome"),
+          cell: ({ row }) => text(row.original.outcome ?? row.original.rejection_reason),
+        }),
+        commandCol.display({ id: "source", header: () => t("source"), cell: ({ row }) => text(row.original.source) }),
+        commandCol.display({
+          id: "requestId",
+          header: () => t("requestId"),
+          cell: ({ row }) => text(row.original.request_id),
+          meta: { className: "font-mono text-xs" },
+        }),
+        commandCol.display({
+          id: "accepted",
+          header: () => t("accepted"),
+          cell: ({ row }) => time.dateTime(row.original.accepted_at ?? row.original.rejected_at),
+          meta: NOWRAP,
+        }),
+      ]),
+    [t, time],
   );
 }
 
 export function CommandsPanel({ commands }: { commands: NonNullable<HistoryExport["commands"]> }) {
   const t = useTranslations("run.commands");
-  const time = useTimeFormat();
-  if (commands.length === 0) return <Muted>{t("none")}</Muted>;
+  const columns = useCommandColumns();
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="commands-table">
-        <thead className="border-b border-line">
-          <tr>
-            <th className={TH}>{t("sequence")}</th>
-            <th className={TH}>{t("type")}</th>
-            <th className={TH}>{t("status")}</th>
-            <th className={TH}>{t("outcome")}</th>
-            <th className={TH}>{t("source")}</th>
-            <th className={TH}>{t("requestId")}</th>
-            <th className={TH}>{t("accepted")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {commands.map((command) => (
-            <tr key={command.id} className="border-b border-line last:border-0">
-              <td className={`${TD} font-mono`}>{text(command.sequence)}</td>
-              <td className={TD}>{command.type}</td>
-              <td className={TD}>
-                <StatusBadge status={command.status} />
-              </td>
-              <td className={TD}>{text(command.outcome ?? command.rejection_reason)}</td>
-              <td className={TD}>{text(command.source)}</td>
-              <td className={`${TD} font-mono text-xs`}>{text(command.request_id)}</td>
-              <td className={`${TD} whitespace-nowrap`}>{time.dateTime(command.accepted_at ?? command.rejected_at)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={columns}
+      data={commands}
+      getRowId={(command) => command.id}
+      testId="commands-table"
+      empty={<Muted>{t("none")}</Muted>}
+    />
   );
 }
 

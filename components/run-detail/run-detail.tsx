@@ -20,6 +20,7 @@ import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/run-detail/section";
 import type { RunView, RunViewState } from "@/components/run-detail/run-detail-url-state";
 import { RUN_VIEWS, parseRunViewState, runViewQueryString } from "@/components/run-detail/run-detail-url-state";
+import { Button } from "@/components/ui/button";
 
 function PanelLoading() {
   const t = useTranslations("run");
@@ -230,16 +231,17 @@ export function RunDetail({
         actions={
           <div role="tablist" aria-label={t("viewsLabel")} className="flex flex-wrap gap-1">
             {RUN_VIEWS.map((view) => (
-              <button
+              <Button
                 key={view}
-                type="button"
+                variant="ghost"
+                size="xs"
                 role="tab"
                 aria-selected={state.view === view}
+                pressed={state.view === view}
                 onClick={() => update({ view })}
-                className={`h-7 rounded px-2 text-xs font-medium ${state.view === view ? "bg-accent text-accent-fg" : "text-fg-muted hover:bg-panel-muted hover:text-fg"}`}
               >
                 {t(`views.${view}`)}
-              </button>
+              </Button>
             ))}
           </div>
         }

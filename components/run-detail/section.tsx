@@ -25,6 +25,3 @@ export function Section({
 export function Muted({ children }: { children: ReactNode }) {
   return <p className="text-sm text-fg-muted">{children}</p>;
 }
-
-export const TH = "px-2 py-1.5 text-left text-xs font-semibold uppercase text-fg-muted whitespace-nowrap";
-export const TD = "px-2 py-1.5 align-top";

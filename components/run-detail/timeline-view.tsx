@@ -61,6 +61,190 @@ function lanesOf(chart: TimelineChart): Lane[] {
   return [...lanes.values()];
 }
 
+/** Where a time falls on the axis, in percent of its width. */
+interface Axis {
+  start: number;
+  end: number;
+  span: number;
+  pos: (value: number | null) => number | null;
+}
+
+function axisOf(chart: TimelineChart, now: number): Axis {
+  const open = chart.bars.some((bar) => bar.end === null);
+  const start = chart.start ?? 0;
+  // Open bars (no end yet) are drawn up to now.
+  const end = (open ? Math.max(now, chart.end ?? now) : chart.end) ?? start;
+  const span = Math.max(end - start, 1);
+  return { start, end, span, pos: (value) => (value === null ? null : ((value - start) / span) * 100) };
+}
+
+/** The event list mode: one virtualized row per history event, failures tinted. */
+function TimelineList({ list }: { list: readonly TimelineListRow[] }) {
+  const t = useTranslations("run.timeline");
+  const tv = useTranslations();
+  const time = useTimeFormat();
+  if (list.length === 0) return <Muted>{t("empty")}</Muted>;
+  return (
+    <VirtualRows
+      label={t("list")}
+      testId="timeline-list"
+      count={list.length}
+      renderRow={(index) => {
+        const row = list[index];
+        return (
+          <div
+            className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}
+          >
+            <span className="w-12 shrink-0 text-right font-mono text-fg-muted">{row.sequence}</span>
+            <span className="w-52 shrink-0 truncate font-mono">{row.type}</span>
+            <span className="min-w-0 flex-1 truncate" title={tv(row.summary.id, row.summary.values)}>
+              {tv(row.summary.id, row.summary.values)}
+            </span>
+            <span className="hidden w-56 shrink-0 text-fg-muted lg:inline">{time.dateTime(row.recordedAt)}</span>
+            <span className="hidden w-40 shrink-0 truncate text-fg-muted xl:inline">{row.sourceKind}</span>
+          </div>
+        );
+      }}
+    />
+  );
+}
+
+/** The axis labels: the start time, then +offsets at quarters of the span. */
+function AxisLabels({ axis, known }: { axis: Axis; known: boolean }) {
+  const time = useTimeFormat();
+  return (
+    <div className="mb-1 flex text-[10px] text-fg-muted">
+      <div className="w-48 shrink-0" />
+      <div className="relative h-4 flex-1">
+        {[0, 0.25, 0.5, 0.75, 1].map((fraction) => (
+          <span
+            key={fraction}
+            className="absolute whitespace-nowrap"
+            style={{
+              left: `${fraction * 100}%`,
+              transform: fraction === 1 ? "translateX(-100%)" : fraction === 0 ? undefined : "translateX(-50%)",
+            }}
+          >
+            {!known ? "" : fraction === 0 ? time.dateTime(axis.start) : `+${time.duration(axis.span * fraction)}`}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function LaneBar({ bar, lane, axis }: { bar: TimelineBar; lane: Lane; axis: Axis }) {
+  const time = useTimeFormat();
+  const left = axis.pos(bar.start) ?? 0;
+  const right = axis.pos(bar.end ?? axis.end) ?? left;
+  const attempt = bar.kind === "activity" ? bar.attempt : null;
+  const title = [
+    lane.label,
+    attempt !== null ? `#${attempt}` : null,
+    bar.status,
+    bar.start !== null ? time.dateTime(bar.start) : null,
+    bar.end !== null && bar.start !== null ? time.duration(bar.end - bar.start) : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  return (
+    <div
+      title={title}
+      data-testid="timeline-bar"
+      className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[bar.status] ?? "bg-fg-muted/50"}`}
+      style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
+    >
+      {attempt !== null ? <span className="rounded-sm bg-fg px-0.5 text-canvas">#{attempt}</span> : null}
+    </div>
+  );
+}
+
+/** A failure dot, or a retry diamond with the dashed backoff up to the next attempt. */
+function LaneMarker({ marker, axis }: { marker: TimelineMarker; axis: Axis }) {
+  const t = useTranslations("run.timeline");
+  const at = axis.pos(marker.at) ?? 0;
+  if (marker.kind === "retry") {
+    const until = axis.pos(marker.availableAt) ?? at;
+    const title = t("retryMarker", {
+      attempt: (marker.afterAttempt ?? 0) + 1,
+      seconds: marker.backoffSeconds ?? 0,
+      message: marker.failure.message ?? "",
+    });
+    return (
+      <div title={title} data-testid="timeline-retry">
+        <div
+          className="absolute top-3 border-t-2 border-dashed border-warn"
+          style={{ left: `${at}%`, width: `${Math.max(until - at, 0)}%` }}
+        />
+        <div
+          className="absolute top-1.5 h-3 w-3 -translate-x-1/2 rotate-45 border border-warn bg-warn/70"
+          style={{ left: `${at}%` }}
+        />
+      </div>
+    );
+  }
+  const failure = marker.failure;
+  return (
+    <div
+      title={`${failure.exceptionType ?? failure.exceptionClass ?? failure.eventType}: ${failure.message ?? ""}`}
+      data-testid="timeline-failure"
+      className="absolute top-1 h-4 w-4 -translate-x-1/2 rounded-full border-2 border-panel bg-bad"
+      style={{ left: `${at}%` }}
+    />
+  );
+}
+
+function TimelineLane({ lane, axis }: { lane: Lane; axis: Axis }) {
+  return (
+    <div className="flex items-center border-t border-line" data-testid="timeline-lane">
+      <div className="w-48 shrink-0 truncate py-1 pr-2 text-xs" title={lane.label}>
+        {lane.label}
+      </div>
+      <div className="relative h-6 flex-1 bg-panel-muted/40">
+        {lane.bars.map((bar) => (
+          <LaneBar
+            key={`${bar.kind}-${bar.kind === "activity" ? bar.attemptId : bar.lane}`}
+            bar={bar}
+            lane={lane}
+            axis={axis}
+          />
+        ))}
+        {lane.markers.map((marker) => (
+          <LaneMarker key={`${marker.kind === "retry" ? "r" : "f"}${marker.sequence}`} marker={marker} axis={axis} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The chart mode: one lane per workflow, activity, timer or child, on a shared time axis. */
+function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }) {
+  const t = useTranslations("run.timeline");
+  const lanes = useMemo(() => lanesOf(chart), [chart]);
+  const axis = axisOf(chart, now);
+  if (lanes.length === 0) return <Muted>{t("empty")}</Muted>;
+  return (
+    <div className="overflow-x-auto" data-testid="timeline-chart" role="region" aria-label={t("chart")} tabIndex={0}>
+      <div className="min-w-[720px]">
+        <AxisLabels axis={axis} known={chart.start !== null} />
+        {lanes.slice(0, MAX_LANES).map((lane) => (
+          <TimelineLane key={lane.id} lane={lane} axis={axis} />
+        ))}
+        {lanes.length > MAX_LANES ? <Muted>{t("moreLanes", { count: lanes.length - MAX_LANES })}</Muted> : null}
+        <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted">
+          <span className="inline-flex items-center gap-1">
+            <span className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
+          </span>
+          <span className="inline-flex items-center gap-1">
+            <span className="inline-block h-3 w-3 rotate-45 bg-warn/70" /> {t("legendRetry")}
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The run's timeline as a chart of lanes or as the event list (the mode is URL state). */
 export function TimelineView({
   chart,
   now,
@@ -76,15 +260,6 @@ export function TimelineView({
   onMode: (mode: "chart" | "list") => void;
 }) {
   const t = useTranslations("run.timeline");
-  const tv = useTranslations();
-  const time = useTimeFormat();
-  const lanes = useMemo(() => lanesOf(chart), [chart]);
-  const open = useMemo(() => chart.bars.some((bar) => bar.end === null), [chart]);
-  const end = open ? Math.max(now, chart.end ?? now) : chart.end;
-  const start = chart.start ?? 0;
-  const span = Math.max((end ?? start) - start, 1);
-  const pos = (value: number | null) => (value === null ? null : ((value - start) / span) * 100);
-
   return (
     <div className="space-y-3">
       <SegmentedControl
@@ -96,145 +271,7 @@ export function TimelineView({
           { value: "list", label: t("list") },
         ]}
       />
-      {mode === "list" ? (
-        list.length === 0 ? (
-          <Muted>{t("empty")}</Muted>
-        ) : (
-          <VirtualRows
-            label={t("list")}
-            testId="timeline-list"
-            count={list.length}
-            renderRow={(index) => {
-              const row = list[index];
-              return (
-                <div
-                  className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}
-                >
-                  <span className="w-12 shrink-0 text-right font-mono text-fg-muted">{row.sequence}</span>
-                  <span className="w-52 shrink-0 truncate font-mono">{row.type}</span>
-                  <span className="min-w-0 flex-1 truncate" title={tv(row.summary.id, row.summary.values)}>
-                    {tv(row.summary.id, row.summary.values)}
-                  </span>
-                  <span className="hidden w-56 shrink-0 text-fg-muted lg:inline">{time.dateTime(row.recordedAt)}</span>
-                  <span className="hidden w-40 shrink-0 truncate text-fg-muted xl:inline">{row.sourceKind}</span>
-                </div>
-              );
-            }}
-          />
-        )
-      ) : lanes.length === 0 ? (
-        <Muted>{t("empty")}</Muted>
-      ) : (
-        <div
-          className="overflow-x-auto"
-          data-testid="timeline-chart"
-          role="region"
-          aria-label={t("chart")}
-          tabIndex={0}
-        >
-          <div className="min-w-[720px]">
-            <div className="mb-1 flex text-[10px] text-fg-muted">
-              <div className="w-48 shrink-0" />
-              <div className="relative h-4 flex-1">
-                {[0, 0.25, 0.5, 0.75, 1].map((fraction) => (
-                  <span
-                    key={fraction}
-                    className="absolute whitespace-nowrap"
-                    style={{
-                      left: `${fraction * 100}%`,
-                      transform: fraction === 1 ? "translateX(-100%)" : fraction === 0 ? undefined : "translateX(-50%)",
-                    }}
-                  >
-                    {chart.start === null
-                      ? ""
-                      : fraction === 0
-                        ? time.dateTime(start)
-                        : `+${time.duration(span * fraction)}`}
-                  </span>
-                ))}
-              </div>
-            </div>
-            {lanes.slice(0, MAX_LANES).map((lane) => (
-              <div key={lane.id} className="flex items-center border-t border-line" data-testid="timeline-lane">
-                <div className="w-48 shrink-0 truncate py-1 pr-2 text-xs" title={lane.label}>
-                  {lane.label}
-                </div>
-                <div className="relative h-6 flex-1 bg-panel-muted/40">
-                  {lane.bars.map((bar) => {
-                    const left = pos(bar.start) ?? 0;
-                    const right = pos(bar.end ?? end) ?? left;
-                    const status = bar.status;
-                    const attempt = bar.kind === "activity" ? bar.attempt : null;
-                    const title = [
-                      lane.label,
-                      attempt !== null ? `#${attempt}` : null,
-                      status,
-                      bar.start !== null ? time.dateTime(bar.start) : null,
-                      bar.end !== null && bar.start !== null ? time.duration(bar.end - bar.start) : null,
-                    ]
-                      .filter(Boolean)
-                      .join(" · ");
-                    return (
-                      <div
-                        key={`${bar.kind}-${bar.kind === "activity" ? bar.attemptId : bar.lane}`}
-                        title={title}
-                        data-testid="timeline-bar"
-                        className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[status] ?? "bg-fg-muted/50"}`}
-                        style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
-                      >
-                        {attempt !== null ? (
-                          <span className="rounded-sm bg-fg px-0.5 text-canvas">#{attempt}</span>
-                        ) : null}
-                      </div>
-                    );
-                  })}
-                  {lane.markers.map((marker) => {
-                    const at = pos(marker.at) ?? 0;
-                    if (marker.kind === "retry") {
-                      const until = pos(marker.availableAt) ?? at;
-                      const title = t("retryMarker", {
-                        attempt: (marker.afterAttempt ?? 0) + 1,
-                        seconds: marker.backoffSeconds ?? 0,
-                        message: marker.failure.message ?? "",
-                      });
-                      return (
-                        <div key={`r${marker.sequence}`} title={title} data-testid="timeline-retry">
-                          <div
-                            className="absolute top-3 border-t-2 border-dashed border-warn"
-                            style={{ left: `${at}%`, width: `${Math.max(until - at, 0)}%` }}
-                          />
-                          <div
-                            className="absolute top-1.5 h-3 w-3 -translate-x-1/2 rotate-45 border border-warn bg-warn/70"
-                            style={{ left: `${at}%` }}
-                          />
-                        </div>
-                      );
-                    }
-                    return (
-                      <div
-                        key={`f${marker.sequence}`}
-                        title={`${marker.failure.exceptionType ?? marker.failure.exceptionClass ?? marker.failure.eventType}: ${marker.failure.message ?? ""}`}
-                        data-testid="timeline-failure"
-                        className="absolute top-1 h-4 w-4 -translate-x-1/2 rounded-full border-2 border-panel bg-bad"
-                        style={{ left: `${at}%` }}
-                      />
-                    );
-                  })}
-                </div>
-              </div>
-            ))}
-            {lanes.length > MAX_LANES ? <Muted>{t("moreLanes", { count: lanes.length - MAX_LANES })}</Muted> : null}
-            <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted">
-              <span className="inline-flex items-center gap-1">
-                <span className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
-              </span>
-              <span className="inline-flex items-center gap-1">
-                <span className="inline-block h-3 w-3 rotate-45 bg-warn/70" /> {t("legendRetry")}
-              </span>
-            </div>
-          </div>
-        </div>
-      )}
+      {mode === "list" ? <TimelineList list={list} /> : <TimelineChartView chart={chart} now={now} />}
     </div>
   );
 }

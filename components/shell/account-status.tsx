@@ -1,5 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import type { ShellContext } from "@/lib/server/shell-context";
+import { Button } from "@/components/ui/button";
 
 /**
  * Who is signed in, with a sign-out button (a plain form POST, so it works before hydration); or,
@@ -20,12 +21,9 @@ export async function AccountStatus({ auth }: { auth: ShellContext["auth"] }) {
       <p className="break-words">{t("signedInAs", { user: auth.person.user, role: t(`roles.${auth.person.role}`) })}</p>
       {auth.mode === "password" ? (
         <form method="post" action="/api/auth/logout">
-          <button
-            type="submit"
-            className="rounded-md border border-line px-2 py-1 text-xs font-medium text-fg hover:bg-canvas"
-          >
+          <Button type="submit" size="xs">
             {t("signOut")}
-          </button>
+          </Button>
         </form>
       ) : null}
     </div>

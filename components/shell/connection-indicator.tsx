@@ -5,6 +5,7 @@ import { useLocale, useTimeZone, useTranslations } from "next-intl";
 import { useConnection } from "@/components/shell/use-connection";
 import type { ConnectionStatus } from "@/components/shell/connection-state";
 import { formatDuration, formatTime } from "@/lib/format/time";
+import { Button } from "@/components/ui/button";
 
 const DOT: Record<ConnectionStatus, string> = {
   checking: "bg-fg-muted animate-pulse",
@@ -48,8 +49,8 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
 
   return (
     <div ref={rootRef} className="relative">
-      <button
-        type="button"
+      <Button
+        variant="bare"
         aria-expanded={open}
         aria-controls={panelId}
         title={open ? t("hideDetails") : t("showDetails")}
@@ -67,7 +68,7 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
         {state.status === "connected" && state.version ? (
           <span className="hidden text-fg-muted lg:inline">{t("version", { version: state.version })}</span>
         ) : null}
-      </button>
+      </Button>
       <span role="status" className="sr-only">
         {`${t("label")}: ${statusLabel}`}
       </span>
@@ -116,14 +117,9 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
           <dt className="text-fg-muted">{t("details.lastChecked")}</dt>
           <dd>{state.checkedAt ? formatTime(state.checkedAt, { locale, timeZone }) : t("details.never")}</dd>
         </dl>
-        <button
-          type="button"
-          onClick={recheck}
-          disabled={fetching}
-          className="mt-3 inline-flex h-8 items-center rounded-md bg-accent px-3 text-xs font-medium text-accent-fg disabled:opacity-60"
-        >
+        <Button variant="primary" size="xs" onClick={recheck} disabled={fetching} className="mt-3">
           {t("retry")}
-        </button>
+        </Button>
       </div>
     </div>
   );

@@ -1,19 +1,29 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
+import type {
+  ActivityTimeoutPassReport,
+  ActivityTimeoutStatus,
+  RepairPassReport,
+  RepairStatus,
+} from "@/lib/dw/schemas-system";
 import { browserDwClient } from "@/lib/dw/browser-client";
 import type { ActionError } from "@/lib/actions/contract";
 import { sendSystemPass } from "@/components/actions/send-action";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useActionWords } from "@/components/actions/use-action-words";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
-import { toErrorInfo } from "@/lib/views/error-info";
+import { Button } from "@/components/ui/button";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { QueryState } from "@/components/ui/query-state";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 
 const REFRESH_MS = 5_000;
+
+type Scope = NonNullable<NonNullable<RepairStatus["candidates"]>["scopes"]>[number];
+const scopeCol = dataColumns<Scope>();
 
 type PassState<R> =
   | { kind: "idle" }
@@ -44,7 +54,6 @@ function Row({
 export function SystemScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("system");
   const words = useActionWords();
-  const time = useTimeFormat();
   const queryClient = useQueryClient();
   const context = useActionContext();
   const repair = useQuery({
@@ -85,85 +94,12 @@ export function SystemScreen({ namespace }: { namespace: string }) {
     void queryClient.invalidateQueries();
   };
 
-  const candidates = repair.data?.candidates;
-  const policy = repair.data?.policy;
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <Panel title={t("repair.title")} testId="system-repair">
-        {repair.isError ? (
-          isForbidden(repair.error) ? (
-            <RequiresAdmin what={t("repair.title")} />
-          ) : (
-            <p className="text-sm text-bad">{toErrorInfo(repair.error).message}</p>
-          )
-        ) : null}
-        {candidates ? (
-          <>
-            <h3 className="text-sm font-semibold">{t("repair.candidates")}</h3>
-            <dl className="mt-1">
-              <Row label={t("repair.existing")} value={candidates.existing_task_candidates} />
-              <Row label={t("repair.missing")} value={candidates.missing_task_candidates} />
-              <Row label={t("repair.total")} value={candidates.total_candidates} testId="repair-total" />
-              <Row label={t("repair.selected")} value={candidates.selected_total_candidates} />
-              <Row
-                label={t("repair.oldestTask")}
-                value={
-                  candidates.oldest_task_candidate_created_at
-                    ? time.dateTime(candidates.oldest_task_candidate_created_at)
-                    : null
-                }
-              />
-              <Row
-                label={t("repair.oldestMissing")}
-                value={
-                  candidates.oldest_missing_run_started_at
-                    ? time.dateTime(candidates.oldest_missing_run_started_at)
-                    : null
-                }
-              />
-              <Row label={t("repair.pressure")} value={candidates.scan_pressure ? t("yes") : t("no")} />
-            </dl>
-            {candidates.scopes?.length ? (
-              <table className="mt-3 w-full text-left text-xs">
-                <caption className="mb-1 text-left text-fg-muted">{t("repair.scopes")}</caption>
-                <thead>
-                  <tr className="text-fg-muted">
-                    <th className="py-1 font-medium">{t("repair.scope")}</th>
-                    <th className="font-medium">{t("repair.existing")}</th>
-                    <th className="font-medium">{t("repair.missing")}</th>
-                    <th className="font-medium">{t("repair.maxAge")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {candidates.scopes.map((scope) => (
-                    <tr key={scope.scope_key} className="border-t border-line/60">
-                      <td className="py-1 font-mono">{scope.scope_key}</td>
-                      <td className="tabular-nums">{scope.existing_task_candidates}</td>
-                      <td className="tabular-nums">{scope.missing_task_candidates}</td>
-                      <td>
-                        {time.duration(
-                          Math.max(scope.max_task_candidate_age_ms ?? 0, scope.max_missing_run_age_ms ?? 0),
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ) : null}
-          </>
-        ) : null}
-        {policy ? (
-          <>
-            <h3 className="mt-4 text-sm font-semibold">{t("repair.policy")}</h3>
-            <dl className="mt-1">
-              <Row label={t("repair.redispatchAfter")} value={`${policy.redispatch_after_seconds} s`} />
-              <Row label={t("repair.throttle")} value={`${policy.loop_throttle_seconds} s`} />
-              <Row label={t("repair.scanLimit")} value={policy.scan_limit} />
-              <Row label={t("repair.strategy")} value={policy.scan_strategy} />
-              <Row label={t("repair.backoffMax")} value={`${policy.failure_backoff_max_seconds} s`} />
-            </dl>
-          </>
-        ) : null}
+        <QueryState query={repair} renderError={forbiddenAs(t("repair.title"))}>
+          {(data) => <RepairStatusView status={data} />}
+        </QueryState>
         <PassButton
           label={t("repair.run")}
           running={repairPass.kind === "running"}
@@ -183,23 +119,9 @@ export function SystemScreen({ namespace }: { namespace: string }) {
       </Panel>
 
       <Panel title={t("timeouts.title")} testId="system-timeouts">
-        {timeouts.isError ? (
-          isForbidden(timeouts.error) ? (
-            <RequiresAdmin what={t("timeouts.title")} />
-          ) : (
-            <p className="text-sm text-bad">{toErrorInfo(timeouts.error).message}</p>
-          )
-        ) : null}
-        {timeouts.data ? (
-          <dl>
-            <Row label={t("timeouts.expired")} value={timeouts.data.expired_count} testId="timeouts-expired" />
-            <Row label={t("timeouts.scanLimit")} value={timeouts.data.scan_limit} />
-            <Row label={t("repair.pressure")} value={timeouts.data.scan_pressure ? t("yes") : t("no")} />
-            {timeouts.data.expired_execution_ids.length ? (
-              <Row label={t("timeouts.ids")} value={timeouts.data.expired_execution_ids.slice(0, 5).join(", ")} />
-            ) : null}
-          </dl>
-        ) : null}
+        <QueryState query={timeouts} renderError={forbiddenAs(t("timeouts.title"))}>
+          {(data) => <TimeoutStatusView status={data} />}
+        </QueryState>
         <PassButton
           label={t("timeouts.run")}
           running={timeoutPass.kind === "running"}
@@ -238,6 +160,116 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   );
 }
 
+/** A panel's "requires admin" on 403; other errors fall back to QueryState's DwErrorState. */
+function forbiddenAs(what: string) {
+  return function ForbiddenAs(error: unknown) {
+    return isForbidden(error) ? <RequiresAdmin what={what} /> : undefined;
+  };
+}
+
+function useScopeColumns() {
+  const t = useTranslations("system");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      scopeCol.columns([
+        scopeCol.accessor("scope_key", { header: () => t("repair.scope"), meta: { className: "font-mono" } }),
+        scopeCol.accessor("existing_task_candidates", {
+          header: () => t("repair.existing"),
+          meta: { className: "tabular-nums" },
+        }),
+        scopeCol.accessor("missing_task_candidates", {
+          header: () => t("repair.missing"),
+          meta: { className: "tabular-nums" },
+        }),
+        scopeCol.display({
+          id: "maxAge",
+          header: () => t("repair.maxAge"),
+          cell: ({ row }) =>
+            time.duration(
+              Math.max(row.original.max_task_candidate_age_ms ?? 0, row.original.max_missing_run_age_ms ?? 0),
+            ),
+        }),
+      ]),
+    [t, time],
+  );
+}
+
+/** Repair candidates (with their scopes) and the repair policy. */
+function RepairStatusView({ status }: { status: RepairStatus }) {
+  const t = useTranslations("system");
+  const time = useTimeFormat();
+  const scopeColumns = useScopeColumns();
+  const { candidates, policy } = status;
+  return (
+    <>
+      {candidates ? (
+        <>
+          <h3 className="text-sm font-semibold">{t("repair.candidates")}</h3>
+          <dl className="mt-1">
+            <Row label={t("repair.existing")} value={candidates.existing_task_candidates} />
+            <Row label={t("repair.missing")} value={candidates.missing_task_candidates} />
+            <Row label={t("repair.total")} value={candidates.total_candidates} testId="repair-total" />
+            <Row label={t("repair.selected")} value={candidates.selected_total_candidates} />
+            <Row
+              label={t("repair.oldestTask")}
+              value={
+                candidates.oldest_task_candidate_created_at
+                  ? time.dateTime(candidates.oldest_task_candidate_created_at)
+                  : null
+              }
+            />
+            <Row
+              label={t("repair.oldestMissing")}
+              value={
+                candidates.oldest_missing_run_started_at
+                  ? time.dateTime(candidates.oldest_missing_run_started_at)
+                  : null
+              }
+            />
+            <Row label={t("repair.pressure")} value={candidates.scan_pressure ? t("yes") : t("no")} />
+          </dl>
+          {candidates.scopes?.length ? (
+            <DataTable
+              columns={scopeColumns}
+              data={candidates.scopes}
+              getRowId={(scope) => scope.scope_key}
+              caption={t("repair.scopes")}
+              className="mt-3"
+            />
+          ) : null}
+        </>
+      ) : null}
+      {policy ? (
+        <>
+          <h3 className="mt-4 text-sm font-semibold">{t("repair.policy")}</h3>
+          <dl className="mt-1">
+            <Row label={t("repair.redispatchAfter")} value={`${policy.redispatch_after_seconds} s`} />
+            <Row label={t("repair.throttle")} value={`${policy.loop_throttle_seconds} s`} />
+            <Row label={t("repair.scanLimit")} value={policy.scan_limit} />
+            <Row label={t("repair.strategy")} value={policy.scan_strategy} />
+            <Row label={t("repair.backoffMax")} value={`${policy.failure_backoff_max_seconds} s`} />
+          </dl>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+function TimeoutStatusView({ status }: { status: ActivityTimeoutStatus }) {
+  const t = useTranslations("system");
+  return (
+    <dl>
+      <Row label={t("timeouts.expired")} value={status.expired_count} testId="timeouts-expired" />
+      <Row label={t("timeouts.scanLimit")} value={status.scan_limit} />
+      <Row label={t("repair.pressure")} value={status.scan_pressure ? t("yes") : t("no")} />
+      {status.expired_execution_ids.length ? (
+        <Row label={t("timeouts.ids")} value={status.expired_execution_ids.slice(0, 5).join(", ")} />
+      ) : null}
+    </dl>
+  );
+}
+
 function PassButton({
   label,
   running,
@@ -254,16 +286,15 @@ function PassButton({
   const t = useTranslations("system");
   return (
     <div className="mt-4 flex flex-wrap items-center gap-3">
-      <button
-        type="button"
+      <Button
+        variant="primary"
         data-testid={testId}
         disabled={running || refusal !== null}
         onClick={onRun}
         title={refusal ?? undefined}
-        className="rounded-md bg-accent px-3 py-1.5 text-sm font-medium text-accent-fg disabled:cursor-not-allowed disabled:opacity-50"
       >
         {running ? t("running") : label}
-      </button>
+      </Button>
       {refusal ? <span className="text-xs text-fg-muted">{refusal}</span> : null}
     </div>
   );

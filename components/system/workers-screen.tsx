@@ -1,24 +1,156 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
-import type { TaskQueueStats } from "@/lib/dw/schemas-fleet";
+import type { TaskQueueDetail, TaskQueueList, TaskQueueStats, WorkerList } from "@/lib/dw/schemas-fleet";
 import { browserDwClient } from "@/lib/dw/browser-client";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { Button } from "@/components/ui/button";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { QueryState } from "@/components/ui/query-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 
 const REFRESH_MS = 5_000;
-const cell = "px-2 py-1.5";
+
+type Worker = WorkerList["workers"][number];
+type Queue = TaskQueueList["task_queues"][number];
+
+const workerCol = dataColumns<Worker>();
+const queueCol = dataColumns<Queue>();
+
+function useWorkerColumns() {
+  const t = useTranslations("workers");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      workerCol.columns([
+        workerCol.accessor("worker_id", { header: () => t("col.worker"), meta: { className: "font-mono" } }),
+        workerCol.accessor("task_queue", { header: () => t("col.queue"), cell: (info) => info.getValue() ?? "–" }),
+        workerCol.accessor("status", {
+          header: () => t("col.status"),
+          cell: (info) => (
+            <span className={info.getValue() === "active" ? "text-ok" : "text-warn"}>{info.getValue()}</span>
+          ),
+        }),
+        workerCol.display({
+          id: "runtime",
+          header: () => t("col.runtime"),
+          cell: ({ row }) => [row.original.runtime, row.original.sdk_version].filter(Boolean).join(" ") || "–",
+        }),
+        workerCol.accessor("build_id", {
+          header: () => t("col.build"),
+          cell: (info) => info.getValue() ?? "–",
+          meta: { className: "font-mono" },
+        }),
+        workerCol.accessor("last_heartbeat_at", {
+          header: () => t("col.heartbeat"),
+          cell: (info) => time.dateTime(info.getValue()),
+        }),
+        workerCol.display({
+          id: "types",
+          header: () => t("col.types"),
+          cell: ({ row }) =>
+            [...(row.original.supported_workflow_types ?? []), ...(row.original.supported_activity_types ?? [])].join(
+              ", ",
+            ) || "–",
+          meta: { className: "text-xs text-fg-muted" },
+        }),
+      ]),
+    [t, time],
+  );
+}
+
+function useQueueColumns(namespace: string, openQueue: string | null, onToggle: (name: string) => void) {
+  const t = useTranslations("workers");
+  return useMemo(() => {
+    const counts = (c: TaskQueueStats["workflow_tasks"]) =>
+      t("counts", { ready: c?.ready_count ?? 0, leased: c?.leased_count ?? 0, expired: c?.expired_lease_count ?? 0 });
+    return queueCol.columns([
+      queueCol.accessor("name", {
+        header: () => t("col.queue"),
+        cell: (info) => (
+          <>
+            <Button
+              variant="link"
+              onClick={() => onToggle(info.getValue())}
+              aria-expanded={openQueue === info.getValue()}
+              className="font-mono"
+            >
+              {info.getValue()}
+            </Button>
+            {openQueue === info.getValue() ? <QueueDetail name={info.getValue()} namespace={namespace} /> : null}
+          </>
+        ),
+      }),
+      queueCol.display({
+        id: "backlog",
+        header: () => t("col.backlog"),
+        cell: ({ row }) => (
+          <>
+            {row.original.stats?.approximate_backlog_count ?? 0}
+            {row.original.stats?.approximate_backlog_age ? (
+              <span className="ml-1 text-xs text-fg-muted">({row.original.stats.approximate_backlog_age})</span>
+            ) : null}
+          </>
+        ),
+      }),
+      queueCol.display({
+        id: "workflowTasks",
+        header: () => t("col.workflowTasks"),
+        cell: ({ row }) => counts(row.original.stats?.workflow_tasks),
+      }),
+      queueCol.display({
+        id: "activityTasks",
+        header: () => t("col.activityTasks"),
+        cell: ({ row }) => counts(row.original.stats?.activity_tasks),
+      }),
+      queueCol.display({
+        id: "pollers",
+        header: () => t("col.pollers"),
+        cell: ({ row }) =>
+          t("pollers", {
+            active: row.original.stats?.pollers?.active_count ?? 0,
+            stale: row.original.stats?.pollers?.stale_count ?? 0,
+          }),
+      }),
+      queueCol.display({
+        id: "repair",
+        header: () => t("col.repair"),
+        cell: ({ row }) =>
+          row.original.repair?.needs_attention ? (
+            <span className="text-bad">{t("repairNeeded", { count: row.original.repair.candidates ?? 0 })}</span>
+          ) : (
+            <span className="text-fg-muted">{t("repairOk")}</span>
+          ),
+      }),
+      queueCol.display({
+        id: "admission",
+        header: () => t("col.admission"),
+        cell: ({ row }) =>
+          t("admission", {
+            workflow: row.original.admission?.workflow_tasks?.status ?? "–",
+            activity: row.original.admission?.activity_tasks?.status ?? "–",
+          }),
+        meta: { className: "text-xs" },
+      }),
+    ]);
+  }, [t, namespace, openQueue, onToggle]);
+}
+
+/** A panel's "requires admin" on 403; other errors fall back to QueryState's DwErrorState. */
+function forbiddenAs(what: string) {
+  return function ForbiddenAs(error: unknown) {
+    return isForbidden(error) ? <RequiresAdmin what={what} /> : undefined;
+  };
+}
 
 /** Workers (`GET /workers`) and task queues (`GET /task-queues`, detail on demand). */
 export function WorkersScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("workers");
-  const time = useTimeFormat();
   const workers = useQuery({
     queryKey: ["workers", namespace],
     queryFn: ({ signal }) => browserDwClient.listWorkers({}, { signal }),
@@ -32,132 +164,48 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
     retry: false,
   });
   const [openQueue, setOpenQueue] = useState<string | null>(null);
+  const toggleQueue = useCallback((name: string) => setOpenQueue((open) => (open === name ? null : name)), []);
+  const workerColumns = useWorkerColumns();
+  const queueColumns = useQueueColumns(namespace, openQueue, toggleQueue);
+  const muted = (text: string) => <p className="text-sm text-fg-muted">{text}</p>;
 
   return (
     <div className="space-y-4">
       <Panel title={t("workersTitle")} testId="workers-table">
-        <QueryStates
+        <QueryState
           query={workers}
-          what={t("workersTitle")}
-          empty={workers.data?.workers.length === 0 ? t("noWorkers") : null}
-        />
-        {workers.data?.workers.length ? (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-fg-muted">
-                <tr>
-                  <th className={cell}>{t("col.worker")}</th>
-                  <th className={cell}>{t("col.queue")}</th>
-                  <th className={cell}>{t("col.status")}</th>
-                  <th className={cell}>{t("col.runtime")}</th>
-                  <th className={cell}>{t("col.build")}</th>
-                  <th className={cell}>{t("col.heartbeat")}</th>
-                  <th className={cell}>{t("col.types")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {workers.data.workers.map((worker) => (
-                  <tr
-                    key={worker.worker_id}
-                    className="border-t border-line/60"
-                    data-testid="worker-row"
-                    data-status={worker.status}
-                  >
-                    <td className={`${cell} font-mono`}>{worker.worker_id}</td>
-                    <td className={cell}>{worker.task_queue ?? "–"}</td>
-                    <td className={`${cell} ${worker.status === "active" ? "text-ok" : "text-warn"}`}>
-                      {worker.status}
-                    </td>
-                    <td className={cell}>{[worker.runtime, worker.sdk_version].filter(Boolean).join(" ") || "–"}</td>
-                    <td className={`${cell} font-mono`}>{worker.build_id ?? "–"}</td>
-                    <td className={cell}>{time.dateTime(worker.last_heartbeat_at)}</td>
-                    <td className={`${cell} text-xs text-fg-muted`}>
-                      {[...(worker.supported_workflow_types ?? []), ...(worker.supported_activity_types ?? [])].join(
-                        ", ",
-                      ) || "–"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+          isEmpty={(data) => data.workers.length === 0}
+          empty={muted(t("noWorkers"))}
+          renderError={forbiddenAs(t("workersTitle"))}
+        >
+          {(data) => (
+            <DataTable
+              columns={workerColumns}
+              data={data.workers}
+              getRowId={(worker) => worker.worker_id}
+              rowTestId="worker-row"
+              rowData={(worker) => ({ "data-status": worker.status })}
+            />
+          )}
+        </QueryState>
       </Panel>
 
       <Panel title={t("queuesTitle")} testId="queues-table">
-        <QueryStates
+        <QueryState
           query={queues}
-          what={t("queuesTitle")}
-          empty={queues.data?.task_queues.length === 0 ? t("noQueues") : null}
-        />
-        {queues.data?.task_queues.length ? (
-          <div className="overflow-x-auto">
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-fg-muted">
-                <tr>
-                  <th className={cell}>{t("col.queue")}</th>
-                  <th className={cell}>{t("col.backlog")}</th>
-                  <th className={cell}>{t("col.workflowTasks")}</th>
-                  <th className={cell}>{t("col.activityTasks")}</th>
-                  <th className={cell}>{t("col.pollers")}</th>
-                  <th className={cell}>{t("col.repair")}</th>
-                  <th className={cell}>{t("col.admission")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {queues.data.task_queues.map((queue) => {
-                  const stats = queue.stats;
-                  const counts = (c: TaskQueueStats["workflow_tasks"]) =>
-                    t("counts", {
-                      ready: c?.ready_count ?? 0,
-                      leased: c?.leased_count ?? 0,
-                      expired: c?.expired_lease_count ?? 0,
-                    });
-                  return (
-                    <tr key={queue.name} className="border-t border-line/60 align-top" data-testid="queue-row">
-                      <td className={cell}>
-                        <button
-                          type="button"
-                          onClick={() => setOpenQueue(openQueue === queue.name ? null : queue.name)}
-                          aria-expanded={openQueue === queue.name}
-                          className="font-mono text-accent hover:underline"
-                        >
-                          {queue.name}
-                        </button>
-                        {openQueue === queue.name ? <QueueDetail name={queue.name} namespace={namespace} /> : null}
-                      </td>
-                      <td className={cell}>
-                        {stats?.approximate_backlog_count ?? 0}
-                        {stats?.approximate_backlog_age ? (
-                          <span className="ml-1 text-xs text-fg-muted">({stats.approximate_backlog_age})</span>
-                        ) : null}
-                      </td>
-                      <td className={cell}>{counts(stats?.workflow_tasks)}</td>
-                      <td className={cell}>{counts(stats?.activity_tasks)}</td>
-                      <td className={cell}>
-                        {t("pollers", {
-                          active: stats?.pollers?.active_count ?? 0,
-                          stale: stats?.pollers?.stale_count ?? 0,
-                        })}
-                      </td>
-                      <td className={`${cell} ${queue.repair?.needs_attention ? "text-bad" : "text-fg-muted"}`}>
-                        {queue.repair?.needs_attention
-                          ? t("repairNeeded", { count: queue.repair.candidates ?? 0 })
-                          : t("repairOk")}
-                      </td>
-                      <td className={`${cell} text-xs`}>
-                        {t("admission", {
-                          workflow: queue.admission?.workflow_tasks?.status ?? "–",
-                          activity: queue.admission?.activity_tasks?.status ?? "–",
-                        })}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+          isEmpty={(data) => data.task_queues.length === 0}
+          empty={muted(t("noQueues"))}
+          renderError={forbiddenAs(t("queuesTitle"))}
+        >
+          {(data) => (
+            <DataTable
+              columns={queueColumns}
+              data={data.task_queues}
+              getRowId={(queue) => queue.name}
+              rowTestId="queue-row"
+            />
+          )}
+        </QueryState>
       </Panel>
     </div>
   );
@@ -165,21 +213,32 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
 
 function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
   const t = useTranslations("workers.detail");
-  const time = useTimeFormat();
   const detail = useQuery({
     queryKey: ["task-queue", namespace, name],
     queryFn: ({ signal }) => browserDwClient.getTaskQueue(name, { signal }),
     refetchInterval: REFRESH_MS,
     retry: false,
   });
-  if (detail.isError) return <p className="mt-2 text-xs text-bad">{toErrorInfo(detail.error).message}</p>;
-  if (!detail.data) return <p className="mt-2 text-xs text-fg-muted">{t("loading")}</p>;
-  const leases = detail.data.current_leases ?? [];
+  return (
+    <QueryState
+      query={detail}
+      loading={<p className="mt-2 text-xs text-fg-muted">{t("loading")}</p>}
+      renderError={(error) => <p className="mt-2 text-xs text-bad">{toErrorInfo(error).message}</p>}
+    >
+      {(data) => <QueueDetailBody detail={data} />}
+    </QueryState>
+  );
+}
+
+function QueueDetailBody({ detail }: { detail: TaskQueueDetail }) {
+  const t = useTranslations("workers.detail");
+  const time = useTimeFormat();
+  const leases = detail.current_leases ?? [];
   return (
     <div className="mt-2 space-y-2 text-xs" data-testid="queue-detail">
       <p className="font-medium">{t("pollers")}</p>
       <ul>
-        {(detail.data.pollers ?? []).map((poller, index) => (
+        {(detail.pollers ?? []).map((poller, index) => (
           <li key={poller.worker_id ?? `unnamed-${index}`} className={poller.is_stale ? "text-warn" : undefined}>
             <span className="font-mono">{poller.worker_id ?? "–"}</span> · {poller.status ?? "–"} ·{" "}
             {t("heartbeat", { at: time.dateTime(poller.last_heartbeat_at) })}
@@ -204,29 +263,5 @@ function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
         ))}
       </ul>
     </div>
-  );
-}
-
-/** A panel's error (or "requires admin" on 403) and empty states, the same for every list here. */
-function QueryStates({
-  query,
-  what,
-  empty,
-}: {
-  query: { isError: boolean; error: unknown; refetch: () => unknown };
-  what: string;
-  empty: string | null;
-}) {
-  return (
-    <>
-      {query.isError ? (
-        isForbidden(query.error) ? (
-          <RequiresAdmin what={what} />
-        ) : (
-          <DwErrorState error={toErrorInfo(query.error)} onRetry={() => void query.refetch()} />
-        )
-      ) : null}
-      {empty ? <p className="text-sm text-fg-muted">{empty}</p> : null}
-    </>
   );
 }

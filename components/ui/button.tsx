@@ -4,9 +4,10 @@ import type { ButtonHTMLAttributes } from "react";
  * The console's one button. Variants name intent, not colour: `primary` (the screen's main
  * action), `secondary` (bordered), `danger` (destroys or stops something), `ghost` (quiet, inside
  * dense rows and toolbars), `link` (reads as text). Every variant dims and stops pointer feedback
- * when disabled, so a refused action never looks clickable.
+ * when disabled, so a refused action never looks clickable. `bare` keeps only the focus ring and the
+ * disabled look, for buttons whose whole shape is set by their place (tabs, list rows, chips).
  */
-export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "link";
+export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "link" | "bare";
 export type ButtonSize = "xs" | "sm" | "md";
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -16,9 +17,11 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   pressed?: boolean;
 }
 
+const FOCUS_AND_DISABLED =
+  "focus-visible:outline-2 focus-visible:outline-focus disabled:cursor-not-allowed disabled:opacity-50";
 const BASE =
   "inline-flex items-center justify-center gap-1 rounded-md font-medium whitespace-nowrap transition-colors " +
-  "focus-visible:outline-2 focus-visible:outline-focus disabled:cursor-not-allowed disabled:opacity-50";
+  FOCUS_AND_DISABLED;
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: "bg-accent text-accent-fg hover:opacity-90",
@@ -26,6 +29,7 @@ const VARIANTS: Record<ButtonVariant, string> = {
   danger: "bg-bad text-canvas hover:opacity-90",
   ghost: "text-fg-muted hover:bg-panel-muted hover:text-fg",
   link: "text-accent hover:underline",
+  bare: "",
 };
 
 const PRESSED = "bg-accent text-accent-fg hover:bg-accent hover:text-accent-fg";
@@ -42,7 +46,10 @@ export function buttonClass({
   pressed,
   className,
 }: Pick<ButtonProps, "variant" | "size" | "pressed" | "className">): string {
-  const parts = [BASE, VARIANTS[variant], variant === "link" ? "" : SIZES[size], pressed ? PRESSED : "", className];
+  if (variant === "bare") return [FOCUS_AND_DISABLED, className].filter(Boolean).join(" ");
+  // Pressed replaces the variant's colours: two text colours on one element would fight in the CSS order.
+  const colours = pressed ? PRESSED : VARIANTS[variant];
+  const parts = [BASE, colours, variant === "link" ? "" : SIZES[size], className];
   return parts.filter(Boolean).join(" ");
 }
 

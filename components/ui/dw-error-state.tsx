@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import type { ErrorInfo } from "@/lib/views/error-info";
+import { Button } from "@/components/ui/button";
 
 type Known =
   | "server_unavailable"
@@ -45,13 +46,9 @@ export function DwErrorState({ error, onRetry }: { error: ErrorInfo; onRetry?: (
         {error.message}
       </p>
       {onRetry ? (
-        <button
-          type="button"
-          onClick={onRetry}
-          className="mt-4 rounded-md border border-line bg-panel-muted px-3 py-1.5 text-sm font-medium text-fg hover:bg-accent-soft"
-        >
+        <Button onClick={onRetry} className="mt-4">
           {t("retry")}
-        </button>
+        </Button>
       ) : null}
     </section>
   );

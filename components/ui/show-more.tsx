@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useTranslations } from "next-intl";
+import { Button } from "@/components/ui/button";
 
 /** Rows a long run-page list renders at first and adds per click: thousands at once would freeze the page. */
 export const ROWS_PER_STEP = 50;
@@ -31,13 +32,8 @@ export function ShowMore({
   const t = useTranslations("run");
   if (hidden <= 0) return null;
   return (
-    <button
-      type="button"
-      onClick={onMore}
-      className="mt-2 rounded border border-line px-3 py-1 text-xs text-accent hover:bg-panel-muted"
-      data-testid={testId ?? "show-more"}
-    >
+    <Button size="xs" onClick={onMore} className="mt-2" data-testid={testId ?? "show-more"}>
       {t("showMore", { count: Math.min(step, hidden), hidden })}
-    </button>
+    </Button>
   );
 }

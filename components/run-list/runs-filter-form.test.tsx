@@ -1,0 +1,76 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cleanup, fireEvent, render, renderHook, screen } from "@testing-library/react";
+import { NextIntlClientProvider } from "next-intl";
+import en from "@/messages/en.json";
+import type { RunsFilters } from "@/components/run-list/runs-filter-form";
+import { RunsFilterForm } from "@/components/run-list/runs-filter-form";
+import { useListKeyboard } from "@/components/run-list/use-list-keyboard";
+
+afterEach(cleanup);
+
+function Form({ filters, onApply = () => {} }: { filters: RunsFilters; onApply?: (filters: RunsFilters) => void }) {
+  return (
+    <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+      <RunsFilterForm
+        key={JSON.stringify([filters.search, filters.workflowType])}
+        initial={filters}
+        typeOptions={["CheckoutWorkflow"]}
+        filtered={filters.search !== ""}
+        onApply={onApply}
+        onClear={() => {}}
+      />
+    </NextIntlClientProvider>
+  );
+}
+
+describe("RunsFilterForm", () => {
+  it("applies the trimmed fields on submit, and starts over from the URL's filters when they change", () => {
+    const onApply = vi.fn();
+    const { rerender } = render(<Form filters={{ search: "", workflowType: "" }} onApply={onApply} />);
+    const search = screen.getByRole("searchbox") as HTMLInputElement;
+    fireEvent.change(search, { target: { value: "  order:42 " } });
+    fireEvent.submit(screen.getByRole("search"));
+    expect(onApply).toHaveBeenCalledWith({ search: "order:42", workflowType: "" });
+    // Back button: the URL says something else, the typed text gives way to it.
+    rerender(<Form filters={{ search: "order:7", workflowType: "CheckoutWorkflow" }} onApply={onApply} />);
+    expect((screen.getByRole("searchbox") as HTMLInputElement).value).toBe("order:7");
+    expect((screen.getByRole("combobox") as HTMLInputElement).value).toBe("CheckoutWorkflow");
+    // A search and a type that join to the same text are still different filters.
+    rerender(<Form filters={{ search: "order:7C", workflowType: "heckoutWorkflow" }} onApply={onApply} />);
+    expect((screen.getByRole("searchbox") as HTMLInputElement).value).toBe("order:7C");
+  });
+});
+
+describe("useListKeyboard", () => {
+  it("moves with j/k and arrows within the list, opens with Enter, pages with →/← only when possible", () => {
+    const onOpen = vi.fn();
+    const onNext = vi.fn();
+    const { result, rerender } = renderHook(
+      (props: { onPrevious?: () => void }) =>
+        useListKeyboard({ count: 3, onOpen, onNext, onPrevious: props.onPrevious }),
+      { initialProps: {} },
+    );
+    const press = (key: string, target: Window | Element = window) => fireEvent.keyDown(target, { key });
+    press("j");
+    press("ArrowDown");
+    press("j");
+    expect(result.current.selected).toBe(2);
+    press("k");
+    expect(result.current.selected).toBe(1);
+    press("Enter");
+    expect(onOpen).toHaveBeenCalledWith(1);
+    press("ArrowRight");
+    expect(onNext).toHaveBeenCalledOnce();
+    press("ArrowLeft");
+    const onPrevious = vi.fn();
+    rerender({ onPrevious });
+    press("ArrowLeft");
+    expect(onPrevious).toHaveBeenCalledOnce();
+    const field = document.createElement("input");
+    document.body.append(field);
+    press("j", field);
+    expect(result.current.selected).toBe(1);
+    field.remove();
+  });
+});

@@ -1,0 +1,45 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName);
+}
+
+export interface ListKeyboard {
+  /** Rows in the list. */
+  count: number;
+  /** Enter on the selected row. */
+  onOpen: (index: number) => void;
+  /** → (only when there is a next page). */
+  onNext?: () => void;
+  /** ← (only when there is a previous page). */
+  onPrevious?: () => void;
+}
+
+/**
+ * The list's keyboard: j/↓ and k/↑ move the selected row, Enter opens it, →/← page. Keys typed into a
+ * field, or with a modifier, are left alone. Returns the selected index (kept inside the list).
+ */
+export function useListKeyboard({ count, onOpen, onNext, onPrevious }: ListKeyboard) {
+  const [selected, setSelected] = useState(0);
+  const index = Math.min(selected, Math.max(count - 1, 0));
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
+      if (event.key === "j" || event.key === "ArrowDown") {
+        setSelected(Math.min(index + 1, count - 1));
+        event.preventDefault();
+      } else if (event.key === "k" || event.key === "ArrowUp") {
+        setSelected(Math.max(index - 1, 0));
+        event.preventDefault();
+      } else if (event.key === "Enter" && index < count) onOpen(index);
+      else if (event.key === "ArrowRight") onNext?.();
+      else if (event.key === "ArrowLeft") onPrevious?.();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [count, index, onOpen, onNext, onPrevious]);
+  return { selected: index, setSelected };
+}

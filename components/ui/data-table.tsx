@@ -1,0 +1,225 @@
+"use client";
+
+import { Fragment, useEffect, useRef, useState } from "react";
+import type { ReactNode, RefObject } from "react";
+import {
+  createColumnHelper,
+  createSortedRowModel,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  sortFn_datetime,
+  sortFn_text,
+  tableFeatures,
+  useTable,
+} from "@tanstack/react-table";
+import type { ColumnDef, Header, RowData, SortingState } from "@tanstack/react-table";
+
+/** What a column may say about its cells beyond the value: extra classes for its `<td>` and `<th>`. */
+export interface DataColumnMeta {
+  className?: string;
+  headerClassName?: string;
+}
+
+/**
+ * The one feature set every console table uses (TanStack Table 9 registers features statically):
+ * sorting is there for tables that ask for it; a table without `sortable` never sorts.
+ */
+export const dataTableFeatures = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
+  columnMeta: {} as DataColumnMeta,
+});
+export type DataTableFeatures = typeof dataTableFeatures;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- columns of one table hold values of different types.
+export type DataColumn<T extends RowData> = ColumnDef<DataTableFeatures, T, any>;
+
+/** A typed column helper for rows of `T`: `const col = dataColumns<Row>(); col.accessor("id", {...})`. */
+export function dataColumns<T extends RowData>() {
+  return createColumnHelper<DataTableFeatures, T>();
+}
+
+export type DataTableDensity = "dense" | "normal";
+
+const HEAD: Record<DataTableDensity, string> = {
+  dense: "px-2 py-1.5 text-left text-xs font-semibold whitespace-nowrap text-fg-muted uppercase",
+  normal: "px-3 py-2 text-left text-xs font-semibold whitespace-nowrap text-fg-muted uppercase",
+};
+const CELL: Record<DataTableDensity, string> = {
+  dense: "px-2 py-1.5 align-top",
+  normal: "px-3 py-2 align-top",
+};
+
+export interface DataTableProps<T extends RowData> {
+  columns: readonly DataColumn<T>[];
+  data: readonly T[];
+  /** A stable id per row (React key and TanStack row id). */
+  getRowId: (row: T, index: number) => string;
+  testId?: string;
+  /** `data-testid` of every body row. */
+  rowTestId?: string;
+  /** Extra `data-*` attributes per row (e.g. a status the tests read). */
+  rowData?: (row: T, index: number) => Record<`data-${string}`, string | number | undefined>;
+  /** Shown instead of the table when there are no rows; without it an empty table renders nothing. */
+  empty?: ReactNode;
+  density?: DataTableDensity;
+  /** The header stays in view while the rows scroll (the table scrolls inside its own box). */
+  stickyHeader?: boolean;
+  /** Every cell on one line (a wide table scrolls sideways instead). */
+  nowrap?: boolean;
+  /** Header clicks sort by that column (columns opt out with `enableSorting: false`). */
+  sortable?: boolean;
+  initialSorting?: SortingState;
+  /** The keyboard-focused row (marked `aria-selected` and kept scrolled into view). */
+  selectedIndex?: number;
+  onRowClick?: (index: number) => void;
+  /** A full-width detail row under a row, or null for none. */
+  renderDetail?: (row: T) => ReactNode;
+  caption?: ReactNode;
+  className?: string;
+}
+
+/**
+ * Whether the box scrolls (its content is wider or taller than it). A scrolling box must be reachable
+ * from the keyboard to be scrolled, so it then takes a tab stop; one that fits stays out of the tab order.
+ */
+function useScrolls(ref: RefObject<HTMLElement | null>, rows: number): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box || typeof ResizeObserver === "undefined") return;
+    const measure = () => setScrolls(box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight);
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+    // Re-measured when rows come and go (the box itself is absent while the empty state shows).
+  }, [ref, rows]);
+  return scrolls;
+}
+
+/** A console table on TanStack Table 9: one look, density, optional sorting, sticky header and row focus. */
+export function DataTable<T extends RowData>(props: DataTableProps<T>) {
+  const { columns, data, getRowId, sortable = false, initialSorting = [] } = props;
+  const table = useTable({
+    features: dataTableFeatures,
+    columns: columns as DataColumn<T>[],
+    data: data as T[],
+    getRowId,
+    enableSorting: sortable,
+    initialState: { sorting: initialSorting },
+  });
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const scrolls = useScrolls(boxRef, data.length);
+  useEffect(() => {
+    if (props.selectedIndex === undefined) return;
+    bodyRef.current?.querySelector(`[data-row-index="${props.selectedIndex}"]`)?.scrollIntoView?.({ block: "nearest" });
+  }, [props.selectedIndex]);
+
+  if (data.length === 0 && props.empty !== undefined) return <>{props.empty}</>;
+  const density = props.density ?? "dense";
+  const rows = table.getRowModel().rows;
+  const width = table.getAllLeafColumns().length;
+  const scroll = props.stickyHeader ? "max-h-[70vh] overflow-auto" : "overflow-x-auto";
+  return (
+    <div ref={boxRef} tabIndex={scrolls ? 0 : undefined} className={`${scroll} ${props.className ?? ""}`}>
+      <table className="w-full text-left text-sm" data-testid={props.testId}>
+        {props.caption ? <caption className="mb-1 text-left text-xs text-fg-muted">{props.caption}</caption> : null}
+        <thead className={`border-b border-line bg-panel-muted ${props.stickyHeader ? "sticky top-0 z-10" : ""}`}>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => (
+                <HeaderCell key={header.id} header={header} className={HEAD[density]}>
+                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                </HeaderCell>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody ref={bodyRef}>
+          {rows.map((row, index) => {
+            const selected = props.selectedIndex === undefined ? undefined : index === props.selectedIndex;
+            const detail = props.renderDetail?.(row.original) ?? null;
+            return (
+              <Fragment key={row.id}>
+                <tr
+                  data-testid={props.rowTestId}
+                  data-row-index={index}
+                  aria-selected={selected}
+                  onClick={props.onRowClick ? () => props.onRowClick?.(index) : undefined}
+                  className={rowClass(selected, detail !== null)}
+                  {...props.rowData?.(row.original, index)}
+                >
+                  {row.getAllCells().map((cell) => (
+                    <td
+                      key={cell.id}
+                      className={`${CELL[density]} ${props.nowrap ? "whitespace-nowrap" : ""} ${cell.column.columnDef.meta?.className ?? ""}`}
+                    >
+                      <table.FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+                {detail !== null ? (
+                  <tr className="border-b border-line bg-panel-muted/50 last:border-0">
+                    <td colSpan={width} className="px-2 py-3">
+                      {detail}
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function rowClass(selected: boolean | undefined, hasDetail: boolean): string {
+  const border = hasDetail ? "border-b border-line" : "border-b border-line last:border-0";
+  if (selected === undefined) return border;
+  return `${border} ${selected ? "bg-accent-soft/60" : "hover:bg-panel-muted"}`;
+}
+
+const SORT_ARIA = { asc: "ascending", desc: "descending" } as const;
+
+/** A column header; a sortable one is a button that cycles the order and says it in `aria-sort`. */
+function HeaderCell<T extends RowData>({
+  header,
+  className,
+  children,
+}: {
+  header: Header<DataTableFeatures, T, unknown>;
+  className: string;
+  children: ReactNode;
+}) {
+  const extra = header.column.columnDef.meta?.headerClassName ?? "";
+  if (header.isPlaceholder || !header.column.getCanSort())
+    return (
+      <th scope="col" colSpan={header.colSpan} className={`${className} ${extra}`}>
+        {children}
+      </th>
+    );
+  const sorted = header.column.getIsSorted();
+  return (
+    <th
+      scope="col"
+      colSpan={header.colSpan}
+      aria-sort={sorted ? SORT_ARIA[sorted] : "none"}
+      className={`${className} ${extra}`}
+    >
+      <button
+        type="button"
+        onClick={header.column.getToggleSortingHandler()}
+        className="inline-flex items-center gap-1 uppercase hover:text-fg focus-visible:outline-2 focus-visible:outline-focus"
+      >
+        {children}
+        <span aria-hidden="true">{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
+      </button>
+    </th>
+  );
+}
