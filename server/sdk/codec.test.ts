@@ -78,6 +78,8 @@ describe("avro payload codec", () => {
 
   it.each([
     ["empty_blob", "", "invalid_payload_framing"],
+    // Passes the base64 check but decodes to no bytes (it once crashed reading the missing prefix).
+    ["padding_only", "==", "invalid_payload_framing"],
     ["invalid_base64", "JSUl", "invalid_payload_framing"],
     ["short_frame", "wwE=", "invalid_payload_framing"],
     ["no_datum", "wwHioz3/VYAiNw==", "invalid_payload_framing"],
