@@ -170,9 +170,9 @@ describe("demo fleet", () => {
       }[];
     await new Promise((r) => setTimeout(r, 200));
     expect(restocks()).toEqual([
-      { workflow_instance_id: fleet.seeded.lost_transport.workflowId, liveness_state: "repair_needed" },
+      { workflow_instance_id: fleet.seeded.lost_transport!.workflowId, liveness_state: "repair_needed" },
     ]);
-    const res = await fetch(`${server.baseUrl}/api/workflows/${fleet.seeded.lost_transport.workflowId}/repair`, {
+    const res = await fetch(`${server.baseUrl}/api/workflows/${fleet.seeded.lost_transport!.workflowId}/repair`, {
       method: "POST",
       headers: { Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`, "X-Durable-Workflow-Control-Plane-Version": "2" },
     });
@@ -212,7 +212,7 @@ describe("demo fleet", () => {
       log: (l) => log.push(l),
     });
     const s = fleet.seeded;
-    const id = (name: string): string => s[name].workflowId;
+    const id = (name: string): string => s[name]!.workflowId;
 
     await eventually(settled(id("order_happy"), "completed"), "happy order");
     const declined = await eventually(settled(id("order_declined"), "failed"), "declined order");
@@ -225,7 +225,7 @@ describe("demo fleet", () => {
         (e) => e.event_type === "ActivityScheduled" && e.payload.activity_type === "ReleaseInventory",
       ),
     ).toBe(true);
-    await eventually(() => liveness(s.lost_transport.runId as string) === "repair_needed", "lost transport");
+    await eventually(() => liveness(s.lost_transport!.runId as string) === "repair_needed", "lost transport");
     await eventually(
       () =>
         historyOf(server.db, currentRun(server.db, id("order_exhausted"))?.id ?? "").some(

@@ -8,6 +8,7 @@ import type { CrashingWorker } from "./crashing-worker";
 import { loseTransport, waitForReadyTask } from "./faults";
 import { defaultQueueActivities, demoWorkflows, paymentsQueueActivities } from "./workflows";
 import type { Order, OrderScenario } from "./workflows";
+import { at } from "../invariant";
 
 export interface DemoFleetOptions {
   /** Server origin, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -139,7 +140,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       args: [
         {
           orderId: id,
-          customer: CUSTOMERS[orderCount % CUSTOMERS.length],
+          customer: at(CUSTOMERS, orderCount % CUSTOMERS.length),
           amountCents: 1999 + (orderCount % 7) * 1250,
           scenario,
         },

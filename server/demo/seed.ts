@@ -5,6 +5,7 @@ import { newId } from "../ids";
 import { openDb } from "../store/db";
 import type { Db } from "../store/db";
 import { encodeBlob } from "../sdk/codec";
+import { at } from "../invariant";
 
 /**
  * Bulk-loads synthetic history into the embedded server's SQLite file for benchmarks: instances,
@@ -89,7 +90,7 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
 
   let events = 0;
   const seedOne = (i: number): void => {
-    const type = TYPES[i % TYPES.length];
+    const type = at(TYPES, i % TYPES.length);
     const shape = shapeOf(i);
     const startedAt = now - Math.floor(((i * 2654435761) % 1_000_000_007) % (30 * DAY_MS));
     const duration = 200 + ((i * 31) % 120_000);
@@ -98,7 +99,7 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
     const runId = newId(startedAt);
     const instanceId = `seed-${tag}-${type.replace("Workflow", "").toLowerCase()}-${i}`;
     const businessKey = `customer-${i % 5000}`;
-    const queue = QUEUES[i % QUEUES.length];
+    const queue = at(QUEUES, i % QUEUES.length);
     const status = {
       completed: "completed",
       failed: "failed",
@@ -117,7 +118,7 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
           terminated: "terminated",
         }[shape as "completed"]
       : null;
-    const at = (k: number): number =>
+    const stepTime = (k: number): number =>
       Math.min(startedAt + k * Math.max(1, Math.floor(duration / 4)), closedAt ?? startedAt + k * 50);
 
     const execId = newId(startedAt);
@@ -260,11 +261,11 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
     list.forEach((e, k) => {
       const json = JSON.stringify(e.payload);
       size += json.length + e.type.length;
-      const t = at(k);
+      const t = stepTime(k);
       insEvent.run(newId(t), runId, k + 1, e.type, json, t, t, t);
     });
     events += list.length;
-    const lastProgress = at(list.length - 1);
+    const lastProgress = stepTime(list.length - 1);
     insInstance.run(
       instanceId,
       namespace,
@@ -318,7 +319,7 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
       duration_ms: closedAt !== null ? closedAt - startedAt : null,
       wait_kind: shape === "waiting" ? "signal" : null,
       wait_reason: shape === "waiting" ? "Waiting for signal approve" : null,
-      wait_started_at: shape === "waiting" ? at(1) : null,
+      wait_started_at: shape === "waiting" ? stepTime(1) : null,
       open_wait_id: shape === "waiting" ? waitId : null,
       resume_kind: shape === "waiting" ? "external_input" : null,
       resume_id: shape === "waiting" ? waitId : null,

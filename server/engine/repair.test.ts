@@ -50,24 +50,24 @@ describe("repair", () => {
     const runId = await runWithActivity(h, w, "lost-1");
     const lost = await w.mustPollActivity();
     let debug = await cp(h.url, "/workflows/lost-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("activity_task_leased");
+    expect(debug.body.execution?.liveness_state).toBe("activity_task_leased");
 
     h.clock.advance(LEASE_MS + 1_000);
     // Debug reads the stored summary (WorkflowRunDiagnostics.php@11d35b7): until the sweep refreshes
     // it the run still reads leased, while the lease expiry itself is evaluated now.
     debug = await cp(h.url, "/workflows/lost-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("activity_task_leased");
-    expect(debug.body.pending_activities[0].current_attempt.lease_expired).toBe(true);
+    expect(debug.body.execution?.liveness_state).toBe("activity_task_leased");
+    expect(debug.body.pending_activities?.[0]?.current_attempt?.lease_expired).toBe(true);
     expect(list(debug.body.findings).map((f) => f.code)).toContain("expired_leases");
     expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
     debug = await cp(h.url, "/workflows/lost-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("repair_needed");
-    expect(String(debug.body.execution.liveness_reason)).toContain(`Activity task ${lost.task_id} lease expired at`);
+    expect(debug.body.execution?.liveness_state).toBe("repair_needed");
+    expect(String(debug.body.execution?.liveness_reason)).toContain(`Activity task ${lost.task_id} lease expired at`);
     // No task_problem / repair_attention flag for an activity lease, so the real status is the open work.
     expect(debug.body.diagnostic_status).toBe("pending_work");
     // Workflow tasks only: the expired activity task is the summary's next task, not a pending workflow task.
     expect(list(debug.body.pending_workflow_tasks)).toEqual([]);
-    expect(debug.body.execution.next_scheduled_event).toMatchObject({
+    expect(debug.body.execution?.next_scheduled_event).toMatchObject({
       source: "run_summary",
       task_id: lost.task_id,
       task_type: "activity",
@@ -78,7 +78,7 @@ describe("repair", () => {
     expect(repair.status).toBe(200);
     expect(repair.body.outcome).toBe("repair_dispatched");
     expect(repair.body.command_status).toBe("accepted");
-    expect(repair.body.control_plane.outcome).toBe("repair_dispatched");
+    expect(repair.body.control_plane?.outcome).toBe("repair_dispatched");
     const event = (
       h.db
         .prepare(
@@ -110,8 +110,8 @@ describe("repair", () => {
     });
 
     debug = await cp(h.url, "/workflows/lost-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("activity_task_ready");
-    expect(debug.body.execution.task_problem).toBe(false);
+    expect(debug.body.execution?.liveness_state).toBe("activity_task_ready");
+    expect(debug.body.execution?.task_problem).toBe(false);
 
     const late = await w.completeActivity(lost);
     expect(late.body.recorded).toBe(false);
@@ -171,8 +171,8 @@ describe("repair", () => {
     h.db.prepare("DELETE FROM workflow_tasks WHERE workflow_run_id = ?").run(runId);
     // The stored summary still names the task; debug shows the synthetic row for it (summaryMissingWorkflowTaskRow, @11d35b7).
     let debug = await cp(h.url, "/workflows/missing-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("workflow_task_ready");
-    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({
+    expect(debug.body.execution?.liveness_state).toBe("workflow_task_ready");
+    expect(debug.body.pending_workflow_tasks?.[0]).toMatchObject({
       task_id: `missing:workflow:${lostTaskId}`,
       expected_task_id: lostTaskId,
       status: "missing",
@@ -182,8 +182,8 @@ describe("repair", () => {
     });
     expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
     debug = await cp(h.url, "/workflows/missing-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("repair_needed");
-    expect(debug.body.execution.liveness_reason).toBe("Run is non-terminal but has no durable next-resume source.");
+    expect(debug.body.execution?.liveness_state).toBe("repair_needed");
+    expect(debug.body.execution?.liveness_reason).toBe("Run is non-terminal but has no durable next-resume source.");
     expect(list(debug.body.pending_workflow_tasks)).toEqual([]);
     const eventsBefore = typesOf(h.db, runId).length;
 
@@ -236,12 +236,12 @@ describe("repair", () => {
     const status = await cp(h.url, "/system/repair");
     expect(status.status).toBe(200);
     const c = status.body.candidates;
-    expect(c.existing_task_candidates).toBe(60);
-    expect(c.selected_existing_task_candidates).toBe(25);
-    expect(c.scan_pressure).toBe(true);
-    expect(c.existing_task_scan_limit_reached).toBe(true);
+    expect(c?.existing_task_candidates).toBe(60);
+    expect(c?.selected_existing_task_candidates).toBe(25);
+    expect(c?.scan_pressure).toBe(true);
+    expect(c?.existing_task_scan_limit_reached).toBe(true);
     expect(
-      list(c.scopes).map((s) => [
+      list(c?.scopes).map((s) => [
         s.queue,
         s.existing_task_candidates,
         s.selected_existing_task_candidates,
@@ -251,7 +251,7 @@ describe("repair", () => {
       ["queue-a", 30, 13, true],
       ["queue-b", 30, 12, true],
     ]);
-    expect(c.max_task_candidate_age_ms).toBe(LEASE_MS + 1_000);
+    expect(c?.max_task_candidate_age_ms).toBe(LEASE_MS + 1_000);
 
     {
       const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -267,7 +267,7 @@ describe("repair", () => {
     expect(pass.body.selected_existing_task_candidates).toBe(25);
     expect(pass.body.repaired_existing_tasks).toBe(25);
     const after = await cp(h.url, "/system/repair");
-    expect(after.body.candidates.existing_task_candidates).toBe(35);
+    expect(after.body.candidates?.existing_task_candidates).toBe(35);
     const perQueue = h.db
       .prepare(
         "SELECT queue, COUNT(*) AS n FROM workflow_tasks WHERE status = 'ready' AND repair_count = 1 GROUP BY queue ORDER BY queue",
@@ -296,8 +296,8 @@ describe("repair", () => {
     failClaim();
     // A write outside the engine: the stored liveness is unchanged, the task row's own flags are read now.
     const claimDebug = (await cp(h.url, "/workflows/claim-1/debug")).body;
-    expect(claimDebug.execution.liveness_state).toBe("workflow_task_ready");
-    expect(claimDebug.pending_workflow_tasks[0]).toMatchObject({
+    expect(claimDebug.execution?.liveness_state).toBe("workflow_task_ready");
+    expect(claimDebug.pending_workflow_tasks?.[0]).toMatchObject({
       task_id: taskId,
       claim_failed: true,
       last_claim_error: "backend rejected the claim",

@@ -116,8 +116,8 @@ describe("run summary projection", () => {
     expect(projectRunSummary(h.db, t.run_id, h.clock.now())?.liveness_state).toBe("repair_needed");
     // Stored, as WorkflowRunDiagnostics.php@11d35b7 reads it; the task row's lease state is evaluated now.
     let debug = await cp(h.url, "/workflows/lease-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("workflow_task_leased");
-    expect(debug.body.pending_workflow_tasks[0]).toMatchObject({
+    expect(debug.body.execution?.liveness_state).toBe("workflow_task_leased");
+    expect(debug.body.pending_workflow_tasks?.[0]).toMatchObject({
       transport_state: "lease_expired",
       lease_expired: true,
       summary: "Workflow task lease expired; waiting for recovery.",
@@ -125,17 +125,17 @@ describe("run summary projection", () => {
 
     expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(1);
     debug = await cp(h.url, "/workflows/lease-1/debug");
-    expect(debug.body.execution.liveness_state).toBe("repair_needed");
-    expect(debug.body.execution.task_problem).toBe(true);
-    expect(debug.body.execution.task_problem_badge.code).toBe("active");
+    expect(debug.body.execution?.liveness_state).toBe("repair_needed");
+    expect(debug.body.execution?.task_problem).toBe(true);
+    expect(debug.body.execution?.task_problem_badge?.code).toBe("active");
     expect(debug.body.diagnostic_status).toBe("needs_attention");
     const s = stored(h, t.run_id);
     expect(s.liveness_state).toBe("repair_needed");
     expect(s.repair_blocked_reason).toBeNull();
     expect(s.task_problem).toBe(1);
     const metrics = await cp(h.url, "/system/operator-metrics");
-    expect(metrics.body.operator_metrics.runs.repair_needed).toBe(1);
-    expect(metrics.body.operator_metrics.tasks.lease_expired).toBe(1);
+    expect(metrics.body.operator_metrics?.runs?.repair_needed).toBe(1);
+    expect(metrics.body.operator_metrics?.tasks?.lease_expired).toBe(1);
     expect(refreshStaleSummaries(h.engine, h.clock.now())).toBe(0);
 
     const repair = await cp(h.url, "/workflows/lease-1/repair", { body: {} });

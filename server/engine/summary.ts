@@ -318,9 +318,18 @@ interface RunFacts extends RunColumns {
   exception_count: number;
 }
 
-function project(db: Db, runId: string, now: number, prev: RunSummary | undefined): RunSummary | null {
-  // History budget: the count is the highest sequence; sizes add only the events since the last
-  // projection (all of them when history shrank, which only a rebuilt file can show).
+/** A run's history budget figures: the event count is the highest sequence. */
+interface RunHistoryFacts {
+  run: RunFacts;
+  maxSeq: number;
+  sizeBytes: number;
+}
+
+/**
+ * The run's facts, with the history size grown by the events since the last projection (all of
+ * them when history shrank, which only a rebuilt file can show); null when the run does not exist.
+ */
+function readRunFacts(db: Db, runId: string, prev: RunSummary | undefined): RunHistoryFacts | null {
   const prevCount = prev?.history_event_count ?? 0;
   let run = stmt(db, RUN_FACTS_SQL).get({ id: runId, counted: prevCount }) as RunFacts | undefined;
   if (!run) return null;
@@ -330,238 +339,354 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     run = stmt(db, RUN_FACTS_SQL).get({ id: runId, counted: 0 }) as RunFacts;
     sizeBytes = 0;
   }
-  sizeBytes += run.new_event_bytes;
-  const isCurrent = run.instance_exists === null || run.current_run_id === null || run.current_run_id === run.id;
-  const terminal = isTerminal(run.status);
-  const exceptionCount = run.exception_count;
+  return { run, maxSeq, sizeBytes: sizeBytes + run.new_event_bytes };
+}
 
-  let wait: Wait | null = null;
-  let nextTask: TaskRow | null = null;
-  let liveness: [string, string];
-  let taskProblemNow = false;
-  let replayBlockedTask = false;
-  let fanOut = 0;
+type Liveness = [state: string, reason: string];
 
-  if (terminal) {
-    liveness = ["closed", `Run closed as ${run.closed_reason ?? run.status}.`];
-  } else {
-    const tasks = stmt(
-      db,
-      "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')",
-    ).all(runId) as TaskRow[];
-    const replayBlocked = tasks.filter((t) => t.status === "failed" && parsePayload(t.payload).replay_blocked === true);
-    replayBlockedTask = replayBlocked.length > 0;
-    const open = tasks.filter((t) => t.status === "ready" || t.status === "leased").sort(byAvailability);
-    const unhealthy = open.find((t) => taskUnhealthy(t, now)) ?? null;
-    nextTask = unhealthy ?? open[0] ?? null;
-    const openWorkflowTask = open.find((t) => taskKind(t) === "workflow") ?? null;
+interface OpenTimer {
+  id: string;
+  fire_at: number;
+  created_at: number;
+  delay_seconds: number;
+}
+interface ReceivedSignal {
+  id: string;
+  signal_name: string;
+  received_at: number;
+}
+interface OpenChild {
+  id: string;
+  child_workflow_type: string;
+  created_at: number;
+}
+interface OpenSignalWait {
+  name: string;
+  at: number;
+  timeout: number | null;
+}
+interface OpenConditionWait {
+  key: string | null;
+  at: number;
+  timeout: number | null;
+}
 
-    const activities = stmt(
-      db,
-      "SELECT id, activity_type, status, attempt_count, created_at, schedule_deadline_at, close_deadline_at, schedule_to_close_deadline_at FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence",
-    ).all(runId) as OpenActivity[];
-    const timers = stmt(
-      db,
-      "SELECT id, fire_at, created_at, delay_seconds FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY fire_at",
-    ).all(runId) as { id: string; fire_at: number; created_at: number; delay_seconds: number }[];
-    const signals = stmt(
-      db,
-      "SELECT id, signal_name, received_at FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY received_at",
-    ).all(runId) as { id: string; signal_name: string; received_at: number }[];
-    const children = stmt(
-      db,
-      "SELECT id, child_workflow_type, created_at FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND status IN ('scheduled', 'started') ORDER BY sequence",
-    ).all(runId) as { id: string; child_workflow_type: string; created_at: number }[];
-    const waitEvents = stmt(
-      db,
-      `SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events
-         WHERE workflow_run_id = ? AND event_type IN (${WAIT_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) ORDER BY sequence`,
-    ).all(runId) as WaitEventRow[];
-    fanOut = activities.length + children.length + timers.length;
+/** A run's open tasks: ready/leased ones by availability, the replay-blocked failed ones, the first unhealthy one. */
+interface OpenTasks {
+  open: TaskRow[];
+  replayBlocked: TaskRow[];
+  unhealthy: TaskRow | null;
+  openWorkflowTask: TaskRow | null;
+}
 
-    const openSignalWaits = new Map<string, { name: string; at: number; timeout: number | null }>();
-    const openConditionWaits = new Map<string, { key: string | null; at: number; timeout: number | null }>();
-    for (const e of waitEvents) {
-      const p = parsePayload(e.payload);
-      const sigId = typeof p.signal_wait_id === "string" ? p.signal_wait_id : null;
-      const condId = typeof p.condition_wait_id === "string" ? p.condition_wait_id : null;
-      const timeout = typeof p.timeout_seconds === "number" ? p.timeout_seconds : null;
-      if (e.event_type === "SignalWaitOpened" && sigId)
-        openSignalWaits.set(sigId, { name: String(p.signal_name ?? ""), at: e.recorded_at, timeout });
-      else if (e.event_type === "SignalApplied" && sigId) openSignalWaits.delete(sigId);
-      else if (e.event_type === "ConditionWaitOpened" && condId)
-        openConditionWaits.set(condId, {
-          key: typeof p.condition_key === "string" ? p.condition_key : null,
-          at: e.recorded_at,
-          timeout,
-        });
-      else if (condId) openConditionWaits.delete(condId);
-    }
-    // A signal wait with a timeout also ends when its timeout timer fires (no SignalApplied then).
-    // Only such waits pay for this lookup, which scans the run's own events.
-    for (const [id, w] of openSignalWaits) {
-      if (w.timeout === null) continue;
-      const fired = stmt(
-        db,
-        "SELECT 1 FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerFired' AND json_extract(payload, '$.signal_wait_id') = ? LIMIT 1",
-      ).get(runId, id);
-      if (fired) openSignalWaits.delete(id);
-    }
+/** Everything a non-terminal run may be parked on, read with index-backed lookups scoped to the run. */
+interface OpenWork extends OpenTasks {
+  activities: OpenActivity[];
+  timers: OpenTimer[];
+  signals: ReceivedSignal[];
+  children: OpenChild[];
+  signalWaits: Map<string, OpenSignalWait>;
+  conditionWaits: Map<string, OpenConditionWait>;
+}
 
-    const activityTask = (a: OpenActivity): TaskRow | undefined =>
-      open.find((t) => t.task_type === "activity" && parsePayload(t.payload).activity_execution_id === a.id);
-    const timerTask = (id: string): TaskRow | undefined =>
-      open.find((t) => t.task_type === "timer" && parsePayload(t.payload).timer_id === id);
+function readOpenTasks(db: Db, runId: string, now: number): OpenTasks {
+  const tasks = stmt(
+    db,
+    "SELECT * FROM workflow_tasks WHERE workflow_run_id = ? AND status IN ('ready', 'leased', 'failed')",
+  ).all(runId) as TaskRow[];
+  const replayBlocked = tasks.filter((t) => t.status === "failed" && parsePayload(t.payload).replay_blocked === true);
+  const open = tasks.filter((t) => t.status === "ready" || t.status === "leased").sort(byAvailability);
+  return {
+    open,
+    replayBlocked,
+    unhealthy: open.find((t) => taskUnhealthy(t, now)) ?? null,
+    openWorkflowTask: open.find((t) => taskKind(t) === "workflow") ?? null,
+  };
+}
 
-    // Wait: the earliest durable obligation the run is parked on.
-    const act = activities[0];
-    const sig = signals[0];
-    const cond = [...openConditionWaits.entries()][0];
-    const tim = timers[0];
-    const child = children[0];
-    const sigWait = [...openSignalWaits.entries()][0];
-    if (act) {
-      wait = {
-        kind: "activity",
-        reason: `Waiting for activity ${act.activity_type}`,
-        openWaitId: `activity:${act.id}`,
-        resumeKind: "activity_execution",
-        resumeId: act.id,
-        startedAt: act.created_at,
-        deadlineAt: minDeadline([act.schedule_deadline_at, act.close_deadline_at, act.schedule_to_close_deadline_at]),
-      };
-    } else if (sig) {
-      wait = {
-        kind: "signal",
-        reason: `Applying signal ${sig.signal_name}`,
-        openWaitId: `signal-application:${sig.id}`,
-        resumeKind: "workflow_signal",
-        resumeId: sig.id,
-        startedAt: sig.received_at,
-        deadlineAt: null,
-      };
-    } else if (cond) {
-      const [id, c] = cond;
-      wait = {
-        kind: "condition",
-        reason:
-          c.timeout !== null
-            ? `Waiting for condition${c.key ? ` ${c.key}` : ""} or timeout`
-            : `Waiting for condition${c.key ? ` ${c.key}` : ""}`,
-        openWaitId: id,
-        resumeKind: "external_input",
-        resumeId: id,
-        startedAt: c.at,
-        deadlineAt: c.timeout !== null ? c.at + c.timeout * 1000 : null,
-      };
-    } else if (tim) {
-      wait = {
-        kind: "timer",
-        reason: `Waiting for timer (${tim.delay_seconds}s)`,
-        openWaitId: `timer:${tim.id}`,
-        resumeKind: "timer",
-        resumeId: tim.id,
-        startedAt: tim.created_at,
-        deadlineAt: tim.fire_at,
-      };
-    } else if (child) {
-      wait = {
-        kind: "child",
-        reason: `Waiting for child workflow ${child.child_workflow_type}`,
-        openWaitId: `child:${child.id}`,
-        resumeKind: "child_workflow_run",
-        resumeId: child.id,
-        startedAt: child.created_at,
-        deadlineAt: null,
-      };
-    } else if (sigWait) {
-      const [id, s] = sigWait;
-      wait = {
-        kind: "signal",
-        reason: s.timeout !== null ? `Waiting for signal ${s.name} or timeout` : `Waiting for signal ${s.name}`,
-        openWaitId: id,
-        resumeKind: "external_input",
-        resumeId: id,
-        startedAt: s.at,
-        deadlineAt: s.timeout !== null ? s.at + s.timeout * 1000 : null,
-      };
-    } else if (openWorkflowTask) {
-      wait = {
-        kind: "workflow-task",
-        reason: openWorkflowTask.status === "leased" ? "Workflow task is running" : "Waiting for a workflow task",
-        openWaitId: `workflow-task:${openWorkflowTask.id}`,
-        resumeKind: "workflow_task",
-        resumeId: openWorkflowTask.id,
-        startedAt: openWorkflowTask.created_at,
-        deadlineAt: null,
-      };
-    }
-
-    // Liveness: the documented evaluation order, first match wins.
-    if (replayBlocked[0]) {
-      nextTask = replayBlocked[0];
-      liveness = [
-        "workflow_replay_blocked",
-        `Workflow task ${replayBlocked[0].id} is blocked: history cannot be replayed by the current build.`,
-      ];
-    } else if (unhealthy) {
-      liveness = ["repair_needed", unhealthyReason(unhealthy, now)];
-    } else if (act) {
-      const t = activityTask(act);
-      if (t) liveness = healthyTaskLiveness(t, now);
-      else if (act.status === "running")
-        liveness = ["activity_running_without_task", `Activity ${act.id} is running without an open activity task.`];
-      else liveness = ["repair_needed", `Activity ${act.id} is pending without an open activity task.`];
-    } else if (sig) {
-      liveness = openWorkflowTask
-        ? healthyTaskLiveness(openWorkflowTask, now)
-        : ["repair_needed", `Accepted signal ${sig.signal_name} is received without an open workflow task.`];
-      if (!openWorkflowTask) taskProblemNow = true;
-    } else if (cond) {
-      liveness = ["waiting_for_condition", `Waiting for condition${cond[1].key ? ` ${cond[1].key}` : ""}.`];
-    } else if (tim) {
-      const t = timerTask(tim.id);
-      liveness = t
-        ? healthyTaskLiveness(t, now)
-        : ["repair_needed", `Timer ${tim.id} is pending without an open timer task.`];
-    } else if (nextTask) {
-      liveness = healthyTaskLiveness(nextTask, now);
-    } else if (child) {
-      liveness = ["waiting_for_child", `Waiting for child workflow ${child.child_workflow_type}.`];
-    } else if (sigWait) {
-      liveness = ["waiting_for_signal", `Waiting for signal ${sigWait[1].name}.`];
-    } else {
-      liveness = ["repair_needed", "Run is non-terminal but has no durable next-resume source."];
-    }
-
-    if (replayBlockedTask) taskProblemNow = true;
-    if (
-      openWorkflowTask &&
-      (taskUnhealthy(openWorkflowTask, now) || claimFailed(openWorkflowTask) || openWorkflowTask.repair_count > 0)
-    )
-      taskProblemNow = true;
-    if (liveness[0] === "repair_needed" && wait === null) taskProblemNow = true;
+/** The signal and condition waits still open after replaying the run's wait events in order. */
+function openWaitsOf(waitEvents: WaitEventRow[]): Pick<OpenWork, "signalWaits" | "conditionWaits"> {
+  const signalWaits = new Map<string, OpenSignalWait>();
+  const conditionWaits = new Map<string, OpenConditionWait>();
+  for (const e of waitEvents) {
+    const p = parsePayload(e.payload);
+    const sigId = typeof p.signal_wait_id === "string" ? p.signal_wait_id : null;
+    const condId = typeof p.condition_wait_id === "string" ? p.condition_wait_id : null;
+    const timeout = typeof p.timeout_seconds === "number" ? p.timeout_seconds : null;
+    if (e.event_type === "SignalWaitOpened" && sigId)
+      signalWaits.set(sigId, { name: String(p.signal_name ?? ""), at: e.recorded_at, timeout });
+    else if (e.event_type === "SignalApplied" && sigId) signalWaits.delete(sigId);
+    else if (e.event_type === "ConditionWaitOpened" && condId)
+      conditionWaits.set(condId, {
+        key: typeof p.condition_key === "string" ? p.condition_key : null,
+        at: e.recorded_at,
+        timeout,
+      });
+    else if (condId) conditionWaits.delete(condId);
   }
+  return { signalWaits, conditionWaits };
+}
 
-  let repairBlocked: string | null;
-  if (!isCurrent) repairBlocked = "selected_run_not_current";
-  else if (terminal) repairBlocked = "run_closed";
-  else if (liveness[0] === "repair_needed") repairBlocked = null;
-  else if (liveness[0] === "workflow_replay_blocked") repairBlocked = replayBlockedTask ? null : "unsupported_history";
-  else if (liveness[0].includes("waiting_for_compatible_worker")) repairBlocked = "waiting_for_compatible_worker";
-  else repairBlocked = "repair_not_needed";
+/**
+ * A signal wait with a timeout also ends when its timeout timer fires (no SignalApplied then).
+ * Only such waits pay for this lookup, which scans the run's own events.
+ */
+function dropTimedOutSignalWaits(db: Db, runId: string, signalWaits: Map<string, OpenSignalWait>): void {
+  for (const [id, w] of signalWaits) {
+    if (w.timeout === null) continue;
+    const fired = stmt(
+      db,
+      "SELECT 1 FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'TimerFired' AND json_extract(payload, '$.signal_wait_id') = ? LIMIT 1",
+    ).get(runId, id);
+    if (fired) signalWaits.delete(id);
+  }
+}
 
-  const pressure =
-    maxSeq >= HISTORY_BUDGET.event_threshold ||
-    sizeBytes >= HISTORY_BUDGET.size_bytes_threshold ||
-    fanOut >= HISTORY_BUDGET.fan_out_threshold
-      ? "continue_as_new_recommended"
-      : maxSeq >= HISTORY_BUDGET.event_warning_threshold ||
-          sizeBytes >= HISTORY_BUDGET.size_bytes_warning_threshold ||
-          fanOut >= HISTORY_BUDGET.fan_out_warning_threshold
-        ? "approaching"
-        : "ok";
+function readOpenWork(db: Db, runId: string, now: number): OpenWork {
+  const activities = stmt(
+    db,
+    "SELECT id, activity_type, status, attempt_count, created_at, schedule_deadline_at, close_deadline_at, schedule_to_close_deadline_at FROM activity_executions WHERE workflow_run_id = ? AND status IN ('pending', 'running') ORDER BY sequence",
+  ).all(runId) as OpenActivity[];
+  const timers = stmt(
+    db,
+    "SELECT id, fire_at, created_at, delay_seconds FROM workflow_run_timers WHERE workflow_run_id = ? AND status = 'pending' ORDER BY fire_at",
+  ).all(runId) as OpenTimer[];
+  const signals = stmt(
+    db,
+    "SELECT id, signal_name, received_at FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY received_at",
+  ).all(runId) as ReceivedSignal[];
+  const children = stmt(
+    db,
+    "SELECT id, child_workflow_type, created_at FROM workflow_child_calls WHERE parent_workflow_run_id = ? AND status IN ('scheduled', 'started') ORDER BY sequence",
+  ).all(runId) as OpenChild[];
+  const waitEvents = stmt(
+    db,
+    `SELECT sequence, event_type, payload, recorded_at FROM workflow_history_events
+         WHERE workflow_run_id = ? AND event_type IN (${WAIT_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) ORDER BY sequence`,
+  ).all(runId) as WaitEventRow[];
+  const waits = openWaitsOf(waitEvents);
+  dropTimedOutSignalWaits(db, runId, waits.signalWaits);
+  return { ...readOpenTasks(db, runId, now), activities, timers, signals, children, ...waits };
+}
 
+function firstEntry<K, V>(map: Map<K, V>): [K, V] | undefined {
+  return [...map.entries()][0];
+}
+
+function activityWait(act: OpenActivity): Wait {
+  return {
+    kind: "activity",
+    reason: `Waiting for activity ${act.activity_type}`,
+    openWaitId: `activity:${act.id}`,
+    resumeKind: "activity_execution",
+    resumeId: act.id,
+    startedAt: act.created_at,
+    deadlineAt: minDeadline([act.schedule_deadline_at, act.close_deadline_at, act.schedule_to_close_deadline_at]),
+  };
+}
+
+function signalApplicationWait(sig: ReceivedSignal): Wait {
+  return {
+    kind: "signal",
+    reason: `Applying signal ${sig.signal_name}`,
+    openWaitId: `signal-application:${sig.id}`,
+    resumeKind: "workflow_signal",
+    resumeId: sig.id,
+    startedAt: sig.received_at,
+    deadlineAt: null,
+  };
+}
+
+/** A condition or signal wait opened by the workflow code, resumed by external input or its timeout. */
+function externalInputWait(kind: string, reason: string, id: string, w: { at: number; timeout: number | null }): Wait {
+  return {
+    kind,
+    reason: w.timeout !== null ? `${reason} or timeout` : reason,
+    openWaitId: id,
+    resumeKind: "external_input",
+    resumeId: id,
+    startedAt: w.at,
+    deadlineAt: w.timeout !== null ? w.at + w.timeout * 1000 : null,
+  };
+}
+
+function timerWait(tim: OpenTimer): Wait {
+  return {
+    kind: "timer",
+    reason: `Waiting for timer (${tim.delay_seconds}s)`,
+    openWaitId: `timer:${tim.id}`,
+    resumeKind: "timer",
+    resumeId: tim.id,
+    startedAt: tim.created_at,
+    deadlineAt: tim.fire_at,
+  };
+}
+
+function childWait(child: OpenChild): Wait {
+  return {
+    kind: "child",
+    reason: `Waiting for child workflow ${child.child_workflow_type}`,
+    openWaitId: `child:${child.id}`,
+    resumeKind: "child_workflow_run",
+    resumeId: child.id,
+    startedAt: child.created_at,
+    deadlineAt: null,
+  };
+}
+
+function workflowTaskWait(task: TaskRow): Wait {
+  return {
+    kind: "workflow-task",
+    reason: task.status === "leased" ? "Workflow task is running" : "Waiting for a workflow task",
+    openWaitId: `workflow-task:${task.id}`,
+    resumeKind: "workflow_task",
+    resumeId: task.id,
+    startedAt: task.created_at,
+    deadlineAt: null,
+  };
+}
+
+function conditionLabel(key: string | null): string {
+  return `Waiting for condition${key ? ` ${key}` : ""}`;
+}
+
+/** The wait: the earliest durable obligation the run is parked on, in the projector's order. */
+function parkedWait(w: OpenWork): Wait | null {
+  const act = w.activities[0];
+  if (act) return activityWait(act);
+  const sig = w.signals[0];
+  if (sig) return signalApplicationWait(sig);
+  const cond = firstEntry(w.conditionWaits);
+  if (cond) return externalInputWait("condition", conditionLabel(cond[1].key), cond[0], cond[1]);
+  const tim = w.timers[0];
+  if (tim) return timerWait(tim);
+  const child = w.children[0];
+  if (child) return childWait(child);
+  const sigWait = firstEntry(w.signalWaits);
+  if (sigWait) return externalInputWait("signal", `Waiting for signal ${sigWait[1].name}`, sigWait[0], sigWait[1]);
+  return w.openWorkflowTask ? workflowTaskWait(w.openWorkflowTask) : null;
+}
+
+/** The liveness of a run parked on an activity: its task's, or why it has none. */
+function activityLiveness(w: OpenWork, act: OpenActivity, now: number): Liveness {
+  const t = w.open.find(
+    (task) => task.task_type === "activity" && parsePayload(task.payload).activity_execution_id === act.id,
+  );
+  if (t) return healthyTaskLiveness(t, now);
+  if (act.status === "running")
+    return ["activity_running_without_task", `Activity ${act.id} is running without an open activity task.`];
+  return ["repair_needed", `Activity ${act.id} is pending without an open activity task.`];
+}
+
+function timerLiveness(w: OpenWork, tim: OpenTimer, now: number): Liveness {
+  const t = w.open.find((task) => task.task_type === "timer" && parsePayload(task.payload).timer_id === tim.id);
+  return t ? healthyTaskLiveness(t, now) : ["repair_needed", `Timer ${tim.id} is pending without an open timer task.`];
+}
+
+/**
+ * Liveness in the documented evaluation order, first match wins; `orphanedSignal` marks a
+ * received signal with no workflow task to apply it (a task problem although the run has a wait).
+ */
+function livenessOf(w: OpenWork, now: number): { liveness: Liveness; orphanedSignal: boolean } {
+  const none = (liveness: Liveness) => ({ liveness, orphanedSignal: false });
+  const blocked = w.replayBlocked[0];
+  if (blocked)
+    return none([
+      "workflow_replay_blocked",
+      `Workflow task ${blocked.id} is blocked: history cannot be replayed by the current build.`,
+    ]);
+  if (w.unhealthy) return none(["repair_needed", unhealthyReason(w.unhealthy, now)]);
+  const act = w.activities[0];
+  if (act) return none(activityLiveness(w, act, now));
+  const sig = w.signals[0];
+  if (sig) {
+    if (w.openWorkflowTask) return none(healthyTaskLiveness(w.openWorkflowTask, now));
+    return {
+      liveness: ["repair_needed", `Accepted signal ${sig.signal_name} is received without an open workflow task.`],
+      orphanedSignal: true,
+    };
+  }
+  const cond = firstEntry(w.conditionWaits);
+  if (cond) return none(["waiting_for_condition", `${conditionLabel(cond[1].key)}.`]);
+  const tim = w.timers[0];
+  if (tim) return none(timerLiveness(w, tim, now));
+  const next = w.open[0];
+  if (next) return none(healthyTaskLiveness(next, now));
+  const child = w.children[0];
+  if (child) return none(["waiting_for_child", `Waiting for child workflow ${child.child_workflow_type}.`]);
+  const sigWait = firstEntry(w.signalWaits);
+  if (sigWait) return none(["waiting_for_signal", `Waiting for signal ${sigWait[1].name}.`]);
+  return none(["repair_needed", "Run is non-terminal but has no durable next-resume source."]);
+}
+
+/** What the projection derives from the run's open work (or from its closing, for a terminal run). */
+interface RunState {
+  wait: Wait | null;
+  nextTask: TaskRow | null;
+  liveness: Liveness;
+  /** A transport problem now; the summary's badge also keeps an earlier one. */
+  taskProblem: boolean;
+  replayBlockedTask: boolean;
+  fanOut: number;
+}
+
+function closedRunState(run: RunFacts): RunState {
+  return {
+    wait: null,
+    nextTask: null,
+    liveness: ["closed", `Run closed as ${run.closed_reason ?? run.status}.`],
+    taskProblem: false,
+    replayBlockedTask: false,
+    fanOut: 0,
+  };
+}
+
+function openRunState(db: Db, runId: string, now: number): RunState {
+  const w = readOpenWork(db, runId, now);
+  const wait = parkedWait(w);
+  const { liveness, orphanedSignal } = livenessOf(w, now);
+  const replayBlockedTask = w.replayBlocked.length > 0;
+  const wt = w.openWorkflowTask;
+  const taskProblem =
+    orphanedSignal ||
+    replayBlockedTask ||
+    (wt !== null && (taskUnhealthy(wt, now) || claimFailed(wt) || wt.repair_count > 0)) ||
+    (liveness[0] === "repair_needed" && wait === null);
+  return {
+    wait,
+    nextTask: w.replayBlocked[0] ?? w.unhealthy ?? w.open[0] ?? null,
+    liveness,
+    taskProblem,
+    replayBlockedTask,
+    fanOut: w.activities.length + w.children.length + w.timers.length,
+  };
+}
+
+function repairBlockedReason(isCurrent: boolean, terminal: boolean, state: RunState): string | null {
+  const live = state.liveness[0];
+  if (!isCurrent) return "selected_run_not_current";
+  if (terminal) return "run_closed";
+  if (live === "repair_needed") return null;
+  if (live === "workflow_replay_blocked") return state.replayBlockedTask ? null : "unsupported_history";
+  if (live.includes("waiting_for_compatible_worker")) return "waiting_for_compatible_worker";
+  return "repair_not_needed";
+}
+
+function historyPressure(events: number, sizeBytes: number, fanOut: number): string {
+  const b = HISTORY_BUDGET;
+  if (events >= b.event_threshold || sizeBytes >= b.size_bytes_threshold || fanOut >= b.fan_out_threshold)
+    return "continue_as_new_recommended";
+  if (
+    events >= b.event_warning_threshold ||
+    sizeBytes >= b.size_bytes_warning_threshold ||
+    fanOut >= b.fan_out_warning_threshold
+  )
+    return "approaching";
+  return "ok";
+}
+
+/** The summary columns copied from the run row (and the ones derived from it alone). */
+function runColumns(run: RunFacts, isCurrent: boolean) {
   const sortTs = run.started_at ?? run.created_at;
   return {
     id: run.id,
@@ -587,6 +712,12 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     archive_command_id: run.archive_command_id,
     archive_reason: run.archive_reason,
     duration_ms: run.closed_at !== null && run.started_at !== null ? run.closed_at - run.started_at : null,
+  };
+}
+
+/** The wait, next-task and liveness columns. */
+function stateColumns({ wait, nextTask, liveness }: RunState) {
+  return {
     wait_kind: wait?.kind ?? null,
     wait_reason: wait?.reason ?? null,
     wait_started_at: wait?.startedAt ?? null,
@@ -601,15 +732,30 @@ function project(db: Db, runId: string, now: number, prev: RunSummary | undefine
     next_task_lease_expires_at: nextTask?.lease_expires_at ?? null,
     liveness_state: liveness[0],
     liveness_reason: liveness[1],
+  };
+}
+
+function project(db: Db, runId: string, now: number, prev: RunSummary | undefined): RunSummary | null {
+  const facts = readRunFacts(db, runId, prev);
+  if (!facts) return null;
+  const { run, maxSeq, sizeBytes } = facts;
+  const isCurrent = run.instance_exists === null || run.current_run_id === null || run.current_run_id === run.id;
+  const terminal = isTerminal(run.status);
+  const state = terminal ? closedRunState(run) : openRunState(db, runId, now);
+  const repairBlocked = repairBlockedReason(isCurrent, terminal, state);
+  const pressure = historyPressure(maxSeq, sizeBytes, state.fanOut);
+  return {
+    ...runColumns(run, isCurrent),
+    ...stateColumns(state),
     repair_blocked_reason: repairBlocked,
     repair_attention:
       repairBlocked === "unsupported_history" || repairBlocked === "waiting_for_compatible_worker" ? 1 : 0,
     // Sticky: once a run needed transport repair, its badge stays ("Task History") as the engine's does.
-    task_problem: taskProblemNow || (prev?.task_problem ?? 0) === 1 ? 1 : 0,
-    exception_count: exceptionCount,
+    task_problem: state.taskProblem || (prev?.task_problem ?? 0) === 1 ? 1 : 0,
+    exception_count: run.exception_count,
     history_event_count: maxSeq,
     history_size_bytes: sizeBytes,
-    history_fan_out: fanOut,
+    history_fan_out: state.fanOut,
     continue_as_new_recommended: pressure === "continue_as_new_recommended" ? 1 : 0,
     history_budget_pressure: pressure,
     created_at: prev?.created_at ?? now,

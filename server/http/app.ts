@@ -146,7 +146,7 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
     return reply.code(500).send({ message: "Server error.", reason: "server_error" });
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0];
+    const path = request.url.split("?")[0] ?? "/";
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length === 0)
       return sendUnrouted(request.url, reply, 404, { message: "Not found.", reason: "not_found" });

@@ -16,7 +16,9 @@ import type { Json } from "./format";
 
 const PREVIEW_MAX_BYTES = 4096;
 
-const TASK_PROBLEM_BADGES: Record<string, { label: string; description: string; tone: string }> = {
+type TaskProblemCode = "replay_blocked" | "active" | "history";
+
+const TASK_PROBLEM_BADGES: Record<TaskProblemCode, { label: string; description: string; tone: string }> = {
   replay_blocked: {
     label: "Task Failure",
     description: "A workflow task failed and replay is blocked until a compatible build runs it.",
@@ -37,7 +39,7 @@ const TASK_PROBLEM_BADGES: Record<string, { label: string; description: string; 
 /** `WorkflowTaskProblem` badge: replay_blocked / active / history, or null without a task problem. */
 export function taskProblemBadge(s: RunSummary): Json | null {
   if (s.task_problem !== 1) return null;
-  let code = "history";
+  let code: TaskProblemCode = "history";
   if (s.liveness_state === "workflow_replay_blocked") code = "replay_blocked";
   else if (
     (s.liveness_state === "repair_needed" &&

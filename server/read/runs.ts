@@ -4,6 +4,7 @@ import { isTerminal } from "../engine/rows";
 import { statusBucket } from "../engine/summary";
 import { isoMicros, isoOffset, memoValue, parseObject } from "./format";
 import type { Json } from "./format";
+import { at } from "../invariant";
 
 export function findInstance(db: Db, namespace: string, workflowId: string): InstanceRow | undefined {
   return db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, workflowId) as
@@ -212,7 +213,7 @@ function trigramsOf(term: string, max: number): string[] {
   }
   const all = [...seen.values()];
   if (all.length <= max) return all;
-  return Array.from({ length: max }, (_, i) => all[Math.round((i * (all.length - 1)) / Math.max(1, max - 1))]);
+  return Array.from({ length: max }, (_, i) => at(all, Math.round((i * (all.length - 1)) / Math.max(1, max - 1))));
 }
 
 function ftsRowids(db: Db, match: string, limit: number): number[] {
@@ -238,7 +239,7 @@ function trigramCandidates(db: Db, term: string, t: SearchTuning): number[] | nu
     const rowids = ftsRowids(db, ftsString(trigram), t.probeRows);
     // Every trigram of a substring occurs in a matching row, so one absent trigram rules out all.
     if (rowids.length === 0) return [];
-    ranked.push({ trigram, rows: rowids.length, last: rowids[rowids.length - 1] });
+    ranked.push({ trigram, rows: rowids.length, last: at(rowids, rowids.length - 1) });
   }
   // Fewer rows is rarer; of trigrams that filled the probe, the farther the last rowid, the sparser.
   ranked.sort((a, b) => a.rows - b.rows || b.last - a.last);

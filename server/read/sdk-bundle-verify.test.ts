@@ -137,7 +137,7 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
       trickleMs: 0,
       lostTransportEveryMs: 0,
     });
-    const id = (name: string): string => fleet.seeded[name].workflowId;
+    const id = (name: string): string => fleet.seeded[name]!.workflowId;
     // The same walk as fleet.test.ts: every scenario reaches the state the console shows.
     await eventually(settled(id("order_happy"), "completed"), "happy order");
     await eventually(settled(id("order_declined"), "failed"), "declined order");

@@ -1,5 +1,6 @@
 import avro from "avsc";
 import { z } from "zod";
+import { at } from "../invariant";
 
 /**
  * Payload codec of the Durable Workflow wire: `{codec: "avro", blob}` where `blob` is base64.
@@ -174,6 +175,8 @@ export function decodeBlob(blob: string): PayloadValue {
     throw new PayloadCodecError("payload blob is not base64", "invalid_payload_framing");
   }
   const raw = Buffer.from(blob, "base64");
+  // "==" passes the base64 check yet decodes to no bytes: no framing to read.
+  if (raw.length === 0) throw new PayloadCodecError("payload blob is empty", "invalid_payload_framing");
   if (raw.length === 0) throw new PayloadCodecError("payload blob is empty", "invalid_payload_framing");
   if (raw[0] === 0xc3) {
     if (raw.length < HEADER_LENGTH + 1 || raw[1] !== 0x01) {
@@ -206,7 +209,7 @@ export function decodeBlob(blob: string): PayloadValue {
     throw new PayloadCodecError("typed Avro payload (0x01) needs its writer schema", "unsupported_payload_schema");
   }
   throw new PayloadCodecError(
-    `unknown payload prefix 0x${raw[0].toString(16).padStart(2, "0")}`,
+    `unknown payload prefix 0x${at(raw, 0).toString(16).padStart(2, "0")}`,
     "invalid_payload_framing",
   );
 }

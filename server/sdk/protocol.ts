@@ -109,7 +109,6 @@ export const activityHeartbeatResponseSchema = z
     lease_expires_at: nullableString,
   })
   .loose();
-export type ActivityHeartbeatResponse = z.infer<typeof activityHeartbeatResponseSchema>;
 
 export const workflowTaskCompleteResponseSchema = z
   .object({
@@ -121,7 +120,6 @@ export const workflowTaskCompleteResponseSchema = z
     created_task_ids: z.array(z.string()).nullish(),
   })
   .loose();
-export type WorkflowTaskCompleteResponse = z.infer<typeof workflowTaskCompleteResponseSchema>;
 
 export const errorBodySchema = z
   .object({ error: nullableString, message: nullableString, reason: nullableString })

@@ -6,6 +6,7 @@ import { replayWorkflow } from "./replay";
 import { ActivityFailure, defineWorkflow, InvalidYieldError, NonDeterminismError } from "./workflow";
 import type { WorkflowContext } from "./workflow";
 import type { WorkflowDefinition } from "./workflow";
+import { at } from "../invariant";
 
 const info = { workflowId: "order-42", runId: "01run", workflowType: "Order", taskQueue: "default" };
 
@@ -37,7 +38,7 @@ function run(definition: WorkflowDefinition, history: HistoryEvent[], args: Payl
 }
 
 function resultOf(commands: WorkflowCommand[]): unknown {
-  const c = commands[0];
+  const c = at(commands, 0, "command");
   if (c.type !== "complete_workflow") throw new Error(`expected complete_workflow, got ${c.type}`);
   return decodePayload(c.result);
 }
@@ -47,7 +48,7 @@ describe("replay", () => {
     const { commands, terminal } = run(order, [ev("WorkflowStarted", {})]);
     expect(terminal).toBe(false);
     expect(commands).toHaveLength(1);
-    const c = commands[0];
+    const c = at(commands, 0, "command");
     expect(c).toMatchObject({
       type: "schedule_activity",
       activity_type: "ChargeCard",
@@ -195,7 +196,7 @@ describe("replay", () => {
       ...history,
       ev("ActivityCompleted", { sequence: 1, activity_execution_id: "x", result: encodeBlob(1) }),
     ];
-    const next = run(batch, both, [1]).commands[0];
+    const next = at(run(batch, both, [1]).commands, 0, "command");
     expect(next.type).toBe("continue_as_new");
     if (next.type !== "continue_as_new") throw new Error("unreachable");
     expect(decodePayload(next.arguments)).toEqual([2]);

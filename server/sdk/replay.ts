@@ -83,329 +83,372 @@ export interface ReplayResult {
   terminal: boolean;
 }
 
-export function replayWorkflow(input: ReplayInput): ReplayResult {
-  const { history } = input;
-  const openings = history.filter((e) => {
-    const kind = OPENING_KIND[e.event_type];
-    return kind !== undefined && !(kind === "timer" && isWaitTimer(e));
+function sameSequence(a: HistoryEvent, b: HistoryEvent): boolean {
+  const sa = num(a.payload.sequence);
+  return sa !== null && sa === num(b.payload.sequence);
+}
+
+/**
+ * The earliest closing event of `types` that names the opening event's id under one of `idKeys`,
+ * or, when neither side carries an id, has the same `sequence`.
+ */
+function findClose(
+  history: HistoryEvent[],
+  opening: HistoryEvent,
+  types: string[],
+  idKeys: string[],
+): HistoryEvent | undefined {
+  const ids = idKeys.map((k) => str(opening.payload[k]));
+  return history.find((e) => {
+    if (!types.includes(e.event_type)) return false;
+    const matchedById = idKeys.some((k, i) => ids[i] !== null && str(e.payload[k]) === ids[i]);
+    if (matchedById) return true;
+    const hasAnyId = idKeys.some((k, i) => ids[i] !== null && str(e.payload[k]) !== null);
+    return !hasAnyId && sameSequence(opening, e);
   });
-  let position = 0;
+}
 
-  const sameSequence = (a: HistoryEvent, b: HistoryEvent): boolean => {
-    const sa = num(a.payload.sequence);
-    return sa !== null && sa === num(b.payload.sequence);
-  };
+const ACTIVITY_CLOSES = ["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"];
+const CHILD_CLOSES = ["ChildRunCompleted", "ChildRunFailed", "ChildRunCancelled", "ChildRunTerminated"];
 
-  const findClose = (opening: HistoryEvent, types: string[], idKeys: string[]): HistoryEvent | undefined => {
-    const ids = idKeys.map((k) => str(opening.payload[k]));
-    return history.find((e) => {
-      if (!types.includes(e.event_type)) return false;
-      const matchedById = idKeys.some((k, i) => ids[i] !== null && str(e.payload[k]) === ids[i]);
-      if (matchedById) return true;
-      const hasAnyId = idKeys.some((k, i) => ids[i] !== null && str(e.payload[k]) !== null);
-      return !hasAnyId && sameSequence(opening, e);
-    });
-  };
-
-  const resolveActivity = (op: ActivityOperation<unknown>, opening: HistoryEvent): Outcome | null => {
-    const recordedType = str(opening.payload.activity_type);
-    if (recordedType !== null && recordedType !== op.activityType) {
-      throw new NonDeterminismError(
-        `operation ${position}: code scheduled activity ${op.activityType}, history has ${recordedType}`,
-      );
-    }
-    const close = findClose(
-      opening,
-      ["ActivityCompleted", "ActivityFailed", "ActivityTimedOut", "ActivityCancelled"],
-      ["activity_execution_id"],
-    );
-    if (!close) return null;
-    const p = close.payload;
-    switch (close.event_type) {
-      case "ActivityCompleted":
-        return { ok: true, value: decodePayload(p.result, str(p.payload_codec)) };
-      case "ActivityTimedOut":
-        return {
-          ok: false,
-          error: new ActivityFailure(
-            failureMessage(p, `activity ${op.activityType} timed out`),
-            op.activityType,
-            "ActivityTimeout",
-            false,
-            "timeout",
-            str(p.timeout_kind),
-          ),
-        };
-      case "ActivityCancelled":
-        return {
-          ok: false,
-          error: new ActivityFailure(
-            `activity ${op.activityType} was cancelled`,
-            op.activityType,
-            "ActivityCancelled",
-            false,
-            "cancelled",
-            null,
-          ),
-        };
-      default:
-        return {
-          ok: false,
-          error: new ActivityFailure(
-            failureMessage(p, `activity ${op.activityType} failed`),
-            op.activityType,
-            str(p.exception_type) ?? str(p.exception_class),
-            p.non_retryable === true,
-            str(p.failure_category),
-            null,
-          ),
-        };
-    }
-  };
-
-  const resolveTimer = (opening: HistoryEvent): Outcome | null => {
-    const close = findClose(opening, ["TimerFired", "TimerCancelled"], ["timer_id"]);
-    if (!close) return null;
-    return close.event_type === "TimerFired"
-      ? { ok: true, value: undefined }
-      : { ok: false, error: new TimerCancelled() };
-  };
-
-  const resolveChild = (op: ChildWorkflowOperation<unknown>, opening: HistoryEvent): Outcome | null => {
-    const recordedType = str(opening.payload.child_workflow_type) ?? str(opening.payload.workflow_type);
-    if (recordedType !== null && recordedType !== op.workflowType) {
-      throw new NonDeterminismError(
-        `operation ${position}: code started child ${op.workflowType}, history has ${recordedType}`,
-      );
-    }
-    const close = findClose(
-      opening,
-      ["ChildRunCompleted", "ChildRunFailed", "ChildRunCancelled", "ChildRunTerminated"],
-      ["child_call_id", "workflow_link_id", "child_workflow_run_id"],
-    );
-    if (!close) return null;
-    const p = close.payload;
-    if (close.event_type === "ChildRunCompleted") {
-      return { ok: true, value: decodePayload(p.output ?? p.result, str(p.payload_codec)) };
-    }
-    return {
-      ok: false,
-      error: new ChildWorkflowFailure(
-        failureMessage(
-          p,
-          `child workflow ${op.workflowType} ${close.event_type.slice("ChildRun".length).toLowerCase()}`,
+/** What the code sees for an activity whose closing event is `close`: its result, or the failure to throw. */
+function activityOutcome(op: ActivityOperation<unknown>, close: HistoryEvent): Outcome {
+  const p = close.payload;
+  const type = op.activityType;
+  switch (close.event_type) {
+    case "ActivityCompleted":
+      return { ok: true, value: decodePayload(p.result, str(p.payload_codec)) };
+    case "ActivityTimedOut":
+      return {
+        ok: false,
+        error: new ActivityFailure(
+          failureMessage(p, `activity ${type} timed out`),
+          type,
+          "ActivityTimeout",
+          false,
+          "timeout",
+          str(p.timeout_kind),
         ),
-        op.workflowType,
-        str(p.child_status) ?? str(p.closed_reason),
-        str(p.exception_type) ?? str(p.exception_class),
-      ),
-    };
-  };
-
-  // One entry per delivered signal (SignalReceived and SignalApplied share `signal_id`); waits
-  // take them first-in first-out by name, which also covers a signal that arrived before the
-  // code reached its wait.
-  interface DeliveredSignal {
-    name: string;
-    index: number;
-    value: PayloadValue[];
-    consumed: boolean;
+      };
+    case "ActivityCancelled":
+      return {
+        ok: false,
+        error: new ActivityFailure(
+          `activity ${type} was cancelled`,
+          type,
+          "ActivityCancelled",
+          false,
+          "cancelled",
+          null,
+        ),
+      };
+    default:
+      return {
+        ok: false,
+        error: new ActivityFailure(
+          failureMessage(p, `activity ${type} failed`),
+          type,
+          str(p.exception_type) ?? str(p.exception_class),
+          p.non_retryable === true,
+          str(p.failure_category),
+          null,
+        ),
+      };
   }
-  const signals: DeliveredSignal[] = [];
-  const signalByKey = new Map<string, DeliveredSignal>();
-  history.forEach((e, index) => {
-    if (e.event_type !== "SignalReceived" && e.event_type !== "SignalApplied") return;
-    const p = e.payload;
-    const key = str(p.signal_id) ?? str(p.workflow_command_id) ?? `event:${index}`;
-    if (signalByKey.has(key)) return;
-    const raw = e.event_type === "SignalApplied" ? (p.value ?? p.arguments) : p.arguments;
-    const signal = {
-      name: str(p.signal_name) ?? "",
-      index,
-      value: asArgs(decodePayload(raw, str(p.payload_codec))),
-      consumed: false,
-    };
-    signalByKey.set(key, signal);
-    signals.push(signal);
-  });
-  const nextSignal = (name: string, before: number): DeliveredSignal | undefined =>
-    signals.find((sg) => !sg.consumed && sg.name === name && sg.index < before);
+}
 
-  const resolveSignal = (op: SignalWaitOperation, opening: HistoryEvent): Outcome | null => {
-    const recordedName = str(opening.payload.signal_name);
-    if (recordedName !== null && recordedName !== op.signalName) {
-      throw new NonDeterminismError(
-        `operation ${position}: code waits for signal ${op.signalName}, history has ${recordedName}`,
-      );
-    }
-    const waitId = str(opening.payload.signal_wait_id);
-    const timeoutAt = history.findIndex(
-      (e) =>
-        e.event_type === "TimerFired" &&
-        isWaitTimer(e) &&
-        (waitId !== null ? str(e.payload.signal_wait_id) === waitId : sameSequence(opening, e)),
-    );
-    const signal = nextSignal(op.signalName, timeoutAt === -1 ? Infinity : timeoutAt);
-    if (signal) {
-      signal.consumed = true;
-      return { ok: true, value: signal.value };
-    }
-    return timeoutAt === -1 ? null : { ok: true, value: null };
+/** What the code sees for a child whose closing event is `close`: its output, or the failure to throw. */
+function childOutcome(op: ChildWorkflowOperation<unknown>, close: HistoryEvent): Outcome {
+  const p = close.payload;
+  if (close.event_type === "ChildRunCompleted") {
+    return { ok: true, value: decodePayload(p.output ?? p.result, str(p.payload_codec)) };
+  }
+  const how = close.event_type.slice("ChildRun".length).toLowerCase();
+  return {
+    ok: false,
+    error: new ChildWorkflowFailure(
+      failureMessage(p, `child workflow ${op.workflowType} ${how}`),
+      op.workflowType,
+      str(p.child_status) ?? str(p.closed_reason),
+      str(p.exception_type) ?? str(p.exception_class),
+    ),
   };
+}
 
-  const commandFor = (op: Operation<unknown>): WorkflowCommand => {
-    switch (op.kind) {
-      case "activity": {
-        const o = op.options;
-        const backoff = o.backoff === undefined ? undefined : Array.isArray(o.backoff) ? o.backoff : [o.backoff];
-        const command: WorkflowCommand = {
-          type: "schedule_activity",
-          activity_type: op.activityType,
-          arguments: encodePayload(op.args),
-          retry_policy: {
-            // 0 asks for unlimited attempts (the engine snapshots it as max_attempts: null).
-            max_attempts: o.tries === undefined ? 1 : Math.max(0, o.tries),
-            ...(backoff ? { backoff_seconds: backoff } : {}),
-            non_retryable_error_types: o.nonRetryable ?? [],
-          },
-          ...(o.queue ? { queue: o.queue } : {}),
-          ...(o.timeouts?.startToClose !== undefined ? { start_to_close_timeout: o.timeouts.startToClose } : {}),
-          ...(o.timeouts?.scheduleToStart !== undefined
-            ? { schedule_to_start_timeout: o.timeouts.scheduleToStart }
-            : {}),
-          ...(o.timeouts?.scheduleToClose !== undefined
-            ? { schedule_to_close_timeout: o.timeouts.scheduleToClose }
-            : {}),
-          ...(o.timeouts?.heartbeat !== undefined ? { heartbeat_timeout: o.timeouts.heartbeat } : {}),
-        };
-        return command;
-      }
-      case "timer":
-        return { type: "start_timer", delay_seconds: op.seconds };
-      case "child": {
-        const o = op.options;
-        return {
-          type: "start_child_workflow",
-          workflow_type: op.workflowType,
-          arguments: encodePayload(op.args),
-          ...(o.workflowId ? { workflow_id: o.workflowId } : {}),
-          ...(o.queue ? { queue: o.queue } : {}),
-          ...(o.executionTimeoutSeconds !== undefined ? { execution_timeout_seconds: o.executionTimeoutSeconds } : {}),
-          ...(o.runTimeoutSeconds !== undefined ? { run_timeout_seconds: o.runTimeoutSeconds } : {}),
-          ...(o.parentClosePolicy ? { parent_close_policy: o.parentClosePolicy } : {}),
-        };
-      }
-      case "signal":
-        return {
-          type: "open_signal_wait",
-          signal_name: op.signalName,
-          ...(op.timeoutSeconds !== undefined ? { timeout_seconds: op.timeoutSeconds } : {}),
-        };
-    }
+interface DeliveredSignal {
+  name: string;
+  index: number;
+  value: PayloadValue[];
+  consumed: boolean;
+}
+
+/**
+ * One entry per delivered signal (SignalReceived and SignalApplied share `signal_id`); waits
+ * take them first-in first-out by name, which also covers a signal that arrived before the
+ * code reached its wait.
+ */
+class SignalInbox {
+  private readonly signals: DeliveredSignal[] = [];
+
+  constructor(history: HistoryEvent[]) {
+    const byKey = new Map<string, DeliveredSignal>();
+    history.forEach((e, index) => {
+      if (e.event_type !== "SignalReceived" && e.event_type !== "SignalApplied") return;
+      const p = e.payload;
+      const key = str(p.signal_id) ?? str(p.workflow_command_id) ?? `event:${index}`;
+      if (byKey.has(key)) return;
+      const raw = e.event_type === "SignalApplied" ? (p.value ?? p.arguments) : p.arguments;
+      const signal = {
+        name: str(p.signal_name) ?? "",
+        index,
+        value: asArgs(decodePayload(raw, str(p.payload_codec))),
+        consumed: false,
+      };
+      byKey.set(key, signal);
+      this.signals.push(signal);
+    });
+  }
+
+  /** Consumes the oldest unconsumed signal `name` delivered at a history index below `before`. */
+  take(name: string, before: number): PayloadValue[] | undefined {
+    const signal = this.signals.find((sg) => !sg.consumed && sg.name === name && sg.index < before);
+    if (!signal) return undefined;
+    signal.consumed = true;
+    return signal.value;
+  }
+}
+
+function scheduleActivityCommand(op: ActivityOperation<unknown>): WorkflowCommand {
+  const o = op.options;
+  const backoff = o.backoff === undefined ? undefined : Array.isArray(o.backoff) ? o.backoff : [o.backoff];
+  return {
+    type: "schedule_activity",
+    activity_type: op.activityType,
+    arguments: encodePayload(op.args),
+    retry_policy: {
+      // 0 asks for unlimited attempts (the engine snapshots it as max_attempts: null).
+      max_attempts: o.tries === undefined ? 1 : Math.max(0, o.tries),
+      ...(backoff ? { backoff_seconds: backoff } : {}),
+      non_retryable_error_types: o.nonRetryable ?? [],
+    },
+    ...(o.queue ? { queue: o.queue } : {}),
+    ...(o.timeouts?.startToClose !== undefined ? { start_to_close_timeout: o.timeouts.startToClose } : {}),
+    ...(o.timeouts?.scheduleToStart !== undefined ? { schedule_to_start_timeout: o.timeouts.scheduleToStart } : {}),
+    ...(o.timeouts?.scheduleToClose !== undefined ? { schedule_to_close_timeout: o.timeouts.scheduleToClose } : {}),
+    ...(o.timeouts?.heartbeat !== undefined ? { heartbeat_timeout: o.timeouts.heartbeat } : {}),
   };
+}
 
-  const newCommands: WorkflowCommand[] = [];
-
-  /** Returns the outcome of one leaf operation, or null while it is open (emitting a command if new). */
-  const step = (op: Operation<unknown>): Outcome | null => {
-    const opening = openings[position];
-    if (op instanceof SignalWaitOperation && !(opening && opening.event_type === "SignalWaitOpened")) {
-      // The signal was already in history when the code first reached this wait: it resolved
-      // on the spot and no wait was ever opened.
-      const buffered = nextSignal(op.signalName, opening ? history.indexOf(opening) : Infinity);
-      if (buffered) {
-        buffered.consumed = true;
-        return { ok: true, value: buffered.value };
-      }
-    }
-    position += 1;
-    if (!opening) {
-      newCommands.push(commandFor(op));
-      return null;
-    }
-    const recordedKind = OPENING_KIND[opening.event_type];
-    if (recordedKind !== op.kind) {
-      throw new NonDeterminismError(
-        `operation ${position}: code yielded ${op.kind}, history has ${opening.event_type}`,
-      );
-    }
-    if (op instanceof ActivityOperation) return resolveActivity(op, opening);
-    if (op instanceof TimerOperation) return resolveTimer(opening);
-    if (op instanceof ChildWorkflowOperation) return resolveChild(op, opening);
-    return resolveSignal(op, opening);
+function startChildCommand(op: ChildWorkflowOperation<unknown>): WorkflowCommand {
+  const o = op.options;
+  return {
+    type: "start_child_workflow",
+    workflow_type: op.workflowType,
+    arguments: encodePayload(op.args),
+    ...(o.workflowId ? { workflow_id: o.workflowId } : {}),
+    ...(o.queue ? { queue: o.queue } : {}),
+    ...(o.executionTimeoutSeconds !== undefined ? { execution_timeout_seconds: o.executionTimeoutSeconds } : {}),
+    ...(o.runTimeoutSeconds !== undefined ? { run_timeout_seconds: o.runTimeoutSeconds } : {}),
+    ...(o.parentClosePolicy ? { parent_close_policy: o.parentClosePolicy } : {}),
   };
+}
 
-  const resolve = (y: Yieldable): Outcome | null => {
-    if (!(
-      y instanceof AllOperation ||
-      y instanceof ActivityOperation ||
-      y instanceof TimerOperation ||
-      y instanceof ChildWorkflowOperation ||
-      y instanceof SignalWaitOperation
-    )) {
+/** The command a new (not yet in history) operation asks the server for. */
+function commandFor(op: Operation<unknown>): WorkflowCommand {
+  switch (op.kind) {
+    case "activity":
+      return scheduleActivityCommand(op);
+    case "timer":
+      return { type: "start_timer", delay_seconds: op.seconds };
+    case "child":
+      return startChildCommand(op);
+    case "signal":
+      return {
+        type: "open_signal_wait",
+        signal_name: op.signalName,
+        ...(op.timeoutSeconds !== undefined ? { timeout_seconds: op.timeoutSeconds } : {}),
+      };
+  }
+}
+
+function isYieldable(y: unknown): y is Yieldable {
+  return (
+    y instanceof AllOperation ||
+    y instanceof ActivityOperation ||
+    y instanceof TimerOperation ||
+    y instanceof ChildWorkflowOperation ||
+    y instanceof SignalWaitOperation
+  );
+}
+
+/**
+ * Pairs the operations the code yields with history, in order (the rules above): each call
+ * resolves one yield to its recorded outcome, or to null when it is still open, collecting the
+ * commands for operations history has not seen yet.
+ */
+class HistoryReplay {
+  readonly newCommands: WorkflowCommand[] = [];
+  private readonly openings: HistoryEvent[];
+  private readonly inbox: SignalInbox;
+  private position = 0;
+
+  constructor(
+    private readonly history: HistoryEvent[],
+    private readonly workflowType: string,
+  ) {
+    this.openings = history.filter((e) => {
+      const kind = OPENING_KIND[e.event_type];
+      return kind !== undefined && !(kind === "timer" && isWaitTimer(e));
+    });
+    this.inbox = new SignalInbox(history);
+  }
+
+  /** The outcome of one yield (a leaf operation or `all`), or null while any part of it is open. */
+  resolve(y: Yieldable): Outcome | null {
+    if (!isYieldable(y)) {
       throw new InvalidYieldError(
-        `workflow ${input.info.workflowType} yielded ${typeof y === "object" && y !== null ? (y as object).constructor.name : typeof y}; yield ctx.activity/sleep/child/waitForSignal/all operations`,
+        `workflow ${this.workflowType} yielded ${typeof y === "object" && y !== null ? (y as object).constructor.name : typeof y}; yield ctx.activity/sleep/child/waitForSignal/all operations`,
       );
     }
     if (y instanceof AllOperation) {
-      const outcomes = y.operations.map(step);
+      const outcomes = y.operations.map((op) => this.step(op));
       const failed = outcomes.find((o): o is { ok: false; error: Error } => o !== null && !o.ok);
       if (failed) return failed;
       if (outcomes.some((o) => o === null)) return null;
       return { ok: true, value: outcomes.map((o) => (o as { ok: true; value: unknown }).value) };
     }
-    return step(y);
-  };
+    return this.step(y);
+  }
 
+  /** Every opening event in history must have been matched by an operation of the finished code. */
+  assertAllReplayed(): void {
+    if (this.position < this.openings.length) {
+      throw new NonDeterminismError(
+        `workflow finished after ${this.position} operations but history recorded ${this.openings.length}`,
+      );
+    }
+  }
+
+  /** Returns the outcome of one leaf operation, or null while it is open (emitting a command if new). */
+  private step(op: Operation<unknown>): Outcome | null {
+    const opening = this.openings[this.position];
+    if (op instanceof SignalWaitOperation && !(opening && opening.event_type === "SignalWaitOpened")) {
+      // The signal was already in history when the code first reached this wait: it resolved
+      // on the spot and no wait was ever opened.
+      const buffered = this.inbox.take(op.signalName, opening ? this.history.indexOf(opening) : Infinity);
+      if (buffered) return { ok: true, value: buffered };
+    }
+    this.position += 1;
+    if (!opening) {
+      this.newCommands.push(commandFor(op));
+      return null;
+    }
+    const recordedKind = OPENING_KIND[opening.event_type];
+    if (recordedKind !== op.kind) {
+      throw new NonDeterminismError(
+        `operation ${this.position}: code yielded ${op.kind}, history has ${opening.event_type}`,
+      );
+    }
+    if (op instanceof ActivityOperation) return this.resolveActivity(op, opening);
+    if (op instanceof TimerOperation) return this.resolveTimer(opening);
+    if (op instanceof ChildWorkflowOperation) return this.resolveChild(op, opening);
+    return this.resolveSignal(op, opening);
+  }
+
+  /** Refuses an opening event whose recorded name differs from the one the code asks for. */
+  private expectRecorded(recorded: string | null, expected: string, what: string): void {
+    if (recorded !== null && recorded !== expected) {
+      throw new NonDeterminismError(`operation ${this.position}: code ${what} ${expected}, history has ${recorded}`);
+    }
+  }
+
+  private resolveActivity(op: ActivityOperation<unknown>, opening: HistoryEvent): Outcome | null {
+    this.expectRecorded(str(opening.payload.activity_type), op.activityType, "scheduled activity");
+    const close = findClose(this.history, opening, ACTIVITY_CLOSES, ["activity_execution_id"]);
+    return close ? activityOutcome(op, close) : null;
+  }
+
+  private resolveTimer(opening: HistoryEvent): Outcome | null {
+    const close = findClose(this.history, opening, ["TimerFired", "TimerCancelled"], ["timer_id"]);
+    if (!close) return null;
+    return close.event_type === "TimerFired"
+      ? { ok: true, value: undefined }
+      : { ok: false, error: new TimerCancelled() };
+  }
+
+  private resolveChild(op: ChildWorkflowOperation<unknown>, opening: HistoryEvent): Outcome | null {
+    const recordedType = str(opening.payload.child_workflow_type) ?? str(opening.payload.workflow_type);
+    this.expectRecorded(recordedType, op.workflowType, "started child");
+    const close = findClose(this.history, opening, CHILD_CLOSES, [
+      "child_call_id",
+      "workflow_link_id",
+      "child_workflow_run_id",
+    ]);
+    return close ? childOutcome(op, close) : null;
+  }
+
+  /** A signal wait resolves to the next signal of its name, or to null once its timeout timer fired first. */
+  private resolveSignal(op: SignalWaitOperation, opening: HistoryEvent): Outcome | null {
+    this.expectRecorded(str(opening.payload.signal_name), op.signalName, "waits for signal");
+    const waitId = str(opening.payload.signal_wait_id);
+    const timeoutAt = this.history.findIndex(
+      (e) =>
+        e.event_type === "TimerFired" &&
+        isWaitTimer(e) &&
+        (waitId !== null ? str(e.payload.signal_wait_id) === waitId : sameSequence(opening, e)),
+    );
+    const value = this.inbox.take(op.signalName, timeoutAt === -1 ? Infinity : timeoutAt);
+    if (value) return { ok: true, value };
+    return timeoutAt === -1 ? null : { ok: true, value: null };
+  }
+}
+
+/** An uncaught error closes the run: `fail_workflow` with the error's message and type. */
+function failWorkflowCommand(e: unknown): WorkflowCommand {
+  const error = e instanceof Error ? e : new Error(String(e));
+  // An uncaught activity failure closes the run with the activity's own error type, so the
+  // run's failure names what went wrong (e.g. PaymentDeclined) rather than the wrapper.
+  const type = error instanceof ActivityFailure ? (error.failureType ?? error.name) : error.name;
+  const flagged =
+    error instanceof ActivityFailure
+      ? error.nonRetryable
+      : (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
+  return {
+    type: "fail_workflow",
+    message: error.message,
+    exception_type: type,
+    ...(flagged ? { non_retryable: true } : {}),
+  };
+}
+
+/** The code returned: it completes the run, or continues it as new when it returned `ContinueAsNew`. */
+function returnedCommand(value: unknown): WorkflowCommand {
+  if (value instanceof ContinueAsNew) {
+    return {
+      type: "continue_as_new",
+      arguments: encodePayload(value.args),
+      ...(value.workflowType ? { workflow_type: value.workflowType } : {}),
+    };
+  }
+  return { type: "complete_workflow", result: encodePayload(value ?? null) };
+}
+
+export function replayWorkflow(input: ReplayInput): ReplayResult {
+  const replay = new HistoryReplay(input.history, input.info.workflowType);
   const ctx = new WorkflowContext(input.info, input.activityDefaults ?? (() => undefined));
   const gen = input.definition.run(ctx, ...input.args);
   let next: IteratorResult<Yieldable, unknown>;
   try {
     next = gen.next();
-    for (;;) {
-      if (next.done) break;
-      const outcome = resolve(next.value);
-      if (outcome === null) return { commands: newCommands, terminal: false };
+    while (!next.done) {
+      const outcome = replay.resolve(next.value);
+      if (outcome === null) return { commands: replay.newCommands, terminal: false };
       next = outcome.ok ? gen.next(outcome.value) : gen.throw(outcome.error);
     }
   } catch (e) {
     if (e instanceof NonDeterminismError || e instanceof InvalidYieldError) throw e;
-    const error = e instanceof Error ? e : new Error(String(e));
-    // An uncaught activity failure closes the run with the activity's own error type, so the
-    // run's failure names what went wrong (e.g. PaymentDeclined) rather than the wrapper.
-    const type = error instanceof ActivityFailure ? (error.failureType ?? error.name) : error.name;
-    const flagged =
-      error instanceof ActivityFailure
-        ? error.nonRetryable
-        : (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
-    return {
-      commands: [
-        {
-          type: "fail_workflow",
-          message: error.message,
-          exception_type: type,
-          ...(flagged ? { non_retryable: true } : {}),
-        },
-      ],
-      terminal: true,
-    };
+    return { commands: [failWorkflowCommand(e)], terminal: true };
   }
-  if (position < openings.length) {
-    throw new NonDeterminismError(
-      `workflow finished after ${position} operations but history recorded ${openings.length}`,
-    );
-  }
-  if (next.value instanceof ContinueAsNew) {
-    return {
-      commands: [
-        {
-          type: "continue_as_new",
-          arguments: encodePayload(next.value.args),
-          ...(next.value.workflowType ? { workflow_type: next.value.workflowType } : {}),
-        },
-      ],
-      terminal: true,
-    };
-  }
-  return { commands: [{ type: "complete_workflow", result: encodePayload(next.value ?? null) }], terminal: true };
+  replay.assertAllReplayed();
+  return { commands: [returnedCommand(next.value)], terminal: true };
 }

@@ -8,6 +8,7 @@ import type { TestServer } from "./testing";
 import { Worker } from "./worker";
 import type { WorkerOptions } from "./worker";
 import { ActivityFailure, defineWorkflow } from "./workflow";
+import { at } from "../invariant";
 
 let server: TestServer;
 let clock: FakeClock;
@@ -326,13 +327,13 @@ describe("worker over HTTP against the embedded server", () => {
     recorded.forEach((e, i) => {
       // Only the first opening of each workflow task is a decision boundary; the rest came with it.
       if (!openings.includes(e.event_type) || openings.includes(recorded[i - 1]?.event_type ?? "")) return;
-      const { commands } = replay(i);
-      expect(commands[0].type).toBe(e.event_type === "TimerScheduled" ? "start_timer" : "schedule_activity");
-      if (commands[0].type === "schedule_activity") expect(commands[0].activity_type).toBe(e.payload.activity_type);
+      const first = at(replay(i).commands, 0, "command");
+      expect(first.type).toBe(e.event_type === "TimerScheduled" ? "start_timer" : "schedule_activity");
+      if (first.type === "schedule_activity") expect(first.activity_type).toBe(e.payload.activity_type);
       checked += 1;
     });
     expect(checked).toBe(3);
-    const final = replay(recorded.length).commands[0];
+    const final = at(replay(recorded.length).commands, 0, "command");
     expect(final.type).toBe("complete_workflow");
     if (final.type === "complete_workflow") expect(decodePayload(final.result)).toEqual(run.output);
     expect(run.output).toEqual({ a: "sku-9x3", b: "sku-9x1" });

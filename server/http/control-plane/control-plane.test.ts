@@ -60,30 +60,32 @@ describe("control plane without auth", () => {
     const health = await cp(h.url, "/health", { version: null });
     expect(health.status).toBe(200);
     expect(health.body.status).toBe("serving");
-    expect(health.body.checks.database).toBe("ok");
+    expect(health.body.checks?.database).toBe("ok");
     expect(health.headers.get("x-durable-workflow-control-plane-version")).toBeNull();
     const ready = await cp(h.url, "/ready", { version: null });
     expect(ready.status).toBe(200);
-    expect(ready.body.checks.migrations.status).toBe("ok");
-    expect(ready.body.checks.default_namespace.status).toBe("ok");
+    expect(ready.body.checks?.migrations?.status).toBe("ok");
+    expect(ready.body.checks?.default_namespace?.status).toBe("ok");
     const info = await cp(h.url, "/cluster/info", { version: null, namespace: "does-not-exist" });
     expect(info.status).toBe(200);
-    expect(info.body.control_plane.version).toBe("2");
-    expect(info.body.control_plane.header).toBe("X-Durable-Workflow-Control-Plane-Version");
-    expect(info.body.control_plane.request_contract.schema).toBe("durable-workflow.v2.control-plane-request.contract");
-    expect(info.body.control_plane.request_contract.operations.list.fields.status.canonical_values).toEqual([
+    expect(info.body.control_plane?.version).toBe("2");
+    expect(info.body.control_plane?.header).toBe("X-Durable-Workflow-Control-Plane-Version");
+    expect(info.body.control_plane?.request_contract?.schema).toBe(
+      "durable-workflow.v2.control-plane-request.contract",
+    );
+    expect(info.body.control_plane?.request_contract?.operations?.list?.fields?.status?.canonical_values).toEqual([
       "running",
       "completed",
       "failed",
     ]);
-    expect(info.body.control_plane.response_contract.operations.repair.success_fields).toEqual(["outcome"]);
-    expect(info.body.worker_protocol.version).toBe("1.19");
-    expect(info.body.capabilities.response_compression).toEqual(["gzip", "deflate"]);
-    expect(info.body.limits.max_payload_bytes).toBe(2_097_152);
-    expect(info.body.client_compatibility.clients.cli.supported_versions).toBeUndefined();
+    expect(info.body.control_plane?.response_contract?.operations?.repair?.success_fields).toEqual(["outcome"]);
+    expect(info.body.worker_protocol?.version).toBe("1.19");
+    expect(info.body.capabilities?.response_compression).toEqual(["gzip", "deflate"]);
+    expect(info.body.limits?.max_payload_bytes).toBe(2_097_152);
+    expect(info.body.client_compatibility!.clients!.cli!.supported_versions).toBeUndefined();
     // The members sdk-python 2.12.0 checks before registering (durable_workflow/auth_composition.py);
     // conformance/python-sdk runs the SDK's own check against this answer.
-    expect(info.body.client_compatibility.required_protocols.worker_protocol.version).toBe("1.19");
+    expect(info.body.client_compatibility?.required_protocols?.worker_protocol?.version).toBe("1.19");
     expect(info.body.auth_composition_contract).toMatchObject({
       schema: "durable-workflow.v2.auth-composition.contract",
       version: 1,
@@ -100,7 +102,7 @@ describe("control plane without auth", () => {
         signed_headers: { status: "reserved" },
       },
     });
-    expect(info.body.auth_composition_contract.effective_config.required_fields).toEqual([
+    expect(info.body.auth_composition_contract?.effective_config?.required_fields).toEqual([
       "server_url",
       "namespace",
       "profile",
@@ -108,9 +110,9 @@ describe("control plane without auth", () => {
       "tls",
       "identity",
     ]);
-    expect(info.body.worker_protocol.server_capabilities.cooperative_cancellation).toBe(false);
-    expect(info.body.control_plane.request_contract.operations).not.toHaveProperty("update");
-    expect(info.body.task_repair.policy.scan_limit).toBe(25);
+    expect(info.body.worker_protocol?.server_capabilities?.cooperative_cancellation).toBe(false);
+    expect(info.body.control_plane!.request_contract!.operations).not.toHaveProperty("update");
+    expect(info.body.task_repair?.policy?.scan_limit).toBe(25);
   });
 
   test("version header: missing and wrong are 400 with the control_plane envelope", async () => {
@@ -127,7 +129,7 @@ describe("control plane without auth", () => {
     expect(wrong.body.requested_version).toBe("1");
     expect(wrong.body.workflow_id).toBe("x");
     expectEnvelope(wrong.body, "describe");
-    expect(wrong.body.control_plane.workflow_id).toBe("x");
+    expect(wrong.body.control_plane?.workflow_id).toBe("x");
     const system = await cp(h.url, "/system/repair", { version: null });
     expect(system.status).toBe(400);
     expect(system.body.control_plane).toBeUndefined();
@@ -192,16 +194,16 @@ describe("control plane without auth", () => {
     expect(r.body.errors).toEqual({ status: ["The selected status is invalid."] });
     expect(r.body.validation_errors).toEqual(r.body.errors);
     expectEnvelope(r.body, "list");
-    expect(r.body.control_plane.reason).toBe("validation_failed");
-    expect(r.body.control_plane.validation_errors).toEqual(r.body.errors);
+    expect(r.body.control_plane?.reason).toBe("validation_failed");
+    expect(r.body.control_plane!.validation_errors).toEqual(r.body.errors);
     expect((await cp(h.url, "/workflows?page_size=201")).status).toBe(422);
     expect((await cp(h.url, "/workflows?page_size=abc")).status).toBe(422);
     const start = await cp(h.url, "/workflows", { body: { workflow_type: "x", retry_policy: {} } });
     expect(start.status).toBe(422);
-    expect(Object.keys(start.body.errors)).toContain("retry_policy");
+    expect(Object.keys(start.body.errors ?? {})).toContain("retry_policy");
     const missingType = await cp(h.url, "/workflows", { body: { workflow_id: "no-type" } });
     expect(missingType.status).toBe(422);
-    expect(Object.keys(missingType.body.validation_errors)).toContain("workflow_type");
+    expect(Object.keys(missingType.body.validation_errors ?? {})).toContain("workflow_type");
   });
 
   test("start outcomes: 201 started_new, 200 returned_existing_active, 409 rejected_duplicate", async () => {
@@ -209,7 +211,7 @@ describe("control plane without auth", () => {
     expect(first.status).toBe(201);
     expect(first.body.outcome).toBe("started_new");
     expectEnvelope(first.body, "start");
-    expect(first.body.control_plane.outcome).toBe("started_new");
+    expect(first.body.control_plane?.outcome).toBe("started_new");
     const again = await cp(h.url, "/workflows", {
       body: { workflow_id: "dup-1", workflow_type: "orders.process", duplicate_policy: "use-existing" },
     });
@@ -233,8 +235,8 @@ describe("control plane without auth", () => {
     expect(list(even.body.workflows).map((w) => w.workflow_id)).toEqual(["list-4", "list-2", "list-0"]);
     const failed = await cp(h.url, "/workflows?status=failed&workflow_type=list.even");
     expect(list(failed.body.workflows).map((w) => w.workflow_id)).toEqual(["list-4"]);
-    expect(failed.body.workflows[0].status).toBe("terminated");
-    expect(failed.body.workflows[0].is_terminal).toBe(true);
+    expect(failed.body.workflows?.[0]?.status).toBe("terminated");
+    expect(failed.body.workflows?.[0]?.is_terminal).toBe(true);
     const running = await cp(h.url, "/workflows?status=running&workflow_type=list.even");
     expect(list(running.body.workflows).map((w) => w.workflow_id)).toEqual(["list-2", "list-0"]);
     const q = await cp(h.url, "/workflows?query=bk-3");
@@ -257,7 +259,7 @@ describe("control plane without auth", () => {
         `/workflows?query=list-&page_size=2${token ? `&next_page_token=${encodeURIComponent(token)}` : ""}`,
       );
       expect(page.body.workflow_count).toBe(list(page.body.workflows).length);
-      expect(page.body.control_plane.next_page_token).toBe(page.body.next_page_token as unknown as string | null);
+      expect(page.body.control_plane!.next_page_token).toBe(page.body.next_page_token as unknown as string | null);
       pageIds.push(...list(page.body.workflows).map((w) => String(w.workflow_id)));
       token = (page.body.next_page_token as unknown as string | null) ?? null;
       if (!token) break;
@@ -274,7 +276,7 @@ describe("control plane without auth", () => {
     expectEnvelope(d.body, "describe");
     expect(d.body.run_id).toBe(runId);
     expect(d.body.input).toEqual(["a"]);
-    expect(d.body.input_envelope.codec).toBe("avro");
+    expect(d.body.input_envelope?.codec).toBe("avro");
     expect(d.body.status_bucket).toBe("running");
     expect(d.body.is_current_run).toBe(true);
     expect(d.body.memo).toEqual({ note: "hi" });
@@ -288,15 +290,15 @@ describe("control plane without auth", () => {
       can_repair: true,
       can_archive: false,
     });
-    expect(d.body.control_plane.business_key).toBe("order-42");
+    expect(d.body.control_plane?.business_key).toBe("order-42");
     const dr = await cp(h.url, `/workflows/desc-1/runs/${runId}`);
     expect(dr.status).toBe(200);
     expectEnvelope(dr.body, "describe_run");
-    expect(dr.body.control_plane.run_id).toBe(runId);
+    expect(dr.body.control_plane?.run_id).toBe(runId);
     const runs = await cp(h.url, "/workflows/desc-1/runs");
     expectEnvelope(runs.body, "list_runs");
     expect(runs.body.run_count).toBe(1);
-    expect(runs.body.runs[0].run_number).toBe(1);
+    expect(runs.body.runs?.[0]?.run_number).toBe(1);
     const missing = await cp(h.url, "/workflows/ghost");
     expect(missing.status).toBe(404);
     expect(missing.body.reason).toBe("instance_not_found");
@@ -319,7 +321,7 @@ describe("control plane without auth", () => {
     const d = await cp(h.url, `/workflows/${wf(id)}`);
     expect(d.status).toBe(200);
     expect(d.body.workflow_id).toBe(id);
-    expect(d.body.control_plane.workflow_id).toBe(id);
+    expect(d.body.control_plane?.workflow_id).toBe(id);
     const runId = String(d.body.run_id);
     const hist = await cp(h.url, `/workflows/${wf(id)}/runs/${runId}/history`);
     expect(hist.status).toBe(200);
@@ -327,8 +329,8 @@ describe("control plane without auth", () => {
     const sig = await cp(h.url, `/workflows/${wf(id)}/signal/${wf("approve/now")}`, { body: {} });
     expect(sig.status).toBe(202);
     expect(sig.body.signal_name).toBe("approve/now");
-    expect(sig.body.control_plane.operation_name).toBe("approve/now");
-    expect(sig.body.control_plane.operation_name_field).toBe("signal_name");
+    expect(sig.body.control_plane?.operation_name).toBe("approve/now");
+    expect(sig.body.control_plane?.operation_name_field).toBe("signal_name");
   });
 
   test("history: keyset pages, page_size cap, wait_new_event woken by a commit, held until timeout otherwise", async () => {
@@ -337,8 +339,8 @@ describe("control plane without auth", () => {
     expect(p1.status).toBe(200);
     expectEnvelope(p1.body, "history");
     expect(list(p1.body.events).map((e) => e.event_type)).toEqual(["StartAccepted"]);
-    expect(p1.body.events[0].sequence).toBe(1);
-    expect(String(p1.body.events[0].timestamp)).toMatch(/\.\d{6}Z$/);
+    expect(p1.body.events?.[0]?.sequence).toBe(1);
+    expect(String(p1.body.events?.[0]?.timestamp)).toMatch(/\.\d{6}Z$/);
     expect(p1.body.next_page_token).toBe(Buffer.from("1").toString("base64"));
     const p2 = await cp(
       h.url,
@@ -381,7 +383,7 @@ describe("control plane without auth", () => {
     expect(cancel.body.reason).toBe("operator requested cancel");
     expect(cancel.body.target_scope).toBe("instance");
     expect(cancel.body.validation_errors).toEqual([]);
-    expect(cancel.body.control_plane.command_id).toBe(cancel.body.command_id);
+    expect(cancel.body.control_plane!.command_id).toBe(cancel.body.command_id);
     const replay = await cp(h.url, "/workflows/cmd-1/cancel", { body: { reason: "again", request_id: "req-1" } });
     expect(replay.body.command_id).toBe(cancel.body.command_id);
     const again = await cp(h.url, "/workflows/cmd-1/cancel", { body: {} });
@@ -405,7 +407,7 @@ describe("control plane without auth", () => {
       expect.arrayContaining(["CancelRequested", "WorkflowCancelled", "ArchiveRequested", "WorkflowArchived"]),
     );
     expect(types.filter((t) => t === "WorkflowArchived")).toHaveLength(1);
-    expect((await cp(h.url, "/workflows/cmd-1")).body.actions.can_archive).toBe(false);
+    expect((await cp(h.url, "/workflows/cmd-1")).body.actions?.can_archive).toBe(false);
 
     await startWorkflow(h, "cmd-2");
     const archiveOpen = await cp(h.url, "/workflows/cmd-2/archive", { body: {} });
@@ -456,7 +458,7 @@ describe("control plane without auth", () => {
     });
     const workers = await cp(h.url, "/workers?task_queue=fleet-q");
     expect(list(workers.body.workers).map((w) => w.worker_id)).toEqual(["fleet-worker"]);
-    expect(workers.body.workers[0].status).toBe("active");
+    expect(workers.body.workers?.[0]?.status).toBe("active");
     const one = await cp(h.url, "/workers/fleet-worker");
     expect(one.body.runtime).toBe("typescript");
     expect(typeof one.body.updated_at).toBe("string");
@@ -465,17 +467,17 @@ describe("control plane without auth", () => {
     expect(missing.body.reason).toBe("worker_not_found");
     const queues = await cp(h.url, "/task-queues");
     const fleetQ = list(queues.body.task_queues).find((q) => String(q.name) === "fleet-q");
-    expect(fleetQ?.stats.workflow_tasks.ready_count).toBe(1);
-    expect(fleetQ?.admission.workflow_tasks.status).toBe("accepting");
+    expect(fleetQ?.stats?.workflow_tasks?.ready_count).toBe(1);
+    expect(fleetQ?.admission?.workflow_tasks?.status).toBe("accepting");
     const task = await worker.mustPollWorkflow();
     const detail = await cp(h.url, "/task-queues/fleet-q");
-    expect(detail.body.stats.workflow_tasks.leased_count).toBe(1);
-    expect(detail.body.current_leases[0].task_id).toBe(task.task_id);
-    expect(detail.body.current_leases[0].workflow_id).toBe("fleet-1");
+    expect(detail.body.stats?.workflow_tasks?.leased_count).toBe(1);
+    expect(detail.body.current_leases?.[0]?.task_id).toBe(task.task_id);
+    expect(detail.body.current_leases?.[0]?.workflow_id).toBe("fleet-1");
     expect(list(detail.body.pollers).map((p) => p.worker_id)).toEqual(["fleet-worker"]);
     h.clock.advance(61_000);
     expect((await cp(h.url, "/workers/fleet-worker")).body.status).toBe("stale");
-    expect((await cp(h.url, "/task-queues/unknown-q")).body.stats.approximate_backlog_count).toBe(0);
+    expect((await cp(h.url, "/task-queues/unknown-q")).body.stats?.approximate_backlog_count).toBe(0);
     await worker.completeWorkflow(task, [{ type: "complete_workflow", result: blob("done") }]);
   });
 });

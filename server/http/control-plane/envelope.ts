@@ -146,9 +146,3 @@ export function sendControlPlane(
     .header("content-type", "application/json; charset=utf-8")
     .send(payload);
 }
-
-/** 422 `validation_failed` with the map under both `errors` and `validation_errors`. */
-export function validationBody(errors: Record<string, string[]>): Record<string, unknown> {
-  const first = Object.values(errors)[0]?.[0] ?? "The given data was invalid.";
-  return { message: first, reason: "validation_failed", errors, validation_errors: errors };
-}

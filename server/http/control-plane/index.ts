@@ -29,7 +29,7 @@ export function negotiateEncoding(header: string | undefined): "gzip" | "deflate
   for (const part of header.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
     const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    q.set(name.trim(), qp ? Number(qp.slice(2)) || 0 : 1);
+    q.set((name ?? "").trim(), qp ? Number(qp.slice(2)) || 0 : 1);
   }
   const star = q.get("*") ?? 0;
   const gzip = q.get("gzip") ?? star;

@@ -129,7 +129,7 @@ describe("signals against a declared command contract", () => {
       message:
         "Workflow signal [reject] is unknown for workflow type [orders.approval]: the durable command contract does not declare that handler. Command contract source [durable_history], declared signals [approve].",
     });
-    expect(r.body.control_plane.operation).toBe("signal");
+    expect(r.body.control_plane?.operation).toBe("signal");
     expect(typesOf(h.db, runId)).toEqual(before);
   });
 

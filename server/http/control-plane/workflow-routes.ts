@@ -244,12 +244,40 @@ function requireCurrentRun(deps: ControlPlaneDeps, namespace: string, workflowId
   }
 }
 
-export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
-  const { engine } = deps;
-  const cfg = (operation: Operation | null) => ({ config: routeConfig(OPERATOR, { operation }) });
-  const send = (request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>) =>
-    sendControlPlane(reply, status, body, operationOf(request));
+const cfg = (operation: Operation | null) => ({ config: routeConfig(OPERATOR, { operation }) });
 
+function send(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>) {
+  return sendControlPlane(reply, status, body, operationOf(request));
+}
+
+/** A run-targeted command is answered with its status, or 409 when the command was not accepted. */
+const commandStatus = (r: { command_status: string }, accepted: number): number =>
+  r.command_status === "accepted" ? accepted : 409;
+
+function includeLastEventPayload(request: FastifyRequest): boolean {
+  const v = (request.query as Record<string, unknown>).include_last_event_payload;
+  return typeof v === "string" && ["1", "true", "yes", "on"].includes(v.toLowerCase());
+}
+
+/** The start answer: the command's outcome with the run it started or found. */
+function startResponse(r: CommandResult): Record<string, unknown> {
+  return {
+    workflow_id: r.workflow_id,
+    run_id: r.run_id,
+    workflow_type: r.workflow_type,
+    namespace: r.namespace,
+    status: r.status ?? null,
+    business_key: r.business_key ?? null,
+    payload_codec: r.payload_codec ?? "avro",
+    outcome: r.outcome,
+    command_id: r.command_id,
+    command_status: r.command_status,
+    reason: r.reason,
+    rejection_reason: r.rejection_reason,
+  };
+}
+
+function registerListAndStart(scope: FastifyInstance, { engine }: ControlPlaneDeps): void {
   scope.get("/workflows", cfg("list"), async (request, reply) => {
     const q = parseInput(listQuery, request.query);
     const body = listWorkflows(engine.db, {
@@ -280,22 +308,13 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
       request: commandRequest(request),
     });
     const status = r.outcome === "started_new" ? 201 : r.outcome === "returned_existing_active" ? 200 : 409;
-    return send(request, reply, status, {
-      workflow_id: r.workflow_id,
-      run_id: r.run_id,
-      workflow_type: r.workflow_type,
-      namespace: r.namespace,
-      status: r.status ?? null,
-      business_key: r.business_key ?? null,
-      payload_codec: r.payload_codec ?? "avro",
-      outcome: r.outcome,
-      command_id: r.command_id,
-      command_status: r.command_status,
-      reason: r.reason,
-      rejection_reason: r.rejection_reason,
-    });
+    return send(request, reply, status, startResponse(r));
   });
+}
 
+/** Describe, runs, describe-run and debug: reads of the instance's current run or a named run. */
+function registerDescribeRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
+  const { engine } = deps;
   scope.get<IdParams>("/workflows/:id", cfg("describe"), async (request, reply) => {
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
     return send(request, reply, 200, describeRun(engine.db, currentOr404(deps, instance), instance, decodePayload));
@@ -316,33 +335,23 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
     );
   });
 
-  const includePayload = (request: FastifyRequest): boolean => {
-    const v = (request.query as Record<string, unknown>).include_last_event_payload;
-    return typeof v === "string" && ["1", "true", "yes", "on"].includes(v.toLowerCase());
-  };
+  const debug = (request: FastifyRequest, run: RunRow) =>
+    debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includeLastEventPayload(request) });
 
   scope.get<IdParams>("/workflows/:id/debug", cfg("debug_workflow"), async (request, reply) => {
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
-    const run = currentOr404(deps, instance);
-    return send(
-      request,
-      reply,
-      200,
-      debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }),
-    );
+    return send(request, reply, 200, debug(request, currentOr404(deps, instance)));
   });
 
   scope.get<RunParams>("/workflows/:id/runs/:runId/debug", cfg("debug_workflow"), async (request, reply) => {
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
-    const run = runOr404(deps, instance, request.params.runId);
-    return send(
-      request,
-      reply,
-      200,
-      debugRun(engine.db, run, engine.clock.now(), { includeLastEventPayload: includePayload(request) }),
-    );
+    return send(request, reply, 200, debug(request, runOr404(deps, instance, request.params.runId)));
   });
+}
 
+/** History pages (long-polling for new events when asked) and the streamed export bundle. */
+function registerHistoryRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
+  const { engine } = deps;
   scope.get<RunParams>("/workflows/:id/runs/:runId/history", cfg("history"), async (request, reply) => {
     const q = parseInput(historyQuery, request.query);
     const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
@@ -395,10 +404,11 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
         .send(jsonStream(bundle));
     },
   );
+}
 
-  const commandStatus = (r: { command_status: string }, accepted: number): number =>
-    r.command_status === "accepted" ? accepted : 409;
-
+/** Cancel and terminate, on the instance or on its current run. */
+function registerCloseRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
+  const { engine } = deps;
   for (const kind of ["cancel", "terminate"] as const) {
     const run = (request: FastifyRequest, runId: string | null) => {
       const params = request.params as { id: string };
@@ -423,7 +433,11 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
       return send(request, reply, commandStatus(r, 200), commandBody(r));
     });
   }
+}
 
+/** Signals by name, on the instance or on its current run. */
+function registerSignalRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
+  const { engine } = deps;
   const signal = (request: FastifyRequest, name: string, runId: string | null): CommandResult => {
     const params = request.params as { id: string };
     parseInput(z.object({ name: operationName }), { name });
@@ -447,7 +461,10 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
     const r = signal(request, request.params.name, request.params.runId);
     return send(request, reply, signalStatus(r), commandBody(r));
   });
+}
 
+/** The operator commands: repair (redispatch what is stuck) and archive. */
+function registerOperatorRoutes(scope: FastifyInstance, { engine }: ControlPlaneDeps): void {
   scope.post<IdParams>("/workflows/:id/repair", cfg("repair"), async (request, reply) => {
     const b = parseInput(repairBody, request.body);
     const r = engine.transaction((tx) =>
@@ -474,4 +491,14 @@ export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlan
     );
     return send(request, reply, commandStatus(r, 200), commandBody(r));
   });
+}
+
+/** The control plane's workflow routes: reads, history and export, then the commands. */
+export function registerWorkflowRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
+  registerListAndStart(scope, deps);
+  registerDescribeRoutes(scope, deps);
+  registerHistoryRoutes(scope, deps);
+  registerCloseRoutes(scope, deps);
+  registerSignalRoutes(scope, deps);
+  registerOperatorRoutes(scope, deps);
 }

@@ -5,6 +5,7 @@ import { startCpHarness } from "../control-plane/test-support";
 import { ALL_ENDPOINTS, CONTROL_ENDPOINTS, fillPath, hostileJson, hostileString, segmentsOf } from "./endpoints";
 import type { Endpoint } from "./endpoints";
 import { CP_HEADERS, expectAnswered, expectCpError, propertyParams, rawRequest } from "./raw-client";
+import { at } from "../../invariant";
 
 /**
  * Property-based hostile input against every control-plane route over real HTTP: whatever the
@@ -215,20 +216,20 @@ describe("hostile control-plane input", () => {
     await fc.assert(
       fc.asyncProperty(token, fc.integer({ min: 1, max: 200 }), async (t, size) => {
         const list = await send(
-          CONTROL_ENDPOINTS[3],
+          at(CONTROL_ENDPOINTS, 3, "endpoint"),
           `/api/workflows?page_size=${size}&next_page_token=${encodeURIComponent(t)}`,
         );
         expect(list.status, `list token ${t}`).toBe(200);
         expect(Array.isArray(expectAnswered(list, "list").workflows)).toBe(true);
         const hist = await send(
-          CONTROL_ENDPOINTS[10],
+          at(CONTROL_ENDPOINTS, 10, "endpoint"),
           `/api/workflows/${WF}/runs/${runId}/history?page_size=${size}&next_page_token=${encodeURIComponent(t)}`,
         );
         expect(hist.status, `history token ${t}`).toBe(200);
         const events = expectAnswered(hist, "history").events as { sequence: number }[];
         const after = Number(Buffer.from(t, "base64").toString("utf8"));
         for (const [i, e] of events.entries()) {
-          if (i > 0) expect(e.sequence).toBeGreaterThan(events[i - 1].sequence);
+          if (i > 0) expect(e.sequence).toBeGreaterThan(at(events, i - 1).sequence);
           // An integer cursor is a keyset bound; anything else restarts from the first event (documented).
           if (Number.isInteger(after) && after > 0) expect(e.sequence).toBeGreaterThan(after);
         }

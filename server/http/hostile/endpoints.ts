@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { at } from "../../invariant";
 
 /**
  * Every route of the embedded server, as the hostile suites address it (not a test file).
@@ -98,7 +99,7 @@ export function fillPath(path: string, encoded: Record<string, string>, fallback
 }
 
 export function segmentsOf(path: string): string[] {
-  return [...path.matchAll(/:([a-zA-Z]+)/g)].map((m) => m[1]);
+  return [...path.matchAll(/:([a-zA-Z]+)/g)].map((m) => at(m, 1, "capture"));
 }
 
 /** Fragments that break naive path, SQL, HTML and log handling. */

@@ -156,7 +156,7 @@ describe("HTML and script in payloads and exception messages come back as the sa
     "</textarea><svg/onload=alert(1)>",
     "javascript:alert(1)",
     "&lt;b&gt; & <b>bold</b> \u2028\u2029",
-  ];
+  ] as const;
 
   function expectVerbatim(res: RawResponse, values: readonly string[], context: string): void {
     const body = expectAnswered(res, context);
