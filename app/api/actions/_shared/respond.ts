@@ -1,9 +1,7 @@
-import type { NextRequest } from "next/server";
 import { isDwError } from "@/lib/dw/errors";
 import type { ConsoleConfig } from "@/lib/server/config";
 import type { GuardRefusal } from "@/lib/server/action-guard";
 import { assertServerOnly } from "@/lib/server/server-only";
-import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
 
 assertServerOnly("app/api/actions/_shared/respond");
 
@@ -11,9 +9,6 @@ assertServerOnly("app/api/actions/_shared/respond");
 
 const NO_STORE = { "cache-control": "no-store" };
 
-export function requestNamespace(request: NextRequest, config: ConsoleConfig): string {
-  return parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace;
-}
 
 export function refusal(refused: GuardRefusal): Response {
   return Response.json(

@@ -4,7 +4,9 @@ import type { CommandResponse, StartResponse } from "@/lib/dw/schemas-workflows"
 import type { ActionAnswer, RunActionRequest } from "@/components/actions/action-api";
 import { runActionRequestSchema } from "@/app/api/actions/_shared/schemas";
 import { guardAction } from "@/lib/server/action-guard";
-import { failure, jsonAnswer, refusal, requestNamespace } from "@/app/api/actions/_shared/respond";
+import { failure, jsonAnswer, refusal } from "@/app/api/actions/_shared/respond";
+import { namespaceRequired } from "@/lib/server/proxy";
+import { requestNamespace } from "@/lib/server/request-namespace";
 import { getConfig } from "@/lib/server/config";
 import { getDwClient } from "@/lib/server/dw";
 
@@ -119,6 +121,9 @@ export async function POST(request: NextRequest): Promise<Response> {
   const config = getConfig();
   const refused = guardAction(request.headers, config, "operator");
   if (refused) return refusal(refused);
+  // The namespace the sending tab shows, never a cookie another tab may have changed since.
+  const namespace = requestNamespace(request.headers);
+  if (namespace === null) return namespaceRequired();
 
   let raw: unknown;
   try {
@@ -140,7 +145,7 @@ export async function POST(request: NextRequest): Promise<Response> {
   }
 
   try {
-    const answer = await send(getDwClient(requestNamespace(request, config)), parsed.data);
+    const answer = await send(getDwClient(namespace), parsed.data);
     return jsonAnswer(answer, answer.httpStatus);
   } catch (error) {
     return failure(error, config);

@@ -1,7 +1,9 @@
 import type { NextRequest } from "next/server";
 import * as z from "zod";
 import { guardAction } from "@/lib/server/action-guard";
-import { failure, jsonAnswer, refusal, requestNamespace } from "@/app/api/actions/_shared/respond";
+import { failure, jsonAnswer, refusal } from "@/app/api/actions/_shared/respond";
+import { namespaceRequired } from "@/lib/server/proxy";
+import { requestNamespace } from "@/lib/server/request-namespace";
 import { getConfig } from "@/lib/server/config";
 import { getDwClient } from "@/lib/server/dw";
 
@@ -21,6 +23,9 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     return jsonAnswer({ reason: "not_found", message: `No maintenance pass named ${pass}.`, httpStatus: 404 }, 404);
   const refused = guardAction(request.headers, config, "admin");
   if (refused) return refusal(refused);
+  // The namespace the sending tab shows, never a cookie another tab may have changed since.
+  const namespace = requestNamespace(request.headers);
+  if (namespace === null) return namespaceRequired();
 
   const text = await request.text();
   let raw: unknown = {};
@@ -36,7 +41,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
       400,
     );
 
-  const client = getDwClient(requestNamespace(request, config));
+  const client = getDwClient(namespace);
   try {
     const result =
       pass === "repair-pass"
