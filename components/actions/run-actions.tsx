@@ -9,6 +9,7 @@ import type { RunAction } from "@/lib/views/capabilities";
 import { RUN_ACTIONS, runCapabilities } from "@/lib/views/capabilities";
 import type { ConfirmAction } from "@/lib/confirm/confirm";
 import { runHref } from "@/lib/routes/route-for";
+import { invalidateAfterRunAction } from "@/lib/queries/invalidate";
 import type { ActionAnswer, ActionError, RunActionRequest } from "@/components/actions/action-api";
 import { parseSignalInput, suggestAgainWorkflowId } from "@/components/actions/action-api";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
@@ -17,6 +18,8 @@ import { useActionWords } from "@/components/actions/use-action-words";
 import { useConfirmation } from "@/components/actions/use-confirmation";
 
 export interface RunActionsProps {
+  /** The page's namespace: actions are sent there (X-Namespace), whatever another tab switched to. */
+  namespace: string;
   workflowId: string;
   runId: string;
   /** `GET /workflows/{id}/runs/{runId}`. */
@@ -52,7 +55,7 @@ const inputClass =
  * Operator actions for one run, each enabled or explained by `runCapabilities`, sent through the
  * guarded `/api/actions/runs` handler, and then confirmed against the run's durable history.
  */
-export function RunActions({ workflowId, runId, describe, debug }: RunActionsProps) {
+export function RunActions({ namespace, workflowId, runId, describe, debug }: RunActionsProps) {
   const words = useActionWords();
   const { t } = words;
   const context = useActionContext();
@@ -84,8 +87,8 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
     state: confirmState,
     start: startConfirmation,
     reset: resetConfirmation,
-  } = useConfirmation(() => {
-    void queryClient.invalidateQueries();
+  } = useConfirmation(namespace, () => {
+    void invalidateAfterRunAction(queryClient, namespace, { workflowId, runId });
   });
 
   useEffect(() => {
@@ -141,7 +144,7 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
     resetConfirmation();
     const clickedAt = performance.now();
     setPhase({ kind: "sending", action });
-    const sent = await sendRunAction(request);
+    const sent = await sendRunAction(namespace, request);
     if (!sent.ok) return setPhase({ kind: "failed", action, error: sent.error });
     const answer = sent.answer;
     setPhase({ kind: "answered", action, answer, answerMs: Math.round(performance.now() - clickedAt) });
@@ -291,6 +294,7 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
       </dialog>
 
       <ActionStatus
+        namespace={namespace}
         phase={phase}
         confirm={confirmState}
         onRecheck={() =>
@@ -302,10 +306,12 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
 }
 
 function ActionStatus({
+  namespace,
   phase,
   confirm,
   onRecheck,
 }: {
+  namespace: string;
   phase: Phase;
   confirm: ReturnType<typeof useConfirmation>["state"];
   onRecheck: () => void;
@@ -347,7 +353,7 @@ function ActionStatus({
               </span>
             ) : null}
           </p>
-          {confirm ? <ConfirmationView confirm={confirm} onRecheck={onRecheck} /> : null}
+          {confirm ? <ConfirmationView namespace={namespace} confirm={confirm} onRecheck={onRecheck} /> : null}
         </>
       ) : null}
     </div>
@@ -355,9 +361,11 @@ function ActionStatus({
 }
 
 function ConfirmationView({
+  namespace,
   confirm,
   onRecheck,
 }: {
+  namespace: string;
   confirm: NonNullable<ReturnType<typeof useConfirmation>["state"]>;
   onRecheck: () => void;
 }) {
@@ -412,7 +420,7 @@ function ConfirmationView({
       ) : null}
       {target.command.action === "startAgain" && confirmation.phase === "confirmed" ? (
         <p>
-          <Link href={runHref(target.workflowId, target.runId)} className="text-accent underline">
+          <Link href={runHref(namespace, target.workflowId, target.runId)} className="text-accent underline">
             {t("confirm.openNewRun", { workflowId: target.workflowId })}
           </Link>
         </p>

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { Role } from "@/lib/views/capabilities";
+import { actionContextQuery } from "@/lib/queries/connection";
 import { toActionContext } from "@/components/actions/send-action";
 
 export interface ActionContextState {
@@ -13,11 +14,6 @@ export interface ActionContextState {
 
 /** Read-only mode and the token's known role, from the console's own server. */
 export function useActionContext(): ActionContextState {
-  const query = useQuery({
-    queryKey: ["actions", "context"],
-    queryFn: async ({ signal }) => toActionContext(await (await fetch("/api/actions/context", { signal })).json()),
-    staleTime: Infinity,
-    retry: 1,
-  });
+  const query = useQuery({ ...actionContextQuery(), select: toActionContext });
   return query.data ? { ...query.data, known: true } : { readOnly: true, role: null, known: false };
 }

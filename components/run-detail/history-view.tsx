@@ -408,11 +408,13 @@ export function HistoryView({
 
 /** The History tab: pages and tails the run's event log itself, then shows it. */
 export function HistoryPanel({
+  namespace,
   workflowId,
   runId,
   live,
   ...view
 }: {
+  namespace: string;
   workflowId: string;
   runId: string;
   live: boolean;
@@ -421,6 +423,6 @@ export function HistoryPanel({
   selected: number | null;
   onChange: (change: { types?: string[]; failuresOnly?: boolean; selected?: number | null }) => void;
 }) {
-  const history = useHistory(workflowId, runId, live);
+  const history = useHistory(namespace, workflowId, runId, live);
   return <HistoryView history={history} {...view} />;
 }

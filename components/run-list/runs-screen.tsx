@@ -8,11 +8,11 @@ import { useTranslations } from "next-intl";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
 import type { WorkflowList, WorkflowListItem } from "@/lib/dw/schemas-workflows";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { runsListQuery } from "@/lib/queries/runs";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
-import { runHref } from "@/lib/routes/route-for";
+import { runHref, screenHref } from "@/lib/routes/route-for";
 import { mergeLive } from "@/components/run-list/live-rows";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
@@ -24,21 +24,15 @@ import {
   parseRunsQuery,
   previousPage,
   runsQueryString,
-  statusFilter,
   withFilter,
 } from "@/components/run-list/run-list-url-state";
 
-const REFRESH_MS = 5_000;
 const features = tableFeatures({});
 const col = createColumnHelper<typeof features, WorkflowListItem>();
 const EMPTY: WorkflowListItem[] = [];
 
 function closedReason(row: WorkflowListItem): string | null {
   return typeof row.closed_reason === "string" && row.closed_reason !== row.status ? row.closed_reason : null;
-}
-
-function queryKey(namespace: string, query: RunsQuery) {
-  return ["runs", namespace, query.status, query.workflowType, query.search, query.pageSize, query.cursor] as const;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -59,27 +53,14 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   const router = useRouter();
   const searchParams = useSearchParams();
   const query = useMemo(() => parseRunsQuery(searchParams), [searchParams]);
-  const key = queryKey(namespace, query);
-  const keyText = JSON.stringify(key);
-  const initialKeyText = JSON.stringify(queryKey(namespace, initialQuery));
+  const options = runsListQuery(namespace, query);
+  const keyText = JSON.stringify(options.queryKey);
+  const initialKeyText = JSON.stringify(runsListQuery(namespace, initialQuery).queryKey);
 
   const result = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) =>
-      browserDwClient.listWorkflows(
-        {
-          status: statusFilter(query.status),
-          workflowType: query.workflowType || undefined,
-          query: query.search || undefined,
-          pageSize: query.pageSize,
-          nextPageToken: query.cursor,
-        },
-        { signal },
-      ),
+    ...options,
     initialData: keyText === initialKeyText && initialData ? initialData : undefined,
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
-    retry: false,
   });
 
   // The rows on screen are a snapshot of one query; refreshes update them in place, never reorder.
@@ -99,9 +80,12 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
 
   // The native history API keeps Next's router and useSearchParams in sync without a server render:
   // the list is fetched by the client query, and the back button still walks the pages.
-  const navigate = useCallback((next: RunsQuery) => {
-    window.history.pushState(null, "", `/runs${runsQueryString(next)}`);
-  }, []);
+  const navigate = useCallback(
+    (next: RunsQuery) => {
+      window.history.pushState(null, "", `${screenHref(namespace, "runs")}${runsQueryString(next)}`);
+    },
+    [namespace],
+  );
 
   const [selected, setSelected] = useState(0);
   const rows = live.rows;
@@ -116,7 +100,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
           header: () => t("columns.workflowId"),
           cell: (info) => (
             <Link
-              href={runHref(info.row.original.workflow_id, info.row.original.run_id)}
+              href={runHref(namespace, info.row.original.workflow_id, info.row.original.run_id)}
               className="font-mono text-accent hover:underline"
               data-testid="run-link"
             >
@@ -156,7 +140,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
           cell: (info) => time.duration(time.between(info.row.original.started_at, info.row.original.closed_at)),
         }),
       ]),
-    [t, time],
+    [t, time, namespace],
   );
   const table = useTable({ features, columns, data: rows });
 
@@ -171,7 +155,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
         setSelected(Math.max(selectedIndex - 1, 0));
         event.preventDefault();
       } else if (event.key === "Enter" && rows[selectedIndex]) {
-        router.push(runHref(rows[selectedIndex].workflow_id, rows[selectedIndex].run_id));
+        router.push(runHref(namespace, rows[selectedIndex].workflow_id, rows[selectedIndex].run_id));
       } else if (event.key === "ArrowRight" && nextToken) {
         navigate(nextPage(query, nextToken));
       } else if (event.key === "ArrowLeft" && previous) {
@@ -180,7 +164,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [rows, selectedIndex, nextToken, previous, query, navigate, router]);
+  }, [rows, selectedIndex, nextToken, previous, query, navigate, router, namespace]);
 
   useEffect(() => {
     tableRef.current?.querySelector(`[data-row-index="${selectedIndex}"]`)?.scrollIntoView({ block: "nearest" });

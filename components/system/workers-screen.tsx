@@ -5,32 +5,21 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { TaskQueueStats } from "@/lib/dw/schemas-fleet";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { taskQueueQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 
-const REFRESH_MS = 5_000;
 const cell = "px-2 py-1.5";
 
 /** Workers (`GET /workers`) and task queues (`GET /task-queues`, detail on demand). */
 export function WorkersScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("workers");
   const time = useTimeFormat();
-  const workers = useQuery({
-    queryKey: ["workers", namespace],
-    queryFn: ({ signal }) => browserDwClient.listWorkers({}, { signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
-  const queues = useQuery({
-    queryKey: ["task-queues", namespace],
-    queryFn: ({ signal }) => browserDwClient.listTaskQueues({ signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
+  const workers = useQuery(workersQuery(namespace));
+  const queues = useQuery(taskQueuesQuery(namespace));
   const [openQueue, setOpenQueue] = useState<string | null>(null);
 
   return (
@@ -166,12 +155,7 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
 function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
   const t = useTranslations("workers.detail");
   const time = useTimeFormat();
-  const detail = useQuery({
-    queryKey: ["task-queue", namespace, name],
-    queryFn: ({ signal }) => browserDwClient.getTaskQueue(name, { signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
+  const detail = useQuery(taskQueueQuery(namespace, name));
   if (detail.isError) return <p className="mt-2 text-xs text-bad">{toErrorInfo(detail.error).message}</p>;
   if (!detail.data) return <p className="mt-2 text-xs text-fg-muted">{t("loading")}</p>;
   const leases = detail.data.current_leases ?? [];
@@ -195,7 +179,10 @@ function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
             {lease.workflow_id && lease.run_id ? (
               <>
                 {" · "}
-                <Link href={runHref(lease.workflow_id, lease.run_id)} className="font-mono text-accent hover:underline">
+                <Link
+                  href={runHref(namespace, lease.workflow_id, lease.run_id)}
+                  className="font-mono text-accent hover:underline"
+                >
                   {lease.workflow_id}
                 </Link>
               </>

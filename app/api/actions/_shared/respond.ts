@@ -9,7 +9,6 @@ assertServerOnly("app/api/actions/_shared/respond");
 
 const NO_STORE = { "cache-control": "no-store" };
 
-
 export function refusal(refused: GuardRefusal): Response {
   return Response.json(
     { reason: refused.reason, message: refused.message, httpStatus: refused.status },

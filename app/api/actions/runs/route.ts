@@ -121,9 +121,6 @@ export async function POST(request: NextRequest): Promise<Response> {
   const config = getConfig();
   const refused = guardAction(request.headers, config, "operator");
   if (refused) return refusal(refused);
-  // The namespace the sending tab shows, never a cookie another tab may have changed since.
-  const namespace = requestNamespace(request.headers);
-  if (namespace === null) return namespaceRequired();
 
   let raw: unknown;
   try {
@@ -144,6 +141,9 @@ export async function POST(request: NextRequest): Promise<Response> {
     );
   }
 
+  // The namespace the sending tab shows, never a cookie another tab may have changed since.
+  const namespace = requestNamespace(request.headers);
+  if (namespace === null) return namespaceRequired();
   try {
     const answer = await send(getDwClient(namespace), parsed.data);
     return jsonAnswer(answer, answer.httpStatus);

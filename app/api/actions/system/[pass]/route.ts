@@ -23,9 +23,6 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     return jsonAnswer({ reason: "not_found", message: `No maintenance pass named ${pass}.`, httpStatus: 404 }, 404);
   const refused = guardAction(request.headers, config, "admin");
   if (refused) return refusal(refused);
-  // The namespace the sending tab shows, never a cookie another tab may have changed since.
-  const namespace = requestNamespace(request.headers);
-  if (namespace === null) return namespaceRequired();
 
   const text = await request.text();
   let raw: unknown = {};
@@ -41,6 +38,9 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
       400,
     );
 
+  // The namespace the sending tab shows, never a cookie another tab may have changed since.
+  const namespace = requestNamespace(request.headers);
+  if (namespace === null) return namespaceRequired();
   const client = getDwClient(namespace);
   try {
     const result =
