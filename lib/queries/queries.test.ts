@@ -99,7 +99,7 @@ function seeded() {
   const client = new QueryClient();
   for (const ns of ["a", "b"])
     for (const key of Object.values(namespaced(ns))) client.setQueryData(key as readonly unknown[], { seeded: true });
-  client.setQueryData(runDescribeQuery("a", "wf", "other").queryKey, { seeded: true });
+  client.setQueryData([...runDescribeQuery("a", "wf", "other").queryKey] as readonly unknown[], { seeded: true });
   const fresh = () =>
     client
       .getQueryCache()
