@@ -75,7 +75,7 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
       {metricsError ? (
         <DwErrorState error={toErrorInfo(metricsError)} onRetry={() => void metricsQuery.refetch()} />
       ) : null}
-      {metrics ? <Alerts metrics={metrics} /> : null}
+      {metrics ? <Alerts namespace={namespace} metrics={metrics} /> : null}
       {forbidden ? (
         <Panel title={t("panels.metrics")} testId="panel-metrics">
           <RequiresAdmin what={t("panels.metrics")} />
@@ -126,7 +126,7 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
   );
 }
 
-function Alerts({ metrics }: { metrics: OperatorMetrics }) {
+function Alerts({ namespace, metrics }: { namespace: string; metrics: OperatorMetrics }) {
   const t = useTranslations("overview.alerts");
   const time = useTimeFormat();
   const alerts = metricsAlerts(metrics);
@@ -142,7 +142,7 @@ function Alerts({ metrics }: { metrics: OperatorMetrics }) {
       {alerts.map((alert) => (
         <Link
           key={alert.kind}
-          href={alert.href}
+          href={screenHref(namespace, alert.screen)}
           data-alert={alert.kind}
           className={`flex flex-wrap items-baseline justify-between gap-2 rounded-lg border px-4 py-3 text-sm hover:bg-panel-muted ${
             alert.severity === "critical"
