@@ -9,6 +9,8 @@ import { SESSION_COOKIE } from "@/lib/server/auth/session";
 import { contentSecurityPolicy, newNonce } from "@/lib/server/csp";
 import { checkHost, VALIDATED_HOST } from "@/lib/server/hosts";
 import { getLogger } from "@/lib/server/log";
+import { NAMESPACE_COOKIE, parseNamespace, preferenceCookie } from "@/lib/preferences";
+import { legacyRedirectPath, routeParam } from "@/lib/routes/route-for";
 
 /**
  * Every request but static assets passes here, in this order (docs/decisions/0009, 0012):
@@ -19,7 +21,9 @@ import { getLogger } from "@/lib/server/log";
  *  4. console access control: the request's person is verified once and forwarded to pages and
  *     handlers (lib/server/auth/principal.ts); without one, pages redirect to /login and /api/*
  *     answers 401 JSON; the action guard then checks roles;
- *  5. a Content-Security-Policy with a fresh nonce, in the request (Next.js puts it on its scripts)
+ *  5. the console's paths from before the namespace moved into the URL (`/`, `/runs`,
+ *     `/workflows/…`) redirect to the same screen in the last-used namespace (docs/decisions/0017);
+ *  6. a Content-Security-Policy with a fresh nonce, in the request (Next.js puts it on its scripts)
  *     and in the response.
  */
 
@@ -117,6 +121,26 @@ function isHttps(request: NextRequest, config: ConsoleConfig, peer: string | nul
   );
 }
 
+/** The namespace the last-used cookie names, else DW_NAMESPACE: where bare old paths go. */
+function lastNamespace(request: NextRequest, config: ConsoleConfig): string {
+  return parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace;
+}
+
+/** Old links keep working: `/runs?status=failed` → `/namespaces/{last}/runs?status=failed` (307: it depends on the cookie). */
+function legacyRedirect(request: NextRequest, config: ConsoleConfig): NextResponse | null {
+  const target = legacyRedirectPath(request.nextUrl.pathname, lastNamespace(request, config));
+  if (target === null) return null;
+  const url = request.nextUrl.clone();
+  url.pathname = target;
+  return NextResponse.redirect(url, 307);
+}
+
+/** The namespace a `/namespaces/{ns}/…` page shows, which becomes the last used one. */
+function visitedNamespace(pathname: string): string | null {
+  const match = /^\/namespaces\/([^/]+)/.exec(pathname);
+  return match?.[1] ? parseNamespace(routeParam(match[1])) : null;
+}
+
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = getConfig();
   const peer = peerStampInstalled() ? request.headers.get(PEER_HEADER) : null;
@@ -138,6 +162,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const person = outcome.kind === "person" ? outcome.person : null;
   if (!(outcome.kind === "open" || person || PUBLIC_PATHS.has(request.nextUrl.pathname)))
     return refuse(request, outcome, config.auth.mode);
+  const redirected = legacyRedirect(request, config);
+  if (redirected) return redirected;
 
   const csp = contentSecurityPolicy(newNonce(), {
     https: isHttps(request, config, peer),
@@ -150,6 +176,9 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   headers.set("content-security-policy", csp);
   const forwarded = NextResponse.next({ request: { headers } });
   forwarded.headers.set("content-security-policy", csp);
+  const visited = visitedNamespace(request.nextUrl.pathname);
+  if (visited && visited !== request.cookies.get(NAMESPACE_COOKIE)?.value)
+    forwarded.headers.append("set-cookie", preferenceCookie(NAMESPACE_COOKIE, visited));
   return forwarded;
 }
 

@@ -26,7 +26,7 @@ test("bulk repair of a group shows the plan, the progress and the outcome", asyn
   expect(count).toBeGreaterThanOrEqual(3);
   await expect(group.getByTestId("sample-run").filter({ hasText: "ops-inbox-" }).first()).toHaveAttribute(
     "href",
-    /^\/workflows\/ops-inbox-/,
+    /^\/namespaces\/default\/workflows\/ops-inbox-/,
   );
   await expect(group).toContainText("Timer");
   await expect(page.getByTestId("scan-partial")).toContainText("Partial view");

@@ -12,7 +12,7 @@ const SCREENSHOTS = "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 
 const runPath = (workflowId: string, runId: string) =>
-  `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+  `/namespaces/default/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
 const urlOf = (workflowId: string, runId: string) =>
   new RegExp(`${runPath(workflowId, runId).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 

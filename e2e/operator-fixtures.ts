@@ -180,8 +180,19 @@ export async function historyOf(
   return page.events;
 }
 
-export function runPath(workflowId: string, runId: string): string {
-  return `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+export function runPath(workflowId: string, runId: string, namespace = "default"): string {
+  return `/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+}
+
+/**
+ * Registers a namespace on the embedded server. Its control plane has no create endpoint, so the
+ * row goes straight into its SQLite file, as the server's own seeding writes the default one.
+ */
+export function registerNamespace(name: string): void {
+  const now = Date.now();
+  serverDb()
+    .prepare("INSERT OR IGNORE INTO namespaces (name, description, created_at, updated_at) VALUES (?, ?, ?, ?)")
+    .run(name, "e2e namespace", now, now);
 }
 
 export async function freePort(): Promise<number> {

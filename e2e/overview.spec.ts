@@ -36,7 +36,7 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   await expect(page.getByTestId("overview-live")).toHaveAttribute("aria-live", "polite");
   await expect(page.getByTestId("overview-live")).toContainText(/needs? repair/);
   const alert = page.locator('[data-alert="repair_needed"]');
-  await expect(alert).toHaveAttribute("href", "/attention");
+  await expect(alert).toHaveAttribute("href", "/namespaces/default/attention");
   await expect(page.getByTestId("panel-repair")).toContainText("oldest stuck");
   // Worst offenders name the stuck run itself and link to it.
   await expect(page.getByTestId("offender").filter({ hasText: workflowId }).getByRole("link")).toHaveAttribute(

@@ -7,7 +7,7 @@ const SCREENSHOTS = "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 
 const runPath = (workflowId: string, runId: string) =>
-  `/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
+  `/namespaces/default/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}`;
 
 async function setTheme(page: Page, baseURL: string | undefined, theme: "light" | "dark") {
   await page.context().addCookies([{ name: "bw-theme", value: theme, url: baseURL ?? "" }]);

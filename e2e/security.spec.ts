@@ -111,7 +111,8 @@ test("a wrong password is refused; the right one lands on the requested page wit
   await page.getByLabel("User name").fill("ada");
   await page.getByLabel("Password").fill(PASSWORDS.ada);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(`${app.baseUrl}/workers`);
+  // The old path signed in to, redirected to its namespaced form.
+  await expect(page).toHaveURL(`${app.baseUrl}/namespaces/default/workers`);
   await expect(page.getByTestId("account-status")).toContainText("Signed in as ada (admin)");
   const session = (await context.cookies()).find((cookie) => cookie.name === "bw_session");
   expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
@@ -163,7 +164,11 @@ test("an operator sees admin-only panels as 'requires admin', never an error pag
     // The admin token reads operator metrics: the panels render data and nothing asks for admin.
     await expect(admin.getByRole("region", { name: "Runs by status" })).toBeVisible({ timeout: 20_000 });
     await expect(admin.getByTestId("requires-admin")).toHaveCount(0);
-    expect((await admin.request.get(`${app.baseUrl}/api/dw/system/repair`)).status()).toBe(200);
+    expect(
+      (
+        await admin.request.get(`${app.baseUrl}/api/dw/system/repair`, { headers: { "X-Namespace": "default" } })
+      ).status(),
+    ).toBe(200);
   } finally {
     await adminContext.close();
   }

@@ -110,11 +110,11 @@ test("System follows the operating system's colour scheme", async ({ page }) => 
 test("every section is reachable from the navigation", async ({ page }) => {
   await page.goto("/");
   for (const [name, path] of [
-    ["Runs", "/runs"],
-    ["Attention", "/attention"],
-    ["System", "/system"],
-    ["Workers", "/workers"],
-    ["Overview", "/"],
+    ["Runs", "/namespaces/default/runs"],
+    ["Attention", "/namespaces/default/attention"],
+    ["System", "/namespaces/default/system"],
+    ["Workers", "/namespaces/default/workers"],
+    ["Overview", "/namespaces/default"],
   ] as const) {
     await page.getByRole("navigation", { name: "Primary" }).getByRole("link", { name }).click();
     await expect(page).toHaveURL(path);
@@ -178,28 +178,31 @@ test.describe("time zone", () => {
   });
 });
 
-test("the namespace cookie travels to the server as X-Namespace", async ({ page, context, baseURL }) => {
+test("the page's namespace travels to the server as X-Namespace", async ({ page, context }) => {
   test.skip(!dwHost, "no Durable Workflow server for e2e: server/main.ts is missing and E2E_DW_SERVER_URL is unset");
 
-  expect((await page.request.get("/api/dw/workflows")).status()).toBe(200);
-
-  await context.addCookies([{ name: "bw-namespace", value: "e2e-absent", url: baseURL ?? "" }]);
-  const missing = await page.request.get("/api/dw/workflows");
+  // The read proxy takes the namespace the browser names, and refuses a namespaced read without one.
+  const unnamed = await page.request.get("/api/dw/workflows");
+  expect(unnamed.status()).toBe(400);
+  expect(await unnamed.json()).toMatchObject({ reason: "namespace_required" });
+  expect((await page.request.get("/api/dw/workflows", { headers: { "X-Namespace": "default" } })).status()).toBe(200);
+  const missing = await page.request.get("/api/dw/workflows", { headers: { "X-Namespace": "e2e-absent" } });
   expect(missing.status()).toBe(404);
   expect(await missing.json()).toMatchObject({ reason: "namespace_not_found" });
 
-  // The switcher keeps showing the operator's choice, marked as unknown to the server.
-  await page.goto("/");
+  // The switcher shows the URL's namespace, marked as unknown to the server.
+  await page.goto("/namespaces/e2e-absent/runs");
   const switcher = page.getByTestId("namespace-switcher");
   await expect(switcher).toHaveValue("e2e-absent");
   await expect(switcher.locator("option", { hasText: "e2e-absent (not on server)" })).toHaveCount(1);
 
+  // Switching goes to the same screen in the other namespace, which becomes the last used one.
   await hydrated(page);
   await switcher.selectOption("default");
+  await expect(page).toHaveURL(/\/namespaces\/default\/runs$/);
   await expect
     .poll(async () => (await context.cookies()).find((cookie) => cookie.name === "bw-namespace")?.value)
     .toBe("default");
-  expect((await page.request.get("/api/dw/workflows")).status()).toBe(200);
 });
 
 test("the console serves its icons and web app manifest from public/", async ({ request, page }) => {

@@ -9,10 +9,12 @@ import { useActionWords } from "@/components/actions/use-action-words";
 
 /** What became of the last action: sending, refused, rejected, or accepted and then confirmed. */
 export function ActionStatus({
+  namespace,
   phase,
   confirm,
   onRecheck,
 }: {
+  namespace: string;
   phase: Phase;
   confirm: ConfirmState | null;
   onRecheck: () => void;
@@ -54,14 +56,22 @@ export function ActionStatus({
               </span>
             ) : null}
           </p>
-          {confirm ? <ConfirmationView confirm={confirm} onRecheck={onRecheck} /> : null}
+          {confirm ? <ConfirmationView namespace={namespace} confirm={confirm} onRecheck={onRecheck} /> : null}
         </>
       ) : null}
     </div>
   );
 }
 
-function ConfirmationView({ confirm, onRecheck }: { confirm: ConfirmState; onRecheck: () => void }) {
+function ConfirmationView({
+  namespace,
+  confirm,
+  onRecheck,
+}: {
+  namespace: string;
+  confirm: ConfirmState;
+  onRecheck: () => void;
+}) {
   const words = useActionWords();
   const { t } = words;
   const { confirmation, target } = confirm;
@@ -113,7 +123,7 @@ function ConfirmationView({ confirm, onRecheck }: { confirm: ConfirmState; onRec
       ) : null}
       {target.command.action === "startAgain" && confirmation.phase === "confirmed" ? (
         <p>
-          <Link href={runHref(target.workflowId, target.runId)} className="text-accent underline">
+          <Link href={runHref(namespace, target.workflowId, target.runId)} className="text-accent underline">
             {t("confirm.openNewRun", { workflowId: target.workflowId })}
           </Link>
         </p>

@@ -6,7 +6,7 @@ import type { LedgerActivity } from "@/lib/views/attempts";
 import { attemptLedger } from "@/lib/views/attempts";
 import type { Translate } from "@/lib/views/forecast";
 import { formatRetryForecast, retryForecast } from "@/lib/views/forecast";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { runHistoryHeadQuery } from "@/lib/queries/run";
 
 /** The forecast's `views.forecast.*` ids, rendered from the console catalog. */
 function useForecastTranslate(): Translate {
@@ -51,14 +51,17 @@ export function RetryForecast({
 }
 
 /** The forecast for a run the caller has not loaded: reads its first history page itself. */
-export function RunRetryForecast({ workflowId, runId }: { workflowId: string; runId: string }) {
+export function RunRetryForecast({
+  namespace,
+  workflowId,
+  runId,
+}: {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+}) {
   const t = useTranslations("actions");
-  const history = useQuery({
-    queryKey: ["forecast-history", workflowId, runId],
-    queryFn: ({ signal }) => browserDwClient.getHistory(workflowId, runId, { pageSize: 1000 }, { signal }),
-    refetchInterval: 10_000,
-    retry: false,
-  });
+  const history = useQuery(runHistoryHeadQuery(namespace, workflowId, runId));
   if (history.isError) return <p className="text-xs text-fg-muted">{t("forecastUnavailable")}</p>;
   if (!history.data) return null;
   return <RetryForecast activities={attemptLedger(history.data.events)} className="text-xs text-fg-muted" />;

@@ -12,6 +12,8 @@ import { useActionSubmit } from "@/components/actions/use-action-submit";
 import { useActionWords } from "@/components/actions/use-action-words";
 
 export interface RunActionsProps {
+  /** The page's namespace: actions are sent there (X-Namespace), whatever another tab switched to. */
+  namespace: string;
   workflowId: string;
   runId: string;
   /** `GET /workflows/{id}/runs/{runId}`. */
@@ -27,7 +29,7 @@ export interface RunActionsProps {
  * asking, filled in through the action's form descriptor (lib/actions/forms.ts), sent through the
  * guarded `/api/actions/runs` handler, and then confirmed against the run's durable history.
  */
-export function RunActions({ workflowId, runId, describe, debug }: RunActionsProps) {
+export function RunActions({ namespace, workflowId, runId, describe, debug }: RunActionsProps) {
   const { t } = useActionWords();
   const context = useActionContext();
   const capabilities = useMemo(
@@ -52,7 +54,12 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
   const reasons = useDisabledReasons(capabilities, context.known);
   const dialog = useActionDialog(workflowId);
   const lastSequence = debug?.execution.last_event?.sequence ?? null;
-  const { phase, confirmState, busy, submit, recheck } = useActionSubmit({ workflowId, runId, lastSequence });
+  const { phase, confirmState, busy, submit, recheck } = useActionSubmit({
+    namespace,
+    workflowId,
+    runId,
+    lastSequence,
+  });
 
   return (
     <section aria-label={t("sectionLabel")} data-testid="run-actions" className="space-y-3">
@@ -66,7 +73,7 @@ export function RunActions({ workflowId, runId, describe, debug }: RunActionsPro
         livenessReason={debug?.execution.liveness_reason ?? null}
         onSubmit={(request) => void submit(request)}
       />
-      <ActionStatus phase={phase} confirm={confirmState} onRecheck={recheck} />
+      <ActionStatus namespace={namespace} phase={phase} confirm={confirmState} onRecheck={recheck} />
     </section>
   );
 }

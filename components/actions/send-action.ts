@@ -63,15 +63,17 @@ export function toActionContext(json: unknown): ActionContext {
   throw new Error("Unexpected answer from /api/actions/context.");
 }
 
+/** `namespace` is the sending page's (its URL's): the handler acts there and nowhere else. */
 async function post(
   url: string,
+  namespace: string,
   body: unknown,
   signal?: AbortSignal,
 ): Promise<{ status: number; json: unknown } | ActionError> {
   try {
     const response = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json" },
+      headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify(body),
       signal,
     });
@@ -99,8 +101,12 @@ function isError(value: { status: number; json: unknown } | ActionError): value 
 }
 
 /** Sends one run action through the console's guarded handler. Never throws. */
-export async function sendRunAction(request: RunActionRequest, signal?: AbortSignal): Promise<SendOutcome> {
-  const raw = await post("/api/actions/runs", request, signal);
+export async function sendRunAction(
+  namespace: string,
+  request: RunActionRequest,
+  signal?: AbortSignal,
+): Promise<SendOutcome> {
+  const raw = await post("/api/actions/runs", namespace, request, signal);
   if (isError(raw)) return { ok: false, error: raw };
   const answer = toActionAnswer(raw.json);
   if (answer) return { ok: true, answer };
@@ -122,10 +128,11 @@ interface PassReports {
  * schema (a report that breaks the contract is answered as a `malformed_response` error instead).
  */
 export async function sendSystemPass<P extends keyof PassReports>(
+  namespace: string,
   pass: P,
   body: unknown = {},
 ): Promise<{ ok: true; status: number; report: PassReports[P] } | { ok: false; error: ActionError }> {
-  const raw = await post(`/api/actions/system/${pass}`, body);
+  const raw = await post(`/api/actions/system/${pass}`, namespace, body);
   if (isError(raw)) return { ok: false, error: raw };
   const json = raw.json;
   if (

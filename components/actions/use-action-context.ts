@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ActionContext } from "@/lib/actions/contract";
+import { actionContextQuery } from "@/lib/queries/connection";
 import { toActionContext } from "@/components/actions/send-action";
 
 export interface ActionContextState extends ActionContext {
@@ -11,11 +12,6 @@ export interface ActionContextState extends ActionContext {
 
 /** Read-only mode, the person's role and their token's, from the console's own server (per request). */
 export function useActionContext(): ActionContextState {
-  const query = useQuery({
-    queryKey: ["actions", "context"],
-    queryFn: async ({ signal }) => toActionContext(await (await fetch("/api/actions/context", { signal })).json()),
-    staleTime: Infinity,
-    retry: 1,
-  });
+  const query = useQuery({ ...actionContextQuery(), select: toActionContext });
   return query.data ? { ...query.data, known: true } : { readOnly: true, role: null, personRole: null, known: false };
 }

@@ -6,6 +6,7 @@ import type { ActionAnswer, ActionError, RunActionRequest } from "@/lib/actions/
 import type { RunAction } from "@/lib/views/capabilities";
 import { sendRunAction } from "@/components/actions/send-action";
 import { useConfirmation } from "@/components/actions/use-confirmation";
+import { invalidateAfterRunAction } from "@/lib/queries/invalidate";
 
 export type Phase =
   | { kind: "idle" }
@@ -18,10 +19,13 @@ export type Phase =
  * confirming an accepted command against the run's durable history.
  */
 export function useActionSubmit({
+  namespace,
   workflowId,
   runId,
   lastSequence,
 }: {
+  /** The page's namespace: actions are sent there (X-Namespace), whatever another tab switched to. */
+  namespace: string;
   workflowId: string;
   runId: string;
   /** Last history sequence the page knows; the confirmation reads events after it. */
@@ -29,8 +33,8 @@ export function useActionSubmit({
 }) {
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<Phase>({ kind: "idle" });
-  const confirmation = useConfirmation(() => {
-    void queryClient.invalidateQueries();
+  const confirmation = useConfirmation(namespace, () => {
+    void invalidateAfterRunAction(queryClient, namespace, { workflowId, runId });
   });
   const { start, reset } = confirmation;
 
@@ -40,7 +44,7 @@ export function useActionSubmit({
       reset();
       const clickedAt = performance.now();
       setPhase({ kind: "sending", action });
-      const sent = await sendRunAction(request);
+      const sent = await sendRunAction(namespace, request);
       if (!sent.ok) return setPhase({ kind: "failed", action, error: sent.error });
       const answer = sent.answer;
       setPhase({ kind: "answered", action, answer, answerMs: Math.round(performance.now() - clickedAt) });
@@ -54,7 +58,7 @@ export function useActionSubmit({
         clickedAt,
       });
     },
-    [reset, start, workflowId, runId, lastSequence],
+    [reset, start, namespace, workflowId, runId, lastSequence],
   );
 
   const confirmState = confirmation.state;

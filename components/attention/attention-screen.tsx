@@ -7,7 +7,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { FailureGroup, RunRef } from "@/lib/views/failure-groups";
 import { failureGroups } from "@/lib/views/failure-groups";
 import { livenessLabel } from "@/lib/views/liveness";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { clusterInfoQuery } from "@/lib/queries/metrics";
 import { RunRetryForecast } from "@/components/actions/retry-forecast";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { DwErrorState } from "@/components/ui/dw-error-state";
@@ -29,12 +29,7 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   const now = useTicker(10_000);
   const scan = useAttentionScan(namespace);
   const context = useActionContext();
-  const cluster = useQuery({
-    queryKey: ["cluster-info"],
-    queryFn: ({ signal }) => browserDwClient.clusterInfo({ signal }),
-    staleTime: 60_000,
-    retry: false,
-  });
+  const cluster = useQuery(clusterInfoQuery(namespace));
   const [bulkFor, setBulkFor] = useState<{ key: string; title: string; members: RunRef[] } | null>(null);
 
   const data = scan.data;
@@ -105,11 +100,11 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
           <h3 className="text-sm font-semibold">{bulkFor.title}</h3>
           <BulkRepair
             key={bulkFor.key}
+            namespace={namespace}
             members={bulkFor.members}
             canAct={canRepair}
             disabledReason={repairRefusal}
             onClose={() => setBulkFor(null)}
-            onFinished={() => void scan.refetch()}
           />
         </section>
       ) : null}
@@ -118,6 +113,7 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
         {groups.map((group) => (
           <GroupCard
             key={group.key}
+            namespace={namespace}
             group={group}
             now={now}
             debugState={(ref) => data?.debugByRun.get(runKey(ref.workflowId, ref.runId))?.execution ?? null}
@@ -137,12 +133,14 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
 }
 
 function GroupCard({
+  namespace,
   group,
   now,
   debugState,
   bulkOpen,
   onBulk,
 }: {
+  namespace: string;
   group: FailureGroup;
   now: number;
   debugState: (ref: RunRef) => { liveness_state?: string | null; liveness_reason?: string | null } | null;
@@ -202,7 +200,7 @@ function GroupCard({
           return (
             <li key={ref.runId} className="rounded-md bg-panel-muted px-3 py-2 text-sm">
               <Link
-                href={runHref(ref.workflowId, ref.runId)}
+                href={runHref(namespace, ref.workflowId, ref.runId)}
                 className="font-mono text-accent hover:underline"
                 data-testid="sample-run"
               >
@@ -212,7 +210,7 @@ function GroupCard({
               {state?.liveness_reason ? (
                 <p className="mt-0.5 text-xs break-words text-fg-muted">{state.liveness_reason}</p>
               ) : null}
-              <RunRetryForecast workflowId={ref.workflowId} runId={ref.runId} />
+              <RunRetryForecast namespace={namespace} workflowId={ref.workflowId} runId={ref.runId} />
             </li>
           );
         })}

@@ -6,7 +6,10 @@ import { useTranslations } from "next-intl";
 import type { RunRef } from "@/lib/views/failure-groups";
 import type { BulkOutcome, FollowUp, PlanBucket, RepairPlan, SendResult } from "@/lib/confirm/bulk";
 import { PLAN_BUCKETS, bulkOutcome, mapBounded, repairPlan } from "@/lib/confirm/bulk";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { useQueryClient } from "@tanstack/react-query";
+import type { DwClient } from "@/lib/dw/transport";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
@@ -23,7 +26,7 @@ type Stage =
   | { kind: "sending"; plan: RepairPlan; sent: number; total: number }
   | { kind: "tracking"; plan: RepairPlan; outcome: BulkOutcome; checks: number; done: boolean };
 
-async function followUp(run: RunRef, signal: AbortSignal): Promise<FollowUp | null> {
+async function followUp(browserDwClient: DwClient, run: RunRef, signal: AbortSignal): Promise<FollowUp | null> {
   try {
     const [described, debug] = await Promise.all([
       browserDwClient.describeRun(run.workflowId, run.runId, { signal }),
@@ -48,19 +51,20 @@ async function followUp(run: RunRef, signal: AbortSignal): Promise<FollowUp | nu
  * the repairs with progress, then what the repaired runs went on to do (ui-anchors §2 items 1, 2, 5).
  */
 export function BulkRepair({
+  namespace,
   members,
   canAct,
   disabledReason,
   onClose,
-  onFinished,
 }: {
+  namespace: string;
   members: readonly RunRef[];
   canAct: boolean;
   disabledReason: string | null;
   onClose: () => void;
-  /** Called once the repaired runs have settled (or tracking gave up): the inbox rescans. */
-  onFinished: () => void;
 }) {
+  const queryClient = useQueryClient();
+  const browserDwClient = browserDwClientFor(namespace);
   const t = useTranslations("attention.bulk");
   const [stage, setStage] = useState<Stage>({ kind: "planning", read: 0 });
   const abortRef = useRef<AbortController>(new AbortController());
@@ -84,7 +88,7 @@ export function BulkRepair({
       });
     })();
     return () => controller.abort();
-  }, [members]);
+  }, [members, browserDwClient]);
 
   const execute = async (plan: RepairPlan) => {
     const signal = abortRef.current.signal;
@@ -97,6 +101,7 @@ export function BulkRepair({
       SEND_CONCURRENCY,
       async (run): Promise<SendResult> => {
         const sent = await sendRunAction(
+          namespace,
           { action: "repair", workflowId: run.workflowId, runId: run.runId, requestId: newRequestId() },
           signal,
         );
@@ -116,7 +121,8 @@ export function BulkRepair({
       const follow = await mapBounded(
         targets,
         PLAN_CONCURRENCY,
-        (run, index) => (results[index].kind === "accepted" ? followUp(run, signal) : Promise.resolve(null)),
+        (run, index) =>
+          results[index].kind === "accepted" ? followUp(browserDwClient, run, signal) : Promise.resolve(null),
         undefined,
         signal,
       );
@@ -127,7 +133,8 @@ export function BulkRepair({
       );
       const done = outcome.settled || Date.now() - startedAt > TRACK_FOR_MS;
       setStage({ kind: "tracking", plan, outcome, checks, done });
-      if (done) return onFinished();
+      // Once the repaired runs settled (or tracking gave up): those runs, the lists and the inbox re-read.
+      if (done) return void invalidateAfterBulkRepair(queryClient, namespace, targets);
       await new Promise((resolve) => setTimeout(resolve, TRACK_INTERVAL_MS));
     }
   };
@@ -149,7 +156,7 @@ export function BulkRepair({
       </div>
       <div role="status" aria-live="polite">
         {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: members.length })}</p> : null}
-        {plan ? <PlanView plan={plan} executed={stage.kind !== "planned"} /> : null}
+        {plan ? <PlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}
         {stage.kind === "sending" ? (
           <div data-testid="bulk-progress" className="mt-2 space-y-1">
             <p>{t("sending", { sent: stage.sent, total: stage.total })}</p>
@@ -177,7 +184,7 @@ export function BulkRepair({
   );
 }
 
-function PlanView({ plan, executed }: { plan: RepairPlan; executed: boolean }) {
+function PlanView({ namespace, plan, executed }: { namespace: string; plan: RepairPlan; executed: boolean }) {
   const t = useTranslations("attention.bulk");
   const rows = PLAN_BUCKETS.filter((bucket) => bucket === "repair" || plan.counts[bucket] > 0);
   return (
@@ -193,7 +200,10 @@ function PlanView({ plan, executed }: { plan: RepairPlan; executed: boolean }) {
                 {plan.samples[bucket].map((run, index) => (
                   <span key={run.runId}>
                     {index > 0 ? ", " : ""}
-                    <Link href={runHref(run.workflowId, run.runId)} className="font-mono text-accent hover:underline">
+                    <Link
+                      href={runHref(namespace, run.workflowId, run.runId)}
+                      className="font-mono text-accent hover:underline"
+                    >
                       {run.workflowId}
                     </Link>
                   </span>

@@ -114,7 +114,7 @@ describe("metricsAlerts", () => {
       ["lease_expired", 1],
       ["retrying", 4],
     ]);
-    expect(alerts[0]).toMatchObject({ severity: "critical", ageMs: 90_000, href: "/attention" });
+    expect(alerts[0]).toMatchObject({ severity: "critical", ageMs: 90_000, screen: "attention" });
   });
 
   it("flags open work with no active worker, and backend issues", () => {

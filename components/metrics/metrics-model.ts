@@ -1,4 +1,5 @@
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
+import type { Screen } from "@/lib/routes/route-for";
 
 /**
  * Pure pieces of the Overview: the samples the console keeps in memory between refreshes, and the
@@ -65,8 +66,8 @@ export interface MetricsAlert {
   count: number;
   /** Age of the oldest affected item, when the server reports it. */
   ageMs: number | null;
-  /** Where the operator acts on it. */
-  href: string;
+  /** The screen (of the overview's namespace) where the operator acts on it. */
+  screen: Screen;
 }
 
 const SEVERITY_ORDER: Readonly<Record<AlertSeverity, number>> = { critical: 0, warning: 1, info: 2 };
@@ -78,29 +79,29 @@ export function metricsAlerts(metrics: OperatorMetrics): MetricsAlert[] {
     severity: AlertSeverity,
     count: number,
     ageMs: number | null | undefined,
-    href: string,
+    screen: Screen,
   ) => {
-    if (count > 0) alerts.push({ kind, severity, count, ageMs: ageMs ?? null, href });
+    if (count > 0) alerts.push({ kind, severity, count, ageMs: ageMs ?? null, screen });
   };
-  add("repair_needed", "critical", metrics.runs.repair_needed, metrics.runs.max_repair_needed_age_ms, "/attention");
-  add("compatibility_blocked", "warning", metrics.runs.compatibility_blocked, null, "/attention");
-  add("claim_failed", "warning", metrics.runs.claim_failed, null, "/attention");
-  add("lease_expired", "warning", metrics.tasks.lease_expired, metrics.tasks.max_lease_expired_age_ms, "/system");
+  add("repair_needed", "critical", metrics.runs.repair_needed, metrics.runs.max_repair_needed_age_ms, "attention");
+  add("compatibility_blocked", "warning", metrics.runs.compatibility_blocked, null, "attention");
+  add("claim_failed", "warning", metrics.runs.claim_failed, null, "attention");
+  add("lease_expired", "warning", metrics.tasks.lease_expired, metrics.tasks.max_lease_expired_age_ms, "system");
   add(
     "unhealthy_tasks",
     "warning",
     metrics.tasks.unhealthy - metrics.tasks.lease_expired,
     metrics.tasks.max_unhealthy_age_ms,
-    "/system",
+    "system",
   );
   add(
     "timeout_overdue",
     "warning",
     metrics.activities.timeout_overdue ?? 0,
     metrics.activities.max_timeout_overdue_age_ms,
-    "/system",
+    "system",
   );
-  add("retrying", "info", metrics.activities.retrying, metrics.activities.max_retrying_age_ms, "/attention");
+  add("retrying", "info", metrics.activities.retrying, metrics.activities.max_retrying_age_ms, "attention");
   const openWork = metrics.tasks.open > 0 || metrics.runs.running > 0;
   if (openWork && metrics.workers.active_workers === 0)
     alerts.push({
@@ -108,7 +109,7 @@ export function metricsAlerts(metrics: OperatorMetrics): MetricsAlert[] {
       severity: "critical",
       count: metrics.runs.running,
       ageMs: null,
-      href: "/workers",
+      screen: "workers",
     });
   const backendIssues = metrics.backend?.issues?.length ?? 0;
   if (metrics.backend?.supported === false || backendIssues > 0)
@@ -117,7 +118,7 @@ export function metricsAlerts(metrics: OperatorMetrics): MetricsAlert[] {
       severity: metrics.backend?.supported === false ? "critical" : "warning",
       count: backendIssues,
       ageMs: null,
-      href: "/system",
+      screen: "system",
     });
   return alerts.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || b.count - a.count);
 }

@@ -7,10 +7,11 @@ import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { FLEET_REFRESH_MS, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
+import { operatorMetricsQuery } from "@/lib/queries/metrics";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
-import { runHref } from "@/lib/routes/route-for";
+import { runHref, screenHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { formatTime } from "@/lib/format/time";
 import type { MetricsSample } from "@/components/metrics/metrics-model";
@@ -19,7 +20,6 @@ import { addSample, metricsAlerts, toSample } from "@/components/metrics/metrics
 import { failureGroups } from "@/lib/views/failure-groups";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
 
-const REFRESH_MS = 5_000;
 const CHART_SIZE = { width: 380, height: 170 };
 
 // recharts loads after the page (charts only draw samples taken in the browser); the box keeps the layout still.
@@ -41,30 +41,17 @@ function tone(count: number, bad: "bad" | "warn"): "bad" | "warn" | undefined {
 export function OverviewScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("overview");
   const time = useTimeFormat();
-  const [samples, setSamples] = useState<MetricsSample[]>([]);
+  const [samples, setSamples] = useState<{ at: number; list: MetricsSample[] }>({ at: 0, list: [] });
 
-  const metricsQuery = useQuery({
-    queryKey: ["operator-metrics", namespace],
-    queryFn: async ({ signal }) => {
-      const response = await browserDwClient.operatorMetrics({ signal });
-      setSamples((previous) => addSample(previous, toSample(response.operator_metrics)));
-      return response;
-    },
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
-  const queues = useQuery({
-    queryKey: ["task-queues", namespace],
-    queryFn: ({ signal }) => browserDwClient.listTaskQueues({ signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
-  const workers = useQuery({
-    queryKey: ["workers", namespace],
-    queryFn: ({ signal }) => browserDwClient.listWorkers({}, { signal }),
-    refetchInterval: REFRESH_MS * 2,
-    retry: false,
-  });
+  const metricsQuery = useQuery(operatorMetricsQuery(namespace));
+  // One chart sample per answer the server gave (each refresh stamps a new dataUpdatedAt).
+  if (metricsQuery.data && metricsQuery.dataUpdatedAt !== samples.at) {
+    const sample = toSample(metricsQuery.data.operator_metrics);
+    setSamples({ at: metricsQuery.dataUpdatedAt, list: addSample(samples.list, sample) });
+  }
+  const queues = useQuery(taskQueuesQuery(namespace));
+  // The overview only counts workers: half as often as the Workers screen.
+  const workers = useQuery(workersQuery(namespace, FLEET_REFRESH_MS * 2));
 
   const metrics = metricsQuery.data?.operator_metrics ?? null;
   const forbidden = metricsQuery.isError && isForbidden(metricsQuery.error);
@@ -88,13 +75,13 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
       {metricsError ? (
         <DwErrorState error={toErrorInfo(metricsError)} onRetry={() => void metricsQuery.refetch()} />
       ) : null}
-      {metrics ? <Alerts metrics={metrics} /> : null}
+      {metrics ? <Alerts namespace={namespace} metrics={metrics} /> : null}
       {forbidden ? (
         <Panel title={t("panels.metrics")} testId="panel-metrics">
           <RequiresAdmin what={t("panels.metrics")} />
         </Panel>
       ) : null}
-      {metrics ? <MetricPanels metrics={metrics} samples={samples} /> : null}
+      {metrics ? <MetricPanels namespace={namespace} metrics={metrics} samples={samples.list} /> : null}
       <div className="grid items-start gap-4 lg:grid-cols-2">
         <Panel title={t("panels.workers")} testId="panel-workers">
           {workers.data ? (
@@ -119,14 +106,17 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
               <p className="text-sm text-bad">{toErrorInfo(workers.error).message}</p>
             )
           ) : null}
-          <Link href="/workers" className="mt-3 inline-block text-sm text-accent hover:underline">
+          <Link
+            href={screenHref(namespace, "workers")}
+            className="mt-3 inline-block text-sm text-accent hover:underline"
+          >
             {t("workers.link")}
           </Link>
         </Panel>
         <Panel title={t("panels.offenders")} testId="panel-offenders">
           <StuckOffenders namespace={namespace} />
           {queues.data ? (
-            <Offenders queues={queues.data} />
+            <Offenders namespace={namespace} queues={queues.data} />
           ) : queues.isError ? (
             <p className="text-sm text-bad">{toErrorInfo(queues.error).message}</p>
           ) : null}
@@ -136,7 +126,7 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
   );
 }
 
-function Alerts({ metrics }: { metrics: OperatorMetrics }) {
+function Alerts({ namespace, metrics }: { namespace: string; metrics: OperatorMetrics }) {
   const t = useTranslations("overview.alerts");
   const time = useTimeFormat();
   const alerts = metricsAlerts(metrics);
@@ -152,7 +142,7 @@ function Alerts({ metrics }: { metrics: OperatorMetrics }) {
       {alerts.map((alert) => (
         <Link
           key={alert.kind}
-          href={alert.href}
+          href={screenHref(namespace, alert.screen)}
           data-alert={alert.kind}
           className={`flex flex-wrap items-baseline justify-between gap-2 rounded-lg border px-4 py-3 text-sm hover:bg-panel-muted ${
             alert.severity === "critical"
@@ -173,7 +163,15 @@ function Alerts({ metrics }: { metrics: OperatorMetrics }) {
   );
 }
 
-function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples: MetricsSample[] }) {
+function MetricPanels({
+  namespace,
+  metrics,
+  samples,
+}: {
+  namespace: string;
+  metrics: OperatorMetrics;
+  samples: MetricsSample[];
+}) {
   const t = useTranslations("overview");
   const time = useTimeFormat();
   const { runs, tasks, activities, backlog } = metrics;
@@ -219,7 +217,10 @@ function MetricPanels({ metrics, samples }: { metrics: OperatorMetrics; samples:
           />
         </dl>
         {runs.repair_needed ? (
-          <Link href="/attention" className="mt-2 inline-block text-sm text-accent hover:underline">
+          <Link
+            href={screenHref(namespace, "attention")}
+            className="mt-2 inline-block text-sm text-accent hover:underline"
+          >
             {t("repair.link")}
           </Link>
         ) : null}
@@ -336,7 +337,7 @@ function StuckOffenders({ namespace }: { namespace: string }) {
             {cause(group.cause)}
           </p>
           <Link
-            href={runHref(group.samples[0].workflowId, group.samples[0].runId)}
+            href={runHref(namespace, group.samples[0].workflowId, group.samples[0].runId)}
             className="font-mono break-all text-accent hover:underline"
           >
             {group.samples[0].workflowId}
@@ -354,7 +355,7 @@ function StuckOffenders({ namespace }: { namespace: string }) {
   );
 }
 
-function Offenders({ queues }: { queues: TaskQueueList }) {
+function Offenders({ namespace, queues }: { namespace: string; queues: TaskQueueList }) {
   const t = useTranslations("overview.offenders");
   const time = useTimeFormat();
   const oldest = queues.task_queues
@@ -376,7 +377,7 @@ function Offenders({ queues }: { queues: TaskQueueList }) {
           <p className="text-xs text-fg-muted">{t("queue", { queue: entry.queue })}</p>
           {entry.task?.workflow_id && entry.task.run_id ? (
             <Link
-              href={runHref(entry.task.workflow_id, entry.task.run_id)}
+              href={runHref(namespace, entry.task.workflow_id, entry.task.run_id)}
               className="font-mono text-accent hover:underline"
             >
               {entry.task.workflow_id}

@@ -178,7 +178,7 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
   );
 }
 
-/* The ledger is derived with the rest of the bundle's views, off the main thread (load-bundle.ts). */
+/* The ledger is derived with the rest of the bundle's views, off the main thread (lib/queries/run-bundle.ts). */
 
 export function ActivitiesPanel({ ledger }: { ledger: LedgerActivity[] }) {
   return <ActivitiesLedger activities={ledger} />;

@@ -336,11 +336,13 @@ export function HistoryView({
 
 /** The History tab: pages and tails the run's event log itself, then shows it. */
 export function HistoryPanel({
+  namespace,
   workflowId,
   runId,
   live,
   ...view
 }: {
+  namespace: string;
   workflowId: string;
   runId: string;
   live: boolean;
@@ -349,6 +351,6 @@ export function HistoryPanel({
   selected: number | null;
   onChange: (change: { types?: string[]; failuresOnly?: boolean; selected?: number | null }) => void;
 }) {
-  const history = useHistory(workflowId, runId, live);
+  const history = useHistory(namespace, workflowId, runId, live);
   return <HistoryView history={history} {...view} />;
 }

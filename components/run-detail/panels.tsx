@@ -220,11 +220,13 @@ export function CommandsPanel({ commands }: { commands: NonNullable<HistoryExpor
 
 /** Continue-as-new chain (every run of the workflow) and parent/child links. */
 export function RelationshipsPanel({
+  namespace,
   workflowId,
   runId,
   runs,
   links,
 }: {
+  namespace: string;
   workflowId: string;
   runId: string;
   runs: readonly RunListItem[];
@@ -250,7 +252,10 @@ export function RelationshipsPanel({
                   {run.run_id === runId ? (
                     <span className="font-mono font-semibold">{run.run_id}</span>
                   ) : (
-                    <Link href={runHref(workflowId, run.run_id)} className="font-mono text-accent hover:underline">
+                    <Link
+                      href={runHref(namespace, workflowId, run.run_id)}
+                      className="font-mono text-accent hover:underline"
+                    >
                       {run.run_id}
                     </Link>
                   )}
@@ -280,7 +285,7 @@ export function RelationshipsPanel({
                     <span className="text-xs text-fg-muted">{text(link.type)}</span>
                     {id ? (
                       <Link
-                        href={linkedRun ? runHref(id, linkedRun) : workflowHref(id)}
+                        href={linkedRun ? runHref(namespace, id, linkedRun) : workflowHref(namespace, id)}
                         className="font-mono text-accent hover:underline"
                       >
                         {id}

@@ -28,6 +28,7 @@ function renderHeader(version: RealVersion) {
   return render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
       <RunHeader
+        namespace="default"
         describe={describeBody}
         debug={null}
         summary={bundle.summary ?? null}

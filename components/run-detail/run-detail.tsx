@@ -9,13 +9,14 @@ import { useQuery } from "@tanstack/react-query";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { exceptionRows } from "@/lib/views/exceptions";
 import { livenessLabel } from "@/lib/views/liveness";
-import { browserDwClient } from "@/lib/dw/browser-client";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { useTicker } from "@/components/hooks/use-time-format";
 import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
-import { BundleLoadError, loadRunBundle } from "@/components/run-detail/load-bundle";
+import { BundleLoadError } from "@/lib/queries/run-bundle";
+import { runDebugQuery, runDescribeQuery, runExportQuery } from "@/lib/queries/run";
+import { workflowRunsQuery } from "@/lib/queries/runs";
 import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/run-detail/section";
 import type { RunView, RunViewState } from "@/components/run-detail/run-detail-url-state";
@@ -69,9 +70,6 @@ const RelationshipsPanel = dynamic(() => import("@/components/run-detail/panels"
   loading: PanelLoading,
 });
 
-const OPEN_REFRESH_MS = 5_000;
-const EXPORT_REFRESH_MS = 10_000;
-
 interface RunDetailProps {
   namespace: string;
   workflowId: string;
@@ -104,37 +102,17 @@ export function RunDetail({
     },
     [state],
   );
-  const base = ["run", namespace, workflowId, runId] as const;
-
   const describe = useQuery({
-    queryKey: [...base, "describe"],
-    queryFn: ({ signal }) => browserDwClient.describeRun(workflowId, runId, { signal }),
+    ...runDescribeQuery(namespace, workflowId, runId),
     initialData: initialDescribe ?? undefined,
-    refetchInterval: (query) => (query.state.data?.is_terminal ? false : OPEN_REFRESH_MS),
-    retry: false,
   });
   const open = describe.data ? !describe.data.is_terminal : true;
   const debug = useQuery({
-    queryKey: [...base, "debug"],
-    queryFn: ({ signal }) => browserDwClient.debugRun(workflowId, runId, {}, { signal }),
+    ...runDebugQuery(namespace, workflowId, runId, open),
     initialData: initialDebug ?? undefined,
-    refetchInterval: open ? OPEN_REFRESH_MS : false,
-    retry: false,
   });
-  // Fetched, parsed and derived in a Web Worker: a 50,000-event bundle is ~120 MB of JSON, which
-  // would hold the page's main thread for seconds (see load-bundle.ts).
-  const exported = useQuery({
-    queryKey: [...base, "export"],
-    queryFn: ({ signal }) => loadRunBundle(workflowId, runId, signal),
-    refetchInterval: open ? EXPORT_REFRESH_MS : false,
-    retry: 1,
-  });
-  const runs = useQuery({
-    queryKey: ["runs-of", namespace, workflowId],
-    queryFn: ({ signal }) => browserDwClient.listRuns(workflowId, { signal }),
-    refetchInterval: open ? 30_000 : false,
-    retry: false,
-  });
+  const exported = useQuery(runExportQuery(namespace, workflowId, runId, open));
+  const runs = useQuery(workflowRunsQuery(namespace, workflowId, open));
   const now = useTicker(open ? 5_000 : 60_000);
 
   const prepared = exported.data ?? null;
@@ -182,6 +160,7 @@ export function RunDetail({
     activities: () => (prepared ? <ActivitiesPanel ledger={prepared.ledger} /> : pending),
     history: () => (
       <HistoryPanel
+        namespace={namespace}
         workflowId={workflowId}
         runId={runId}
         live={open}
@@ -202,7 +181,13 @@ export function RunDetail({
       bundle ? <TasksPanel tasks={bundle.tasks ?? []} pending={debug.data?.pending_workflow_tasks} /> : pending,
     commands: () => (bundle ? <CommandsPanel commands={bundle.commands ?? []} /> : pending),
     relationships: () => (
-      <RelationshipsPanel workflowId={workflowId} runId={runId} runs={runs.data?.runs ?? []} links={bundle?.links} />
+      <RelationshipsPanel
+        namespace={namespace}
+        workflowId={workflowId}
+        runId={runId}
+        runs={runs.data?.runs ?? []}
+        links={bundle?.links}
+      />
     ),
   };
 
@@ -212,13 +197,20 @@ export function RunDetail({
         <DwErrorState error={toErrorInfo(describe.error)} onRetry={() => void describe.refetch()} />
       ) : null}
       <RunHeader
+        namespace={namespace}
         describe={run}
         debug={debug.data ?? null}
         summary={bundle?.summary ?? null}
         liveness={liveness}
         runs={runs.data?.runs ?? []}
       />
-      <RunActions workflowId={workflowId} runId={runId} describe={run} debug={debug.data ?? null} />
+      <RunActions
+        namespace={namespace}
+        workflowId={workflowId}
+        runId={runId}
+        describe={run}
+        debug={debug.data ?? null}
+      />
       {prepared ? (
         <BundleRetryForecast
           ledger={prepared.ledger}

@@ -81,12 +81,14 @@ const TONE_TO_PILL = {
 } as const;
 
 export function RunHeader({
+  namespace,
   describe,
   debug,
   summary,
   liveness,
   runs,
 }: {
+  namespace: string;
   describe: RunDescription;
   debug: WorkflowDebug | null;
   summary: HistoryExport["summary"] | null;
@@ -135,7 +137,7 @@ export function RunHeader({
         <div className="ml-auto flex flex-wrap items-center gap-2 text-sm">
           {previousRun ? (
             <Link
-              href={runHref(describe.workflow_id, previousRun.run_id)}
+              href={runHref(namespace, describe.workflow_id, previousRun.run_id)}
               className="text-accent hover:underline"
               data-testid="previous-run"
             >
@@ -144,7 +146,7 @@ export function RunHeader({
           ) : null}
           {nextRun ? (
             <Link
-              href={runHref(describe.workflow_id, nextRun.run_id)}
+              href={runHref(namespace, describe.workflow_id, nextRun.run_id)}
               className="text-accent hover:underline"
               data-testid="next-run"
             >
@@ -152,7 +154,7 @@ export function RunHeader({
             </Link>
           ) : null}
           <a
-            href={runExportHref(describe.workflow_id, describe.run_id)}
+            href={runExportHref(namespace, describe.workflow_id, describe.run_id)}
             download
             data-testid="download-export"
             className="rounded-md border border-line bg-panel-muted px-3 py-1.5 text-sm font-medium hover:bg-accent-soft"

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { historyResumeToken, historyTokenAfter, longPollLimitMs } from "@/lib/dw/transport";
 import { isDwError } from "@/lib/dw/errors";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { browserDwClient, browserDwClientFor } from "@/lib/dw/browser-client";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { HistoryBuffer } from "@/components/run-detail/history-buffer";
@@ -51,7 +51,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * open and the view mounted, long-polls (`wait_new_event=1`) for events after the last one seen.
  * Pages are applied on arrival, so the list fills in while the rest loads.
  */
-export function useHistory(workflowId: string, runId: string, live: boolean): HistoryState {
+export function useHistory(namespace: string, workflowId: string, runId: string, live: boolean): HistoryState {
   const bufferRef = useRef<HistoryBuffer | null>(null);
   bufferRef.current ??= new HistoryBuffer();
   const buffer = bufferRef.current;
@@ -72,7 +72,7 @@ export function useHistory(workflowId: string, runId: string, live: boolean): Hi
       for (;;) {
         if (signal.aborted) return;
         try {
-          const page = await browserDwClient.getHistory(
+          const page = await browserDwClientFor(namespace).getHistory(
             workflowId,
             runId,
             { pageSize: PAGE_SIZE, nextPageToken: token },
@@ -94,7 +94,7 @@ export function useHistory(workflowId: string, runId: string, live: boolean): Hi
       while (!signal.aborted) {
         try {
           const timeoutMs = await browserLongPollLimit();
-          const page = await browserDwClient.getHistory(
+          const page = await browserDwClientFor(namespace).getHistory(
             workflowId,
             runId,
             { pageSize: PAGE_SIZE, nextPageToken: token, waitNewEvent: true },
@@ -116,7 +116,7 @@ export function useHistory(workflowId: string, runId: string, live: boolean): Hi
       abort.abort();
       setTailing(false);
     };
-  }, [buffer, workflowId, runId, live]);
+  }, [buffer, namespace, workflowId, runId, live]);
 
   return { buffer, version, loading, tailing, error };
 }

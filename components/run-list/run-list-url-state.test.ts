@@ -64,9 +64,9 @@ describe("live rows", () => {
 describe("run links", () => {
   it("encodes ids with slashes, percent signs and unicode as single segments", () => {
     const id = "order/42 %é✓";
-    const href = runHref(id, "run#1");
-    expect(href).toBe("/workflows/order%2F42%20%25%C3%A9%E2%9C%93/runs/run%231");
-    const [, , workflowSegment, , runSegment] = href.split("/");
+    const href = runHref("default", id, "run#1");
+    expect(href).toBe("/namespaces/default/workflows/order%2F42%20%25%C3%A9%E2%9C%93/runs/run%231");
+    const [, , , , workflowSegment, , runSegment] = href.split("/");
     expect(routeParam(workflowSegment)).toBe(id);
     expect(routeParam(runSegment)).toBe("run#1");
     expect(routeParam("100%")).toBe("100%");

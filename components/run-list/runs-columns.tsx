@@ -16,7 +16,7 @@ function closedReason(row: WorkflowListItem): string | null {
 }
 
 /** The runs list's columns: id (a link to the run), type, status with its closed reason, key, queue, times. */
-export function useRunsColumns() {
+export function useRunsColumns(namespace: string) {
   const t = useTranslations("runs");
   const time = useTimeFormat();
   return useMemo(
@@ -26,7 +26,7 @@ export function useRunsColumns() {
           header: () => t("columns.workflowId"),
           cell: (info) => (
             <Link
-              href={runHref(info.row.original.workflow_id, info.row.original.run_id)}
+              href={runHref(namespace, info.row.original.workflow_id, info.row.original.run_id)}
               className="font-mono text-accent hover:underline"
               data-testid="run-link"
             >
@@ -66,6 +66,6 @@ export function useRunsColumns() {
           cell: (info) => time.duration(time.between(info.row.original.started_at, info.row.original.closed_at)),
         }),
       ]),
-    [t, time],
+    [t, time, namespace],
   );
 }

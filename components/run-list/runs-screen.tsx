@@ -7,7 +7,7 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { WorkflowList, WorkflowListItem } from "@/lib/dw/schemas-workflows";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
-import { runHref } from "@/lib/routes/route-for";
+import { runHref, screenHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
@@ -36,11 +36,14 @@ interface RunsScreenProps {
 }
 
 /** The native history API keeps Next's router and useSearchParams in sync without a server render. */
-function useRunsNavigation() {
+function useRunsNavigation(namespace: string) {
   // The list is fetched by the client query, and the back button still walks the pages.
-  return useCallback((next: RunsQuery) => {
-    window.history.pushState(null, "", `/runs${runsQueryString(next)}`);
-  }, []);
+  return useCallback(
+    (next: RunsQuery) => {
+      window.history.pushState(null, "", `${screenHref(namespace, "runs")}${runsQueryString(next)}`);
+    },
+    [namespace],
+  );
 }
 
 /** The runs list: status tabs, filters, the live table with "+N new", keyboard and paging, all in the URL. */
@@ -52,7 +55,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   const list = useRunsList(namespace, query, { query: initialQuery, data: initialData });
   const latest = list.result.isPlaceholderData ? undefined : list.result.data;
   const live = useNewRuns(list.identity, latest, list.initialData);
-  const navigate = useRunsNavigation();
+  const navigate = useRunsNavigation(namespace);
 
   const rows = live.rows;
   const nextToken = latest?.next_page_token ?? null;
@@ -65,9 +68,9 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   const onOpen = useCallback(
     (index: number) => {
       const row = rows[index];
-      if (row) router.push(runHref(row.workflow_id, row.run_id));
+      if (row) router.push(runHref(namespace, row.workflow_id, row.run_id));
     },
-    [rows, router],
+    [rows, router, namespace],
   );
   const keyboard = useListKeyboard({ count: rows.length, onOpen, onNext, onPrevious });
   const typeOptions = useMemo(() => [...new Set(rows.map((row) => row.workflow_type))].sort(), [rows]);
@@ -93,6 +96,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
       <RunsStatusLine latest={latest} pending={live.pending.length} onShowNew={live.showNew} result={list.result} />
 
       <RunsTable
+        namespace={namespace}
         rows={live.loaded && !error ? rows : undefined}
         error={error}
         onRetry={() => void list.result.refetch()}
@@ -114,6 +118,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
 
 /** The rows on screen, or loading / the error / the empty state (which says whether a filter is the cause). */
 function RunsTable({
+  namespace,
   rows,
   error,
   onRetry,
@@ -121,6 +126,7 @@ function RunsTable({
   selected,
   onSelect,
 }: {
+  namespace: string;
   rows: readonly WorkflowListItem[] | undefined;
   error: unknown;
   onRetry: () => void;
@@ -128,7 +134,7 @@ function RunsTable({
   selected: number;
   onSelect: (index: number) => void;
 }) {
-  const columns = useRunsColumns();
+  const columns = useRunsColumns(namespace);
   return (
     <QueryState
       query={{ data: rows, error, refetch: onRetry }}

@@ -46,14 +46,14 @@ export async function AppShell({ context, children }: { context: ShellContext; c
               <p className="text-xs text-fg-muted">{t("tagline")}</p>
             </div>
           </div>
-          <PrimaryNav />
+          <PrimaryNav lastUsed={context.lastNamespace} />
           <AccountStatus auth={context.auth} />
         </div>
       </aside>
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-panel px-4 py-2.5">
-          <NamespaceSwitcher current={context.namespace} />
+          <NamespaceSwitcher lastUsed={context.lastNamespace} />
           {context.readOnly ? (
             <span
               title={t("readOnlyDescription")}

@@ -1,13 +1,8 @@
 import type { ClusterInfo, Health } from "@/lib/dw/schemas-fleet";
 
-/**
- * What one probe of the same-origin proxy produced. `failed` means the browser could not reach the
- * console itself (or the request was cut off); answers from the proxy, including its own 502/504
- * when the DW server is down, are `answered`.
- */
-export type ProbeResult =
-  | { kind: "answered"; status: number; body: unknown; latencyMs: number; at: number }
-  | { kind: "failed"; message: string; at: number };
+import type { ProbeResult } from "@/lib/queries/connection";
+
+export type { ProbeResult } from "@/lib/queries/connection";
 
 export type ConnectionStatus = "checking" | "connected" | "degraded" | "unauthorized" | "unreachable";
 

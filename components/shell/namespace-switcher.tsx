@@ -1,29 +1,28 @@
 "use client";
 
 import { useId, useTransition } from "react";
-import { useRouter } from "next/navigation";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { usePathname, useRouter } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { usePageNamespace } from "@/components/hooks/use-page-namespace";
 import { NAMESPACE_COOKIE, preferenceCookie } from "@/lib/preferences";
-
-async function fetchNamespaces({ signal }: { signal: AbortSignal }): Promise<string[]> {
-  const list = await browserDwClient.listNamespaces({ signal });
-  return list.namespaces.map((namespace) => namespace.name).sort((a, b) => a.localeCompare(b));
-}
+import { namespacesQuery } from "@/lib/queries/connection";
+import { switchNamespaceHref } from "@/lib/routes/route-for";
 
 /**
- * Chooses the namespace every screen reads. The choice lives in a cookie that the proxy turns into
- * X-Namespace, so server renders and browser queries always agree on it.
+ * Shows the page's namespace (its URL's) and goes to the same screen in another one. The cookie it
+ * writes is only "last used": bare old paths (`/runs`, …) redirect there (docs/decisions/0017).
+ * Every query key holds the namespace, so nothing needs invalidating: the new page has its own.
  */
-export function NamespaceSwitcher({ current }: { current: string }) {
+export function NamespaceSwitcher({ lastUsed }: { lastUsed: string }) {
   const t = useTranslations("namespace");
   const router = useRouter();
-  const queryClient = useQueryClient();
+  const pathname = usePathname();
+  const current = usePageNamespace() ?? lastUsed;
   const [pending, startTransition] = useTransition();
   const selectId = useId();
   const hintId = useId();
-  const namespaces = useQuery({ queryKey: ["namespaces"], queryFn: fetchNamespaces, staleTime: 60_000, retry: 1 });
+  const namespaces = useQuery(namespacesQuery());
 
   const known = namespaces.data ?? [];
   const options = known.includes(current) ? known : [current, ...known];
@@ -41,11 +40,9 @@ export function NamespaceSwitcher({ current }: { current: string }) {
         aria-describedby={hint ? hintId : undefined}
         data-testid="namespace-switcher"
         onChange={(event) => {
-          document.cookie = preferenceCookie(NAMESPACE_COOKIE, event.target.value);
-          startTransition(() => {
-            void queryClient.invalidateQueries();
-            router.refresh();
-          });
+          const next = event.target.value;
+          document.cookie = preferenceCookie(NAMESPACE_COOKIE, next);
+          startTransition(() => router.push(switchNamespaceHref(pathname, next)));
         }}
         className="h-8 max-w-48 rounded-md border border-line bg-panel px-2 font-mono text-xs text-fg disabled:opacity-70"
       >

@@ -9,7 +9,8 @@ import type {
   RepairPassReport,
   RepairStatus,
 } from "@/lib/dw/schemas-system";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { activityTimeoutsQuery, repairStatusQuery } from "@/lib/queries/system";
+import { invalidateAfterSystemPass } from "@/lib/queries/invalidate";
 import type { ActionError } from "@/lib/actions/contract";
 import { sendSystemPass } from "@/components/actions/send-action";
 import { useActionContext } from "@/components/actions/use-action-context";
@@ -19,8 +20,6 @@ import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { QueryState } from "@/components/ui/query-state";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
-
-const REFRESH_MS = 5_000;
 
 type Scope = NonNullable<NonNullable<RepairStatus["candidates"]>["scopes"]>[number];
 const scopeCol = dataColumns<Scope>();
@@ -56,18 +55,8 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const words = useActionWords();
   const queryClient = useQueryClient();
   const context = useActionContext();
-  const repair = useQuery({
-    queryKey: ["system-repair", namespace],
-    queryFn: ({ signal }) => browserDwClient.repairStatus({ signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
-  const timeouts = useQuery({
-    queryKey: ["system-activity-timeouts", namespace],
-    queryFn: ({ signal }) => browserDwClient.activityTimeouts({}, { signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
+  const repair = useQuery(repairStatusQuery(namespace));
+  const timeouts = useQuery(activityTimeoutsQuery(namespace));
   const [repairPass, setRepairPass] = useState<PassState<RepairPassReport>>({ kind: "idle" });
   const [timeoutPass, setTimeoutPass] = useState<PassState<ActivityTimeoutPassReport>>({ kind: "idle" });
 
@@ -81,17 +70,17 @@ export function SystemScreen({ namespace }: { namespace: string }) {
 
   const runRepairPass = async () => {
     setRepairPass({ kind: "running" });
-    const result = await sendSystemPass("repair-pass");
+    const result = await sendSystemPass(namespace, "repair-pass");
     if (!result.ok) return setRepairPass({ kind: "failed", error: result.error });
     setRepairPass({ kind: "done", status: result.status, report: result.report });
-    void queryClient.invalidateQueries();
+    void invalidateAfterSystemPass(queryClient, namespace);
   };
   const runTimeoutPass = async () => {
     setTimeoutPass({ kind: "running" });
-    const result = await sendSystemPass("activity-timeout-pass");
+    const result = await sendSystemPass(namespace, "activity-timeout-pass");
     if (!result.ok) return setTimeoutPass({ kind: "failed", error: result.error });
     setTimeoutPass({ kind: "done", status: result.status, report: result.report });
-    void queryClient.invalidateQueries();
+    void invalidateAfterSystemPass(queryClient, namespace);
   };
 
   return (

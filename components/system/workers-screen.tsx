@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { TaskQueueDetail, TaskQueueList, TaskQueueStats, WorkerList } from "@/lib/dw/schemas-fleet";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { taskQueueQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
@@ -13,8 +13,6 @@ import { QueryState } from "@/components/ui/query-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
-
-const REFRESH_MS = 5_000;
 
 type Worker = WorkerList["workers"][number];
 type Queue = TaskQueueList["task_queues"][number];
@@ -151,18 +149,8 @@ function forbiddenAs(what: string) {
 /** Workers (`GET /workers`) and task queues (`GET /task-queues`, detail on demand). */
 export function WorkersScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("workers");
-  const workers = useQuery({
-    queryKey: ["workers", namespace],
-    queryFn: ({ signal }) => browserDwClient.listWorkers({}, { signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
-  const queues = useQuery({
-    queryKey: ["task-queues", namespace],
-    queryFn: ({ signal }) => browserDwClient.listTaskQueues({ signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
+  const workers = useQuery(workersQuery(namespace));
+  const queues = useQuery(taskQueuesQuery(namespace));
   const [openQueue, setOpenQueue] = useState<string | null>(null);
   const toggleQueue = useCallback((name: string) => setOpenQueue((open) => (open === name ? null : name)), []);
   const workerColumns = useWorkerColumns();
@@ -213,24 +201,19 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
 
 function QueueDetail({ name, namespace }: { name: string; namespace: string }) {
   const t = useTranslations("workers.detail");
-  const detail = useQuery({
-    queryKey: ["task-queue", namespace, name],
-    queryFn: ({ signal }) => browserDwClient.getTaskQueue(name, { signal }),
-    refetchInterval: REFRESH_MS,
-    retry: false,
-  });
+  const detail = useQuery(taskQueueQuery(namespace, name));
   return (
     <QueryState
       query={detail}
       loading={<p className="mt-2 text-xs text-fg-muted">{t("loading")}</p>}
       renderError={(error) => <p className="mt-2 text-xs text-bad">{toErrorInfo(error).message}</p>}
     >
-      {(data) => <QueueDetailBody detail={data} />}
+      {(data) => <QueueDetailBody namespace={namespace} detail={data} />}
     </QueryState>
   );
 }
 
-function QueueDetailBody({ detail }: { detail: TaskQueueDetail }) {
+function QueueDetailBody({ namespace, detail }: { namespace: string; detail: TaskQueueDetail }) {
   const t = useTranslations("workers.detail");
   const time = useTimeFormat();
   const leases = detail.current_leases ?? [];
@@ -254,7 +237,10 @@ function QueueDetailBody({ detail }: { detail: TaskQueueDetail }) {
             {lease.workflow_id && lease.run_id ? (
               <>
                 {" · "}
-                <Link href={runHref(lease.workflow_id, lease.run_id)} className="font-mono text-accent hover:underline">
+                <Link
+                  href={runHref(namespace, lease.workflow_id, lease.run_id)}
+                  className="font-mono text-accent hover:underline"
+                >
                   {lease.workflow_id}
                 </Link>
               </>

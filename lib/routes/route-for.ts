@@ -1,18 +1,65 @@
 /**
- * Console routes for workflows and runs. Ids may hold `/`, `%`, `?`, `#` or unicode, so every id is
+ * Console routes. Every screen that reads a namespace's data lives under `/namespaces/{ns}/…`
+ * (docs/decisions/0017): the URL, not a cookie, says which namespace a page shows, so a copied link
+ * opens the namespace it was copied from. Ids may hold `/`, `%`, `?`, `#` or unicode, so every id is
  * one encoded path segment; the route pages decode them back with {@link routeParam}.
  */
-export function workflowHref(workflowId: string): string {
-  return `/workflows/${encodeURIComponent(workflowId)}`;
+
+/** The namespaced screens of the primary navigation; `overview` is the namespace's root. */
+export const SCREENS = ["overview", "runs", "attention", "system", "workers"] as const;
+export type Screen = (typeof SCREENS)[number];
+
+export function namespaceHref(namespace: string): string {
+  return `/namespaces/${encodeURIComponent(namespace)}`;
 }
 
-export function runHref(workflowId: string, runId: string): string {
-  return `${workflowHref(workflowId)}/runs/${encodeURIComponent(runId)}`;
+export function screenHref(namespace: string, screen: Screen): string {
+  return screen === "overview" ? namespaceHref(namespace) : `${namespaceHref(namespace)}/${screen}`;
+}
+
+export function workflowHref(namespace: string, workflowId: string): string {
+  return `${namespaceHref(namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+}
+
+export function runHref(namespace: string, workflowId: string, runId: string): string {
+  return `${workflowHref(namespace, workflowId)}/runs/${encodeURIComponent(runId)}`;
 }
 
 /** Same-origin download of the server's history export bundle, relayed unchanged. */
-export function runExportHref(workflowId: string, runId: string): string {
-  return `${runHref(workflowId, runId)}/export`;
+export function runExportHref(namespace: string, workflowId: string, runId: string): string {
+  return `${runHref(namespace, workflowId, runId)}/export`;
+}
+
+/** The screen a namespaced path shows (for the navigation's current item), or null outside one. */
+export function screenOf(pathname: string): Screen | null {
+  const match = /^\/namespaces\/[^/]+(\/[^/]*)?/.exec(pathname);
+  if (!match) return null;
+  const first = match[1]?.slice(1) ?? "";
+  if (first === "") return "overview";
+  if (first === "workflows") return "runs";
+  return (SCREENS as readonly string[]).includes(first) ? (first as Screen) : null;
+}
+
+/**
+ * Where the namespace switcher goes: the same screen in the other namespace. A workflow or run
+ * page names a run of the namespace it left, so it becomes that namespace's runs list; filters and
+ * cursors belong to the old namespace's data and are dropped.
+ */
+export function switchNamespaceHref(pathname: string, namespace: string): string {
+  return screenHref(namespace, screenOf(pathname) ?? "overview");
+}
+
+/** The paths of the console before the namespace moved into the URL; they redirect (proxy.ts). */
+const LEGACY_PATH = /^\/(?:runs|attention|system|workers)$|^\/workflows\/[^/]/;
+
+/**
+ * A pre-namespace path (`/`, `/runs`, `/workflows/…`, …) as the same screen in `namespace` (the
+ * last one used), or null when the path is not one of them. The query string is the caller's.
+ */
+export function legacyRedirectPath(pathname: string, namespace: string): string | null {
+  if (pathname === "/") return namespaceHref(namespace);
+  const path = pathname.endsWith("/") && pathname !== "/" ? pathname.slice(0, -1) : pathname;
+  return LEGACY_PATH.test(path) ? `${namespaceHref(namespace)}${path}` : null;
 }
 
 /**

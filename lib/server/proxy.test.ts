@@ -135,6 +135,29 @@ describe("proxyGet", () => {
     expect(request?.headers["x-durable-workflow-control-plane-version"]).toBe("2");
   });
 
+  it("refuses a namespaced read that names no namespace, without asking the server", async () => {
+    const config = parseConfig({ DW_SERVER_URL: baseUrl, DW_NAMESPACE: "default" });
+    const before = seen.length;
+    for (const segments of [["workflows"], ["workers"], ["task-queues"], ["system", "repair"]]) {
+      const response = await proxyGet(config, { segments, search: "", namespace: null, token: config.token });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ reason: "namespace_required" });
+    }
+    expect(seen.length).toBe(before);
+  });
+
+  it("relays server-wide reads without a namespace and sends no X-Namespace for them", async () => {
+    const config = parseConfig({ DW_SERVER_URL: baseUrl, DW_NAMESPACE: "default" });
+    const response = await proxyGet(config, {
+      segments: ["namespaces", "billing"],
+      search: "",
+      namespace: null,
+      token: config.token,
+    });
+    expect(response.status).toBe(200);
+    expect(seen.at(-1)?.headers["x-namespace"]).toBeUndefined();
+  });
+
   it("sends no Authorization header when no token is configured", async () => {
     const config = parseConfig({ DW_SERVER_URL: baseUrl });
     await proxyGet(config, { segments: ["health"], search: "", namespace: "default", token: config.token });

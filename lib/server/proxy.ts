@@ -42,6 +42,15 @@ export function isProxiedPath(segments: readonly string[]): boolean {
   }
 }
 
+/**
+ * Server-wide reads: they answer the same in every namespace, so they may come without one. Every
+ * other proxied path reads a namespace's data and must name it (docs/decisions/0017).
+ */
+export function isNamespaceFree(segments: readonly string[]): boolean {
+  const head = segments[0];
+  return head === "health" || head === "ready" || head === "cluster" || head === "namespaces";
+}
+
 export interface ProxyRequest {
   segments: readonly string[];
   /**
@@ -51,7 +60,12 @@ export interface ProxyRequest {
   token: string | null;
   /** The query string as received, with or without its leading `?`. */
   search: string;
-  namespace: string;
+  /**
+   * The namespace the browser named in `X-Namespace` (validated), or null when it named none (or
+   * an invalid one): then only {@link isNamespaceFree} paths pass. There is no fallback — not to a
+   * cookie, not to DW_NAMESPACE — so a tab never reads another namespace than the one it shows.
+   */
+  namespace: string | null;
   signal?: AbortSignal;
 }
 
@@ -63,6 +77,15 @@ export function upstreamUrl(config: ConsoleConfig, segments: readonly string[], 
   const path = segments.map((segment) => encodeURIComponent(segment)).join("/");
   const query = search.startsWith("?") ? search.slice(1) : search;
   return `${config.serverUrl}/api/${path}${query ? `?${query}` : ""}`;
+}
+
+/** The answer to a namespaced read or action that names no (valid) namespace. */
+export function namespaceRequired(): Response {
+  return errorResponse(400, {
+    reason: "namespace_required",
+    message: "Name the namespace in the X-Namespace header (letters, digits, '.', '_' or '-'; at most 128).",
+    httpStatus: 400,
+  });
 }
 
 function isTimeout(error: unknown): boolean {
@@ -96,10 +119,12 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
     });
   }
 
+  if (request.namespace === null && !isNamespaceFree(request.segments)) return namespaceRequired();
+
   const url = upstreamUrl(config, request.segments, request.search);
   const headers: Record<string, string> = {
     Accept: "application/json",
-    "X-Namespace": request.namespace,
+    ...(request.namespace === null ? {} : { "X-Namespace": request.namespace }),
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
     // A GET has no body: under the signature driver it carries the HMAC of "".
     ...(await credentialHeaders(config, request.token, "")),

@@ -18,7 +18,12 @@ import type { ThemePreference, TimeMode } from "@/lib/preferences";
 export interface ShellContext {
   serverHost: string;
   readOnly: boolean;
-  namespace: string;
+  /**
+   * The namespace used last (cookie), else DW_NAMESPACE. Not what a page shows — that is its URL's
+   * (docs/decisions/0017) — only where bare old paths redirect and what the shell offers off a
+   * namespaced page.
+   */
+  lastNamespace: string;
   theme: ThemePreference;
   timeMode: TimeMode;
   /** BREAKWATER_AUTH and the signed-in person (null without console auth, or before sign-in). */
@@ -31,7 +36,7 @@ export async function getShellContext(): Promise<ShellContext> {
   return {
     serverHost: config.serverHost,
     readOnly: config.readOnly,
-    namespace: parseNamespace(jar.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
+    lastNamespace: parseNamespace(jar.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
     theme: parseThemePreference(jar.get(THEME_COOKIE)?.value),
     timeMode: parseTimeMode(jar.get(TIME_MODE_COOKIE)?.value),
     auth: { mode: config.auth.mode, person: config.auth.mode === "none" ? null : forwardedPerson(requestHeaders) },

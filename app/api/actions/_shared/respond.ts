@@ -1,17 +1,11 @@
 import "server-only";
-import type { NextRequest } from "next/server";
 import { isDwError } from "@/lib/dw/errors";
 import type { ConsoleConfig } from "@/lib/server/config";
 import type { GuardRefusal } from "@/lib/server/action-guard";
-import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
 
 /** Shared plumbing of the action handlers: namespace, refusals and failures as JSON answers. */
 
 const NO_STORE = { "cache-control": "no-store" };
-
-export function requestNamespace(request: NextRequest, config: ConsoleConfig): string {
-  return parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace;
-}
 
 export function refusal(refused: GuardRefusal): Response {
   return Response.json(

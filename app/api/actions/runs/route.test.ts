@@ -62,6 +62,7 @@ function actionRequest(
       host: "console.test:3000",
       "x-breakwater-host": "console.test:3000",
       "content-type": "application/json",
+      "x-namespace": "default",
       ...headers,
     },
     body: JSON.stringify(body),
@@ -93,6 +94,21 @@ async function history(
 }
 
 describe("POST /api/actions/runs", () => {
+  it("sends to the namespace the request names, and refuses one that names none", async () => {
+    const runId = await start("wf-ns");
+    const body = { action: "cancel", workflowId: "wf-ns", runId, requestId: "req-ns-1", reason: "x" };
+    const same = { origin: CONSOLE, "sec-fetch-site": "same-origin" };
+    const missing = await POST(actionRequest(body, { ...same, "x-namespace": "" }));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ reason: "namespace_required" });
+    const invalid = await POST(actionRequest(body, { ...same, "x-namespace": "no/such" }));
+    expect(invalid.status).toBe(400);
+    // A namespace the server does not know: the command went there, not to the default namespace.
+    const elsewhere = await POST(actionRequest(body, { ...same, "x-namespace": "elsewhere" }));
+    expect(elsewhere.status).toBe(404);
+    expect((await history("wf-ns", runId)).map((event) => event.event_type)).not.toContain("CancelRequested");
+  });
+
   it("refuses a cross-origin request without calling the server", async () => {
     const runId = await start("wf-csrf");
     const response = await POST(
@@ -196,6 +212,7 @@ describe("POST /api/actions/runs", () => {
           origin: CONSOLE,
           "sec-fetch-site": "same-origin",
           "content-type": "application/json",
+          "x-namespace": "default",
         },
         body,
       }),

@@ -1,7 +1,9 @@
 import type { NextRequest } from "next/server";
 import { parseRunActionRequest, sendRunCommand } from "@/lib/actions/commands";
 import { guardAction } from "@/lib/server/action-guard";
-import { failure, jsonAnswer, refusal, requestNamespace } from "@/app/api/actions/_shared/respond";
+import { failure, jsonAnswer, refusal } from "@/app/api/actions/_shared/respond";
+import { namespaceRequired } from "@/lib/server/proxy";
+import { requestNamespace } from "@/lib/server/request-namespace";
 import { getConfig } from "@/lib/server/config";
 import { getDwClient } from "@/lib/server/dw";
 
@@ -25,8 +27,11 @@ export async function POST(request: NextRequest): Promise<Response> {
   const parsed = parseRunActionRequest(raw);
   if (!parsed.ok) return jsonAnswer({ reason: "invalid_request", message: parsed.message, httpStatus: 400 }, 400);
 
+  // The namespace the sending tab shows, never a cookie another tab may have changed since.
+  const namespace = requestNamespace(request.headers);
+  if (namespace === null) return namespaceRequired();
   try {
-    const answer = await sendRunCommand(getDwClient(requestNamespace(request, config)), parsed.request);
+    const answer = await sendRunCommand(getDwClient(namespace), parsed.request);
     return jsonAnswer(answer, answer.httpStatus);
   } catch (error) {
     return failure(error, config);

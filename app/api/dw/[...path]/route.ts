@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
 import { tokenForRequest } from "@/lib/server/dw";
 import { proxyGet } from "@/lib/server/proxy";
-import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
+import { requestNamespace } from "@/lib/server/request-namespace";
 
 export async function GET(
   request: NextRequest,
@@ -15,7 +15,8 @@ export async function GET(
     segments: path,
     token: tokenForRequest(config, request.headers),
     search: request.nextUrl.search,
-    namespace: parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
+    // The page's namespace, sent by the browser client; a namespaced path without one is refused.
+    namespace: requestNamespace(request.headers),
     signal: request.signal,
   });
 }

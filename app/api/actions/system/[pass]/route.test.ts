@@ -50,7 +50,12 @@ function passRequest(
 ): [NextRequest, { params: Promise<{ pass: string }> }] {
   const request = new NextRequest(`${CONSOLE}/api/actions/system/${pass}`, {
     method: "POST",
-    headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", ...headers },
+    headers: {
+      host: "console.test:3000",
+      "x-breakwater-host": "console.test:3000",
+      "x-namespace": "default",
+      ...headers,
+    },
     body: "",
   });
   return [request, { params: Promise.resolve({ pass }) }];
@@ -60,6 +65,12 @@ describe("POST /api/actions/system/{pass}", () => {
   it("refuses cross-origin requests and unknown passes", async () => {
     expect((await POST(...passRequest("repair-pass", { origin: "http://evil.test" }))).status).toBe(403);
     expect((await POST(...passRequest("retention-pass"))).status).toBe(404);
+  });
+
+  it("refuses a pass that names no namespace", async () => {
+    const answer = await POST(...passRequest("repair-pass", { origin: CONSOLE, "x-namespace": "" }));
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ reason: "namespace_required" });
   });
 
   it("runs the repair pass and relays the report: the lost task is recreated", async () => {

@@ -1,7 +1,9 @@
 import type { NextRequest } from "next/server";
 import { isSystemPass, runSystemPass, systemPassBodySchema } from "@/lib/actions/system-passes";
 import { guardAction } from "@/lib/server/action-guard";
-import { failure, jsonAnswer, refusal, requestNamespace } from "@/app/api/actions/_shared/respond";
+import { failure, jsonAnswer, refusal } from "@/app/api/actions/_shared/respond";
+import { namespaceRequired } from "@/lib/server/proxy";
+import { requestNamespace } from "@/lib/server/request-namespace";
 import { getConfig } from "@/lib/server/config";
 import { getDwClient } from "@/lib/server/dw";
 
@@ -31,8 +33,12 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
       400,
     );
 
+  // The namespace the sending tab shows, never a cookie another tab may have changed since.
+  const namespace = requestNamespace(request.headers);
+  if (namespace === null) return namespaceRequired();
+  const client = getDwClient(namespace);
   try {
-    const result = await runSystemPass(getDwClient(requestNamespace(request, config)), pass, parsed.data);
+    const result = await runSystemPass(client, pass, parsed.data);
     return jsonAnswer(
       { httpStatus: result.httpStatus, partial: result.partial, report: result.report },
       result.httpStatus,

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { routeParam } from "@/lib/routes/route-for";
-import { NAMESPACE_COOKIE, parseNamespace } from "@/lib/preferences";
+import { parseNamespace } from "@/lib/preferences";
 import { getConfig } from "@/lib/server/config";
 import { tokenForRequest } from "@/lib/server/dw";
 import { proxyGet } from "@/lib/server/proxy";
@@ -18,17 +18,20 @@ function fileName(workflowId: string, runId: string): string {
  */
 export async function GET(
   request: NextRequest,
-  { params }: { params: Promise<{ workflowId: string; runId: string }> },
+  { params }: { params: Promise<{ namespace: string; workflowId: string; runId: string }> },
 ): Promise<Response> {
   const config = getConfig();
-  const { workflowId: rawWorkflowId, runId: rawRunId } = await params;
+  const { namespace: rawNamespace, workflowId: rawWorkflowId, runId: rawRunId } = await params;
+  // The namespace of the link (a plain download cannot carry X-Namespace); invalid is a 404 like a page's.
+  const namespace = parseNamespace(routeParam(rawNamespace));
+  if (namespace === null) return new Response("Not found\n", { status: 404 });
   const workflowId = routeParam(rawWorkflowId);
   const runId = routeParam(rawRunId);
   const upstream = await proxyGet(config, {
     segments: ["workflows", workflowId, "runs", runId, "history", "export"],
     token: tokenForRequest(config, request.headers),
     search: "",
-    namespace: parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
+    namespace,
     signal: request.signal,
   });
   if (!upstream.ok) return upstream;

@@ -20,11 +20,13 @@ const TOKENS = { admin: "admin-token-x", operator: "operator-token-x" };
 let upstream: Server;
 let baseUrl = "";
 const seen: (string | null)[] = [];
+const namespaces: (string | undefined)[] = [];
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
     const auth = req.headers.authorization ?? null;
     seen.push(auth);
+    namespaces.push(req.headers["x-namespace"] as string | undefined);
     // As the DW server: no token → 401; a known token → the bundle.
     if (auth !== `Bearer ${TOKENS.admin}` && auth !== `Bearer ${TOKENS.operator}`) {
       res
@@ -54,7 +56,7 @@ const PASSWORD_AUTH = {
 };
 
 /** The route as a fresh process with this environment would run it. */
-async function exportAs(env: Record<string, string>, person: Person | null): Promise<Response> {
+async function exportAs(env: Record<string, string>, person: Person | null, namespace = "default"): Promise<Response> {
   for (const name of [
     "DW_TOKEN",
     "DW_ADMIN_TOKEN",
@@ -67,10 +69,12 @@ async function exportAs(env: Record<string, string>, person: Person | null): Pro
   vi.stubEnv("DW_SERVER_URL", baseUrl);
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.doMock("@/lib/server/auth/users", async (original) => ({ ...(await original<object>()), loadUsers: () => [] }));
-  const { GET } = await import("@/app/workflows/[workflowId]/runs/[runId]/export/route");
+  const { GET } = await import("@/app/namespaces/[namespace]/workflows/[workflowId]/runs/[runId]/export/route");
   const headers = forwardHeaders(new Headers({ host: "127.0.0.1:3000" }), person);
-  const request = new NextRequest("http://127.0.0.1:3000/workflows/wf-1/runs/run-1/export", { headers });
-  return GET(request, { params: Promise.resolve({ workflowId: "wf-1", runId: "run-1" }) });
+  const request = new NextRequest(`http://127.0.0.1:3000/namespaces/${namespace}/workflows/wf-1/runs/run-1/export`, {
+    headers,
+  });
+  return GET(request, { params: Promise.resolve({ namespace, workflowId: "wf-1", runId: "run-1" }) });
 }
 
 describe("history export token", () => {
@@ -97,7 +101,7 @@ describe("history export token", () => {
     expect(seen).toEqual([null]);
     const { GET: readProxy } = await import("@/app/api/dw/[...path]/route");
     const request = new NextRequest("http://127.0.0.1:3000/api/dw/workflows/wf-1/runs/run-1/history/export", {
-      headers: forwardHeaders(new Headers(), { user: "vic", role: "viewer" }),
+      headers: forwardHeaders(new Headers({ "x-namespace": "default" }), { user: "vic", role: "viewer" }),
     });
     expect(
       (
@@ -110,6 +114,15 @@ describe("history export token", () => {
     const admin = await exportAs(adminOnly, { user: "ada", role: "admin" });
     expect(admin.status).toBe(200);
     expect(seen.at(-1)).toBe(`Bearer ${TOKENS.admin}`);
+  });
+
+  it("reads the namespace of its URL, and answers 404 to one that is not a namespace name", async () => {
+    const response = await exportAs({ DW_ADMIN_TOKEN: TOKENS.admin }, null, "billing");
+    expect(response.status).toBe(200);
+    expect(namespaces.at(-1)).toBe("billing");
+    const invalid = await exportAs({ DW_ADMIN_TOKEN: TOKENS.admin }, null, "no such");
+    expect(invalid.status).toBe(404);
+    expect(seen).toHaveLength(1);
   });
 
   it("sends the console's token without console auth", async () => {

@@ -1,12 +1,13 @@
 import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { PreparedBundle } from "@/lib/views/run-bundle";
 import { prepareRunBundle } from "@/lib/views/run-bundle";
-import { browserDwClient } from "@/lib/dw/browser-client";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
 import type { ErrorInfo } from "@/lib/views/error-info";
 
 export type RunBundle = PreparedBundle<HistoryExport>;
 
 export interface BundleRequest {
+  namespace: string;
   workflowId: string;
   runId: string;
 }
@@ -32,11 +33,16 @@ export class BundleLoadError extends Error {
  * there is no Worker (server rendering, tests) it is prepared in place. From the worker the bundle
  * comes without `timeline` and `payload_manifest` (the page does not use them).
  */
-export function loadRunBundle(workflowId: string, runId: string, signal?: AbortSignal): Promise<RunBundle> {
+export function loadRunBundle(
+  namespace: string,
+  workflowId: string,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<RunBundle> {
   if (typeof Worker === "undefined")
-    return browserDwClient.exportHistory(workflowId, runId, { signal }).then(prepareRunBundle);
+    return browserDwClientFor(namespace).exportHistory(workflowId, runId, { signal }).then(prepareRunBundle);
   return new Promise<RunBundle>((resolve, reject) => {
-    const worker = new Worker(new URL("./bundle-worker.ts", import.meta.url), { name: "run-bundle" });
+    const worker = new Worker(new URL("./run-bundle-worker.ts", import.meta.url), { name: "run-bundle" });
     const parts: Partial<Omit<RunBundle, "timeline" | "ledger">> & { chart?: RunBundle["timeline"]["chart"] } = {};
     const ledger: RunBundle["ledger"] = [];
     const list: RunBundle["timeline"]["list"] = [];
@@ -94,6 +100,6 @@ export function loadRunBundle(workflowId: string, runId: string, signal?: AbortS
         }),
       );
     };
-    worker.postMessage({ workflowId, runId } satisfies BundleRequest);
+    worker.postMessage({ namespace, workflowId, runId } satisfies BundleRequest);
   });
 }

@@ -3,18 +3,18 @@ import { getTranslations } from "next-intl/server";
 import { screenTitle } from "@/components/shell/screen-title";
 import { AttentionScreen } from "@/components/attention/attention-screen";
 import { PageHeader } from "@/components/ui/page-header";
-import { getShellContext } from "@/lib/server/shell-context";
+import { pageNamespace } from "@/lib/server/loaders";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: await screenTitle("attention") };
 }
 
-export default async function AttentionPage() {
-  const [t, context] = await Promise.all([getTranslations("pages.attention"), getShellContext()]);
+export default async function AttentionPage({ params }: { params: Promise<{ namespace: string }> }) {
+  const [t, namespace] = await Promise.all([getTranslations("pages.attention"), pageNamespace(params)]);
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
-      <AttentionScreen namespace={context.namespace} />
+      <AttentionScreen namespace={namespace} />
     </>
   );
 }

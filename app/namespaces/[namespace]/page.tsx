@@ -3,20 +3,23 @@ import { getTranslations } from "next-intl/server";
 import { screenTitle } from "@/components/shell/screen-title";
 import { OverviewScreen } from "@/components/metrics/overview-screen";
 import { PageHeader } from "@/components/ui/page-header";
-import { getShellContext } from "@/lib/server/shell-context";
+import { pageNamespace } from "@/lib/server/loaders";
+
+type Params = Promise<{ namespace: string }>;
 
 export async function generateMetadata(): Promise<Metadata> {
-  // The root layout's title template applies to child segments only, not to this page beside it.
+  // The root layout's title template applies to child segments only; the overview reads as the home page.
   const t = await getTranslations("meta");
   return { title: { absolute: t("titleTemplate", { page: await screenTitle("overview") }) } };
 }
 
-export default async function OverviewPage() {
-  const [t, context] = await Promise.all([getTranslations("pages.overview"), getShellContext()]);
+/** The namespace's overview (`/namespaces/{ns}`); `/` redirects here (proxy.ts). */
+export default async function OverviewPage({ params }: { params: Params }) {
+  const [t, namespace] = await Promise.all([getTranslations("pages.overview"), pageNamespace(params)]);
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
-      <OverviewScreen namespace={context.namespace} />
+      <OverviewScreen namespace={namespace} />
     </>
   );
 }

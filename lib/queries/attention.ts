@@ -1,0 +1,111 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { WorkflowDebug } from "@/lib/dw/schemas-workflows";
+import type { AttentionRunInput } from "@/lib/views/failure-groups";
+import { mapBounded } from "@/lib/confirm/bulk";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { namespaceKey } from "@/lib/queries/keys";
+
+/** Open runs read per scan; beyond it the view says it is partial. */
+export const SCAN_LIMIT = 1_000;
+/** Debug reads in flight at once: enough to finish quickly, few enough not to load the server. */
+export const SCAN_CONCURRENCY = 6;
+const PAGE_SIZE = 200;
+const RESCAN_MS = 30_000;
+
+export interface ScanProgress {
+  listed: number;
+  read: number;
+}
+
+export interface AttentionScan {
+  runs: AttentionRunInput[];
+  debugByRun: Map<string, WorkflowDebug>;
+  /** Open runs the list reported in total, when it said. */
+  openTotal: number | null;
+  /** The list had more open runs than {@link SCAN_LIMIT}. */
+  capped: boolean;
+  /** Debug reads that failed (server busy, run gone). */
+  unreadable: number;
+  scannedAt: number;
+}
+
+/** One run's entry in the scan's maps. */
+export function scanRunKey(workflowId: string, runId: string): string {
+  return `${workflowId}\u0000${runId}`;
+}
+
+/**
+ * The server lists runs by status bucket only, so finding the runs that need an operator means
+ * reading each open run's debug view (liveness, pending activities, recent failures). Bounded
+ * concurrency, a hard cap, and progress reported as it goes.
+ */
+async function scanAttention(
+  namespace: string,
+  signal: AbortSignal,
+  setProgress: (progress: ScanProgress) => void,
+): Promise<AttentionScan> {
+  const client = browserDwClientFor(namespace);
+  const open: { workflowId: string; runId: string }[] = [];
+  let token: string | null = null;
+  let openTotal: number | null = null;
+  let capped = false;
+  do {
+    const page = await client.listWorkflows(
+      { status: "running", pageSize: PAGE_SIZE, nextPageToken: token },
+      { signal },
+    );
+    openTotal = page.workflow_count;
+    for (const row of page.workflows) open.push({ workflowId: row.workflow_id, runId: row.run_id });
+    token = page.next_page_token ?? null;
+    setProgress({ listed: open.length, read: 0 });
+    if (open.length >= SCAN_LIMIT && token) {
+      capped = true;
+      break;
+    }
+  } while (token);
+  const scanned = open.slice(0, SCAN_LIMIT);
+  const debugs = await mapBounded(
+    scanned,
+    SCAN_CONCURRENCY,
+    async (run) => {
+      try {
+        return await client.debugRun(run.workflowId, run.runId, {}, { signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return null;
+      }
+    },
+    (done) => setProgress({ listed: scanned.length, read: done }),
+    signal,
+  );
+  const runs: AttentionRunInput[] = [];
+  const debugByRun = new Map<string, WorkflowDebug>();
+  let unreadable = 0;
+  debugs.forEach((debug, index) => {
+    if (!debug) {
+      unreadable += 1;
+      return;
+    }
+    const ref = scanned[index];
+    debugByRun.set(scanRunKey(ref.workflowId, ref.runId), debug);
+    runs.push({
+      workflow_id: ref.workflowId,
+      run_id: ref.runId,
+      execution: debug.execution,
+      pending_activities: debug.pending_activities,
+      recent_failures: debug.recent_failures,
+    });
+  });
+  return { runs, debugByRun, openTotal, capped, unreadable, scannedAt: Date.now() };
+}
+
+/** The attention scan of a namespace, re-run every 30 s (not on focus: a scan reads up to 1,000 runs). */
+export function attentionScanQuery(namespace: string, onProgress: (progress: ScanProgress) => void) {
+  return queryOptions({
+    queryKey: namespaceKey(namespace, "attention-scan"),
+    queryFn: ({ signal }) => scanAttention(namespace, signal, onProgress),
+    refetchInterval: RESCAN_MS,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+}

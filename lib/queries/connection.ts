@@ -1,0 +1,77 @@
+import { queryOptions } from "@tanstack/react-query";
+import { browserDwClient } from "@/lib/dw/browser-client";
+import { serverKey } from "@/lib/queries/keys";
+
+/**
+ * What one probe of the same-origin proxy produced. `failed` means the browser could not reach the
+ * console itself (or the request was cut off); answers from the proxy, including its own 502/504
+ * when the DW server is down, are `answered`.
+ */
+export type ProbeResult =
+  | { kind: "answered"; status: number; body: unknown; latencyMs: number; at: number }
+  | { kind: "failed"; message: string; at: number };
+
+export const HEALTH_INTERVAL_MS = 10_000;
+export const INFO_INTERVAL_MS = 30_000;
+
+/** Probes a path of the same-origin proxy; never throws, so every outcome is data for the indicator. */
+async function probe(path: string): Promise<ProbeResult> {
+  const started = performance.now();
+  try {
+    const response = await fetch(`/api/dw/${path}`, { cache: "no-store", headers: { Accept: "application/json" } });
+    const body: unknown = await response.json().catch(() => null);
+    return { kind: "answered", status: response.status, body, latencyMs: performance.now() - started, at: Date.now() };
+  } catch (error) {
+    return { kind: "failed", message: error instanceof Error ? error.message : String(error), at: Date.now() };
+  }
+}
+
+/** The server's health, the same in every namespace (the proxy relays it without one). */
+export function healthProbeQuery() {
+  return queryOptions({
+    queryKey: serverKey("connection", "health"),
+    queryFn: () => probe("health"),
+    refetchInterval: HEALTH_INTERVAL_MS,
+    retry: false,
+  });
+}
+
+/**
+ * Cluster info for the connection indicator (version, server id). `unreachable` tells whether the
+ * last answer counts as a lost server: while it does the probe repeats as often as health, or the
+ * indicator would lag a recovered server by up to 30 s.
+ */
+export function clusterInfoProbeQuery(unreachable: (result: ProbeResult | undefined) => boolean) {
+  return queryOptions({
+    queryKey: serverKey("connection", "cluster-info"),
+    queryFn: () => probe("cluster/info"),
+    refetchInterval: (query) => (unreachable(query.state.data) ? HEALTH_INTERVAL_MS : INFO_INTERVAL_MS),
+    retry: false,
+  });
+}
+
+/** The namespaces the switcher offers, sorted by name. */
+export function namespacesQuery() {
+  return queryOptions({
+    queryKey: serverKey("namespaces"),
+    queryFn: async ({ signal }) => {
+      const list = await browserDwClient.listNamespaces({ signal });
+      return list.namespaces.map((namespace) => namespace.name).sort((a, b) => a.localeCompare(b));
+    },
+    staleTime: 60_000,
+    retry: 1,
+  });
+}
+
+/**
+ * The console's read-only mode and known role (`/api/actions/context`), the same in every
+ * namespace. The body is the console's own; the action widgets check its shape with `select`.
+ */
+export function actionContextQuery() {
+  return queryOptions({
+    queryKey: serverKey("action-context"),
+    queryFn: async ({ signal }): Promise<unknown> => (await fetch("/api/actions/context", { signal })).json(),
+    staleTime: Infinity,
+    retry: 1,
+  });
+}

@@ -1,0 +1,25 @@
+import { queryOptions } from "@tanstack/react-query";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { namespaceKey } from "@/lib/queries/keys";
+
+/** The overview samples the server's counters at this rate to draw its charts. */
+export const METRICS_REFRESH_MS = 5_000;
+
+export function operatorMetricsQuery(namespace: string) {
+  return queryOptions({
+    queryKey: namespaceKey(namespace, "operator-metrics"),
+    queryFn: ({ signal }) => browserDwClientFor(namespace).operatorMetrics({ signal }),
+    refetchInterval: METRICS_REFRESH_MS,
+    retry: false,
+  });
+}
+
+/** Cluster info as one namespace's page reads it (its `worker_fleet` counts that namespace). */
+export function clusterInfoQuery(namespace: string) {
+  return queryOptions({
+    queryKey: namespaceKey(namespace, "cluster-info"),
+    queryFn: ({ signal }) => browserDwClientFor(namespace).clusterInfo({ signal }),
+    staleTime: 60_000,
+    retry: false,
+  });
+}

@@ -1,0 +1,70 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { DwClient, RunDescription, WorkflowDebug } from "@/lib/dw";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { runKey } from "@/lib/queries/keys";
+import { loadRunBundle } from "@/lib/queries/run-bundle";
+import type { ErrorInfo } from "@/lib/views/error-info";
+
+/** An open run's describe and debug refresh every 5 s; a closed run's stop refreshing. */
+export const OPEN_RUN_REFRESH_MS = 5_000;
+/** The export bundle is the heavy read: an open run's is re-read every 10 s. */
+export const OPEN_EXPORT_REFRESH_MS = 10_000;
+
+/** Describe of a run; `runId: null` is the workflow's current run (the server page's first read). */
+export function fetchRunDescribe(client: DwClient, workflowId: string, runId: string | null): Promise<RunDescription> {
+  return runId === null ? client.describeWorkflow(workflowId) : client.describeRun(workflowId, runId);
+}
+
+export function fetchRunDebug(client: DwClient, workflowId: string, runId: string | null): Promise<WorkflowDebug> {
+  return runId === null ? client.debugWorkflow(workflowId) : client.debugRun(workflowId, runId);
+}
+
+export function runDescribeQuery(namespace: string, workflowId: string, runId: string) {
+  return queryOptions({
+    queryKey: [...runKey(namespace, workflowId, runId), "describe"] as const,
+    queryFn: ({ signal }) => browserDwClientFor(namespace).describeRun(workflowId, runId, { signal }),
+    refetchInterval: (query) => (query.state.data?.is_terminal ? false : OPEN_RUN_REFRESH_MS),
+    retry: false,
+  });
+}
+
+export function runDebugQuery(namespace: string, workflowId: string, runId: string, open: boolean) {
+  return queryOptions({
+    queryKey: [...runKey(namespace, workflowId, runId), "debug"] as const,
+    queryFn: ({ signal }) => browserDwClientFor(namespace).debugRun(workflowId, runId, {}, { signal }),
+    refetchInterval: open ? OPEN_RUN_REFRESH_MS : false,
+    retry: false,
+  });
+}
+
+/**
+ * The export bundle, fetched, parsed and derived in a Web Worker: a 50,000-event bundle is ~120 MB
+ * of JSON, which would hold the page's main thread for seconds (see run-bundle.ts).
+ */
+export function runExportQuery(namespace: string, workflowId: string, runId: string, open: boolean) {
+  return queryOptions({
+    queryKey: [...runKey(namespace, workflowId, runId), "export"] as const,
+    queryFn: ({ signal }) => loadRunBundle(namespace, workflowId, runId, signal),
+    refetchInterval: open ? OPEN_EXPORT_REFRESH_MS : false,
+    retry: 1,
+  });
+}
+
+/** The first 1,000 history events, for the retry forecast of a run whose page is not open. */
+export function runHistoryHeadQuery(namespace: string, workflowId: string, runId: string) {
+  return queryOptions({
+    queryKey: [...runKey(namespace, workflowId, runId), "history-head"] as const,
+    queryFn: ({ signal }) =>
+      browserDwClientFor(namespace).getHistory(workflowId, runId, { pageSize: 1000 }, { signal }),
+    refetchInterval: 10_000,
+    retry: false,
+  });
+}
+
+/** What the run page's server render hands the screen (lib/server/loaders.ts `loadRunPage`). */
+export interface RunPageData {
+  describe: RunDescription | null;
+  debug: WorkflowDebug | null;
+  /** Why describe failed; the page then shows the error instead of the run. */
+  error: ErrorInfo | null;
+}
