@@ -100,3 +100,25 @@ for (const user of ["ola", "ada"] as const) {
     await expect(page.getByTestId("action-dialog")).toBeVisible();
   });
 }
+
+test("the System screen's admin passes are disabled for a viewer and an operator, with the role they need", async ({
+  page,
+}) => {
+  const cases = [
+    { user: "vic", why: "Requires the admin role; you are signed in as viewer." },
+    { user: "ola", why: "Requires the admin role; you are signed in as operator." },
+  ] as const;
+  for (const { user, why } of cases) {
+    await page.context().clearCookies();
+    await openRunAs(page, user);
+    await page.goto(`${app.baseUrl}/namespaces/default/system`);
+    for (const pass of ["repair-pass", "timeout-pass"]) {
+      await expect(page.getByTestId(pass), `${user} ${pass}`).toBeDisabled();
+      await expect(page.getByTestId(pass), `${user} ${pass}`).toHaveAttribute("title", why);
+    }
+  }
+  await page.context().clearCookies();
+  await openRunAs(page, "ada");
+  await page.goto(`${app.baseUrl}/namespaces/default/system`);
+  for (const pass of ["repair-pass", "timeout-pass"]) await expect(page.getByTestId(pass)).toBeEnabled();
+});

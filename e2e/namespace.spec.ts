@@ -14,6 +14,7 @@ const hydrated = (page: Page) =>
   expect(page.getByTestId("connection-indicator")).not.toHaveAttribute("data-status", "checking", { timeout: 30_000 });
 
 withOpsWorker();
+
 test.beforeAll(() => registerNamespace(OTHER));
 
 async function parkedRun(workflowId: string): Promise<string> {

@@ -10,6 +10,8 @@ import { livenessLabel } from "@/lib/views/liveness";
 import { clusterInfoQuery } from "@/lib/queries/metrics";
 import { RunRetryForecast } from "@/components/actions/retry-forecast";
 import { useActionContext } from "@/components/actions/use-action-context";
+import { useActionWords } from "@/components/actions/use-action-words";
+import { personCapability } from "@/lib/views/capabilities";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
@@ -29,6 +31,7 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   const now = useTicker(10_000);
   const scan = useAttentionScan(namespace);
   const context = useActionContext();
+  const words = useActionWords();
   const cluster = useQuery(clusterInfoQuery(namespace));
   const [bulkFor, setBulkFor] = useState<{ key: string; title: string; members: RunRef[] } | null>(null);
 
@@ -46,14 +49,18 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   if (scan.isError && !data)
     return <DwErrorState error={toErrorInfo(scan.error)} onRetry={() => void scan.refetch()} />;
 
-  const canRepair = context.known && !context.readOnly && context.role !== "worker";
+  // The guard's order (lib/server/action-guard.ts): read-only, the signed-in person, then the token.
+  const byPerson = personCapability(context.personRole, "operator");
   const repairRefusal = !context.known
     ? t("checking")
     : context.readOnly
       ? t("readOnly")
-      : context.role === "worker"
-        ? t("roleWorker")
-        : null;
+      : !byPerson.enabled
+        ? words.capability(byPerson)
+        : context.role === "worker"
+          ? t("roleWorker")
+          : null;
+  const canRepair = repairRefusal === null;
 
   return (
     <div className="space-y-4">

@@ -14,6 +14,7 @@ import { invalidateAfterSystemPass } from "@/lib/queries/invalidate";
 import type { ActionError } from "@/lib/actions/contract";
 import { sendSystemPass } from "@/components/actions/send-action";
 import { useActionContext } from "@/components/actions/use-action-context";
+import { personCapability } from "@/lib/views/capabilities";
 import { useActionWords } from "@/components/actions/use-action-words";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
@@ -60,13 +61,17 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const [repairPass, setRepairPass] = useState<PassState<RepairPassReport>>({ kind: "idle" });
   const [timeoutPass, setTimeoutPass] = useState<PassState<ActivityTimeoutPassReport>>({ kind: "idle" });
 
+  // The guard's order (lib/server/action-guard.ts): read-only, the signed-in person, then the token.
+  const byPerson = personCapability(context.personRole, "admin");
   const refusal = !context.known
     ? t("checking")
     : context.readOnly
       ? t("readOnly")
-      : context.role !== null && context.role !== "admin"
-        ? t("needsAdmin", { role: context.role })
-        : null;
+      : !byPerson.enabled
+        ? words.capability(byPerson)
+        : context.role !== null && context.role !== "admin"
+          ? t("needsAdmin", { role: context.role })
+          : null;
 
   const runRepairPass = async () => {
     setRepairPass({ kind: "running" });
