@@ -122,7 +122,7 @@ export function BulkRepair({
         targets,
         PLAN_CONCURRENCY,
         (run, index) =>
-          results[index].kind === "accepted" ? followUp(browserDwClient, run, signal) : Promise.resolve(null),
+          results[index]?.kind === "accepted" ? followUp(browserDwClient, run, signal) : Promise.resolve(null),
         undefined,
         signal,
       );

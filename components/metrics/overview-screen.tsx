@@ -322,11 +322,11 @@ function StuckOffenders({ namespace }: { namespace: string }) {
   const data = scan.data;
   const groups = useMemo(() => (data ? failureGroups(data.runs, { now: data.scannedAt, sampleSize: 1 }) : []), [data]);
   if (!data) return <p className="mb-2 text-xs text-fg-muted">{t("scanning")}</p>;
-  const worst = groups.filter((group) => group.samples.length).slice(0, 4);
+  const worst = groups.flatMap((group) => (group.samples[0] ? [{ group, sample: group.samples[0] }] : [])).slice(0, 4);
   if (!worst.length) return null;
   return (
     <ul className="mb-3 grid gap-2 sm:grid-cols-2">
-      {worst.map((group) => (
+      {worst.map(({ group, sample }) => (
         <li
           key={group.key}
           data-testid="offender"
@@ -337,10 +337,10 @@ function StuckOffenders({ namespace }: { namespace: string }) {
             {cause(group.cause)}
           </p>
           <Link
-            href={runHref(namespace, group.samples[0].workflowId, group.samples[0].runId)}
+            href={runHref(namespace, sample.workflowId, sample.runId)}
             className="font-mono break-all text-accent hover:underline"
           >
-            {group.samples[0].workflowId}
+            {sample.workflowId}
           </Link>
           <p className="text-xs text-fg-muted">
             {t("stuckFor", {

@@ -31,7 +31,7 @@ export class HistoryBuffer {
 
   get lastSequence(): number | null {
     const all = this.events();
-    return all.length > 0 ? all[all.length - 1].sequence : null;
+    return all.at(-1)?.sequence ?? null;
   }
 
   /** Events in sequence order (cached until the next add). */
@@ -40,7 +40,10 @@ export class HistoryBuffer {
       const sorted = [...this.bySequence.values()];
       // Pages usually arrive in order: skip the sort when they did.
       let inOrder = true;
-      for (let i = 1; i < sorted.length && inOrder; i++) inOrder = sorted[i - 1].sequence < sorted[i].sequence;
+      for (let i = 1; i < sorted.length && inOrder; i++) {
+        const [before, here] = [sorted[i - 1], sorted[i]];
+        inOrder = before !== undefined && here !== undefined && before.sequence < here.sequence;
+      }
       if (!inOrder) sorted.sort((a, b) => a.sequence - b.sequence);
       this.ordered = sorted;
     }

@@ -105,11 +105,11 @@ describe("HistoryView event-type filter", () => {
     fireEvent.click(button);
     const boxes = within(screen.getByTestId("history-type-panel")).getAllByRole("checkbox");
     expect(document.activeElement).toBe(boxes[0]);
-    fireEvent.keyDown(boxes[0], { key: "ArrowDown" });
+    fireEvent.keyDown(boxes[0]!, { key: "ArrowDown" });
     expect(document.activeElement).toBe(boxes[1]);
-    fireEvent.keyDown(boxes[1], { key: "End" });
+    fireEvent.keyDown(boxes[1]!, { key: "End" });
     expect(document.activeElement).toBe(boxes[boxes.length - 1]);
-    fireEvent.keyDown(boxes[boxes.length - 1], { key: "ArrowUp" });
+    fireEvent.keyDown(boxes[boxes.length - 1]!, { key: "ArrowUp" });
     expect(document.activeElement).toBe(boxes[boxes.length - 2]);
     fireEvent.keyDown(document.activeElement!, { key: "Escape" });
     expect(screen.queryByTestId("history-type-panel")).toBeNull();

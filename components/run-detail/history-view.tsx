@@ -244,7 +244,9 @@ export function HistoryView({
       list.scrollTop = step.scrollTop;
       // The list may sit below the fold (header, actions, exceptions above it): bring it into view.
       list.scrollIntoView({ block: "nearest" });
-      state.selected = state.rows[step.index].sequence;
+      const row = state.rows[step.index];
+      if (!row) return;
+      state.selected = row.sequence;
       state.onChange({ selected: state.selected });
     };
     window.addEventListener("keydown", onKey);
@@ -306,6 +308,7 @@ export function HistoryView({
             count={rows.length}
             renderRow={(index) => {
               const event = rows[index];
+              if (!event) return null;
               const active = event.sequence === selected;
               return (
                 <Button

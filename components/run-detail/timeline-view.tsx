@@ -91,6 +91,7 @@ function TimelineList({ list }: { list: readonly TimelineListRow[] }) {
       count={list.length}
       renderRow={(index) => {
         const row = list[index];
+        if (!row) return null;
         return (
           <div
             className={`flex h-full items-center gap-3 border-b border-line px-2 text-xs ${row.failure ? "bg-bad/5" : ""}`}

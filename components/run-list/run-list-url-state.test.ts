@@ -67,8 +67,8 @@ describe("run links", () => {
     const href = runHref("default", id, "run#1");
     expect(href).toBe("/namespaces/default/workflows/order%2F42%20%25%C3%A9%E2%9C%93/runs/run%231");
     const [, , , , workflowSegment, , runSegment] = href.split("/");
-    expect(routeParam(workflowSegment)).toBe(id);
-    expect(routeParam(runSegment)).toBe("run#1");
+    expect(routeParam(workflowSegment!)).toBe(id);
+    expect(routeParam(runSegment!)).toBe("run#1");
     expect(routeParam("100%")).toBe("100%");
   });
 });

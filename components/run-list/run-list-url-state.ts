@@ -1,4 +1,3 @@
-import type { StatusBucketFilter } from "@/lib/dw/enums";
 
 /**
  * The runs list's state, kept entirely in the URL so a copied link reopens the same page:
@@ -73,9 +72,5 @@ export function nextPage(query: RunsQuery, nextToken: string): RunsQuery {
 
 export function previousPage(query: RunsQuery): RunsQuery | null {
   if (query.trail.length === 0) return null;
-  return { ...query, cursor: query.trail[query.trail.length - 1], trail: query.trail.slice(0, -1) };
-}
-
-export function statusFilter(tab: StatusTab): StatusBucketFilter | undefined {
-  return tab === "all" ? undefined : tab;
+  return { ...query, cursor: query.trail.at(-1) ?? null, trail: query.trail.slice(0, -1) };
 }

@@ -82,11 +82,11 @@ async function scanAttention(
   const debugByRun = new Map<string, WorkflowDebug>();
   let unreadable = 0;
   debugs.forEach((debug, index) => {
-    if (!debug) {
+    const ref = scanned[index];
+    if (!debug || !ref) {
       unreadable += 1;
       return;
     }
-    const ref = scanned[index];
     debugByRun.set(scanRunKey(ref.workflowId, ref.runId), debug);
     runs.push({
       workflow_id: ref.workflowId,
