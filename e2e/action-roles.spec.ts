@@ -1,10 +1,19 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import bcrypt from "bcryptjs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { liveness, runPath, startConsole, startRun, waitFor, withOpsWorker } from "./operator-fixtures";
+import {
+  liveness,
+  PASSWORDS,
+  runPath,
+  SESSION_SECRET,
+  startConsole,
+  startRun,
+  waitFor,
+  withOpsWorker,
+  writeUsersFile,
+} from "./operator-fixtures";
 import type { ExtraConsole } from "./operator-fixtures";
 
 /**
@@ -15,7 +24,6 @@ import type { ExtraConsole } from "./operator-fixtures";
  */
 
 const token = process.env.E2E_TOKEN ?? "bw-secret-token-canary";
-const PASSWORDS = { ada: "ada-admin-pass", ola: "ola-operator-pass", vic: "vic-viewer-pass" } as const;
 const ACTIONS = ["repair", "cancel", "terminate", "signal", "archive", "startAgain"] as const;
 
 let app: ExtraConsole;
@@ -28,21 +36,12 @@ test.describe.configure({ mode: "serial" });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   const dir = mkdtempSync(join(tmpdir(), "bw-action-roles-"));
-  const usersFile = join(dir, "users.json");
-  writeFileSync(
-    usersFile,
-    JSON.stringify([
-      { user: "ada", hash: bcrypt.hashSync(PASSWORDS.ada, 8), role: "admin" },
-      { user: "ola", hash: bcrypt.hashSync(PASSWORDS.ola, 8), role: "operator" },
-      { user: "vic", hash: bcrypt.hashSync(PASSWORDS.vic, 8), role: "viewer" },
-    ]),
-  );
   app = await startConsole({
     DW_TOKEN: token,
     DW_ADMIN_TOKEN: token,
     BREAKWATER_AUTH: "password",
-    BREAKWATER_USERS_FILE: usersFile,
-    BREAKWATER_SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+    BREAKWATER_USERS_FILE: writeUsersFile(dir),
+    BREAKWATER_SESSION_SECRET: SESSION_SECRET,
   });
   // An open run parked on a ten-minute timer: cancel, terminate and signal apply; repair is not needed.
   workflowId = `ops-roles-${Date.now().toString(36)}`;

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import bcrypt from "bcryptjs";
 import { test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { systemClock } from "../server/clock";
@@ -278,4 +279,20 @@ export async function snapBothThemes(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(dir, `${name}-${scheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
+}
+
+/** The console's three e2e people (BREAKWATER_AUTH=password), one per role. */
+export const PASSWORDS = { ada: "ada-admin-pass", ola: "ola-operator-pass", vic: "vic-viewer-pass" } as const;
+export const SESSION_SECRET = "e2e-session-secret-0123456789abcdef";
+
+/** Writes a BREAKWATER_USERS_FILE for ada (admin), ola (operator) and vic (viewer) into `dir`. */
+export function writeUsersFile(dir: string): string {
+  const usersFile = join(dir, "users.json");
+  const users = [
+    { user: "ada", hash: bcrypt.hashSync(PASSWORDS.ada, 8), role: "admin" },
+    { user: "ola", hash: bcrypt.hashSync(PASSWORDS.ola, 8), role: "operator" },
+    { user: "vic", hash: bcrypt.hashSync(PASSWORDS.vic, 8), role: "viewer" },
+  ];
+  writeFileSync(usersFile, JSON.stringify(users));
+  return usersFile;
 }

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import bcrypt from "bcryptjs";
 import { expect, test } from "@playwright/test";
 import type { BrowserContext, Cookie, Page } from "@playwright/test";
-import { startConsole } from "./operator-fixtures";
+import { PASSWORDS, SESSION_SECRET, startConsole, writeUsersFile } from "./operator-fixtures";
 import type { ExtraConsole } from "./operator-fixtures";
 
 /**
@@ -17,7 +16,6 @@ import type { ExtraConsole } from "./operator-fixtures";
 const canary = process.env.E2E_TOKEN ?? "bw-secret-token-canary";
 const lesserToken = process.env.E2E_WORKER_TOKEN ?? "bw-e2e-worker-token";
 const dwHost = process.env.E2E_DW_HOST ?? "";
-const PASSWORDS = { ada: "ada-admin-pass", ola: "ola-operator-pass", vic: "vic-viewer-pass" } as const;
 
 interface AuthConsole extends ExtraConsole {
   logFile: string;
@@ -25,19 +23,10 @@ interface AuthConsole extends ExtraConsole {
 
 async function startPasswordConsole(): Promise<AuthConsole> {
   const dir = mkdtempSync(join(tmpdir(), "bw-auth-e2e-"));
-  const usersFile = join(dir, "users.json");
-  writeFileSync(
-    usersFile,
-    JSON.stringify([
-      { user: "ada", hash: bcrypt.hashSync(PASSWORDS.ada, 8), role: "admin" },
-      { user: "ola", hash: bcrypt.hashSync(PASSWORDS.ola, 8), role: "operator" },
-      { user: "vic", hash: bcrypt.hashSync(PASSWORDS.vic, 8), role: "viewer" },
-    ]),
-  );
   return startAuthConsole(dir, {
     BREAKWATER_AUTH: "password",
-    BREAKWATER_USERS_FILE: usersFile,
-    BREAKWATER_SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+    BREAKWATER_USERS_FILE: writeUsersFile(dir),
+    BREAKWATER_SESSION_SECRET: SESSION_SECRET,
     // As behind a TLS terminator on this host: the client address comes from X-Forwarded-For.
     BREAKWATER_TRUSTED_PROXIES: "127.0.0.1,::1",
   });
