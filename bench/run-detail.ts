@@ -29,7 +29,7 @@ import type { Spawned } from "./support/report";
  * (`next start`, DW_SERVER_URL → that server), and Playwright's chromium headless.
  *
  * Per run: one warm-up visit (the console's first render of a route compiles and fills caches),
- * then VISITS fresh-context visits of /workflows/{id}/runs/{runId} timing navigation start →
+ * then VISITS fresh-context visits of /namespaces/default/workflows/{id}/runs/{runId} timing navigation start →
  * header and exceptions table visible (in-page performance.now(), whose origin is navigation
  * start). Each visit then waits for the network to go idle (the export bundle included) and the
  * next one starts only once the server answers again. On the last visit the History tab is
@@ -272,7 +272,8 @@ async function quiesce(serverUrl: string): Promise<number> {
 }
 
 async function benchRun(browser: Browser, base: string, serverUrl: string, run: SeededRun): Promise<void> {
-  const url = `${base}/workflows/${encodeURIComponent(run.workflowId)}/runs/${encodeURIComponent(run.runId)}`;
+  // The namespaced path itself (decision 0017): a bare /workflows/… link would add a 307 to every visit.
+  const url = `${base}/namespaces/default/workflows/${encodeURIComponent(run.workflowId)}/runs/${encodeURIComponent(run.runId)}`;
   const label = `run detail ${run.events} events`;
   await visit(browser, url, run.events, "warm-up");
   const visits: Visit[] = [];
