@@ -1,4 +1,3 @@
-
 /**
  * The runs list's state, kept entirely in the URL so a copied link reopens the same page:
  * `status`, `type`, `q`, `size`, `cursor` (the server's opaque page token) and `trail` (the tokens
