@@ -23,10 +23,14 @@ const BASE =
   "inline-flex items-center justify-center gap-1 rounded-md font-medium whitespace-nowrap transition-colors " +
   FOCUS_AND_DISABLED;
 
+// A disabled filled button drops its fill: a dimmed red or blue still reads as "press me" on a dark
+// canvas, so refused primary/danger actions look like the other refused buttons around them.
+const DISABLED_FILL = "disabled:border disabled:border-line disabled:bg-panel-muted disabled:text-fg";
+
 const VARIANTS: Record<ButtonVariant, string> = {
-  primary: "bg-accent text-accent-fg hover:opacity-90",
+  primary: `bg-accent text-accent-fg hover:opacity-90 ${DISABLED_FILL}`,
   secondary: "border border-line bg-panel-muted text-fg hover:bg-accent-soft",
-  danger: "bg-bad text-canvas hover:opacity-90",
+  danger: `bg-bad text-canvas hover:opacity-90 ${DISABLED_FILL}`,
   ghost: "text-fg-muted hover:bg-panel-muted hover:text-fg",
   link: "text-accent hover:underline",
   bare: "",
