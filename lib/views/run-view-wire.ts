@@ -1,0 +1,36 @@
+import type { ErrorInfo } from "./error-info";
+import type { DerivedChunk, DerivedSnapshot } from "./run-derivation";
+
+/**
+ * The console's run-view stream (issue 14): `GET /api/run-view?workflow_id=…&run_id=…[&since=N][&wait=1]`
+ * with `X-Namespace`, answered as NDJSON (`application/x-ndjson`), one {@link RunViewLine} per line.
+ * The console server walks the run's history pages (or serves its cache) and derives the views
+ * with {@link RunDerivation}; the browser never reads the export bundle to draw a run.
+ *
+ * Order: `meta` first; then `progress` and chunks as pages are read; then `snapshot`; then `done`.
+ * `since=N` (the `lastSequence` of an earlier `done`) asks only for chunks emitted after event N,
+ * then a fresh snapshot; `wait=1` (open runs only) holds until there is something after N or the
+ * server's long-poll ends. Errors before the first line are JSON error envelopes with an HTTP
+ * status (404 run_not_found, 401/403, 502/504); an error after it is an `error` line.
+ * The response header `X-Breakwater-Run-View` says `hit` (closed run from cache), `joined` (a walk
+ * already in flight), `miss` (a new walk) or `extend` (an open run's cache extended from `since`).
+ */
+export type RunViewLine =
+  | {
+      t: "meta";
+      closed: boolean;
+      /** Events in the run when known (debug `execution.last_event.sequence`), else null. */
+      total: number | null;
+      cache: "hit" | "joined" | "miss" | "extend";
+      pageSize: number;
+      /** Fields only the export bundle has, which these views therefore lack (shown to the operator). */
+      exportOnly: string[];
+    }
+  | { t: "progress"; read: number; total: number | null }
+  | DerivedChunk
+  | { t: "snapshot"; snapshot: DerivedSnapshot }
+  | { t: "done"; lastSequence: number }
+  | { t: "error"; error: ErrorInfo };
+
+export const RUN_VIEW_HEADER = "x-breakwater-run-view";
+export const RUN_VIEW_PATH = "/api/run-view";
