@@ -34,3 +34,21 @@ export type RunViewLine =
 
 export const RUN_VIEW_HEADER = "x-breakwater-run-view";
 export const RUN_VIEW_PATH = "/api/run-view";
+
+/**
+ * `GET /api/run-view/extras?workflow_id=…&run_id=…` (JSON, with `X-Namespace`): the sections only the
+ * export bundle has (all tasks, commands, the server's projected waits, links to parents/children),
+ * read from the export on the console server when a tab asks for them, so the bulk never reaches
+ * the browser. Closed runs' extras are cached like their views. Shapes are export `tasks[]`,
+ * `commands[]`, `waits[]`, `links` (contracts/history-export-bundle.schema.json), relayed as read.
+ */
+export interface RunViewExtras {
+  tasks: readonly Record<string, unknown>[];
+  commands: readonly Record<string, unknown>[];
+  waits: readonly Record<string, unknown>[];
+  links: { parents?: readonly Record<string, unknown>[]; children?: readonly Record<string, unknown>[] } | null;
+  /** Bytes of export JSON read to answer this (said in the UI: the export is the only source). */
+  exportBytes: number;
+}
+
+export const RUN_VIEW_EXTRAS_PATH = "/api/run-view/extras";
