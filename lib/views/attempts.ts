@@ -420,6 +420,79 @@ function executionKey(event: ViewEvent): string {
 const SYNTHETIC_KEY = "\u0000";
 
 /**
+ * The ledger as a fold over events in sequence order, so the console server can derive it page by
+ * page without keeping the events (issue 14). {@link ledgerFromEvents} is this fold run over a
+ * whole history: one code path for the batch and the paged view.
+ *
+ * An activity is *settled* once a closing event (ActivityCompleted, ActivityFailed, ActivityTimedOut,
+ * ActivityCancelled) is applied: the engine records nothing for an execution after it closes
+ * (workflow src/V2/Support/ActivityOutcomeRecorder.php@797aa6f1 closes the execution row with the
+ * event), so later events naming it are anomalies and are ignored by both paths alike.
+ * {@link LedgerFold.takeSettled} hands out settled activities in ledger order, only as a prefix (an
+ * activity goes once it and every earlier one are settled), and drops their state.
+ */
+export class LedgerFold {
+  /** Activities not yet taken, in insertion order = first-event order (events arrive ascending). */
+  private readonly byId = new Map<string, MutableActivity>();
+  /** Keys of closed activities: late events naming them are ignored (a Set of ids, not their state). */
+  private readonly closedIds = new Set<string>();
+  private taken = 0;
+
+  /** Apply one event (any type; non-activity events are skipped). Events must come in sequence order. */
+  add(event: ViewEvent): void {
+    if (!event.type.startsWith("Activity")) return;
+    const executionId = executionKey(event);
+    if (this.closedIds.has(executionId)) return;
+    let activity = this.byId.get(executionId);
+    if (!activity) {
+      activity = newActivity(executionId, event.sequence);
+      this.byId.set(executionId, activity);
+    }
+    applyEvent(activity, event);
+    if (CLOSING_EVENTS.has(event.type)) this.closedIds.add(executionId);
+  }
+
+  /** The settled prefix since the last call, finished; their state is dropped. */
+  takeSettled(): LedgerActivity[] {
+    const settled: LedgerActivity[] = [];
+    for (const [id, activity] of this.byId) {
+      if (!this.closedIds.has(id)) break;
+      settled.push(finish(activity));
+      this.byId.delete(id);
+    }
+    this.taken += settled.length;
+    return settled;
+  }
+
+  /** Batch only: fill in from export `activities[]` rows after every event was applied. */
+  mergeRows(rows: readonly ActivityRowInput[]): void {
+    for (const row of rows) {
+      const known = this.byId.get(row.id);
+      const activity = known ?? newActivity(row.id, Number.MAX_SAFE_INTEGER);
+      if (!known) this.byId.set(row.id, activity);
+      mergeRow(activity, row, known !== undefined);
+    }
+  }
+
+  /** Every activity not yet taken, finished, in ledger order; non-destructive. */
+  open(): LedgerActivity[] {
+    return [...this.byId.values()]
+      .sort((a, b) => a.firstSequence - b.firstSequence || (a.sequence ?? 0) - (b.sequence ?? 0))
+      .map(finish);
+  }
+
+  /** Activities held in memory (open, or settled behind an open one). */
+  get heldCount(): number {
+    return this.byId.size;
+  }
+
+  /** Activities seen so far, taken or held. */
+  get knownCount(): number {
+    return this.taken + this.byId.size;
+  }
+}
+
+/**
  * One entry per activity execution, in schedule order. `activities` (export `activities[]`) is
  * optional: without it, attempts that expired without a successor still read `running`.
  */
@@ -435,24 +508,8 @@ export function ledgerFromEvents(
   events: readonly ViewEvent[],
   activities: readonly ActivityRowInput[] = [],
 ): LedgerActivity[] {
-  const byId = new Map<string, MutableActivity>();
-  for (const event of events) {
-    if (!event.type.startsWith("Activity")) continue;
-    const executionId = executionKey(event);
-    let activity = byId.get(executionId);
-    if (!activity) {
-      activity = newActivity(executionId, event.sequence);
-      byId.set(executionId, activity);
-    }
-    applyEvent(activity, event);
-  }
-  for (const row of activities) {
-    const known = byId.get(row.id);
-    const activity = known ?? newActivity(row.id, Number.MAX_SAFE_INTEGER);
-    if (!known) byId.set(row.id, activity);
-    mergeRow(activity, row, known !== undefined);
-  }
-  return [...byId.values()]
-    .sort((a, b) => a.firstSequence - b.firstSequence || (a.sequence ?? 0) - (b.sequence ?? 0))
-    .map(finish);
+  const fold = new LedgerFold();
+  for (const event of events) fold.add(event);
+  fold.mergeRows(activities);
+  return fold.open();
 }

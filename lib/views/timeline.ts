@@ -1,5 +1,5 @@
 import type { ActivityAttemptStatus, TimelineKind } from "@/lib/dw/enums";
-import type { ActivityRowInput, AttemptFailure } from "./attempts";
+import type { ActivityRowInput, AttemptFailure, LedgerActivity } from "./attempts";
 import { ledgerFromEvents } from "./attempts";
 import type { FailureInfo, HistoryEventInput, ViewEvent } from "./events";
 import { classifyFailureEvent, epochMs, eventKind, readNumber, readString, toViewEvents } from "./events";
@@ -123,21 +123,116 @@ function markerLane(event: ViewEvent, failure: FailureInfo): string {
   return child ? `child:${child}` : "workflow";
 }
 
-/** A loop, not Math.min(...spread): a 50,000-event history would overflow the argument list. */
-function bounds(values: readonly (number | null)[]): { min: number | null; max: number | null } {
-  let min: number | null = null;
-  let max: number | null = null;
-  for (const value of values) {
-    if (value === null) continue;
-    if (min === null || value < min) min = value;
-    if (max === null || value > max) max = value;
+/** Running min/max of instants: a loop, never Math.min(...spread) over 50,000 values. */
+class Bounds {
+  min: number | null = null;
+  max: number | null = null;
+
+  note(value: number | null): void {
+    if (value === null) return;
+    if (this.min === null || value < this.min) this.min = value;
+    if (this.max === null || value > this.max) this.max = value;
   }
-  return { min, max };
 }
 
-export function timelineRows(history: readonly HistoryEventInput[], options: TimelineOptions = {}): TimelineChart {
-  const events = toViewEvents(history);
-  const workflow: WorkflowBar = {
+/** The attempt bars of one ledger activity, in attempt order. */
+export function activityBars(activity: LedgerActivity): ActivityAttemptBar[] {
+  return activity.attempts.map((attempt) => ({
+    kind: "activity",
+    lane: ACTIVITY_LANE(activity.executionId),
+    label: activity.type ?? activity.class,
+    executionId: activity.executionId,
+    attemptId: attempt.id,
+    attempt: attempt.number,
+    start: epochMs(attempt.startedAt),
+    end: epochMs(attempt.closedAt),
+    status: attempt.status,
+    worker: attempt.worker,
+    failure: attempt.failure,
+  }));
+}
+
+function timerEvent(timers: Map<string, TimerBar>, event: ViewEvent): void {
+  const p = event.payload;
+  const timerId = readString(p, "timer_id");
+  if (!timerId) return;
+  const timer: TimerBar = timers.get(timerId) ?? {
+    kind: "timer",
+    lane: `timer:${timerId}`,
+    label: readString(p, "timer_kind"),
+    timerId,
+    start: event.at,
+    end: null,
+    status: "pending",
+    fireAt: epochMs(readString(p, "fire_at")),
+    delaySeconds: readNumber(p, "delay_seconds"),
+  };
+  timers.set(timerId, timer);
+  if (event.type === "TimerFired") {
+    timer.status = "fired";
+    timer.end = epochMs(readString(p, "fired_at")) ?? event.at;
+  } else if (event.type === "TimerCancelled") {
+    timer.status = "cancelled";
+    timer.end = epochMs(readString(p, "cancelled_at")) ?? event.at;
+  }
+}
+
+function childEvent(children: Map<string, ChildBar>, event: ViewEvent): void {
+  const p = event.payload;
+  const key = childKey(event);
+  if (!key) return;
+  const child: ChildBar = children.get(key) ?? {
+    kind: "child",
+    lane: `child:${key}`,
+    label: readString(p, "child_workflow_type") ?? readString(p, "child_workflow_class"),
+    childCallId: key,
+    childWorkflowId: null,
+    childRunId: null,
+    start: event.at,
+    end: null,
+    status: "scheduled",
+  };
+  children.set(key, child);
+  child.childWorkflowId = readString(p, "child_workflow_instance_id") ?? child.childWorkflowId;
+  child.childRunId = readString(p, "child_workflow_run_id") ?? child.childRunId;
+  if (event.type === "ChildRunStarted") child.status = readString(p, "child_status") ?? "started";
+  const closed = CHILD_CLOSE[event.type];
+  if (closed) {
+    child.status = readString(p, "child_status") ?? closed;
+    child.end = epochMs(readString(p, "closed_at")) ?? event.at;
+  }
+}
+
+function failureMarker(event: ViewEvent): TimelineMarker | null {
+  const failure = classifyFailureEvent(event);
+  if (!failure || failure.kind === "handled") return null;
+  const p = event.payload;
+  if (failure.kind === "attempt") {
+    return {
+      kind: "retry",
+      lane: markerLane(event, failure),
+      at: event.at,
+      sequence: event.sequence,
+      executionId: failure.activityExecutionId ?? "",
+      activity: readString(p, "activity_type") ?? readString(p, "activity_class"),
+      afterAttempt: readNumber(p, "retry_after_attempt"),
+      backoffSeconds: readNumber(p, "retry_backoff_seconds"),
+      availableAt: epochMs(readString(p, "retry_available_at")),
+      failure,
+    };
+  }
+  return { kind: "failure", lane: markerLane(event, failure), at: event.at, sequence: event.sequence, failure };
+}
+
+/**
+ * The chart as a fold over events in sequence order (issue 14), without keeping the events. Activity
+ * bars come from ledger activities ({@link activityBars}); the caller says which were handed out in
+ * chunks ({@link TimelineFold.settleBars}) so the axis still spans them. Markers never change once
+ * made (one per failure event), so {@link TimelineFold.takeMarkers} can hand every one out at once.
+ * {@link timelineRows} is this fold over a whole history.
+ */
+export class TimelineFold {
+  private readonly workflow: WorkflowBar = {
     kind: "workflow",
     lane: "workflow",
     label: null,
@@ -145,124 +240,84 @@ export function timelineRows(history: readonly HistoryEventInput[], options: Tim
     end: null,
     status: "running",
   };
-  const timers = new Map<string, TimerBar>();
-  const children = new Map<string, ChildBar>();
-  const markers: TimelineMarker[] = [];
+  private readonly timers = new Map<string, TimerBar>();
+  private readonly children = new Map<string, ChildBar>();
+  private markers: TimelineMarker[] = [];
+  /** Event instants, every marker's instant, and the bars already handed out. */
+  private readonly bounds = new Bounds();
+  private settledOpenBar = false;
 
-  for (const event of events) {
+  add(event: ViewEvent): void {
     const p = event.payload;
+    this.bounds.note(event.at);
     if (event.type === "WorkflowStarted") {
-      workflow.start = event.at;
-      workflow.label = readString(p, "workflow_type") ?? readString(p, "workflow_class");
+      this.workflow.start = event.at;
+      this.workflow.label = readString(p, "workflow_type") ?? readString(p, "workflow_class");
     } else if (event.type in WORKFLOW_CLOSE) {
-      workflow.end = event.at;
-      workflow.status = WORKFLOW_CLOSE[event.type] ?? workflow.status;
+      this.workflow.end = event.at;
+      this.workflow.status = WORKFLOW_CLOSE[event.type] ?? this.workflow.status;
     } else if (event.type.startsWith("Timer")) {
-      const timerId = readString(p, "timer_id");
-      if (!timerId) continue;
-      const timer: TimerBar = timers.get(timerId) ?? {
-        kind: "timer",
-        lane: `timer:${timerId}`,
-        label: readString(p, "timer_kind"),
-        timerId,
-        start: event.at,
-        end: null,
-        status: "pending",
-        fireAt: epochMs(readString(p, "fire_at")),
-        delaySeconds: readNumber(p, "delay_seconds"),
-      };
-      timers.set(timerId, timer);
-      if (event.type === "TimerFired") {
-        timer.status = "fired";
-        timer.end = epochMs(readString(p, "fired_at")) ?? event.at;
-      } else if (event.type === "TimerCancelled") {
-        timer.status = "cancelled";
-        timer.end = epochMs(readString(p, "cancelled_at")) ?? event.at;
-      }
+      timerEvent(this.timers, event);
     } else if (event.type === "ChildWorkflowScheduled" || event.type.startsWith("ChildRun")) {
-      const key = childKey(event);
-      if (!key) continue;
-      const child: ChildBar = children.get(key) ?? {
-        kind: "child",
-        lane: `child:${key}`,
-        label: readString(p, "child_workflow_type") ?? readString(p, "child_workflow_class"),
-        childCallId: key,
-        childWorkflowId: null,
-        childRunId: null,
-        start: event.at,
-        end: null,
-        status: "scheduled",
-      };
-      children.set(key, child);
-      child.childWorkflowId = readString(p, "child_workflow_instance_id") ?? child.childWorkflowId;
-      child.childRunId = readString(p, "child_workflow_run_id") ?? child.childRunId;
-      if (event.type === "ChildRunStarted") child.status = readString(p, "child_status") ?? "started";
-      const closed = CHILD_CLOSE[event.type];
-      if (closed) {
-        child.status = readString(p, "child_status") ?? closed;
-        child.end = epochMs(readString(p, "closed_at")) ?? event.at;
-      }
+      childEvent(this.children, event);
     }
+    const marker = failureMarker(event);
+    if (!marker) return;
+    this.bounds.note(marker.kind === "retry" ? marker.availableAt : marker.at);
+    this.markers.push(marker);
+  }
 
-    const failure = classifyFailureEvent(event);
-    if (!failure || failure.kind === "handled") continue;
-    if (failure.kind === "attempt") {
-      markers.push({
-        kind: "retry",
-        lane: markerLane(event, failure),
-        at: event.at,
-        sequence: event.sequence,
-        executionId: failure.activityExecutionId ?? "",
-        activity: readString(p, "activity_type") ?? readString(p, "activity_class"),
-        afterAttempt: readNumber(p, "retry_after_attempt"),
-        backoffSeconds: readNumber(p, "retry_backoff_seconds"),
-        availableAt: epochMs(readString(p, "retry_available_at")),
-        failure,
-      });
-    } else {
-      markers.push({
-        kind: "failure",
-        lane: markerLane(event, failure),
-        at: event.at,
-        sequence: event.sequence,
-        failure,
-      });
+  /** Markers made since the last call; they are the caller's from now on. */
+  takeMarkers(): TimelineMarker[] {
+    const taken = this.markers;
+    this.markers = [];
+    return taken;
+  }
+
+  /** Bars handed out in chunks: the axis keeps their instants, the fold forgets the bars. */
+  settleBars(bars: readonly TimelineBar[]): void {
+    for (const bar of bars) {
+      this.bounds.note(bar.start);
+      this.bounds.note(bar.end);
+      if (bar.end === null) this.settledOpenBar = true;
     }
   }
 
-  const activityBars = ledgerFromEvents(events, options.activities).flatMap((activity) =>
-    activity.attempts.map((attempt): ActivityAttemptBar => ({
-      kind: "activity",
-      lane: ACTIVITY_LANE(activity.executionId),
-      label: activity.type ?? activity.class,
-      executionId: activity.executionId,
-      attemptId: attempt.id,
-      attempt: attempt.number,
-      start: epochMs(attempt.startedAt),
-      end: epochMs(attempt.closedAt),
-      status: attempt.status,
-      worker: attempt.worker,
-      failure: attempt.failure,
-    })),
-  );
+  /**
+   * The chart as of the events so far: the workflow, `activities` (those not handed out), timers and
+   * children as bars, the markers not taken, and the axis over everything. Non-destructive.
+   */
+  chart(activities: readonly LedgerActivity[], now?: number): TimelineChart {
+    const bars: TimelineBar[] = [
+      ...(this.workflow.start !== null ? [{ ...this.workflow }] : []),
+      ...activities.flatMap(activityBars),
+      ...[...this.timers.values()].map((timer) => ({ ...timer })),
+      ...[...this.children.values()].map((child) => ({ ...child })),
+    ];
+    const bounds = new Bounds();
+    bounds.note(this.bounds.min);
+    bounds.note(this.bounds.max);
+    let anyOpen = this.settledOpenBar;
+    for (const bar of bars) {
+      bounds.note(bar.start);
+      bounds.note(bar.end);
+      if (bar.end === null) anyOpen = true;
+    }
+    const { max } = bounds;
+    return {
+      start: bounds.min,
+      end: anyOpen && now !== undefined ? Math.max(now, max ?? now) : max,
+      bars,
+      markers: [...this.markers],
+    };
+  }
+}
 
-  const bars: TimelineBar[] = [
-    ...(workflow.start !== null ? [workflow] : []),
-    ...activityBars,
-    ...timers.values(),
-    ...children.values(),
-  ];
-  const instants: (number | null)[] = events.map((event) => event.at);
-  for (const bar of bars) instants.push(bar.start, bar.end);
-  for (const marker of markers) instants.push(marker.kind === "retry" ? marker.availableAt : marker.at);
-  const { min, max } = bounds(instants);
-  const anyOpen = bars.some((bar) => bar.end === null);
-  return {
-    start: min,
-    end: anyOpen && options.now !== undefined ? Math.max(options.now, max ?? options.now) : max,
-    bars,
-    markers,
-  };
+export function timelineRows(history: readonly HistoryEventInput[], options: TimelineOptions = {}): TimelineChart {
+  const events = toViewEvents(history);
+  const fold = new TimelineFold();
+  for (const event of events) fold.add(event);
+  return fold.chart(ledgerFromEvents(events, options.activities), options.now);
 }
 
 // ---------------------------------------------------------------- event list
