@@ -1,5 +1,5 @@
 import type { FailureCategory } from "@/lib/dw/enums";
-import type { HistoryEventInput, Payload, ViewEvent } from "./events";
+import type { FailureInfo, HistoryEventInput, Payload, ViewEvent } from "./events";
 import { classifyFailureEvent, epochMs, readArray, readNumber, readObject, readString, toViewEvents } from "./events";
 
 /**
@@ -100,108 +100,185 @@ function frameLine(frame: Payload): string {
   return `${call} in ${file}${line ? `:${line}` : ""}`;
 }
 
-function traceLines(exception: Payload | null, tracePreview: string | null | undefined): string[] {
-  const frames = readArray(exception, "trace").filter(
-    (frame): frame is Payload => typeof frame === "object" && frame !== null && !Array.isArray(frame),
-  );
-  if (frames.length > 0) return frames.map(frameLine);
+function frameLines(exception: Payload | null): string[] {
+  return readArray(exception, "trace")
+    .filter((frame): frame is Payload => typeof frame === "object" && frame !== null && !Array.isArray(frame))
+    .map(frameLine);
+}
+
+function previewLines(tracePreview: string | null | undefined): string[] {
   return (tracePreview ?? "")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "");
 }
 
-interface HistoryJoin {
-  /** Terminal failure events by failure id. */
-  recordedBy: Map<string, ViewEvent>;
-  /** Failure ids a FailureHandled event marks as caught. */
-  handled: Set<string>;
+/**
+ * What a failure event says about its failure, kept instead of the event (issue 14: the paged view
+ * keeps no events). Built the way the engine builds failure snapshots from typed history
+ * (durable-workflow/workflow src/V2/Support/FailureSnapshots.php@797aa6f163cbf78d2de76ebc09e6be89b99477dd
+ * `snapshotFromEvent`, `exceptionPayload`): the ActivityFailed payload carries failure_id,
+ * failure_category, non_retryable, exception_type, exception_class, message, code and
+ * exception{class,message,code,file,line,trace} (ActivityOutcomeRecorder.php@797aa6f1).
+ */
+interface FailureEventRecord {
+  sequence: number;
+  recordedAt: string | null;
+  info: FailureInfo;
+  /** activity_type, else activity_class, from the event payload. */
+  activity: string | null;
+  file: string | null;
+  line: number | null;
+  frames: string[];
+  /** One of the engine's failure-snapshot event types (`supportsEvent`): it makes a row without a failure row. */
+  makesRow: boolean;
 }
 
-function joinHistory(events: readonly ViewEvent[]): HistoryJoin {
-  const recordedBy = new Map<string, ViewEvent>();
-  const handled = new Set<string>();
-  for (const event of events) {
-    const failure = classifyFailureEvent(event);
-    if (!failure?.failureId) continue;
-    if (failure.kind === "handled") handled.add(failure.failureId);
-    else if (!recordedBy.has(failure.failureId)) recordedBy.set(failure.failureId, event);
-  }
-  return { recordedBy, handled };
-}
+/** FailureSnapshots.php@797aa6f1 `supportsEvent`: the events a failure snapshot is built from. */
+const SNAPSHOT_EVENTS = new Set([
+  "ActivityFailed",
+  "ActivityTimedOut",
+  "ChildRunFailed",
+  "ChildRunCancelled",
+  "ChildRunTerminated",
+  "WorkflowFailed",
+  "WorkflowTimedOut",
+  "WorkflowCancelled",
+  "WorkflowTerminated",
+  "UpdateCompleted",
+]);
 
 function failureActivity(
-  failure: FailureInput,
-  event: ViewEvent | undefined,
+  failure: FailureInput | undefined,
+  record: FailureEventRecord | undefined,
   activities: ReadonlyMap<string, ActivityLabelInput>,
 ): string | null {
-  const sourceKind = failure.source_kind ?? (event ? classifyFailureEvent(event)?.sourceKind : null);
+  const sourceKind = failure?.source_kind ?? record?.info.sourceKind;
   if (sourceKind !== "activity_execution") return null;
-  const fromEvent = event
-    ? (readString(event.payload, "activity_type") ?? readString(event.payload, "activity_class"))
-    : null;
-  const activity = failure.source_id ? activities.get(failure.source_id) : undefined;
-  return fromEvent ?? activity?.activity_type ?? activity?.activity_class ?? null;
+  const sourceId = failure?.source_id ?? record?.info.sourceId;
+  const activity = sourceId ? activities.get(sourceId) : undefined;
+  return record?.activity ?? activity?.activity_type ?? activity?.activity_class ?? null;
+}
+
+/** One row from a failure row, its recording event, or both (the row wins where both say something). */
+function exceptionRow(
+  id: string,
+  failure: FailureInput | undefined,
+  record: FailureEventRecord | undefined,
+  handled: boolean,
+  activities: ReadonlyMap<string, ActivityLabelInput>,
+): ExceptionRow {
+  const fromEvent = record?.info;
+  const file = nonEmpty(failure?.file) ?? record?.file ?? null;
+  const line = failure?.line || record?.line || null;
+  const message = failure?.message ?? fromEvent?.message ?? "";
+  // A debug row has exception_class only; the event names the type (exception_type) the table shows.
+  const exceptionType = failure?.exception_type ?? fromEvent?.exceptionType ?? null;
+  const exceptionClass = failure?.exception_class ?? fromEvent?.exceptionClass ?? null;
+  const category = failure?.failure_category ?? fromEvent?.failureCategory ?? null;
+  const frames = record?.frames ?? [];
+  return {
+    id,
+    activity: failureActivity(failure, record, activities),
+    sourceKind: failure?.source_kind ?? fromEvent?.sourceKind ?? null,
+    sourceId: failure?.source_id ?? fromEvent?.sourceId ?? null,
+    propagationKind: failure?.propagation_kind ?? fromEvent?.propagationKind ?? null,
+    type: exceptionType ?? exceptionClass,
+    failureCategory: category,
+    category: category ?? "-",
+    nonRetryable: failure?.non_retryable ?? fromEvent?.nonRetryable ?? false,
+    message,
+    handled: (failure?.handled ?? false) || handled,
+    loggedAt: failure?.created_at ?? record?.recordedAt ?? null,
+    eventSequence: record?.sequence ?? null,
+    detail: {
+      exceptionClass,
+      exceptionType,
+      resolvedClass: failure?.exception_resolved_class ?? null,
+      resolutionSource: failure?.exception_resolution_source ?? null,
+      replayBlocked: failure?.exception_replay_blocked ?? false,
+      message,
+      code: fromEvent?.code ?? null,
+      file,
+      line,
+      location: file ? (line ? `${file}:${line}` : file) : null,
+      // Frames from the event when it has them; else the row's stored preview (the pages cannot give it).
+      traceLines: frames.length > 0 ? frames : previewLines(failure?.trace_preview),
+    },
+  };
 }
 
 /**
- * Rows for the Exceptions table, ordered as the engine orders failure snapshots (history sequence,
- * then time, then id). `history` defaults to the source's own `history_events`; pass `/history`
- * pages when the source is a debug response.
+ * The Exceptions table as a fold over events in sequence order (issue 14): it keeps one small
+ * record per failure event and the ids FailureHandled marks, never the events. {@link
+ * ExceptionFold.rows} merges failure rows (export `failures[]`, or debug `recent_failures`, ≤ 10) by
+ * failure id, as the engine's FailureSnapshots::forRun does: a row supplies `handled`, `trace_preview`
+ * and failures no event recorded; an event with no row still makes a row.
+ */
+export class ExceptionFold {
+  private readonly records = new Map<string, FailureEventRecord>();
+  private readonly handled = new Set<string>();
+
+  add(event: ViewEvent): void {
+    const failure = classifyFailureEvent(event);
+    if (!failure?.failureId) return;
+    if (failure.kind === "handled") {
+      this.handled.add(failure.failureId);
+      return;
+    }
+    // The first recording event names the failure (a later repeat of the id adds nothing).
+    if (this.records.has(failure.failureId)) return;
+    const exception = readObject(event.payload, "exception");
+    this.records.set(failure.failureId, {
+      sequence: event.sequence,
+      recordedAt: event.recordedAt,
+      info: failure,
+      activity: readString(event.payload, "activity_type") ?? readString(event.payload, "activity_class"),
+      file: nonEmpty(readString(exception, "file")),
+      line: readNumber(exception, "line"),
+      frames: frameLines(exception),
+      makesRow: SNAPSHOT_EVENTS.has(event.type),
+    });
+  }
+
+  /** Failures recorded by events so far. */
+  get recordedCount(): number {
+    return this.records.size;
+  }
+
+  /**
+   * Rows ordered as the engine orders failure snapshots (history sequence, then time, then id);
+   * non-destructive.
+   */
+  rows(failures: readonly FailureInput[], activityRows: readonly ActivityLabelInput[] = []): ExceptionRow[] {
+    const activities = new Map(activityRows.map((activity) => [activity.id, activity] as const));
+    const rows: ExceptionRow[] = [];
+    const seen = new Set<string>();
+    for (const failure of failures) {
+      const id = failureId(failure);
+      if (!id || seen.has(id)) continue;
+      seen.add(id);
+      rows.push(exceptionRow(id, failure, this.records.get(id), this.handled.has(id), activities));
+    }
+    for (const [id, record] of this.records) {
+      if (seen.has(id) || !record.makesRow) continue;
+      rows.push(exceptionRow(id, undefined, record, this.handled.has(id), activities));
+    }
+    return rows.sort(
+      (a, b) =>
+        (a.eventSequence ?? Number.MAX_SAFE_INTEGER) - (b.eventSequence ?? Number.MAX_SAFE_INTEGER) ||
+        (epochMs(a.loggedAt) ?? 0) - (epochMs(b.loggedAt) ?? 0) ||
+        a.id.localeCompare(b.id),
+    );
+  }
+}
+
+/**
+ * Rows for the Exceptions table (see {@link ExceptionFold}). `history` defaults to the source's own
+ * `history_events`; pass `/history` pages when the source is a debug response.
  */
 export function exceptionRows(source: ExceptionSource, history?: readonly HistoryEventInput[]): ExceptionRow[] {
-  const failures = source.failures ?? source.recent_failures ?? [];
-  const join = joinHistory(toViewEvents(history ?? source.history_events ?? []));
-  const activities = new Map((source.activities ?? []).map((activity) => [activity.id, activity] as const));
-
-  const rows = failures.flatMap((failure): ExceptionRow[] => {
-    const id = failureId(failure);
-    if (!id) return [];
-    const event = join.recordedBy.get(id);
-    const fromEvent = event ? classifyFailureEvent(event) : null;
-    const exception = event ? readObject(event.payload, "exception") : null;
-    const file = nonEmpty(failure.file) ?? nonEmpty(readString(exception, "file"));
-    const line = failure.line || readNumber(exception, "line") || null;
-    const message = failure.message ?? fromEvent?.message ?? "";
-    const exceptionType = failure.exception_type ?? fromEvent?.exceptionType ?? null;
-    const exceptionClass = failure.exception_class ?? fromEvent?.exceptionClass ?? null;
-    const category = failure.failure_category ?? fromEvent?.failureCategory ?? null;
-    return [
-      {
-        id,
-        activity: failureActivity(failure, event, activities),
-        sourceKind: failure.source_kind ?? fromEvent?.sourceKind ?? null,
-        sourceId: failure.source_id ?? fromEvent?.sourceId ?? null,
-        propagationKind: failure.propagation_kind ?? fromEvent?.propagationKind ?? null,
-        type: exceptionType ?? exceptionClass,
-        failureCategory: category,
-        category: category ?? "-",
-        nonRetryable: failure.non_retryable ?? fromEvent?.nonRetryable ?? false,
-        message,
-        handled: (failure.handled ?? false) || join.handled.has(id),
-        loggedAt: failure.created_at ?? event?.recordedAt ?? null,
-        eventSequence: event?.sequence ?? null,
-        detail: {
-          exceptionClass,
-          exceptionType,
-          resolvedClass: failure.exception_resolved_class ?? null,
-          resolutionSource: failure.exception_resolution_source ?? null,
-          replayBlocked: failure.exception_replay_blocked ?? false,
-          message,
-          code: fromEvent?.code ?? null,
-          file,
-          line,
-          location: file ? (line ? `${file}:${line}` : file) : null,
-          traceLines: traceLines(exception, failure.trace_preview),
-        },
-      },
-    ];
-  });
-
-  return rows.sort(
-    (a, b) =>
-      (a.eventSequence ?? Number.MAX_SAFE_INTEGER) - (b.eventSequence ?? Number.MAX_SAFE_INTEGER) ||
-      (epochMs(a.loggedAt) ?? 0) - (epochMs(b.loggedAt) ?? 0) ||
-      a.id.localeCompare(b.id),
-  );
+  const fold = new ExceptionFold();
+  for (const event of toViewEvents(history ?? source.history_events ?? [])) fold.add(event);
+  return fold.rows(source.failures ?? source.recent_failures ?? [], source.activities ?? []);
 }
