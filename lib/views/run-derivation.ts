@@ -1,11 +1,13 @@
 import type { LedgerActivity } from "./attempts";
-import { attemptLedger } from "./attempts";
+import { LedgerFold } from "./attempts";
 import type { HistoryEventInput } from "./events";
+import { toViewEvents } from "./events";
 import type { ExceptionRow, FailureInput } from "./exceptions";
-import { exceptionRows } from "./exceptions";
+import { ExceptionFold } from "./exceptions";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "./timeline";
-import { timelineRows, toListRow } from "./timeline";
-import { toViewEvent } from "./events";
+import { TimelineFold, activityBars, toListRow } from "./timeline";
+import type { DerivedWait } from "./waits";
+import { WaitFold } from "./waits";
 
 /**
  * A run's page views derived from its history pages, one page at a time (issue 14): the console
@@ -22,18 +24,8 @@ export type DerivedChunk =
   /** Timeline list rows, one per event, in sequence order. */
   | { t: "list"; rows: TimelineListRow[] };
 
-/** A wait derived from history (activity, timer, signal, child, condition…), shaped like export `waits[]`. */
-export interface DerivedWait {
-  id: string;
-  kind: string;
-  sequence: number | null;
-  status: string;
-  summary: string | null;
-  opened_at: string | null;
-  deadline_at: string | null;
-  resolved_at: string | null;
-  target_name: string | null;
-}
+/** A wait derived from history (activity, timer, signal, child, condition, update), shaped like export `waits[]`. */
+export type { DerivedWait } from "./waits";
 
 export interface DerivedSnapshot {
   /** Sequence of the last event read (0 before the first page). */
@@ -43,7 +35,10 @@ export interface DerivedSnapshot {
   openLedger: LedgerActivity[];
   /** start/end of the whole run so far, plus the bars and markers not yet emitted in chunks. */
   chart: TimelineChart;
+  /** Open waits, then the most recently closed ones (at most CLOSED_WAITS_KEPT (waits.ts)). */
   waits: DerivedWait[];
+  /** Closed waits left out of `waits` to bound memory on long runs (0 when none were). */
+  waitsOmitted?: number;
   counts: { events: number; activities: number; failures: number };
 }
 
@@ -53,12 +48,21 @@ export interface RunDerivationOptions {
 }
 
 /**
- * Baseline implementation (keeps every event until `snapshot`); the incremental one replaces the
- * internals without changing this interface.
+ * Incremental: each event is folded into the ledger, timeline, exceptions and waits folds as its
+ * page arrives, and no event is kept. What is settled goes out in chunks and its state is dropped:
+ * activities once they and every earlier one are closed (with their attempt bars), every failure or
+ * retry marker at once (a marker never changes). Held are the open activities (and settled ones
+ * behind an open one), the workflow bar, timers, children, one small record per failure, and the
+ * waits (open ones plus the last CLOSED_WAITS_KEPT (waits.ts) closed). The batch functions
+ * (`attemptLedger`, `timelineRows`, `exceptionRows`) run the same folds over a whole history.
  */
 export class RunDerivation {
-  private readonly events: HistoryEventInput[] = [];
+  private readonly ledger = new LedgerFold();
+  private readonly timeline = new TimelineFold();
+  private readonly failures = new ExceptionFold();
+  private readonly waitFold = new WaitFold();
   private last = 0;
+  private events = 0;
 
   constructor(private readonly options: RunDerivationOptions = {}) {}
 
@@ -66,23 +70,46 @@ export class RunDerivation {
     return this.last;
   }
 
-  add(page: readonly HistoryEventInput[]): DerivedChunk[] {
-    if (page.length === 0) return [];
-    for (const event of page) this.events.push(event);
-    this.last = page.at(-1)?.sequence ?? this.last;
-    return [{ t: "list", rows: page.map((event) => toListRow(toViewEvent(event))) }];
+  /** Activities held in memory: open ones, and settled ones behind an open one (tests watch it stay small). */
+  get heldActivities(): number {
+    return this.ledger.heldCount;
   }
 
+  add(page: readonly HistoryEventInput[]): DerivedChunk[] {
+    // Events at or below the last sequence were read already (a long-poll page may repeat them).
+    const events = toViewEvents(page).filter((event) => event.sequence > this.last);
+    const lastEvent = events.at(-1);
+    if (!lastEvent) return [];
+    for (const event of events) {
+      this.ledger.add(event);
+      this.timeline.add(event);
+      this.failures.add(event);
+      this.waitFold.add(event);
+    }
+    this.last = lastEvent.sequence;
+    this.events += events.length;
+    const chunks: DerivedChunk[] = [{ t: "list", rows: events.map(toListRow) }];
+    const settled = this.ledger.takeSettled();
+    if (settled.length > 0) chunks.push({ t: "ledger", rows: settled });
+    const bars = settled.flatMap(activityBars);
+    this.timeline.settleBars(bars);
+    const markers = this.timeline.takeMarkers();
+    if (bars.length > 0 || markers.length > 0) chunks.push({ t: "bars", bars, markers });
+    return chunks;
+  }
+
+  /** The unsettled rest as of the events read so far; non-destructive (call it after any page). */
   snapshot(now?: number): DerivedSnapshot {
-    const ledger = attemptLedger(this.events);
-    const exceptions = exceptionRows({ recent_failures: this.options.recentFailures ?? [] }, this.events);
+    const openLedger = this.ledger.open();
+    const exceptions = this.failures.rows(this.options.recentFailures ?? []);
     return {
       lastSequence: this.last,
       exceptions,
-      openLedger: ledger,
-      chart: timelineRows(this.events, now === undefined ? {} : { now }),
-      waits: [],
-      counts: { events: this.events.length, activities: ledger.length, failures: exceptions.length },
+      openLedger,
+      chart: this.timeline.chart(openLedger, now),
+      waits: this.waitFold.waits(),
+      waitsOmitted: this.waitFold.omitted,
+      counts: { events: this.events, activities: this.ledger.knownCount, failures: exceptions.length },
     };
   }
 }
@@ -93,9 +120,13 @@ export interface AssembledRunView {
   list: TimelineListRow[];
   exceptions: ExceptionRow[];
   waits: DerivedWait[];
+  waitsOmitted: number;
   counts: DerivedSnapshot["counts"];
   lastSequence: number;
 }
+
+/** The batch chart's bar order: the workflow, then activity attempts, timers, children. */
+const BAR_ORDER: Readonly<Record<TimelineBar["kind"], number>> = { workflow: 0, activity: 1, timer: 2, child: 3 };
 
 /** The whole view from every chunk so far plus the latest snapshot. */
 export function assembleRunView(chunks: readonly DerivedChunk[], snapshot: DerivedSnapshot): AssembledRunView {
@@ -116,10 +147,12 @@ export function assembleRunView(chunks: readonly DerivedChunk[], snapshot: Deriv
   for (const marker of snapshot.chart.markers) markers.push(marker);
   return {
     ledger,
-    chart: { ...snapshot.chart, bars, markers },
+    // Chunks hold activity bars only; a stable sort by kind puts the snapshot's workflow bar first again.
+    chart: { ...snapshot.chart, bars: bars.sort((a, b) => BAR_ORDER[a.kind] - BAR_ORDER[b.kind]), markers },
     list,
     exceptions: snapshot.exceptions,
     waits: snapshot.waits,
+    waitsOmitted: snapshot.waitsOmitted ?? 0,
     counts: snapshot.counts,
     lastSequence: snapshot.lastSequence,
   };
