@@ -130,4 +130,39 @@ describe("exceptionRows", () => {
     expect(rows[0]!.activity).toBe("ReserveInventory");
     expect(rows[0]!.detail.traceLines).toHaveLength(3);
   });
+
+  it("a failure event with no failure row still makes a row, as the engine's FailureSnapshots does", () => {
+    const history = [
+      {
+        sequence: 1,
+        event_type: "WorkflowFailed",
+        timestamp: "2026-11-30T12:00:00.000000Z",
+        payload: {
+          workflow_run_id: "run-1",
+          failure_id: "f-1",
+          exception_type: "OrderRejected",
+          exception_class: "App\\Exceptions\\OrderRejected",
+          message: "rejected",
+          exception: {
+            file: "/app/Order.php",
+            line: 12,
+            trace: [{ function: "handle", file: "/app/Order.php", line: 12 }],
+          },
+        },
+      },
+      { sequence: 2, event_type: "FailureHandled", timestamp: null, payload: { failure_id: "f-1" } },
+    ];
+    expect(exceptionRows({ recent_failures: [] }, history)).toMatchObject([
+      {
+        id: "f-1",
+        sourceKind: "workflow_run",
+        sourceId: "run-1",
+        type: "OrderRejected",
+        category: "application",
+        handled: true,
+        eventSequence: 1,
+        detail: { location: "/app/Order.php:12", traceLines: ["handle() in /app/Order.php:12"] },
+      },
+    ]);
+  });
 });

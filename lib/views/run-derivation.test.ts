@@ -138,7 +138,7 @@ describe("RunDerivation", () => {
     // One wait per activity: only the newest closed ones are kept, the rest are counted.
     expect(snapshot.waits.length).toBeLessThanOrEqual(CLOSED_WAITS_KEPT);
     expect(snapshot.waits.length + (snapshot.waitsOmitted ?? 0)).toBeGreaterThan(20_000);
-  }, 120_000); // ~110,000 events: generous on a shared 2-core machine; it asserts no timing
+  }, 120_000); // ~80,000 events: generous on a shared 2-core machine; it asserts no timing
 
   it("ignores pages or events it has already read", () => {
     const history = syntheticHistory(20);

@@ -33,10 +33,10 @@ interface HeldWait extends DerivedWait {
 /** Closed waits kept for the snapshot; older closed ones are only counted (`omitted`). */
 export const CLOSED_WAITS_KEPT = 500;
 
+/** The run-closing events SignalWaits.php@797aa6f1 ends open waits on (WorkflowTimedOut is not among them). */
 const RUN_CLOSE: Readonly<Record<string, string>> = {
   WorkflowCompleted: "closed",
   WorkflowFailed: "failed",
-  WorkflowTimedOut: "failed",
   WorkflowCancelled: "cancelled",
   WorkflowTerminated: "terminated",
   WorkflowContinuedAsNew: "continued",
