@@ -425,9 +425,10 @@ const SYNTHETIC_KEY = "\u0000";
  * whole history: one code path for the batch and the paged view.
  *
  * An activity is *settled* once a closing event (ActivityCompleted, ActivityFailed, ActivityTimedOut,
- * ActivityCancelled) is applied: the engine records nothing for an execution after it closes
- * (workflow src/V2/Support/ActivityOutcomeRecorder.php@797aa6f1 closes the execution row with the
- * event), so later events naming it are anomalies and are ignored by both paths alike.
+ * ActivityCancelled) is applied: the engine writes no outcome for an execution once its lease was
+ * reclaimed or its attempt superseded ("Ignore late activity outcomes", workflow
+ * src/V2/Support/ActivityOutcomeRecorder.php@797aa6f1 lines 100-111), so a later event naming a
+ * closed activity is an anomaly, and both paths ignore it alike.
  * {@link LedgerFold.takeSettled} hands out settled activities in ledger order, only as a prefix (an
  * activity goes once it and every earlier one are settled), and drops their state.
  */
