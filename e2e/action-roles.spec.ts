@@ -70,7 +70,7 @@ async function openRunAs(page: Page, user: keyof typeof PASSWORDS): Promise<void
 const button = (page: Page, action: string) =>
   page.getByTestId("run-actions").locator(`button[data-action="${action}"]`);
 const reason = (page: Page, action: string) =>
-  page.getByTestId("action-reasons").locator(`[data-reason-for="${action}"]`);
+  page.getByTestId("action-reasons").locator(`[data-reason-for~="${action}"]`);
 
 test("a viewer sees every action disabled with the role it needs", async ({ page }) => {
   await openRunAs(page, "vic");

@@ -170,11 +170,16 @@ test("server down: unreachable and an actionable runs error, both recovering by 
   await expect(failure).toContainText("The Durable Workflow server is not answering");
   await expect(failure).toContainText("Check that the server is running and that DW_SERVER_URL points at it");
   await expect(failure.getByRole("button", { name: "Try again" })).toBeVisible();
+  // Every screen says its data is not live, and since when (here: never live since the page opened).
+  const stale = page.getByTestId("stale-banner");
+  await expect(stale).toContainText("has not answered since this page opened");
+  await expect(stale).toContainText("server_unavailable");
 
   await proxy.set("pass");
   await expect(page.getByTestId("runs-row").filter({ hasText: workflowId })).toBeVisible({ timeout: RECOVERY_MS });
   await expect(failure).toHaveCount(0);
   await expect(indicator).toHaveAttribute("data-status", "connected", { timeout: RECOVERY_MS });
+  await expect(stale).toHaveCount(0);
   await expectSameDocument(page);
 });
 

@@ -53,6 +53,12 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   await expect(page.getByTestId("repair-total")).not.toHaveText("0", { timeout: 20_000 });
   await snapBothThemes(page, "system");
   await page.getByTestId("repair-pass").click();
+  // A fleet-wide pass is confirmed first, and the dialog says its report will name no runs.
+  const confirm = page.getByTestId("confirm-pass-dialog");
+  await expect(confirm).toContainText("every run of default");
+  await expect(confirm).toContainText("names no runs");
+  await snapBothThemes(page, "system-confirm-pass");
+  await confirm.getByTestId("confirm-pass").click();
   const report = page.getByTestId("repair-report");
   await expect(report).toHaveAttribute("data-status", "200", { timeout: 20_000 });
   expect(Number(await page.getByTestId("repaired-missing").textContent())).toBeGreaterThanOrEqual(1);

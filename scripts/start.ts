@@ -34,7 +34,8 @@ function newestMtime(dir: string): number {
 }
 
 function buildIsStale(): boolean {
-  const stamp = join(root, ".next", "BUILD_ID");
+  // The build folder next.config.ts uses (BREAKWATER_DIST_DIR lets concurrent builds keep apart).
+  const stamp = join(root, process.env.BREAKWATER_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = ["app", "components", "lib", "messages", "public"].map((d) => newestMtime(join(root, d)));
@@ -58,16 +59,53 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+function spawnChild(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onExit: (code: number | null, signal: string | null) => void,
+): ChildProcess {
   const child = spawn(cmd, args, { cwd: root, env, stdio: "inherit" });
   children.push(child);
   child.on("exit", (code, signal) => {
-    if (!stopping) {
-      console.error(`${args.join(" ")} exited (${signal ?? code}); stopping Breakwater.`);
-      stop(code ?? 1);
-    }
+    children.splice(children.indexOf(child), 1);
+    if (!stopping) onExit(code, signal);
   });
   return child;
+}
+
+/** The console: when it exits, Breakwater stops. */
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawnChild(cmd, args, env, (code, signal) => {
+    console.error(`${args.join(" ")} exited (${signal ?? code}); stopping Breakwater.`);
+    stop(code ?? 1);
+  });
+}
+
+const RESTART_BACKOFF_MS = { first: 1_000, max: 30_000, healthyAfter: 60_000 } as const;
+
+/**
+ * The embedded server is restarted when it dies, with a doubling delay (reset once it stayed up a
+ * minute); the console stays up meanwhile and shows the server as unreachable (issue 15). The demo
+ * fleet resumes on the same data file instead of seeding again (server/demo/fleet-state.ts).
+ */
+function superviseServer(args: string[], env: NodeJS.ProcessEnv): void {
+  let delay: number = RESTART_BACKOFF_MS.first;
+  const launch = (): void => {
+    const startedAt = Date.now();
+    const child = spawnChild(process.execPath, args, env, (code, signal) => {
+      if (Date.now() - startedAt >= RESTART_BACKOFF_MS.healthyAfter) delay = RESTART_BACKOFF_MS.first;
+      console.error(
+        `The embedded Durable Workflow server exited (${signal ?? code}); the console stays up, restarting the server in ${delay / 1000} s.`,
+      );
+      setTimeout(() => {
+        if (!stopping) launch();
+      }, delay);
+      delay = Math.min(delay * 2, RESTART_BACKOFF_MS.max);
+    });
+    console.log(`Embedded Durable Workflow server started (pid ${child.pid ?? "?"}).`);
+  };
+  launch();
 }
 
 let stopping = false;
@@ -91,7 +129,7 @@ async function main(): Promise<void> {
   let serverUrl = process.env.DW_SERVER_URL;
   if (!serverUrl) {
     serverUrl = `http://127.0.0.1:${embeddedPort}`;
-    run(process.execPath, ["--import", "tsx", "server/main.ts", "--demo"], {
+    superviseServer(["--import", "tsx", "server/main.ts", "--demo"], {
       ...env,
       DW_EMBEDDED_PORT: String(embeddedPort),
     });

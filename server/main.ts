@@ -9,6 +9,7 @@ import { runRepairPass } from "./engine/repair";
 import { openDb } from "./store/db";
 import { startDemoFleet } from "./demo/fleet";
 import type { DemoFleet } from "./demo/fleet";
+import { fleetStatePath, removeFleetState } from "./demo/fleet-state";
 
 /** How often timeouts, lease expiry, timers and the deadline watchdog run. */
 const SWEEP_INTERVAL_MS = 1000;
@@ -49,8 +50,10 @@ async function main(): Promise<void> {
   const port = Number(process.env.DW_EMBEDDED_PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`DW_EMBEDDED_PORT must be a port number, got ${process.env.DW_EMBEDDED_PORT}`);
-  if (process.argv.includes("--fresh"))
+  if (process.argv.includes("--fresh")) {
     for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
+    removeFleetState(fleetStatePath(file));
+  }
 
   const db = openDb(file, systemClock);
   const engine = createEngine({ db, clock: systemClock, leases: leasesFromEnv() });
@@ -95,10 +98,13 @@ async function main(): Promise<void> {
       workerToken: process.env.DW_WORKER_TOKEN,
       operatorToken: process.env.DW_OPERATOR_TOKEN ?? process.env.DW_ADMIN_TOKEN,
       restockSleepSeconds: (seconds("DW_DEMO_RESTOCK_SLEEP_SECONDS") ?? 120_000) / 1000,
+      // A restart on the same file resumes the fleet instead of seeding every scenario again.
+      statePath: fleetStatePath(file),
       log: (line) => console.log(`[demo] ${line}`),
     });
+    const how = fleet.resumed ? "resumed" : "seeded";
     console.log(
-      `demo fleet running (${Object.keys(fleet.seeded).length} seeded scenarios, a new order every few seconds)`,
+      `demo fleet running (${Object.keys(fleet.seeded).length} ${how} scenarios, a new order every few seconds)`,
     );
   }
 

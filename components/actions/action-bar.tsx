@@ -41,9 +41,12 @@ export function ActionBar({
             data-action={action}
             disabled={!(known && capabilities[action].enabled && !busy)}
             title={why ?? undefined}
-            aria-describedby={why ? `run-action-why-${action}` : undefined}
+            aria-describedby={why ? reasonId(reasons, action) : undefined}
             onClick={() => onOpen(action)}
-            variant={danger ? "danger" : "secondary"}
+            // An enabled Repair means the run is stuck: it is then the obvious next step (issue 15).
+            variant={
+              action === "repair" && known && capabilities.repair.enabled ? "primary" : danger ? "danger" : "secondary"
+            }
           >
             {t(`action.${action}`)}
           </Button>
@@ -53,16 +56,35 @@ export function ActionBar({
   );
 }
 
+/**
+ * Actions disabled for the same reason, together: a closed run said "The run is closed" four
+ * times over (issue 15). Each group keeps the first action's id so every button can point at it.
+ */
+export function reasonGroups(reasons: Record<RunAction, string | null>): { actions: RunAction[]; text: string }[] {
+  const groups = new Map<string, RunAction[]>();
+  for (const action of RUN_ACTIONS) {
+    const text = reasons[action];
+    if (text) groups.set(text, [...(groups.get(text) ?? []), action]);
+  }
+  return [...groups].map(([text, actions]) => ({ actions, text }));
+}
+
+/** The element id a disabled button's aria-describedby names: its reason group's. */
+export function reasonId(reasons: Record<RunAction, string | null>, action: RunAction): string | undefined {
+  const group = reasonGroups(reasons).find((g) => g.actions.includes(action));
+  return group ? `run-action-why-${group.actions[0]}` : undefined;
+}
+
 /** The reasons as a list under the bar, so they are readable without hovering. */
 export function DisabledReasons({ reasons }: { reasons: Record<RunAction, string | null> }) {
   const { t } = useActionWords();
-  const entries = RUN_ACTIONS.flatMap((action) => (reasons[action] ? [{ action, text: reasons[action] }] : []));
-  if (entries.length === 0) return null;
+  const groups = reasonGroups(reasons);
+  if (groups.length === 0) return null;
   return (
     <ul className="space-y-0.5 text-xs text-fg-muted" data-testid="action-reasons">
-      {entries.map(({ action, text }) => (
-        <li key={action} id={`run-action-why-${action}`} data-reason-for={action}>
-          <span className="font-medium">{t(`action.${action}`)}:</span> {text}
+      {groups.map(({ actions, text }) => (
+        <li key={actions.join(" ")} id={`run-action-why-${actions[0]}`} data-reason-for={actions.join(" ")}>
+          <span className="font-medium">{actions.map((action) => t(`action.${action}`)).join(", ")}:</span> {text}
         </li>
       ))}
     </ul>

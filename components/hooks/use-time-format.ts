@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale, useNow, useTimeZone } from "next-intl";
-import { dateTimeFormat, formatDateTime, formatDuration, parseTimestamp } from "@/lib/format/time";
+import { dateTimeFormat, formatDateTime, formatDuration, formatRelative, parseTimestamp } from "@/lib/format/time";
 
 /**
  * Times as the operator chose to see them (UTC or local, from the shell's toggle), formatted the
@@ -31,6 +31,13 @@ export function useTimeFormat() {
         hourCycle: "h23",
         timeZoneName: "short",
       }).format(date);
+    },
+    /**
+     * "3 min ago" against `now` (a {@link useTicker} value, so only screens that show ages re-render):
+     * for columns an operator scans; pair it with the absolute time in a title.
+     */
+    relative(value: string | number | null | undefined, now: number): string {
+      return value === null || value === undefined ? "–" : formatRelative(value, now, locale);
     },
     duration(ms: number | null | undefined): string {
       return ms === null || ms === undefined ? "–" : formatDuration(ms, locale);

@@ -198,7 +198,13 @@ function RunsStatusLine({
   const t = useTranslations("runs");
   return (
     <div className="flex min-h-8 items-center gap-3 text-sm text-fg-muted" aria-live="polite">
-      {latest ? <span data-testid="runs-count">{t("count", { count: latest.workflow_count })}</span> : null}
+      {latest ? (
+        // The server's `workflow_count` is the size of this page, not a total (WorkflowController@index,
+        // durable-workflow/server@11d35b7 `'workflow_count' => $page->count()`): say "shown", never "runs".
+        <span data-testid="runs-count">
+          {t(latest.next_page_token ? "shownMore" : "shown", { count: latest.workflows.length })}
+        </span>
+      ) : null}
       {pending > 0 ? (
         <Button
           variant="bare"

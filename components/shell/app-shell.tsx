@@ -3,6 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { BreakwaterMark } from "@/components/ui/icons";
 import { AccountStatus } from "@/components/shell/account-status";
 import { ConnectionIndicator } from "@/components/shell/connection-indicator";
+import { StaleBanner } from "@/components/shell/stale-banner";
 import { LocaleSwitcher } from "@/components/shell/locale-switcher";
 import { NamespaceSwitcher } from "@/components/shell/namespace-switcher";
 import { PrimaryNav } from "@/components/shell/primary-nav";
@@ -72,6 +73,7 @@ export async function AppShell({ context, children }: { context: ShellContext; c
             </div>
           </div>
         </header>
+        <StaleBanner serverHost={context.serverHost} />
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none md:px-8">
           {children}
         </main>

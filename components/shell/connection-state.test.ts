@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveConnection } from "@/components/shell/connection-state";
+import { deriveConnection, liveAt, staleNotice } from "@/components/shell/connection-state";
 import type { ProbeResult } from "@/components/shell/connection-state";
 
 const answer = (status: number, body: unknown, at = 1_000, latencyMs = 12): ProbeResult => ({
@@ -92,5 +92,26 @@ describe("deriveConnection", () => {
       reason: "malformed_response",
       latencyMs: 12,
     });
+  });
+});
+
+describe("staleNotice", () => {
+  const down = answer(502, { reason: "server_unavailable" }, 9_000);
+  it("says nothing while the server answers, even degraded", () => {
+    const connected = deriveConnection(serving, info);
+    expect(staleNotice(connected, 2_000)).toBeNull();
+    expect(liveAt(connected, null)).toBe(2_000);
+  });
+
+  it("names the last live instant and the reason once the server is unreachable", () => {
+    const state = deriveConnection(down, info);
+    expect(state.status).toBe("unreachable");
+    expect(staleNotice(state, 2_000)).toEqual({ since: 2_000, reason: "server_unavailable" });
+    // An unreachable answer never moves the last live instant forward.
+    expect(liveAt(state, 2_000)).toBe(2_000);
+  });
+
+  it("has no 'since' when the server never answered while the page was open", () => {
+    expect(staleNotice(deriveConnection(down, undefined), null)).toEqual({ since: null, reason: "server_unavailable" });
   });
 });

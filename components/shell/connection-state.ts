@@ -134,3 +134,26 @@ export function deriveConnection(health: ProbeResult | undefined, info: ProbeRes
   if (info.status !== 200) return { ...base, status: "degraded", reason: reasonOf(info) };
   return { ...base, status: "connected" };
 }
+
+/** What the stale-data banner says: since when the server has not answered, and why. */
+export interface StaleNotice {
+  /** Epoch ms of the last probe that found the server answering; null if none did since the page opened. */
+  since: number | null;
+  reason: string;
+}
+
+/**
+ * Whether the page's data is stale because the server stopped answering (issue 15: during an
+ * outage every screen kept showing old numbers as if live). Only `unreachable` counts: a degraded
+ * or unauthorized server still answers, and the screens say so themselves.
+ */
+export function staleNotice(state: ConnectionState, lastLiveAt: number | null): StaleNotice | null {
+  if (state.status !== "unreachable") return null;
+  return { since: lastLiveAt, reason: state.reason ?? "server_unavailable" };
+}
+
+/** The instant to remember as "last live": the latest answer while connected or degraded. */
+export function liveAt(state: ConnectionState, previous: number | null): number | null {
+  const live = state.status === "connected" || state.status === "degraded";
+  return live && state.checkedAt !== null ? Math.max(state.checkedAt, previous ?? 0) : previous;
+}

@@ -18,6 +18,8 @@ import { personCapability } from "@/lib/views/capabilities";
 import { useActionWords } from "@/components/actions/use-action-words";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
+import { ConfirmPassDialog } from "@/components/system/confirm-pass-dialog";
+import type { PassKind } from "@/components/system/confirm-pass-dialog";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { QueryState } from "@/components/ui/query-state";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
@@ -60,6 +62,7 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const timeouts = useQuery(activityTimeoutsQuery(namespace));
   const [repairPass, setRepairPass] = useState<PassState<RepairPassReport>>({ kind: "idle" });
   const [timeoutPass, setTimeoutPass] = useState<PassState<ActivityTimeoutPassReport>>({ kind: "idle" });
+  const [confirming, setConfirming] = useState<PassKind | null>(null);
 
   // The guard's order (lib/server/action-guard.ts): read-only, the signed-in person, then the token.
   const byPerson = personCapability(context.personRole, "admin");
@@ -90,6 +93,20 @@ export function SystemScreen({ namespace }: { namespace: string }) {
 
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
+      <ConfirmPassDialog
+        pass={confirming}
+        namespace={namespace}
+        candidates={
+          confirming === "repair"
+            ? (repair.data?.candidates?.total_candidates ?? null)
+            : (timeouts.data?.expired_count ?? null)
+        }
+        onClose={() => setConfirming(null)}
+        onConfirm={(pass) => {
+          setConfirming(null);
+          void (pass === "repair" ? runRepairPass() : runTimeoutPass());
+        }}
+      />
       <Panel title={t("repair.title")} testId="system-repair">
         <QueryState query={repair} renderError={forbiddenAs(t("repair.title"))}>
           {(data) => <RepairStatusView status={data} />}
@@ -98,7 +115,7 @@ export function SystemScreen({ namespace }: { namespace: string }) {
           label={t("repair.run")}
           running={repairPass.kind === "running"}
           refusal={refusal}
-          onRun={() => void runRepairPass()}
+          onRun={() => setConfirming("repair")}
           testId="repair-pass"
         />
         <div role="status" aria-live="polite" data-testid="repair-pass-result">
@@ -120,7 +137,7 @@ export function SystemScreen({ namespace }: { namespace: string }) {
           label={t("timeouts.run")}
           running={timeoutPass.kind === "running"}
           refusal={refusal}
-          onRun={() => void runTimeoutPass()}
+          onRun={() => setConfirming("timeouts")}
           testId="timeout-pass"
         />
         <div role="status" aria-live="polite">

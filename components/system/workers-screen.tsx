@@ -12,7 +12,7 @@ import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { QueryState } from "@/components/ui/query-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
-import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 
 type Worker = WorkerList["workers"][number];
 type Queue = TaskQueueList["task_queues"][number];
@@ -23,10 +23,20 @@ const queueCol = dataColumns<Queue>();
 function useWorkerColumns() {
   const t = useTranslations("workers");
   const time = useTimeFormat();
+  const now = useTicker(10_000);
   return useMemo(
     () =>
       workerCol.columns([
-        workerCol.accessor("worker_id", { header: () => t("col.worker"), meta: { className: "font-mono" } }),
+        // Ids never wrap mid-word across three lines (issue 15): one line, the full id on hover.
+        workerCol.accessor("worker_id", {
+          header: () => t("col.worker"),
+          cell: (info) => (
+            <span className="block max-w-72 truncate" title={info.getValue()}>
+              {info.getValue()}
+            </span>
+          ),
+          meta: { className: "font-mono" },
+        }),
         workerCol.accessor("task_queue", { header: () => t("col.queue"), cell: (info) => info.getValue() ?? "–" }),
         workerCol.accessor("status", {
           header: () => t("col.status"),
@@ -46,7 +56,11 @@ function useWorkerColumns() {
         }),
         workerCol.accessor("last_heartbeat_at", {
           header: () => t("col.heartbeat"),
-          cell: (info) => time.dateTime(info.getValue()),
+          cell: (info) => {
+            const at = info.getValue();
+            return at ? <span title={time.dateTime(at)}>{time.relative(at, now)}</span> : "–";
+          },
+          meta: { className: "whitespace-nowrap" },
         }),
         workerCol.display({
           id: "types",
@@ -58,7 +72,7 @@ function useWorkerColumns() {
           meta: { className: "text-xs text-fg-muted" },
         }),
       ]),
-    [t, time],
+    [t, time, now],
   );
 }
 
@@ -154,6 +168,7 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
   const [openQueue, setOpenQueue] = useState<string | null>(null);
   const toggleQueue = useCallback((name: string) => setOpenQueue((open) => (open === name ? null : name)), []);
   const workerColumns = useWorkerColumns();
+  const [showStale, setShowStale] = useState(false);
   const queueColumns = useQueueColumns(namespace, openQueue, toggleQueue);
   const muted = (text: string) => <p className="text-sm text-fg-muted">{text}</p>;
 
@@ -166,15 +181,36 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
           empty={muted(t("noWorkers"))}
           renderError={forbiddenAs(t("workersTitle"))}
         >
-          {(data) => (
-            <DataTable
-              columns={workerColumns}
-              data={data.workers}
-              getRowId={(worker) => worker.worker_id}
-              rowTestId="worker-row"
-              rowData={(worker) => ({ "data-status": worker.status })}
-            />
-          )}
+          {(data) => {
+            // Stale workers (the server's own verdict) stay listed by the server until it forgets them;
+            // they are folded away so the live fleet reads first, with their count in the toggle.
+            const stale = data.workers.filter((worker) => worker.status === "stale").length;
+            // With nothing else registered the stale ones are the whole answer, so they stay shown.
+            const fold = !showStale && stale < data.workers.length;
+            const shown = fold ? data.workers.filter((worker) => worker.status !== "stale") : data.workers;
+            return (
+              <>
+                <DataTable
+                  columns={workerColumns}
+                  data={shown}
+                  getRowId={(worker) => worker.worker_id}
+                  rowTestId="worker-row"
+                  rowData={(worker) => ({ "data-status": worker.status })}
+                />
+                {stale > 0 && stale < data.workers.length ? (
+                  <Button
+                    variant="link"
+                    size="xs"
+                    className="mt-2"
+                    data-testid="toggle-stale-workers"
+                    onClick={() => setShowStale((value) => !value)}
+                  >
+                    {showStale ? t("hideStale", { count: stale }) : t("showStale", { count: stale })}
+                  </Button>
+                ) : null}
+              </>
+            );
+          }}
         </QueryState>
       </Panel>
 

@@ -25,4 +25,13 @@ describe("againWorkflowId", () => {
     expect(long.length).toBe(128);
     expect(againWorkflowId("a b/c", 1)).toMatch(/^a-b-c-again-/);
   });
+
+  it("replaces an earlier start-again suffix instead of chaining another", () => {
+    const first = againWorkflowId("order-42", 1_700_000_000_000);
+    const second = againWorkflowId(first, 1_700_000_100_000);
+    expect(second).toBe(`order-42-again-${(1_700_000_100_000).toString(36)}`);
+    expect(againWorkflowId(`${first}-again-zz`, 5)).toBe("order-42-again-5");
+    // A name that merely contains the word keeps it.
+    expect(againWorkflowId("try-again-later-x1", 5)).toBe("try-again-later-x1-again-5");
+  });
 });

@@ -61,10 +61,14 @@ export interface ActionContext {
   personRole: PersonRole | null;
 }
 
-/** A suggested id for "start again": the old id plus a short time-based suffix, within 128 chars. */
+/**
+ * A suggested id for "start again": the old id plus a short time-based suffix, within 128 chars.
+ * Starting again a run that was itself started again replaces its suffix instead of adding one
+ * (issue 15: ids chained `…-again-…-again-…`).
+ */
 export function againWorkflowId(workflowId: string, now: number): string {
   const suffix = `-again-${now.toString(36)}`;
-  const base = workflowId.replace(/[^a-zA-Z0-9._:-]/g, "-");
+  const base = workflowId.replace(/[^a-zA-Z0-9._:-]/g, "-").replace(/(-again-[a-z0-9]+)+$/, "");
   return `${base.slice(0, 128 - suffix.length)}${suffix}`;
 }
 

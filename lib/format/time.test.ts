@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatDuration, formatTime, parseTimestamp } from "@/lib/format/time";
+import { formatDateTime, formatDuration, formatRelative, formatTime, parseTimestamp } from "@/lib/format/time";
 
 describe("parseTimestamp", () => {
   it("reads both server ISO forms as the same instant", () => {
@@ -62,5 +62,22 @@ describe("formatDuration", () => {
   it("keeps the sign of negative durations and refuses non-finite ones", () => {
     expect(formatDuration(-1_500, "en")).toBe("-1s");
     expect(formatDuration(Number.POSITIVE_INFINITY, "en")).toBe("–");
+  });
+});
+
+describe("formatRelative", () => {
+  const now = Date.parse("2026-12-01T12:00:00Z");
+  it("names the largest whole unit, never older than it is", () => {
+    expect(formatRelative("2026-12-01T11:57:01Z", now, "en")).toBe("2 min. ago");
+    expect(formatRelative("2026-12-01T11:59:58Z", now, "en")).toBe("2 sec. ago");
+    expect(formatRelative("2026-11-29T11:00:00Z", now, "en")).toBe("2 days ago");
+    expect(formatRelative(now + 20_000, now, "en")).toBe("in 20 sec.");
+    expect(formatRelative(now, now, "en")).toBe("now");
+  });
+  it("speaks the locale", () => {
+    expect(formatRelative("2026-12-01T11:57:00Z", now, "de")).toBe("vor 3 Min.");
+  });
+  it("returns an unreadable value as given", () => {
+    expect(formatRelative("not a time", now, "en")).toBe("not a time");
   });
 });

@@ -124,3 +124,25 @@ export function formatDuration(
   }
   return sign + new Intl.ListFormat(locale, { type: "unit", style: "narrow" }).format(parts);
 }
+
+const RELATIVE_STEPS: readonly { unit: Intl.RelativeTimeFormatUnit; ms: number }[] = [
+  { unit: "day", ms: 86_400_000 },
+  { unit: "hour", ms: 3_600_000 },
+  { unit: "minute", ms: 60_000 },
+  { unit: "second", ms: 1_000 },
+];
+
+/**
+ * "3 min ago" / "in 20 s" in the locale's words (Intl.RelativeTimeFormat, short style), the largest
+ * whole unit, rounded toward zero so an age never reads older than it is. Where an operator scans a
+ * column; the absolute time goes in the title.
+ */
+export function formatRelative(value: string | number | Date, now: number, locale: string): string {
+  const date = parseTimestamp(value);
+  if (!date) return String(value);
+  const delta = date.getTime() - now;
+  if (Math.abs(delta) < 1_000) return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(0, "second");
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: "always", style: "short" });
+  const step = RELATIVE_STEPS.find((s) => Math.abs(delta) >= s.ms) ?? { unit: "second" as const, ms: 1_000 };
+  return format.format(Math.trunc(delta / step.ms), step.unit);
+}

@@ -11,7 +11,7 @@ import type { ApiAnswer, DemoProcess, HistoryEvent, ListedRun } from "./demo-pro
  * no acknowledged command or event lost, every run still reaches its end", with the real demo
  * fleet: `server/main.ts --demo` runs as a child process, this test adds its own control-plane
  * load, kills the process with SIGKILL mid-load, restarts it on the same SQLite file (the fleet
- * starts again with it) and checks what survived. Real time (a child process cannot share a
+ * resumes from its saved state) and checks what survived. Real time (a child process cannot share a
  * FakeClock); every wait is a poll with a deadline.
  *
  * How each class of demo run ends:
@@ -219,10 +219,11 @@ describe("demo fleet crash under load", () => {
       // lost-transport run is left to the automatic pass, so both paths are exercised.
       await command("repair", restock1.workflowId, () => cp.repair(restock1.workflowId, `repair-${restock1.runId}`));
 
-      // The fleet seeds every scenario again on an existing file, under a fresh id suffix: new
-      // instances, never a second run of an existing one.
+      // The fleet resumes on the same file (its state beside it): no scenario is seeded twice, and
+      // the only new demo run is the next lost-transport restock, under a new id.
       const ids1 = new Set(first.seeded.map((s) => s.workflowId));
-      expect(second.seeded.map((s) => s.name).sort()).toEqual([...seeded1.keys()].sort());
+      expect(second.output()).toMatch(/\[demo\] resumed fleet /);
+      expect(second.seeded.map((s) => s.name)).toEqual(["lost_transport"]);
       expect(second.seeded.filter((s) => ids1.has(s.workflowId))).toEqual([]);
 
       await until("load after the restart", 30_000, async () => acks.length >= acksBeforeKill + 8);

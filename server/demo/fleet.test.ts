@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../clock";
 import { encodePayload } from "../sdk/codec";
@@ -15,6 +18,7 @@ import { startCrashingWorker } from "./crashing-worker";
 import { loseTransport, waitForReadyTask } from "./faults";
 import { createStarter, startDemoFleet } from "./fleet";
 import type { DemoFleet } from "./fleet";
+import { loadFleetState, saveFleetState } from "./fleet-state";
 import { demoWorkflows, paymentsQueueActivities } from "./workflows";
 
 let server: TestServer;
@@ -279,10 +283,87 @@ describe("demo fleet", () => {
       ],
     });
 
+    if (!fleet.crashingWorker) throw new Error("a freshly seeded fleet has its crashing worker");
     await fleet.crashingWorker.claimed;
     advance(301);
     await eventually(settled(id("worker_crash"), "completed"), "settlement redelivered to the healthy payments worker");
     expect(log.some((l) => l.startsWith("lost transport of"))).toBe(true);
     expect(log.filter((l) => l.includes("error"))).toEqual([]);
+  });
+});
+
+describe("restart on the same data file", () => {
+  let fleet: DemoFleet | null = null;
+  afterEach(async () => {
+    await fleet?.stop();
+    fleet = null;
+  });
+
+  it("resumes the saved fleet: nothing seeded twice, same suffix, the order counter continues", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bw-fleet-state-"));
+    const statePath = join(dir, "demo.db.demo.json");
+    const opts = {
+      baseUrl: server.baseUrl,
+      workerToken: TEST_WORKER_TOKEN,
+      operatorToken: TEST_OPERATOR_TOKEN,
+      db: server.db,
+      engine: server.engine,
+      trickleMs: 0,
+      lostTransportEveryMs: 0,
+      statePath,
+    };
+    const instances = (): number =>
+      (server.db.prepare("SELECT COUNT(*) AS n FROM workflow_instances").get() as { n: number }).n;
+    try {
+      const first = await startDemoFleet(opts);
+      expect(first.resumed).toBe(false);
+      await first.stop();
+      const seededIds = Object.values(first.seeded).map((run) => run.workflowId);
+      const before = instances();
+      expect(loadFleetState(statePath)?.orderCount).toBe(5);
+
+      const log: string[] = [];
+      fleet = await startDemoFleet({ ...opts, log: (line) => log.push(line) });
+      expect(fleet.resumed).toBe(true);
+      expect(fleet.crashingWorker).toBeNull();
+      expect(Object.values(fleet.seeded).map((run) => run.workflowId)).toEqual(seededIds);
+      expect(log.filter((line) => line.startsWith("seeded "))).toEqual([]);
+      // Only the next lost-transport restock is new; no scenario is started again.
+      expect(instances()).toBe(before + 1);
+      const suffix = loadFleetState(statePath)?.suffix ?? "?";
+      expect(log).toContain(`resumed fleet ${suffix}: ${seededIds.length} scenarios seeded earlier, 5 orders`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("seeds afresh when the saved state names runs the data file does not hold", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bw-fleet-state-"));
+    const statePath = join(dir, "demo.db.demo.json");
+    saveFleetState(statePath, {
+      version: 1,
+      suffix: "gone",
+      seeded: { order_happy: { workflowId: "order-gone-0001", runId: "r1" } },
+      orderCount: 1,
+      restocks: 0,
+    });
+    const log: string[] = [];
+    try {
+      fleet = await startDemoFleet({
+        baseUrl: server.baseUrl,
+        workerToken: TEST_WORKER_TOKEN,
+        operatorToken: TEST_OPERATOR_TOKEN,
+        db: server.db,
+        trickleMs: 0,
+        lostTransportEveryMs: 0,
+        statePath,
+        log: (line) => log.push(line),
+      });
+      expect(fleet.resumed).toBe(false);
+      expect(log.some((line) => line.includes("seeding afresh"))).toBe(true);
+      expect(loadFleetState(statePath)?.suffix).not.toBe("gone");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -9,6 +9,8 @@ import { loseTransport, waitForReadyTask } from "./faults";
 import { defaultQueueActivities, demoWorkflows, paymentsQueueActivities } from "./workflows";
 import type { Order, OrderScenario } from "./workflows";
 import { at } from "../invariant";
+import type { FleetState } from "./fleet-state";
+import { loadFleetState, saveFleetState } from "./fleet-state";
 
 export interface DemoFleetOptions {
   /** Server origin, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -32,13 +34,22 @@ export interface DemoFleetOptions {
   lostTransportEveryMs?: number;
   /** How long the lost-transport restock run sleeps before its last step (default 120 s). */
   restockSleepSeconds?: number;
+  /**
+   * Where the fleet keeps what it seeded (`fleetStatePath(dataFile)`). With a saved state the fleet
+   * resumes: same id suffix and worker ids, no second seeding, counters continue. Without the
+   * option every start seeds afresh (tests).
+   */
+  statePath?: string;
   log?: (line: string) => void;
 }
 
 export interface DemoFleet {
   /** Run ids of the seeded scenarios, by scenario name. */
   readonly seeded: Record<string, { workflowId: string; runId: string | null }>;
-  readonly crashingWorker: CrashingWorker;
+  /** True when the fleet resumed a saved state instead of seeding. */
+  readonly resumed: boolean;
+  /** Null when the fleet resumed: the crash scenario plays once per data file. */
+  readonly crashingWorker: CrashingWorker | null;
   stop(): Promise<void>;
 }
 
@@ -118,77 +129,12 @@ function trickleScenario(n: number): OrderScenario {
   return "happy";
 }
 
-/**
- * Starts the demo fleet against a running server: a crashing worker, the `default` and `payments`
- * workers, one run of every scenario the console needs to show, and a steady trickle of orders.
- */
-export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet> {
-  const log = opts.log ?? (() => undefined);
-  const workerToken = opts.workerToken ?? opts.token;
-  const start = createStarter(opts);
-  const suffix = Date.now().toString(36);
-  const onError = (e: unknown, where: string): void =>
-    log(`worker ${where} error: ${e instanceof Error ? e.message : String(e)}`);
-  const seeded: DemoFleet["seeded"] = {};
-  let orderCount = 0;
-
-  const order = (scenario: OrderScenario): { workflowId: string; args: [Order] } => {
-    orderCount += 1;
-    const id = `order-${suffix}-${String(orderCount).padStart(4, "0")}`;
-    return {
-      workflowId: id,
-      args: [
-        {
-          orderId: id,
-          customer: at(CUSTOMERS, orderCount % CUSTOMERS.length),
-          amountCents: 1999 + (orderCount % 7) * 1250,
-          scenario,
-        },
-      ],
-    };
-  };
-
-  // The crashing worker polls `payments` before any healthy worker does, so it wins the settlement task.
-  const crashingWorker = startCrashingWorker({
-    baseUrl: opts.baseUrl,
-    token: workerToken,
-    namespace: opts.namespace,
-    taskQueue: "payments",
-    workerId: `demo-crashing-worker-${suffix}`,
-    log,
-  });
-
-  const defaultWorker = new Worker({
-    baseUrl: opts.baseUrl,
-    token: workerToken,
-    namespace: opts.namespace,
-    taskQueue: "default",
-    workerId: `demo-worker-default-${suffix}`,
-    workflows: demoWorkflows,
-    activities: defaultQueueActivities,
-    maxConcurrentWorkflowTasks: 8,
-    maxConcurrentActivityTasks: 16,
-    onError,
-  });
-  const paymentsWorker = new Worker({
-    baseUrl: opts.baseUrl,
-    token: workerToken,
-    namespace: opts.namespace,
-    taskQueue: "payments",
-    workerId: `demo-worker-payments-${suffix}`,
-    activities: paymentsQueueActivities,
-    maxConcurrentActivityTasks: 4,
-    onError,
-  });
-  await defaultWorker.start();
-
-  const seed = async (name: string, req: StartRequest): Promise<{ workflowId: string; runId: string | null }> => {
-    const started = await start(req);
-    seeded[name] = started;
-    log(`seeded ${name}: ${started.workflowId} (${started.runId ?? "?"})`);
-    return started;
-  };
-
+/** The scenarios seeded once per data file: one run of each thing the console must show. */
+async function seedScenarios(
+  suffix: string,
+  order: (scenario: OrderScenario) => { workflowId: string; args: [Order] },
+  seed: (name: string, req: StartRequest) => Promise<unknown>,
+): Promise<void> {
   for (const scenario of ["happy", "transient", "declined", "exhausted", "slow_invoice"] as const) {
     const o = order(scenario);
     await seed(`order_${scenario}`, {
@@ -229,17 +175,176 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     workflowType: "SettlementWorkflow",
     args: [`settle-${suffix}`],
   });
+}
+
+function demoWorkers(opts: DemoFleetOptions, suffix: string, onError: (e: unknown, where: string) => void) {
+  const workerToken = opts.workerToken ?? opts.token;
+  const defaultWorker = new Worker({
+    baseUrl: opts.baseUrl,
+    token: workerToken,
+    namespace: opts.namespace,
+    taskQueue: "default",
+    workerId: `demo-worker-default-${suffix}`,
+    workflows: demoWorkflows,
+    activities: defaultQueueActivities,
+    maxConcurrentWorkflowTasks: 8,
+    maxConcurrentActivityTasks: 16,
+    onError,
+  });
+  const paymentsWorker = new Worker({
+    baseUrl: opts.baseUrl,
+    token: workerToken,
+    namespace: opts.namespace,
+    taskQueue: "payments",
+    workerId: `demo-worker-payments-${suffix}`,
+    activities: paymentsQueueActivities,
+    maxConcurrentActivityTasks: 4,
+    onError,
+  });
+  return { defaultWorker, paymentsWorker };
+}
+
+/** A saved state whose runs are not in this data file (replaced by hand) is not resumed. */
+function stateOnThisFile(state: FleetState | null, db: Db | undefined, log: (line: string) => void): FleetState | null {
+  if (!state || !db) return state;
+  const ids = Object.values(state.seeded).map((run) => run.workflowId);
+  const known = ids.filter((id) => db.prepare("SELECT 1 FROM workflow_instances WHERE id = ?").get(id) !== undefined);
+  if (ids.length > 0 && known.length === ids.length) return state;
+  log(`fleet state names runs this data file lacks (${ids.length - known.length} of ${ids.length}); seeding afresh`);
+  return null;
+}
+
+/**
+ * Starts the demo fleet against a running server: a crashing worker, the `default` and `payments`
+ * workers, one run of every scenario the console needs to show, and a steady trickle of orders.
+ * With a saved state (`opts.statePath`) it resumes instead: the same suffix and workers, nothing
+ * seeded twice, and no second crashing worker (its scenario already played on this file).
+ */
+export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet> {
+  const log = opts.log ?? (() => undefined);
+  const start = createStarter(opts);
+  const saved = opts.statePath ? stateOnThisFile(loadFleetState(opts.statePath, log), opts.db, log) : null;
+  const state: FleetState = saved ?? {
+    version: 1,
+    suffix: Date.now().toString(36),
+    seeded: {},
+    orderCount: 0,
+    restocks: 0,
+  };
+  const { suffix, seeded } = state;
+  const persist = (): void => {
+    if (opts.statePath) saveFleetState(opts.statePath, state);
+  };
+  const onError = (e: unknown, where: string): void =>
+    log(`worker ${where} error: ${e instanceof Error ? e.message : String(e)}`);
+
+  const order = (scenario: OrderScenario): { workflowId: string; args: [Order] } => {
+    state.orderCount += 1;
+    const n = state.orderCount;
+    const id = `order-${suffix}-${String(n).padStart(4, "0")}`;
+    const customer = at(CUSTOMERS, n % CUSTOMERS.length);
+    return { workflowId: id, args: [{ orderId: id, customer, amountCents: 1999 + (n % 7) * 1250, scenario }] };
+  };
+
+  // The crashing worker polls `payments` before any healthy worker does, so it wins the settlement task.
+  const crashingWorker = saved
+    ? null
+    : startCrashingWorker({
+        baseUrl: opts.baseUrl,
+        token: opts.workerToken ?? opts.token,
+        namespace: opts.namespace,
+        taskQueue: "payments",
+        workerId: `demo-crashing-worker-${suffix}`,
+        log,
+      });
+  const { defaultWorker, paymentsWorker } = demoWorkers(opts, suffix, onError);
+  await defaultWorker.start();
+
+  if (saved) {
+    log(`resumed fleet ${suffix}: ${Object.keys(seeded).length} scenarios seeded earlier, ${state.orderCount} orders`);
+  } else {
+    await seedScenarios(suffix, order, async (name, req) => {
+      const started = await start(req);
+      seeded[name] = started;
+      log(`seeded ${name}: ${started.workflowId} (${started.runId ?? "?"})`);
+    });
+    persist();
+  }
 
   // Only once the crashing worker holds the settlement attempt do healthy `payments` pollers join.
-  const paymentsStarted = crashingWorker.claimed.then(
-    () => paymentsWorker.start(),
-    () => paymentsWorker.start(),
-  );
+  const paymentsStarted = crashingWorker
+    ? crashingWorker.claimed.then(
+        () => paymentsWorker.start(),
+        () => paymentsWorker.start(),
+      )
+    : paymentsWorker.start();
 
-  let restocks = 0;
+  const lost = lostTransportInjector(opts, state, start, persist, log);
+  const lostTimer = await lost.start();
+
+  const trickleMs = opts.trickleMs ?? 4000;
+  const trickle =
+    trickleMs > 0
+      ? setInterval(() => {
+          const o = order(trickleScenario(state.orderCount));
+          persist();
+          start({
+            workflowId: o.workflowId,
+            workflowType: "OrderWorkflow",
+            args: o.args,
+            businessKey: o.args[0].customer,
+          }).catch((e: unknown) => log(`trickle start failed: ${e instanceof Error ? e.message : String(e)}`));
+        }, trickleMs)
+      : null;
+
+  return {
+    seeded,
+    resumed: saved !== null,
+    crashingWorker,
+    async stop() {
+      if (trickle) clearInterval(trickle);
+      if (lostTimer) clearInterval(lostTimer);
+      crashingWorker?.stop();
+      await paymentsStarted.catch(() => undefined);
+      await Promise.all([
+        defaultWorker.shutdown({ abortPolls: true, abortActivities: true }),
+        paymentsWorker.shutdown({ abortPolls: true, abortActivities: true }),
+      ]);
+    },
+  };
+}
+
+/** One run with lost transport on screen at a time: a new one only once the last was repaired. */
+function lostTransportInjector(
+  opts: DemoFleetOptions,
+  state: FleetState,
+  start: ReturnType<typeof createStarter>,
+  persist: () => void,
+  log: (line: string) => void,
+): { start(): Promise<ReturnType<typeof setInterval> | null> } {
   let lastLostRunId: string | null = null;
   let injecting = false;
-  const injectLostTransport = async (db: Db): Promise<void> => {
+  const injectOne = async (db: Db): Promise<void> => {
+    state.restocks += 1;
+    persist();
+    const n = state.restocks;
+    const workflowId = n === 1 ? `restock-${state.suffix}` : `restock-${state.suffix}-${n}`;
+    const restock = await start({
+      workflowId,
+      workflowType: "WarehouseRestockWorkflow",
+      args: [`sku-${state.suffix}-${n}`, opts.restockSleepSeconds ?? 120],
+    });
+    if (n === 1) {
+      state.seeded.lost_transport = restock;
+      persist();
+    }
+    if (restock.runId && (await waitForReadyTask(db, restock.runId, "timer"))) {
+      const removed = loseTransport(db, restock.runId);
+      lastLostRunId = restock.runId;
+      log(`lost transport of ${restock.workflowId}: ${removed} task row(s) removed; it needs repair`);
+    }
+  };
+  const inject = async (db: Db): Promise<void> => {
     // One stuck run on screen is the point; while the last one still waits for repair, add none.
     if (injecting) return;
     if (lastLostRunId) {
@@ -254,59 +359,15 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       injecting = false;
     }
   };
-  const injectOne = async (db: Db): Promise<void> => {
-    restocks += 1;
-    const workflowId = restocks === 1 ? `restock-${suffix}` : `restock-${suffix}-${restocks}`;
-    const restock = await start({
-      workflowId,
-      workflowType: "WarehouseRestockWorkflow",
-      args: [`sku-${suffix}-${restocks}`, opts.restockSleepSeconds ?? 120],
-    });
-    if (restocks === 1) seeded.lost_transport = restock;
-    if (restock.runId && (await waitForReadyTask(db, restock.runId, "timer"))) {
-      const removed = loseTransport(db, restock.runId);
-      lastLostRunId = restock.runId;
-      log(`lost transport of ${restock.workflowId}: ${removed} task row(s) removed; it needs repair`);
-    }
-  };
-  const db = opts.db;
-  if (db) await injectLostTransport(db);
-  const lostEvery = opts.lostTransportEveryMs ?? 60_000;
-  const lostTimer =
-    db && lostEvery > 0
-      ? setInterval(() => {
-          injectLostTransport(db).catch((e: unknown) =>
-            log(`lost-transport injection failed: ${e instanceof Error ? e.message : String(e)}`),
-          );
-        }, lostEvery)
-      : null;
-
-  const trickleMs = opts.trickleMs ?? 4000;
-  const trickle =
-    trickleMs > 0
-      ? setInterval(() => {
-          const o = order(trickleScenario(orderCount));
-          start({
-            workflowId: o.workflowId,
-            workflowType: "OrderWorkflow",
-            args: o.args,
-            businessKey: o.args[0].customer,
-          }).catch((e: unknown) => log(`trickle start failed: ${e instanceof Error ? e.message : String(e)}`));
-        }, trickleMs)
-      : null;
-
   return {
-    seeded,
-    crashingWorker,
-    async stop() {
-      if (trickle) clearInterval(trickle);
-      if (lostTimer) clearInterval(lostTimer);
-      crashingWorker.stop();
-      await paymentsStarted.catch(() => undefined);
-      await Promise.all([
-        defaultWorker.shutdown({ abortPolls: true, abortActivities: true }),
-        paymentsWorker.shutdown({ abortPolls: true, abortActivities: true }),
-      ]);
+    async start() {
+      const db = opts.db;
+      if (!db) return null;
+      const report = (e: unknown): void =>
+        log(`lost-transport injection failed: ${e instanceof Error ? e.message : String(e)}`);
+      await inject(db);
+      const every = opts.lostTransportEveryMs ?? 60_000;
+      return every > 0 ? setInterval(() => void inject(db).catch(report), every) : null;
     },
   };
 }

@@ -159,6 +159,7 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
     await eventually(settled(id("approval_timeout"), "completed"), "approval timeout");
     await eventually(settled(id("continue_as_new"), "completed"), "continue-as-new chain");
     await eventually(settled(id("parent_child"), "completed"), "parent/child");
+    if (!fleet.crashingWorker) throw new Error("a freshly seeded fleet has its crashing worker");
     await fleet.crashingWorker.claimed;
     advance(301);
     await eventually(settled(id("worker_crash"), "completed"), "redelivered settlement");
