@@ -6,6 +6,7 @@ import { responseContract } from "@/lib/server/proxy-validation";
 import type { ResponseContract } from "@/lib/server/proxy-validation";
 import { getLogger, loggedFetch } from "@/lib/server/log";
 import { credentialHeaders } from "@/lib/server/proxy-credentials";
+import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
 import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
 
 /**
@@ -15,6 +16,8 @@ import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
  * Bodies the console reads are validated here (proxy-validation.ts) and re-serialised from the
  * parsed value; a contract break is answered 502 `malformed_response` with the offending field.
  * Allow-listed paths no console screen reads (e.g. `namespaces/<name>`) are relayed as they are.
+ * The history export is neither parsed nor buffered: it is streamed as the download is
+ * (lib/server/export-stream.ts), under the same size limit.
  */
 
 const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-durable-workflow-control-plane-version", "retry-after"];
@@ -67,6 +70,8 @@ export interface ProxyRequest {
    */
   namespace: string | null;
   signal?: AbortSignal;
+  /** The client's Accept-Encoding, for the export relay (gzip passes through when the client takes it). */
+  acceptEncoding?: string | null;
 }
 
 function errorResponse(status: number, body: Record<string, unknown>): Response {
@@ -121,6 +126,9 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
 
   if (request.namespace === null && !isNamespaceFree(request.segments)) return namespaceRequired();
 
+  if (isHistoryExport(request.segments) && request.segments.length === 6 && request.segments[2] === "runs")
+    return relayExport(config, request, request.namespace ?? "");
+
   const url = upstreamUrl(config, request.segments, request.search);
   const headers: Record<string, string> = {
     Accept: "application/json",
@@ -166,6 +174,20 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
       server: config.serverHost,
     });
   }
+}
+
+async function relayExport(config: ConsoleConfig, request: ProxyRequest, namespace: string): Promise<Response> {
+  const [, workflowId = "", , runId = ""] = request.segments;
+  const started = await startExportStream(config, {
+    workflowId,
+    runId,
+    namespace,
+    token: request.token,
+    acceptEncoding: request.acceptEncoding ?? null,
+    signal: request.signal,
+  });
+  if (started.ok) return started.response;
+  return exportFailureResponse(started.failure, { serverHost: config.serverHost });
 }
 
 function validated(
