@@ -7,6 +7,14 @@ import type { ResponseContract } from "@/lib/server/proxy-validation";
 import { getLogger, loggedFetch } from "@/lib/server/log";
 import { credentialHeaders } from "@/lib/server/proxy-credentials";
 import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
+import type { CachedAnswer } from "@/lib/server/closed-run-cache";
+import {
+  closedRunCache,
+  closedRunKey,
+  closedRunRead,
+  credentialFingerprint,
+  isClosedAnswer,
+} from "@/lib/server/closed-run-cache";
 import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
 
 /**
@@ -129,13 +137,47 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
   if (isHistoryExport(request.segments) && request.segments.length === 6 && request.segments[2] === "runs")
     return relayExport(config, request, request.namespace ?? "");
 
+  const credentials = await credentialHeaders(config, request.token, "");
+  const read = closedRunRead(request.segments);
+  const cacheKey =
+    read === null || request.namespace === null
+      ? null
+      : closedRunKey(credentialFingerprint(credentials), request.namespace, request.segments, request.search);
+  const hit = cacheKey === null ? undefined : closedRunCache().get(cacheKey);
+  if (hit !== undefined) return cachedResponse(hit);
+  const response = await forward(config, request, credentials, (value, answer) => {
+    // Only a closed run's answer: an open run's describe and debug change with every event.
+    if (cacheKey !== null && read !== null && answer.status === 200 && isClosedAnswer(read, value))
+      closedRunCache().set(cacheKey, answer);
+  });
+  if (cacheKey !== null) response.headers.set(CACHE_HEADER, "miss");
+  return response;
+}
+
+/** Why an answer came from the closed-run cache: the header lets tests and operators see it. */
+export const CACHE_HEADER = "x-breakwater-cache";
+
+function cachedResponse(answer: CachedAnswer): Response {
+  const headers = new Headers(answer.headers as [string, string][]);
+  headers.set(CACHE_HEADER, "hit");
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+type OnValid = (value: unknown, answer: CachedAnswer) => void;
+
+async function forward(
+  config: ConsoleConfig,
+  request: ProxyRequest,
+  credentials: Record<string, string>,
+  onValid: OnValid,
+): Promise<Response> {
   const url = upstreamUrl(config, request.segments, request.search);
   const headers: Record<string, string> = {
     Accept: "application/json",
     ...(request.namespace === null ? {} : { "X-Namespace": request.namespace }),
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
     // A GET has no body: under the signature driver it carries the HMAC of "".
-    ...(await credentialHeaders(config, request.token, "")),
+    ...credentials,
   };
   const timeout = AbortSignal.timeout(await readTimeoutMs(config, request));
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
@@ -159,7 +201,8 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
     if (contract === null || !contract.statuses.includes(upstream.status)) {
       return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
     }
-    return validated(config, request.segments, upstream.status, await upstream.text(), contract, responseHeaders);
+    const text = await upstream.text();
+    return validated(config, request.segments, upstream.status, text, contract, responseHeaders, onValid);
   } catch (error) {
     if (isTimeout(error)) {
       return errorResponse(504, {
@@ -197,6 +240,7 @@ function validated(
   text: string,
   contract: ResponseContract,
   headers: Headers,
+  onValid: OnValid,
 ): Response {
   const malformed = (issuePath: string, problem: string): Response =>
     errorResponse(502, {
@@ -215,5 +259,7 @@ function validated(
   if (!decoded.ok) return malformed(decoded.issuePath, decoded.message);
   headers.set("content-type", "application/json");
   // The parsed value, not the original text: normalisations (PHP `[]` maps → `{}`) reach the browser.
-  return new Response(JSON.stringify(decoded.value), { status, headers });
+  const body = JSON.stringify(decoded.value);
+  onValid(decoded.value, { status, body, headers: [...headers.entries()] });
+  return new Response(body, { status, headers });
 }
