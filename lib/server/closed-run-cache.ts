@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { CLOSED_RUN_CACHE_TTL_MS } from "@/lib/confirm/bulk-limits";
 
 /**
  * Describe and debug answers of closed runs, kept in the console process (issue 14 item 4). A
@@ -17,7 +18,6 @@ import { createHash } from "node:crypto";
 
 export const CLOSED_RUN_CACHE_MAX_ENTRIES = 4_000;
 export const CLOSED_RUN_CACHE_MAX_BYTES = 16 * 1024 * 1024;
-export const CLOSED_RUN_CACHE_TTL_MS = 10 * 60_000;
 const TTL_MS = CLOSED_RUN_CACHE_TTL_MS;
 
 export interface CachedAnswer {
