@@ -180,6 +180,15 @@ describe("history export errors", () => {
     );
   });
 
+  it("treats a request that says it navigates (Sec-Fetch-Mode) as a navigation whatever its Accept", async () => {
+    const response = await exportOf(admin, null, {
+      ...HOSTILE,
+      headers: { accept: "*/*", "sec-fetch-mode": "navigate" },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  });
+
   it("gives other clients the JSON error, as before", async () => {
     const response = await exportOf(admin, null, { ...HOSTILE, headers: { accept: "application/json" } });
     expect(response.status).toBe(404);

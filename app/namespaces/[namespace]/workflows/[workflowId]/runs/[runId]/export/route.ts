@@ -39,8 +39,9 @@ function pageWords(request: NextRequest): ExportPageWords {
   };
 }
 
-/** A navigation (the link clicked, or opened in a tab) asks for HTML; fetch and curl do not. */
+/** A navigation (the link clicked, or opened in a tab) asks for HTML or says it navigates; fetch and curl do neither. */
 function wantsHtml(request: NextRequest): boolean {
+  if (request.headers.get("sec-fetch-mode") === "navigate") return true;
   return (request.headers.get("accept") ?? "").toLowerCase().includes("text/html");
 }
 
