@@ -20,6 +20,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { BulkRepair } from "@/components/attention/bulk-repair";
 import { runKey, SCAN_CONCURRENCY, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
 import { Button } from "@/components/ui/button";
+import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
 
 const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);
 const SAMPLE_SIZE = 3;
@@ -80,6 +81,18 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
                 {t("rescanning", { read: scan.progress.read, listed: scan.progress.listed })}
               </span>
             ) : null}
+          </p>
+        ) : null}
+        {data ? (
+          <p data-testid="scan-limits" className="mt-1 text-xs text-fg-muted">
+            {t("limits", {
+              read: data.read,
+              listed: data.listed,
+              concurrency: WALK_LIMITS.scanConcurrency,
+              limit: WALK_LIMITS.scanLimit,
+              pageSize: WALK_LIMITS.scanPageSize,
+              seconds: WALK_LIMITS.rescanSeconds,
+            })}
           </p>
         ) : null}
         {data && !livenessListing ? (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { RunRef } from "@/lib/views/failure-groups";
@@ -13,12 +13,20 @@ import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
+import {
+  BULK_READ_CONCURRENCY,
+  BULK_SEND_CONCURRENCY,
+  BULK_TRACK_FOR_MS,
+  BULK_TRACK_INTERVAL_MS,
+  WALK_LIMITS,
+  boundedMembers,
+} from "@/lib/confirm/bulk-limits";
 
-const PLAN_CONCURRENCY = 6;
-const SEND_CONCURRENCY = 4;
-const TRACK_INTERVAL_MS = 3_000;
-/** Outcome tracking stops after this long; the tally says what was still open. */
-const TRACK_FOR_MS = 10 * 60_000;
+// Every bound of a bulk repair is in lib/confirm/bulk-limits.ts, and the panel states them.
+const PLAN_CONCURRENCY = BULK_READ_CONCURRENCY;
+const SEND_CONCURRENCY = BULK_SEND_CONCURRENCY;
+const TRACK_INTERVAL_MS = BULK_TRACK_INTERVAL_MS;
+const TRACK_FOR_MS = BULK_TRACK_FOR_MS;
 
 type Stage =
   | { kind: "planning"; read: number }
@@ -52,7 +60,7 @@ async function followUp(browserDwClient: DwClient, run: RunRef, signal: AbortSig
  */
 export function BulkRepair({
   namespace,
-  members,
+  members: allMembers,
   canAct,
   disabledReason,
   onClose,
@@ -64,6 +72,8 @@ export function BulkRepair({
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
+  // A stable slice per member list, so the planning effect runs once per group.
+  const { planned: members, left } = useMemo(() => boundedMembers(allMembers), [allMembers]);
   const browserDwClient = browserDwClientFor(namespace);
   const t = useTranslations("attention.bulk");
   const [stage, setStage] = useState<Stage>({ kind: "planning", read: 0 });
@@ -154,6 +164,16 @@ export function BulkRepair({
           {t("close")}
         </Button>
       </div>
+      <p data-testid="bulk-limits" className="text-xs text-fg-muted">
+        {t("limits", {
+          reads: WALK_LIMITS.bulkReadConcurrency,
+          sends: WALK_LIMITS.bulkSendConcurrency,
+          interval: WALK_LIMITS.trackIntervalSeconds,
+          minutes: WALK_LIMITS.trackForMinutes,
+          cacheMinutes: WALK_LIMITS.closedCacheMinutes,
+        })}
+        {left > 0 ? ` ${t("capped", { limit: WALK_LIMITS.bulkMaxRuns, total: allMembers.length })}` : ""}
+      </p>
       <div role="status" aria-live="polite">
         {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: members.length })}</p> : null}
         {plan ? <PlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}

@@ -2,15 +2,12 @@ import { queryOptions } from "@tanstack/react-query";
 import type { WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { AttentionRunInput } from "@/lib/views/failure-groups";
 import { mapBounded } from "@/lib/confirm/bulk";
+import { RESCAN_MS, SCAN_CONCURRENCY, SCAN_LIMIT, SCAN_PAGE_SIZE } from "@/lib/confirm/bulk-limits";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { namespaceKey } from "@/lib/queries/keys";
 
-/** Open runs read per scan; beyond it the view says it is partial. */
-export const SCAN_LIMIT = 1_000;
-/** Debug reads in flight at once: enough to finish quickly, few enough not to load the server. */
-export const SCAN_CONCURRENCY = 6;
-const PAGE_SIZE = 200;
-const RESCAN_MS = 30_000;
+// The bounds live in lib/confirm/bulk-limits.ts, with the bulk repair's, and the screen states them.
+export { SCAN_CONCURRENCY, SCAN_LIMIT } from "@/lib/confirm/bulk-limits";
 
 export interface ScanProgress {
   listed: number;
@@ -22,6 +19,10 @@ export interface AttentionScan {
   debugByRun: Map<string, WorkflowDebug>;
   /** Open runs the list reported in total, when it said. */
   openTotal: number | null;
+  /** Open runs listed before the scan stopped listing (at most one page past {@link SCAN_LIMIT}). */
+  listed: number;
+  /** Open runs whose debug was read (readable or not): at most {@link SCAN_LIMIT}. */
+  read: number;
   /** The list had more open runs than {@link SCAN_LIMIT}. */
   capped: boolean;
   /** Debug reads that failed (server busy, run gone). */
@@ -37,7 +38,8 @@ export function scanRunKey(workflowId: string, runId: string): string {
 /**
  * The server lists runs by status bucket only, so finding the runs that need an operator means
  * reading each open run's debug view (liveness, pending activities, recent failures). Bounded
- * concurrency, a hard cap, and progress reported as it goes.
+ * concurrency, a hard cap, and progress reported as it goes (lib/confirm/bulk-limits.ts). The reads
+ * go through the read proxy, which answers a run that closed meanwhile from its closed-run cache.
  */
 async function scanAttention(
   namespace: string,
@@ -51,7 +53,7 @@ async function scanAttention(
   let capped = false;
   do {
     const page = await client.listWorkflows(
-      { status: "running", pageSize: PAGE_SIZE, nextPageToken: token },
+      { status: "running", pageSize: SCAN_PAGE_SIZE, nextPageToken: token },
       { signal },
     );
     openTotal = page.workflow_count;
@@ -96,10 +98,19 @@ async function scanAttention(
       recent_failures: debug.recent_failures,
     });
   });
-  return { runs, debugByRun, openTotal, capped, unreadable, scannedAt: Date.now() };
+  return {
+    runs,
+    debugByRun,
+    openTotal,
+    listed: open.length,
+    read: scanned.length,
+    capped,
+    unreadable,
+    scannedAt: Date.now(),
+  };
 }
 
-/** The attention scan of a namespace, re-run every 30 s (not on focus: a scan reads up to 1,000 runs). */
+/** The attention scan of a namespace, re-run every {@link RESCAN_MS} (not on focus: a scan reads up to {@link SCAN_LIMIT} runs). */
 export function attentionScanQuery(namespace: string, onProgress: (progress: ScanProgress) => void) {
   return queryOptions({
     queryKey: namespaceKey(namespace, "attention-scan"),

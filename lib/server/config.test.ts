@@ -76,4 +76,12 @@ describe("parseConfig", () => {
   it("refuses credentials in the URL, since the host is shown to operators", () => {
     expect(() => parseConfig({ DW_SERVER_URL: "http://user:pw@dw:8080" })).toThrow(/DW_SERVER_URL/);
   });
+
+  // Issue 14, export download (helper "export").
+  it("reads BREAKWATER_EXPORT_MAX_MB as a byte limit, 1024 MB by default, and names a bad value", () => {
+    expect(parseConfig({}).exportMaxBytes).toBe(1024 * 1024 * 1024);
+    expect(parseConfig({ BREAKWATER_EXPORT_MAX_MB: " 5 " }).exportMaxBytes).toBe(5 * 1024 * 1024);
+    for (const bad of ["0", "1.5", "-3", "lots", "70000"])
+      expect(() => parseConfig({ BREAKWATER_EXPORT_MAX_MB: bad }), bad).toThrow(/BREAKWATER_EXPORT_MAX_MB: must be/);
+  });
 });

@@ -34,6 +34,12 @@ export interface ConsoleConfig {
   personTokens: Readonly<Record<PersonRole, PersonToken>>;
   /** BREAKWATER_ALLOWED_HOSTS and BREAKWATER_TRUSTED_PROXIES: who the console answers (lib/server/hosts.ts). */
   hosts: HostPolicy;
+  // Issue 14, export download (helper "export"): one block, to ease merging other keys.
+  /**
+   * The largest history export the console relays, in bytes as sent on the wire (BREAKWATER_EXPORT_MAX_MB,
+   * default 1024 MB): refused before streaming when Content-Length says it is over, cut off once past it.
+   */
+  exportMaxBytes: number;
 }
 
 /**
@@ -121,6 +127,14 @@ const EnvSchema = z.object({
     .optional(),
   DW_SIGNATURE_KEY: optionalText,
   BREAKWATER_READ_ONLY: flag.optional(),
+  // Issue 14, export download (helper "export").
+  BREAKWATER_EXPORT_MAX_MB: z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number of megabytes")
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= 65_536, "must be between 1 and 65536")
+    .optional(),
 });
 
 function dwAuthFrom(parsed: { DW_AUTH_DRIVER?: string; DW_SIGNATURE_KEY?: string }): DwAuth | { problem: string } {
@@ -190,6 +204,8 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     auth: auth.settings,
     personTokens: personTokens(parsed),
     hosts: hosts.policy,
+    // Issue 14, export download (helper "export").
+    exportMaxBytes: (parsed.BREAKWATER_EXPORT_MAX_MB ?? 1024) * 1024 * 1024,
   };
 }
 

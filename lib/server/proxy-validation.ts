@@ -59,10 +59,10 @@ export function responseContract(segments: readonly string[]): ResponseContract 
   }
 }
 
-/** `workflows/{id}[/debug | /runs[/{run}[/debug | /history[/export]]]]`; ids sit at fixed positions. */
+/** `workflows/{id}[/debug | /runs[/{run}[/debug | /history]]]`; ids sit at fixed positions. */
 function workflowContract(rest: readonly string[]): ResponseContract | null {
   const d = SCHEMA_DECODERS;
-  const [, second, , fourth, fifth] = rest;
+  const [, second, , fourth] = rest;
   switch (rest.length) {
     case 0:
       return contract(d.workflowList);
@@ -77,8 +77,7 @@ function workflowContract(rest: readonly string[]): ResponseContract | null {
       if (second !== "runs") return null;
       if (fourth === "debug") return contract(d.workflowDebug);
       return fourth === "history" ? contract(d.historyPage) : null;
-    case 5:
-      return second === "runs" && fourth === "history" && fifth === "export" ? contract(d.historyExport) : null;
+    // `runs/{run}/history/export` is not parsed: it is relayed byte for byte (lib/server/export-stream.ts).
     default:
       return null;
   }

@@ -6,6 +6,15 @@ import { responseContract } from "@/lib/server/proxy-validation";
 import type { ResponseContract } from "@/lib/server/proxy-validation";
 import { getLogger, loggedFetch } from "@/lib/server/log";
 import { credentialHeaders } from "@/lib/server/proxy-credentials";
+import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
+import type { CachedAnswer } from "@/lib/server/closed-run-cache";
+import {
+  closedRunCache,
+  closedRunKey,
+  closedRunRead,
+  credentialFingerprint,
+  isClosedAnswer,
+} from "@/lib/server/closed-run-cache";
 import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
 
 /**
@@ -15,6 +24,8 @@ import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
  * Bodies the console reads are validated here (proxy-validation.ts) and re-serialised from the
  * parsed value; a contract break is answered 502 `malformed_response` with the offending field.
  * Allow-listed paths no console screen reads (e.g. `namespaces/<name>`) are relayed as they are.
+ * The history export is neither parsed nor buffered: it is streamed as the download is
+ * (lib/server/export-stream.ts), under the same size limit.
  */
 
 const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-durable-workflow-control-plane-version", "retry-after"];
@@ -67,6 +78,8 @@ export interface ProxyRequest {
    */
   namespace: string | null;
   signal?: AbortSignal;
+  /** The client's Accept-Encoding, for the export relay (gzip passes through when the client takes it). */
+  acceptEncoding?: string | null;
 }
 
 function errorResponse(status: number, body: Record<string, unknown>): Response {
@@ -121,13 +134,50 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
 
   if (request.namespace === null && !isNamespaceFree(request.segments)) return namespaceRequired();
 
+  if (isHistoryExport(request.segments) && request.segments.length === 6 && request.segments[2] === "runs")
+    return relayExport(config, request, request.namespace ?? "");
+
+  const credentials = await credentialHeaders(config, request.token, "");
+  const read = closedRunRead(request.segments);
+  const cacheKey =
+    read === null || request.namespace === null
+      ? null
+      : closedRunKey(credentialFingerprint(credentials), request.namespace, request.segments, request.search);
+  const hit = cacheKey === null ? undefined : closedRunCache().get(cacheKey);
+  if (hit !== undefined) return cachedResponse(hit);
+  const response = await forward(config, request, credentials, (value, answer) => {
+    // Only a closed run's answer: an open run's describe and debug change with every event.
+    if (cacheKey !== null && read !== null && answer.status === 200 && isClosedAnswer(read, value))
+      closedRunCache().set(cacheKey, answer);
+  });
+  if (cacheKey !== null) response.headers.set(CACHE_HEADER, "miss");
+  return response;
+}
+
+/** Why an answer came from the closed-run cache: the header lets tests and operators see it. */
+export const CACHE_HEADER = "x-breakwater-cache";
+
+function cachedResponse(answer: CachedAnswer): Response {
+  const headers = new Headers(answer.headers as [string, string][]);
+  headers.set(CACHE_HEADER, "hit");
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+type OnValid = (value: unknown, answer: CachedAnswer) => void;
+
+async function forward(
+  config: ConsoleConfig,
+  request: ProxyRequest,
+  credentials: Record<string, string>,
+  onValid: OnValid,
+): Promise<Response> {
   const url = upstreamUrl(config, request.segments, request.search);
   const headers: Record<string, string> = {
     Accept: "application/json",
     ...(request.namespace === null ? {} : { "X-Namespace": request.namespace }),
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
     // A GET has no body: under the signature driver it carries the HMAC of "".
-    ...(await credentialHeaders(config, request.token, "")),
+    ...credentials,
   };
   const timeout = AbortSignal.timeout(await readTimeoutMs(config, request));
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
@@ -151,7 +201,8 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
     if (contract === null || !contract.statuses.includes(upstream.status)) {
       return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
     }
-    return validated(config, request.segments, upstream.status, await upstream.text(), contract, responseHeaders);
+    const text = await upstream.text();
+    return validated(config, request.segments, upstream.status, text, contract, responseHeaders, onValid);
   } catch (error) {
     if (isTimeout(error)) {
       return errorResponse(504, {
@@ -168,6 +219,20 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
   }
 }
 
+async function relayExport(config: ConsoleConfig, request: ProxyRequest, namespace: string): Promise<Response> {
+  const [, workflowId = "", , runId = ""] = request.segments;
+  const started = await startExportStream(config, {
+    workflowId,
+    runId,
+    namespace,
+    token: request.token,
+    acceptEncoding: request.acceptEncoding ?? null,
+    signal: request.signal,
+  });
+  if (started.ok) return started.response;
+  return exportFailureResponse(started.failure, { serverHost: config.serverHost });
+}
+
 function validated(
   config: ConsoleConfig,
   segments: readonly string[],
@@ -175,6 +240,7 @@ function validated(
   text: string,
   contract: ResponseContract,
   headers: Headers,
+  onValid: OnValid,
 ): Response {
   const malformed = (issuePath: string, problem: string): Response =>
     errorResponse(502, {
@@ -193,5 +259,7 @@ function validated(
   if (!decoded.ok) return malformed(decoded.issuePath, decoded.message);
   headers.set("content-type", "application/json");
   // The parsed value, not the original text: normalisations (PHP `[]` maps → `{}`) reach the browser.
-  return new Response(JSON.stringify(decoded.value), { status, headers });
+  const body = JSON.stringify(decoded.value);
+  onValid(decoded.value, { status, body, headers: [...headers.entries()] });
+  return new Response(body, { status, headers });
 }

@@ -27,6 +27,13 @@ beforeAll(async () => {
     const auth = req.headers.authorization ?? null;
     seen.push(auth);
     namespaces.push(req.headers["x-namespace"] as string | undefined);
+    if (req.url?.includes("/hostile")) {
+      // A server (or a gateway) that echoes the ids it was given into its message.
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ reason: "run_not_found", message: `No run ${decodeURIComponent(req.url)} <b>here</b>` }));
+      return;
+    }
     // As the DW server: no token → 401; a known token → the bundle.
     if (auth !== `Bearer ${TOKENS.admin}` && auth !== `Bearer ${TOKENS.operator}`) {
       res
@@ -55,8 +62,20 @@ const PASSWORD_AUTH = {
   BREAKWATER_SESSION_SECRET: "e".repeat(32),
 };
 
+interface Target {
+  namespace?: string;
+  workflowId?: string;
+  runId?: string;
+  headers?: Record<string, string>;
+}
+
 /** The route as a fresh process with this environment would run it. */
 async function exportAs(env: Record<string, string>, person: Person | null, namespace = "default"): Promise<Response> {
+  return exportOf(env, person, { namespace });
+}
+
+async function exportOf(env: Record<string, string>, person: Person | null, target: Target): Promise<Response> {
+  const { namespace = "default", workflowId = "wf-1", runId = "run-1" } = target;
   for (const name of [
     "DW_TOKEN",
     "DW_ADMIN_TOKEN",
@@ -70,11 +89,17 @@ async function exportAs(env: Record<string, string>, person: Person | null, name
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
   vi.doMock("@/lib/server/auth/users", async (original) => ({ ...(await original<object>()), loadUsers: () => [] }));
   const { GET } = await import("@/app/namespaces/[namespace]/workflows/[workflowId]/runs/[runId]/export/route");
-  const headers = forwardHeaders(new Headers({ host: "127.0.0.1:3000" }), person);
-  const request = new NextRequest(`http://127.0.0.1:3000/namespaces/${namespace}/workflows/wf-1/runs/run-1/export`, {
-    headers,
+  const headers = forwardHeaders(new Headers({ host: "127.0.0.1:3000", ...target.headers }), person);
+  const path = `/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/export`;
+  const request = new NextRequest(`http://127.0.0.1:3000${path}`, { headers });
+  // As Next passes them: the path's segments, still percent-encoded (routeParam decodes them).
+  return GET(request, {
+    params: Promise.resolve({
+      namespace,
+      workflowId: encodeURIComponent(workflowId),
+      runId: encodeURIComponent(runId),
+    }),
   });
-  return GET(request, { params: Promise.resolve({ namespace, workflowId: "wf-1", runId: "run-1" }) });
 }
 
 describe("history export token", () => {
@@ -129,5 +154,63 @@ describe("history export token", () => {
     const response = await exportAs({ DW_ADMIN_TOKEN: TOKENS.admin }, null);
     expect(response.status).toBe(200);
     expect(seen).toEqual([`Bearer ${TOKENS.admin}`]);
+  });
+});
+
+describe("history export errors", () => {
+  const admin = { DW_ADMIN_TOKEN: TOKENS.admin };
+  const NAVIGATION = { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" };
+  const HOSTILE = { workflowId: `hostile<script>alert(1)</script>"'&`, runId: `r"><img src=x onerror=alert(2)>` };
+
+  it("shows a navigation a page with the reason and a link back to the run, everything escaped; status kept", async () => {
+    const response = await exportOf(admin, null, { ...HOSTILE, headers: NAVIGATION });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBeNull();
+    const html = await response.text();
+    expect(html).toContain("The Durable Workflow server does not know this run (HTTP 404).");
+    expect(html).toContain('data-reason="run_not_found"');
+    // The server's message is shown as text, never as markup.
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;");
+    expect(html).toContain("&lt;b&gt;here&lt;/b&gt;");
+    expect(html).not.toMatch(/<script|<img|<b>/);
+    const href = /<a href="([^"]*)">Back to the run<\/a>/.exec(html)?.[1];
+    expect(href).toBe(
+      `/namespaces/default/workflows/${encodeURIComponent(HOSTILE.workflowId).replace(/'/g, "&#39;")}/runs/${encodeURIComponent(HOSTILE.runId)}`,
+    );
+  });
+
+  it("treats a request that says it navigates (Sec-Fetch-Mode) as a navigation whatever its Accept", async () => {
+    const response = await exportOf(admin, null, {
+      ...HOSTILE,
+      headers: { accept: "*/*", "sec-fetch-mode": "navigate" },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  });
+
+  it("gives other clients the JSON error, as before", async () => {
+    const response = await exportOf(admin, null, { ...HOSTILE, headers: { accept: "application/json" } });
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { reason: string }).reason).toBe("run_not_found");
+  });
+
+  it("answers 502 with a page when the server is down, and 502 JSON to a program", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const downUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = { ...admin, DW_SERVER_URL: downUrl };
+    const page = await exportOf(down, null, { headers: NAVIGATION });
+    expect(page.status).toBe(502);
+    expect(await page.text()).toContain("The Durable Workflow server could not be reached (HTTP 502).");
+    const json = await exportOf(down, null, {});
+    expect(json.status).toBe(502);
+    expect(await json.json()).toMatchObject({ reason: "server_unavailable", httpStatus: 502 });
+  });
+
+  it("shows the person's locale on the page (German from Accept-Language)", async () => {
+    const page = await exportOf(admin, null, { ...HOSTILE, headers: { ...NAVIGATION, "accept-language": "de-DE" } });
+    expect(await page.text()).toContain('<html lang="de">');
   });
 });

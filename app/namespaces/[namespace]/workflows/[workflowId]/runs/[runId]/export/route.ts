@@ -1,9 +1,13 @@
 import type { NextRequest } from "next/server";
-import { routeParam } from "@/lib/routes/route-for";
-import { parseNamespace } from "@/lib/preferences";
+import { createTranslator } from "next-intl";
+import { routeParam, runHref } from "@/lib/routes/route-for";
+import { LOCALE_COOKIE, parseNamespace } from "@/lib/preferences";
+import { resolveLocale } from "@/lib/i18n/locales";
+import { loadMessages } from "@/lib/i18n/messages";
 import { getConfig } from "@/lib/server/config";
 import { tokenForRequest } from "@/lib/server/dw";
-import { proxyGet } from "@/lib/server/proxy";
+import type { ExportFailure, ExportPageWords } from "@/lib/server/export-stream";
+import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
 
 /** File names keep to a safe alphabet; the ids themselves travel in the bundle. */
 function fileName(workflowId: string, runId: string): string {
@@ -11,10 +15,42 @@ function fileName(workflowId: string, runId: string): string {
   return `history-export-${safe(workflowId)}-${safe(runId)}.json`;
 }
 
+const EXPLAINED = new Set([
+  "run_not_found",
+  "export_too_large",
+  "server_unavailable",
+  "server_timeout",
+  "unauthorized",
+  "forbidden",
+]);
+
+function pageWords(request: NextRequest): ExportPageWords {
+  const locale = resolveLocale(request.cookies.get(LOCALE_COOKIE)?.value, request.headers.get("accept-language"));
+  const t = createTranslator({ locale, messages: loadMessages(locale), namespace: "exportDownload" });
+  return {
+    lang: locale,
+    title: t("title"),
+    heading: t("heading"),
+    back: t("back"),
+    explain: (failure: ExportFailure) =>
+      EXPLAINED.has(failure.reason)
+        ? t(`reason.${failure.reason as "run_not_found"}`)
+        : t("reason.other", { status: failure.status }),
+  };
+}
+
+/** A navigation (the link clicked, or opened in a tab) asks for HTML or says it navigates; fetch and curl do neither. */
+function wantsHtml(request: NextRequest): boolean {
+  if (request.headers.get("sec-fetch-mode") === "navigate") return true;
+  return (request.headers.get("accept") ?? "").toLowerCase().includes("text/html");
+}
+
 /**
- * "Download history export": the server's bundle relayed byte for byte (its integrity checksum
- * stays valid), as an attachment. The signed-in person's token is added here (a viewer's export goes
- * out with the viewer's token, like every other read) and never reaches the browser.
+ * "Download history export": the server's bundle relayed byte for byte, still compressed
+ * (lib/server/export-stream.ts), as an attachment; its integrity checksum stays valid. The
+ * signed-in person's token is added here (a viewer's export goes out with the viewer's token, like
+ * every other read) and never reaches the browser. A failure before the first byte is a page with
+ * a way back to the run for a person, the JSON error for a program.
  */
 export async function GET(
   request: NextRequest,
@@ -27,15 +63,22 @@ export async function GET(
   if (namespace === null) return new Response("Not found\n", { status: 404 });
   const workflowId = routeParam(rawWorkflowId);
   const runId = routeParam(rawRunId);
-  const upstream = await proxyGet(config, {
-    segments: ["workflows", workflowId, "runs", runId, "history", "export"],
-    token: tokenForRequest(config, request.headers),
-    search: "",
+  const started = await startExportStream(config, {
+    workflowId,
+    runId,
     namespace,
+    token: tokenForRequest(config, request.headers),
+    acceptEncoding: request.headers.get("accept-encoding"),
     signal: request.signal,
   });
-  if (!upstream.ok) return upstream;
-  const headers = new Headers(upstream.headers);
-  headers.set("content-disposition", `attachment; filename="${fileName(workflowId, runId)}"`);
-  return new Response(upstream.body, { status: upstream.status, headers });
+  if (!started.ok)
+    return exportFailureResponse(started.failure, {
+      serverHost: config.serverHost,
+      page: wantsHtml(request)
+        ? { words: pageWords(request), runHref: runHref(namespace, workflowId, runId) }
+        : undefined,
+    });
+  const { response } = started;
+  response.headers.set("content-disposition", `attachment; filename="${fileName(workflowId, runId)}"`);
+  return response;
 }
