@@ -98,7 +98,7 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
         {data && !livenessListing ? (
           <p data-testid="scan-partial" className="mt-1 text-xs text-fg-muted">
             {t("partial", { limit: SCAN_LIMIT, concurrency: SCAN_CONCURRENCY })}
-            {data.capped ? ` ${t("capped", { total: data.openTotal ?? 0, limit: SCAN_LIMIT })}` : ""}
+            {data.capped ? ` ${t("capped", { limit: SCAN_LIMIT })}` : ""}
             {data.unreadable ? ` ${t("unreadable", { count: data.unreadable })}` : ""}
           </p>
         ) : null}

@@ -17,8 +17,6 @@ export interface ScanProgress {
 export interface AttentionScan {
   runs: AttentionRunInput[];
   debugByRun: Map<string, WorkflowDebug>;
-  /** Open runs the list reported in total, when it said. */
-  openTotal: number | null;
   /** Open runs listed before the scan stopped listing (at most one page past {@link SCAN_LIMIT}). */
   listed: number;
   /** Open runs whose debug was read (readable or not): at most {@link SCAN_LIMIT}. */
@@ -49,14 +47,12 @@ async function scanAttention(
   const client = browserDwClientFor(namespace);
   const open: { workflowId: string; runId: string }[] = [];
   let token: string | null = null;
-  let openTotal: number | null = null;
   let capped = false;
   do {
     const page = await client.listWorkflows(
       { status: "running", pageSize: SCAN_PAGE_SIZE, nextPageToken: token },
       { signal },
     );
-    openTotal = page.workflow_count;
     for (const row of page.workflows) open.push({ workflowId: row.workflow_id, runId: row.run_id });
     token = page.next_page_token ?? null;
     setProgress({ listed: open.length, read: 0 });
@@ -101,7 +97,6 @@ async function scanAttention(
   return {
     runs,
     debugByRun,
-    openTotal,
     listed: open.length,
     read: scanned.length,
     capped,
