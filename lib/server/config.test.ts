@@ -76,4 +76,25 @@ describe("parseConfig", () => {
   it("refuses credentials in the URL, since the host is shown to operators", () => {
     expect(() => parseConfig({ DW_SERVER_URL: "http://user:pw@dw:8080" })).toThrow(/DW_SERVER_URL/);
   });
+
+  it("bounds the run view: cache 256 MB, 4 walks, 2 upstream long-polls by default, each settable", () => {
+    expect(parseConfig({}).runView).toEqual({ cacheMaxBytes: 256 * 1024 * 1024, maxWalks: 4, maxLongPolls: 2 });
+    expect(
+      parseConfig({
+        BREAKWATER_RUN_VIEW_CACHE_MB: "16",
+        BREAKWATER_RUN_VIEW_WALKS: "2",
+        BREAKWATER_RUN_VIEW_LONG_POLLS: "0",
+      }).runView,
+    ).toEqual({ cacheMaxBytes: 16 * 1024 * 1024, maxWalks: 2, maxLongPolls: 0 });
+    let error: unknown;
+    try {
+      parseConfig({ BREAKWATER_RUN_VIEW_WALKS: "0", BREAKWATER_RUN_VIEW_CACHE_MB: "lots" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).variables.sort()).toEqual([
+      "BREAKWATER_RUN_VIEW_CACHE_MB",
+      "BREAKWATER_RUN_VIEW_WALKS",
+    ]);
+  });
 });
