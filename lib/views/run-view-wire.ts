@@ -25,6 +25,17 @@ export type RunViewLine =
       pageSize: number;
       /** Fields only the export bundle has, which these views therefore lack (shown to the operator). */
       exportOnly: string[];
+      /**
+       * (Added by the service.) The sequence the chunks of this answer follow: the `since` asked for
+       * when the server could continue from it, else 0 — a whole view, so drop every chunk held.
+       */
+      from?: number;
+      /**
+       * (Added by the service.) True when this answer waits on the server's long-poll (`wait=1`
+       * honoured); false when it is answered at once (closed run, nothing asked, or the console's
+       * long-poll cap reached), so a tailing browser should pause before asking again.
+       */
+      held?: boolean;
     }
   | { t: "progress"; read: number; total: number | null }
   | DerivedChunk

@@ -1,0 +1,129 @@
+import "server-only";
+import { PassThrough, Readable } from "node:stream";
+import { createGzip } from "node:zlib";
+import { isDwError } from "@/lib/dw/errors";
+import { DwServerUnavailableError } from "@/lib/dw/errors";
+import { RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
+import type { ConsoleConfig } from "@/lib/server/config";
+import type { Subscriber } from "./run-state";
+
+export type CacheOutcome = "hit" | "joined" | "miss" | "extend";
+
+const NDJSON = "application/x-ndjson; charset=utf-8";
+
+export function jsonError(status: number, body: Record<string, unknown>): Response {
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A failed describe (or export read) as the read proxy answers it: the server's own envelope and
+ * status relayed (404 run_not_found, 401, 403 …), 502/504 with the proxy's reasons when the server
+ * cannot be reached, 502 `malformed_response` when its answer broke the contract.
+ */
+export function errorEnvelope(config: Pick<ConsoleConfig, "serverHost">, error: unknown): Response {
+  const server = config.serverHost;
+  if (!isDwError(error)) {
+    return jsonError(500, { reason: "unknown", message: error instanceof Error ? error.message : String(error) });
+  }
+  if (error instanceof DwServerUnavailableError && error.unavailableCause === "timeout") {
+    return jsonError(504, {
+      reason: "server_timeout",
+      message: `The Durable Workflow server at ${server} did not answer in time.`,
+      server,
+    });
+  }
+  if (error instanceof DwServerUnavailableError && error.unavailableCause === "network") {
+    return jsonError(502, {
+      reason: "server_unavailable",
+      message: `The Durable Workflow server at ${server} is not reachable.`,
+      server,
+    });
+  }
+  if (error.reason === "malformed_response") {
+    const issuePath = "issuePath" in error ? error.issuePath : "$";
+    return jsonError(502, { reason: "malformed_response", message: error.message, issue_path: issuePath, server });
+  }
+  // The person left before the answer: nobody reads this one.
+  if (error.reason === "aborted") return jsonError(499, { reason: "aborted", message: error.message });
+  const status = error.httpStatus !== null && error.httpStatus >= 400 ? error.httpStatus : 502;
+  if (isRecord(error.body)) return jsonError(status, error.body);
+  return jsonError(status, { reason: error.serverReason ?? error.reason, message: error.message });
+}
+
+export function acceptsGzip(request: Request): boolean {
+  return /\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "");
+}
+
+function viewHeaders(outcome: CacheOutcome, gzip: boolean): Headers {
+  const headers = new Headers({ "content-type": NDJSON, "cache-control": "no-store", [RUN_VIEW_HEADER]: outcome });
+  // Next's compression leaves NDJSON alone (not a compressible type), so the console gzips it itself.
+  if (gzip) {
+    headers.set("content-encoding", "gzip");
+    headers.set("vary", "accept-encoding");
+  }
+  return headers;
+}
+
+/** A finished answer from buffers (a cache hit): no JSON work, one write per buffer. */
+export function bufferedView(outcome: CacheOutcome, parts: readonly Buffer[]): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: viewHeaders(outcome, false) });
+}
+
+/** A Buffer as a body without a copy (a Node Buffer is a Uint8Array over a possibly pooled ArrayBuffer). */
+export function bodyOf(bytes: Buffer): BodyInit {
+  return bytes as unknown as Uint8Array<ArrayBuffer>;
+}
+
+export function gzippedView(outcome: CacheOutcome, gzip: Buffer): Response {
+  return new Response(bodyOf(gzip), {
+    status: 200,
+    headers: viewHeaders(outcome, true),
+  });
+}
+
+/**
+ * A streamed answer: a subscriber whose lines go out as they come (gzip flushed after each batch,
+ * so a page's lines reach the browser at once), and `onGone` called once when the person leaves
+ * (request aborted or body cancelled) before the end.
+ */
+export function streamedView(
+  outcome: CacheOutcome,
+  gzip: boolean,
+  signal: AbortSignal,
+  onGone: (subscriber: Subscriber) => void,
+): { response: Response; subscriber: Subscriber } {
+  const stream = gzip ? createGzip() : new PassThrough();
+  let ended = false;
+  const subscriber: Subscriber = {
+    write(lines) {
+      if (ended || stream.destroyed) return;
+      for (const line of lines) stream.write(line);
+      if ("flush" in stream) stream.flush();
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      stream.end();
+    },
+  };
+  const gone = () => {
+    if (ended) return;
+    ended = true;
+    onGone(subscriber);
+    stream.destroy();
+  };
+  signal.addEventListener("abort", gone, { once: true });
+  stream.once("close", gone);
+  const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+  return { response: new Response(body, { status: 200, headers: viewHeaders(outcome, gzip) }), subscriber };
+}
