@@ -1,5 +1,4 @@
 import "server-only";
-import { PassThrough, Readable } from "node:stream";
 import { createGzip } from "node:zlib";
 import { isDwError } from "@/lib/dw/errors";
 import { DwServerUnavailableError } from "@/lib/dw/errors";
@@ -94,7 +93,8 @@ export function gzippedView(outcome: CacheOutcome, gzip: Buffer): Response {
 /**
  * A streamed answer: a subscriber whose lines go out as they come (gzip flushed after each batch,
  * so a page's lines reach the browser at once), and `onGone` called once when the person leaves
- * (request aborted or body cancelled) before the end.
+ * (request aborted or body cancelled) before the end. The web stream is fed by hand rather than
+ * through `Readable.toWeb`, whose adapter can enqueue after a cancel and throw.
  */
 export function streamedView(
   outcome: CacheOutcome,
@@ -102,28 +102,54 @@ export function streamedView(
   signal: AbortSignal,
   onGone: (subscriber: Subscriber) => void,
 ): { response: Response; subscriber: Subscriber } {
-  const stream = gzip ? createGzip() : new PassThrough();
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  let open = true;
   let ended = false;
+  const push = (bytes: Uint8Array) => {
+    if (open) controller?.enqueue(bytes);
+  };
+  const close = () => {
+    if (!open) return;
+    open = false;
+    controller?.close();
+  };
+  const zip = gzip ? createGzip() : null;
+  zip?.on("data", push);
+  zip?.on("end", close);
   const subscriber: Subscriber = {
     write(lines) {
-      if (ended || stream.destroyed) return;
-      for (const line of lines) stream.write(line);
-      if ("flush" in stream) stream.flush();
+      if (ended) return;
+      if (zip === null) for (const line of lines) push(line);
+      else {
+        for (const line of lines) zip.write(line);
+        zip.flush();
+      }
     },
     end() {
       if (ended) return;
       ended = true;
-      stream.end();
+      if (zip === null) close();
+      else zip.end();
     },
   };
-  const gone = () => {
+  const gone = (cancelled: boolean) => {
+    signal.removeEventListener("abort", onAbort);
     if (ended) return;
     ended = true;
     onGone(subscriber);
-    stream.destroy();
+    zip?.destroy();
+    if (cancelled) open = false;
+    else close();
   };
-  signal.addEventListener("abort", gone, { once: true });
-  stream.once("close", gone);
-  const body = Readable.toWeb(stream) as ReadableStream<Uint8Array>;
+  const onAbort = () => gone(false);
+  signal.addEventListener("abort", onAbort, { once: true });
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+    },
+    cancel() {
+      gone(true);
+    },
+  });
   return { response: new Response(body, { status: 200, headers: viewHeaders(outcome, gzip) }), subscriber };
 }
