@@ -278,6 +278,7 @@ describe("GET /api/run-view on a closed run", () => {
   it("answers a repeat view from the cache: hit, the same lines, no history read, gzip when asked", async () => {
     const { svc, calls, history } = service();
     const first = await linesOf(await svc.view(viewRequest(closedRun)));
+    await svc.idle();
     const before = history().length;
     const describes = calls.length;
     const again = await svc.view(viewRequest(closedRun));
