@@ -2,7 +2,7 @@ import "server-only";
 import { createGzip } from "node:zlib";
 import { isDwError } from "@/lib/dw/errors";
 import { DwServerUnavailableError } from "@/lib/dw/errors";
-import { RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
 import type { ConsoleConfig } from "@/lib/server/config";
 import type { Subscriber } from "./run-state";
 
@@ -53,17 +53,19 @@ export function errorEnvelope(config: Pick<ConsoleConfig, "serverHost">, error: 
   return jsonError(status, { reason: error.serverReason ?? error.reason, message: error.message });
 }
 
-export function acceptsGzip(request: Request): boolean {
-  return /\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "");
+/**
+ * The browser asks for a gzip body with `gzip=1` and inflates it itself (DecompressionStream). Not
+ * Content-Encoding: Next drops that header from a route handler's response
+ * (next/dist/server/send-response.js FORBIDDEN_HEADERS), and its own compression leaves NDJSON
+ * alone (not a compressible type) — and would gzip a cached answer again on every repeat view.
+ */
+export function wantsGzip(request: Request): boolean {
+  return new URL(request.url).searchParams.get("gzip") === "1";
 }
 
 function viewHeaders(outcome: CacheOutcome, gzip: boolean): Headers {
   const headers = new Headers({ "content-type": NDJSON, "cache-control": "no-store", [RUN_VIEW_HEADER]: outcome });
-  // Next's compression leaves NDJSON alone (not a compressible type), so the console gzips it itself.
-  if (gzip) {
-    headers.set("content-encoding", "gzip");
-    headers.set("vary", "accept-encoding");
-  }
+  if (gzip) headers.set(RUN_VIEW_ENCODING_HEADER, "gzip");
   return headers;
 }
 

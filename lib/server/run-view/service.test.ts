@@ -22,7 +22,7 @@ import type { Db } from "@/server/store/db";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedLongRun } from "@/bench/support/history-seed";
-import { RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
 import type { RunViewExtras } from "@/lib/views/run-view-wire";
 import { forwardHeaders } from "@/lib/server/auth/principal";
 import { parseConfig } from "@/lib/server/config";
@@ -262,6 +262,17 @@ describe("GET /api/run-view on a closed run", () => {
     expect(history().some((call) => call.url.searchParams.has("wait_new_event"))).toBe(false);
   });
 
+  it("streams the same lines gzipped with gzip=1, inflatable as they come", async () => {
+    const { svc } = service();
+    const zipped = await svc.view(viewRequest(closedRun, { gzip: "1" }));
+    expect(zipped.headers.get(RUN_VIEW_HEADER)).toBe("miss");
+    expect(zipped.headers.get(RUN_VIEW_ENCODING_HEADER)).toBe("gzip");
+    const inflated = zipped.body!.pipeThrough(new DecompressionStream("gzip"));
+    const lines = parseLines(await new Response(inflated).text());
+    expect(lines.at(-1)).toEqual({ t: "done", lastSequence: 2500 });
+    expect(assembled(lines).list).toEqual(batch.list);
+  });
+
   it("adds up to the batch views over the whole history", async () => {
     const { svc } = service();
     const view = assembled(await linesOf(await svc.view(viewRequest(closedRun))));
@@ -291,8 +302,8 @@ describe("GET /api/run-view on a closed run", () => {
     ]);
     expect(second[0]).toMatchObject({ t: "meta", cache: "hit", closed: true, total: 2500 });
     expect(assembled(second)).toEqual(assembled(first));
-    const zipped = await svc.view(viewRequest(closedRun, {}, { headers: { "accept-encoding": "gzip, br" } }));
-    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    const zipped = await svc.view(viewRequest(closedRun, { gzip: "1" }));
+    expect(zipped.headers.get(RUN_VIEW_ENCODING_HEADER)).toBe("gzip");
     const unzipped = parseLines(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString("utf8"));
     expect(unzipped).toEqual(second);
     expect(svc.stats()).toMatchObject({ walks: 0, cacheEntries: 1 });

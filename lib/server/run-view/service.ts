@@ -17,7 +17,7 @@ import { RunViewCache } from "./cache";
 import type { CachedView } from "./cache";
 import { readExtras } from "./extras";
 import { LongPollPool } from "./long-poll-pool";
-import { acceptsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
+import { wantsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
 import type { CacheOutcome } from "./responses";
 import { RunState, Walk, encodeLine } from "./run-state";
 import type { Subscriber } from "./run-state";
@@ -163,7 +163,7 @@ export class RunViewService {
     if ("refusal" in checked) return checked.refusal;
     const { params, client, closed, key } = checked;
     const cached = this.cache.get(`view|${key}`);
-    if (cached?.kind === "view") return this.hit(cached, params.since, acceptsGzip(request));
+    if (cached?.kind === "view") return this.hit(cached, params.since, wantsGzip(request));
 
     let state = this.live.get(key);
     if (state === undefined) {
@@ -194,7 +194,7 @@ export class RunViewService {
       from,
       held,
     });
-    const { response, subscriber } = streamedView(outcome, acceptsGzip(request), request.signal, (gone) =>
+    const { response, subscriber } = streamedView(outcome, wantsGzip(request), request.signal, (gone) =>
       this.unsubscribe(state, walk, gone),
     );
     // Replay and subscribe in one synchronous step: no line can fall between them.
