@@ -411,10 +411,15 @@ function extrasResponse(body: Buffer, outcome: "hit" | "miss"): Response {
 
 const gzipAsync = promisify(gzip);
 
-let shared: RunViewService | undefined;
+const SHARED = Symbol.for("breakwater.run-view-service");
 
-/** The process-wide service: one cache and one set of walks for every viewer. */
+/**
+ * The process-wide service: one cache and one set of walks for every viewer. Held on globalThis,
+ * not in a module variable: Next may evaluate this module once per route bundle (and again on a
+ * dev reload), and the stats route must see the walks the view route runs.
+ */
 export function getRunViewService(config: ConsoleConfig): RunViewService {
-  shared ??= new RunViewService(config);
-  return shared;
+  const holder = globalThis as unknown as Record<symbol, RunViewService | undefined>;
+  holder[SHARED] ??= new RunViewService(config);
+  return holder[SHARED];
 }
