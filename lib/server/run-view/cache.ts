@@ -22,7 +22,7 @@ export interface CachedView {
   meta: Buffer;
   chunks: ChunkLine[];
   /** progress + snapshot + done. */
-  tail: Buffer;
+  tail: Buffer[];
   /** The whole answer gzip-compressed once, for a browser that accepts gzip (null: not made). */
   gzip: Buffer | null;
   /** Page ends a `since` may name (a run that closed while a browser tailed it). */
@@ -39,7 +39,8 @@ export type CacheEntry = CachedView | CachedExtras;
 
 export function entryBytes(entry: CacheEntry): number {
   if (entry.kind === "extras") return entry.body.length;
-  let bytes = entry.meta.length + (entry.gzip?.length ?? 0) + entry.tail.length + entry.boundaries.length * 8;
+  let bytes = entry.meta.length + (entry.gzip?.length ?? 0) + entry.boundaries.length * 8;
+  for (const line of entry.tail) bytes += line.length;
   for (const chunk of entry.chunks) bytes += chunk.line.length;
   return bytes;
 }

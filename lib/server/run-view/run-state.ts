@@ -29,9 +29,13 @@ export class Walk {
 
   constructor(
     readonly from: number,
-    /** The walk holds its run's place in the long-poll pool. */
-    readonly holdsLongPoll: boolean,
-  ) {}
+    /** The walk starts with a long-poll: it holds its run's place in the pool until the poll ends. */
+    readonly waits: boolean,
+  ) {
+    this.holdsPollPlace = waits;
+  }
+
+  holdsPollPlace: boolean;
 
   broadcast(lines: readonly Buffer[]): void {
     if (lines.length === 0) return;
@@ -63,7 +67,7 @@ export class RunState {
   /** Walked to the end of a run that was closed when the walk began: final. */
   complete = false;
   /** The last answer's progress + snapshot + done lines, once complete. */
-  tail: Buffer | null = null;
+  tail: Buffer[] | null = null;
 
   constructor(
     readonly key: string,

@@ -1,6 +1,5 @@
 import "server-only";
-import { gzip } from "node:zlib";
-import { promisify } from "node:util";
+import { createGzip } from "node:zlib";
 import type { Logger } from "pino";
 import { LRUCache } from "lru-cache";
 import { createDwClient } from "@/lib/dw/client";
@@ -171,6 +170,8 @@ export class RunViewService {
       this.live.set(key, state);
     }
     const from = params.since !== null && state.boundaries.has(params.since) ? params.since : 0;
+    // A walk that has sent its last line is not joined (it is only waiting to be settled).
+    if (state.walk?.over === true) this.settle(state, state.walk);
     // Walked and closed, not in the cache (larger than all of it, or its gzip still being made): from memory.
     if (state.complete && state.walk === null) return this.hit(this.finished(state), params.since, false);
 
@@ -208,7 +209,7 @@ export class RunViewService {
     if (since === null || since === 0 || !entry.boundaries.includes(since)) {
       return gzip && entry.gzip !== null
         ? gzippedView("hit", entry.gzip)
-        : bufferedView("hit", [entry.meta, ...entry.chunks.map((c) => c.line), entry.tail]);
+        : bufferedView("hit", [entry.meta, ...entry.chunks.map((c) => c.line), ...entry.tail]);
     }
     const meta = encodeLine({
       t: "meta",
@@ -221,7 +222,7 @@ export class RunViewService {
       held: false,
     });
     const lines = entry.chunks.filter((chunk) => chunk.at > since).map((chunk) => chunk.line);
-    return bufferedView("hit", [meta, ...lines, entry.tail]);
+    return bufferedView("hit", [meta, ...lines, ...entry.tail]);
   }
 
   private unsubscribe(state: RunState, walk: Walk, subscriber: Subscriber): void {
@@ -236,8 +237,15 @@ export class RunViewService {
   /** Forgets a walk that is over: stats, the run's slot in the long-poll pool, the run's pointer. */
   private settle(state: RunState, walk: Walk): void {
     this.walks.delete(walk);
-    if (walk.holdsLongPoll) this.longPolls.release(state.key);
+    this.releasePollPlace(state, walk);
     if (state.walk === walk) state.walk = null;
+  }
+
+  /** Gives the run's long-poll place back, once: a later walk of the same run may hold it by then. */
+  private releasePollPlace(state: RunState, walk: Walk): void {
+    if (!walk.holdsPollPlace) return;
+    walk.holdsPollPlace = false;
+    this.longPolls.release(state.key);
   }
 
   private startWalk(state: RunState, client: DwClient, closed: boolean, wait: boolean): void {
@@ -254,17 +262,17 @@ export class RunViewService {
     let outcome = "done";
     try {
       let first: PageRead | null = null;
-      if (walk.holdsLongPoll) {
+      if (walk.waits) {
         walk.phase = "polling";
         // Waiting takes no walk slot: it reads nothing until the server has something.
         first = await readPage(client, state.target, state.lastSequence, { signal, wait: true });
-        this.longPolls.release(state.key);
-        if (first.events.length === 0) first = null;
+        this.releasePollPlace(state, walk);
       }
       release = await this.slots.acquire(signal);
       walk.phase = "reading";
       if (state.derivation === null) await this.begin(state, client, signal);
       if (first !== null) this.apply(state, walk, first, signal);
+      // After a long-poll (even an empty one: 30 s with nothing new), read on only if there is more.
       if (first === null || first.more) {
         for await (const page of walkPages(client, state.target, state.lastSequence, { signal })) {
           this.apply(state, walk, page, signal);
@@ -334,7 +342,7 @@ export class RunViewService {
     walk.finish(tail);
     if (!closed) return;
     state.complete = true;
-    state.tail = Buffer.concat(tail);
+    state.tail = tail;
     const stored = this.store(state).finally(() => this.storing.delete(stored));
     this.storing.add(stored);
   }
@@ -351,7 +359,7 @@ export class RunViewService {
   private async store(state: RunState): Promise<void> {
     const entry = this.finished(state);
     try {
-      entry.gzip = await gzipAsync(Buffer.concat([entry.meta, ...entry.chunks.map((chunk) => chunk.line), entry.tail]));
+      entry.gzip = await gzipParts([entry.meta, ...entry.chunks.map((chunk) => chunk.line), ...entry.tail]);
     } catch (error) {
       this.logger.warn({ failure: String(error) }, "run-view gzip failed");
     }
@@ -376,7 +384,7 @@ export class RunViewService {
       lastSequence: state.lastSequence,
       meta,
       chunks: [...state.chunks],
-      tail: state.tail ?? Buffer.alloc(0),
+      tail: state.tail ?? [],
       gzip: null,
       boundaries: [...state.boundaries],
     };
@@ -409,7 +417,18 @@ function extrasResponse(body: Buffer, outcome: "hit" | "miss"): Response {
   });
 }
 
-const gzipAsync = promisify(gzip);
+/** Gzips the parts as one stream on zlib's thread pool, without first copying them into one buffer. */
+function gzipParts(parts: readonly Buffer[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const zip = createGzip();
+    const out: Buffer[] = [];
+    zip.on("data", (chunk: Buffer) => out.push(chunk));
+    zip.once("end", () => resolve(Buffer.concat(out)));
+    zip.once("error", reject);
+    for (const part of parts) zip.write(part);
+    zip.end();
+  });
+}
 
 const SHARED = Symbol.for("breakwater.run-view-service");
 
