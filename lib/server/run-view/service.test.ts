@@ -552,6 +552,18 @@ describe("extras", () => {
     expect(await again.json()).toEqual(extras);
     expect(calls.filter((call) => call.url.pathname.endsWith("/export"))).toHaveLength(1);
   });
+
+  it("authorises first: an unknown run is 404 without reading the export", async () => {
+    const { svc, calls } = service();
+    const response = await svc.extras(
+      new Request(`http://console.test/api/run-view/extras?workflow_id=${closedRun.workflowId}&run_id=nope`, {
+        headers: { "x-namespace": "default" },
+      }),
+    );
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ reason: "run_not_found" });
+    expect(calls.some((call) => call.url.pathname.endsWith("/export"))).toBe(false);
+  });
 });
 
 describe("RunViewCache", () => {

@@ -396,6 +396,13 @@ export class RunViewService {
     const key = `extras|${checked.key}`;
     const cached = this.cache.get(key);
     if (cached?.kind === "extras") return extrasResponse(cached.body, "hit");
+    // The export is the heaviest read there is: it takes a walk slot, like a history walk.
+    let release: () => void;
+    try {
+      release = await this.slots.acquire(request.signal);
+    } catch {
+      return jsonError(499, { reason: "aborted", message: "the request was aborted" });
+    }
     const read = await readExtras(
       this.config,
       request,
@@ -403,7 +410,7 @@ export class RunViewService {
       checked.params.target,
       this.baseFetch,
       this.logger,
-    );
+    ).finally(release);
     if ("refusal" in read) return read.refusal;
     if (checked.closed) this.cache.set(key, { kind: "extras", body: read.body });
     return extrasResponse(read.body, "miss");
