@@ -77,11 +77,31 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ DW_SERVER_URL: "http://user:pw@dw:8080" })).toThrow(/DW_SERVER_URL/);
   });
 
-  // Issue 14, export download (helper "export").
   it("reads BREAKWATER_EXPORT_MAX_MB as a byte limit, 1024 MB by default, and names a bad value", () => {
     expect(parseConfig({}).exportMaxBytes).toBe(1024 * 1024 * 1024);
     expect(parseConfig({ BREAKWATER_EXPORT_MAX_MB: " 5 " }).exportMaxBytes).toBe(5 * 1024 * 1024);
     for (const bad of ["0", "1.5", "-3", "lots", "70000"])
       expect(() => parseConfig({ BREAKWATER_EXPORT_MAX_MB: bad }), bad).toThrow(/BREAKWATER_EXPORT_MAX_MB: must be/);
+  });
+
+  it("bounds the run view: cache 256 MB, 4 walks, 2 upstream long-polls by default, each settable", () => {
+    expect(parseConfig({}).runView).toEqual({ cacheMaxBytes: 256 * 1024 * 1024, maxWalks: 4, maxLongPolls: 2 });
+    expect(
+      parseConfig({
+        BREAKWATER_RUN_VIEW_CACHE_MB: "16",
+        BREAKWATER_RUN_VIEW_WALKS: "2",
+        BREAKWATER_RUN_VIEW_LONG_POLLS: "0",
+      }).runView,
+    ).toEqual({ cacheMaxBytes: 16 * 1024 * 1024, maxWalks: 2, maxLongPolls: 0 });
+    let error: unknown;
+    try {
+      parseConfig({ BREAKWATER_RUN_VIEW_WALKS: "0", BREAKWATER_RUN_VIEW_CACHE_MB: "lots" });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).variables.sort()).toEqual([
+      "BREAKWATER_RUN_VIEW_CACHE_MB",
+      "BREAKWATER_RUN_VIEW_WALKS",
+    ]);
   });
 });

@@ -34,12 +34,26 @@ export interface ConsoleConfig {
   personTokens: Readonly<Record<PersonRole, PersonToken>>;
   /** BREAKWATER_ALLOWED_HOSTS and BREAKWATER_TRUSTED_PROXIES: who the console answers (lib/server/hosts.ts). */
   hosts: HostPolicy;
-  // Issue 14, export download (helper "export"): one block, to ease merging other keys.
   /**
    * The largest history export the console relays, in bytes as sent on the wire (BREAKWATER_EXPORT_MAX_MB,
    * default 1024 MB): refused before streaming when Content-Length says it is over, cut off once past it.
    */
   exportMaxBytes: number;
+  /** The console-side run view (issue 14; docs/decisions/0020). */
+  runView: RunViewSettings;
+}
+
+export interface RunViewSettings {
+  /** Bytes the derived-view cache may hold (BREAKWATER_RUN_VIEW_CACHE_MB, default 256 MB). */
+  cacheMaxBytes: number;
+  /** History walks reading at once; more wait in line (BREAKWATER_RUN_VIEW_WALKS, default 4). */
+  maxWalks: number;
+  /**
+   * Upstream `wait_new_event=1` long-polls held at once (BREAKWATER_RUN_VIEW_LONG_POLLS, default 2):
+   * each holds one of the real server's 4 PHP workers for up to 30 s
+   * (durable-workflow/server@11d35b70 Dockerfile:86-100, app/Support/LongPoller.php:24).
+   */
+  maxLongPolls: number;
 }
 
 /**
@@ -94,6 +108,15 @@ const flag = z
   )
   .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
+function wholeNumber(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `must be between ${min} and ${max}`);
+}
+
 const EnvSchema = z.object({
   DW_SERVER_URL: z.union([z.literal(""), httpUrl]).optional(),
   DW_EMBEDDED_PORT: port.optional(),
@@ -127,7 +150,6 @@ const EnvSchema = z.object({
     .optional(),
   DW_SIGNATURE_KEY: optionalText,
   BREAKWATER_READ_ONLY: flag.optional(),
-  // Issue 14, export download (helper "export").
   BREAKWATER_EXPORT_MAX_MB: z
     .string()
     .trim()
@@ -135,6 +157,9 @@ const EnvSchema = z.object({
     .transform(Number)
     .refine((value) => value >= 1 && value <= 65_536, "must be between 1 and 65536")
     .optional(),
+  BREAKWATER_RUN_VIEW_CACHE_MB: wholeNumber(0, 65_536).optional(),
+  BREAKWATER_RUN_VIEW_WALKS: wholeNumber(1, 64).optional(),
+  BREAKWATER_RUN_VIEW_LONG_POLLS: wholeNumber(0, 64).optional(),
 });
 
 function dwAuthFrom(parsed: { DW_AUTH_DRIVER?: string; DW_SIGNATURE_KEY?: string }): DwAuth | { problem: string } {
@@ -204,8 +229,12 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     auth: auth.settings,
     personTokens: personTokens(parsed),
     hosts: hosts.policy,
-    // Issue 14, export download (helper "export").
     exportMaxBytes: (parsed.BREAKWATER_EXPORT_MAX_MB ?? 1024) * 1024 * 1024,
+    runView: {
+      cacheMaxBytes: (parsed.BREAKWATER_RUN_VIEW_CACHE_MB ?? 256) * 1024 * 1024,
+      maxWalks: parsed.BREAKWATER_RUN_VIEW_WALKS ?? 4,
+      maxLongPolls: parsed.BREAKWATER_RUN_VIEW_LONG_POLLS ?? 2,
+    },
   };
 }
 

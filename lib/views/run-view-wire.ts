@@ -25,6 +25,17 @@ export type RunViewLine =
       pageSize: number;
       /** Fields only the export bundle has, which these views therefore lack (shown to the operator). */
       exportOnly: string[];
+      /**
+       * (Added by the service.) The sequence the chunks of this answer follow: the `since` asked for
+       * when the server could continue from it, else 0 — a whole view, so drop every chunk held.
+       */
+      from?: number;
+      /**
+       * (Added by the service.) True when this answer waits on the server's long-poll (`wait=1`
+       * honoured); false when it is answered at once (closed run, nothing asked, or the console's
+       * long-poll cap reached), so a tailing browser should pause before asking again.
+       */
+      held?: boolean;
     }
   | { t: "progress"; read: number; total: number | null }
   | DerivedChunk
@@ -33,6 +44,13 @@ export type RunViewLine =
   | { t: "error"; error: ErrorInfo };
 
 export const RUN_VIEW_HEADER = "x-breakwater-run-view";
+/**
+ * (Added by the service.) With `gzip=1` in the query, the body is the same NDJSON gzip-compressed
+ * (flushed after each page, so it inflates line by line) and this header says `gzip`; the browser
+ * inflates it with `DecompressionStream("gzip")`. Content-Encoding cannot carry it: Next drops that
+ * header from route handler responses. A 50,000-event view is ≈ 40 MB of lines, ≈ 2.7 MB gzipped.
+ */
+export const RUN_VIEW_ENCODING_HEADER = "x-breakwater-run-view-encoding";
 export const RUN_VIEW_PATH = "/api/run-view";
 
 /**

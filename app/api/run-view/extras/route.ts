@@ -1,0 +1,11 @@
+import type { NextRequest } from "next/server";
+import { getConfig } from "@/lib/server/config";
+import { getRunViewService } from "@/lib/server/run-view/service";
+
+/**
+ * `GET /api/run-view/extras?workflow_id=…&run_id=…` with `X-Namespace`: the export-only sections
+ * (RunViewExtras), read from the export on this server when a tab asks; closed runs' are cached.
+ */
+export async function GET(request: NextRequest): Promise<Response> {
+  return getRunViewService(getConfig()).extras(request);
+}

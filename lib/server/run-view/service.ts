@@ -1,0 +1,451 @@
+import "server-only";
+import { createGzip } from "node:zlib";
+import type { Logger } from "pino";
+import { LRUCache } from "lru-cache";
+import { createDwClient } from "@/lib/dw/client";
+import type { DwClient } from "@/lib/dw/client";
+import { RunDerivation } from "@/lib/views/run-derivation";
+import { toErrorInfo } from "@/lib/views/error-info";
+import { forwardedPerson } from "@/lib/server/auth/principal";
+import type { ConsoleConfig } from "@/lib/server/config";
+import { credentialedFetch } from "@/lib/server/dw";
+import { getLogger, loggedFetch } from "@/lib/server/log";
+import { namespaceRequired } from "@/lib/server/proxy";
+import { requestNamespace } from "@/lib/server/request-namespace";
+import { RunViewCache } from "./cache";
+import type { CachedView } from "./cache";
+import { readExtras } from "./extras";
+import { LongPollPool } from "./long-poll-pool";
+import { wantsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
+import type { CacheOutcome } from "./responses";
+import { RunState, Walk, encodeLine } from "./run-state";
+import type { Subscriber } from "./run-state";
+import { Slots } from "./slots";
+import { HISTORY_PAGE_SIZE, readPage, walkPages } from "./walker";
+import type { PageRead, WalkTarget } from "./walker";
+
+/**
+ * The console-side run view (issue 14, docs/decisions/0020): `GET /api/run-view` answers a run's
+ * derived views as NDJSON (lib/views/run-view-wire.ts). Every request is authorised by describing
+ * the run with the person's credentials; then a closed run comes from the byte cache, or one walk
+ * per run reads the history pages and feeds the derivation, shared by every viewer.
+ */
+
+/** Fields only the export has (docs/research/issue-14-real-server-facts.md §2); `extras` serves the first four. */
+export const EXPORT_ONLY_FIELDS = [
+  "tasks",
+  "commands",
+  "waits",
+  "links",
+  "timeline",
+  "failures.trace_preview",
+  "failures.file",
+  "failures.line",
+] as const;
+
+/** Runs whose partial or open derivation is kept between visits (besides the ones being walked). */
+const LIVE_RUNS = 32;
+
+export interface RunViewStats {
+  walks: number;
+  cacheEntries: number;
+  cacheBytes: number;
+  cacheMaxBytes: number;
+  upstreamLongPolls: number;
+  queuedWalks: number;
+  liveRuns: number;
+}
+
+export interface RunViewServiceOptions {
+  /** The fetch under the person's credentials and the request log (tests count calls through it). */
+  fetch?: typeof fetch;
+  logger?: Logger;
+}
+
+interface ViewParams {
+  target: WalkTarget;
+  since: number | null;
+  wait: boolean;
+}
+
+function viewParams(url: URL): ViewParams | null {
+  const workflowId = url.searchParams.get("workflow_id") ?? "";
+  const runId = url.searchParams.get("run_id") ?? "";
+  const since = url.searchParams.get("since");
+  if (workflowId === "" || runId === "") return null;
+  if (since !== null && !/^\d{1,15}$/.test(since)) return null;
+  return {
+    target: { workflowId, runId },
+    since: since === null ? null : Number(since),
+    wait: url.searchParams.get("wait") === "1",
+  };
+}
+
+export class RunViewService {
+  readonly cache: RunViewCache;
+  private readonly live = new LRUCache<string, RunState>({ max: LIVE_RUNS });
+  private readonly walks = new Set<Walk>();
+  private readonly storing = new Set<Promise<void>>();
+  private readonly slots: Slots;
+  private readonly longPolls: LongPollPool;
+  private readonly logger: Logger;
+  private readonly baseFetch: typeof fetch;
+
+  constructor(
+    private readonly config: ConsoleConfig,
+    options: RunViewServiceOptions = {},
+  ) {
+    this.cache = new RunViewCache(config.runView.cacheMaxBytes);
+    this.slots = new Slots(config.runView.maxWalks);
+    this.longPolls = new LongPollPool(config.runView.maxLongPolls);
+    this.logger = options.logger ?? getLogger();
+    this.baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  stats(): RunViewStats {
+    return {
+      walks: this.walks.size,
+      cacheEntries: this.cache.entries,
+      cacheBytes: this.cache.bytes,
+      cacheMaxBytes: this.cache.maxBytes,
+      upstreamLongPolls: this.longPolls.size,
+      queuedWalks: this.slots.queued,
+      liveRuns: this.live.size,
+    };
+  }
+
+  /** A client that carries the request's person's credentials (lib/server/dw.ts) into the namespace. */
+  private clientFor(request: Request, namespace: string): DwClient {
+    const person = forwardedPerson(request.headers);
+    return createDwClient({
+      baseUrl: this.config.serverUrl,
+      namespace,
+      timeoutMs: this.config.timeoutMs,
+      exportTimeoutMs: this.config.exportTimeoutMs,
+      fetch: credentialedFetch(this.config, () => Promise.resolve(person), loggedFetch(this.logger, this.baseFetch)),
+    });
+  }
+
+  private runKey(namespace: string, target: WalkTarget): string {
+    return JSON.stringify([this.config.serverUrl, namespace, target.workflowId, target.runId]);
+  }
+
+  /** Checks the request and authorises it (describe with the person's credentials) — on every request. */
+  private async authorise(
+    request: Request,
+  ): Promise<
+    { refusal: Response } | { params: ViewParams; client: DwClient; namespace: string; closed: boolean; key: string }
+  > {
+    const params = viewParams(new URL(request.url));
+    if (params === null) {
+      return {
+        refusal: jsonError(400, {
+          reason: "bad_request",
+          message: "Name the run: workflow_id and run_id, and since as a whole number when given.",
+          httpStatus: 400,
+        }),
+      };
+    }
+    const namespace = requestNamespace(request.headers);
+    if (namespace === null) return { refusal: namespaceRequired() };
+    const client = this.clientFor(request, namespace);
+    try {
+      const run = await client.describeRun(params.target.workflowId, params.target.runId, { signal: request.signal });
+      return { params, client, namespace, closed: run.is_terminal, key: this.runKey(namespace, params.target) };
+    } catch (error) {
+      return { refusal: errorEnvelope(this.config, error) };
+    }
+  }
+
+  async view(request: Request): Promise<Response> {
+    const checked = await this.authorise(request);
+    if ("refusal" in checked) return checked.refusal;
+    const { params, client, closed, key } = checked;
+    const cached = this.cache.get(`view|${key}`);
+    if (cached?.kind === "view") return this.hit(cached, params.since, wantsGzip(request));
+
+    let state = this.live.get(key);
+    if (state === undefined) {
+      state = new RunState(key, params.target);
+      this.live.set(key, state);
+    }
+    const from = params.since !== null && state.boundaries.has(params.since) ? params.since : 0;
+    // A walk that has sent its last line is not joined (it is only waiting to be settled).
+    if (state.walk?.over === true) this.settle(state, state.walk);
+    // Walked and closed, not in the cache (larger than all of it, or its gzip still being made): from memory.
+    if (state.complete && state.walk === null) return this.hit(this.finished(state), params.since, false);
+
+    let outcome: CacheOutcome = "joined";
+    let held = state.walk?.phase === "polling";
+    if (state.walk === null) {
+      outcome = state.derivation !== null && !closed ? "extend" : "miss";
+      const wantsWait = params.wait && !closed && state.derivation !== null && from === state.lastSequence;
+      held = wantsWait && this.longPolls.tryTake(key);
+      this.startWalk(state, client, closed, held);
+    }
+    const walk = state.walk;
+    if (walk === null) return jsonError(500, { reason: "unknown", message: "the run view walk did not start" });
+    const meta = encodeLine({
+      t: "meta",
+      closed,
+      total: state.total,
+      cache: outcome,
+      pageSize: HISTORY_PAGE_SIZE,
+      exportOnly: [...EXPORT_ONLY_FIELDS],
+      from,
+      held,
+    });
+    const { response, subscriber } = streamedView(outcome, wantsGzip(request), request.signal, (gone) =>
+      this.unsubscribe(state, walk, gone),
+    );
+    // Replay and subscribe in one synchronous step: no line can fall between them.
+    subscriber.write([meta, ...state.chunksAfter(from), state.progressLine()]);
+    walk.subscribers.add(subscriber);
+    return response;
+  }
+
+  /** A closed run from the byte cache: the pre-built answer, or (after `since`) its tail. */
+  private hit(entry: CachedView, since: number | null, gzip: boolean): Response {
+    if (since === null || since === 0 || !entry.boundaries.includes(since)) {
+      return gzip && entry.gzip !== null
+        ? gzippedView("hit", entry.gzip)
+        : bufferedView("hit", [entry.meta, ...entry.chunks.map((c) => c.line), ...entry.tail]);
+    }
+    const meta = encodeLine({
+      t: "meta",
+      closed: true,
+      total: entry.total,
+      cache: "hit",
+      pageSize: HISTORY_PAGE_SIZE,
+      exportOnly: [...EXPORT_ONLY_FIELDS],
+      from: since,
+      held: false,
+    });
+    const lines = entry.chunks.filter((chunk) => chunk.at > since).map((chunk) => chunk.line);
+    return bufferedView("hit", [meta, ...lines, ...entry.tail]);
+  }
+
+  private unsubscribe(state: RunState, walk: Walk, subscriber: Subscriber): void {
+    walk.subscribers.delete(subscriber);
+    if (walk.over || walk.subscribers.size > 0) return;
+    // The last viewer left: stop reading, keep what was derived (the next visit resumes from it).
+    walk.over = true;
+    walk.controller.abort(new DOMException("every viewer left", "AbortError"));
+    this.settle(state, walk);
+  }
+
+  /** Forgets a walk that is over: stats, the run's slot in the long-poll pool, the run's pointer. */
+  private settle(state: RunState, walk: Walk): void {
+    this.walks.delete(walk);
+    this.releasePollPlace(state, walk);
+    if (state.walk === walk) state.walk = null;
+  }
+
+  /** Gives the run's long-poll place back, once: a later walk of the same run may hold it by then. */
+  private releasePollPlace(state: RunState, walk: Walk): void {
+    if (!walk.holdsPollPlace) return;
+    walk.holdsPollPlace = false;
+    this.longPolls.release(state.key);
+  }
+
+  private startWalk(state: RunState, client: DwClient, closed: boolean, wait: boolean): void {
+    const walk = new Walk(state.lastSequence, wait);
+    state.walk = walk;
+    this.walks.add(walk);
+    void this.runWalk(state, walk, client, closed).finally(() => this.settle(state, walk));
+  }
+
+  private async runWalk(state: RunState, walk: Walk, client: DwClient, closed: boolean): Promise<void> {
+    const started = performance.now();
+    const signal = walk.controller.signal;
+    let release: (() => void) | null = null;
+    let outcome = "done";
+    try {
+      let first: PageRead | null = null;
+      if (walk.waits) {
+        walk.phase = "polling";
+        // Waiting takes no walk slot: it reads nothing until the server has something.
+        first = await readPage(client, state.target, state.lastSequence, { signal, wait: true });
+        this.releasePollPlace(state, walk);
+      }
+      release = await this.slots.acquire(signal);
+      walk.phase = "reading";
+      if (state.derivation === null) await this.begin(state, client, signal);
+      if (first !== null) this.apply(state, walk, first, signal);
+      // After a long-poll (even an empty one: 30 s with nothing new), read on only if there is more.
+      if (first === null || first.more) {
+        for await (const page of walkPages(client, state.target, state.lastSequence, { signal })) {
+          this.apply(state, walk, page, signal);
+        }
+      }
+      signal.throwIfAborted();
+      this.finish(state, walk, closed);
+    } catch (error) {
+      if (signal.aborted) outcome = "aborted";
+      else {
+        outcome = "error";
+        walk.finish([encodeLine({ t: "error", error: toErrorInfo(error) })]);
+      }
+    } finally {
+      release?.();
+      const ms = Math.round(performance.now() - started);
+      const { workflowId, runId } = state.target;
+      this.logger.info(
+        {
+          workflowId,
+          runId,
+          from: walk.from,
+          to: state.lastSequence,
+          pages: walk.pages,
+          events: walk.events,
+          ms,
+          outcome,
+        },
+        "run-view walk",
+      );
+    }
+  }
+
+  /** The walk's one debug read: the event count (progress) and the failures only rows have. */
+  private async begin(state: RunState, client: DwClient, signal: AbortSignal): Promise<void> {
+    const debug = await client.debugRun(state.target.workflowId, state.target.runId, {}, { signal });
+    signal.throwIfAborted();
+    state.total = debug.execution.last_event?.sequence ?? null;
+    state.derivation = new RunDerivation({ recentFailures: debug.recent_failures ?? [] });
+  }
+
+  private apply(state: RunState, walk: Walk, page: PageRead, signal: AbortSignal): void {
+    // A page that lands after the last viewer left is dropped: the run's state is no longer this walk's.
+    signal.throwIfAborted();
+    const derivation = state.derivation;
+    if (derivation === null || page.events.length === 0) return;
+    const lines = derivation.add(page.events).map(encodeLine);
+    const at = derivation.lastSequence;
+    for (const line of lines) state.chunks.push({ at, line });
+    state.boundaries.add(at);
+    walk.pages += 1;
+    walk.events += page.events.length;
+    if (!page.more || (state.total !== null && at > state.total)) state.total = at;
+    walk.broadcast([...lines, state.progressLine()]);
+  }
+
+  private finish(state: RunState, walk: Walk, closed: boolean): void {
+    const derivation = state.derivation;
+    if (derivation === null) throw new Error("the walk ended without a derivation");
+    state.total = derivation.lastSequence;
+    const snapshot = derivation.snapshot(closed ? undefined : Date.now());
+    const tail = [
+      state.progressLine(),
+      encodeLine({ t: "snapshot", snapshot }),
+      encodeLine({ t: "done", lastSequence: derivation.lastSequence }),
+    ];
+    walk.finish(tail);
+    if (!closed) return;
+    state.complete = true;
+    state.tail = tail;
+    const stored = this.store(state).finally(() => this.storing.delete(stored));
+    this.storing.add(stored);
+  }
+
+  /** Resolves once every walked closed run being stored is in the cache (tests, measurements). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.storing]);
+  }
+
+  /**
+   * Caches a walked closed run. The gzip (≈ 40 MB of lines for 50,000 events) is made on zlib's
+   * thread pool, not on the event loop; until it is stored, repeat views come from the live state.
+   */
+  private async store(state: RunState): Promise<void> {
+    const entry = this.finished(state);
+    try {
+      entry.gzip = await gzipParts([entry.meta, ...entry.chunks.map((chunk) => chunk.line), ...entry.tail]);
+    } catch (error) {
+      this.logger.warn({ failure: String(error) }, "run-view gzip failed");
+    }
+    if (this.cache.set(`view|${state.key}`, entry)) this.live.delete(state.key);
+  }
+
+  /** The answer of a walked closed run as a cache entry: every line pre-built (gzip added by `store`). */
+  private finished(state: RunState): CachedView {
+    const meta = encodeLine({
+      t: "meta",
+      closed: true,
+      total: state.total,
+      cache: "hit",
+      pageSize: HISTORY_PAGE_SIZE,
+      exportOnly: [...EXPORT_ONLY_FIELDS],
+      from: 0,
+      held: false,
+    });
+    return {
+      kind: "view",
+      total: state.total,
+      lastSequence: state.lastSequence,
+      meta,
+      chunks: [...state.chunks],
+      tail: state.tail ?? [],
+      gzip: null,
+      boundaries: [...state.boundaries],
+    };
+  }
+
+  async extras(request: Request): Promise<Response> {
+    const checked = await this.authorise(request);
+    if ("refusal" in checked) return checked.refusal;
+    const key = `extras|${checked.key}`;
+    const cached = this.cache.get(key);
+    if (cached?.kind === "extras") return extrasResponse(cached.body, "hit");
+    // The export is the heaviest read there is: it takes a walk slot, like a history walk.
+    let release: () => void;
+    try {
+      release = await this.slots.acquire(request.signal);
+    } catch {
+      return jsonError(499, { reason: "aborted", message: "the request was aborted" });
+    }
+    const read = await readExtras(
+      this.config,
+      request,
+      checked.namespace,
+      checked.params.target,
+      this.baseFetch,
+      this.logger,
+    ).finally(release);
+    if ("refusal" in read) return read.refusal;
+    if (checked.closed) this.cache.set(key, { kind: "extras", body: read.body });
+    return extrasResponse(read.body, "miss");
+  }
+}
+
+function extrasResponse(body: Buffer, outcome: "hit" | "miss"): Response {
+  return new Response(bodyOf(body), {
+    status: 200,
+    headers: { "content-type": "application/json", "cache-control": "no-store", "x-breakwater-run-view": outcome },
+  });
+}
+
+/** Gzips the parts as one stream on zlib's thread pool, without first copying them into one buffer. */
+function gzipParts(parts: readonly Buffer[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const zip = createGzip();
+    const out: Buffer[] = [];
+    zip.on("data", (chunk: Buffer) => out.push(chunk));
+    zip.once("end", () => resolve(Buffer.concat(out)));
+    zip.once("error", reject);
+    for (const part of parts) zip.write(part);
+    zip.end();
+  });
+}
+
+const SHARED = Symbol.for("breakwater.run-view-service");
+
+/**
+ * The process-wide service: one cache and one set of walks for every viewer. Held on globalThis,
+ * not in a module variable: Next may evaluate this module once per route bundle (and again on a
+ * dev reload), and the stats route must see the walks the view route runs.
+ */
+export function getRunViewService(config: ConsoleConfig): RunViewService {
+  const holder = globalThis as unknown as Record<symbol, RunViewService | undefined>;
+  holder[SHARED] ??= new RunViewService(config);
+  return holder[SHARED];
+}
