@@ -94,8 +94,8 @@ describe("fetchRunView", () => {
   });
 
   it("asks with the namespace header and the wire's query", async () => {
-    const fetchImpl = vi.fn(async (_url: string, _init?: RequestInit) => streamedResponse(""));
-    await fetchRunView({ ...target, since: 12, wait: true, fetchImpl: fetchImpl as typeof fetch }, () => undefined);
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(streamedResponse("")));
+    await fetchRunView({ ...target, since: 12, wait: true, fetchImpl }, () => undefined);
     const [url, init] = fetchImpl.mock.calls[0]!;
     expect(url).toBe("/api/run-view?workflow_id=order-1001&run_id=run-1&since=12&wait=1");
     expect(new Headers(init?.headers).get("x-namespace")).toBe("default");
@@ -123,9 +123,12 @@ describe("RunViewStore", () => {
 
     const client = new QueryClient();
     const options = runViewQuery("default", "wf", "run");
-    const first = client.getQueryCache().build(client, options).state.data;
+    const first = await client.ensureQueryData(options);
     expect(first).toBeInstanceOf(RunViewStore);
-    expect(client.getQueryCache().build(client, options).state.data).toBe(first);
+    expect(await client.ensureQueryData(runViewQuery("default", "wf", "run"))).toBe(first);
+    // Invalidating the run after an action hands back the same store (its long-poll extends it).
+    await client.refetchQueries({ queryKey: options.queryKey });
+    expect(client.getQueryData(options.queryKey)).toBe(first);
     expect(options.gcTime).toBeGreaterThanOrEqual(10 * 60_000);
   });
 

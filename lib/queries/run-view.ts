@@ -61,7 +61,7 @@ export function ledgerSlice(data: RunViewData, start: number, end: number): Ledg
 }
 
 /** The whole chart, once a snapshot gave its bounds and open bars (one copy per snapshot, not per chunk). */
-export function assembledChart(data: RunViewData): TimelineChart | null {
+export function assembledChart(data: Pick<RunViewData, "snapshot" | "bars" | "markers">): TimelineChart | null {
   const snapshot = data.snapshot;
   if (!snapshot) return null;
   return {
@@ -88,9 +88,14 @@ export class RunViewAccumulator {
   apply(line: RunViewLine): boolean {
     switch (line.t) {
       case "meta": {
-        const { t: _t, ...meta } = line;
-        this.meta = meta;
-        if (meta.total !== null) this.total = meta.total;
+        this.meta = {
+          closed: line.closed,
+          total: line.total,
+          cache: line.cache,
+          pageSize: line.pageSize,
+          exportOnly: line.exportOnly,
+        };
+        if (line.total !== null) this.total = line.total;
         return true;
       }
       case "progress":
