@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useState } from "react";
+import { memo, useCallback, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ExceptionRow } from "@/lib/views/exceptions";
 import { Pill } from "@/components/ui/status-badge";
@@ -117,7 +117,8 @@ function ExceptionDetail({ row }: { row: ExceptionRow }) {
  * the trace, all as text. Until every history page is read the rows are debug's `recent_failures`
  * (at most 10, no trace), and the heading says so; `data-complete` tells tests which they see.
  */
-export function ExceptionsTable({
+// Memoised: the run page re-renders as the history streams in, and these rows change only twice.
+export const ExceptionsTable = memo(function ExceptionsTable({
   rows,
   complete,
   reading = false,
@@ -169,4 +170,4 @@ export function ExceptionsTable({
       </div>
     </Section>
   );
-}
+});

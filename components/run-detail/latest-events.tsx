@@ -1,12 +1,19 @@
 "use client";
 
+import { memo } from "react";
 import { useTranslations } from "next-intl";
 import type { TimelineListRow } from "@/lib/views/timeline";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Muted, Section } from "@/components/run-detail/section";
 
 /** The newest events, newest first: what the run did last, before (or without) reading its history. */
-export function LatestEvents({ rows, total }: { rows: readonly TimelineListRow[]; total: number | null }) {
+export const LatestEvents = memo(function LatestEvents({
+  rows,
+  total,
+}: {
+  rows: readonly TimelineListRow[];
+  total: number | null;
+}) {
   const t = useTranslations("run.latest");
   const tv = useTranslations();
   const time = useTimeFormat();
@@ -43,4 +50,4 @@ export function LatestEvents({ rows, total }: { rows: readonly TimelineListRow[]
       )}
     </Section>
   );
-}
+});

@@ -202,7 +202,7 @@ export function RunDetail({
         describe={run}
         debug={debug.data ?? null}
       />
-      <RunViewProgress data={view} onRetry={retry} />
+      <RunViewProgress data={view} onRetry={retry} knownTotal={debug.data?.execution.last_event?.sequence ?? null} />
       {view.snapshot ? (
         <BundleRetryForecast
           ledger={view.snapshot.openLedger}

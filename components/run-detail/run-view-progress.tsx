@@ -8,10 +8,19 @@ import { Button } from "@/components/ui/button";
  * How far the run's history has been read ("12,000 of 50,000 events read"), the failure with a
  * retry, and which fields these views lack because only the export has them.
  */
-export function RunViewProgress({ data, onRetry }: { data: RunViewData; onRetry: () => void }) {
+export function RunViewProgress({
+  data,
+  onRetry,
+  knownTotal = null,
+}: {
+  data: RunViewData;
+  onRetry: () => void;
+  /** The event count before the stream says it (debug's last sequence), for the first paint. */
+  knownTotal?: number | null;
+}) {
   const t = useTranslations("run.progress");
   const state = data.status === "idle" ? "reading" : data.status;
-  const total = data.total;
+  const total = data.total ?? knownTotal;
   const text =
     state === "error"
       ? t("error", { message: data.error?.message ?? "" })
