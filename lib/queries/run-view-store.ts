@@ -15,6 +15,8 @@ import type { RunViewLine } from "@/lib/views/run-view-wire";
 export const RUN_VIEW_RENDER_MS = 100;
 const TAIL_BACKOFF_MS = 1_000;
 const TAIL_BACKOFF_MAX_MS = 30_000;
+/** After an answer the server did not hold (`held: false`: its long-poll cap was reached), wait this long. */
+const TAIL_UNHELD_PAUSE_MS = 5_000;
 
 export interface RunViewTarget {
   namespace: string;
@@ -173,12 +175,17 @@ export class RunViewStore {
       const failed = pending.find((line) => line.t === "error");
       if (failed) throw new RunViewError(failed.error);
       if (!pending.some((line) => line.t === "done")) throw endedEarly();
+      const meta = pending.find((line) => line.t === "meta") as { from?: number; held?: boolean } | undefined;
+      // `from: 0` is a whole view (the server could not continue from `since`): drop every chunk held.
+      if (meta?.from !== undefined && meta.from !== since) this.acc = new RunViewAccumulator();
       for (const line of pending) this.acc.apply(line);
       this.tailError = null;
       this.backoff = TAIL_BACKOFF_MS;
       this.emit(true);
-      // A server that answers at once with nothing new must not be asked in a tight loop.
-      if (this.acc.lastSequence === since && Date.now() - began < TAIL_BACKOFF_MS) await sleep(TAIL_BACKOFF_MS, signal);
+      // A server that answers at once (not held, or nothing new) must not be asked in a tight loop.
+      if (meta?.held === false) await sleep(TAIL_UNHELD_PAUSE_MS, signal);
+      else if (this.acc.lastSequence === since && Date.now() - began < TAIL_BACKOFF_MS)
+        await sleep(TAIL_BACKOFF_MS, signal);
     } catch (error) {
       if (signal.aborted) return;
       this.tailError = runViewErrorInfo(error);

@@ -218,4 +218,22 @@ describe("RunViewStore", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fetchImpl).toHaveBeenCalledTimes(3);
   });
+
+  it("drops what it holds when a long-poll answers a whole view (`from: 0`)", async () => {
+    const events = eventsOf(retryThenSuccess);
+    const first = runViewLines(events.slice(0, 5), { closed: false });
+    const whole = runViewLines(events, { closed: true });
+    (whole[0] as { from?: number }).from = 0;
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(streamedResponse(ndjson(first)))
+      .mockResolvedValueOnce(streamedResponse(ndjson(whole)));
+    const store = new RunViewStore({ ...target, fetchImpl }, 5);
+    store.setLive(true);
+    const leave = store.retain();
+    const data = await untilState(store, (state) => state.meta?.closed === true);
+    expect(data.list.map((row) => row.sequence)).toEqual(events.map((event) => event.sequence));
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    leave();
+  });
 });

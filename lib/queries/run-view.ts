@@ -17,7 +17,12 @@ import { RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";
  */
 
 export type RunViewStatus = "idle" | "reading" | "done" | "error";
-type Meta = Extract<RunViewLine, { t: "meta" }>;
+/**
+ * The meta line, with the service's additive fields (lib/views/run-view-wire.ts on h-service):
+ * `from` (the sequence the chunks follow; 0 = a whole view, drop what is held) and `held` (false:
+ * answered at once, so a tailing reader pauses before asking again).
+ */
+type Meta = Extract<RunViewLine, { t: "meta" }> & { from?: number; held?: boolean };
 
 /**
  * One state of the run's views. The arrays grow in place (appending a chunk never copies what came
@@ -94,6 +99,8 @@ export class RunViewAccumulator {
           cache: line.cache,
           pageSize: line.pageSize,
           exportOnly: line.exportOnly,
+          ...((line as Meta).from !== undefined ? { from: (line as Meta).from } : {}),
+          ...((line as Meta).held !== undefined ? { held: (line as Meta).held } : {}),
         };
         if (line.total !== null) this.total = line.total;
         return true;
