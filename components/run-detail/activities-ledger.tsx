@@ -1,6 +1,6 @@
 "use client";
 
-import { memo, useMemo, useState } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/retry-forecast";
@@ -176,6 +176,28 @@ const ActivityCard = memo(function ActivityCard({ activity }: { activity: Ledger
 /** Activities the Activities tab draws at once: a 12,000-activity run is read page by page. */
 export const LEDGER_PAGE_SIZE = 50;
 
+/** Cards mounted per main-thread task: each card is a table, and 50 at once held the page ~500 ms. */
+const CARDS_PER_TASK = 5;
+
+/**
+ * How many of `total` rows to draw: `step` at first, `step` more per task until all are, so a page
+ * of cards never mounts in one long task. Starts again when `resetKey` changes (another page).
+ */
+function useProgressiveCount(total: number, resetKey: unknown, step: number = CARDS_PER_TASK): number {
+  const [shown, setShown] = useState(step);
+  const [key, setKey] = useState(resetKey);
+  if (key !== resetKey) {
+    setKey(resetKey);
+    setShown(step);
+  }
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => setShown((current) => current + step), 0);
+    return () => clearTimeout(timer);
+  }, [shown, total, step]);
+  return Math.min(shown, total);
+}
+
 /** A list of activities, all drawn (callers pass one page). */
 export function ActivitiesLedger({ activities }: { activities: readonly LedgerActivity[] }) {
   const t = useTranslations("run.activities");
@@ -200,7 +222,9 @@ export function ActivitiesPanel({ data }: { data: RunViewData }) {
   const pages = Math.max(1, Math.ceil(total / LEDGER_PAGE_SIZE));
   const current = Math.min(page, pages - 1);
   const first = current * LEDGER_PAGE_SIZE;
-  const rows = ledgerSlice(data, first, first + LEDGER_PAGE_SIZE);
+  const drawn = useProgressiveCount(Math.min(LEDGER_PAGE_SIZE, Math.max(0, total - first)), current);
+  const rows = ledgerSlice(data, first, first + drawn);
+  const pageRows = Math.min(LEDGER_PAGE_SIZE, Math.max(0, total - first));
   const pager =
     pages > 1 ? (
       <Pager
@@ -221,7 +245,7 @@ export function ActivitiesPanel({ data }: { data: RunViewData }) {
       {total > 0 ? (
         <div className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
           <span data-testid="activities-range">
-            {t(data.complete ? "range" : "rangeReading", { from: first + 1, to: first + rows.length, total })}
+            {t(data.complete ? "range" : "rangeReading", { from: first + 1, to: first + pageRows, total })}
           </span>
           <div className="ml-auto">{pager}</div>
         </div>

@@ -31,7 +31,7 @@ export const LatestEvents = memo(function LatestEvents({
       {rows.length === 0 ? (
         <Muted>{t("none")}</Muted>
       ) : (
-        <ol className="divide-y divide-line text-xs" aria-label={t("title")}>
+        <ol className="max-h-56 divide-y divide-line overflow-y-auto text-xs" aria-label={t("title")} tabIndex={0}>
           {newestFirst.map((row) => (
             <li
               key={row.sequence}
