@@ -110,10 +110,12 @@ describe("ActivitiesPanel", () => {
     expect(ledger.dataset).toMatchObject({ total: "120", complete: "false" });
     // Not all 50 cards in the first task (each is a table): they follow in the next few.
     expect(screen.getAllByTestId("ledger-activity").length).toBeLessThan(LEDGER_PAGE_SIZE);
-    await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(LEDGER_PAGE_SIZE));
+    // jsdom draws each card (a table) slowly on a shared machine: give the tasks time, not a count.
+    const slow = { timeout: 15_000 };
+    await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(LEDGER_PAGE_SIZE), slow);
     expect(screen.getByTestId("activities-range").textContent).toBe("Activities 1–50 of 120 so far (reading history…)");
     fireEvent.click(screen.getAllByRole("button", { name: "Next 50" })[0]!);
-    await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(50));
+    await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(50), slow);
     expect(screen.getAllByTestId("ledger-activity")[0]!.dataset.activityType).toBe("act.50");
 
     // The snapshot's open activities follow the closed ones; the last page holds them.
@@ -121,7 +123,7 @@ describe("ActivitiesPanel", () => {
     rerender(withIntl(<ActivitiesPanel data={viewData({ closedLedger, snapshot, complete: true, status: "done" })} />));
     expect(screen.getByTestId("activities-ledger").dataset).toMatchObject({ total: "125", complete: "true" });
     fireEvent.click(screen.getAllByRole("button", { name: "Next 50" })[0]!);
-    await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(25));
+    await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(25), slow);
     const last = screen.getAllByTestId("ledger-activity");
     expect(last.at(-1)!.dataset.activityType).toBe("act.124");
   });
