@@ -1,10 +1,12 @@
 "use client";
 
-import { useMemo } from "react";
+import { memo, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/retry-forecast";
-import { ShowMore, useShownRows } from "@/components/ui/show-more";
+import type { RunViewData } from "@/lib/queries/run-view";
+import { ledgerCount, ledgerSlice } from "@/lib/queries/run-view";
+import { Pager } from "@/components/ui/pager";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
@@ -103,87 +105,158 @@ function useAttemptColumns() {
 }
 
 /**
- * Every activity execution with its attempt ledger: each attempt's number, status, worker, times,
- * its own failure (retried attempts included, from ActivityRetryScheduled), and the backoff that
- * followed it with the next attempt's due time.
+ * One activity execution with its attempt ledger: each attempt's number, status, worker, times, its
+ * own failure (retried attempts included, from ActivityRetryScheduled), and the backoff that
+ * followed it with the next attempt's due time. Memoised: chunks keep their rows, so a card already
+ * drawn is not drawn again while later pages stream in.
  */
-export function ActivitiesLedger({ activities }: { activities: readonly LedgerActivity[] }) {
+const ActivityCard = memo(function ActivityCard({ activity }: { activity: LedgerActivity }) {
   const t = useTranslations("run.activities");
   const time = useTimeFormat();
   const columns = useAttemptColumns();
-  const { shown, more, hidden } = useShownRows(activities);
+  return (
+    <article
+      className="rounded-md border border-line"
+      data-testid="ledger-activity"
+      data-activity-type={activity.type ?? ""}
+    >
+      <header className="flex flex-wrap items-center gap-2 border-b border-line bg-panel-muted/60 px-3 py-2 text-sm">
+        <span className="font-semibold">{activity.type ?? activity.class ?? "–"}</span>
+        <StatusBadge status={activity.status} />
+        <span className="text-xs text-fg-muted">
+          {activity.maxAttempts !== null
+            ? t("attemptsOf", { used: activity.attemptsUsed, max: activity.maxAttempts })
+            : activity.unlimitedAttempts
+              ? t("attemptsUnlimited", { used: activity.attemptsUsed })
+              : t("attempts", { used: activity.attemptsUsed })}
+        </span>
+        {activity.retryPolicy && activity.retryPolicy.backoffSeconds.length > 0 ? (
+          <span className="text-xs text-fg-muted">
+            {t("backoffPolicy", { list: activity.retryPolicy.backoffSeconds.join(", ") })}
+          </span>
+        ) : null}
+        {activity.retryPolicy && activity.retryPolicy.nonRetryableErrorTypes.length > 0 ? (
+          <span className="text-xs text-fg-muted">
+            {t("nonRetryableTypes", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}
+          </span>
+        ) : null}
+        {activity.nextAttempt !== null ? (
+          <Pill tone="info">
+            {t("nextDue", { attempt: activity.nextAttempt, time: time.dateTime(activity.nextAttemptDueAt) })}
+          </Pill>
+        ) : null}
+        {activity.executionIdKnown ? (
+          <span className="ml-auto font-mono text-[11px] text-fg-muted" title={t("executionId")}>
+            {activity.executionId}
+          </span>
+        ) : (
+          <span className="ml-auto text-[11px] text-fg-muted" data-testid="execution-id-unknown">
+            {t("executionIdUnknown")}
+          </span>
+        )}
+      </header>
+      <DataTable
+        columns={columns}
+        data={activity.attempts}
+        getRowId={(attempt) => attempt.id}
+        testId="attempt-ledger"
+        rowTestId="attempt-row"
+        rowData={(attempt) => ({ "data-attempt": attempt.number })}
+      />
+      {activity.terminalFailure ? (
+        <footer className="border-t border-line px-3 py-2 text-xs">
+          <span className="font-semibold text-bad">{t("terminalFailure")}</span>{" "}
+          <FailureCell failure={activity.terminalFailure} />
+        </footer>
+      ) : null}
+    </article>
+  );
+});
+
+/** Activities the Activities tab draws at once: a 12,000-activity run is read page by page. */
+export const LEDGER_PAGE_SIZE = 50;
+
+/** Cards mounted per main-thread task: each card is a table, and 50 at once held the page ~500 ms. */
+const CARDS_PER_TASK = 5;
+
+/**
+ * How many of `total` rows to draw: `step` at first, `step` more per task until all are, so a page
+ * of cards never mounts in one long task. Starts again when `resetKey` changes (another page).
+ */
+function useProgressiveCount(total: number, resetKey: unknown, step: number = CARDS_PER_TASK): number {
+  const [shown, setShown] = useState(step);
+  const [key, setKey] = useState(resetKey);
+  if (key !== resetKey) {
+    setKey(resetKey);
+    setShown(step);
+  }
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => setShown((current) => current + step), 0);
+    return () => clearTimeout(timer);
+  }, [shown, total, step]);
+  return Math.min(shown, total);
+}
+
+/** A list of activities, all drawn (callers pass one page). */
+export function ActivitiesLedger({ activities }: { activities: readonly LedgerActivity[] }) {
+  const t = useTranslations("run.activities");
   if (activities.length === 0) return <Muted>{t("none")}</Muted>;
   return (
     <div className="space-y-4" data-testid="activities">
-      {shown.map((activity) => (
-        <article
-          key={activity.executionId}
-          className="rounded-md border border-line"
-          data-testid="activity"
-          data-activity-type={activity.type ?? ""}
-        >
-          <header className="flex flex-wrap items-center gap-2 border-b border-line bg-panel-muted/60 px-3 py-2 text-sm">
-            <span className="font-semibold">{activity.type ?? activity.class ?? "–"}</span>
-            <StatusBadge status={activity.status} />
-            <span className="text-xs text-fg-muted">
-              {activity.maxAttempts !== null
-                ? t("attemptsOf", { used: activity.attemptsUsed, max: activity.maxAttempts })
-                : activity.unlimitedAttempts
-                  ? t("attemptsUnlimited", { used: activity.attemptsUsed })
-                  : t("attempts", { used: activity.attemptsUsed })}
-            </span>
-            {activity.retryPolicy && activity.retryPolicy.backoffSeconds.length > 0 ? (
-              <span className="text-xs text-fg-muted">
-                {t("backoffPolicy", { list: activity.retryPolicy.backoffSeconds.join(", ") })}
-              </span>
-            ) : null}
-            {activity.retryPolicy && activity.retryPolicy.nonRetryableErrorTypes.length > 0 ? (
-              <span className="text-xs text-fg-muted">
-                {t("nonRetryableTypes", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}
-              </span>
-            ) : null}
-            {activity.nextAttempt !== null ? (
-              <Pill tone="info">
-                {t("nextDue", { attempt: activity.nextAttempt, time: time.dateTime(activity.nextAttemptDueAt) })}
-              </Pill>
-            ) : null}
-            {activity.executionIdKnown ? (
-              <span className="ml-auto font-mono text-[11px] text-fg-muted" title={t("executionId")}>
-                {activity.executionId}
-              </span>
-            ) : (
-              <span className="ml-auto text-[11px] text-fg-muted" data-testid="execution-id-unknown">
-                {t("executionIdUnknown")}
-              </span>
-            )}
-          </header>
-          <DataTable
-            columns={columns}
-            data={activity.attempts}
-            getRowId={(attempt) => attempt.id}
-            testId="attempt-ledger"
-            rowTestId="attempt-row"
-            rowData={(attempt) => ({ "data-attempt": attempt.number })}
-          />
-          {activity.terminalFailure ? (
-            <footer className="border-t border-line px-3 py-2 text-xs">
-              <span className="font-semibold text-bad">{t("terminalFailure")}</span>{" "}
-              <FailureCell failure={activity.terminalFailure} />
-            </footer>
-          ) : null}
-        </article>
+      {activities.map((activity) => (
+        <ActivityCard key={activity.executionId} activity={activity} />
       ))}
-      <ShowMore hidden={hidden} onMore={more} testId="activities-show-more" />
     </div>
   );
 }
 
-/* The ledger is derived with the rest of the bundle's views, off the main thread (lib/queries/run-bundle.ts). */
-
-export function ActivitiesPanel({ ledger }: { ledger: LedgerActivity[] }) {
-  return <ActivitiesLedger activities={ledger} />;
+/**
+ * The Activities tab over the streamed views: the first page draws as soon as its activities are
+ * read, and the pager moves through the rest; only one page of cards is ever in the DOM.
+ */
+export function ActivitiesPanel({ data }: { data: RunViewData }) {
+  const t = useTranslations("run.activities");
+  const [page, setPage] = useState(0);
+  const total = ledgerCount(data);
+  const pages = Math.max(1, Math.ceil(total / LEDGER_PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const first = current * LEDGER_PAGE_SIZE;
+  const drawn = useProgressiveCount(Math.min(LEDGER_PAGE_SIZE, Math.max(0, total - first)), current);
+  const rows = ledgerSlice(data, first, first + drawn);
+  const pageRows = Math.min(LEDGER_PAGE_SIZE, Math.max(0, total - first));
+  const pager =
+    pages > 1 ? (
+      <Pager
+        label={t("pager")}
+        previousLabel={t("previous")}
+        nextLabel={t("next")}
+        onPrevious={current > 0 ? () => setPage(current - 1) : undefined}
+        onNext={current < pages - 1 ? () => setPage(current + 1) : undefined}
+      />
+    ) : null;
+  return (
+    <div
+      className="space-y-3"
+      data-testid="activities-ledger"
+      data-total={total}
+      data-complete={data.complete ? "true" : "false"}
+    >
+      {total > 0 ? (
+        <div className="flex flex-wrap items-center gap-2 text-xs text-fg-muted">
+          <span data-testid="activities-range">
+            {t(data.complete ? "range" : "rangeReading", { from: first + 1, to: first + pageRows, total })}
+          </span>
+          <div className="ml-auto">{pager}</div>
+        </div>
+      ) : null}
+      {total === 0 && !data.complete ? <Muted>{t("noneYet")}</Muted> : <ActivitiesLedger activities={rows} />}
+      {pager}
+    </div>
+  );
 }
 
-export function BundleRetryForecast({ ledger, className }: { ledger: LedgerActivity[]; className?: string }) {
+/** "What happens next" for the run's open activities (the snapshot's open ledger: closed ones have no next). */
+export function BundleRetryForecast({ ledger, className }: { ledger: readonly LedgerActivity[]; className?: string }) {
   return <RetryForecast activities={ledger} className={className} />;
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useState } from "react";
+import { memo, useCallback, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ExceptionRow } from "@/lib/views/exceptions";
 import { Pill } from "@/components/ui/status-badge";
@@ -114,9 +114,20 @@ function ExceptionDetail({ row }: { row: ExceptionRow }) {
 /**
  * The Waterline v2 Exceptions table: Activity, Type, Category (`failure_category` or `-`, with a
  * non-retryable badge), message, handled, logged at. A row expands to class, message, file:line and
- * the trace, all as text.
+ * the trace, all as text. Until every history page is read the rows are debug's `recent_failures`
+ * (at most 10, no trace), and the heading says so; `data-complete` tells tests which they see.
  */
-export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRow[]; complete: boolean }) {
+// Memoised: the run page re-renders as the history streams in, and these rows change only twice.
+export const ExceptionsTable = memo(function ExceptionsTable({
+  rows,
+  complete,
+  reading = false,
+}: {
+  rows: readonly ExceptionRow[];
+  complete: boolean;
+  /** The history is being read now (the rows will be replaced by the complete ones). */
+  reading?: boolean;
+}) {
   const t = useTranslations("run.exceptions");
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   // A run with hundreds of failures would otherwise lay out thousands of cells at once.
@@ -132,28 +143,31 @@ export function ExceptionsTable({ rows, complete }: { rows: readonly ExceptionRo
     [],
   );
   const columns = useExceptionColumns(open, toggle);
+  const partial = complete ? null : (
+    <span className="text-xs text-fg-muted" data-testid="exceptions-partial">
+      {t(reading ? "recentReading" : "recent", { count: rows.length })}
+    </span>
+  );
 
   return (
-    <Section
-      title={t("title", { count: rows.length })}
-      testId="exceptions"
-      actions={complete ? null : <span className="text-xs text-fg-muted">{t("partial")}</span>}
-    >
-      {rows.length === 0 ? (
-        <Muted>{t("none")}</Muted>
-      ) : (
-        <div>
-          <DataTable
-            columns={columns}
-            data={shown}
-            getRowId={(row) => row.id}
-            testId="exceptions-table"
-            rowTestId="exception-row"
-            renderDetail={(row) => (open.has(row.id) ? <ExceptionDetail row={row} /> : null)}
-          />
-          <ShowMore hidden={hidden} onMore={more} testId="exceptions-show-more" />
-        </div>
-      )}
+    <Section title={t("title", { count: rows.length })} testId="exceptions" actions={partial}>
+      <div data-testid="exceptions-table" data-complete={complete ? "true" : "false"}>
+        {rows.length === 0 ? (
+          <Muted>{complete ? t("none") : t("noneRecent")}</Muted>
+        ) : (
+          <>
+            <DataTable
+              columns={columns}
+              data={shown}
+              getRowId={(row) => row.id}
+              testId="exceptions-rows"
+              rowTestId="exception-row"
+              renderDetail={(row) => (open.has(row.id) ? <ExceptionDetail row={row} /> : null)}
+            />
+            <ShowMore hidden={hidden} onMore={more} testId="exceptions-show-more" />
+          </>
+        )}
+      </div>
     </Section>
   );
-}
+});

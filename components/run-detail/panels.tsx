@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
+import type { ReactNode } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { HistoryExport } from "@/lib/dw/schemas-export";
@@ -11,6 +12,7 @@ import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted } from "@/components/run-detail/section";
+import type { DerivedWait } from "@/lib/views/run-derivation";
 
 function text(value: unknown): string {
   if (value === null || value === undefined || value === "") return "–";
@@ -19,7 +21,9 @@ function text(value: unknown): string {
     : JSON.stringify(value);
 }
 
-type Wait = NonNullable<HistoryExport["waits"]>[number];
+/** A wait row: derived from history (`DerivedWait`) or the server's projection in the export. */
+type Wait = Pick<DerivedWait, "id" | "kind" | "status"> &
+  Partial<Pick<DerivedWait, "summary" | "target_name" | "opened_at" | "deadline_at" | "resolved_at">>;
 type Task = NonNullable<HistoryExport["tasks"]>[number];
 type Command = NonNullable<HistoryExport["commands"]>[number];
 const waitCol = dataColumns<Wait>();
@@ -63,14 +67,14 @@ function useWaitColumns() {
   );
 }
 
-export function WaitsPanel({ waits }: { waits: NonNullable<HistoryExport["waits"]> }) {
+export function WaitsPanel({ waits, testId = "waits-table" }: { waits: readonly Wait[]; testId?: string }) {
   const t = useTranslations("run.waits");
   const columns = useWaitColumns();
   const { shown, more, hidden } = useShownRows(waits);
   if (waits.length === 0) return <Muted>{t("none")}</Muted>;
   return (
     <div>
-      <DataTable columns={columns} data={shown} getRowId={(wait) => wait.id} testId="waits-table" />
+      <DataTable columns={columns} data={shown} getRowId={(wait) => wait.id} testId={testId} />
       <ShowMore hidden={hidden} onMore={more} testId="waits-show-more" />
     </div>
   );
@@ -143,9 +147,11 @@ function useTaskColumns(transport: ReadonlyMap<string, string | null>) {
 export function TasksPanel({
   tasks,
   pending,
+  testId = "tasks-table",
 }: {
-  tasks: NonNullable<HistoryExport["tasks"]>;
+  tasks: readonly Task[];
   pending: WorkflowDebug["pending_workflow_tasks"];
+  testId?: string;
 }) {
   const t = useTranslations("run.tasks");
   const transport = useMemo(
@@ -158,10 +164,29 @@ export function TasksPanel({
       columns={columns}
       data={tasks}
       getRowId={(task) => task.id}
-      testId="tasks-table"
+      testId={testId}
       empty={<Muted>{t("none")}</Muted>}
     />
   );
+}
+
+type PendingTask = NonNullable<WorkflowDebug["pending_workflow_tasks"]>[number];
+
+/** Debug's open workflow tasks (at most 25) in the export's task shape, shown before any export read. */
+export function pendingAsTasks(pending: readonly PendingTask[] | undefined): Task[] {
+  return (pending ?? []).map((task) => ({
+    id: task.task_id,
+    type: task.task_type ?? "workflow",
+    status: task.status ?? "pending",
+    transport_state: task.transport_state ?? null,
+    queue: task.queue ?? null,
+    attempt_count: task.attempt_count ?? 0,
+    repair_count: task.repair_count ?? 0,
+    available_at: task.available_at ?? null,
+    lease_owner: task.lease_owner ?? null,
+    lease_expires_at: task.lease_expires_at ?? null,
+    last_dispatch_error: task.last_error ?? null,
+  })) as unknown as Task[];
 }
 
 function useCommandColumns() {
@@ -204,7 +229,7 @@ function useCommandColumns() {
   );
 }
 
-export function CommandsPanel({ commands }: { commands: NonNullable<HistoryExport["commands"]> }) {
+export function CommandsPanel({ commands }: { commands: readonly Command[] }) {
   const t = useTranslations("run.commands");
   const columns = useCommandColumns();
   return (
@@ -225,12 +250,16 @@ export function RelationshipsPanel({
   runId,
   runs,
   links,
+  linksPending,
 }: {
   namespace: string;
   workflowId: string;
   runId: string;
   runs: readonly RunListItem[];
+  /** From the export (read lazily); undefined while it is read, and the link lists say so. */
   links: HistoryExport["links"] | undefined;
+  /** Shown instead of the link lists until they are read. */
+  linksPending?: ReactNode;
 }) {
   const t = useTranslations("run.relationships");
   const time = useTimeFormat();
@@ -267,41 +296,42 @@ export function RelationshipsPanel({
           </ol>
         )}
       </div>
-      {[
-        { title: t("parents"), items: parents, side: "parent" as const },
-        { title: t("children"), items: children, side: "child" as const },
-      ].map(({ title, items, side }) => (
-        <div key={side}>
-          <h3 className="mb-1 text-xs font-semibold text-fg-muted uppercase">{title}</h3>
-          {items.length === 0 ? (
-            <Muted>{t("none")}</Muted>
-          ) : (
-            <ul className="space-y-1 text-sm">
-              {items.map((link, index) => {
-                const id = side === "parent" ? link.parent_workflow_instance_id : link.child_workflow_instance_id;
-                const linkedRun = side === "parent" ? link.parent_workflow_run_id : link.child_workflow_run_id;
-                return (
-                  <li key={link.id ?? index} className="flex flex-wrap items-center gap-2">
-                    <span className="text-xs text-fg-muted">{text(link.type)}</span>
-                    {id ? (
-                      <Link
-                        href={linkedRun ? runHref(namespace, id, linkedRun) : workflowHref(namespace, id)}
-                        className="font-mono text-accent hover:underline"
-                      >
-                        {id}
-                      </Link>
-                    ) : (
-                      "–"
-                    )}
-                    {link.workflow_type ? <span>{link.workflow_type}</span> : null}
-                    {link.status ? <StatusBadge status={link.status} /> : null}
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </div>
-      ))}
+      {linksPending ??
+        [
+          { title: t("parents"), items: parents, side: "parent" as const },
+          { title: t("children"), items: children, side: "child" as const },
+        ].map(({ title, items, side }) => (
+          <div key={side}>
+            <h3 className="mb-1 text-xs font-semibold text-fg-muted uppercase">{title}</h3>
+            {items.length === 0 ? (
+              <Muted>{t("none")}</Muted>
+            ) : (
+              <ul className="space-y-1 text-sm">
+                {items.map((link, index) => {
+                  const id = side === "parent" ? link.parent_workflow_instance_id : link.child_workflow_instance_id;
+                  const linkedRun = side === "parent" ? link.parent_workflow_run_id : link.child_workflow_run_id;
+                  return (
+                    <li key={link.id ?? index} className="flex flex-wrap items-center gap-2">
+                      <span className="text-xs text-fg-muted">{text(link.type)}</span>
+                      {id ? (
+                        <Link
+                          href={linkedRun ? runHref(namespace, id, linkedRun) : workflowHref(namespace, id)}
+                          className="font-mono text-accent hover:underline"
+                        >
+                          {id}
+                        </Link>
+                      ) : (
+                        "–"
+                      )}
+                      {link.workflow_type ? <span>{link.workflow_type}</span> : null}
+                      {link.status ? <StatusBadge status={link.status} /> : null}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </div>
+        ))}
     </div>
   );
 }

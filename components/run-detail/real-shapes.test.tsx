@@ -31,7 +31,7 @@ function renderHeader(version: RealVersion) {
         namespace="default"
         describe={describeBody}
         debug={null}
-        summary={bundle.summary ?? null}
+        eventCount={bundle.history_events.length}
         liveness={livenessLabel(bundle.summary)}
         runs={[]}
       />
@@ -40,20 +40,16 @@ function renderHeader(version: RealVersion) {
 }
 
 describe("run header on real servers", () => {
-  it("says an April-2026 server does not report budget pressure and fan-out", () => {
-    renderHeader("2026-04");
-    expect(screen.getByTestId("history-budget-unavailable").textContent).toBe(
-      "Budget pressure and fan-out are not reported by this server version",
-    );
-    expect(screen.queryByTestId("history-budget-pressure")).toBeNull();
-    expect(screen.getByTestId("run-history-budget").textContent).toContain("8 events");
-  });
-
-  it("shows the current engine's budget pressure and fan-out", () => {
-    renderHeader("2026-08");
-    expect(screen.getByTestId("history-budget-pressure").textContent).toBe("budget ok · fan-out 1");
-    expect(screen.queryByTestId("history-budget-unavailable")).toBeNull();
-  });
+  it.each(["2026-04", "2026-08"] as const)(
+    "shows the %s run's event count and says size and budget are in the export only",
+    (version) => {
+      renderHeader(version);
+      expect(screen.getByTestId("history-event-count").textContent).toBe("8 events");
+      expect(screen.getByTestId("history-budget-unavailable").textContent).toBe(
+        "Size, budget pressure and fan-out are in the export only",
+      );
+    },
+  );
 
   it("renders a JSON-list memo", () => {
     renderHeader("2026-08");
@@ -72,7 +68,7 @@ describe("activity ledger on a golden history without execution ids", () => {
         <ActivitiesLedger activities={attemptLedger(goldenAsHistoryEvents(golden.history))} />
       </NextIntlClientProvider>,
     );
-    expect(screen.getAllByTestId("activity")).toHaveLength(1);
+    expect(screen.getAllByTestId("ledger-activity")).toHaveLength(1);
     expect(screen.getByTestId("execution-id-unknown").textContent).toBe("Execution id not recorded in this history");
   });
 });

@@ -42,7 +42,7 @@ async function RunDetailContent({
   workflowId: string;
   loaded: Promise<RunPageData>;
 }) {
-  const [{ describe, debug, error }, t] = await Promise.all([loaded, getTranslations("run")]);
+  const [{ describe, debug, error, latest }, t] = await Promise.all([loaded, getTranslations("run")]);
   if (!describe) {
     return (
       <div className="space-y-4">
@@ -59,6 +59,7 @@ async function RunDetailContent({
       initialDescribe={describe}
       initialDebug={debug}
       initialError={error}
+      initialLatest={latest}
     />
   );
 }

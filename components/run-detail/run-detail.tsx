@@ -13,9 +13,13 @@ import { DwErrorState } from "@/components/ui/dw-error-state";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { useTicker } from "@/components/hooks/use-time-format";
+import { useRunView } from "@/components/run-detail/use-run-view";
+import { RunViewProgress } from "@/components/run-detail/run-view-progress";
+import { LatestEvents } from "@/components/run-detail/latest-events";
 import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
-import { BundleLoadError } from "@/lib/queries/run-bundle";
-import { runDebugQuery, runDescribeQuery, runExportQuery } from "@/lib/queries/run";
+import { runDebugQuery, runDescribeQuery } from "@/lib/queries/run";
+import type { RunViewData } from "@/lib/queries/run-view";
+import type { TimelineListRow } from "@/lib/views/timeline";
 import { workflowRunsQuery } from "@/lib/queries/runs";
 import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/run-detail/section";
@@ -29,9 +33,10 @@ function PanelLoading() {
 }
 
 /*
- * Only the header, the actions bar and the exceptions table are needed for the first paint; the
- * bundle-driven tab panels (timeline, activities, waits, tasks, commands, relationships), the retry
- * forecast (it waits for the export bundle too) and the action forms (no zod: the server validates,
+ * Only the header, the actions bar, the progress line, the exceptions table and the latest events
+ * are needed for the first paint; the tab panels (timeline, activities, waits, tasks, commands,
+ * relationships, the export-only extras), the retry forecast (it waits for the streamed views) and
+ * the action forms (no zod: the server validates,
  * lib/dw/browser-client.ts) load as separate chunks, so they stay out of the route's first-load JS, and so does the
  * History tab (virtual list, paging hook; ≈ 11 KB). Payload decoding (avsc) is loaded on demand.
  */
@@ -57,16 +62,7 @@ const ActivitiesPanel = dynamic(
   () => import("@/components/run-detail/activities-ledger").then((m) => m.ActivitiesPanel),
   { loading: PanelLoading },
 );
-const WaitsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.WaitsPanel), {
-  loading: PanelLoading,
-});
-const TasksPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.TasksPanel), {
-  loading: PanelLoading,
-});
-const CommandsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.CommandsPanel), {
-  loading: PanelLoading,
-});
-const RelationshipsPanel = dynamic(() => import("@/components/run-detail/panels").then((m) => m.RelationshipsPanel), {
+const RunTabExtras = dynamic(() => import("@/components/run-detail/run-tab-extras").then((m) => m.RunTabExtras), {
   loading: PanelLoading,
 });
 
@@ -77,12 +73,22 @@ interface RunDetailProps {
   initialDescribe: RunDescription | null;
   initialDebug: WorkflowDebug | null;
   initialError: ErrorInfo | null;
+  /** The newest events, read by the server render (one small history page). */
+  initialLatest?: TimelineListRow[] | null;
+}
+
+/** The newest events: the streamed list's tail once it is read, else the server render's page. */
+function latestRows(view: RunViewData, initial: TimelineListRow[] | null | undefined): TimelineListRow[] | null {
+  if (view.complete && view.list.length > 0) return view.list.slice(-20);
+  return initial ?? null;
 }
 
 /**
- * One run: the header and the exceptions render from describe + debug (server-rendered, no history
- * needed); the export bundle then fills in the full exceptions, timeline, attempt ledger, waits,
- * tasks and commands, and the History tab pages and tails the event log on its own.
+ * One run: the header, liveness, exceptions (debug's recent failures) and the latest events render
+ * from describe + debug + one history page (server-rendered, no history walk). The run-view stream
+ * then fills in the timeline, the attempt ledger, the derived waits and the complete exceptions as
+ * the console server reads the history pages; tasks, commands and links come from the export only
+ * when their tab opens; the History tab pages and tails the event log on its own.
  */
 export function RunDetail({
   namespace,
@@ -91,6 +97,7 @@ export function RunDetail({
   initialDescribe,
   initialDebug,
   initialError,
+  initialLatest,
 }: RunDetailProps) {
   const t = useTranslations("run");
   const searchParams = useSearchParams();
@@ -111,15 +118,15 @@ export function RunDetail({
     ...runDebugQuery(namespace, workflowId, runId, open),
     initialData: initialDebug ?? undefined,
   });
-  const exported = useQuery(runExportQuery(namespace, workflowId, runId, open));
+  const { data: view, retry } = useRunView(namespace, workflowId, runId, open);
   const runs = useQuery(workflowRunsQuery(namespace, workflowId, open));
   const now = useTicker(open ? 5_000 : 60_000);
 
-  const prepared = exported.data ?? null;
-  const bundle = prepared?.bundle ?? null;
+  const snapshot = view.complete ? view.snapshot : null;
+  const recentFailures = debug.data?.recent_failures;
   const exceptions = useMemo(
-    () => prepared?.exceptions ?? exceptionRows({ recent_failures: debug.data?.recent_failures ?? [] }),
-    [prepared, debug.data],
+    () => snapshot?.exceptions ?? exceptionRows({ recent_failures: recentFailures ?? [] }),
+    [snapshot, recentFailures],
   );
 
   const run = describe.data;
@@ -132,32 +139,25 @@ export function RunDetail({
     );
   }
   const liveness = livenessLabel({
-    ...(bundle?.summary ?? debug.data?.execution ?? {}),
+    ...(debug.data?.execution ?? {}),
     is_current_run: run.is_current_run,
     is_terminal: run.is_terminal,
     status: run.status,
   });
-
-  const bundleError = exported.error
-    ? exported.error instanceof BundleLoadError
-      ? exported.error.info
-      : toErrorInfo(exported.error)
-    : null;
-  const pending = <Muted>{bundleError ? bundleError.message : t("loadingBundle")}</Muted>;
+  const eventCount = snapshot?.counts.events ?? debug.data?.execution.last_event?.sequence ?? view.total;
+  const latest = latestRows(view, initialLatest);
+  const tab = { namespace, workflowId, runId, open, pending: debug.data?.pending_workflow_tasks };
   const panel: Record<RunView, () => ReactNode> = {
-    // The ticking "now" only stretches the axis of open bars; the rows are built once per bundle.
-    timeline: () =>
-      prepared ? (
-        <TimelinePanel
-          timeline={prepared.timeline}
-          now={now}
-          mode={state.timelineMode}
-          onMode={(mode) => update({ timelineMode: mode })}
-        />
-      ) : (
-        pending
-      ),
-    activities: () => (prepared ? <ActivitiesPanel ledger={prepared.ledger} /> : pending),
+    // The ticking "now" only stretches the axis of open bars; the rows are built once per snapshot.
+    timeline: () => (
+      <TimelinePanel
+        data={view}
+        now={now}
+        mode={state.timelineMode}
+        onMode={(mode) => update({ timelineMode: mode })}
+      />
+    ),
+    activities: () => <ActivitiesPanel data={view} />,
     history: () => (
       <HistoryPanel
         namespace={namespace}
@@ -176,19 +176,10 @@ export function RunDetail({
         }
       />
     ),
-    waits: () => (bundle ? <WaitsPanel waits={bundle.waits ?? []} /> : pending),
-    tasks: () =>
-      bundle ? <TasksPanel tasks={bundle.tasks ?? []} pending={debug.data?.pending_workflow_tasks} /> : pending,
-    commands: () => (bundle ? <CommandsPanel commands={bundle.commands ?? []} /> : pending),
-    relationships: () => (
-      <RelationshipsPanel
-        namespace={namespace}
-        workflowId={workflowId}
-        runId={runId}
-        runs={runs.data?.runs ?? []}
-        links={bundle?.links}
-      />
-    ),
+    waits: () => <RunTabExtras {...tab} view="waits" waits={view.snapshot?.waits ?? null} />,
+    tasks: () => <RunTabExtras {...tab} view="tasks" />,
+    commands: () => <RunTabExtras {...tab} view="commands" />,
+    relationships: () => <RunTabExtras {...tab} view="relationships" runs={runs.data?.runs ?? []} />,
   };
 
   return (
@@ -200,7 +191,7 @@ export function RunDetail({
         namespace={namespace}
         describe={run}
         debug={debug.data ?? null}
-        summary={bundle?.summary ?? null}
+        eventCount={eventCount ?? null}
         liveness={liveness}
         runs={runs.data?.runs ?? []}
       />
@@ -211,13 +202,15 @@ export function RunDetail({
         describe={run}
         debug={debug.data ?? null}
       />
-      {prepared ? (
+      <RunViewProgress data={view} onRetry={retry} knownTotal={debug.data?.execution.last_event?.sequence ?? null} />
+      {view.snapshot ? (
         <BundleRetryForecast
-          ledger={prepared.ledger}
+          ledger={view.snapshot.openLedger}
           className="rounded-lg border border-line bg-panel px-4 py-2 text-sm"
         />
       ) : null}
-      <ExceptionsTable rows={exceptions} complete={bundle !== null} />
+      <ExceptionsTable rows={exceptions} complete={snapshot !== null} reading={view.status === "reading"} />
+      {latest ? <LatestEvents rows={latest} total={eventCount ?? null} /> : null}
       <Section
         title={t(`views.${state.view}`)}
         actions={

@@ -4,7 +4,6 @@ import type { ReactNode } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
-import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { LivenessView } from "@/lib/views/liveness";
 import { runExportHref, runHref } from "@/lib/routes/route-for";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
@@ -42,31 +41,24 @@ function JsonBlock({ label, value, testId }: { label: string; value: unknown; te
 }
 
 /**
- * History size and budget from the export summary. `history_fan_out` and `history_budget_pressure`
- * exist only on engines after April 2026 (durable-workflow/workflow HistoryExport.php@8dc90d64,
- * absent @402470f2): an older server's run says it cannot show them rather than inventing a value.
+ * The history's event count from debug (`execution.last_event.sequence`: sequences are contiguous
+ * from 1, docs/research/issue-14-real-server-facts.md §2). Size, budget pressure and fan-out are in
+ * the export's summary only, which the run page no longer reads: it says so instead.
  */
-function HistoryBudget({ summary }: { summary: HistoryExport["summary"] | null }) {
+function HistoryCount({ events }: { events: number | null }) {
   const t = useTranslations("run.header");
-  if (!summary) return <>–</>;
-  const counted = typeof summary.history_event_count === "number";
-  const pressure = summary.history_budget_pressure;
   return (
     <>
-      {counted ? (
-        <span className="block text-xs">
-          {t("historyCounts", { events: summary.history_event_count ?? 0, bytes: summary.history_size_bytes ?? 0 })}
-        </span>
-      ) : null}
-      {typeof pressure === "string" ? (
-        <span className="block text-xs" data-testid="history-budget-pressure">
-          {t("historyBudget", { pressure, fanOut: summary.history_fan_out ?? 0 })}
+      {events !== null ? (
+        <span className="block text-xs" data-testid="history-event-count">
+          {t("historyEvents", { events })}
         </span>
       ) : (
-        <span className="block text-xs text-fg-muted" data-testid="history-budget-unavailable">
-          {t("historyBudgetUnavailable")}
-        </span>
+        "–"
       )}
+      <span className="block text-xs text-fg-muted" data-testid="history-budget-unavailable">
+        {t("historyExportOnly")}
+      </span>
     </>
   );
 }
@@ -84,14 +76,15 @@ export function RunHeader({
   namespace,
   describe,
   debug,
-  summary,
+  eventCount,
   liveness,
   runs,
 }: {
   namespace: string;
   describe: RunDescription;
   debug: WorkflowDebug | null;
-  summary: HistoryExport["summary"] | null;
+  /** Events in the run: debug's last sequence, or the streamed views' count once read. */
+  eventCount: number | null;
   liveness: LivenessView;
   runs: readonly RunListItem[];
 }) {
@@ -101,13 +94,11 @@ export function RunHeader({
   const time = useTimeFormat();
   const next = debug?.execution.next_scheduled_event;
   const nextTask =
-    summary?.next_task_type || summary?.next_task_id
-      ? [summary.next_task_type, summary.next_task_status, summary.next_task_id].filter(Boolean).join(" / ")
-      : next?.task_type || next?.task_id
-        ? [next.task_type, next.task_status, next.task_id].filter(Boolean).join(" / ")
-        : null;
+    next?.task_type || next?.task_id
+      ? [next.task_type, next.task_status, next.task_id].filter(Boolean).join(" / ")
+      : null;
   const nextTaskAt = next?.available_at ?? null;
-  const durationMs = summary?.duration_ms ?? time.between(describe.started_at, describe.closed_at);
+  const durationMs = time.between(describe.started_at, describe.closed_at);
   const previousRun = runs.find((run) => run.run_number === describe.run_number - 1);
   const nextRun = runs.find((run) => run.run_number === describe.run_number + 1);
 
@@ -204,7 +195,7 @@ export function RunHeader({
         <Field label={t("closed")}>{time.dateTime(describe.closed_at)}</Field>
         <Field label={t("duration")}>{time.duration(durationMs)}</Field>
         <Field label={t("history")} testId="run-history-budget">
-          <HistoryBudget summary={summary} />
+          <HistoryCount events={eventCount} />
         </Field>
         <Field label={t("deadlines")}>
           <span className="block text-xs">

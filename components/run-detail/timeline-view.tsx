@@ -7,6 +7,8 @@ import { SegmentedControl } from "@/components/ui/segmented-control";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Muted } from "@/components/run-detail/section";
 import { VirtualRows } from "@/components/run-detail/virtual-rows";
+import type { RunViewData } from "@/lib/queries/run-view";
+import { assembledChart } from "@/lib/queries/run-view";
 
 const MAX_LANES = 200;
 
@@ -79,16 +81,16 @@ function axisOf(chart: TimelineChart, now: number): Axis {
 }
 
 /** The event list mode: one virtualized row per history event, failures tinted. */
-function TimelineList({ list }: { list: readonly TimelineListRow[] }) {
+function TimelineList({ list, count }: { list: readonly TimelineListRow[]; count: number }) {
   const t = useTranslations("run.timeline");
   const tv = useTranslations();
   const time = useTimeFormat();
-  if (list.length === 0) return <Muted>{t("empty")}</Muted>;
+  if (count === 0) return <Muted>{t("empty")}</Muted>;
   return (
     <VirtualRows
       label={t("list")}
       testId="timeline-list"
-      count={list.length}
+      count={count}
       renderRow={(index) => {
         const row = list[index];
         if (!row) return null;
@@ -246,10 +248,26 @@ function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }
 }
 
 /** The run's timeline as a chart of lanes or as the event list (the mode is URL state). */
+function TimelineModes({ mode, onMode }: { mode: "chart" | "list"; onMode: (mode: "chart" | "list") => void }) {
+  const t = useTranslations("run.timeline");
+  return (
+    <SegmentedControl
+      label={t("mode")}
+      value={mode}
+      onChange={onMode}
+      options={[
+        { value: "chart", label: t("chart") },
+        { value: "list", label: t("list") },
+      ]}
+    />
+  );
+}
+
 export function TimelineView({
   chart,
   now,
   list,
+  listLength,
   mode,
   onMode,
 }: {
@@ -257,41 +275,60 @@ export function TimelineView({
   /** Epoch ms: open bars (no end yet) are drawn up to now. */
   now: number;
   list: readonly TimelineListRow[];
+  /** The list's length when it grows in place (a new length re-renders the virtual rows). */
+  listLength?: number;
   mode: "chart" | "list";
   onMode: (mode: "chart" | "list") => void;
 }) {
-  const t = useTranslations("run.timeline");
   return (
     <div className="space-y-3">
-      <SegmentedControl
-        label={t("mode")}
-        value={mode}
-        onChange={onMode}
-        options={[
-          { value: "chart", label: t("chart") },
-          { value: "list", label: t("list") },
-        ]}
-      />
-      {mode === "list" ? <TimelineList list={list} /> : <TimelineChartView chart={chart} now={now} />}
+      <TimelineModes mode={mode} onMode={onMode} />
+      {mode === "list" ? (
+        <TimelineList list={list} count={listLength ?? list.length} />
+      ) : (
+        <TimelineChartView chart={chart} now={now} />
+      )}
     </div>
   );
 }
 
 /**
- * The Timeline tab over an export bundle. The rows are derived here, once per bundle, so the
- * derivation ships in this lazily loaded chunk rather than in the run page's first load.
+ * The Timeline tab over the streamed views. The event list fills as pages are read (virtual rows:
+ * a few dozen in the DOM); the time axis needs the run's bounds and open bars from the snapshot, so
+ * it is drawn once the history is read (its bars are joined once per snapshot, not per chunk).
  */
 export function TimelinePanel({
-  timeline,
+  data,
   now,
   mode,
   onMode,
 }: {
-  /** Derived from the export bundle off the main thread (`prepareRunBundle`). */
-  timeline: { chart: TimelineChart; list: TimelineListRow[] };
+  data: RunViewData;
   now: number;
   mode: "chart" | "list";
   onMode: (mode: "chart" | "list") => void;
 }) {
-  return <TimelineView chart={timeline.chart} now={now} list={timeline.list} mode={mode} onMode={onMode} />;
+  const t = useTranslations("run.timeline");
+  const { snapshot, bars, markers } = data;
+  // Bars and markers only grow together with a new snapshot: the chart is joined once per snapshot.
+  const chart = useMemo(() => assembledChart({ snapshot, bars, markers }), [snapshot, bars, markers]);
+  if (mode === "chart" && !chart)
+    return (
+      <div className="space-y-3">
+        <TimelineModes mode={mode} onMode={onMode} />
+        <Muted>{t("chartPending")}</Muted>
+      </div>
+    );
+  return (
+    <TimelineView
+      chart={chart ?? EMPTY_CHART}
+      now={now}
+      list={data.list}
+      listLength={data.list.length}
+      mode={mode}
+      onMode={onMode}
+    />
+  );
 }
+
+const EMPTY_CHART: TimelineChart = { start: null, end: null, bars: [], markers: [] };

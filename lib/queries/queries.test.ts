@@ -9,7 +9,9 @@ import {
   invalidateAfterSystemPass,
 } from "@/lib/queries/invalidate";
 import { clusterInfoQuery, operatorMetricsQuery } from "@/lib/queries/metrics";
-import { runDebugQuery, runDescribeQuery, runExportQuery, runHistoryHeadQuery } from "@/lib/queries/run";
+import { runDebugQuery, runDescribeQuery, runHistoryHeadQuery } from "@/lib/queries/run";
+import { runViewExtrasQuery } from "@/lib/queries/run-view";
+import { runViewQuery } from "@/lib/queries/run-view-store";
 import { runsListQuery, runsListRequest, workflowRunsQuery } from "@/lib/queries/runs";
 import type { RunsListFilter } from "@/lib/queries/runs";
 import { activityTimeoutsQuery, repairStatusQuery } from "@/lib/queries/system";
@@ -22,7 +24,8 @@ const namespaced = (ns: string) => ({
   workflowRuns: workflowRunsQuery(ns, "wf", true).queryKey,
   describe: runDescribeQuery(ns, "wf", "run").queryKey,
   debug: runDebugQuery(ns, "wf", "run", true).queryKey,
-  export: runExportQuery(ns, "wf", "run", true).queryKey,
+  view: runViewQuery(ns, "wf", "run").queryKey,
+  viewExtras: runViewExtrasQuery(ns, "wf", "run", true).queryKey,
   historyHead: runHistoryHeadQuery(ns, "wf", "run").queryKey,
   workers: workersQuery(ns).queryKey,
   taskQueues: taskQueuesQuery(ns).queryKey,
@@ -67,7 +70,7 @@ describe("refresh policy", () => {
   it("stops refreshing a closed run and keeps an open one live", () => {
     expect(runDebugQuery("a", "wf", "r", true).refetchInterval).toBeGreaterThan(0);
     expect(runDebugQuery("a", "wf", "r", false).refetchInterval).toBe(false);
-    expect(runExportQuery("a", "wf", "r", false).refetchInterval).toBe(false);
+    expect(runViewExtrasQuery("a", "wf", "r", false).staleTime).toBe(Infinity);
     expect(workflowRunsQuery("a", "wf", false).refetchInterval).toBe(false);
   });
 
@@ -117,7 +120,7 @@ describe("targeted invalidation", () => {
     await invalidateAfterRunAction(client, "a", { workflowId: "wf", runId: "run" });
     const left = fresh();
     const a = namespaced("a");
-    for (const key of [a.describe, a.debug, a.export, a.historyHead, a.runsList, a.workflowRuns])
+    for (const key of [a.describe, a.debug, a.view, a.viewExtras, a.historyHead, a.runsList, a.workflowRuns])
       expect(left).not.toContain(json(key));
     for (const key of [a.workers, a.metrics, a.repair, a.attention, runDescribeQuery("a", "wf", "other").queryKey])
       expect(left).toContain(json(key));

@@ -2,14 +2,11 @@ import { queryOptions } from "@tanstack/react-query";
 import type { DwClient, RunDescription, WorkflowDebug } from "@/lib/dw";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { runKey } from "@/lib/queries/keys";
-import { loadRunBundle } from "@/lib/queries/run-bundle";
 import type { ErrorInfo } from "@/lib/views/error-info";
+import type { TimelineListRow } from "@/lib/views/timeline";
 
 /** An open run's describe and debug refresh every 5 s; a closed run's stop refreshing. */
 export const OPEN_RUN_REFRESH_MS = 5_000;
-/** The export bundle is the heavy read: an open run's is re-read every 10 s. */
-export const OPEN_EXPORT_REFRESH_MS = 10_000;
-
 /** Describe of a run; `runId: null` is the workflow's current run (the server page's first read). */
 export function fetchRunDescribe(client: DwClient, workflowId: string, runId: string | null): Promise<RunDescription> {
   return runId === null ? client.describeWorkflow(workflowId) : client.describeRun(workflowId, runId);
@@ -37,19 +34,6 @@ export function runDebugQuery(namespace: string, workflowId: string, runId: stri
   });
 }
 
-/**
- * The export bundle, fetched, parsed and derived in a Web Worker: a 50,000-event bundle is ~120 MB
- * of JSON, which would hold the page's main thread for seconds (see run-bundle.ts).
- */
-export function runExportQuery(namespace: string, workflowId: string, runId: string, open: boolean) {
-  return queryOptions({
-    queryKey: [...runKey(namespace, workflowId, runId), "export"] as const,
-    queryFn: ({ signal }) => loadRunBundle(namespace, workflowId, runId, signal),
-    refetchInterval: open ? OPEN_EXPORT_REFRESH_MS : false,
-    retry: 1,
-  });
-}
-
 /** The first 1,000 history events, for the retry forecast of a run whose page is not open. */
 export function runHistoryHeadQuery(namespace: string, workflowId: string, runId: string) {
   return queryOptions({
@@ -67,4 +51,6 @@ export interface RunPageData {
   debug: WorkflowDebug | null;
   /** Why describe failed; the page then shows the error instead of the run. */
   error: ErrorInfo | null;
+  /** The newest events (one history page placed by debug's last sequence), oldest first; null if unread. */
+  latest: TimelineListRow[] | null;
 }

@@ -10,7 +10,10 @@ import { getDwClient } from "@/lib/server/dw";
 import "server-only";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
-import type { WorkflowList } from "@/lib/dw";
+import type { DwClient, WorkflowList } from "@/lib/dw";
+import { historyTokenAfter } from "@/lib/dw/transport";
+import type { TimelineListRow } from "@/lib/views/timeline";
+import { timelineList } from "@/lib/views/timeline";
 
 /**
  * Every server page's data, loaded here and nowhere else: the page names what it shows (the
@@ -40,9 +43,39 @@ export async function loadRunsPage(namespace: string, filter: RunsListFilter): P
   }
 }
 
+/** The run page's "Latest events": this many of the newest events, in one small history page. */
+export const LATEST_EVENTS = 20;
+
 /**
- * The run page's first paint: describe and debug in parallel (neither reads the history), so the
- * header and exceptions arrive in the first HTML response. `runId: null` is the workflow's
+ * The newest events of a run in one page: history pages only go forward, so the page starts after
+ * sequence `last − 20`, `last` being debug's `execution.last_event.sequence` (the event count; the
+ * token is base64 of a sequence, docs/research/issue-14-real-server-facts.md §1, server
+ * HistoryController.php@11d35b7 lines 103-134). Rows are shaped here, so the page's first-load JS
+ * carries no event summariser.
+ */
+async function loadLatestEvents(
+  client: DwClient,
+  workflowId: string,
+  runId: string,
+  last: number | undefined,
+): Promise<TimelineListRow[] | null> {
+  if (last === undefined || last <= 0) return last === 0 ? [] : null;
+  try {
+    const page = await client.getHistory(workflowId, runId, {
+      pageSize: LATEST_EVENTS,
+      nextPageToken: historyTokenAfter(Math.max(0, last - LATEST_EVENTS)),
+    });
+    return timelineList(page.events);
+  } catch {
+    // The list is a convenience of the first view; the streamed views still come.
+    return null;
+  }
+}
+
+/**
+ * The run page's first paint: describe and debug in parallel (neither reads the history), then the
+ * newest events (one page of 20, placed by debug's last sequence), so the header, the exceptions
+ * and what the run did last arrive in the first HTML response. `runId: null` is the workflow's
  * current run.
  */
 export async function loadRunPage(namespace: string, workflowId: string, runId: string | null): Promise<RunPageData> {
@@ -56,5 +89,9 @@ export async function loadRunPage(namespace: string, workflowId: string, runId: 
   // The current-run route may race a continue-as-new: only keep debug when it names the same run.
   const debugData: WorkflowDebug | null =
     description && debug.status === "fulfilled" && debug.value.run_id === description.run_id ? debug.value : null;
-  return { describe: description, debug: debugData, error };
+  const latest =
+    description && debugData
+      ? await loadLatestEvents(client, workflowId, description.run_id, debugData.execution.last_event?.sequence)
+      : null;
+  return { describe: description, debug: debugData, error, latest };
 }

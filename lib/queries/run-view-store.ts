@@ -1,0 +1,254 @@
+import { queryOptions } from "@tanstack/react-query";
+import { runKey } from "@/lib/queries/keys";
+import type { RunViewData, RunViewStatus } from "@/lib/queries/run-view";
+import {
+  RUN_VIEW_GC_MS,
+  RunViewAccumulator,
+  RunViewError,
+  fetchRunView,
+  runViewErrorInfo,
+} from "@/lib/queries/run-view";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import type { RunViewLine } from "@/lib/views/run-view-wire";
+
+/** React re-renders at most this often while lines stream in (meta, snapshot, done and errors show at once). */
+export const RUN_VIEW_RENDER_MS = 100;
+const TAIL_BACKOFF_MS = 1_000;
+const TAIL_BACKOFF_MAX_MS = 30_000;
+/** After an answer the server did not hold (`held: false`: its long-poll cap was reached), wait this long. */
+const TAIL_UNHELD_PAUSE_MS = 5_000;
+
+export interface RunViewTarget {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  fetchImpl?: typeof fetch;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function endedEarly(): RunViewError {
+  return new RunViewError({
+    reason: "server_unavailable",
+    httpStatus: null,
+    message: "The run view ended before every history page was read.",
+    namespace: null,
+  });
+}
+
+/**
+ * One run's views in the tab: read once while a page shows the run (closed runs then stay as read),
+ * extended with `since=lastSequence&wait=1` while an open run's page is mounted. Leaving the page
+ * aborts the request, so the console server stops the walk; a partial read is dropped and the next
+ * visit starts again (the server's cache makes that cheap). A store for `useSyncExternalStore`.
+ */
+export class RunViewStore {
+  private acc = new RunViewAccumulator();
+  private data: RunViewData;
+  private readonly listeners = new Set<() => void>();
+  private retained = 0;
+  private live = false;
+  private running = false;
+  private controller: AbortController | null = null;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private status: RunViewStatus = "idle";
+  private error: ErrorInfo | null = null;
+  private tailError: ErrorInfo | null = null;
+  private complete = false;
+  private version = 0;
+  private backoff = TAIL_BACKOFF_MS;
+
+  constructor(
+    private readonly target: RunViewTarget,
+    private readonly renderMs: number = RUN_VIEW_RENDER_MS,
+  ) {
+    this.data = this.build();
+  }
+
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+
+  readonly getData = (): RunViewData => this.data;
+
+  /** A page shows the run: read (or go on tailing) until the returned release is called. */
+  retain(): () => void {
+    this.retained += 1;
+    this.ensureRunning();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.retained -= 1;
+      if (this.retained === 0) this.stop();
+    };
+  }
+
+  /** Whether the run is open (its page then keeps extending the views with the long-poll). */
+  setLive(live: boolean): void {
+    this.live = live;
+    this.ensureRunning();
+  }
+
+  /** After an error: read again from the start. */
+  retry(): void {
+    if (this.status !== "error") return;
+    this.status = "idle";
+    this.error = null;
+    this.ensureRunning();
+  }
+
+  private needsWork(): boolean {
+    if (this.retained === 0 || this.status === "error") return false;
+    return !this.complete || this.shouldTail();
+  }
+
+  private shouldTail(): boolean {
+    return this.complete && this.live && this.acc.meta?.closed !== true && this.retained > 0;
+  }
+
+  private ensureRunning(): void {
+    if (!this.running && this.needsWork()) void this.run();
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    const controller = new AbortController();
+    this.controller = controller;
+    try {
+      if (!this.complete) await this.readAll(controller.signal);
+      while (this.shouldTail() && !controller.signal.aborted) await this.tailOnce(controller.signal);
+    } finally {
+      this.running = false;
+      if (this.controller === controller) this.controller = null;
+      // Retained again while the aborted request unwound (React's strict-mode remount), or a retry
+      // that came while this run was still returning.
+      this.ensureRunning();
+    }
+  }
+
+  private stop(): void {
+    this.controller?.abort();
+    this.controller = null;
+  }
+
+  private async readAll(signal: AbortSignal): Promise<void> {
+    this.acc = new RunViewAccumulator();
+    this.status = "reading";
+    this.emit(true);
+    try {
+      await fetchRunView({ ...this.target, signal }, (line) => this.emit(this.acc.apply(line)));
+      if (this.acc.streamError) throw new RunViewError(this.acc.streamError);
+      if (this.acc.lastSequence === null || this.acc.snapshot === null) throw endedEarly();
+      this.complete = true;
+      this.status = "done";
+    } catch (error) {
+      if (signal.aborted) {
+        this.acc = new RunViewAccumulator();
+        this.status = "idle";
+      } else {
+        this.status = "error";
+        this.error = runViewErrorInfo(error);
+      }
+    }
+    this.emit(true);
+  }
+
+  /** One long-poll: its lines are applied only once it is done, so a failed one adds nothing twice. */
+  private async tailOnce(signal: AbortSignal): Promise<void> {
+    const pending: RunViewLine[] = [];
+    const since = this.acc.lastSequence ?? 0;
+    const began = Date.now();
+    try {
+      await fetchRunView({ ...this.target, since, wait: true, signal }, (line) => void pending.push(line));
+      const failed = pending.find((line) => line.t === "error");
+      if (failed) throw new RunViewError(failed.error);
+      if (!pending.some((line) => line.t === "done")) throw endedEarly();
+      const meta = pending.find((line) => line.t === "meta") as { from?: number; held?: boolean } | undefined;
+      // `from: 0` is a whole view (the server could not continue from `since`): drop every chunk held.
+      if (meta?.from !== undefined && meta.from !== since) this.acc = new RunViewAccumulator();
+      for (const line of pending) this.acc.apply(line);
+      this.tailError = null;
+      this.backoff = TAIL_BACKOFF_MS;
+      this.emit(true);
+      // A server that answers at once (not held, or nothing new) must not be asked in a tight loop.
+      if (meta?.held === false) await sleep(TAIL_UNHELD_PAUSE_MS, signal);
+      else if (this.acc.lastSequence === since && Date.now() - began < TAIL_BACKOFF_MS)
+        await sleep(TAIL_BACKOFF_MS, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      this.tailError = runViewErrorInfo(error);
+      this.emit(true);
+      await sleep(this.backoff, signal);
+      this.backoff = Math.min(this.backoff * 2, TAIL_BACKOFF_MAX_MS);
+    }
+  }
+
+  private emit(now: boolean): void {
+    if (!now) {
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        this.publish();
+      }, this.renderMs);
+      return;
+    }
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.publish();
+  }
+
+  private publish(): void {
+    this.data = this.build();
+    for (const listener of this.listeners) listener();
+  }
+
+  private build(): RunViewData {
+    const acc = this.acc;
+    this.version += 1;
+    return {
+      version: this.version,
+      status: this.status,
+      read: acc.read,
+      total: acc.total,
+      meta: acc.meta,
+      error: this.error,
+      tailError: this.tailError,
+      complete: this.complete,
+      closedLedger: acc.closedLedger,
+      list: acc.list,
+      bars: acc.bars,
+      markers: acc.markers,
+      snapshot: acc.snapshot,
+    };
+  }
+}
+
+/**
+ * The run's view store, kept in the TanStack Query cache (one per run and namespace, long gcTime), so
+ * a second visit in the same tab reuses a closed run's views without reading them again. Invalidating
+ * the run's keys after an action hands back the same store: an open run's long-poll already extends it.
+ */
+export function runViewQuery(namespace: string, workflowId: string, runId: string) {
+  const queryKey = [...runKey(namespace, workflowId, runId), "view"] as const;
+  const create = () => new RunViewStore({ namespace, workflowId, runId });
+  return queryOptions({
+    queryKey,
+    queryFn: ({ client }) => client.getQueryData<RunViewStore>(queryKey) ?? create(),
+    initialData: create,
+    staleTime: Infinity,
+    gcTime: RUN_VIEW_GC_MS,
+    structuralSharing: false,
+    retry: false,
+  });
+}

@@ -1,0 +1,239 @@
+import { describe, expect, it, vi } from "vitest";
+import { QueryClient } from "@tanstack/react-query";
+import type { HistoryEventInput } from "@/lib/views/events";
+import exhausted from "@/lib/views/fixtures/exhausted-retries.json";
+import retryThenSuccess from "@/lib/views/fixtures/retry-then-success.json";
+import { assembleRunView } from "@/lib/views/run-derivation";
+import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
+import type { RunViewLine } from "@/lib/views/run-view-wire";
+import {
+  RunViewAccumulator,
+  RunViewError,
+  assembledChart,
+  fetchRunView,
+  ledgerCount,
+  ledgerSlice,
+  readNdjson,
+  runViewUrl,
+} from "@/lib/queries/run-view";
+import type { RunViewData } from "@/lib/queries/run-view";
+import { RunViewStore, runViewQuery } from "@/lib/queries/run-view-store";
+import { ndjson, runViewLines, streamedResponse } from "@/lib/queries/run-view-fake";
+
+const eventsOf = (fixture: unknown) => (fixture as { history_events: HistoryEventInput[] }).history_events;
+const target = { namespace: "default", workflowId: "order-1001", runId: "run-1" };
+
+function untilState(store: RunViewStore, done: (data: RunViewData) => boolean): Promise<RunViewData> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const data = store.getData();
+      if (done(data)) {
+        unsubscribe();
+        resolve(data);
+      }
+    };
+    const unsubscribe = store.subscribe(check);
+    check();
+  });
+}
+
+describe("readNdjson", () => {
+  it("parses every line whatever the read boundaries, including a last line without a newline", async () => {
+    const lines = runViewLines(eventsOf(exhausted));
+    const text = ndjson(lines).trimEnd();
+    for (const pieceBytes of [1, 7, 4096, text.length]) {
+      const got: RunViewLine[] = [];
+      await readNdjson(streamedResponse(text, { pieceBytes }).body!, (line) => got.push(line));
+      expect(got).toEqual(lines);
+    }
+  });
+
+  it("names a line that is not JSON", async () => {
+    const body = streamedResponse('{"t":"progress","read":1,"total":2}\nnot json\n').body!;
+    await expect(readNdjson(body, () => undefined)).rejects.toMatchObject({
+      info: { reason: "malformed_response" },
+    });
+  });
+});
+
+describe("RunViewAccumulator", () => {
+  it.each([
+    ["retry then success", retryThenSuccess],
+    ["exhausted retries", exhausted],
+  ])("gives what assembleRunView gives for %s, without assembling", (_name, fixture) => {
+    const lines = runViewLines(eventsOf(fixture), { pageSize: 2 });
+    const acc = new RunViewAccumulator();
+    for (const line of lines) acc.apply(line);
+    const chunks = lines.filter((line): line is DerivedChunk => ["ledger", "list", "bars"].includes(line.t));
+    const snapshot = (lines.find((line) => line.t === "snapshot") as { snapshot: DerivedSnapshot }).snapshot;
+    const whole = assembleRunView(chunks, snapshot);
+    const data = { ...acc, snapshot: acc.snapshot, closedLedger: acc.closedLedger } as unknown as RunViewData;
+    expect(ledgerCount(data)).toBe(whole.ledger.length);
+    expect(ledgerSlice(data, 0, 1_000)).toEqual(whole.ledger);
+    expect(ledgerSlice(data, 1, 2)).toEqual(whole.ledger.slice(1, 2));
+    expect(acc.list).toEqual(whole.list);
+    expect(assembledChart(data)).toEqual(whole.chart);
+    expect(acc.read).toBe(eventsOf(fixture).length);
+    expect(acc.total).toBe(eventsOf(fixture).length);
+    expect(acc.lastSequence).toBe(eventsOf(fixture).length);
+  });
+});
+
+describe("fetchRunView", () => {
+  it("keeps the typed reason of a JSON error envelope sent before the stream", async () => {
+    const fetchImpl = vi.fn(async () =>
+      Response.json({ reason: "run_not_found", message: "Run run-1 not found", run_id: "run-1" }, { status: 404 }),
+    );
+    const failure = await fetchRunView({ ...target, fetchImpl }, () => undefined).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(RunViewError);
+    expect((failure as RunViewError).info).toMatchObject({
+      reason: "run_not_found",
+      httpStatus: 404,
+      message: "Run run-1 not found",
+    });
+  });
+
+  it("asks with the namespace header and the wire's query", async () => {
+    const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(streamedResponse("")));
+    await fetchRunView({ ...target, since: 12, wait: true, fetchImpl }, () => undefined);
+    const [url, init] = fetchImpl.mock.calls[0]!;
+    expect(url).toBe("/api/run-view?workflow_id=order-1001&run_id=run-1&since=12&wait=1");
+    expect(new Headers(init?.headers).get("x-namespace")).toBe("default");
+    expect(runViewUrl("a/b", "r 1")).toBe("/api/run-view?workflow_id=a%2Fb&run_id=r+1");
+  });
+});
+
+describe("RunViewStore", () => {
+  it("reads a closed run once; a later visit reuses it from the query cache", async () => {
+    const lines = runViewLines(eventsOf(exhausted));
+    const fetchImpl = vi.fn(async () => streamedResponse(ndjson(lines), { pieceBytes: 64 }));
+    const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 5);
+    store.setLive(false);
+    const release = store.retain();
+    expect(store.getData().status).toBe("reading");
+    const data = await untilState(store, (state) => state.status === "done");
+    expect(data.complete).toBe(true);
+    expect(data.read).toBe(10);
+    expect(data.total).toBe(10);
+    expect(data.meta?.exportOnly).toEqual(["tasks", "commands", "links"]);
+    expect(data.snapshot?.counts.events).toBe(10);
+    release();
+    store.retain()();
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+
+    const client = new QueryClient();
+    const options = runViewQuery("default", "wf", "run");
+    const first = await client.ensureQueryData(options);
+    expect(first).toBeInstanceOf(RunViewStore);
+    expect(await client.ensureQueryData(runViewQuery("default", "wf", "run"))).toBe(first);
+    // Invalidating the run after an action hands back the same store (its long-poll extends it).
+    await client.refetchQueries({ queryKey: options.queryKey });
+    expect(client.getQueryData(options.queryKey)).toBe(first);
+    expect(options.gcTime).toBeGreaterThanOrEqual(10 * 60_000);
+  });
+
+  it("reports an error line with its reason, and reads again on retry", async () => {
+    const lines: RunViewLine[] = [
+      { t: "meta", closed: true, total: 5, cache: "miss", pageSize: 1000, exportOnly: [] },
+      { t: "progress", read: 2, total: 5 },
+      {
+        t: "error",
+        error: { reason: "server_unavailable", httpStatus: 504, message: "upstream timed out", namespace: null },
+      },
+    ];
+    const good = runViewLines(eventsOf(exhausted));
+    const fetchImpl = vi
+      .fn()
+      .mockResolvedValueOnce(streamedResponse(ndjson(lines)))
+      .mockResolvedValueOnce(streamedResponse(ndjson(good)));
+    const store = new RunViewStore({ ...target, fetchImpl }, 5);
+    store.retain();
+    const failed = await untilState(store, (state) => state.status === "error");
+    expect(failed.error).toMatchObject({
+      reason: "server_unavailable",
+      httpStatus: 504,
+      message: "upstream timed out",
+    });
+    expect(failed.read).toBe(2);
+    store.retry();
+    const done = await untilState(store, (state) => state.status === "done");
+    expect(done.read).toBe(10);
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+  });
+
+  it("aborts the request when the page leaves mid-stream, and drops the partial read", async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    let signal: AbortSignal | undefined;
+    const lines = runViewLines(eventsOf(exhausted)).filter((line) => line.t !== "done" && line.t !== "snapshot");
+    const fetchImpl = vi.fn(async (_url: string, init?: RequestInit) => {
+      signal = init?.signal ?? undefined;
+      return streamedResponse(ndjson(lines), { pieceBytes: 4096, hold });
+    });
+    const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 5);
+    const leave = store.retain();
+    await untilState(store, (state) => state.read > 0);
+    leave();
+    expect(signal?.aborted).toBe(true);
+    const idle = await untilState(store, (state) => state.status === "idle");
+    expect(idle.read).toBe(0);
+    release();
+  });
+
+  it("extends an open run from its last sequence with the long-poll, and stops when the page leaves", async () => {
+    const events = eventsOf(retryThenSuccess);
+    const first = runViewLines(events.slice(0, 5), { closed: false });
+    const later = runViewLines(events, { closed: false });
+    // The long-poll answers only what came after event 5, then a fresh snapshot.
+    const extension = later.filter(
+      (line, index) => index === 0 || line.t === "snapshot" || line.t === "done" || (line.t === "list" && index > 3),
+    );
+    const urls: string[] = [];
+    let pending: ((response: Response) => void) | null = null;
+    const fetchImpl = vi.fn((url: string, init?: RequestInit) => {
+      urls.push(url);
+      if (urls.length === 1) return Promise.resolve(streamedResponse(ndjson(first)));
+      if (urls.length === 2) return Promise.resolve(streamedResponse(ndjson(extension)));
+      return new Promise<Response>((resolve, reject) => {
+        pending = resolve;
+        init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+      });
+    });
+    const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 5);
+    store.setLive(true);
+    const leave = store.retain();
+    const extended = await untilState(store, (state) => state.snapshot?.lastSequence === events.length);
+    expect(urls[1]).toContain("since=5&wait=1");
+    expect(extended.list.map((row) => row.sequence)).toEqual(
+      events
+        .map((event) => event.sequence)
+        .slice(0, 5)
+        .concat(extended.list.slice(5).map((row) => row.sequence)),
+    );
+    expect(extended.status).toBe("done");
+    await vi.waitFor(() => expect(urls).toHaveLength(3));
+    expect(urls[2]).toContain(`since=${events.length}&wait=1`);
+    leave();
+    expect(pending).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchImpl).toHaveBeenCalledTimes(3);
+  });
+
+  it("drops what it holds when a long-poll answers a whole view (`from: 0`)", async () => {
+    const events = eventsOf(retryThenSuccess);
+    const first = runViewLines(events.slice(0, 5), { closed: false });
+    const whole = runViewLines(events, { closed: true });
+    (whole[0] as { from?: number }).from = 0;
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValueOnce(streamedResponse(ndjson(first)))
+      .mockResolvedValueOnce(streamedResponse(ndjson(whole)));
+    const store = new RunViewStore({ ...target, fetchImpl }, 5);
+    store.setLive(true);
+    const leave = store.retain();
+    const data = await untilState(store, (state) => state.meta?.closed === true);
+    expect(data.list.map((row) => row.sequence)).toEqual(events.map((event) => event.sequence));
+    expect(fetchImpl).toHaveBeenCalledTimes(2);
+    leave();
+  });
+});

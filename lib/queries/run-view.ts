@@ -1,0 +1,318 @@
+import { queryOptions } from "@tanstack/react-query";
+import { errorFromResponse } from "@/lib/dw/errors";
+import { runKey } from "@/lib/queries/keys";
+import type { LedgerActivity } from "@/lib/views/attempts";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import { toErrorInfo } from "@/lib/views/error-info";
+import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
+import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
+import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";
+
+/**
+ * The run page's views, read from the console's run-view stream (lib/views/run-view-wire.ts) instead
+ * of the export bundle (issue 14). The lines are small slices the console server derived, so the
+ * browser only parses and appends them; no worker is needed, but a read that delivers many lines is
+ * handled in batches with a yield between them, so no main-thread task runs long.
+ */
+
+export type RunViewStatus = "idle" | "reading" | "done" | "error";
+/**
+ * The meta line, with the service's additive fields (lib/views/run-view-wire.ts on h-service):
+ * `from` (the sequence the chunks follow; 0 = a whole view, drop what is held) and `held` (false:
+ * answered at once, so a tailing reader pauses before asking again).
+ */
+type Meta = Extract<RunViewLine, { t: "meta" }> & { from?: number; held?: boolean };
+
+/**
+ * One state of the run's views. The arrays grow in place (appending a chunk never copies what came
+ * before); `version` changes whenever anything did, so React can tell two states apart.
+ */
+export interface RunViewData {
+  version: number;
+  status: RunViewStatus;
+  /** Events read so far and the run's event count (null when the server could not tell). */
+  read: number;
+  total: number | null;
+  meta: Omit<Meta, "t"> | null;
+  error: ErrorInfo | null;
+  /** An open run's last long-poll failed (the views stay as they were; it is retried with backoff). */
+  tailError: ErrorInfo | null;
+  /** Every event has been read at least once: the snapshot's exceptions and counts are whole. */
+  complete: boolean;
+  /** Activities that can no longer change, in ledger order; the snapshot's `openLedger` follows them. */
+  closedLedger: readonly LedgerActivity[];
+  list: readonly TimelineListRow[];
+  bars: readonly TimelineBar[];
+  markers: readonly TimelineMarker[];
+  snapshot: DerivedSnapshot | null;
+}
+
+/** Activities known so far (emitted ones plus the snapshot's open ones). */
+export function ledgerCount(data: RunViewData): number {
+  return data.closedLedger.length + (data.snapshot?.openLedger.length ?? 0);
+}
+
+/** Rows `[start, end)` of the ledger without assembling the whole of it. */
+export function ledgerSlice(data: RunViewData, start: number, end: number): LedgerActivity[] {
+  const closed = data.closedLedger;
+  const open = data.snapshot?.openLedger ?? [];
+  const out: LedgerActivity[] = [];
+  for (let i = start; i < end && i < closed.length + open.length; i++) {
+    const row = i < closed.length ? closed[i] : open[i - closed.length];
+    if (row) out.push(row);
+  }
+  return out;
+}
+
+/** The whole chart, once a snapshot gave its bounds and open bars (one copy per snapshot, not per chunk). */
+export function assembledChart(data: Pick<RunViewData, "snapshot" | "bars" | "markers">): TimelineChart | null {
+  const snapshot = data.snapshot;
+  if (!snapshot) return null;
+  return {
+    ...snapshot.chart,
+    bars: [...data.bars, ...snapshot.chart.bars],
+    markers: [...data.markers, ...snapshot.chart.markers],
+  };
+}
+
+/** Applies wire lines to growing arrays; pure (no fetch), so the parser and the store share it. */
+export class RunViewAccumulator {
+  readonly closedLedger: LedgerActivity[] = [];
+  readonly list: TimelineListRow[] = [];
+  readonly bars: TimelineBar[] = [];
+  readonly markers: TimelineMarker[] = [];
+  snapshot: DerivedSnapshot | null = null;
+  meta: Omit<Meta, "t"> | null = null;
+  read = 0;
+  total: number | null = null;
+  lastSequence: number | null = null;
+  streamError: ErrorInfo | null = null;
+
+  /** Applies one line; returns true when it should be shown at once (not only on the next tick). */
+  apply(line: RunViewLine): boolean {
+    switch (line.t) {
+      case "meta": {
+        this.meta = {
+          closed: line.closed,
+          total: line.total,
+          cache: line.cache,
+          pageSize: line.pageSize,
+          exportOnly: line.exportOnly,
+          ...((line as Meta).from !== undefined ? { from: (line as Meta).from } : {}),
+          ...((line as Meta).held !== undefined ? { held: (line as Meta).held } : {}),
+        };
+        if (line.total !== null) this.total = line.total;
+        return true;
+      }
+      case "progress":
+        this.read = Math.max(this.read, line.read);
+        if (line.total !== null) this.total = line.total;
+        return false;
+      case "snapshot":
+        this.snapshot = line.snapshot;
+        this.read = Math.max(this.read, line.snapshot.lastSequence);
+        return true;
+      case "done":
+        this.lastSequence = line.lastSequence;
+        this.read = Math.max(this.read, line.lastSequence);
+        return true;
+      case "error":
+        this.streamError = line.error;
+        return true;
+      default:
+        this.addChunk(line);
+        return false;
+    }
+  }
+
+  private addChunk(chunk: DerivedChunk): void {
+    if (chunk.t === "ledger") for (const row of chunk.rows) this.closedLedger.push(row);
+    else if (chunk.t === "list") for (const row of chunk.rows) this.list.push(row);
+    else {
+      for (const bar of chunk.bars) this.bars.push(bar);
+      for (const marker of chunk.markers) this.markers.push(marker);
+    }
+  }
+}
+
+/** Main-thread time spent on lines before yielding to the page (well under the 100 ms task budget). */
+const BATCH_MS = 8;
+
+function yieldToMain(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+function now(): number {
+  return typeof performance === "undefined" ? Date.now() : performance.now();
+}
+
+/**
+ * Reads an NDJSON body line by line (lines may be split across reads, and one read may carry many
+ * lines), JSON-parsing each and handing it to `onLine`. Partial lines are kept as parts and joined
+ * once, so a long line costs O(length), not O(length²).
+ */
+export async function readNdjson(
+  body: ReadableStream<Uint8Array>,
+  onLine: (line: RunViewLine) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  const abort = () => void reader.cancel().catch(() => undefined);
+  signal?.addEventListener("abort", abort, { once: true });
+  try {
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal);
+      const { value, done } = await reader.read();
+      if (signal?.aborted) throw abortError(signal);
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      await splitLines(text, parts, onLine);
+      if (done) break;
+    }
+    const rest = parts.join("");
+    if (rest.trim() !== "") onLine(parseLine(rest));
+  } finally {
+    signal?.removeEventListener("abort", abort);
+  }
+}
+
+async function splitLines(text: string, parts: string[], onLine: (line: RunViewLine) => void): Promise<void> {
+  let start = 0;
+  let began = now();
+  for (let end = text.indexOf("\n", start); end >= 0; end = text.indexOf("\n", start)) {
+    parts.push(text.slice(start, end));
+    start = end + 1;
+    const line = parts.join("");
+    parts.length = 0;
+    if (line.trim() !== "") onLine(parseLine(line));
+    if (now() - began > BATCH_MS) {
+      await yieldToMain();
+      began = now();
+    }
+  }
+  if (start < text.length) parts.push(text.slice(start));
+}
+
+function parseLine(line: string): RunViewLine {
+  try {
+    return JSON.parse(line) as RunViewLine;
+  } catch {
+    throw new RunViewError({
+      reason: "malformed_response",
+      httpStatus: null,
+      message: `The run view sent a line that is not JSON: ${line.slice(0, 80)}`,
+      namespace: null,
+    });
+  }
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The run view read was aborted.", "AbortError");
+}
+
+/** A run-view failure with the typed client's reason, status and message. */
+export class RunViewError extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.message);
+    this.name = "RunViewError";
+  }
+}
+
+export interface RunViewRequest {
+  namespace: string;
+  workflowId: string;
+  runId: string;
+  since?: number;
+  wait?: boolean;
+  fetchImpl?: typeof fetch;
+  signal?: AbortSignal;
+}
+
+export function runViewUrl(workflowId: string, runId: string, since?: number, wait?: boolean): string {
+  const params = new URLSearchParams({ workflow_id: workflowId, run_id: runId });
+  if (since !== undefined) params.set("since", String(since));
+  if (wait) params.set("wait", "1");
+  return `${RUN_VIEW_PATH}?${params.toString()}`;
+}
+
+/** An answer that is not 2xx is a JSON error envelope: mapped like lib/dw/browser-client.ts maps them. */
+async function failedResponse(response: Response): Promise<RunViewError> {
+  const text = await response.text().catch(() => "");
+  let body: unknown;
+  try {
+    body = text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return new RunViewError(toErrorInfo(errorFromResponse(response.status, body)));
+}
+
+/** One request of the stream: every line goes to `onLine`; resolves after the body ends. */
+export async function fetchRunView(request: RunViewRequest, onLine: (line: RunViewLine) => void): Promise<void> {
+  const fetchImpl = request.fetchImpl ?? fetch;
+  let response: Response;
+  try {
+    response = await fetchImpl(runViewUrl(request.workflowId, request.runId, request.since, request.wait), {
+      headers: { "X-Namespace": request.namespace, Accept: "application/x-ndjson" },
+      signal: request.signal,
+    });
+  } catch (error) {
+    if (request.signal?.aborted) throw error;
+    throw unavailable(error);
+  }
+  if (!response.ok) throw await failedResponse(response);
+  if (!response.body) throw unavailable(new Error("the run view answered without a body"));
+  await readNdjson(response.body, onLine, request.signal);
+}
+
+function unavailable(error: unknown): RunViewError {
+  return new RunViewError({
+    reason: "server_unavailable",
+    httpStatus: null,
+    message: `The console could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+    namespace: null,
+  });
+}
+
+export function runViewErrorInfo(error: unknown): ErrorInfo {
+  return error instanceof RunViewError ? error.info : toErrorInfo(error);
+}
+
+/** `GET /api/run-view/extras` (JSON): the export-only sections, read on the console server. */
+export async function fetchRunViewExtras(
+  namespace: string,
+  workflowId: string,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<RunViewExtras> {
+  const params = new URLSearchParams({ workflow_id: workflowId, run_id: runId });
+  let response: Response;
+  try {
+    response = await fetch(`${RUN_VIEW_EXTRAS_PATH}?${params.toString()}`, {
+      headers: { "X-Namespace": namespace, Accept: "application/json" },
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw unavailable(error);
+  }
+  if (!response.ok) throw await failedResponse(response);
+  return (await response.json()) as RunViewExtras;
+}
+
+/** A closed run's views and extras stay in the tab's cache this long after the page was left. */
+export const RUN_VIEW_GC_MS = 30 * 60_000;
+
+/** The export-only sections of a run, fetched when a tab that shows them opens. */
+export function runViewExtrasQuery(namespace: string, workflowId: string, runId: string, open: boolean) {
+  return queryOptions({
+    queryKey: [...runKey(namespace, workflowId, runId), "view-extras"] as const,
+    queryFn: ({ signal }) => fetchRunViewExtras(namespace, workflowId, runId, signal),
+    // Each read of an open run's extras reads its export on the console server: not on a timer.
+    staleTime: open ? 10_000 : Infinity,
+    gcTime: RUN_VIEW_GC_MS,
+    retry: false,
+  });
+}
