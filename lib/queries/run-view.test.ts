@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
 import type { HistoryEventInput } from "@/lib/views/events";
@@ -6,6 +7,7 @@ import retryThenSuccess from "@/lib/views/fixtures/retry-then-success.json";
 import { assembleRunView } from "@/lib/views/run-derivation";
 import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
 import type { RunViewLine } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_ENCODING_HEADER } from "@/lib/views/run-view-wire";
 import {
   RunViewAccumulator,
   RunViewError,
@@ -97,9 +99,23 @@ describe("fetchRunView", () => {
     const fetchImpl = vi.fn<typeof fetch>(() => Promise.resolve(streamedResponse("")));
     await fetchRunView({ ...target, since: 12, wait: true, fetchImpl }, () => undefined);
     const [url, init] = fetchImpl.mock.calls[0]!;
-    expect(url).toBe("/api/run-view?workflow_id=order-1001&run_id=run-1&since=12&wait=1");
+    expect(url).toBe("/api/run-view?workflow_id=order-1001&run_id=run-1&since=12&wait=1&gzip=1");
     expect(new Headers(init?.headers).get("x-namespace")).toBe("default");
-    expect(runViewUrl("a/b", "r 1")).toBe("/api/run-view?workflow_id=a%2Fb&run_id=r+1");
+    expect(runViewUrl("a/b", "r 1")).toBe("/api/run-view?workflow_id=a%2Fb&run_id=r+1&gzip=1");
+  });
+
+  it("inflates a body the console gzipped itself (its header says so), lines intact", async () => {
+    const lines: RunViewLine[] = [
+      { t: "progress", read: 1000, total: 2000 },
+      { t: "done", lastSequence: 2000 },
+    ];
+    const zipped = gzipSync(Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join("")));
+    const fetchImpl = vi.fn<typeof fetch>(() =>
+      Promise.resolve(new Response(zipped, { headers: { [RUN_VIEW_ENCODING_HEADER]: "gzip" } })),
+    );
+    const seen: RunViewLine[] = [];
+    await fetchRunView({ ...target, fetchImpl }, (line) => seen.push(line));
+    expect(seen).toEqual(lines);
   });
 });
 

@@ -5,9 +5,10 @@ import type { LedgerActivity } from "@/lib/views/attempts";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
+import { assembleChart } from "@/lib/views/run-derivation";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
 import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
-import { RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";
 
 /**
  * The run page's views, read from the console's run-view stream (lib/views/run-view-wire.ts) instead
@@ -69,11 +70,7 @@ export function ledgerSlice(data: RunViewData, start: number, end: number): Ledg
 export function assembledChart(data: Pick<RunViewData, "snapshot" | "bars" | "markers">): TimelineChart | null {
   const snapshot = data.snapshot;
   if (!snapshot) return null;
-  return {
-    ...snapshot.chart,
-    bars: [...data.bars, ...snapshot.chart.bars],
-    markers: [...data.markers, ...snapshot.chart.markers],
-  };
+  return assembleChart(data.bars, data.markers, snapshot.chart);
 }
 
 /** Applies wire lines to growing arrays; pure (no fetch), so the parser and the store share it. */
@@ -230,10 +227,18 @@ export interface RunViewRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * Next 16 strips Content-Encoding from route-handler answers and does not compress NDJSON, so the
+ * console gzips the view itself when asked (`gzip=1`, lib/server/run-view/responses.ts) and the
+ * browser inflates it: 40 MB of lines for a 50,000-event run travel as ≈ 2.7 MB.
+ */
+const CAN_INFLATE = typeof DecompressionStream !== "undefined";
+
 export function runViewUrl(workflowId: string, runId: string, since?: number, wait?: boolean): string {
   const params = new URLSearchParams({ workflow_id: workflowId, run_id: runId });
   if (since !== undefined) params.set("since", String(since));
   if (wait) params.set("wait", "1");
+  if (CAN_INFLATE) params.set("gzip", "1");
   return `${RUN_VIEW_PATH}?${params.toString()}`;
 }
 
@@ -264,7 +269,11 @@ export async function fetchRunView(request: RunViewRequest, onLine: (line: RunVi
   }
   if (!response.ok) throw await failedResponse(response);
   if (!response.body) throw unavailable(new Error("the run view answered without a body"));
-  await readNdjson(response.body, onLine, request.signal);
+  const body =
+    response.headers.get(RUN_VIEW_ENCODING_HEADER) === "gzip"
+      ? response.body.pipeThrough(new DecompressionStream("gzip"))
+      : response.body;
+  await readNdjson(body, onLine, request.signal);
 }
 
 function unavailable(error: unknown): RunViewError {

@@ -11,9 +11,10 @@ import { getLogger, REQUEST_ID_HEADER } from "@/lib/server/log";
 import { credentialHeaders } from "@/lib/server/proxy-credentials";
 
 /**
- * The history export relayed byte for byte (issue 14 item 3): the server's bundle is asked for with
- * `Accept-Encoding: gzip` and its raw bytes go to the browser undecoded and unparsed, Content-Encoding
- * kept, so the browser decompresses and the bundle's integrity checksum still covers what it saves.
+ * The history export relayed byte for byte (issue 14 item 3): undecoded and unparsed, so the
+ * bundle's integrity checksum still covers what the browser saves. A caller whose client can decode
+ * gzip may ask the server for it (`acceptEncoding`); the console's routes ask for identity, because
+ * Next drops Content-Encoding from route handlers and compresses JSON answers itself.
  * Node's global fetch always decodes, hence node:http. The body is pulled: the upstream socket is
  * paused while the browser is slower than the server, so a slow download holds ~1 MB here, not the
  * bundle (126 MB of JSON for 50,000 events).

@@ -128,6 +128,19 @@ export interface AssembledRunView {
 /** The batch chart's bar order: the workflow, then activity attempts, timers, children. */
 const BAR_ORDER: Readonly<Record<TimelineBar["kind"], number>> = { workflow: 0, activity: 1, timer: 2, child: 3 };
 
+/**
+ * The chart from the bars and markers of every chunk plus the snapshot's: chunks hold activity bars
+ * only, so a stable sort by kind puts the snapshot's workflow bar first again (the batch order).
+ */
+export function assembleChart(
+  bars: readonly TimelineBar[],
+  markers: readonly TimelineMarker[],
+  chart: TimelineChart,
+): TimelineChart {
+  const all = [...bars, ...chart.bars].sort((a, b) => BAR_ORDER[a.kind] - BAR_ORDER[b.kind]);
+  return { ...chart, bars: all, markers: [...markers, ...chart.markers] };
+}
+
 /** The whole view from every chunk so far plus the latest snapshot. */
 export function assembleRunView(chunks: readonly DerivedChunk[], snapshot: DerivedSnapshot): AssembledRunView {
   const ledger: LedgerActivity[] = [];
@@ -143,12 +156,9 @@ export function assembleRunView(chunks: readonly DerivedChunk[], snapshot: Deriv
     }
   }
   for (const row of snapshot.openLedger) ledger.push(row);
-  for (const bar of snapshot.chart.bars) bars.push(bar);
-  for (const marker of snapshot.chart.markers) markers.push(marker);
   return {
     ledger,
-    // Chunks hold activity bars only; a stable sort by kind puts the snapshot's workflow bar first again.
-    chart: { ...snapshot.chart, bars: bars.sort((a, b) => BAR_ORDER[a.kind] - BAR_ORDER[b.kind]), markers },
+    chart: assembleChart(bars, markers, snapshot.chart),
     list,
     exceptions: snapshot.exceptions,
     waits: snapshot.waits,

@@ -68,7 +68,11 @@ export async function GET(
     runId,
     namespace,
     token: tokenForRequest(config, request.headers),
-    acceptEncoding: request.headers.get("accept-encoding"),
+    // Identity from the server, never its gzip: Next 16 drops Content-Encoding from a route handler's
+    // Response (next/dist/server/send-response.js FORBIDDEN_HEADERS) and then gzips JSON itself, so
+    // relayed gzip bytes reached the browser compressed twice and were saved as a .json of gzip.
+    // Next's own compression still streams the bundle to the browser gzipped.
+    acceptEncoding: null,
     signal: request.signal,
   });
   if (!started.ok)
