@@ -19,7 +19,6 @@ import {
   freePort,
   load,
   ms,
-  percentiles,
   ROOT,
   spawnChild,
   startEmbeddedServer,
@@ -95,7 +94,10 @@ function gitCommit(): string {
 }
 
 function median(values: number[]): number | null {
-  return values.length === 0 ? null : percentiles(values).p50;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  if (s.length === 0) return null;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
 /** The median of a per-visit figure, or why no visit had it. */

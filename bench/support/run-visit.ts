@@ -287,6 +287,8 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
       // The rest of the load (queries, a bundle still arriving) belongs inside the long-task window.
       await page.waitForLoadState("networkidle", { timeout: opts.settleTimeoutMs }).catch(() => undefined);
       if (opts.history) await opts.history(page);
+      // Why a ledger never came is usually in what the page fetched (an export bundle that failed, say).
+      if (out.ledgerFullMs === null && out.network.length > 0) out.ledgerNote += ` (${out.network.join(", ")})`;
     }
     out.tasks = await page
       .evaluate(() => (window as unknown as { __longTasks?: LongTask[] }).__longTasks ?? [])
