@@ -120,7 +120,12 @@ test.describe("run view over paged history", () => {
     await page.goto(runPath(runs.paged));
     await expect(page.getByTestId("run-header")).toBeVisible();
 
-    await page.getByRole("tab", { name: "Activities" }).click();
+    // The header is server-rendered: a click before hydration does nothing, so click until it takes.
+    const tab = page.getByRole("tab", { name: "Activities" });
+    await expect(async () => {
+      await tab.click();
+      await expect(tab).toHaveAttribute("aria-selected", "true", { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
     const ledger = page.getByTestId("activities-ledger");
     await expect(ledger).toHaveAttribute("data-complete", "true", { timeout: 30_000 });
     await expect(ledger).toHaveAttribute("data-total", String(paged.activities.length));
