@@ -72,6 +72,7 @@ const DEFS: FigureDef[] = [
   { key: "jsHeapMB", label: "browser JS heap peak, main thread (all visits)", unit: "MB", budget: 150 },
   { key: "rendererRssMB", label: "browser renderer RSS peak, workers included", unit: "MB", budget: null },
   { key: "serverCpuRepeatMs", label: "console-server CPU, repeat view (median)", unit: "ms", budget: 20 },
+  { key: "serverCpuRunViewHitMs", label: "console-server CPU, one cached GET /api/run-view", unit: "ms", budget: null },
   { key: "serverRssFirstMB", label: "console-server RSS extra, first view", unit: "MB", budget: 50 },
   { key: "exportRssMB", label: "console-server RSS extra, export download", unit: "MB", budget: 50 },
   { key: "exportSeconds", label: "export download time", unit: "s", budget: null },
@@ -160,12 +161,34 @@ async function repeatView(ctx: Ctx, run: SeededRun): Promise<{ visit: VisitResul
   };
 }
 
+/**
+ * CPU of the console for one `GET /api/run-view` of a run it has cached, read to the end by fetch:
+ * the view's own cost, without the page's server rendering that a repeat visit also pays.
+ */
+async function runViewHit(ctx: Ctx, run: SeededRun): Promise<Value> {
+  const url = `${ctx.base}/api/run-view?workflow_id=${encodeURIComponent(run.workflowId)}&run_id=${encodeURIComponent(run.runId)}`;
+  const c0 = treeCpu(ctx.nextPid);
+  const t0 = Date.now();
+  const res = await fetch(url, { headers: { "X-Namespace": "default" }, signal: AbortSignal.timeout(120_000) });
+  await res.arrayBuffer().catch(() => undefined);
+  const c1 = treeCpu(ctx.nextPid);
+  const took = Date.now() - t0;
+  if (res.status !== 200) return na(`GET /api/run-view answered ${res.status}`);
+  const how = res.headers.get("x-breakwater-run-view");
+  if (how !== "hit") return na(`GET /api/run-view answered ${how ?? "no X-Breakwater-Run-View"}, not hit`);
+  const idleFor = Math.max(1, Math.min(took, IDLE_SAMPLE_MAX_MS));
+  await new Promise((r) => setTimeout(r, idleFor));
+  const idle = ((treeCpu(ctx.nextPid).schedMs - c1.schedMs) * took) / idleFor;
+  return c1.schedMs - c0.schedMs - idle;
+}
+
 async function exportDownload(ctx: Ctx, run: SeededRun): Promise<Record<string, Value>> {
   const tree = processTree(ctx.nextPid);
   const before = rssOf(tree);
   const peak = samplePeak(() => rssOf(tree), 50);
   const t0 = Date.now();
   let bytes = 0;
+  let head = new Uint8Array(0);
   try {
     const res = await fetch(runUrl(ctx.base, run, "/export"), { signal: AbortSignal.timeout(300_000) });
     if (!res.ok || !res.body) {
@@ -176,6 +199,7 @@ async function exportDownload(ctx: Ctx, run: SeededRun): Promise<Record<string, 
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (bytes === 0) head = value.subarray(0, 2);
       bytes += value.byteLength;
     }
   } catch (e) {
@@ -183,7 +207,20 @@ async function exportDownload(ctx: Ctx, run: SeededRun): Promise<Record<string, 
     return { exportRssMB: na(`download failed after ${bytes} bytes: ${e instanceof Error ? e.message : String(e)}`) };
   }
   const seconds = (Date.now() - t0) / 1000;
-  return { exportRssMB: (peak.stop() - before) / MB, exportSeconds: seconds, exportMB: bytes / MB };
+  const out: Record<string, Value> = {
+    exportRssMB: (peak.stop() - before) / MB,
+    exportSeconds: seconds,
+    exportMB: bytes / MB,
+  };
+  // fetch undoes one Content-Encoding: gzip magic left over means the body was compressed twice.
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    out.exportMB = na(
+      `the body is still gzip after decoding (compressed twice): ${(bytes / MB).toFixed(1)} MB of gzip`,
+    );
+  } else if (head[0] !== "{".charCodeAt(0)) {
+    out.exportMB = na(`the body does not start with "{" (first bytes ${[...head].join(" ")})`);
+  }
+  return out;
 }
 
 function describeVisit(v: VisitResult, i: number): string {
@@ -216,6 +253,7 @@ async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<
     console.log(`${label}: repeat view: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`);
     if (r.visit.headerMs !== null) cpus.push(r.cpu);
   }
+  out.serverCpuRunViewHitMs = await runViewHit(ctx, run);
   const m = median(cpus);
   out.serverCpuRepeatMs = m ?? na(REPEATS === 0 ? "BENCH_VISITS=0" : "no repeat view showed the run");
   out.headerMs = medianOf(
