@@ -52,7 +52,7 @@ export interface VisitOptions {
   stepTimeoutMs: number;
   ledgerTimeoutMs: number;
   settleTimeoutMs: number;
-  /** Called once the context is closed (the server may still be finishing work for it). */
+  /** Extra steps inside the visit, after the ledger and the network settled (the History scroll). */
   history?: (page: Page) => Promise<void>;
 }
 
