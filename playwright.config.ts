@@ -36,7 +36,9 @@ if (process.env.PLAYWRIGHT_JSON_OUTPUT_NAME)
 const webServer: NonNullable<PlaywrightTestConfig["webServer"]> = [];
 if (embeddedServer) {
   webServer.push({
-    command: "node --import tsx server/main.ts",
+    // e2e/run-view-seed.ts first writes the long runs of e2e/run-view.spec.ts into the fresh file
+    // (thousands of events: too many to make through a worker in a spec), before the server opens it.
+    command: "node --import tsx e2e/run-view-seed.ts && node --import tsx server/main.ts",
     url: `http://127.0.0.1:${DW_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,12 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { systemClock } from "../server/clock";
 import { openDb } from "../server/store/db";
+import type { Baseline, FigureDef, Value } from "./support/baseline";
+import { budgetText, comparison, readBaseline, show, withinBudget, writeBaseline } from "./support/baseline";
 import type { SeededRun } from "./support/history-seed";
 import { seedLongRun } from "./support/history-seed";
+import { processTree, rssOf, samplePeak, treeCpu } from "./support/proc";
 import {
   bounded,
   cleanEnv,
@@ -15,355 +19,319 @@ import {
   freePort,
   load,
   ms,
-  percentiles,
   ROOT,
   spawnChild,
   startEmbeddedServer,
   waitForHttp,
 } from "./support/report";
 import type { Spawned } from "./support/report";
+import type { VisitResult } from "./support/run-visit";
+import { scrollHistory, visitRun } from "./support/run-visit";
 
 /**
- * Run detail of a 10,000-event and a 50,000-event run in real Chromium: the embedded server
- * (child process) on a fresh SQLite file holding both runs, the production console
- * (`next start`, DW_SERVER_URL → that server), and Playwright's chromium headless.
+ * Issue 14's run-view figures in real Chromium, per run size: the embedded server (child process)
+ * on a fresh SQLite file holding one closed run per size (bench/support/history-seed.ts), the
+ * production console (`next start`, DW_SERVER_URL → that server) and Playwright's Chromium.
  *
- * Per run: one warm-up visit (the console's first render of a route compiles and fills caches),
- * then VISITS fresh-context visits of /namespaces/default/workflows/{id}/runs/{runId} timing navigation start →
- * header and exceptions table visible (in-page performance.now(), whose origin is navigation
- * start). Each visit then waits for the network to go idle (the export bundle included) and the
- * next one starts only once the server answers again. On the last visit the History tab is
- * opened, the full history loaded and scrolled top to bottom, counting the history list's DOM
- * rows. Long tasks (PerformanceObserver "longtask") are collected over every measured visit,
- * from navigation to the end of scrolling.
+ * Order per run: a first visit (nobody viewed the run since the console started: the console's
+ * resident memory is sampled every 50 ms, peak minus before), then BENCH_VISITS repeat visits (the
+ * console process tree's CPU before/after each, minus an idle baseline of the same length), then
+ * (50,000 events) the export download through the console's link route, then (≤ 50,000) a visit that
+ * scrolls the History tab. A small warm-up run is visited first, so no run pays for the first
+ * render of the route. Every visit: header + exceptions visible, the bytes received before that
+ * paint, the Activities tab clicked at that paint and the first / the complete ledger (all in ms
+ * from navigation start), long tasks, JS heap (CDP Performance.getMetrics, sampled) and the
+ * renderers' resident memory. Selectors: bench/support/run-visit.ts (the old and the new run page).
  *
- * Selectors are the run screen's data-testids (components/run-detail/**): run-header, exceptions-table,
- * history-list; the History tab is the tab named "History". A missing one prints
- * "not measurable: …" for the figures that need it instead of failing the whole bench.
+ * The figures are compared with bench/baselines/run-detail-1e6dde0.json (the console before issue
+ * 14); BENCH_WRITE_BASELINE=<file> saves this run's figures in that form.
  */
 
-const VISITS = Number(process.env.BENCH_VISITS ?? 3);
-const SIZES = (process.env.BENCH_HISTORY_SIZES ?? "10000,50000").split(",").map(Number);
-/** When set, each measured visit's main-thread CPU profile is written here (open it in Chrome DevTools). */
-const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? null;
-let profiles = 0;
+const SIZES = (process.env.BENCH_HISTORY_SIZES ?? "10000,50000,200000").split(",").map(Number);
+const REPEATS = Number(process.env.BENCH_VISITS ?? 2);
+const EXPORT_SIZES = (process.env.BENCH_EXPORT_SIZES ?? "50000").split(",").map(Number);
+const HISTORY_ROWS = process.env.BENCH_HISTORY_ROWS !== "0";
+const BASELINE = process.env.BENCH_BASELINE ?? join(ROOT, "bench", "baselines", "run-detail-1e6dde0.json");
+const WRITE_BASELINE = process.env.BENCH_WRITE_BASELINE ?? null;
 const STEP_TIMEOUT_MS = 90_000;
-/** How long a visit may take to finish loading (the export bundle of a 50,000-event run is large). */
-const SETTLE_TIMEOUT_MS = 180_000;
-const HEADER_BUDGET_MS = 1000;
-const ROWS_BUDGET = 150;
-const LONG_TASK_BUDGET_MS = 200;
+/** The whole ledger of a 200,000-event run through the old export path takes minutes, if it comes at all. */
+const LEDGER_TIMEOUT_MS = Number(process.env.BENCH_LEDGER_TIMEOUT_MS ?? 120_000);
+const SETTLE_TIMEOUT_MS = 60_000;
+/** The idle baseline is sampled for at most this long and scaled to the visit's length. */
+const IDLE_SAMPLE_MAX_MS = 5_000;
+/** Budgets are stated for 50,000 events; smaller runs must hold them too, larger ones must open and be usable. */
+const budgeted = (size: number) => size <= 50_000;
 
-const SEL = {
-  header: '[data-testid="run-header"]',
-  exceptions: '[data-testid="exceptions-table"]',
-  list: '[data-testid="history-list"]',
-  row: '[role="listitem"]',
+const DEFS: FigureDef[] = [
+  { key: "seedSeconds", label: "seeding the run (bench setup)", unit: "s", budget: null },
+  { key: "headerMs", label: "header + exceptions visible (median)", unit: "ms", budget: 400 },
+  { key: "bytesBeforePaintKB", label: "bytes to the browser before that paint (median)", unit: "KB", budget: 300 },
+  { key: "ledgerFirstMs", label: "first ledger page visible, from navigation (median)", unit: "ms", budget: 1000 },
+  { key: "ledgerFullMs", label: "full ledger, from navigation (median)", unit: "ms", budget: 5000 },
+  { key: "longestTaskMs", label: "longest main-thread task (all visits)", unit: "ms", budget: 100, atMost: true },
+  { key: "jsHeapMB", label: "browser JS heap peak, main thread (all visits)", unit: "MB", budget: 150 },
+  { key: "rendererRssMB", label: "browser renderer RSS peak, workers included", unit: "MB", budget: null },
+  { key: "serverCpuRepeatMs", label: "console-server CPU, repeat view (median)", unit: "ms", budget: 20 },
+  { key: "serverCpuRunViewHitMs", label: "console-server CPU, one cached GET /api/run-view", unit: "ms", budget: null },
+  { key: "serverRssFirstMB", label: "console-server RSS extra, first view", unit: "MB", budget: 50 },
+  { key: "exportRssMB", label: "console-server RSS extra, export download", unit: "MB", budget: 50 },
+  { key: "exportSeconds", label: "export download time", unit: "s", budget: null },
+  { key: "exportMB", label: "export size (decoded)", unit: "MB", budget: null },
+  { key: "historyRows", label: "history DOM rows while scrolling", unit: "rows", budget: 150, atMost: true },
+];
+const DEF = new Map(DEFS.map((d) => [d.key, d]));
+
+const na = (why: string): Value => ({ notMeasurable: why });
+const MB = 1_048_576;
+
+function gitCommit(): string {
+  const r = spawnSync("git", ["rev-parse", "--short=7", "HEAD"], { cwd: ROOT, encoding: "utf8" });
+  // The bench's own edits do not change what it measures.
+  const dirty = spawnSync("git", ["status", "--porcelain", "--untracked-files=no", "--", ".", ":!bench"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return `${r.stdout.trim() || "unknown"}${dirty.stdout.trim() ? "+dirty" : ""}`;
+}
+
+function median(values: number[]): number | null {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  if (s.length === 0) return null;
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** The median of a per-visit figure, or why no visit had it. */
+function medianOf(visits: VisitResult[], pick: (v: VisitResult) => number | null, why: (v: VisitResult) => string) {
+  const got = visits.map(pick).filter((x): x is number => x !== null);
+  const m = median(got);
+  if (m !== null) return m;
+  return na([...new Set(visits.map(why).filter((s) => s !== ""))].join(" | ") || "no visit measured it");
+}
+
+interface Ctx {
+  browser: Browser;
+  base: string;
+  nextPid: number;
+}
+
+function runUrl(base: string, run: SeededRun, tail = ""): string {
+  return `${base}/namespaces/default/workflows/${encodeURIComponent(run.workflowId)}/runs/${encodeURIComponent(run.runId)}${tail}`;
+}
+
+const visitOpts = {
+  stepTimeoutMs: STEP_TIMEOUT_MS,
+  ledgerTimeoutMs: LEDGER_TIMEOUT_MS,
+  settleTimeoutMs: SETTLE_TIMEOUT_MS,
 };
 
-interface LongTask {
-  start: number;
-  duration: number;
+async function settleConsole(base: string): Promise<void> {
+  await fetch(`${base}/api/healthz`, { signal: AbortSignal.timeout(120_000) })
+    .then((r) => r.arrayBuffer())
+    .catch(() => undefined);
 }
 
-// Runs in the page before any of its scripts: long tasks from the very first one on.
-const OBSERVE_LONG_TASKS = `
-  window.__longTasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: "longtask", buffered: true });
-  } catch (e) {}
-`;
-
-async function longTasks(page: Page): Promise<LongTask[]> {
-  return page.evaluate(() => (window as unknown as { __longTasks?: LongTask[] }).__longTasks ?? []);
+async function firstView(ctx: Ctx, run: SeededRun): Promise<{ visit: VisitResult; rssExtra: number }> {
+  const tree = processTree(ctx.nextPid);
+  const before = rssOf(tree);
+  const peak = samplePeak(() => rssOf(tree), 50);
+  const visit = await visitRun(ctx.browser, runUrl(ctx.base, run), visitOpts);
+  await settleConsole(ctx.base);
+  return { visit, rssExtra: peak.stop() - before };
 }
 
-/** ms from navigation start until every selector is in the DOM with a non-empty box, or null on timeout. */
-async function visibleAt(page: Page, selectors: string[]): Promise<number | null> {
+/** CPU of the console's process tree over one repeat visit, minus what it spends idle over as long. */
+async function repeatView(ctx: Ctx, run: SeededRun): Promise<{ visit: VisitResult; cpu: number; detail: string }> {
+  const c0 = treeCpu(ctx.nextPid);
+  const t0 = Date.now();
+  const visit = await visitRun(ctx.browser, runUrl(ctx.base, run), visitOpts);
+  await settleConsole(ctx.base);
+  const c1 = treeCpu(ctx.nextPid);
+  const took = Date.now() - t0;
+  const idleFor = Math.min(took, IDLE_SAMPLE_MAX_MS);
+  await new Promise((r) => setTimeout(r, idleFor));
+  const c2 = treeCpu(ctx.nextPid);
+  const scale = took / idleFor;
+  const sched = c1.schedMs - c0.schedMs - (c2.schedMs - c1.schedMs) * scale;
+  const stat = c1.statMs - c0.statMs - (c2.statMs - c1.statMs) * scale;
+  return {
+    visit,
+    cpu: sched,
+    detail: `${ms(sched)} (schedstat; utime+stime ${ms(stat)}; visit ${ms(took)}, idle ${ms((c2.schedMs - c1.schedMs) * scale)})`,
+  };
+}
+
+/**
+ * CPU of the console for one `GET /api/run-view` of a run it has cached, read to the end by fetch:
+ * the view's own cost, without the page's server rendering that a repeat visit also pays.
+ */
+async function runViewHit(ctx: Ctx, run: SeededRun): Promise<Value> {
+  const url = `${ctx.base}/api/run-view?workflow_id=${encodeURIComponent(run.workflowId)}&run_id=${encodeURIComponent(run.runId)}`;
+  const c0 = treeCpu(ctx.nextPid);
+  const t0 = Date.now();
+  const res = await fetch(url, { headers: { "X-Namespace": "default" }, signal: AbortSignal.timeout(120_000) });
+  await res.arrayBuffer().catch(() => undefined);
+  const c1 = treeCpu(ctx.nextPid);
+  const took = Date.now() - t0;
+  if (res.status !== 200) return na(`GET /api/run-view answered ${res.status}`);
+  const how = res.headers.get("x-breakwater-run-view");
+  if (how !== "hit") return na(`GET /api/run-view answered ${how ?? "no X-Breakwater-Run-View"}, not hit`);
+  const idleFor = Math.max(1, Math.min(took, IDLE_SAMPLE_MAX_MS));
+  await new Promise((r) => setTimeout(r, idleFor));
+  const idle = ((treeCpu(ctx.nextPid).schedMs - c1.schedMs) * took) / idleFor;
+  return c1.schedMs - c0.schedMs - idle;
+}
+
+async function exportDownload(ctx: Ctx, run: SeededRun): Promise<Record<string, Value>> {
+  const tree = processTree(ctx.nextPid);
+  const before = rssOf(tree);
+  const peak = samplePeak(() => rssOf(tree), 50);
+  const t0 = Date.now();
+  let bytes = 0;
+  let head = new Uint8Array(0);
   try {
-    const handle = await page.waitForFunction(
-      (sels: string[]) => {
-        const ok = sels.every((s) => {
-          const el = document.querySelector(s);
-          if (!el) return false;
-          const r = el.getBoundingClientRect();
-          return r.width > 0 && r.height > 0;
-        });
-        return ok ? performance.now() : false;
-      },
-      selectors,
-      { polling: "raf", timeout: STEP_TIMEOUT_MS },
-    );
-    return (await handle.jsonValue()) as number;
-  } catch {
-    return null;
+    const res = await fetch(runUrl(ctx.base, run, "/export"), { signal: AbortSignal.timeout(300_000) });
+    if (!res.ok || !res.body) {
+      peak.stop();
+      return { exportRssMB: na(`the export route answered ${res.status}`) };
+    }
+    const reader = res.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (bytes === 0) head = value.subarray(0, 2);
+      bytes += value.byteLength;
+    }
+  } catch (e) {
+    peak.stop();
+    return { exportRssMB: na(`download failed after ${bytes} bytes: ${e instanceof Error ? e.message : String(e)}`) };
   }
-}
-
-interface Visit {
-  exportNote: string;
-  headerMs: number | null;
-  missing: string[];
-  note: string;
-  tasks: LongTask[];
-  rows: number | null;
-  rowsNote: string;
-  historyLoadedMs: number | null;
-}
-
-async function missingSelectors(page: Page, selectors: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const s of selectors) if ((await page.locator(s).count()) === 0) out.push(s);
+  const seconds = (Date.now() - t0) / 1000;
+  const out: Record<string, Value> = {
+    exportRssMB: (peak.stop() - before) / MB,
+    exportSeconds: seconds,
+    exportMB: bytes / MB,
+  };
+  // fetch undoes one Content-Encoding: gzip magic left over means the body was compressed twice.
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    out.exportMB = na(
+      `the body is still gzip after decoding (compressed twice): ${(bytes / MB).toFixed(1)} MB of gzip`,
+    );
+  } else if (head[0] !== "{".charCodeAt(0)) {
+    out.exportMB = na(`the body does not start with "{" (first bytes ${[...head].join(" ")})`);
+  }
   return out;
 }
 
-/** Opens the History tab, waits for the whole history, scrolls it top to bottom; the most rows seen at once. */
-async function scrollHistory(
-  page: Page,
-  events: number,
-): Promise<{ rows: number | null; note: string; loadedMs: number | null }> {
-  const tab = page.getByRole("tab", { name: "History" });
-  if ((await tab.count()) === 0) return { rows: null, note: "not measurable: no tab named History", loadedMs: null };
-  const t0 = Date.now();
-  await tab.click();
-  try {
-    await page.waitForSelector(`${SEL.list} ${SEL.row}`, { timeout: STEP_TIMEOUT_MS });
-  } catch {
-    return { rows: null, note: `not measurable: ${SEL.list} has no ${SEL.row} after opening History`, loadedMs: null };
-  }
-  // Loaded when the list is tall enough for every event (rows are fixed-height).
-  try {
-    await page.waitForFunction(
-      ({ list, row, n }: { list: string; row: string; n: number }) => {
-        const el = document.querySelector(list);
-        const first = el?.querySelector(row);
-        if (!el || !(first instanceof HTMLElement)) return false;
-        return el.scrollHeight >= n * first.offsetHeight * 0.99;
-      },
-      { list: SEL.list, row: SEL.row, n: events },
-      { polling: 250, timeout: STEP_TIMEOUT_MS },
-    );
-  } catch {
-    return {
-      rows: null,
-      note: `not measurable: the history list did not grow to ${events} rows within ${STEP_TIMEOUT_MS / 1000} s`,
-      loadedMs: null,
-    };
-  }
-  const loadedMs = Date.now() - t0;
-  let most = 0;
-  const steps = 40;
-  for (let i = 0; i <= steps; i++) {
-    const rows = await page.evaluate(
-      async ({ list, row, f }: { list: string; row: string; f: number }) => {
-        const el = document.querySelector(list);
-        if (!el) return 0;
-        el.scrollTop = f * (el.scrollHeight - el.clientHeight);
-        el.dispatchEvent(new Event("scroll"));
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        return el.querySelectorAll(row).length;
-      },
-      { list: SEL.list, row: SEL.row, f: i / steps },
-    );
-    most = Math.max(most, rows);
-  }
-  return { rows: most, note: `${steps + 1} scroll positions top to bottom`, loadedMs };
-}
-
-/** What the page shows instead of the run screen, for a "not measurable" line. */
-async function pageSays(page: Page): Promise<string> {
-  const text = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
-  return text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty page)";
-}
-
-async function visit(
-  browser: Browser,
-  url: string,
-  events: number,
-  mode: "warm-up" | "measure" | "history",
-): Promise<Visit> {
-  const withHistory = mode === "history";
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  try {
-    await context.addInitScript(OBSERVE_LONG_TASKS);
-    const page = await context.newPage();
-    // The export bundle fills in the full exceptions, ledger and timeline; whether it arrived matters for every figure after the header.
-    let exportNote = "export bundle not requested";
-    const navStart = Date.now();
-    page.on("requestfinished", (req) => {
-      if (!req.url().includes("/history/export")) return;
-      void req.response().then(async (res) => {
-        const size = (await req.sizes().catch(() => null))?.responseBodySize ?? 0;
-        exportNote = `export bundle ${res?.status() ?? "?"} at ${ms(Date.now() - navStart)}, ${(size / 1_048_576).toFixed(1)} MB`;
-      });
-    });
-    page.on("requestfailed", (req) => {
-      if (req.url().includes("/history/export"))
-        exportNote = `export bundle failed at ${ms(Date.now() - navStart)}: ${req.failure()?.errorText ?? "?"}`;
-    });
-    page.on("request", (req) => {
-      if (req.url().includes("/history/export")) exportNote = "export bundle still loading when the visit ended";
-    });
-    const cdp = PROFILE_DIR && mode !== "warm-up" ? await context.newCDPSession(page) : null;
-    if (cdp) {
-      await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.start");
-    }
-    try {
-      await page.goto(url, { waitUntil: "commit", timeout: STEP_TIMEOUT_MS });
-    } catch (e) {
-      const why = `navigation failed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`;
-      return {
-        headerMs: null,
-        missing: [],
-        note: why,
-        tasks: [],
-        rows: null,
-        rowsNote: `not measurable: ${why}`,
-        historyLoadedMs: null,
-        exportNote,
-      };
-    }
-    const headerMs = await visibleAt(page, [SEL.header, SEL.exceptions]);
-    const missing = headerMs === null ? await missingSelectors(page, [SEL.header, SEL.exceptions]) : [];
-    const note = headerMs === null ? `page shows: ${await pageSays(page)}` : "";
-    // Let the rest of the first load (hydration, export bundle, queries) happen inside the long-task window.
-    if (mode !== "warm-up")
-      await page.waitForLoadState("networkidle", { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
-    let rows: number | null = null;
-    let rowsNote = "";
-    let historyLoadedMs: number | null = null;
-    if (withHistory && headerMs !== null) {
-      const h = await scrollHistory(page, events);
-      rows = h.rows;
-      rowsNote = h.note;
-      historyLoadedMs = h.loadedMs;
-    }
-    if (withHistory && headerMs === null) rowsNote = "not measurable: the run screen never showed";
-    if (cdp && PROFILE_DIR) {
-      const { profile } = await cdp.send("Profiler.stop");
-      mkdirSync(PROFILE_DIR, { recursive: true });
-      writeFileSync(
-        join(PROFILE_DIR, `run-detail-${events}-${mode}-${++profiles}.cpuprofile`),
-        JSON.stringify(profile),
-      );
-    }
-    return { headerMs, missing, note, tasks: await longTasks(page), rows, rowsNote, historyLoadedMs, exportNote };
-  } finally {
-    await context.close();
-  }
-}
-
-/**
- * Waits until the embedded server answers a cheap request again: work a closed visit left behind
- * (an export bundle still being built) must not be charged to the next visit.
- */
-async function quiesce(serverUrl: string): Promise<number> {
-  const t0 = Date.now();
-  await fetch(`${serverUrl}/api/workflows?page_size=1`, {
-    headers: { "x-durable-workflow-control-plane-version": "2" },
-    signal: AbortSignal.timeout(5 * 60_000),
-  })
-    .then((r) => r.arrayBuffer())
-    .catch(() => undefined);
-  return Date.now() - t0;
-}
-
-async function benchRun(browser: Browser, base: string, serverUrl: string, run: SeededRun): Promise<void> {
-  // The namespaced path itself (decision 0017): a bare /workflows/… link would add a 307 to every visit.
-  const url = `${base}/namespaces/default/workflows/${encodeURIComponent(run.workflowId)}/runs/${encodeURIComponent(run.runId)}`;
-  const label = `run detail ${run.events} events`;
-  await visit(browser, url, run.events, "warm-up");
-  const visits: Visit[] = [];
-  const waits: number[] = [];
-  for (let i = 0; i < VISITS; i++) {
-    waits.push(await quiesce(serverUrl));
-    visits.push(await visit(browser, url, run.events, i === VISITS - 1 ? "history" : "measure"));
-  }
-  if (waits.some((w) => w > 1000))
-    console.log(
-      `${label}: the server was still busy from the previous visit for ${waits.map((w) => ms(w)).join(", ")} before each visit`,
-    );
-
-  const times = visits.map((v) => v.headerMs).filter((v): v is number => v !== null);
-  if (times.length < visits.length) {
-    const missing = [...new Set(visits.flatMap((v) => v.missing))];
-    const notes = [...new Set(visits.map((v) => v.note).filter((n) => n !== ""))].join(" | ");
-    console.log(
-      `${label}: not measurable: ${missing.length > 0 ? `${missing.join(", ")} not on the page` : `header/exceptions not visible within ${STEP_TIMEOUT_MS / 1000} s`}; ${notes} (${load()})`,
-    );
-    figure(
-      `${label}: header + exceptions visible`,
-      "not measurable",
-      run.events <= 10_000 ? `< ${HEADER_BUDGET_MS} ms` : "-",
-      null,
-    );
-  } else {
-    const p = percentiles(times);
-    console.log(
-      `${label}: header + exceptions visible after ${times.map((t) => ms(t)).join(", ")} (median ${ms(p.p50)}, ${run.failures + 1} exception rows) (${load()})`,
-    );
-    figure(
-      `${label}: header + exceptions visible (median of ${times.length})`,
-      ms(p.p50),
-      run.events <= 10_000 ? `< ${HEADER_BUDGET_MS} ms` : "-",
-      run.events <= 10_000 ? p.p50 < HEADER_BUDGET_MS : null,
-    );
-  }
-
-  const last = visits.at(-1);
-  if (!last) throw new Error(`${label}: no visit was made`);
-  if (last.rows === null) {
-    console.log(`${label}: history rows ${last.rowsNote} (${load()})`);
-    figure(`${label}: history DOM rows after scrolling`, "not measurable", `≤ ${ROWS_BUDGET}`, null);
-  } else {
-    console.log(
-      `${label}: history loaded in ${ms(last.historyLoadedMs ?? Number.NaN)}, at most ${last.rows} rows in the DOM over ${last.rowsNote} (${load()})`,
-    );
-    figure(
-      `${label}: history DOM rows after scrolling`,
-      String(last.rows),
-      `≤ ${ROWS_BUDGET}`,
-      last.rows <= ROWS_BUDGET,
-    );
-  }
-
-  console.log(`${label}: ${visits.map((v, i) => `visit ${i + 1}: ${v.exportNote}`).join("; ")}`);
-  const rendered = visits.filter((v) => v.headerMs !== null);
-  const budgeted = run.events >= 50_000;
-  if (rendered.length === 0) {
-    console.log(`${label}: longest main-thread task not measurable: the run screen never showed (${load()})`);
-    figure(
-      `${label}: longest main-thread task`,
-      "not measurable",
-      budgeted ? `≤ ${LONG_TASK_BUDGET_MS} ms` : "-",
-      null,
-    );
-    return;
-  }
-  const all = visits.flatMap((v) => v.tasks);
-  const longest = all.reduce((m, t) => Math.max(m, t.duration), 0);
-  // Where each visit's longest task fell: before the header showed (first load), or after (hydration, export, History).
-  const perVisit = visits
-    .map((v) => {
-      const top = v.tasks.reduce<LongTask | null>((m, t) => (m === null || t.duration > m.duration ? t : m), null);
-      if (!top) return "none";
-      return `${ms(top.duration)} at ${ms(top.start)}${v.headerMs !== null ? (top.start < v.headerMs ? " (before header)" : " (after header)") : ""}`;
-    })
+function describeVisit(v: VisitResult, i: number): string {
+  const longest = v.tasks.reduce((m, t) => Math.max(m, t.duration), 0);
+  return [
+    `visit ${i}: header ${v.headerMs === null ? v.headerNote : ms(v.headerMs)}`,
+    v.bytesBeforePaint === null ? null : `${(v.bytesBeforePaint / 1024).toFixed(0)} KB before`,
+    `ledger first ${v.ledgerFirstMs === null ? "-" : ms(v.ledgerFirstMs)} full ${v.ledgerFullMs === null ? "-" : ms(v.ledgerFullMs)} (${v.ledgerNote})`,
+    `longest task ${ms(longest)} of ${v.tasks.length}`,
+    `heap ${v.heapPeak === null ? "-" : `${(v.heapPeak / MB).toFixed(0)} MB`}, renderers ${(v.rendererRssPeak / MB).toFixed(0)} MB`,
+    v.network.length > 0 ? v.network.join(", ") : null,
+    v.pageErrors.length > 0 ? `page errors: ${v.pageErrors.join(" | ")}` : null,
+    `${(v.wallMs / 1000).toFixed(1)} s`,
+  ]
+    .filter((s) => s !== null)
     .join("; ");
-  console.log(
-    `${label}: longest main-thread task ${ms(longest)} (per visit: ${perVisit}; ${all.length} long tasks in all; the last visit includes History and scrolling) (${load()})`,
+}
+
+async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<Record<string, Value>> {
+  const label = `run detail ${run.events} events`;
+  const out: Record<string, Value> = { seedSeconds };
+  const first = await firstView(ctx, run);
+  console.log(`${label}: first view: ${describeVisit(first.visit, 1)} (${load()})`);
+  out.serverRssFirstMB = first.visit.headerMs === null ? na(first.visit.headerNote) : first.rssExtra / MB;
+  const visits = [first.visit];
+  const cpus: number[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const r = await repeatView(ctx, run);
+    visits.push(r.visit);
+    console.log(`${label}: repeat view: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`);
+    if (r.visit.headerMs !== null) cpus.push(r.cpu);
+  }
+  out.serverCpuRunViewHitMs = await runViewHit(ctx, run);
+  const m = median(cpus);
+  out.serverCpuRepeatMs = m ?? na(REPEATS === 0 ? "BENCH_VISITS=0" : "no repeat view showed the run");
+  out.headerMs = medianOf(
+    visits,
+    (v) => v.headerMs,
+    (v) => v.headerNote,
   );
-  // Without the export bundle the screen skipped its heaviest work: say so beside the figure.
-  const noBundle = visits.some((v) => !/^export bundle 200 /.test(v.exportNote));
-  figure(
-    `${label}: longest main-thread task`,
-    `${ms(longest)}${noBundle ? " (no export bundle)" : ""}`,
-    budgeted ? `≤ ${LONG_TASK_BUDGET_MS} ms` : "-",
-    budgeted ? longest <= LONG_TASK_BUDGET_MS : null,
+  out.bytesBeforePaintKB = medianOf(
+    visits,
+    (v) => (v.bytesBeforePaint === null ? null : v.bytesBeforePaint / 1024),
+    (v) => v.headerNote,
   );
+  out.ledgerFirstMs = medianOf(
+    visits,
+    (v) => v.ledgerFirstMs,
+    (v) => v.headerNote || v.ledgerNote,
+  );
+  out.ledgerFullMs = medianOf(
+    visits,
+    (v) => v.ledgerFullMs,
+    (v) => v.headerNote || v.ledgerNote,
+  );
+  const shown = visits.filter((v) => v.headerMs !== null);
+  out.longestTaskMs =
+    shown.length > 0
+      ? Math.max(0, ...shown.flatMap((v) => v.tasks.map((t) => t.duration)))
+      : na("the run screen never showed");
+  const heaps = visits.map((v) => v.heapPeak).filter((h): h is number => h !== null);
+  out.jsHeapMB = heaps.length > 0 ? Math.max(...heaps) / MB : na("Performance.getMetrics gave no JSHeapUsedSize");
+  out.rendererRssMB = Math.max(...visits.map((v) => v.rendererRssPeak)) / MB;
+  if (EXPORT_SIZES.includes(run.events)) {
+    Object.assign(out, await exportDownload(ctx, run));
+    console.log(
+      `${label}: export download ${show(out.exportMB, "MB")} in ${show(out.exportSeconds, "s")}, console RSS +${show(out.exportRssMB, "MB")} (${load()})`,
+    );
+  }
+  if (HISTORY_ROWS && run.events <= 50_000) {
+    let rows: Value = na("the run screen never showed");
+    const v = await visitRun(ctx.browser, runUrl(ctx.base, run), {
+      ...visitOpts,
+      history: async (page) => {
+        const h = await scrollHistory(page, run.events, STEP_TIMEOUT_MS);
+        rows = h.rows ?? na(h.note);
+        console.log(`${label}: history: ${h.rows ?? "-"} rows at most over ${h.note}`);
+      },
+    });
+    console.log(`${label}: history visit: ${describeVisit(v, visits.length + 1)}`);
+    out.historyRows = rows;
+  }
+  for (const [key, value] of Object.entries(out)) {
+    const d = DEF.get(key);
+    if (!d) continue;
+    const ok = budgeted(run.events) ? withinBudget(d, value) : null;
+    figure(`${label}: ${d.label}`, show(value, d.unit), budgeted(run.events) ? budgetText(d) : "-", ok);
+  }
+  return out;
+}
+
+function seed(file: string): { runs: SeededRun[]; warmUp: SeededRun; seconds: Map<string, number> } {
+  const db = openDb(file, systemClock);
+  const seconds = new Map<string, number>();
+  try {
+    const warmUp = seedLongRun(db, "bench-history-warm-up", 500);
+    const runs: SeededRun[] = [];
+    for (const n of SIZES) {
+      const t0 = Date.now();
+      const run = seedLongRun(db, `bench-history-${n}`, n);
+      const s = (Date.now() - t0) / 1000;
+      seconds.set(run.runId, s);
+      console.log(
+        `seeded ${run.workflowId}: ${run.events} events, ${run.failures} exhausted activities in ${s.toFixed(1)} s (${load()})`,
+      );
+      runs.push(run);
+    }
+    return { runs, warmUp, seconds };
+  } finally {
+    db.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -371,21 +339,17 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "breakwater-bench-run-detail-"));
   const children: Spawned[] = [];
   let browser: Browser | null = null;
+  const now: Baseline = {
+    bench: "run-detail",
+    commit: gitCommit(),
+    measuredAt: new Date().toISOString(),
+    machine: `${process.platform}, load ${(loadavg()[0] ?? 0).toFixed(1)} at start`,
+    notes: [],
+    sizes: {},
+  };
   try {
-    const file = join(dir, "runs.db");
-    const db = openDb(file, systemClock);
-    const runs: SeededRun[] = [];
-    for (const n of SIZES) {
-      const t0 = Date.now();
-      const run = seedLongRun(db, `bench-history-${n}`, n);
-      console.log(
-        `seeded ${run.workflowId}: ${run.events} events, ${run.failures} exhausted activities in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-      );
-      runs.push(run);
-    }
-    db.close();
-
-    const server = await startEmbeddedServer(file);
+    const { runs, warmUp, seconds } = seed(join(dir, "runs.db"));
+    const server = await startEmbeddedServer(join(dir, "runs.db"));
     children.push(server);
     const port = await freePort();
     const next = spawnChild(
@@ -398,20 +362,32 @@ async function main(): Promise<void> {
     await waitForHttp(`${base}/api/healthz`, 120_000, () => next.child.exitCode === null).catch((e: unknown) => {
       throw new Error(`${e instanceof Error ? e.message : String(e)}: ${next.output().slice(-2000)}`);
     });
-
+    const pid = next.child.pid;
+    if (pid === undefined) throw new Error("next start has no pid");
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--headless", "--no-sandbox", "--disable-gpu"],
     });
-    for (const run of runs) await benchRun(browser, base, server.url, run);
+    const ctx: Ctx = { browser, base, nextPid: pid };
+    // The first render of the route compiles and fills the console's caches: not any measured run's cost.
+    const w = await visitRun(browser, runUrl(base, warmUp), visitOpts);
+    console.log(`warm-up ${warmUp.events} events: ${describeVisit(w, 0)}`);
+    for (const run of runs) now.sizes[String(run.events)] = await benchRun(ctx, run, seconds.get(run.runId) ?? 0);
   } finally {
     await browser?.close().catch(() => undefined);
     for (const c of children.reverse()) await c.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  const before = readBaseline(BASELINE);
+  console.log(`\n# run view: before (${BASELINE.replace(`${ROOT}/`, "")}) and now\n`);
+  console.log(comparison(DEFS, now, before, budgeted));
+  if (WRITE_BASELINE) {
+    writeBaseline(WRITE_BASELINE, now);
+    console.log(`\nfigures written to ${WRITE_BASELINE}`);
+  }
 }
 
-bounded("run-detail bench", Number(process.env.BENCH_LIMIT_MS ?? 20 * 60_000), main()).then(
+bounded("run-detail bench", Number(process.env.BENCH_LIMIT_MS ?? 30 * 60_000), main()).then(
   () => process.exit(0),
   (e: unknown) => {
     console.error(e);

@@ -189,10 +189,11 @@ export function bounded<T>(what: string, limitMs: number, work: Promise<T>): Pro
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Runs `next build` when there is no production build yet (.next/BUILD_ID missing). */
+/** Runs `next build` when there is no production build yet (<dist>/BUILD_ID missing; dist: BREAKWATER_DIST_DIR or .next). */
 export function ensureBuild(): void {
-  if (existsSync(join(ROOT, ".next", "BUILD_ID"))) return;
-  console.log("no production build (.next/BUILD_ID missing): running next build");
+  const dist = process.env.BREAKWATER_DIST_DIR || ".next";
+  if (existsSync(join(ROOT, dist, "BUILD_ID"))) return;
+  console.log(`no production build (${dist}/BUILD_ID missing): running next build`);
   const t0 = Date.now();
   const r = spawnSync(join(ROOT, "node_modules", ".bin", "next"), ["build"], {
     cwd: ROOT,

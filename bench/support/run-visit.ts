@@ -1,0 +1,347 @@
+import type { Browser, CDPSession, Page } from "@playwright/test";
+import { samplePeak, rssOf, treeMatching } from "./proc";
+
+/**
+ * One fresh-context visit of a run page in Chromium, measuring issue 14's browser-side figures.
+ * Selectors are tolerant, so the same visit measures the console before issue 14 (the ledger
+ * appears whole once the export bundle is prepared: `[data-testid="activities"]`,
+ * `[data-testid="activity"]`) and after it (the paged ledger: `[data-testid="activities-ledger"]`
+ * with `data-complete="true"`, one `[data-testid="ledger-activity"]` per rendered activity).
+ * A figure that cannot be taken is null, with the reason in a note.
+ */
+
+export const SEL = {
+  header: '[data-testid="run-header"]',
+  exceptions: '[data-testid="exceptions-table"]',
+  ledgerNew: '[data-testid="activities-ledger"]',
+  ledgerItemNew: '[data-testid="ledger-activity"]',
+  ledgerItemOld: '[data-testid="activities"] [data-testid="activity"]',
+  progress: '[data-testid="run-view-progress"]',
+  list: '[data-testid="history-list"]',
+  row: '[role="listitem"]',
+};
+
+export interface LongTask {
+  start: number;
+  duration: number;
+}
+
+export interface VisitResult {
+  /** ms from navigation start until header and exceptions table both have a box. */
+  headerMs: number | null;
+  headerNote: string;
+  /** Encoded bytes (headers and bodies, as on the wire) received by the page until that paint. */
+  bytesBeforePaint: number | null;
+  /** ms from navigation start: first ledger activity visible (Activities tab clicked once the header showed). */
+  ledgerFirstMs: number | null;
+  /** ms from navigation start: the whole ledger (new UI: data-complete="true"; old UI: the bundle's ledger rendered). */
+  ledgerFullMs: number | null;
+  ledgerNote: string;
+  tasks: LongTask[];
+  /** Peak of Performance.getMetrics JSHeapUsedSize (the page's main thread; Web Workers not included). */
+  heapPeak: number | null;
+  /** Peak resident memory of the renderer processes (their workers included). */
+  rendererRssPeak: number;
+  pageErrors: string[];
+  /** What the page fetched that matters for the run view: the export bundle, /api/run-view. */
+  network: string[];
+  wallMs: number;
+}
+
+export interface VisitOptions {
+  stepTimeoutMs: number;
+  ledgerTimeoutMs: number;
+  settleTimeoutMs: number;
+  /** Extra steps inside the visit, after the ledger and the network settled (the History scroll). */
+  history?: (page: Page) => Promise<void>;
+}
+
+// Runs in the page before any of its scripts: long tasks from the very first one on.
+const OBSERVE_LONG_TASKS = `
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  } catch (e) {}
+`;
+
+function firstLine(e: unknown): string {
+  return e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e);
+}
+
+/** Bytes on the wire per instant, from CDP Network events (monotonic timestamps mapped to epoch ms). */
+function watchNetwork(cdp: CDPSession): { bytesUntil: (epochMs: number) => number } {
+  let offset: number | null = null;
+  const got = new Map<string, number>();
+  const arrivals: { t: number; bytes: number }[] = [];
+  cdp.on("Network.requestWillBeSent", (e) => {
+    if (offset === null && typeof e.wallTime === "number") offset = e.wallTime * 1000 - e.timestamp * 1000;
+  });
+  cdp.on("Network.dataReceived", (e) => {
+    arrivals.push({ t: e.timestamp * 1000, bytes: e.encodedDataLength });
+    got.set(e.requestId, (got.get(e.requestId) ?? 0) + e.encodedDataLength);
+  });
+  // loadingFinished carries the total; what dataReceived did not report (headers, small bodies) lands here.
+  cdp.on("Network.loadingFinished", (e) => {
+    const rest = e.encodedDataLength - (got.get(e.requestId) ?? 0);
+    if (rest > 0) arrivals.push({ t: e.timestamp * 1000, bytes: rest });
+  });
+  return {
+    bytesUntil: (epochMs) => {
+      if (offset === null) return 0;
+      const until = epochMs - offset;
+      return arrivals.reduce((sum, a) => (a.t <= until ? sum + a.bytes : sum), 0);
+    },
+  };
+}
+
+function sampleHeap(cdp: CDPSession): { stop: () => number | null } {
+  let peak: number | null = null;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    cdp
+      .send("Performance.getMetrics")
+      .then(({ metrics }) => {
+        const v = metrics.find((m) => m.name === "JSHeapUsedSize")?.value;
+        if (v !== undefined) peak = Math.max(peak ?? 0, v);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        busy = false;
+      });
+  }, 200);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+/** performance.now() and timeOrigin once every selector has a non-empty box, or null on timeout. */
+async function visibleAt(page: Page, selectors: string[], timeout: number): Promise<[number, number] | null> {
+  try {
+    const handle = await page.waitForFunction(
+      (sels: string[]) => {
+        const ok = sels.every((s) => {
+          const r = document.querySelector(s)?.getBoundingClientRect();
+          return r !== undefined && r.width > 0 && r.height > 0;
+        });
+        return ok ? [performance.now(), performance.timeOrigin] : false;
+      },
+      selectors,
+      { polling: "raf", timeout },
+    );
+    return (await handle.jsonValue()) as [number, number];
+  } catch {
+    return null;
+  }
+}
+
+/** The header can paint (server-rendered) before hydration: click until the tab says it is selected. */
+async function openActivities(page: Page, timeout: number): Promise<string | null> {
+  const tab = page.getByRole("tab", { name: "Activities" });
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if ((await tab.count()) === 0) {
+      await page.waitForTimeout(100);
+      continue;
+    }
+    await tab.click({ timeout: 5000 }).catch(() => undefined);
+    const selected = await page
+      .waitForFunction(
+        () =>
+          [...document.querySelectorAll('[role="tab"]')].some(
+            (t) => t.textContent?.trim() === "Activities" && t.getAttribute("aria-selected") === "true",
+          ),
+        undefined,
+        { timeout: 1000 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (selected) return null;
+  }
+  return (await tab.count()) === 0 ? "no tab named Activities" : "the Activities tab never became selected";
+}
+
+async function ledgerTimes(
+  page: Page,
+  timeout: number,
+): Promise<{ first: number | null; full: number | null; note: string }> {
+  let first: number | null = null;
+  try {
+    const h = await page.waitForFunction(
+      (s: typeof SEL) => {
+        const el = document.querySelector(s.ledgerItemNew) ?? document.querySelector(s.ledgerItemOld);
+        const r = el?.getBoundingClientRect();
+        return r && r.width > 0 && r.height > 0 ? performance.now() : false;
+      },
+      SEL,
+      { polling: "raf", timeout },
+    );
+    first = (await h.jsonValue()) as number;
+  } catch {
+    return { first: null, full: null, note: `no ledger activity within ${timeout / 1000} s` };
+  }
+  try {
+    const h = await page.waitForFunction(
+      (s: typeof SEL) => {
+        const paged = document.querySelector(s.ledgerNew);
+        if (paged)
+          return paged.getAttribute("data-complete") === "true"
+            ? [performance.now(), `paged ledger, data-total ${paged.getAttribute("data-total") ?? "?"}`]
+            : false;
+        // Before issue 14 the ledger only renders once the whole export bundle is prepared.
+        return document.querySelector(s.ledgerItemOld)
+          ? [performance.now(), `bundle ledger, ${document.querySelectorAll(s.ledgerItemOld).length} rendered`]
+          : false;
+      },
+      SEL,
+      { polling: 100, timeout },
+    );
+    const [full, note] = (await h.jsonValue()) as [number, string];
+    return { first, full, note };
+  } catch {
+    return { first, full: null, note: `ledger not complete within ${timeout / 1000} s` };
+  }
+}
+
+async function pageSays(page: Page): Promise<string> {
+  const text = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+  return text.replace(/\s+/g, " ").trim().slice(0, 200) || "(empty page)";
+}
+
+function watchRunRequests(page: Page, navStart: number): string[] {
+  const notes: string[] = [];
+  const wanted = (url: string) => url.includes("/history/export") || url.includes("/api/run-view");
+  const name = (url: string) => (url.includes("/api/run-view") ? "run-view" : "export bundle");
+  page.on("requestfinished", (req) => {
+    if (!wanted(req.url())) return;
+    void Promise.all([req.response(), req.sizes().catch(() => null)]).then(([res, sizes]) => {
+      const mb = ((sizes?.responseBodySize ?? 0) / 1_048_576).toFixed(1);
+      const hit = res?.headers()["x-breakwater-run-view"];
+      notes.push(
+        `${name(req.url())} ${res?.status() ?? "?"}${hit ? ` (${hit})` : ""} done at ${Date.now() - navStart} ms, ${mb} MB`,
+      );
+    });
+  });
+  page.on("requestfailed", (req) => {
+    if (wanted(req.url())) notes.push(`${name(req.url())} failed: ${req.failure()?.errorText ?? "?"}`);
+  });
+  return notes;
+}
+
+export async function visitRun(browser: Browser, url: string, opts: VisitOptions): Promise<VisitResult> {
+  const started = Date.now();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const out: VisitResult = {
+    headerMs: null,
+    headerNote: "",
+    bytesBeforePaint: null,
+    ledgerFirstMs: null,
+    ledgerFullMs: null,
+    ledgerNote: "",
+    tasks: [],
+    heapPeak: null,
+    rendererRssPeak: 0,
+    pageErrors: [],
+    network: [],
+    wallMs: 0,
+  };
+  try {
+    await context.addInitScript(OBSERVE_LONG_TASKS);
+    const page = await context.newPage();
+    page.on("pageerror", (e) => out.pageErrors.push(firstLine(e)));
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Performance.enable");
+    const net = watchNetwork(cdp);
+    const heap = sampleHeap(cdp);
+    const renderers = treeMatching(process.pid, /--type=renderer/);
+    const rss = samplePeak(() => rssOf(renderers), 100);
+    out.network = watchRunRequests(page, Date.now());
+    try {
+      await page.goto(url, { waitUntil: "commit", timeout: opts.stepTimeoutMs });
+    } catch (e) {
+      out.headerNote = `navigation failed: ${firstLine(e)}`;
+      return out;
+    }
+    const painted = await visibleAt(page, [SEL.header, SEL.exceptions], opts.stepTimeoutMs);
+    if (painted === null) {
+      out.headerNote = `header/exceptions not visible within ${opts.stepTimeoutMs / 1000} s; page shows: ${await pageSays(page)}`;
+    } else {
+      const [at, origin] = painted;
+      out.headerMs = at;
+      out.bytesBeforePaint = net.bytesUntil(origin + at);
+      const why = await openActivities(page, opts.stepTimeoutMs);
+      if (why !== null) out.ledgerNote = why;
+      else {
+        const l = await ledgerTimes(page, opts.ledgerTimeoutMs);
+        out.ledgerFirstMs = l.first;
+        out.ledgerFullMs = l.full;
+        out.ledgerNote = l.note;
+      }
+      // The rest of the load (queries, a bundle still arriving) belongs inside the long-task window.
+      await page.waitForLoadState("networkidle", { timeout: opts.settleTimeoutMs }).catch(() => undefined);
+      if (opts.history) await opts.history(page);
+      // Why a ledger never came is usually in what the page fetched (an export bundle that failed, say).
+      if (out.ledgerFullMs === null && out.network.length > 0) out.ledgerNote += ` (${out.network.join(", ")})`;
+    }
+    out.tasks = await page
+      .evaluate(() => (window as unknown as { __longTasks?: LongTask[] }).__longTasks ?? [])
+      .catch(() => []);
+    out.heapPeak = heap.stop();
+    out.rendererRssPeak = rss.stop();
+    return out;
+  } finally {
+    await context.close();
+    out.wallMs = Date.now() - started;
+  }
+}
+
+/** Opens History, waits for the whole history, scrolls it top to bottom; the most rows in the DOM at once. */
+export async function scrollHistory(
+  page: Page,
+  events: number,
+  timeout: number,
+): Promise<{ rows: number | null; note: string }> {
+  const tab = page.getByRole("tab", { name: "History" });
+  if ((await tab.count()) === 0) return { rows: null, note: "no tab named History" };
+  await tab.click();
+  try {
+    await page.waitForSelector(`${SEL.list} ${SEL.row}`, { timeout });
+    // Loaded when the list is tall enough for every event (rows are fixed-height).
+    await page.waitForFunction(
+      ({ list, row, n }: { list: string; row: string; n: number }) => {
+        const el = document.querySelector(list);
+        const first = el?.querySelector(row);
+        if (!el || !(first instanceof HTMLElement)) return false;
+        return el.scrollHeight >= n * first.offsetHeight * 0.99;
+      },
+      { list: SEL.list, row: SEL.row, n: events },
+      { polling: 250, timeout },
+    );
+  } catch {
+    return { rows: null, note: `the history list did not show ${events} rows within ${timeout / 1000} s` };
+  }
+  let most = 0;
+  const steps = 40;
+  for (let i = 0; i <= steps; i++) {
+    const rows = await page.evaluate(
+      async ({ list, row, f }: { list: string; row: string; f: number }) => {
+        const el = document.querySelector(list);
+        if (!el) return 0;
+        el.scrollTop = f * (el.scrollHeight - el.clientHeight);
+        el.dispatchEvent(new Event("scroll"));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return el.querySelectorAll(row).length;
+      },
+      { list: SEL.list, row: SEL.row, f: i / steps },
+    );
+    most = Math.max(most, rows);
+  }
+  return { rows: most, note: `${steps + 1} scroll positions top to bottom` };
+}
