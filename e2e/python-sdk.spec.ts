@@ -55,7 +55,7 @@ test.describe("runs made by the official Python SDK", () => {
     await expect(header.getByTestId("run-workflow-id")).toHaveText(retried[0]);
     await expect(header.locator("[data-status]").first()).toHaveText("completed");
 
-    const activity = page.getByTestId("activity").filter({ hasText: "conformance.flaky" });
+    const activity = page.getByTestId("ledger-activity").filter({ hasText: "conformance.flaky" });
     await expect(activity).toBeVisible();
     await expect(activity.getByTestId("attempt-row")).toHaveCount(3);
     // The SDK's retry policy: backoff_seconds [1, 2], applied per retry.
@@ -80,7 +80,7 @@ test.describe("runs made by the official Python SDK", () => {
     const { refused } = sdkRuns();
     await page.goto(`${runPath(refused)}?view=activities`);
     await expect(page.getByTestId("run-header").locator("[data-status]").first()).toHaveText("completed");
-    const activity = page.getByTestId("activity").filter({ hasText: "conformance.refuse-by-type" });
+    const activity = page.getByTestId("ledger-activity").filter({ hasText: "conformance.refuse-by-type" });
     await expect(activity.getByTestId("attempt-row")).toHaveCount(1);
     await expect(activity.locator('[data-attempt="1"]').getByTestId("attempt-failure")).toContainText(
       "PaymentDeclined",

@@ -62,7 +62,7 @@ test.describe("run detail", () => {
     await setTheme(page, baseURL, "light");
     await page.goto(`${runPath(SCENARIO_IDS.retried, runs.retried)}?view=activities`);
 
-    const activity = page.getByTestId("activity").filter({ hasText: "ReserveStock" });
+    const activity = page.getByTestId("ledger-activity").filter({ hasText: "ReserveStock" });
     await expect(activity).toBeVisible();
     const attempts = activity.getByTestId("attempt-row");
     await expect(attempts).toHaveCount(3);
@@ -140,7 +140,7 @@ test.describe("run detail", () => {
     expect(await list.getByRole("listitem").count()).toBeLessThanOrEqual(150);
     // The activity ledger copes with hundreds of executions: 50 at first, 50 more per click.
     await page.getByRole("tab", { name: "Activities" }).click();
-    const activities = page.getByTestId("activity");
+    const activities = page.getByTestId("ledger-activity");
     const more = page.getByTestId("activities-show-more");
     await expect(activities).toHaveCount(50);
     await expect(more).toHaveText(`Show 50 more (${BULK_ACTIVITIES - 50} not shown)`);
