@@ -77,9 +77,9 @@ test("every screen renders under the CSP with no violation, the theme script and
   const worker = page.waitForEvent("worker");
   await page.goto(`${runPage}?view=activities`);
   expect((await worker).url()).toMatch(/\/_next\/static\//);
-  await expect(page.getByTestId("ledger-activity").filter({ hasText: "ReserveStock" }).getByTestId("attempt-row")).toHaveCount(
-    3,
-  );
+  await expect(
+    page.getByTestId("ledger-activity").filter({ hasText: "ReserveStock" }).getByTestId("attempt-row"),
+  ).toHaveCount(3);
   await page.getByRole("tab", { name: "Timeline" }).click();
   await expect(page.getByTestId("timeline-chart")).toBeVisible();
   expect(await watch.violations(), "run page").toEqual([]);
