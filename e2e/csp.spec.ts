@@ -50,7 +50,7 @@ function expectStrictPolicy(policy: string | undefined): void {
   expect(policy).not.toContain("unsafe-eval");
 }
 
-test("every screen renders under the CSP with no violation, the theme script and the bundle worker included", async ({
+test("every screen renders under the CSP with no violation, the theme script and the run-view stream included", async ({
   page,
   baseURL,
 }) => {
@@ -73,10 +73,10 @@ test("every screen renders under the CSP with no violation, the theme script and
     expect(await watch.violations(), path).toEqual([]);
   }
 
-  // The run page: its export bundle is fetched and prepared in a Web Worker.
-  const worker = page.waitForEvent("worker");
+  // The run page: its views stream from the console (GET /api/run-view), inflated in the page.
+  const view = page.waitForResponse((response) => response.url().includes("/api/run-view?"));
   await page.goto(`${runPage}?view=activities`);
-  expect((await worker).url()).toMatch(/\/_next\/static\//);
+  expect((await view).status()).toBe(200);
   await expect(
     page.getByTestId("ledger-activity").filter({ hasText: "ReserveStock" }).getByTestId("attempt-row"),
   ).toHaveCount(3);

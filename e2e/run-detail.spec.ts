@@ -42,8 +42,8 @@ test.describe("run detail", () => {
     await expect(activityRow).toContainText("PaymentDeclined");
     await expect(activityRow).toContainText("Card was declined by the issuer (insufficient funds).");
 
-    // Full details (the export bundle) replace the debug preview; a row expands to its details as text.
-    await expect(page.getByTestId("exceptions")).not.toContainText("full details load with the export bundle");
+    // Rows derived from the whole history replace debug's ten most recent; a row expands to its details as text.
+    await expect(table).toHaveAttribute("data-complete", "true", { timeout: 30_000 });
     await activityRow.getByRole("button", { name: "Show details" }).click();
     const detail = page.getByTestId("exception-detail").first();
     await expect(detail).toContainText("PaymentDeclined");
@@ -138,25 +138,29 @@ test.describe("run detail", () => {
     await list.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
     await expect(list).toContainText("WorkflowCompleted");
     expect(await list.getByRole("listitem").count()).toBeLessThanOrEqual(150);
-    // The activity ledger copes with hundreds of executions: 50 at first, 50 more per click.
+    // The activity ledger copes with hundreds of executions: pages of 50, every one reachable.
     await page.getByRole("tab", { name: "Activities" }).click();
+    const ledger = page.getByTestId("activities-ledger");
+    await expect(ledger).toHaveAttribute("data-complete", "true", { timeout: 30_000 });
+    await expect(ledger).toHaveAttribute("data-total", String(BULK_ACTIVITIES));
     const activities = page.getByTestId("ledger-activity");
-    const more = page.getByTestId("activities-show-more");
+    const range = page.getByTestId("activities-range");
+    const next = page.getByRole("button", { name: "Next 50" }).first();
     await expect(activities).toHaveCount(50);
-    await expect(more).toHaveText(`Show 50 more (${BULK_ACTIVITIES - 50} not shown)`);
-    await more.scrollIntoViewIfNeeded();
+    await expect(range).toHaveText(`Activities 1–50 of ${BULK_ACTIVITIES}`);
     await page.screenshot({ path: `${SCREENSHOTS}/run-activities-more-light.png` });
-    for (let shown = 50; shown < BULK_ACTIVITIES; shown += 50) {
-      await more.click();
-      await expect(activities).toHaveCount(Math.min(shown + 50, BULK_ACTIVITIES));
+    for (let from = 51; from <= BULK_ACTIVITIES; from += 50) {
+      await next.click();
+      const to = Math.min(from + 49, BULK_ACTIVITIES);
+      await expect(range).toHaveText(`Activities ${from}–${to} of ${BULK_ACTIVITIES}`);
+      await expect(activities).toHaveCount(to - from + 1);
     }
-    await expect(more).toHaveCount(0);
+    await expect(next).toBeDisabled();
     await setTheme(page, baseURL, "dark");
     await page.reload();
     await page.getByRole("tab", { name: "Activities" }).click();
     await expect(page.locator("html")).toHaveClass(/\bdark\b/);
-    await expect(more).toBeVisible();
-    await more.scrollIntoViewIfNeeded();
+    await expect(range).toBeVisible();
     await page.screenshot({ path: `${SCREENSHOTS}/run-activities-more-dark.png` });
   });
 

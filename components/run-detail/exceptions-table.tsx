@@ -78,6 +78,13 @@ function ExceptionDetail({ row }: { row: ExceptionRow }) {
   return (
     <div className="pl-8" data-testid="exception-detail">
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-xs">
+        {/* The type is what non-retryable lists match; it often differs from the thrown class. */}
+        {row.detail.exceptionType && row.detail.exceptionType !== row.detail.exceptionClass ? (
+          <>
+            <dt className="text-fg-muted">{t("type")}</dt>
+            <dd className="font-mono break-all">{row.detail.exceptionType}</dd>
+          </>
+        ) : null}
         <dt className="text-fg-muted">{t("class")}</dt>
         <dd className="font-mono break-all">{row.detail.exceptionClass ?? "–"}</dd>
         {row.detail.resolvedClass ? (
