@@ -99,6 +99,20 @@ describe("closed-run cache in the read proxy", () => {
     expect(closedRunCache().stats()).toMatchObject({ entries: 2, hits: 2 });
   });
 
+  it("forgets a workflow's closed runs when a command is sent for it (archive changes describe)", async () => {
+    const runId = start("cache-forget");
+    terminate("cache-forget");
+    const other = start("cache-kept");
+    terminate("cache-kept");
+    for (const path of [`workflows/cache-forget/runs/${runId}`, `workflows/cache-forget/runs/${runId}/debug`])
+      await read(path);
+    await read(`workflows/cache-kept/runs/${other}`);
+    expect(closedRunCache().forgetWorkflow("other-namespace", "cache-forget")).toBe(0);
+    expect(closedRunCache().forgetWorkflow("default", "cache-forget")).toBe(2);
+    expect((await read(`workflows/cache-forget/runs/${runId}`)).cache).toBe("miss");
+    expect((await read(`workflows/cache-kept/runs/${other}`)).cache).toBe("hit");
+  });
+
   it("reads an open run every time, and caches it once it closed", async () => {
     const runId = start("cache-open");
     const path = `workflows/cache-open/runs/${runId}/debug`;

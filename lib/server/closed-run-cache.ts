@@ -85,6 +85,24 @@ export class ClosedRunCache {
     }
   }
 
+  /**
+   * Forgets every answer about a workflow's runs in a namespace. A closed run's history never
+   * changes, but an action still changes what describe says about it (archived, a run started
+   * again makes it no longer current), so every command sent through the console drops them.
+   */
+  forgetWorkflow(namespace: string, workflowId: string): number {
+    const prefix = `workflows/${encodeURIComponent(workflowId)}/`;
+    let dropped = 0;
+    for (const [key, entry] of this.entries) {
+      const [, keyNamespace, path] = key.split("\u0000");
+      if (keyNamespace === namespace && path?.startsWith(prefix)) {
+        this.drop(key, entry);
+        dropped += 1;
+      }
+    }
+    return dropped;
+  }
+
   clear(): void {
     this.entries.clear();
     this.bytes = 0;

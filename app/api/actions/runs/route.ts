@@ -6,6 +6,7 @@ import { namespaceRequired } from "@/lib/server/proxy";
 import { requestNamespace } from "@/lib/server/request-namespace";
 import { getConfig } from "@/lib/server/config";
 import { getDwClient } from "@/lib/server/dw";
+import { closedRunCache } from "@/lib/server/closed-run-cache";
 
 /**
  * `POST /api/actions/runs`: one run command (repair, cancel, terminate, archive, signal, start
@@ -32,6 +33,8 @@ export async function POST(request: NextRequest): Promise<Response> {
   if (namespace === null) return namespaceRequired();
   try {
     const answer = await sendRunCommand(getDwClient(namespace), parsed.request);
+    // Whatever the answer, what describe says of this workflow's closed runs may have changed (archive).
+    closedRunCache().forgetWorkflow(namespace, parsed.request.workflowId);
     return jsonAnswer(answer, answer.httpStatus);
   } catch (error) {
     return failure(error, config);
