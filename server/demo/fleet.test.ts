@@ -19,6 +19,7 @@ import { loseTransport, waitForReadyTask } from "./faults";
 import { createStarter, startDemoFleet } from "./fleet";
 import type { DemoFleet } from "./fleet";
 import { loadFleetState, saveFleetState } from "./fleet-state";
+import { quietFleetOptions } from "./test-fleet";
 import { demoWorkflows, paymentsQueueActivities } from "./workflows";
 
 let server: TestServer;
@@ -155,14 +156,7 @@ describe("demo fleet", () => {
   });
 
   it("keeps one run with lost transport on screen: a new one only after the last was repaired", async () => {
-    fleet = await startDemoFleet({
-      baseUrl: server.baseUrl,
-      workerToken: TEST_WORKER_TOKEN,
-      operatorToken: TEST_OPERATOR_TOKEN,
-      db: server.db,
-      trickleMs: 0,
-      lostTransportEveryMs: 30,
-    });
+    fleet = await startDemoFleet(quietFleetOptions(server, { engine: undefined, lostTransportEveryMs: 30 }));
     const restocks = (): { workflow_instance_id: string; liveness_state: string }[] =>
       server.db
         .prepare(
@@ -187,13 +181,7 @@ describe("demo fleet", () => {
   });
 
   it("keeps a trickle of new orders flowing", async () => {
-    fleet = await startDemoFleet({
-      baseUrl: server.baseUrl,
-      workerToken: TEST_WORKER_TOKEN,
-      operatorToken: TEST_OPERATOR_TOKEN,
-      trickleMs: 50,
-      lostTransportEveryMs: 0,
-    });
+    fleet = await startDemoFleet(quietFleetOptions(server, { db: undefined, engine: undefined, trickleMs: 50 }));
     const orders = (): number =>
       (
         server.db
@@ -205,16 +193,7 @@ describe("demo fleet", () => {
 
   it("seeds every scenario and each ends where the console expects it", async () => {
     const log: string[] = [];
-    fleet = await startDemoFleet({
-      baseUrl: server.baseUrl,
-      workerToken: TEST_WORKER_TOKEN,
-      operatorToken: TEST_OPERATOR_TOKEN,
-      db: server.db,
-      engine: server.engine,
-      trickleMs: 0,
-      lostTransportEveryMs: 0,
-      log: (l) => log.push(l),
-    });
+    fleet = await startDemoFleet(quietFleetOptions(server, { log: (l) => log.push(l) }));
     const s = fleet.seeded;
     const id = (name: string): string => s[name]!.workflowId;
 
@@ -302,16 +281,7 @@ describe("restart on the same data file", () => {
   it("resumes the saved fleet: nothing seeded twice, same suffix, the order counter continues", async () => {
     const dir = mkdtempSync(join(tmpdir(), "bw-fleet-state-"));
     const statePath = join(dir, "demo.db.demo.json");
-    const opts = {
-      baseUrl: server.baseUrl,
-      workerToken: TEST_WORKER_TOKEN,
-      operatorToken: TEST_OPERATOR_TOKEN,
-      db: server.db,
-      engine: server.engine,
-      trickleMs: 0,
-      lostTransportEveryMs: 0,
-      statePath,
-    };
+    const opts = quietFleetOptions(server, { statePath });
     const instances = (): number =>
       (server.db.prepare("SELECT COUNT(*) AS n FROM workflow_instances").get() as { n: number }).n;
     try {
@@ -349,16 +319,9 @@ describe("restart on the same data file", () => {
     });
     const log: string[] = [];
     try {
-      fleet = await startDemoFleet({
-        baseUrl: server.baseUrl,
-        workerToken: TEST_WORKER_TOKEN,
-        operatorToken: TEST_OPERATOR_TOKEN,
-        db: server.db,
-        trickleMs: 0,
-        lostTransportEveryMs: 0,
-        statePath,
-        log: (line) => log.push(line),
-      });
+      fleet = await startDemoFleet(
+        quietFleetOptions(server, { engine: undefined, statePath, log: (line) => log.push(line) }),
+      );
       expect(fleet.resumed).toBe(false);
       expect(log.some((line) => line.includes("seeding afresh"))).toBe(true);
       expect(loadFleetState(statePath)?.suffix).not.toBe("gone");

@@ -8,15 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeClock } from "../clock";
 import { startDemoFleet } from "../demo/fleet";
 import type { DemoFleet } from "../demo/fleet";
+import { quietFleetOptions } from "../demo/test-fleet";
 import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
-import {
-  currentRun,
-  eventually,
-  historyOf,
-  startTestServer,
-  TEST_OPERATOR_TOKEN,
-  TEST_WORKER_TOKEN,
-} from "../sdk/testing";
+import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN } from "../sdk/testing";
 import type { TestServer } from "../sdk/testing";
 import { exportRun } from "./export";
 import { VALUE_SCHEMA_JSON } from "./payload-manifest";
@@ -128,15 +122,7 @@ describe("the SDK's offline bundle verifier over every demo-fleet export", () =>
     const python = sdkPython();
     clock = new FakeClock();
     server = await startTestServer(clock);
-    fleet = await startDemoFleet({
-      baseUrl: server.baseUrl,
-      workerToken: TEST_WORKER_TOKEN,
-      operatorToken: TEST_OPERATOR_TOKEN,
-      db: server.db,
-      engine: server.engine,
-      trickleMs: 0,
-      lostTransportEveryMs: 0,
-    });
+    fleet = await startDemoFleet(quietFleetOptions(server));
     const id = (name: string): string => fleet.seeded[name]!.workflowId;
     // The same walk as fleet.test.ts: every scenario reaches the state the console shows.
     await eventually(settled(id("order_happy"), "completed"), "happy order");
