@@ -1,19 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { parseConfig } from "@/lib/server/config";
 import { ClosedRunCache, closedRunCache, closedRunRead, credentialFingerprint } from "@/lib/server/closed-run-cache";
 import { CACHE_HEADER, proxyGet } from "@/lib/server/proxy";
 import { systemClock } from "@/server/clock";
-import { createEngine } from "@/server/engine";
 import type { Engine } from "@/server/engine";
-import { buildApp } from "@/server/http/app";
-import { authConfigFromEnv } from "@/server/http/auth";
-import { openDb } from "@/server/store/db";
-import type { Db } from "@/server/store/db";
+import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
+import type { EmbeddedServer } from "@/server/http/test-support";
 
 /**
  * The closed-run cache in the read proxy, against the real embedded server (SQLite file, HTTP on
@@ -23,10 +16,8 @@ import type { Db } from "@/server/store/db";
 
 const ADMIN = "adm-token";
 const OPERATOR = "op-token";
-let dir: string;
-let db: Db;
+let server: EmbeddedServer;
 let engine: Engine;
-let app: ReturnType<typeof buildApp>;
 let config: ConsoleConfig;
 const upstream: string[] = [];
 
@@ -46,31 +37,20 @@ function terminate(workflowId: string): void {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "bw-closed-cache-"));
-  db = openDb(join(dir, "dw.sqlite"), systemClock);
-  engine = createEngine({ db, clock: systemClock });
-  app = buildApp({
-    db,
+  server = await startEmbeddedServer({
     clock: systemClock,
-    engine,
-    auth: authConfigFromEnv({
-      ...process.env,
-      DW_ADMIN_TOKEN: ADMIN,
-      DW_OPERATOR_TOKEN: OPERATOR,
-      DW_AUTH_DRIVER: "token",
-    }),
+    auth: tokenAuth({ DW_ADMIN_TOKEN: ADMIN, DW_OPERATOR_TOKEN: OPERATOR }),
+    onApp: (app) =>
+      app.addHook("onRequest", async (request) => {
+        upstream.push(request.url);
+      }),
   });
-  app.addHook("onRequest", async (request) => {
-    upstream.push(request.url);
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  config = parseConfig({ DW_SERVER_URL: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` });
+  engine = server.engine;
+  config = parseConfig({ DW_SERVER_URL: server.url });
 });
 
 afterAll(async () => {
-  await app.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server.close();
 });
 
 beforeEach(() => {

@@ -1,10 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Writable } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,13 +12,10 @@ import { parseConfig } from "@/lib/server/config";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { startExportStream } from "@/lib/server/export-stream";
 import { proxyGet } from "@/lib/server/proxy";
-import { FakeClock, systemClock } from "@/server/clock";
-import { createEngine } from "@/server/engine";
-import { buildApp } from "@/server/http/app";
-import { authConfigFromEnv } from "@/server/http/auth";
+import { FakeClock } from "@/server/clock";
+import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
+import type { EmbeddedServer } from "@/server/http/test-support";
 import { canonicalJson } from "@/server/read/canonical-json";
-import { openDb } from "@/server/store/db";
-import type { Db } from "@/server/store/db";
 
 /**
  * The export relay against the real embedded server (SQLite file in a temp dir, HTTP on 127.0.0.1):
@@ -32,35 +26,25 @@ import type { Db } from "@/server/store/db";
  */
 
 const TOKEN = "adm-token";
-let dir: string;
-let db: Db;
-let app: ReturnType<typeof buildApp>;
+let server: EmbeddedServer;
 let dwUrl: string;
 let run: SeededRun;
 let config: ConsoleConfig;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "bw-export-stream-"));
-  db = openDb(join(dir, "dw.sqlite"), systemClock);
-  run = seedLongRun(db, "export-stream-run", 2_000);
-  // A clock that stands still: the bundle's `exported_at` is the same on every read, so two reads are byte-identical.
-  const clock = new FakeClock(Date.now());
-  app = buildApp({
-    db,
-    clock,
-    engine: createEngine({ db, clock }),
-    auth: authConfigFromEnv({ ...process.env, DW_ADMIN_TOKEN: TOKEN, DW_AUTH_DRIVER: "token" }),
+  server = await startEmbeddedServer({
+    // A clock that stands still: the bundle's `exported_at` is the same on every read, so two reads are byte-identical.
+    clock: new FakeClock(Date.now()),
+    auth: tokenAuth({ DW_ADMIN_TOKEN: TOKEN }),
+    seed: (db) => {
+      run = seedLongRun(db, "export-stream-run", 2_000);
+    },
   });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  dwUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  dwUrl = server.url;
   config = parseConfig({ DW_SERVER_URL: dwUrl, DW_TOKEN: TOKEN });
 });
 
-afterAll(async () => {
-  await app.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 function exportPath(workflowId: string, runId: string): string {
   return `/api/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/history/export`;

@@ -3,11 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { FakeClock } from "../clock";
+import type { Clock } from "../clock";
 import type { Engine } from "../engine";
 import { createEngine } from "../engine";
 import type { Db } from "../store/db";
 import { openDb } from "../store/db";
 import type { AuthConfig } from "./auth";
+import { authConfigFromEnv } from "./auth";
 import { buildApp } from "./app";
 
 /**
@@ -31,36 +33,75 @@ export const NO_AUTH: AuthConfig = {
   backwardCompatible: true,
 };
 
-export async function startHarness(
-  opts: { auth?: AuthConfig; pollTimeoutMs?: number; historyPollTimeoutMs?: number } = {},
-): Promise<Harness> {
+/** The embedded server on a real SQLite file in a temp dir, listening on 127.0.0.1:0. */
+export interface EmbeddedServer {
+  url: string;
+  engine: Engine;
+  db: Db;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export interface EmbeddedServerOptions {
+  clock: Clock;
+  auth: AuthConfig;
+  pollTimeoutMs?: number;
+  historyPollTimeoutMs?: number;
+  /** Writes into the database before the app opens it (seeded histories). */
+  seed?: (db: Db) => void;
+  /** Sees the app before it listens (Fastify takes hooks only then). */
+  onApp?: (app: FastifyInstance) => void;
+}
+
+export async function startEmbeddedServer(opts: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const dir = mkdtempSync(join(tmpdir(), "bw-engine-"));
-  const clock = new FakeClock();
-  const db = openDb(join(dir, "test.db"), clock);
-  const engine = createEngine({ db, clock });
+  const db = openDb(join(dir, "test.db"), opts.clock);
+  opts.seed?.(db);
+  const engine = createEngine({ db, clock: opts.clock });
   const app = buildApp({
     db,
-    clock,
+    clock: opts.clock,
     engine,
-    auth: opts.auth ?? NO_AUTH,
-    pollTimeoutMs: opts.pollTimeoutMs ?? 150,
+    auth: opts.auth,
+    pollTimeoutMs: opts.pollTimeoutMs,
     historyPollTimeoutMs: opts.historyPollTimeoutMs,
   });
+  opts.onApp?.(app);
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   return {
     url,
     engine,
-    clock,
     db,
     app,
-    advance(seconds) {
-      clock.advance(seconds * 1000);
-      engine.sweep();
-    },
     async close() {
       await app.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Token auth as the server reads it from its environment (`DW_ADMIN_TOKEN`, `DW_OPERATOR_TOKEN`, ...). */
+export function tokenAuth(tokens: Record<string, string>): AuthConfig {
+  return authConfigFromEnv({ ...process.env, ...tokens, DW_AUTH_DRIVER: "token" });
+}
+
+export async function startHarness(
+  opts: { auth?: AuthConfig; pollTimeoutMs?: number; historyPollTimeoutMs?: number } = {},
+): Promise<Harness> {
+  const clock = new FakeClock();
+  const server = await startEmbeddedServer({
+    clock,
+    auth: opts.auth ?? NO_AUTH,
+    pollTimeoutMs: opts.pollTimeoutMs ?? 150,
+    historyPollTimeoutMs: opts.historyPollTimeoutMs,
+  });
+  return {
+    ...server,
+    clock,
+    advance(seconds) {
+      clock.advance(seconds * 1000);
+      server.engine.sweep();
     },
   };
 }

@@ -1,17 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
 import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
 import { systemClock } from "@/server/clock";
-import { createEngine } from "@/server/engine";
-import { buildApp } from "@/server/http/app";
-import { authConfigFromEnv } from "@/server/http/auth";
-import { openDb } from "@/server/store/db";
-import type { Db } from "@/server/store/db";
+import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
+import type { EmbeddedServer } from "@/server/http/test-support";
 
 /**
  * The three run-view routes as Next runs them (the process-wide service from the environment),
@@ -19,9 +12,7 @@ import type { Db } from "@/server/store/db";
  * The service's behaviour is proven in lib/server/run-view/service.test.ts.
  */
 
-let dir: string;
-let db: Db;
-let app: ReturnType<typeof buildApp>;
+let server: EmbeddedServer;
 let runId: string;
 let routes: {
   view: (request: NextRequest) => Promise<Response>;
@@ -30,20 +21,11 @@ let routes: {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "bw-run-view-route-"));
-  db = openDb(join(dir, "dw.sqlite"), systemClock);
-  const engine = createEngine({ db, clock: systemClock });
-  app = buildApp({
-    db,
-    clock: systemClock,
-    engine,
-    auth: authConfigFromEnv({ ...process.env, DW_ADMIN_TOKEN: "adm-token", DW_AUTH_DRIVER: "token" }),
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  process.env.DW_SERVER_URL = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  server = await startEmbeddedServer({ clock: systemClock, auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token" }) });
+  process.env.DW_SERVER_URL = server.url;
   process.env.DW_TOKEN = "adm-token";
   process.env.BREAKWATER_LOG_LEVEL = "silent";
-  const started = engine.startWorkflow({
+  const started = server.engine.startWorkflow({
     namespace: "default",
     workflow_id: "wf-route",
     workflow_type: "RouteTest",
@@ -58,11 +40,7 @@ beforeAll(async () => {
   };
 });
 
-afterAll(async () => {
-  await app.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 function request(path: string): NextRequest {
   return new NextRequest(`http://console.test${path}?workflow_id=wf-route&run_id=${runId}`, {

@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@/server/clock";
-import { createEngine } from "@/server/engine";
-import { buildApp } from "@/server/http/app";
-import { authConfigFromEnv } from "@/server/http/auth";
-import { openDb } from "@/server/store/db";
-import type { Db } from "@/server/store/db";
+import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
+import type { EmbeddedServer } from "@/server/http/test-support";
 
 /**
  * The action handler against the real embedded server (SQLite in a temp dir, HTTP on 127.0.0.1):
@@ -17,29 +10,16 @@ import type { Db } from "@/server/store/db";
  */
 
 const CONSOLE = "http://console.test:3000";
-let dir: string;
-let db: Db;
-let app: ReturnType<typeof buildApp>;
+let server: EmbeddedServer;
 let dwUrl: string;
 let POST: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "bw-actions-"));
-  db = openDb(join(dir, "dw.sqlite"), systemClock);
-  const engine = createEngine({ db, clock: systemClock });
-  app = buildApp({
-    db,
+  server = await startEmbeddedServer({
     clock: systemClock,
-    engine,
-    auth: authConfigFromEnv({
-      ...process.env,
-      DW_ADMIN_TOKEN: "adm-token",
-      DW_WORKER_TOKEN: "wrk-token",
-      DW_AUTH_DRIVER: "token",
-    }),
+    auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token", DW_WORKER_TOKEN: "wrk-token" }),
   });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  dwUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  dwUrl = server.url;
   process.env.DW_SERVER_URL = dwUrl;
   process.env.DW_TOKEN = "adm-token";
   process.env.DW_NAMESPACE = "default";
@@ -47,9 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await app.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server.close();
 });
 
 function actionRequest(

@@ -1,47 +1,27 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "@/server/clock";
+import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
+import type { EmbeddedServer } from "@/server/http/test-support";
 import { loseTransport } from "@/server/demo/faults";
-import { createEngine } from "@/server/engine";
-import { buildApp } from "@/server/http/app";
-import { authConfigFromEnv } from "@/server/http/auth";
-import { openDb } from "@/server/store/db";
-import type { Db } from "@/server/store/db";
 
 /** The maintenance-pass handler against the real embedded server, with a run whose task was lost. */
 
 const CONSOLE = "http://console.test:3000";
-let dir: string;
-let db: Db;
-let app: ReturnType<typeof buildApp>;
+let server: EmbeddedServer;
 let dwUrl: string;
 let POST: (request: NextRequest, context: { params: Promise<{ pass: string }> }) => Promise<Response>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "bw-pass-"));
-  db = openDb(join(dir, "dw.sqlite"), systemClock);
-  const engine = createEngine({ db, clock: systemClock });
-  app = buildApp({
-    db,
-    clock: systemClock,
-    engine,
-    auth: authConfigFromEnv({ ...process.env, DW_ADMIN_TOKEN: "adm-token", DW_AUTH_DRIVER: "token" }),
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  dwUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  server = await startEmbeddedServer({ clock: systemClock, auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token" }) });
+  dwUrl = server.url;
   process.env.DW_SERVER_URL = dwUrl;
   process.env.DW_TOKEN = "adm-token";
   ({ POST } = await import("@/app/api/actions/system/[pass]/route"));
 });
 
 afterAll(async () => {
-  await app.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await server.close();
 });
 
 function passRequest(
@@ -84,7 +64,7 @@ describe("POST /api/actions/system/{pass}", () => {
       body: JSON.stringify({ workflow_type: "PassTest", workflow_id: "wf-pass", task_queue: "q", input: [] }),
     });
     const { run_id: runId } = (await response.json()) as { run_id: string };
-    expect(loseTransport(db, runId)).toBe(1);
+    expect(loseTransport(server.db, runId)).toBe(1);
 
     const answer = await POST(...passRequest("repair-pass"));
     expect(answer.status).toBe(200);
