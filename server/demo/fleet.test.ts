@@ -282,8 +282,17 @@ describe("restart on the same data file", () => {
     const dir = mkdtempSync(join(tmpdir(), "bw-fleet-state-"));
     const statePath = join(dir, "demo.db.demo.json");
     const opts = quietFleetOptions(server, { statePath });
+    // Top-level instances only: a resumed parent may start its children while this test runs.
     const instances = (): number =>
-      (server.db.prepare("SELECT COUNT(*) AS n FROM workflow_instances").get() as { n: number }).n;
+      (
+        server.db
+          .prepare(
+            `SELECT COUNT(*) AS n FROM workflow_instances i WHERE NOT EXISTS (
+               SELECT 1 FROM workflow_runs r
+               WHERE r.workflow_instance_id = i.id AND r.parent_workflow_instance_id IS NOT NULL)`,
+          )
+          .get() as { n: number }
+      ).n;
     try {
       const first = await startDemoFleet(opts);
       expect(first.resumed).toBe(false);
