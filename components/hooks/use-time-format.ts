@@ -1,7 +1,7 @@
 "use client";
 
 import { useLocale, useNow, useTimeZone } from "next-intl";
-import { dateTimeFormat, formatDateTime, formatDuration, formatRelative, parseTimestamp } from "@/lib/format/time";
+import { HOUR_CYCLE, dateTimeFormat, formatDateTime, formatDuration, formatRelative, parseTimestamp } from "@/lib/format/time";
 
 /**
  * Times as the operator chose to see them (UTC or local, from the shell's toggle), formatted the
@@ -28,7 +28,7 @@ export function useTimeFormat() {
         hour: "2-digit",
         minute: "2-digit",
         second: "2-digit",
-        hourCycle: "h23",
+        hourCycle: HOUR_CYCLE,
         timeZoneName: "short",
       }).format(date);
     },

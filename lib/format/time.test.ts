@@ -26,13 +26,20 @@ describe("formatDateTime / formatTime", () => {
   const instant = "2026-04-13T12:00:05.000000Z";
 
   it("renders UTC with the zone named, per locale", () => {
-    expect(formatDateTime(instant, { locale: "en", timeZone: "UTC" })).toBe("Apr 13, 2026, 12:00:05 PM UTC");
+    expect(formatDateTime(instant, { locale: "en", timeZone: "UTC" })).toBe("Apr 13, 2026, 12:00:05 UTC");
     expect(formatDateTime(instant, { locale: "de", timeZone: "UTC" })).toBe("13. Apr. 2026, 12:00:05 UTC");
   });
 
   it("shifts to the chosen local zone", () => {
     expect(formatTime(instant, { locale: "de", timeZone: "Europe/Berlin" })).toBe("14:00:05 MESZ");
-    expect(formatTime(instant, { locale: "en", timeZone: "America/New_York" })).toBe("08:00:05 AM EDT");
+    expect(formatTime(instant, { locale: "en", timeZone: "America/New_York" })).toBe("08:00:05 EDT");
+  });
+
+  it("uses a 24-hour clock in every locale, English included", () => {
+    const afternoon = "2026-04-13T16:05:09Z";
+    expect(formatTime(afternoon, { locale: "en", timeZone: "UTC" })).toBe("16:05:09 UTC");
+    expect(formatDateTime(afternoon, { locale: "en", timeZone: "UTC" })).toBe("Apr 13, 2026, 16:05:09 UTC");
+    expect(formatTime(afternoon, { locale: "ja", timeZone: "UTC" })).toBe("16:05:09 UTC");
   });
 
   it("returns unparseable input verbatim instead of 'Invalid Date'", () => {

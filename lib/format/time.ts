@@ -49,6 +49,13 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions):
   return f;
 }
 
+/**
+ * One clock for every time the console shows, in every locale: 24-hour. English defaults to a
+ * 12-hour clock, so headers read "4:05:09 PM" beside tables reading "16:05:09"; operators compare
+ * times across screens and with server logs, which are 24-hour (docs/decisions/0021).
+ */
+export const HOUR_CYCLE = "h23" as const;
+
 export interface ZonedFormatOptions {
   locale: string;
   timeZone: string;
@@ -66,6 +73,7 @@ export function formatDateTime(value: string | number | Date, { locale, timeZone
     hour: "2-digit",
     minute: "2-digit",
     second: "2-digit",
+    hourCycle: HOUR_CYCLE,
     timeZoneName: "short",
   }).format(date);
 }
@@ -79,6 +87,7 @@ export function formatTime(value: string | number | Date, { locale, timeZone }: 
     hour: "2-digit",
     minute: "2-digit",
     second: "2-digit",
+    hourCycle: HOUR_CYCLE,
     timeZoneName: "short",
   }).format(date);
 }

@@ -1,4 +1,5 @@
 import type { AttemptFailure, LedgerActivity } from "./attempts";
+import { HOUR_CYCLE } from "@/lib/format/time";
 import { epochMs } from "./events";
 import type { MessageValues, ViewMessageId } from "./message";
 import { VIEW_MESSAGES_EN, formatTemplate } from "./message";
@@ -59,7 +60,9 @@ function clockTime(at: number, now: number, locale: string, timeZone: string): s
   const sameDay = day.format(at) === day.format(now);
   return new Intl.DateTimeFormat(
     locale,
-    sameDay ? { timeZone, timeStyle: "short" } : { timeZone, dateStyle: "medium", timeStyle: "short" },
+    sameDay
+      ? { timeZone, timeStyle: "short", hourCycle: HOUR_CYCLE }
+      : { timeZone, dateStyle: "medium", timeStyle: "short", hourCycle: HOUR_CYCLE },
   ).format(at);
 }
 
