@@ -1,7 +1,14 @@
 "use client";
 
 import { useLocale, useNow, useTimeZone } from "next-intl";
-import { HOUR_CYCLE, dateTimeFormat, formatDateTime, formatDuration, formatRelative, parseTimestamp } from "@/lib/format/time";
+import {
+  HOUR_CYCLE,
+  dateTimeFormat,
+  formatDateTime,
+  formatDuration,
+  formatRelative,
+  parseTimestamp,
+} from "@/lib/format/time";
 
 /**
  * Times as the operator chose to see them (UTC or local, from the shell's toggle), formatted the
