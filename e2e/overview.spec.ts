@@ -38,6 +38,14 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   const alert = page.locator('[data-alert="repair_needed"]');
   await expect(alert).toHaveAttribute("href", "/namespaces/default/attention");
   await expect(page.getByTestId("panel-repair")).toContainText("oldest stuck");
+  // The navigation counts the runs waiting for a person; every count leads to the list behind it.
+  await expect(page.getByTestId("nav-attention-count")).toHaveText(/^[1-9]\d*/);
+  await expect(page.getByTestId("panel-repair").getByRole("link", { name: /^Repair needed: \d+$/ })).toHaveAttribute(
+    "href",
+    "/namespaces/default/attention",
+  );
+  const failed = page.getByTestId("panel-runs").getByRole("link", { name: /^Failed: \d+$/ });
+  await expect(failed).toHaveAttribute("href", "/namespaces/default/runs?status=failed");
   // Worst offenders name the stuck run itself and link to it.
   await expect(page.getByTestId("offender").filter({ hasText: workflowId }).getByRole("link")).toHaveAttribute(
     "href",
@@ -48,6 +56,9 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   await expect(page.getByTestId("panel-repair").locator("figcaption")).toContainText("2 samples", { timeout: 20_000 });
   expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(4);
   await snapBothThemes(page, "overview");
+  await failed.click();
+  await expect(page).toHaveURL(/\/namespaces\/default\/runs\?status=failed$/);
+  await expect(page.getByRole("tab", { name: "Failed" })).toHaveAttribute("aria-selected", "true");
 
   await page.goto("/system");
   await expect(page.getByTestId("repair-total")).not.toHaveText("0", { timeout: 20_000 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { operatorMetricsSchema } from "@/lib/dw/schemas-system";
 import type { MetricsSample } from "@/components/metrics/metrics-model";
-import { addSample, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
+import { addSample, attentionCount, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
 
 function metrics(
   overrides: { runs?: object; tasks?: object; activities?: object; workers?: object; backend?: object } = {},
@@ -125,5 +125,20 @@ describe("metricsAlerts", () => {
       }),
     );
     expect(alerts.map((a) => a.kind)).toEqual(["no_workers", "backend"]);
+  });
+});
+
+describe("attentionCount", () => {
+  it("counts the runs an operator must act on, not the activities the engine is retrying", () => {
+    expect(attentionCount(metrics({ activities: { retrying: 4 } }))).toBe(0);
+    expect(
+      attentionCount(
+        metrics({
+          runs: { repair_needed: 2, claim_failed: 1, compatibility_blocked: 3 },
+          tasks: { lease_expired: 5, unhealthy: 5 },
+          activities: { retrying: 4 },
+        }),
+      ),
+    ).toBe(6);
   });
 });

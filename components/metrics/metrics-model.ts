@@ -72,6 +72,17 @@ export interface MetricsAlert {
 
 const SEVERITY_ORDER: Readonly<Record<AlertSeverity, number>> = { critical: 0, warning: 1, info: 2 };
 
+/**
+ * Runs waiting for an operator on the Attention screen, as the server counts them: repair needed,
+ * compatibility blocked, claim failed (the critical and warning alerts that point there). Retrying
+ * activities are left out: they are the engine doing its job, not yet a person's.
+ */
+export function attentionCount(metrics: OperatorMetrics): number {
+  return metricsAlerts(metrics)
+    .filter((alert) => alert.screen === "attention" && alert.severity !== "info")
+    .reduce((sum, alert) => sum + alert.count, 0);
+}
+
 export function metricsAlerts(metrics: OperatorMetrics): MetricsAlert[] {
   const alerts: MetricsAlert[] = [];
   const add = (

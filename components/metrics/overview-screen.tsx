@@ -11,7 +11,7 @@ import { FLEET_REFRESH_MS, taskQueuesQuery, workersQuery } from "@/lib/queries/f
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
-import { runHref, screenHref } from "@/lib/routes/route-for";
+import { runHref, runsListHref, screenHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { formatTime } from "@/lib/format/time";
 import type { MetricsSample } from "@/components/metrics/metrics-model";
@@ -86,16 +86,22 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
         <Panel title={t("panels.workers")} testId="panel-workers">
           {workers.data ? (
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-              <Stat label={t("workers.registered")} value={workers.data.workers.length} />
+              <Stat
+                label={t("workers.registered")}
+                value={workers.data.workers.length}
+                href={screenHref(namespace, "workers")}
+              />
               <Stat
                 label={t("workers.active")}
                 value={workers.data.workers.filter((worker) => worker.status === "active").length}
                 tone="ok"
+                href={screenHref(namespace, "workers")}
               />
               <Stat
                 label={t("workers.stale")}
                 value={workers.data.workers.filter((worker) => worker.status === "stale").length}
                 tone={tone(workers.data.workers.filter((worker) => worker.status === "stale").length, "warn")}
+                href={screenHref(namespace, "workers")}
               />
               {metrics ? <Stat label={t("workers.fleet")} value={metrics.workers.active_workers} /> : null}
             </dl>
@@ -190,10 +196,16 @@ function MetricPanels({
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <Panel title={t("panels.runs")} testId="panel-runs">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-          <Stat label={t("runs.total")} value={runs.total} />
-          <Stat label={t("runs.running")} value={runs.running} />
-          <Stat label={t("runs.waiting")} value={runs.waiting ?? 0} />
-          <Stat label={t("runs.failed")} value={runs.failed} tone={tone(runs.failed, "bad")} />
+          <Stat label={t("runs.total")} value={runs.total} href={runsListHref(namespace)} />
+          <Stat label={t("runs.running")} value={runs.running} href={runsListHref(namespace, "running")} />
+          {/* The server's list filters by status bucket; waiting runs are in the running one. */}
+          <Stat label={t("runs.waiting")} value={runs.waiting ?? 0} href={runsListHref(namespace, "running")} />
+          <Stat
+            label={t("runs.failed")}
+            value={runs.failed}
+            tone={tone(runs.failed, "bad")}
+            href={runsListHref(namespace, "failed")}
+          />
         </dl>
         <StatusBarChart data={statusData} countName={t("runs.count")} size={CHART_SIZE} />
       </Panel>
@@ -203,17 +215,24 @@ function MetricPanels({
             label={t("repair.needed")}
             value={runs.repair_needed}
             tone={tone(runs.repair_needed, "bad")}
+            href={screenHref(namespace, "attention")}
             hint={
               runs.repair_needed
                 ? t("repair.oldest", { age: time.duration(runs.max_repair_needed_age_ms ?? null) })
                 : undefined
             }
           />
-          <Stat label={t("repair.claimFailed")} value={runs.claim_failed} tone={tone(runs.claim_failed, "warn")} />
+          <Stat
+            label={t("repair.claimFailed")}
+            value={runs.claim_failed}
+            tone={tone(runs.claim_failed, "warn")}
+            href={screenHref(namespace, "attention")}
+          />
           <Stat
             label={t("repair.compatibilityBlocked")}
             value={runs.compatibility_blocked}
             tone={tone(runs.compatibility_blocked, "warn")}
+            href={screenHref(namespace, "attention")}
           />
         </dl>
         {runs.repair_needed ? (
@@ -237,8 +256,18 @@ function MetricPanels({
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
           <Stat label={t("tasks.ready")} value={tasks.ready} />
           <Stat label={t("tasks.leased")} value={tasks.leased} />
-          <Stat label={t("tasks.unhealthy")} value={tasks.unhealthy} tone={tone(tasks.unhealthy, "warn")} />
-          <Stat label={t("tasks.leaseExpired")} value={tasks.lease_expired} tone={tone(tasks.lease_expired, "warn")} />
+          <Stat
+            label={t("tasks.unhealthy")}
+            value={tasks.unhealthy}
+            tone={tone(tasks.unhealthy, "warn")}
+            href={screenHref(namespace, "system")}
+          />
+          <Stat
+            label={t("tasks.leaseExpired")}
+            value={tasks.lease_expired}
+            tone={tone(tasks.lease_expired, "warn")}
+            href={screenHref(namespace, "system")}
+          />
         </dl>
         <Chart
           title={t("charts.tasks")}
@@ -253,7 +282,12 @@ function MetricPanels({
       <Panel title={t("panels.activities")} testId="panel-activities">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
           <Stat label={t("activities.open")} value={activities.open} />
-          <Stat label={t("activities.retrying")} value={activities.retrying} tone={tone(activities.retrying, "warn")} />
+          <Stat
+            label={t("activities.retrying")}
+            value={activities.retrying}
+            tone={tone(activities.retrying, "warn")}
+            href={screenHref(namespace, "attention")}
+          />
           <Stat label={t("activities.failedAttempts")} value={activities.failed_attempts} />
           <Stat
             label={t("activities.timeoutOverdue")}

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { isDwError } from "@/lib/dw/errors";
@@ -23,17 +24,32 @@ export function Stat({
   value,
   tone,
   hint,
+  href,
 }: {
   label: string;
   value: number | string;
   tone?: "bad" | "warn" | "ok";
   hint?: string;
+  /** The list behind the number: an operator who sees "Failed 20" wants those 20 runs. */
+  href?: string;
 }) {
   const color = tone === "bad" ? "text-bad" : tone === "warn" ? "text-warn" : tone === "ok" ? "text-ok" : "text-fg";
   return (
     <div className="min-w-0">
       <dt className="text-xs text-fg-muted">{label}</dt>
-      <dd className={`text-2xl font-semibold tabular-nums ${color}`}>{value}</dd>
+      <dd className={`text-2xl font-semibold tabular-nums ${color}`}>
+        {href ? (
+          <Link
+            href={href}
+            aria-label={`${label}: ${value}`}
+            className="rounded-sm underline decoration-line decoration-2 underline-offset-4 hover:decoration-current focus-visible:outline-2 focus-visible:outline-accent"
+          >
+            {value}
+          </Link>
+        ) : (
+          value
+        )}
+      </dd>
       {hint ? <dd className="text-xs text-fg-muted">{hint}</dd> : null}
     </div>
   );

@@ -1,11 +1,14 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
 import { AttentionIcon, OverviewIcon, RunsIcon, SystemIcon, WorkersIcon } from "@/components/ui/icons";
 import { usePageNamespace } from "@/components/hooks/use-page-namespace";
+import { attentionCount } from "@/components/metrics/metrics-model";
+import { operatorMetricsQuery } from "@/lib/queries/metrics";
 import { screenHref, screenOf } from "@/lib/routes/route-for";
 import type { Screen } from "@/lib/routes/route-for";
 
@@ -23,6 +26,7 @@ export function PrimaryNav({ lastUsed }: { lastUsed: string }) {
   const pathname = usePathname();
   const namespace = usePageNamespace() ?? lastUsed;
   const screen = screenOf(pathname);
+  const waiting = useAttentionCount(namespace);
 
   return (
     <nav aria-label={t("shell.primaryNav")} className="min-w-0 overflow-x-auto">
@@ -40,6 +44,15 @@ export function PrimaryNav({ lastUsed }: { lastUsed: string }) {
               >
                 {item.icon}
                 {t(`nav.${item.key}`)}
+                {item.key === "attention" && waiting ? (
+                  <span
+                    data-testid="nav-attention-count"
+                    className="ml-auto rounded-full bg-bad px-1.5 text-xs font-semibold tabular-nums text-white"
+                  >
+                    {waiting}
+                    <span className="sr-only"> {t("nav.attentionCount", { count: waiting })}</span>
+                  </span>
+                ) : null}
               </Link>
             </li>
           );
@@ -47,4 +60,16 @@ export function PrimaryNav({ lastUsed }: { lastUsed: string }) {
       </ul>
     </nav>
   );
+}
+
+/** Refreshed slowly off the Overview; on it, the Overview's own 5 s refresh feeds the same query. */
+const NAV_COUNT_REFRESH_MS = 30_000;
+
+/**
+ * How many runs wait for an operator, from the server's operator metrics (its count covers the
+ * whole namespace, not a scan). A token that may not read metrics shows no count, not an error.
+ */
+function useAttentionCount(namespace: string): number {
+  const metrics = useQuery({ ...operatorMetricsQuery(namespace), refetchInterval: NAV_COUNT_REFRESH_MS });
+  return metrics.data ? attentionCount(metrics.data.operator_metrics) : 0;
 }

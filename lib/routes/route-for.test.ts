@@ -3,6 +3,7 @@ import {
   legacyRedirectPath,
   runExportHref,
   runHref,
+  runsListHref,
   screenHref,
   screenOf,
   switchNamespaceHref,
@@ -16,6 +17,8 @@ describe("namespaced links", () => {
     expect(workflowHref("billing", "order/42")).toBe("/namespaces/billing/workflows/order%2F42");
     expect(runHref("billing", "a?b", "r#1")).toBe("/namespaces/billing/workflows/a%3Fb/runs/r%231");
     expect(runExportHref("default", "wf", "run")).toBe("/namespaces/default/workflows/wf/runs/run/export");
+    expect(runsListHref("billing")).toBe("/namespaces/billing/runs");
+    expect(runsListHref("billing", "failed")).toBe("/namespaces/billing/runs?status=failed");
   });
 
   it("differ per namespace for the same run", () => {

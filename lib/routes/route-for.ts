@@ -25,6 +25,12 @@ export function runHref(namespace: string, workflowId: string, runId: string): s
   return `${workflowHref(namespace, workflowId)}/runs/${encodeURIComponent(runId)}`;
 }
 
+/** The runs list, optionally on one of the server's status buckets (its `status` filter). */
+export function runsListHref(namespace: string, status?: "running" | "completed" | "failed"): string {
+  const list = screenHref(namespace, "runs");
+  return status ? `${list}?status=${status}` : list;
+}
+
 /** Same-origin download of the server's history export bundle, relayed unchanged. */
 export function runExportHref(namespace: string, workflowId: string, runId: string): string {
   return `${runHref(namespace, workflowId, runId)}/export`;
