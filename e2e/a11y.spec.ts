@@ -65,6 +65,11 @@ const SCREENS: { name: string; path: () => Promise<string>; ready: (page: Page) 
     ready: (page) => page.locator('button[data-action="repair"]:enabled'),
   },
   { name: "attention", path: async () => "/attention", ready: (page) => page.getByTestId("attention-group").first() },
+  {
+    name: "failures",
+    path: async () => "/namespaces/default/failures",
+    ready: (page) => page.getByTestId("failure-group").first(),
+  },
   { name: "system", path: async () => "/system", ready: (page) => page.getByTestId("repair-total") },
   { name: "workers", path: async () => "/workers", ready: (page) => page.getByTestId("worker-row").first() },
 ];

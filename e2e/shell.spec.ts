@@ -112,6 +112,7 @@ test("every section is reachable from the navigation", async ({ page }) => {
   for (const [name, path] of [
     ["Runs", "/namespaces/default/runs"],
     ["Attention", "/namespaces/default/attention"],
+    ["Failures", "/namespaces/default/failures"],
     ["System", "/namespaces/default/system"],
     ["Workers", "/namespaces/default/workers"],
     ["Overview", "/namespaces/default"],

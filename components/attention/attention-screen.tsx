@@ -9,9 +9,7 @@ import { failureGroups } from "@/lib/views/failure-groups";
 import { livenessLabel } from "@/lib/views/liveness";
 import { clusterInfoQuery } from "@/lib/queries/metrics";
 import { RunRetryForecast } from "@/components/actions/retry-forecast";
-import { useActionContext } from "@/components/actions/use-action-context";
-import { useActionWords } from "@/components/actions/use-action-words";
-import { personCapability } from "@/lib/views/capabilities";
+import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
@@ -31,8 +29,7 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   const time = useTimeFormat();
   const now = useTicker(10_000);
   const scan = useAttentionScan(namespace);
-  const context = useActionContext();
-  const words = useActionWords();
+  const repairRefusal = useBulkRefusal();
   const cluster = useQuery(clusterInfoQuery(namespace));
   const [bulkFor, setBulkFor] = useState<{ key: string; title: string; members: RunRef[] } | null>(null);
 
@@ -50,17 +47,6 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   if (scan.isError && !data)
     return <DwErrorState error={toErrorInfo(scan.error)} onRetry={() => void scan.refetch()} />;
 
-  // The guard's order (lib/server/action-guard.ts): read-only, the signed-in person, then the token.
-  const byPerson = personCapability(context.personRole, "operator");
-  const repairRefusal = !context.known
-    ? t("checking")
-    : context.readOnly
-      ? t("readOnly")
-      : !byPerson.enabled
-        ? words.capability(byPerson)
-        : context.role === "worker"
-          ? t("roleWorker")
-          : null;
   const canRepair = repairRefusal === null;
 
   return (

@@ -34,7 +34,8 @@ type Stage =
   | { kind: "sending"; plan: RepairPlan; sent: number; total: number }
   | { kind: "tracking"; plan: RepairPlan; outcome: BulkOutcome; checks: number; done: boolean };
 
-async function followUp(browserDwClient: DwClient, run: RunRef, signal: AbortSignal): Promise<FollowUp | null> {
+/** A run's later state (describe + debug) for a bulk tally; null when it cannot be read. */
+export async function followUp(browserDwClient: DwClient, run: RunRef, signal: AbortSignal): Promise<FollowUp | null> {
   try {
     const [described, debug] = await Promise.all([
       browserDwClient.describeRun(run.workflowId, run.runId, { signal }),

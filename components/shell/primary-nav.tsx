@@ -5,7 +5,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { AttentionIcon, OverviewIcon, RunsIcon, SystemIcon, WorkersIcon } from "@/components/ui/icons";
+import { AttentionIcon, FailuresIcon, OverviewIcon, RunsIcon, SystemIcon, WorkersIcon } from "@/components/ui/icons";
 import { usePageNamespace } from "@/components/hooks/use-page-namespace";
 import { attentionCount } from "@/components/metrics/metrics-model";
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
@@ -16,6 +16,7 @@ const ITEMS: { key: Screen; icon: ReactNode }[] = [
   { key: "overview", icon: <OverviewIcon /> },
   { key: "runs", icon: <RunsIcon /> },
   { key: "attention", icon: <AttentionIcon /> },
+  { key: "failures", icon: <FailuresIcon /> },
   { key: "system", icon: <SystemIcon /> },
   { key: "workers", icon: <WorkersIcon /> },
 ];

@@ -63,6 +63,13 @@ export const AttentionIcon = () => (
   </Icon>
 );
 
+export const FailuresIcon = () => (
+  <Icon>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M15 9l-6 6M9 9l6 6" />
+  </Icon>
+);
+
 export const SystemIcon = () => (
   <Icon>
     <path d="M22 12h-4l-3 9L9 3l-3 9H2" />

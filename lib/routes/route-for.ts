@@ -6,7 +6,7 @@
  */
 
 /** The namespaced screens of the primary navigation; `overview` is the namespace's root. */
-export const SCREENS = ["overview", "runs", "attention", "system", "workers"] as const;
+export const SCREENS = ["overview", "runs", "attention", "failures", "system", "workers"] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export function namespaceHref(namespace: string): string {

@@ -1,0 +1,110 @@
+import { expect, test } from "@playwright/test";
+import { NonRetryableError, defineActivity } from "../server/sdk/activity";
+import { Worker } from "../server/sdk/worker";
+import { defineWorkflow } from "../server/sdk/workflow";
+import { dwBaseUrl, dwGet, dwPost, runPath, runStatus, snapBothThemes, waitFor } from "./operator-fixtures";
+
+/**
+ * Fleet failure triage over runs the engine really failed: a TypeScript SDK worker serves a checkout
+ * whose charge always fails with a non-retryable error. Triage groups the failed runs, the drill-down
+ * opens one, and "start again" starts the whole group anew; the tally is read back from the server,
+ * where every new run failed the same way (the worker is still serving).
+ */
+
+const QUEUE = "e2e-triage";
+const RUNS = 3;
+
+class TriageDeclined extends NonRetryableError {}
+
+const charge = defineActivity("TriageCharge", async () => {
+  throw new TriageDeclined('Issuer refused the card <b>twice</b> & said "no".');
+});
+const checkout = defineWorkflow("TriageCheckoutWorkflow", function* (ctx) {
+  return yield ctx.activity("TriageCharge", [{ amountCents: 990 }]);
+});
+
+let worker: Worker | undefined;
+
+test.beforeAll(async () => {
+  worker = new Worker({
+    baseUrl: dwBaseUrl(),
+    token: process.env.E2E_WORKER_TOKEN ?? "",
+    namespace: "default",
+    taskQueue: QUEUE,
+    workerId: `e2e-triage-${process.pid}`,
+    workflows: [checkout],
+    activities: [charge],
+  });
+  await worker.start();
+});
+
+test.afterAll(async () => {
+  await worker?.shutdown({ abortActivities: true });
+});
+
+test("triage groups failed runs, drills down to one, and starts the group again with its outcome read back", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const ids = Array.from({ length: RUNS }, (_, i) => `triage-${stamp}-${i}`);
+  const runIds: string[] = [];
+  for (const id of ids) {
+    const { status, body } = await dwPost("/workflows", {
+      workflow_type: "TriageCheckoutWorkflow",
+      workflow_id: id,
+      task_queue: QUEUE,
+      input: [],
+      duplicate_policy: "fail",
+    });
+    expect(status).toBeLessThan(300);
+    runIds.push(String(body.run_id));
+  }
+  for (const [i, id] of ids.entries())
+    await waitFor(`${id} to fail`, async () => (await runStatus(id, runIds[i] ?? "")) === "failed", 30_000);
+
+  await page.goto("/namespaces/default/failures?window=1h");
+  await expect(page.getByTestId("failures-limits")).toContainText("at most 1000", { timeout: 30_000 });
+  const group = page.getByTestId("failure-group").filter({ hasText: "TriageCheckoutWorkflow" });
+  await expect(group).toHaveAttribute("data-verdict", "non_retryable");
+  await expect(group.getByTestId("group-count")).toHaveText(String(RUNS));
+  await expect(group.getByTestId("non-retryable")).toBeVisible();
+  // A worker reports no PHP class, so the server records RuntimeException (lifecycle.ts WORKER_FAILURE_CLASS).
+  await expect(group).toContainText("RuntimeException");
+  // Server text is shown as text: the tag in the message is not markup.
+  await expect(group).toContainText("<b>twice</b>");
+  await page.getByRole("button", { name: "Last 24 hours" }).click();
+  await expect(page).toHaveURL(/window=24h/);
+  await expect(group.getByTestId("group-count")).toHaveText(String(RUNS));
+
+  await group.getByTestId("drill").click();
+  await expect(group.getByTestId("drill-run")).toHaveCount(RUNS);
+  await snapBothThemes(page, "failures");
+  const newest = ids.at(-1) ?? "";
+  await group.getByTestId("drill-run").filter({ hasText: newest }).click();
+  await expect(page).toHaveURL(runPath(newest, runIds.at(-1) ?? ""));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(newest);
+  await page.goBack();
+
+  await group.getByTestId("bulk-open").click();
+  const bulk = page.getByTestId("bulk-start-again");
+  await expect(bulk.getByTestId("bulk-plan")).toHaveAttribute("data-start", String(RUNS));
+  await expect(bulk).toContainText("Dry run, nothing sent yet");
+  await snapBothThemes(page, "failures-start-again-plan");
+  await bulk.getByTestId("bulk-execute").click();
+  const outcome = bulk.getByTestId("bulk-outcome");
+  await expect(outcome).toHaveAttribute("data-settled", "true", { timeout: 60_000 });
+  await expect(outcome).toHaveAttribute("data-accepted", String(RUNS));
+  await expect(outcome).toHaveAttribute("data-failed", String(RUNS));
+  await expect(outcome).toContainText("3 failed again");
+  await snapBothThemes(page, "failures-start-again-outcome");
+
+  // The server's record: one new workflow per old one, under an -again- id, and it failed too.
+  const listed = await dwGet<{ workflows: { workflow_id: string; status: string }[] }>(
+    `/workflows?status=failed&workflow_type=TriageCheckoutWorkflow&page_size=200`,
+  );
+  for (const id of ids) {
+    const again = listed.workflows.filter((row) => row.workflow_id.startsWith(`${id}-again-`));
+    expect(again.map((row) => row.status)).toEqual(["failed"]);
+  }
+});
