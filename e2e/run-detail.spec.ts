@@ -312,5 +312,19 @@ test.describe("run detail", () => {
     await expect(error).toHaveAttribute("data-reason", /instance_not_found|run_not_found|route_not_found|not_found/);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(hostile);
     await expect(page.locator("img[src=x]")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Back to the runs list" })).toHaveAttribute(
+      "href",
+      "/namespaces/default/runs",
+    );
+  });
+
+  test("a 3,000-character id keeps the not-found message on screen, with a way back", async ({ page }) => {
+    const long = "x".repeat(3_000);
+    await page.goto(`/namespaces/default/workflows/${long}`);
+    const error = page.getByTestId("dw-error");
+    await expect(error).toBeInViewport();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveAttribute("title", long);
+    await page.getByRole("link", { name: "Back to the runs list" }).click();
+    await expect(page).toHaveURL("/namespaces/default/runs");
   });
 });

@@ -1,8 +1,11 @@
 import { Suspense } from "react";
+import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import type { RunPageData } from "@/lib/queries/run";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { RunDetail } from "@/components/run-detail/run-detail";
+import { ID_HEADING } from "@/components/ui/id-heading";
+import { runsListHref } from "@/lib/routes/route-for";
 
 /**
  * Server half of the run detail. The shell streams at once (so the browser fetches CSS and scripts
@@ -23,7 +26,9 @@ export async function RunDetailPage({
     <Suspense
       fallback={
         <div className="space-y-4" aria-busy="true" data-testid="run-detail-loading">
-          <h1 className="text-xl font-semibold break-all">{t("titleFor", { workflowId })}</h1>
+          <h1 className={ID_HEADING} title={workflowId}>
+            {t("titleFor", { workflowId })}
+          </h1>
           <p className="text-sm text-fg-muted">{t("loading")}</p>
         </div>
       }
@@ -46,8 +51,13 @@ async function RunDetailContent({
   if (!describe) {
     return (
       <div className="space-y-4">
-        <h1 className="text-xl font-semibold break-all">{t("titleFor", { workflowId })}</h1>
+        <h1 className={ID_HEADING} title={workflowId}>
+          {t("titleFor", { workflowId })}
+        </h1>
         {error ? <DwErrorState error={error} /> : null}
+        <Link href={runsListHref(namespace)} className="inline-block text-sm text-accent hover:underline">
+          ← {t("backToRuns")}
+        </Link>
       </div>
     );
   }

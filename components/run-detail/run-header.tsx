@@ -1,5 +1,6 @@
 "use client";
 
+import { ID_HEADING } from "@/components/ui/id-heading";
 import type { ReactNode } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
@@ -105,7 +106,7 @@ export function RunHeader({
   return (
     <section aria-label={t("title")} className="rounded-lg border border-line bg-panel p-4" data-testid="run-header">
       <div className="flex flex-wrap items-center gap-2">
-        <h1 className="text-xl font-semibold tracking-tight break-all" data-testid="run-workflow-id">
+        <h1 className={ID_HEADING} title={describe.workflow_id} data-testid="run-workflow-id">
           {describe.workflow_id}
         </h1>
         <CopyButton value={describe.workflow_id} label={t("workflowId")} />

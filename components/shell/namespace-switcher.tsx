@@ -44,7 +44,8 @@ export function NamespaceSwitcher({ lastUsed }: { lastUsed: string }) {
           document.cookie = preferenceCookie(NAMESPACE_COOKIE, next);
           startTransition(() => router.push(switchNamespaceHref(pathname, next)));
         }}
-        className="h-8 max-w-48 rounded-md border border-line bg-panel px-2 font-mono text-xs text-fg disabled:opacity-70"
+        title={current}
+        className="h-8 max-w-48 truncate rounded-md border border-line bg-panel px-2 font-mono text-xs text-fg disabled:opacity-70"
       >
         {namespaces.isPending ? <option value={current}>{t("loading")}</option> : null}
         {namespaces.isPending
