@@ -7,6 +7,7 @@ import {
   KikwiflowBadRequestError,
   KikwiflowNotFoundError,
   KikwiflowRouteNotFoundError,
+  KikwiflowServerError,
   type KikwiflowError,
 } from "./errors";
 import { incidentCreatedEvents, retryScheduledEvents } from "./events";
@@ -78,6 +79,28 @@ function openIncidents(snapshot: ProcessInstanceSnapshot): Incident[] {
   return snapshot.incidents.filter((i) => i.status === "OPEN");
 }
 
+/**
+ * One read while the engine may be writing. Its in-memory repository (kikwi-in-memory-addons/.../
+ * InMemoryKikwiEngineRepository.java@3b62f35) is plain HashMaps and ArrayLists without locks, so a
+ * read racing a task's commit can fail with Spring's 500; that read is repeated (bounded), any other
+ * failure is not.
+ */
+async function readWhileBusy<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof KikwiflowServerError) || attempt === 3) throw error;
+    }
+  }
+}
+
+/** nextDueDate is computed just before scheduledAt, so the gap is the interval less a little. */
+function expectDelay(delayMs: number, intervalMs: number) {
+  expect(delayMs).toBeLessThanOrEqual(intervalMs + 1);
+  expect(delayMs).toBeGreaterThan(intervalMs - 150);
+}
+
 const ms = (value: string | null | undefined) => timestampToEpochMs(value) ?? Number.NaN;
 
 async function rejection(promise: Promise<unknown>): Promise<KikwiflowError> {
@@ -141,9 +164,9 @@ describe("Kikwiflow engine over HTTP", () => {
       [3, 1],
     ]);
     for (const r of retries) expect(r.payload.errorMessage).toMatch(/^Payment gateway timed out/);
-    // nextDueDate is computed just before scheduledAt: PT0.3S, then PT0.6S, then PT0.6S again (the last reused).
+    // PT0.3S, then PT0.6S, then PT0.6S again: LINEAR reuses its last interval.
     const delays = retries.map((r) => ms(r.payload.nextDueDate) - ms(r.payload.scheduledAt));
-    [300, 600, 600].forEach((interval, i) => expect(Math.abs(delays[i]! - interval)).toBeLessThan(100));
+    [300, 600, 600].forEach((interval, i) => expectDelay(delays[i]!, interval));
   });
 
   it("opens a FAILED_JOB incident once EXPONENTIAL_BACKOFF spends maxRetries executions", async () => {
@@ -178,7 +201,7 @@ describe("Kikwiflow engine over HTTP", () => {
     expect(retries.map((r) => r.payload.retriesLeft)).toEqual([2, 1]);
     // initialInterval × multiplier^executions-before-this-failure: 200 ms, then 400 ms.
     const delays = retries.map((r) => ms(r.payload.nextDueDate) - ms(r.payload.scheduledAt));
-    [200, 400].forEach((interval, i) => expect(Math.abs(delays[i]! - interval)).toBeLessThan(100));
+    [200, 400].forEach((interval, i) => expectDelay(delays[i]!, interval));
     expect(incidentCreatedEvents(events).map((e) => [e.payload.incidentId, e.payload.type])).toEqual([
       [incident!.id, "FAILED_JOB"],
     ]);
@@ -236,9 +259,10 @@ describe("Kikwiflow engine over HTTP", () => {
     // 204; if a tick fell in between, the next incident is retried instead (bounded).
     let confirmed: { incident: Incident; task: ExecutableTask } | null = null;
     for (let attempt = 0; attempt < 5 && confirmed === null; attempt++) {
-      const executionsBefore = onlyTask(await kiki.getSnapshot(started.id)).executions ?? 0;
+      const executionsBefore = onlyTask(await readWhileBusy(() => kiki.getSnapshot(started.id))).executions ?? 0;
       expect(await kiki.retryIncident(incident.id)).toEqual({ kind: "accepted", httpStatus: 204 });
-      const [reread, snapshot] = await Promise.all([kiki.getIncident(incident.id), kiki.getSnapshot(started.id)]);
+      const snapshot = await readWhileBusy(() => kiki.getSnapshot(started.id));
+      const reread = await readWhileBusy(() => kiki.getIncident(incident.id));
       expect(reread.status).toBe("RESOLVED");
       const task = onlyTask(snapshot);
       if (task.status === "PENDING" && task.executions === executionsBefore) {
