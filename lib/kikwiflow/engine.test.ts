@@ -11,6 +11,7 @@ import {
   type KikwiflowError,
 } from "./errors";
 import { incidentCreatedEvents, retryScheduledEvents } from "./events";
+import { retryForecast } from "./retry-policy";
 import type { ExecutableTask, Incident, ProcessInstanceSnapshot } from "./schemas";
 
 /**
@@ -167,6 +168,8 @@ describe("Kikwiflow engine over HTTP", () => {
     // PT0.3S, then PT0.6S, then PT0.6S again: LINEAR reuses its last interval.
     const delays = retries.map((r) => ms(r.payload.nextDueDate) - ms(r.payload.scheduledAt));
     [300, 600, 600].forEach((interval, i) => expectDelay(delays[i]!, interval));
+    // The console's forecast of the same policy predicts exactly that schedule.
+    expect(retryForecast(task.retryPolicy!).backoffSeconds).toEqual([0.3, 0.6, 0.6]);
   });
 
   it("opens a FAILED_JOB incident once EXPONENTIAL_BACKOFF spends maxRetries executions", async () => {
@@ -202,6 +205,7 @@ describe("Kikwiflow engine over HTTP", () => {
     // initialInterval × multiplier^executions-before-this-failure: 200 ms, then 400 ms.
     const delays = retries.map((r) => ms(r.payload.nextDueDate) - ms(r.payload.scheduledAt));
     [200, 400].forEach((interval, i) => expectDelay(delays[i]!, interval));
+    expect(retryForecast(task.retryPolicy!)).toMatchObject({ maxAttempts: 3, backoffSeconds: [0.2, 0.4] });
     expect(incidentCreatedEvents(events).map((e) => [e.payload.incidentId, e.payload.type])).toEqual([
       [incident!.id, "FAILED_JOB"],
     ]);

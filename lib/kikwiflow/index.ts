@@ -1,4 +1,5 @@
 export * from "./client";
 export * from "./errors";
 export * from "./events";
+export * from "./retry-policy";
 export * from "./schemas";
