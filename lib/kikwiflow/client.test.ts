@@ -237,3 +237,58 @@ describe("Kikwiflow client: typed errors", () => {
     expect(await pending).toBeInstanceOf(KikwiflowAbortedError);
   });
 });
+
+describe("Kikwiflow client: pulse stream (SSE)", () => {
+  const PULSE = { id: "def-1", key: "kiki-fatal", metrics: { running: 2, sla: 100, fail: 1 }, flowNodes: {} };
+
+  function sse(chunks: string[]) {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
+        controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } });
+  }
+
+  async function collect(stream: AsyncIterable<unknown>) {
+    const seen: unknown[] = [];
+    for await (const item of stream) seen.push(item);
+    return seen;
+  }
+
+  it("yields one snapshot per data frame, across chunk boundaries, CRLF and comments", async () => {
+    const frame = JSON.stringify(PULSE);
+    const { sent, kiki } = client(
+      () =>
+        sse([
+          ": keep-alive\n\n",
+          `data:${frame.slice(0, 10)}`,
+          `${frame.slice(10)}\n\n`,
+          `event: ignored\r\ndata: ${JSON.stringify({ ...PULSE, metrics: { fail: 2 } })}\r\n\r\n`,
+        ]),
+      { tenantId: "acme" },
+    );
+    const seen = await collect(kiki.pulseStream("def-1"));
+    expect(seen).toEqual([PULSE, { ...PULSE, metrics: { fail: 2 } }]);
+    expect(sent[0]).toMatchObject({
+      url: `${BASE}/kikwiflow/api/v1/pulse/process-definition/def-1/snapshot/stream`,
+      headers: { Accept: "text/event-stream", "X-Tenant-Id": "acme" },
+    });
+  });
+
+  it("a frame that is not a snapshot is a malformed response", async () => {
+    const { kiki } = client(() => sse([`data: ${JSON.stringify({ key: "no id" })}\n\n`]));
+    const error = await rejection(collect(kiki.pulseStream("def-1")));
+    expect(error).toBeInstanceOf(KikwiflowMalformedResponseError);
+    expect(error).toMatchObject({ issuePath: "$.id" });
+    const notJson = client(() => sse(["data: {oops\n\n"]));
+    expect(await rejection(collect(notJson.kiki.pulseStream("def-1")))).toBeInstanceOf(KikwiflowMalformedResponseError);
+  });
+
+  it("maps a refused stream to the typed error", async () => {
+    const { kiki } = client(() => json(404, { code: "NOT_FOUND", message: "no such definition" }));
+    expect(await rejection(collect(kiki.pulseStream("nope")))).toBeInstanceOf(KikwiflowNotFoundError);
+  });
+});

@@ -8,6 +8,7 @@ import {
   KikwiflowUnavailableError,
   kikwiflowErrorFromResponse,
 } from "./errors";
+import { pulseSnapshots } from "./pulse-stream";
 import {
   type HistoryEvent,
   historyEventListSchema,
@@ -110,6 +111,12 @@ export interface KikwiflowClient {
   /** Outbox events, oldest first; empty unless the engine runs with `kikwiflow.outbox.events-enabled`. */
   getEvents(id: string, opts?: KikwiflowRequestOptions): Promise<HistoryEvent[]>;
   getPulseSnapshot(processDefinitionId: string, opts?: KikwiflowRequestOptions): Promise<PulseSnapshot>;
+  /**
+   * The pulse snapshot over SSE, one per engine interval, until `opts.signal` aborts (then the
+   * iteration throws KikwiflowAbortedError) or the engine closes the stream. `timeoutMs` bounds only
+   * the wait for the response headers.
+   */
+  pulseStream(processDefinitionId: string, opts?: KikwiflowRequestOptions): AsyncGenerator<PulseSnapshot>;
   getProcessDefinitionByKey(key: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition>;
   startProcessInstance(request: StartProcessInstance, opts?: KikwiflowRequestOptions): Promise<ProcessInstance>;
 }
@@ -162,10 +169,15 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
   const root = options.baseUrl.replace(/\/+$/, "") + (options.basePath ?? DEFAULT_KIKWIFLOW_BASE_PATH);
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
-  async function send(spec: RequestSpec, opts: KikwiflowRequestOptions = {}): Promise<RawResponse> {
+  function baseHeaders(opts: KikwiflowRequestOptions): Record<string, string> {
     const headers: Record<string, string> = { Accept: "application/json" };
     const tenantId = opts.tenantId ?? options.tenantId;
     if (tenantId) headers[TENANT_HEADER] = tenantId;
+    return headers;
+  }
+
+  async function send(spec: RequestSpec, opts: KikwiflowRequestOptions = {}): Promise<RawResponse> {
+    const headers = baseHeaders(opts);
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (payload !== undefined) headers["Content-Type"] = "application/json";
 
@@ -248,6 +260,16 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
     async getPulseSnapshot(processDefinitionId, opts) {
       const path = `/pulse/process-definition/${pathSegment(processDefinitionId)}/snapshot`;
       return call({ method: "GET", path }, pulseSnapshotSchema, opts);
+    },
+    pulseStream(processDefinitionId, opts = {}) {
+      const path = `/pulse/process-definition/${pathSegment(processDefinitionId)}/snapshot/stream`;
+      return pulseSnapshots({
+        url: `${root}${path}`,
+        headers: baseHeaders(opts),
+        fetch: fetchImpl,
+        connectTimeoutMs: opts.timeoutMs ?? defaultTimeout,
+        signal: opts.signal,
+      });
     },
     async getProcessDefinitionByKey(key, opts) {
       const path = `/process-definitions/one-by-key/${pathSegment(key)}`;

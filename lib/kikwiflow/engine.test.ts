@@ -320,7 +320,7 @@ describe("Kikwiflow engine over HTTP", () => {
     expect(await rejection(wrongBase.getSnapshot(missing))).toBeInstanceOf(KikwiflowRouteNotFoundError);
   });
 
-  it("counts per-node failures in the pulse snapshot", async () => {
+  it("counts per-node failures in the pulse snapshot, plain and streamed", async () => {
     const started = await start("kiki-fatal");
     await waitFor(
       () => kiki.getSnapshot(started.id),
@@ -333,5 +333,22 @@ describe("Kikwiflow engine over HTTP", () => {
     expect(pulse.flowNodes?.POST_LEDGER?.metrics?.fail).toBeGreaterThanOrEqual(1);
     expect(pulse.flowNodes?.POST_LEDGER?.retryPolicy).toMatchObject({ strategy: "LINEAR", maxRetries: 5 });
     expect(pulse.metrics?.running).toBeGreaterThanOrEqual(1);
+
+    // The same counts over SSE: the first frame comes on subscribe, then one per interval (1 s here).
+    const stop = new AbortController();
+    const frames: number[] = [];
+    const watchdog = setTimeout(() => stop.abort(), 10_000);
+    try {
+      for await (const frame of kiki.pulseStream(definition.id, { signal: stop.signal })) {
+        expect(frame).toMatchObject({ id: definition.id, key: "kiki-fatal" });
+        frames.push(frame.flowNodes?.POST_LEDGER?.metrics?.fail ?? -1);
+        if (frames.length === 2) break;
+      }
+    } finally {
+      clearTimeout(watchdog);
+      stop.abort();
+    }
+    expect(frames).toHaveLength(2);
+    for (const fail of frames) expect(fail).toBeGreaterThanOrEqual(1);
   });
 });
