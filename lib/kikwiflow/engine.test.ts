@@ -146,7 +146,8 @@ describe("Kikwiflow engine over HTTP", () => {
     expect(task.error).toMatch(/^Payment gateway timed out/);
     // maxRetries counts executions: 4 in all, so retries left = 4 - executions so far.
     expect(task.retries).toBe(4 - (task.executions ?? 0));
-    expect(task.dueDate).toEqual(expect.any(String));
+    // The next attempt is due one LINEAR interval (>= 300 ms) after the failed one was acquired.
+    expect(ms(task.dueDate) - ms(task.acquiredAt)).toBeGreaterThanOrEqual(250);
     expect(task.retryPolicy).toMatchObject({ strategy: "LINEAR", maxRetries: 4, intervals: ["PT0.3S", "PT0.6S"] });
     expect(openIncidents(failing)).toEqual([]);
 
