@@ -126,5 +126,8 @@ export default defineConfig([
     ".ci-out/**",
     ".data/**",
     ".venv-sdk/**",
+    // The Kikwiflow engine's source copy and build output (scripts/kikwiflow.sh): third-party files.
+    ".cache/**",
+    "engines/**/target/**",
   ]),
 ]);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test Breakwater has: lint, typecheck, unit/contract/engine tests (vitest), the official
+# Every test Breakwater has: lint, typecheck, the Kikwiflow test host build, unit/contract/engine
+# tests (vitest, the Kikwiflow suite against the real engine), the official
 # Python SDK's conformance suite (pytest), a production build, then the UI in real Chromium
 # (Playwright) against the embedded server. Ends with one
 # plain line "N passed, N failed" totalled from the JSON reporters (CI reads that line).
@@ -23,6 +24,21 @@ npm run -s lint || fail=1
 
 step "typecheck"
 npx next typegen >/dev/null && npx tsc --noEmit || fail=1
+
+step "Kikwiflow test host (scripts/kikwiflow.sh, Temurin 25)"
+# The Kikwiflow suites run against the real engine, built from the vendored source; a failed build
+# fails the run here and again in vitest (lib/kikwiflow/engine.test.ts fails without the jar).
+export KIKWIFLOW_JAVA_HOME="${KIKWIFLOW_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+export KIKWIFLOW_JAVA="$KIKWIFLOW_JAVA_HOME/bin/java"
+kikwiflow_t0=$SECONDS
+if KIKWIFLOW_HOST_JAR=$(bash scripts/kikwiflow.sh | tail -n 1) && [ -f "$KIKWIFLOW_HOST_JAR" ]; then
+  export KIKWIFLOW_HOST_JAR
+  echo "Kikwiflow host: $KIKWIFLOW_HOST_JAR ($((SECONDS - kikwiflow_t0))s)"
+else
+  echo "Kikwiflow host build failed"
+  unset KIKWIFLOW_HOST_JAR
+  fail=1
+fi
 
 step "unit, contract and engine tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$OUT/vitest.json"

@@ -1,0 +1,111 @@
+import { issuePathOf } from "../dw/client";
+import {
+  KikwiflowAbortedError,
+  KikwiflowMalformedResponseError,
+  KikwiflowUnavailableError,
+  kikwiflowErrorFromResponse,
+} from "./errors";
+import { type PulseSnapshot, pulseSnapshotSchema } from "./schemas";
+
+/**
+ * `GET /pulse/process-definition/{id}/snapshot/stream`: Server-Sent Events, one unnamed `data:` frame
+ * per interval (`kikwiflow.pulse.sse-endpoints.interval`, default 5 s) carrying the same KKFProcessStats
+ * as the plain snapshot (kikwi-management-rest/.../controller/stats/StatsSSEQueryController.java@3b62f35;
+ * the emitter never times out). Browser-safe: fetch and streams only.
+ */
+
+export interface PulseStreamRequest {
+  /** Full URL of the stream. */
+  url: string;
+  headers: Record<string, string>;
+  fetch: typeof fetch;
+  /** Bound on the wait for the response headers; the stream itself is open-ended. */
+  connectTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Splits an SSE byte stream into the `data` of each event (multi-line data joined with "\n"). */
+export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data: string[] = [];
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let newline: number;
+      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
+        if (line === "") {
+          if (data.length > 0) yield data.join("\n");
+          data = [];
+        } else if (line.startsWith("data:")) {
+          data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+        }
+        // `event:`, `id:`, `retry:` and `:` comments carry nothing the console reads.
+      }
+    }
+  } finally {
+    // Also on an early `break` by the consumer: cancelling closes the connection, so the engine's
+    // emitter sees the disconnect and stops polling for this subscriber.
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+export async function* pulseSnapshots(request: PulseStreamRequest): AsyncGenerator<PulseSnapshot> {
+  const connect = new AbortController();
+  const timer = setTimeout(() => connect.abort(), request.connectTimeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, connect.signal]) : connect.signal;
+  let response: Response;
+  try {
+    response = await request.fetch(request.url, {
+      headers: { ...request.headers, Accept: "text/event-stream" },
+      signal,
+    });
+  } catch (error) {
+    if (request.signal?.aborted) throw new KikwiflowAbortedError("stream aborted by caller", { cause: error });
+    const timedOut = connect.signal.aborted;
+    throw new KikwiflowUnavailableError(
+      timedOut ? `no answer within ${request.connectTimeoutMs} ms` : "cannot reach the Kikwiflow engine",
+      { unavailableCause: timedOut ? "timeout" : "network", cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => "");
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    throw kikwiflowErrorFromResponse(response.status, body);
+  }
+  try {
+    for await (const data of sseData(response.body)) {
+      let json: unknown;
+      try {
+        json = JSON.parse(data);
+      } catch (cause) {
+        throw new KikwiflowMalformedResponseError("pulse stream: event is not JSON", { issuePath: "$", cause });
+      }
+      const parsed = pulseSnapshotSchema.safeParse(json);
+      if (!parsed.success) {
+        const issuePath = issuePathOf(parsed.error.issues[0]);
+        throw new KikwiflowMalformedResponseError(`pulse stream: unexpected snapshot at ${issuePath}`, {
+          issuePath,
+          body: json,
+          cause: parsed.error,
+        });
+      }
+      yield parsed.data;
+    }
+  } catch (error) {
+    if (request.signal?.aborted) throw new KikwiflowAbortedError("stream aborted by caller", { cause: error });
+    throw error;
+  }
+}
