@@ -1,5 +1,6 @@
 "use client";
 
+import { ServerText } from "@/components/ui/server-text";
 import { ID_HEADING } from "@/components/ui/id-heading";
 import type { ReactNode } from "react";
 import Link from "next/link";
@@ -179,7 +180,9 @@ export function RunHeader({
             <>
               {describe.wait_kind ? <span className="font-mono text-xs">{describe.wait_kind}</span> : null}
               {describe.wait_reason ? (
-                <span className="block text-xs text-fg-muted">{describe.wait_reason}</span>
+                <span className="block text-xs text-fg-muted">
+                  <ServerText text={describe.wait_reason} />
+                </span>
               ) : null}
             </>
           ) : (
