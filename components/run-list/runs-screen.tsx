@@ -5,6 +5,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { WorkflowList, WorkflowListItem } from "@/lib/dw/schemas-workflows";
+import type { RunsPage } from "@/lib/queries/runs-scan";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref, screenHref } from "@/lib/routes/route-for";
@@ -15,6 +16,7 @@ import { QueryState } from "@/components/ui/query-state";
 import type { RunsQuery } from "@/components/run-list/run-list-url-state";
 import {
   PAGE_SIZES,
+  firstPage,
   nextPage,
   parseRunsQuery,
   previousPage,
@@ -27,6 +29,8 @@ import { useListKeyboard } from "@/components/run-list/use-list-keyboard";
 import { useRunsColumns } from "@/components/run-list/runs-columns";
 import { RunsFilterForm } from "@/components/run-list/runs-filter-form";
 import { RunsStatusTabs } from "@/components/run-list/runs-status-tabs";
+import { RunsRangeSelect } from "@/components/run-list/runs-range-select";
+import { RunsCursorProblem, RunsScanNotes } from "@/components/run-list/runs-scan-notes";
 
 interface RunsScreenProps {
   namespace: string;
@@ -74,7 +78,17 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   );
   const keyboard = useListKeyboard({ count: rows.length, onOpen, onNext, onPrevious });
   const typeOptions = useMemo(() => [...new Set(rows.map((row) => row.workflow_type))].sort(), [rows]);
-  const filtered = query.status !== "all" || query.workflowType !== "" || query.search !== "";
+  const queueOptions = useMemo(
+    () => [...new Set(rows.flatMap((row) => (row.task_queue ? [row.task_queue] : [])))].sort(),
+    [rows],
+  );
+  const filtered =
+    query.status !== "all" ||
+    query.workflowType !== "" ||
+    query.search !== "" ||
+    query.range !== null ||
+    query.taskQueue !== "";
+  const cursorProblem = latest?.view.cursorProblem ?? null;
   // Before the client query has anything, the server's error (if any) is what there is to show.
   const error = list.result.isError && !list.result.data ? list.result.error : live.loaded ? null : initialError;
 
@@ -82,28 +96,48 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
         <RunsStatusTabs current={query.status} onSelect={(status) => navigate(withFilter(query, { status }))} />
+        <RunsRangeSelect value={query.range} onChange={(range) => navigate(withFilter(query, { range }))} />
         <RunsFilterForm
-          key={JSON.stringify([query.search, query.workflowType])}
+          key={JSON.stringify([query.search, query.workflowType, query.taskQueue])}
           initial={query}
           typeOptions={typeOptions}
+          queueOptions={queueOptions}
           filtered={filtered}
           onApply={(filters) => navigate(withFilter(query, filters))}
-          onClear={() => navigate(withFilter(query, { status: "all", search: "", workflowType: "" }))}
+          onClear={() =>
+            navigate(withFilter(query, { status: "all", search: "", workflowType: "", range: null, taskQueue: "" }))
+          }
         />
         <PageSizeSelect value={query.pageSize} onChange={(pageSize) => navigate(withFilter(query, { pageSize }))} />
       </div>
 
       <RunsStatusLine latest={latest} pending={live.pending.length} onShowNew={live.showNew} result={list.result} />
+      {latest && !latest.view.cursorProblem ? (
+        <RunsScanNotes
+          view={latest.view}
+          shown={latest.workflows.length}
+          search={query.search}
+          typed={query.workflowType}
+        />
+      ) : null}
 
-      <RunsTable
-        namespace={namespace}
-        rows={live.loaded && !error ? rows : undefined}
-        error={error}
-        onRetry={() => void list.result.refetch()}
-        filtered={filtered}
-        selected={keyboard.selected}
-        onSelect={keyboard.setSelected}
-      />
+      {cursorProblem ? (
+        <RunsCursorProblem
+          problem={cursorProblem}
+          firstPageHref={`${screenHref(namespace, "runs")}${runsQueryString(firstPage(query))}`}
+          onFirstPage={() => navigate(firstPage(query))}
+        />
+      ) : (
+        <RunsTable
+          namespace={namespace}
+          rows={live.loaded && !error ? rows : undefined}
+          error={error}
+          onRetry={() => void list.result.refetch()}
+          filtered={filtered}
+          selected={keyboard.selected}
+          onSelect={keyboard.setSelected}
+        />
+      )}
 
       <Pager
         label={t("pagination")}
@@ -190,10 +224,10 @@ function RunsStatusLine({
   onShowNew,
   result,
 }: {
-  latest: WorkflowList | undefined;
+  latest: RunsPage | undefined;
   pending: number;
   onShowNew: () => void;
-  result: UseQueryResult<WorkflowList>;
+  result: UseQueryResult<RunsPage>;
 }) {
   const t = useTranslations("runs");
   return (
