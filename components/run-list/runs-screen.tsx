@@ -3,9 +3,12 @@
 import { useCallback, useMemo } from "react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { useQuery } from "@tanstack/react-query";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { WorkflowList, WorkflowListItem } from "@/lib/dw/schemas-workflows";
 import type { RunsPage } from "@/lib/queries/runs-scan";
+import { runRowDetailsQuery } from "@/lib/queries/runs-details";
+import { useTicker } from "@/components/hooks/use-time-format";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref, screenHref } from "@/lib/routes/route-for";
@@ -150,6 +153,8 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   );
 }
 
+const NO_DETAILS = {};
+
 /** The rows on screen, or loading / the error / the empty state (which says whether a filter is the cause). */
 function RunsTable({
   namespace,
@@ -168,7 +173,10 @@ function RunsTable({
   selected: number;
   onSelect: (index: number) => void;
 }) {
-  const columns = useRunsColumns(namespace);
+  const details = useQuery(runRowDetailsQuery(namespace, rows ?? []));
+  // Stuck ages tick while the list is open; the details themselves refresh every 30 s.
+  const now = useTicker(10_000);
+  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now);
   return (
     <QueryState
       query={{ data: rows, error, refetch: onRetry }}
