@@ -1,9 +1,20 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { SCENARIO_IDS, e2eScenarios, startIdleWorkflow } from "./run-scenarios";
+import {
+  CHAIN_ID,
+  CHAIN_RUNS,
+  SCENARIO_IDS,
+  TASK_QUEUE,
+  e2eContinueAsNew,
+  e2eScenarios,
+  startIdleWorkflow,
+} from "./run-scenarios";
+import { OPS_QUEUE, dwPost, runStatus, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
 
 const SCREENSHOTS = "test-results/screenshots";
+// The brief's screenshots of the list at 1440×900, kept outside the test output so they survive a rerun.
+const SHOTS = process.env.RUNS_SHOTS_DIR ?? "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 
 async function setTheme(page: Page, baseURL: string | undefined, theme: "light" | "dark") {
@@ -17,8 +28,11 @@ test.describe("runs list", () => {
     // The scenarios run real workers: a few hundred activities take longer than the default hook timeout.
     test.setTimeout(120_000);
     mkdirSync(SCREENSHOTS, { recursive: true });
+    mkdirSync(SHOTS, { recursive: true });
     await e2eScenarios();
   });
+
+  withOpsWorker();
 
   test("lists runs, filters to failed, and opens a run from the keyboard", async ({ page, baseURL }) => {
     await setTheme(page, baseURL, "light");
@@ -89,6 +103,97 @@ test.describe("runs list", () => {
     await newRuns.click();
     await expect(page.getByTestId("runs-row").first()).toContainText(idleId);
     await expect(newRuns).toHaveCount(0);
+  });
+
+  test("finds a run by run id, a type typed in another case, a time range and a queue; a bad cursor says so", async ({
+    page,
+  }) => {
+    await page.goto(`/runs?q=${encodeURIComponent(SCENARIO_IDS.retried)}`);
+    const href = (await page.getByTestId("run-link").first().getAttribute("href")) ?? "";
+    const runId = decodeURIComponent(href.split("/").at(-1) ?? "");
+    expect(runId).toMatch(/^[0-9A-Z]{26}$/);
+
+    // No workflow id or business key contains a run-id prefix: the console matches run ids instead.
+    await page.goto(`/runs?q=${runId.slice(0, 14).toLowerCase()}`);
+    await expect(page.getByTestId("runs-row")).toHaveCount(1);
+    await expect(page.getByTestId("runs-row")).toContainText(SCENARIO_IDS.retried);
+    await expect(page.locator('[data-note="run-id"]')).toBeVisible();
+
+    // The server's type filter is exact: "checkoutworkflow" is read as CheckoutWorkflow, and said so.
+    await page.goto("/runs?type=checkoutworkflow");
+    await expect(page.locator('[data-note="types"]')).toContainText("CheckoutWorkflow");
+    const types = page.getByTestId("runs-row").locator("td:nth-child(2)");
+    await expect(types.first()).toHaveText("CheckoutWorkflow");
+    for (const type of await types.allTextContents()) expect(type).toBe("CheckoutWorkflow");
+
+    // A cursor the server cannot read is answered with page 1 there; here it is said, with the way back.
+    await page.goto("/runs?cursor=not-a-page-token");
+    const problem = page.getByTestId("runs-cursor-problem");
+    await expect(problem).toHaveAttribute("data-problem", "ignored");
+    await expect(page.getByTestId("runs-table")).toHaveCount(0);
+    await page.getByTestId("runs-first-page").click();
+    await expect(page).toHaveURL(/\/runs$/);
+    await expect(page.getByTestId("runs-table")).toBeVisible();
+
+    // Time range and queue are console-side walks with a stated reach, kept in the URL.
+    await page.getByTestId("runs-range").selectOption("1h");
+    await expect(page).toHaveURL(/\?range=1h$/);
+    await expect(page.locator('[data-note="scanned"]')).toContainText("runs read here");
+    await expect(page.getByTestId("runs-row").filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
+    await page.goto(`/runs?queue=${TASK_QUEUE.toUpperCase()}`);
+    const queues = page.getByTestId("runs-row").locator("td:nth-child(5)");
+    await expect(queues.first()).toHaveText(TASK_QUEUE);
+    for (const queue of await queues.allTextContents()) expect(queue).toBe(TASK_QUEUE);
+    await expect(page.getByTestId("runs-row").filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
+  });
+
+  test("rows mark stuck, timed-out and continued runs, and every column fits at 1440×900", async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const stuckId = `runs-stuck-${stamp}`;
+    const timedOutId = `runs-timeout-${stamp}`;
+    await stuckRestockRun(stuckId);
+    const started = await dwPost("/workflows", {
+      workflow_type: "OpsRestockWorkflow",
+      workflow_id: timedOutId,
+      task_queue: OPS_QUEUE,
+      input: ["sku-timeout"],
+      execution_timeout_seconds: 1,
+    });
+    const timedOutRun = String(started.body.run_id);
+    await waitFor("the run to time out", async () => (await runStatus(timedOutId, timedOutRun)) === "failed", 30_000);
+    await e2eContinueAsNew();
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    for (const theme of ["light", "dark"] as const) {
+      await setTheme(page, baseURL, theme);
+      await page.goto("/runs");
+      const rows = page.getByTestId("runs-row");
+      const stuck = rows.filter({ hasText: stuckId }).getByTestId("run-attention");
+      await expect(stuck).toHaveAttribute("data-stuck", "true");
+      await expect(stuck).toContainText("Stuck: repair needed · no progress for");
+      await expect(rows.filter({ hasText: timedOutId }).getByTestId("run-closed-reason")).toHaveText("Timed out");
+      // Every column, Duration included, is inside the window: no horizontal cut.
+      const duration = page.getByRole("columnheader", { name: "Duration" });
+      await expect(duration).toBeVisible();
+      const box = await duration.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(1440);
+      const overflow = await page
+        .getByTestId("runs-table")
+        .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SHOTS}/runs-${theme}.png` });
+    }
+
+    await page.goto(`/runs?q=${encodeURIComponent(CHAIN_ID)}`);
+    const chain = page.getByTestId("runs-row").getByTestId("run-chain");
+    await expect(chain).toHaveCount(CHAIN_RUNS);
+    // Newest first: run 3 completed, runs 2 and 1 continued as new.
+    await expect(chain).toHaveText(["run 3 of 3", "run 2 of 3", "run 1 of 3"]);
+    await expect(page.getByTestId("run-closed-reason")).toHaveText(["Continued as new", "Continued as new"]);
   });
 
   test("an unknown namespace says what to do", async ({ page, baseURL }) => {
