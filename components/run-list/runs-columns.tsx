@@ -42,8 +42,11 @@ function StatusCell({ row, marks, now }: { row: WorkflowListItem; marks: RunRowM
   const { closedReason, attention } = marks;
   const age = attention?.since ? time.duration(now - Date.parse(attention.since)) : null;
   const label = attention ? tv(attention.label.id, attention.label.values) : "";
+  // "Stuck · 4m 10s" in the cell; the liveness wording and the last progress's time in the title.
+  const short = attention?.stuck ? t("row.stuck") : label;
   return (
-    <span className="inline-flex items-center gap-1">
+    // Stacked, not side by side: the marks add height to the rows that have them, never width to the table.
+    <span className="flex flex-col items-start gap-0.5">
       <StatusBadge status={row.status} />
       {closedReason ? (
         <span data-testid="run-closed-reason" data-reason={closedReason}>
@@ -54,12 +57,33 @@ function StatusCell({ row, marks, now }: { row: WorkflowListItem; marks: RunRowM
         <span
           data-testid="run-attention"
           data-stuck={attention.stuck}
-          title={attention.since ? time.dateTime(attention.since) : undefined}
+          title={attention.since ? `${label} · ${time.dateTime(attention.since)}` : label}
         >
-          <Pill tone={PILL_TONE[attention.tone]}>{age ? t("row.attention", { label, age }) : label}</Pill>
+          <Pill tone={PILL_TONE[attention.tone]}>{age ? t("row.attention", { label: short, age }) : short}</Pill>
         </span>
       ) : null}
     </span>
+  );
+}
+
+/** Ids that share a prefix differ at the end ("shipment-batch-…-0042"): keep both ends (ids are monospace). */
+const ID_CHARS = 22;
+export function clipMiddle(text: string, max = ID_CHARS): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const tail = Math.floor((max - 1) * 0.4);
+  return `${chars.slice(0, max - 1 - tail).join("")}…${chars.slice(-tail).join("")}`;
+}
+
+/** A long id shown by its two ends; the whole id stays in the text for screen readers, search and copy. */
+function ClippedId({ id }: { id: string }) {
+  const shown = clipMiddle(id);
+  if (shown === id) return <>{id}</>;
+  return (
+    <>
+      <span aria-hidden="true">{shown}</span>
+      <span className="sr-only">{id}</span>
+    </>
   );
 }
 
@@ -67,18 +91,18 @@ function IdCell({ namespace, row, marks }: { namespace: string; row: WorkflowLis
   const t = useTranslations("runs");
   const chain = marks.chain;
   return (
-    <span className="flex items-center gap-2">
+    <span className="flex flex-col items-start gap-0.5">
       <Link
         href={runHref(namespace, row.workflow_id, row.run_id)}
-        className="block max-w-[16rem] truncate font-mono text-accent hover:underline"
+        className="block max-w-[12rem] truncate font-mono text-accent hover:underline"
         title={`${row.workflow_id}\n${row.run_id}`}
         data-testid="run-link"
       >
-        {row.workflow_id}
+        <ClippedId id={row.workflow_id} />
       </Link>
       {chain ? (
         <span
-          className="shrink-0 rounded bg-panel-muted px-1.5 py-0.5 text-xs text-fg-muted"
+          className="rounded bg-panel-muted px-1.5 py-0.5 text-xs text-fg-muted"
           data-testid="run-chain"
           title={t("row.chainTitle", { workflowId: row.workflow_id })}
         >
@@ -88,6 +112,17 @@ function IdCell({ namespace, row, marks }: { namespace: string; row: WorkflowLis
         </span>
       ) : null}
     </span>
+  );
+}
+
+function Age({ value, now }: { value: string | null; now: number }) {
+  const time = useTimeFormat();
+  if (!value) return <span>–</span>;
+  return (
+    // The age is computed at render time: the server's and the browser's differ by the seconds between them.
+    <time dateTime={value} title={time.dateTime(value)} suppressHydrationWarning>
+      {time.relative(value, now)}
+    </time>
   );
 }
 
@@ -107,7 +142,7 @@ export function useRunsColumns(namespace: string, details: Readonly<Record<strin
       }),
       col.accessor("workflow_type", {
         header: () => t("columns.type"),
-        cell: (info) => <Clipped text={info.getValue()} width="max-w-[12rem]" />,
+        cell: (info) => <Clipped text={info.getValue()} width="max-w-[9rem]" />,
       }),
       col.accessor("status", {
         header: () => t("columns.status"),
@@ -115,19 +150,20 @@ export function useRunsColumns(namespace: string, details: Readonly<Record<strin
       }),
       col.accessor("business_key", {
         header: () => t("columns.businessKey"),
-        cell: (info) => <Clipped text={info.getValue() ?? "–"} width="max-w-[9rem]" />,
+        cell: (info) => <Clipped text={info.getValue() ?? "–"} width="max-w-[7rem]" />,
       }),
       col.accessor("task_queue", {
         header: () => t("columns.taskQueue"),
-        cell: (info) => <Clipped text={info.getValue() ?? "–"} width="max-w-[8rem]" />,
+        cell: (info) => <Clipped text={info.getValue() ?? "–"} width="max-w-[6rem]" />,
       }),
+      // Ages where the operator scans ("3 min ago"), the absolute time in the chosen zone on hover.
       col.accessor("started_at", {
         header: () => t("columns.started"),
-        cell: (info) => <time title={time.dateTime(info.getValue())}>{time.compact(info.getValue())}</time>,
+        cell: (info) => <Age value={info.getValue()} now={now} />,
       }),
       col.accessor("closed_at", {
         header: () => t("columns.closed"),
-        cell: (info) => <time title={time.dateTime(info.getValue())}>{time.compact(info.getValue())}</time>,
+        cell: (info) => <Age value={info.getValue()} now={now} />,
       }),
       col.display({
         id: "duration",

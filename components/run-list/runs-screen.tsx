@@ -193,7 +193,7 @@ function RunsTable({
             getRowId={(row) => row.run_id}
             testId="runs-table"
             rowTestId="runs-row"
-            density="normal"
+            density="dense"
             nowrap
             stickyHeader
             selectedIndex={selected}
