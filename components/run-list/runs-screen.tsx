@@ -115,7 +115,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
       </div>
 
       <RunsStatusLine latest={latest} pending={live.pending.length} onShowNew={live.showNew} result={list.result} />
-      {latest && !latest.view.cursorProblem ? (
+      {latest ? (
         <RunsScanNotes
           view={latest.view}
           shown={latest.workflows.length}
@@ -240,7 +240,7 @@ function RunsStatusLine({
   const t = useTranslations("runs");
   return (
     <div className="flex min-h-8 items-center gap-3 text-sm text-fg-muted" aria-live="polite">
-      {latest ? (
+      {latest && !latest.view.cursorProblem ? (
         // The server's `workflow_count` is the size of this page, not a total (WorkflowController@index,
         // durable-workflow/server@11d35b7 `'workflow_count' => $page->count()`): say "shown", never "runs".
         <span data-testid="runs-count">

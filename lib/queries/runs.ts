@@ -7,6 +7,8 @@ import { fetchRunsPage } from "@/lib/queries/runs-scan";
 
 /** Refresh of the runs list: new runs and status changes show within five seconds. */
 export const RUNS_REFRESH_MS = 5_000;
+/** A console-side walk reads up to five server pages: it is repeated less often. */
+export const RUNS_SCAN_REFRESH_MS = 15_000;
 
 /** The part of the runs list's URL state that selects the rows (the page trail is navigation only). */
 export interface RunsListFilter {
@@ -73,7 +75,7 @@ export function runsListQuery(namespace: string, filter: RunsListFilter) {
       { status, workflowType, search, pageSize, cursor, range, taskQueue },
     ] as const,
     queryFn: ({ signal }) => fetchRunsList(browserDwClientFor(namespace), filter, signal),
-    refetchInterval: RUNS_REFRESH_MS,
+    refetchInterval: (query) => (query.state.data?.view.mode === "scan" ? RUNS_SCAN_REFRESH_MS : RUNS_REFRESH_MS),
     retry: false,
   });
 }
