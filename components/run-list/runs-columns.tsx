@@ -126,16 +126,64 @@ function Age({ value, now }: { value: string | null; now: number }) {
   );
 }
 
+/** The rows picked for a batch action, and how to change them (the header box covers the page). */
+export interface RowSelection {
+  has: (runId: string) => boolean;
+  toggle: (row: WorkflowListItem) => void;
+  page: "none" | "some" | "all";
+  togglePage: () => void;
+}
+
+function PageBox({ selection }: { selection: RowSelection }) {
+  const t = useTranslations("runs");
+  return (
+    <input
+      type="checkbox"
+      aria-label={t("select.page")}
+      checked={selection.page === "all"}
+      ref={(box) => {
+        if (box) box.indeterminate = selection.page === "some";
+      }}
+      onChange={selection.togglePage}
+      data-testid="runs-select-page"
+    />
+  );
+}
+
+function RowBox({ row, selection }: { row: WorkflowListItem; selection: RowSelection }) {
+  const t = useTranslations("runs");
+  return (
+    <input
+      type="checkbox"
+      aria-label={t("select.row", { workflowId: row.workflow_id })}
+      checked={selection.has(row.run_id)}
+      onChange={() => selection.toggle(row)}
+      onClick={(event) => event.stopPropagation()}
+      data-testid="runs-select-row"
+    />
+  );
+}
+
 /**
  * The runs list's columns: id (a link to the run, with its place in a continue-as-new chain), type,
  * status with the closed reason and a stuck marker with its age, key, queue, times.
  */
-export function useRunsColumns(namespace: string, details: Readonly<Record<string, RunRowDetail>>, now: number) {
+export function useRunsColumns(
+  namespace: string,
+  details: Readonly<Record<string, RunRowDetail>>,
+  now: number,
+  selection: RowSelection,
+) {
   const t = useTranslations("runs");
   const time = useTimeFormat();
   return useMemo(() => {
     const marks = (row: WorkflowListItem) => runRowMarks(row, details[row.run_id]);
     return col.columns([
+      col.display({
+        id: "select",
+        header: () => <PageBox selection={selection} />,
+        cell: (info) => <RowBox row={info.row.original} selection={selection} />,
+      }),
       col.accessor("workflow_id", {
         header: () => t("columns.workflowId"),
         cell: (info) => <IdCell namespace={namespace} row={info.row.original} marks={marks(info.row.original)} />,
@@ -171,5 +219,5 @@ export function useRunsColumns(namespace: string, details: Readonly<Record<strin
         cell: (info) => time.duration(time.between(info.row.original.started_at, info.row.original.closed_at)),
       }),
     ]);
-  }, [t, time, namespace, details, now]);
+  }, [t, time, namespace, details, now, selection]);
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
@@ -34,12 +34,71 @@ import { RunsFilterForm } from "@/components/run-list/runs-filter-form";
 import { RunsStatusTabs } from "@/components/run-list/runs-status-tabs";
 import { RunsRangeSelect } from "@/components/run-list/runs-range-select";
 import { RunsCursorProblem, RunsScanNotes } from "@/components/run-list/runs-scan-notes";
+import type { RowSelection } from "@/components/run-list/runs-columns";
+import type { BatchTarget } from "@/components/run-list/runs-batch";
+import { BATCH_MAX_RUNS, RunsBatch } from "@/components/run-list/runs-batch";
+import { useActionContext } from "@/components/actions/use-action-context";
+import { useActionWords } from "@/components/actions/use-action-words";
+import { personCapability } from "@/lib/views/capabilities";
+import type { BatchAction } from "@/lib/views/run-batch";
 
 interface RunsScreenProps {
   namespace: string;
   initialQuery: RunsQuery;
   initialData: WorkflowList | null;
   initialError: ErrorInfo | null;
+}
+
+/**
+ * Rows picked for a batch action. The pick belongs to one list (its identity): another filter or page
+ * starts with nothing picked, so a batch never acts on rows the operator no longer sees.
+ */
+function useRowSelection(identity: string, rows: readonly WorkflowListItem[]) {
+  const [picked, setPicked] = useState<{ identity: string; runs: Map<string, BatchTarget> }>({
+    identity,
+    runs: new Map(),
+  });
+  const runs = picked.identity === identity ? picked.runs : EMPTY_PICK;
+  const selection = useMemo<RowSelection>(() => {
+    const onPage = rows.filter((row) => runs.has(row.run_id)).length;
+    const set = (next: Map<string, BatchTarget>) => setPicked({ identity, runs: next });
+    return {
+      has: (runId) => runs.has(runId),
+      toggle: (row) => {
+        const next = new Map(runs);
+        if (!next.delete(row.run_id)) next.set(row.run_id, { workflowId: row.workflow_id, runId: row.run_id });
+        set(next);
+      },
+      page: onPage === 0 ? "none" : onPage === rows.length ? "all" : "some",
+      togglePage: () =>
+        set(
+          onPage === rows.length
+            ? new Map()
+            : new Map(rows.map((row) => [row.run_id, { workflowId: row.workflow_id, runId: row.run_id }])),
+        ),
+    };
+  }, [identity, rows, runs]);
+  return { selection, picked: runs, clear: () => setPicked({ identity, runs: new Map() }) };
+}
+
+const EMPTY_PICK = new Map<string, BatchTarget>();
+
+/** Who may cancel or terminate: the same order as the action guard (read-only, person, token). */
+function useBatchPermission(): { canAct: boolean; refusal: string | null } {
+  const t = useTranslations("attention");
+  const context = useActionContext();
+  const words = useActionWords();
+  const byPerson = personCapability(context.personRole, "operator");
+  const refusal = !context.known
+    ? t("checking")
+    : context.readOnly
+      ? t("readOnly")
+      : !byPerson.enabled
+        ? words.capability(byPerson)
+        : context.role === "worker"
+          ? t("roleWorker")
+          : null;
+  return { canAct: refusal === null, refusal };
 }
 
 /** The native history API keeps Next's router and useSearchParams in sync without a server render. */
@@ -92,6 +151,9 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     query.range !== null ||
     query.taskQueue !== "";
   const cursorProblem = latest?.view.cursorProblem ?? null;
+  const { selection, picked, clear } = useRowSelection(list.identity, rows);
+  const [batch, setBatch] = useState<{ action: BatchAction; targets: BatchTarget[] } | null>(null);
+  const permission = useBatchPermission();
   // Before the client query has anything, the server's error (if any) is what there is to show.
   const error = list.result.isError && !list.result.data ? list.result.error : live.loaded ? null : initialError;
 
@@ -124,6 +186,28 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
         />
       ) : null}
 
+      {picked.size > 0 && !batch ? (
+        <RunsSelectionBar
+          count={picked.size}
+          onAction={(action) => setBatch({ action, targets: [...picked.values()].slice(0, BATCH_MAX_RUNS) })}
+          onClear={clear}
+        />
+      ) : null}
+      {batch ? (
+        <RunsBatch
+          key={`${batch.action}:${batch.targets.map((run) => run.runId).join(",")}`}
+          namespace={namespace}
+          action={batch.action}
+          targets={batch.targets}
+          canAct={permission.canAct}
+          disabledReason={permission.refusal}
+          onClose={() => {
+            setBatch(null);
+            clear();
+          }}
+        />
+      ) : null}
+
       {cursorProblem ? (
         <RunsCursorProblem
           problem={cursorProblem}
@@ -139,6 +223,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
           filtered={filtered}
           selected={keyboard.selected}
           onSelect={keyboard.setSelected}
+          selection={selection}
         />
       )}
 
@@ -164,6 +249,7 @@ function RunsTable({
   filtered,
   selected,
   onSelect,
+  selection,
 }: {
   namespace: string;
   rows: readonly WorkflowListItem[] | undefined;
@@ -172,11 +258,12 @@ function RunsTable({
   filtered: boolean;
   selected: number;
   onSelect: (index: number) => void;
+  selection: RowSelection;
 }) {
   const details = useQuery(runRowDetailsQuery(namespace, rows ?? []));
   // Stuck ages tick while the list is open; the details themselves refresh every 30 s.
   const now = useTicker(10_000);
-  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now);
+  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now, selection);
   return (
     <QueryState
       query={{ data: rows, error, refetch: onRetry }}
@@ -202,6 +289,39 @@ function RunsTable({
         </div>
       )}
     </QueryState>
+  );
+}
+
+/** What the picked rows can have done to them; the batch panel then plans before anything is sent. */
+function RunsSelectionBar({
+  count,
+  onAction,
+  onClear,
+}: {
+  count: number;
+  onAction: (action: BatchAction) => void;
+  onClear: () => void;
+}) {
+  const t = useTranslations("runs");
+  return (
+    <div
+      data-testid="runs-selection"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-line bg-panel px-3 py-2 text-sm"
+    >
+      <span className="font-medium">{t("select.count", { count })}</span>
+      <Button onClick={() => onAction("cancel")} data-testid="runs-batch-cancel">
+        {t("select.cancel")}
+      </Button>
+      <Button variant="danger" onClick={() => onAction("terminate")} data-testid="runs-batch-terminate">
+        {t("select.terminate")}
+      </Button>
+      <Button variant="link" onClick={onClear} className="text-xs">
+        {t("select.clear")}
+      </Button>
+      {count > BATCH_MAX_RUNS ? (
+        <span className="text-xs text-fg-muted">{t("select.capped", { limit: BATCH_MAX_RUNS })}</span>
+      ) : null}
+    </div>
   );
 }
 
