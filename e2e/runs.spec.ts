@@ -10,7 +10,7 @@ import {
   e2eScenarios,
   startIdleWorkflow,
 } from "./run-scenarios";
-import { OPS_QUEUE, dwPost, runStatus, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
+import { OPS_QUEUE, dwPost, runStatus, startRun, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
 
 const SCREENSHOTS = "test-results/screenshots";
 // The brief's screenshots of the list at 1440×900, kept outside the test output so they survive a rerun.
@@ -196,6 +196,34 @@ test.describe("runs list", () => {
     // Newest first: run 3 completed, runs 2 and 1 continued as new.
     await expect(chain).toHaveText(["run 3 of 3", "run 2 of 3", "run 1 of 3"]);
     await expect(page.getByTestId("run-closed-reason")).toHaveText(["Continued as new", "Continued as new"]);
+  });
+
+  test("terminates selected runs after a dry run, and tracks them until they closed", async ({ page }) => {
+    const prefix = `batch-${Date.now().toString(36)}`;
+    const runIds = await Promise.all([1, 2].map((n) => startRun("OpsLongWaitWorkflow", `${prefix}-${n}`, [])));
+    await page.goto(`/runs?q=${prefix}`);
+    await expect(page.getByTestId("runs-row")).toHaveCount(2);
+    await page.getByTestId("runs-select-page").check();
+    await expect(page.getByTestId("runs-selection")).toContainText("2 runs selected");
+    await page.getByTestId("runs-batch-terminate").click();
+
+    // The dry run reads each run afresh; nothing is sent until the operator confirms with a reason.
+    const batch = page.getByTestId("runs-batch");
+    await expect(batch.locator('[data-bucket="send"]')).toHaveAttribute("data-count", "2");
+    const execute = page.getByTestId("runs-batch-execute");
+    await expect(execute).toBeDisabled();
+    for (const [index, runId] of runIds.entries())
+      expect(await runStatus(`${prefix}-${index + 1}`, runId)).not.toBe("terminated");
+    await page.getByTestId("runs-batch-reason").fill("e2e batch terminate");
+    await expect(execute).toHaveText("Terminate 2 runs");
+    await execute.click();
+
+    const outcome = page.getByTestId("runs-batch-outcome");
+    await expect(outcome).toHaveAttribute("data-settled", "true", { timeout: 30_000 });
+    await expect(outcome).toContainText("2 of 2 commands accepted.");
+    await expect(page.getByTestId("runs-batch-closed")).toHaveText("Since then: closed 2 terminated; 0 still open.");
+    for (const [index, runId] of runIds.entries())
+      expect(await runStatus(`${prefix}-${index + 1}`, runId)).toBe("terminated");
   });
 
   test("an unknown namespace says what to do", async ({ page, baseURL }) => {
