@@ -63,7 +63,7 @@ test.describe("runs list", () => {
     const rows = page.getByTestId("runs-row");
     await expect(rows.filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
     // The failed bucket holds failed, cancelled and terminated runs (other specs cancel runs on this server).
-    for (const status of await rows.locator("[data-status]").allTextContents())
+    for (const status of await rows.locator("td > span > [data-status]").allTextContents())
       expect(["failed", "cancelled", "terminated"]).toContain(status);
 
     // The state is the URL: a reload keeps the tab.
@@ -91,14 +91,15 @@ test.describe("runs list", () => {
 
     await page.goto("/runs?size=25");
     await expect(page.getByTestId("runs-table")).toBeVisible();
-    const before = await page.getByTestId("runs-row").allTextContents();
+    // The rows by id: their ages ("3 sec. ago") tick while the list waits.
+    const before = await page.getByTestId("run-link").allTextContents();
 
     const idleId = `idle:${Date.now()}`;
     await startIdleWorkflow(idleId);
     const newRuns = page.getByTestId("runs-new");
     await expect(newRuns).toHaveText("+1 new", { timeout: 15_000 });
     // Rows never jump: the new run is held back until asked for.
-    await expect(page.getByTestId("runs-row")).toHaveText(before);
+    await expect(page.getByTestId("run-link")).toHaveText(before);
     await page.screenshot({ path: `${SCREENSHOTS}/runs-dark.png`, fullPage: true });
     await newRuns.click();
     await expect(page.getByTestId("runs-row").first()).toContainText(idleId);
@@ -122,7 +123,7 @@ test.describe("runs list", () => {
     // The server's type filter is exact: "checkoutworkflow" is read as CheckoutWorkflow, and said so.
     await page.goto("/runs?type=checkoutworkflow");
     await expect(page.locator('[data-note="types"]')).toContainText("CheckoutWorkflow");
-    const types = page.getByTestId("runs-row").locator("td:nth-child(2)");
+    const types = page.getByTestId("runs-row").locator("td:nth-child(3)");
     await expect(types.first()).toHaveText("CheckoutWorkflow");
     for (const type of await types.allTextContents()) expect(type).toBe("CheckoutWorkflow");
 
@@ -141,7 +142,7 @@ test.describe("runs list", () => {
     await expect(page.locator('[data-note="scanned"]')).toContainText("runs read here");
     await expect(page.getByTestId("runs-row").filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
     await page.goto(`/runs?queue=${TASK_QUEUE.toUpperCase()}`);
-    const queues = page.getByTestId("runs-row").locator("td:nth-child(5)");
+    const queues = page.getByTestId("runs-row").locator("td:nth-child(6)");
     await expect(queues.first()).toHaveText(TASK_QUEUE);
     for (const queue of await queues.allTextContents()) expect(queue).toBe(TASK_QUEUE);
     await expect(page.getByTestId("runs-row").filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
