@@ -1,9 +1,20 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { SCENARIO_IDS, e2eScenarios, startIdleWorkflow } from "./run-scenarios";
+import {
+  CHAIN_ID,
+  CHAIN_RUNS,
+  SCENARIO_IDS,
+  TASK_QUEUE,
+  e2eContinueAsNew,
+  e2eScenarios,
+  startIdleWorkflow,
+} from "./run-scenarios";
+import { OPS_QUEUE, dwPost, runStatus, startRun, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
 
 const SCREENSHOTS = "test-results/screenshots";
+// The brief's screenshots of the list at 1440×900, kept outside the test output so they survive a rerun.
+const SHOTS = process.env.RUNS_SHOTS_DIR ?? "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
 
 async function setTheme(page: Page, baseURL: string | undefined, theme: "light" | "dark") {
@@ -17,8 +28,11 @@ test.describe("runs list", () => {
     // The scenarios run real workers: a few hundred activities take longer than the default hook timeout.
     test.setTimeout(120_000);
     mkdirSync(SCREENSHOTS, { recursive: true });
+    mkdirSync(SHOTS, { recursive: true });
     await e2eScenarios();
   });
+
+  withOpsWorker();
 
   test("lists runs, filters to failed, and opens a run from the keyboard", async ({ page, baseURL }) => {
     await setTheme(page, baseURL, "light");
@@ -49,7 +63,7 @@ test.describe("runs list", () => {
     const rows = page.getByTestId("runs-row");
     await expect(rows.filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
     // The failed bucket holds failed, cancelled and terminated runs (other specs cancel runs on this server).
-    for (const status of await rows.locator("[data-status]").allTextContents())
+    for (const status of await rows.locator("td > span > [data-status]").allTextContents())
       expect(["failed", "cancelled", "terminated"]).toContain(status);
 
     // The state is the URL: a reload keeps the tab.
@@ -77,18 +91,140 @@ test.describe("runs list", () => {
 
     await page.goto("/runs?size=25");
     await expect(page.getByTestId("runs-table")).toBeVisible();
-    const before = await page.getByTestId("runs-row").allTextContents();
+    // The rows by id: their ages ("3 sec. ago") tick while the list waits.
+    const before = await page.getByTestId("run-link").allTextContents();
 
     const idleId = `idle:${Date.now()}`;
     await startIdleWorkflow(idleId);
     const newRuns = page.getByTestId("runs-new");
     await expect(newRuns).toHaveText("+1 new", { timeout: 15_000 });
     // Rows never jump: the new run is held back until asked for.
-    await expect(page.getByTestId("runs-row")).toHaveText(before);
+    await expect(page.getByTestId("run-link")).toHaveText(before);
     await page.screenshot({ path: `${SCREENSHOTS}/runs-dark.png`, fullPage: true });
     await newRuns.click();
     await expect(page.getByTestId("runs-row").first()).toContainText(idleId);
     await expect(newRuns).toHaveCount(0);
+  });
+
+  test("finds a run by run id, a type typed in another case, a time range and a queue; a bad cursor says so", async ({
+    page,
+  }) => {
+    await page.goto(`/runs?q=${encodeURIComponent(SCENARIO_IDS.retried)}`);
+    const href = (await page.getByTestId("run-link").first().getAttribute("href")) ?? "";
+    const runId = decodeURIComponent(href.split("/").at(-1) ?? "");
+    expect(runId).toMatch(/^[0-9A-Z]{26}$/);
+
+    // No workflow id or business key contains a run-id prefix: the console matches run ids instead.
+    await page.goto(`/runs?q=${runId.slice(0, 14).toLowerCase()}`);
+    await expect(page.getByTestId("runs-row")).toHaveCount(1);
+    await expect(page.getByTestId("runs-row")).toContainText(SCENARIO_IDS.retried);
+    await expect(page.locator('[data-note="run-id"]')).toBeVisible();
+
+    // The server's type filter is exact: "checkoutworkflow" is read as CheckoutWorkflow, and said so.
+    await page.goto("/runs?type=checkoutworkflow");
+    await expect(page.locator('[data-note="types"]')).toContainText("CheckoutWorkflow");
+    const types = page.getByTestId("runs-row").locator("td:nth-child(3)");
+    await expect(types.first()).toHaveText("CheckoutWorkflow");
+    for (const type of await types.allTextContents()) expect(type).toBe("CheckoutWorkflow");
+
+    // A cursor the server cannot read is answered with page 1 there; here it is said, with the way back.
+    await page.goto("/runs?cursor=not-a-page-token");
+    const problem = page.getByTestId("runs-cursor-problem");
+    await expect(problem).toHaveAttribute("data-problem", "ignored");
+    await expect(page.getByTestId("runs-table")).toHaveCount(0);
+    await page.getByTestId("runs-first-page").click();
+    await expect(page).toHaveURL(/\/runs$/);
+    await expect(page.getByTestId("runs-table")).toBeVisible();
+
+    // Time range and queue are console-side walks with a stated reach, kept in the URL.
+    await page.getByTestId("runs-range").selectOption("1h");
+    await expect(page).toHaveURL(/\?range=1h$/);
+    await expect(page.locator('[data-note="scanned"]')).toContainText("runs read here");
+    await expect(page.getByTestId("runs-row").filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
+    await page.goto(`/runs?queue=${TASK_QUEUE.toUpperCase()}`);
+    const queues = page.getByTestId("runs-row").locator("td:nth-child(6)");
+    await expect(queues.first()).toHaveText(TASK_QUEUE);
+    for (const queue of await queues.allTextContents()) expect(queue).toBe(TASK_QUEUE);
+    await expect(page.getByTestId("runs-row").filter({ hasText: SCENARIO_IDS.declined })).toHaveCount(1);
+  });
+
+  test("rows mark stuck, timed-out and continued runs, and every column fits at 1440×900", async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    // Short ids: the list shows ids of more than 22 characters by their two ends.
+    const stuckId = `stuck-${stamp.toString(36)}`;
+    const timedOutId = `timeout-${stamp.toString(36)}`;
+    await stuckRestockRun(stuckId);
+    const started = await dwPost("/workflows", {
+      workflow_type: "OpsRestockWorkflow",
+      workflow_id: timedOutId,
+      task_queue: OPS_QUEUE,
+      input: ["sku-timeout"],
+      execution_timeout_seconds: 1,
+    });
+    const timedOutRun = String(started.body.run_id);
+    await waitFor("the run to time out", async () => (await runStatus(timedOutId, timedOutRun)) === "failed", 30_000);
+    await e2eContinueAsNew();
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    for (const theme of ["light", "dark"] as const) {
+      await setTheme(page, baseURL, theme);
+      await page.goto("/runs");
+      const rows = page.getByTestId("runs-row");
+      const stuck = rows.filter({ hasText: stuckId }).getByTestId("run-attention");
+      await expect(stuck).toHaveAttribute("data-stuck", "true");
+      await expect(stuck).toContainText("Stuck · no progress for");
+      await expect(stuck).toHaveAttribute("title", /^Stuck: repair needed · /);
+      await expect(rows.filter({ hasText: timedOutId }).getByTestId("run-closed-reason")).toHaveText("Timed out");
+      // Every column, Duration included, is inside the window: no horizontal cut.
+      const duration = page.getByRole("columnheader", { name: "Duration" });
+      await expect(duration).toBeVisible();
+      const box = await duration.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(1440);
+      const overflow = await page
+        .getByTestId("runs-table")
+        .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SHOTS}/runs-${theme}.png` });
+    }
+
+    await page.goto(`/runs?q=${encodeURIComponent(CHAIN_ID)}`);
+    const chain = page.getByTestId("runs-row").getByTestId("run-chain");
+    await expect(chain).toHaveCount(CHAIN_RUNS);
+    // Newest first: run 3 completed, runs 2 and 1 continued as new.
+    await expect(chain).toHaveText(["run 3 of 3", "run 2 of 3", "run 1 of 3"]);
+    await expect(page.getByTestId("run-closed-reason")).toHaveText(["Continued as new", "Continued as new"]);
+  });
+
+  test("terminates selected runs after a dry run, and tracks them until they closed", async ({ page }) => {
+    const prefix = `batch-${Date.now().toString(36)}`;
+    const runIds = await Promise.all([1, 2].map((n) => startRun("OpsLongWaitWorkflow", `${prefix}-${n}`, [])));
+    await page.goto(`/runs?q=${prefix}`);
+    await expect(page.getByTestId("runs-row")).toHaveCount(2);
+    await page.getByTestId("runs-select-page").check();
+    await expect(page.getByTestId("runs-selection")).toContainText("2 runs selected");
+    await page.getByTestId("runs-batch-terminate").click();
+
+    // The dry run reads each run afresh; nothing is sent until the operator confirms with a reason.
+    const batch = page.getByTestId("runs-batch");
+    await expect(batch.locator('[data-bucket="send"]')).toHaveAttribute("data-count", "2");
+    const execute = page.getByTestId("runs-batch-execute");
+    await expect(execute).toBeDisabled();
+    for (const [index, runId] of runIds.entries())
+      expect(await runStatus(`${prefix}-${index + 1}`, runId)).not.toBe("terminated");
+    await page.getByTestId("runs-batch-reason").fill("e2e batch terminate");
+    await expect(execute).toHaveText("Terminate 2 runs");
+    await execute.click();
+
+    const outcome = page.getByTestId("runs-batch-outcome");
+    await expect(outcome).toHaveAttribute("data-settled", "true", { timeout: 30_000 });
+    await expect(outcome).toContainText("2 of 2 commands accepted.");
+    await expect(page.getByTestId("runs-batch-closed")).toHaveText("Since then: closed 2 terminated; 0 still open.");
+    for (const [index, runId] of runIds.entries())
+      expect(await runStatus(`${prefix}-${index + 1}`, runId)).toBe("terminated");
   });
 
   test("an unknown namespace says what to do", async ({ page, baseURL }) => {

@@ -18,6 +18,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { BulkRepair } from "@/components/attention/bulk-repair";
 import { runKey, SCAN_CONCURRENCY, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
 import { Button } from "@/components/ui/button";
+import { ServerText } from "@/components/ui/server-text";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
 
 const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);
@@ -214,7 +215,9 @@ function GroupCard({
               </Link>
               <span className="ml-2 text-xs text-fg-muted">{tv(liveness.id, liveness.values)}</span>
               {state?.liveness_reason ? (
-                <p className="mt-0.5 text-xs break-words text-fg-muted">{state.liveness_reason}</p>
+                <p className="mt-0.5 text-xs break-words text-fg-muted">
+                  <ServerText text={state.liveness_reason} />
+                </p>
               ) : null}
               <RunRetryForecast namespace={namespace} workflowId={ref.workflowId} runId={ref.runId} />
             </li>

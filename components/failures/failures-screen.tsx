@@ -17,6 +17,7 @@ import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Button } from "@/components/ui/button";
+import { ServerText } from "@/components/ui/server-text";
 import { BulkStartAgain } from "@/components/failures/bulk-start-again";
 
 const DRILL_ROWS = 50;
@@ -208,7 +209,7 @@ function GroupRows({
           </div>
           {group.message ? (
             <div className="mt-0.5 line-clamp-2 text-xs break-words text-fg-muted" title={group.message}>
-              {group.message}
+              <ServerText text={group.message} />
             </div>
           ) : null}
         </td>

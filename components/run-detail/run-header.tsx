@@ -1,5 +1,8 @@
 "use client";
 
+import { CLOSED_REASON_BADGES } from "@/lib/views/run-row";
+import type { ClosedReasonBadge } from "@/lib/views/run-row";
+import { ServerText } from "@/components/ui/server-text";
 import { ID_HEADING } from "@/components/ui/id-heading";
 import type { ReactNode } from "react";
 import Link from "next/link";
@@ -112,8 +115,15 @@ export function RunHeader({
         <CopyButton value={describe.workflow_id} label={t("workflowId")} />
         <StatusBadge status={describe.status} />
         {describe.closed_reason && describe.closed_reason !== describe.status ? (
-          <span className="text-sm text-fg-muted" data-testid="run-closed-reason">
-            {describe.closed_reason}
+          <span data-testid="run-closed-reason" data-reason={describe.closed_reason}>
+            {/* A code the console has no word for stays the server's code, never a blank. */}
+            {(CLOSED_REASON_BADGES as readonly string[]).includes(describe.closed_reason) ? (
+              <StatusBadge status={describe.closed_reason}>
+                {tv(`runs.row.closedReason.${describe.closed_reason as ClosedReasonBadge}`)}
+              </StatusBadge>
+            ) : (
+              <span className="text-sm text-fg-muted">{describe.closed_reason}</span>
+            )}
           </span>
         ) : null}
         {liveness.stuck ? (
@@ -179,7 +189,9 @@ export function RunHeader({
             <>
               {describe.wait_kind ? <span className="font-mono text-xs">{describe.wait_kind}</span> : null}
               {describe.wait_reason ? (
-                <span className="block text-xs text-fg-muted">{describe.wait_reason}</span>
+                <span className="block text-xs text-fg-muted">
+                  <ServerText text={describe.wait_reason} />
+                </span>
               ) : null}
             </>
           ) : (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeLive } from "@/components/run-list/live-rows";
 import {
+  firstPage,
   nextPage,
   parseRunsQuery,
   previousPage,
@@ -12,12 +13,16 @@ import { routeParam, runHref } from "@/lib/routes/route-for";
 describe("runs list URL state", () => {
   it("round-trips every field and drops defaults", () => {
     const query = parseRunsQuery(
-      new URLSearchParams("status=failed&type=Checkout&q=order%2F1&size=100&cursor=abc&trail=~,xyz"),
+      new URLSearchParams(
+        "status=failed&type=Checkout&q=order%2F1&range=24h&queue=payments&size=100&cursor=abc&trail=~,xyz",
+      ),
     );
     expect(query).toEqual({
       status: "failed",
       workflowType: "Checkout",
       search: "order/1",
+      range: "24h",
+      taskQueue: "payments",
       pageSize: 100,
       cursor: "abc",
       trail: [null, "xyz"],
@@ -27,8 +32,9 @@ describe("runs list URL state", () => {
   });
 
   it("ignores unknown tabs and page sizes", () => {
-    const query = parseRunsQuery({ status: "weird", size: "7" });
+    const query = parseRunsQuery({ status: "weird", size: "7", range: "3y" });
     expect(query.status).toBe("all");
+    expect(query.range).toBeNull();
     expect(query.pageSize).toBe(50);
   });
 
@@ -41,6 +47,8 @@ describe("runs list URL state", () => {
     expect(previousPage(previousPage(third)!)).toMatchObject({ cursor: null, trail: [] });
     expect(previousPage(first)).toBeNull();
     expect(withFilter(third, { status: "running" })).toMatchObject({ status: "running", cursor: null, trail: [] });
+    expect(withFilter(third, { range: "7d" })).toMatchObject({ range: "7d", cursor: null, trail: [] });
+    expect(firstPage(third)).toMatchObject({ cursor: null, trail: [], status: third.status });
   });
 });
 

@@ -13,9 +13,10 @@ function Form({ filters, onApply = () => {} }: { filters: RunsFilters; onApply?:
   return (
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
       <RunsFilterForm
-        key={JSON.stringify([filters.search, filters.workflowType])}
+        key={JSON.stringify([filters.search, filters.workflowType, filters.taskQueue])}
         initial={filters}
         typeOptions={["CheckoutWorkflow"]}
+        queueOptions={["orders"]}
         filtered={filters.search !== ""}
         onApply={onApply}
         onClear={() => {}}
@@ -27,17 +28,25 @@ function Form({ filters, onApply = () => {} }: { filters: RunsFilters; onApply?:
 describe("RunsFilterForm", () => {
   it("applies the trimmed fields on submit, and starts over from the URL's filters when they change", () => {
     const onApply = vi.fn();
-    const { rerender } = render(<Form filters={{ search: "", workflowType: "" }} onApply={onApply} />);
+    const { rerender } = render(<Form filters={{ search: "", workflowType: "", taskQueue: "" }} onApply={onApply} />);
     const search = screen.getByRole("searchbox") as HTMLInputElement;
     fireEvent.change(search, { target: { value: "  order:42 " } });
+    fireEvent.change(screen.getByTestId("runs-queue-filter"), { target: { value: " orders " } });
     fireEvent.submit(screen.getByRole("search"));
-    expect(onApply).toHaveBeenCalledWith({ search: "order:42", workflowType: "" });
+    expect(onApply).toHaveBeenCalledWith({ search: "order:42", workflowType: "", taskQueue: "orders" });
     // Back button: the URL says something else, the typed text gives way to it.
-    rerender(<Form filters={{ search: "order:7", workflowType: "CheckoutWorkflow" }} onApply={onApply} />);
+    rerender(
+      <Form filters={{ search: "order:7", workflowType: "CheckoutWorkflow", taskQueue: "" }} onApply={onApply} />,
+    );
     expect((screen.getByRole("searchbox") as HTMLInputElement).value).toBe("order:7");
-    expect((screen.getByRole("combobox") as HTMLInputElement).value).toBe("CheckoutWorkflow");
+    expect((screen.getByRole("combobox", { name: "Workflow type" }) as HTMLInputElement).value).toBe(
+      "CheckoutWorkflow",
+    );
+    expect((screen.getByTestId("runs-queue-filter") as HTMLInputElement).value).toBe("");
     // A search and a type that join to the same text are still different filters.
-    rerender(<Form filters={{ search: "order:7C", workflowType: "heckoutWorkflow" }} onApply={onApply} />);
+    rerender(
+      <Form filters={{ search: "order:7C", workflowType: "heckoutWorkflow", taskQueue: "" }} onApply={onApply} />,
+    );
     expect((screen.getByRole("searchbox") as HTMLInputElement).value).toBe("order:7C");
   });
 });

@@ -1,10 +1,14 @@
 "use client";
 
-import { useCallback, useMemo } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
+import { useQuery } from "@tanstack/react-query";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { WorkflowList, WorkflowListItem } from "@/lib/dw/schemas-workflows";
+import type { RunsPage } from "@/lib/queries/runs-scan";
+import { runRowDetailsQuery } from "@/lib/queries/runs-details";
+import { useTicker } from "@/components/hooks/use-time-format";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref, screenHref } from "@/lib/routes/route-for";
@@ -15,6 +19,7 @@ import { QueryState } from "@/components/ui/query-state";
 import type { RunsQuery } from "@/components/run-list/run-list-url-state";
 import {
   PAGE_SIZES,
+  firstPage,
   nextPage,
   parseRunsQuery,
   previousPage,
@@ -27,12 +32,73 @@ import { useListKeyboard } from "@/components/run-list/use-list-keyboard";
 import { useRunsColumns } from "@/components/run-list/runs-columns";
 import { RunsFilterForm } from "@/components/run-list/runs-filter-form";
 import { RunsStatusTabs } from "@/components/run-list/runs-status-tabs";
+import { RunsRangeSelect } from "@/components/run-list/runs-range-select";
+import { RunsCursorProblem, RunsScanNotes } from "@/components/run-list/runs-scan-notes";
+import type { RowSelection } from "@/components/run-list/runs-columns";
+import type { BatchTarget } from "@/components/run-list/runs-batch";
+import { BATCH_MAX_RUNS, RunsBatch } from "@/components/run-list/runs-batch";
+import { useActionContext } from "@/components/actions/use-action-context";
+import { useActionWords } from "@/components/actions/use-action-words";
+import { personCapability } from "@/lib/views/capabilities";
+import type { BatchAction } from "@/lib/views/run-batch";
 
 interface RunsScreenProps {
   namespace: string;
   initialQuery: RunsQuery;
   initialData: WorkflowList | null;
   initialError: ErrorInfo | null;
+}
+
+/**
+ * Rows picked for a batch action. The pick belongs to one list (its identity): another filter or page
+ * starts with nothing picked, so a batch never acts on rows the operator no longer sees.
+ */
+function useRowSelection(identity: string, rows: readonly WorkflowListItem[]) {
+  const [picked, setPicked] = useState<{ identity: string; runs: Map<string, BatchTarget> }>({
+    identity,
+    runs: new Map(),
+  });
+  const runs = picked.identity === identity ? picked.runs : EMPTY_PICK;
+  const selection = useMemo<RowSelection>(() => {
+    const onPage = rows.filter((row) => runs.has(row.run_id)).length;
+    const set = (next: Map<string, BatchTarget>) => setPicked({ identity, runs: next });
+    return {
+      has: (runId) => runs.has(runId),
+      toggle: (row) => {
+        const next = new Map(runs);
+        if (!next.delete(row.run_id)) next.set(row.run_id, { workflowId: row.workflow_id, runId: row.run_id });
+        set(next);
+      },
+      page: onPage === 0 ? "none" : onPage === rows.length ? "all" : "some",
+      togglePage: () =>
+        set(
+          onPage === rows.length
+            ? new Map()
+            : new Map(rows.map((row) => [row.run_id, { workflowId: row.workflow_id, runId: row.run_id }])),
+        ),
+    };
+  }, [identity, rows, runs]);
+  return { selection, picked: runs, clear: () => setPicked({ identity, runs: new Map() }) };
+}
+
+const EMPTY_PICK = new Map<string, BatchTarget>();
+
+/** Who may cancel or terminate: the same order as the action guard (read-only, person, token). */
+function useBatchPermission(): { canAct: boolean; refusal: string | null } {
+  const t = useTranslations("attention");
+  const context = useActionContext();
+  const words = useActionWords();
+  const byPerson = personCapability(context.personRole, "operator");
+  const refusal = !context.known
+    ? t("checking")
+    : context.readOnly
+      ? t("readOnly")
+      : !byPerson.enabled
+        ? words.capability(byPerson)
+        : context.role === "worker"
+          ? t("roleWorker")
+          : null;
+  return { canAct: refusal === null, refusal };
 }
 
 /** The native history API keeps Next's router and useSearchParams in sync without a server render. */
@@ -74,7 +140,20 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   );
   const keyboard = useListKeyboard({ count: rows.length, onOpen, onNext, onPrevious });
   const typeOptions = useMemo(() => [...new Set(rows.map((row) => row.workflow_type))].sort(), [rows]);
-  const filtered = query.status !== "all" || query.workflowType !== "" || query.search !== "";
+  const queueOptions = useMemo(
+    () => [...new Set(rows.flatMap((row) => (row.task_queue ? [row.task_queue] : [])))].sort(),
+    [rows],
+  );
+  const filtered =
+    query.status !== "all" ||
+    query.workflowType !== "" ||
+    query.search !== "" ||
+    query.range !== null ||
+    query.taskQueue !== "";
+  const cursorProblem = latest?.view.cursorProblem ?? null;
+  const { selection, picked, clear } = useRowSelection(list.identity, rows);
+  const [batch, setBatch] = useState<{ action: BatchAction; targets: BatchTarget[] } | null>(null);
+  const permission = useBatchPermission();
   // Before the client query has anything, the server's error (if any) is what there is to show.
   const error = list.result.isError && !list.result.data ? list.result.error : live.loaded ? null : initialError;
 
@@ -82,28 +161,71 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
         <RunsStatusTabs current={query.status} onSelect={(status) => navigate(withFilter(query, { status }))} />
+        <RunsRangeSelect value={query.range} onChange={(range) => navigate(withFilter(query, { range }))} />
         <RunsFilterForm
-          key={JSON.stringify([query.search, query.workflowType])}
+          key={JSON.stringify([query.search, query.workflowType, query.taskQueue])}
           initial={query}
           typeOptions={typeOptions}
+          queueOptions={queueOptions}
           filtered={filtered}
           onApply={(filters) => navigate(withFilter(query, filters))}
-          onClear={() => navigate(withFilter(query, { status: "all", search: "", workflowType: "" }))}
+          onClear={() =>
+            navigate(withFilter(query, { status: "all", search: "", workflowType: "", range: null, taskQueue: "" }))
+          }
         />
         <PageSizeSelect value={query.pageSize} onChange={(pageSize) => navigate(withFilter(query, { pageSize }))} />
       </div>
 
       <RunsStatusLine latest={latest} pending={live.pending.length} onShowNew={live.showNew} result={list.result} />
+      {latest ? (
+        <RunsScanNotes
+          view={latest.view}
+          shown={latest.workflows.length}
+          search={query.search}
+          typed={query.workflowType}
+        />
+      ) : null}
 
-      <RunsTable
-        namespace={namespace}
-        rows={live.loaded && !error ? rows : undefined}
-        error={error}
-        onRetry={() => void list.result.refetch()}
-        filtered={filtered}
-        selected={keyboard.selected}
-        onSelect={keyboard.setSelected}
-      />
+      {picked.size > 0 && !batch ? (
+        <RunsSelectionBar
+          count={picked.size}
+          onAction={(action) => setBatch({ action, targets: [...picked.values()].slice(0, BATCH_MAX_RUNS) })}
+          onClear={clear}
+        />
+      ) : null}
+      {batch ? (
+        <RunsBatch
+          key={`${batch.action}:${batch.targets.map((run) => run.runId).join(",")}`}
+          namespace={namespace}
+          action={batch.action}
+          targets={batch.targets}
+          canAct={permission.canAct}
+          disabledReason={permission.refusal}
+          onClose={() => {
+            setBatch(null);
+            clear();
+          }}
+        />
+      ) : null}
+
+      {cursorProblem ? (
+        <RunsCursorProblem
+          problem={cursorProblem}
+          firstPageHref={`${screenHref(namespace, "runs")}${runsQueryString(firstPage(query))}`}
+          onFirstPage={() => navigate(firstPage(query))}
+        />
+      ) : (
+        <RunsTable
+          namespace={namespace}
+          rows={live.loaded && !error ? rows : undefined}
+          error={error}
+          onRetry={() => void list.result.refetch()}
+          filtered={filtered}
+          selected={keyboard.selected}
+          onSelect={keyboard.setSelected}
+          selection={selection}
+        />
+      )}
 
       <Pager
         label={t("pagination")}
@@ -116,6 +238,8 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   );
 }
 
+const NO_DETAILS = {};
+
 /** The rows on screen, or loading / the error / the empty state (which says whether a filter is the cause). */
 function RunsTable({
   namespace,
@@ -125,6 +249,7 @@ function RunsTable({
   filtered,
   selected,
   onSelect,
+  selection,
 }: {
   namespace: string;
   rows: readonly WorkflowListItem[] | undefined;
@@ -133,8 +258,12 @@ function RunsTable({
   filtered: boolean;
   selected: number;
   onSelect: (index: number) => void;
+  selection: RowSelection;
 }) {
-  const columns = useRunsColumns(namespace);
+  const details = useQuery(runRowDetailsQuery(namespace, rows ?? []));
+  // Stuck ages tick while the list is open; the details themselves refresh every 30 s.
+  const now = useTicker(10_000);
+  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now, selection);
   return (
     <QueryState
       query={{ data: rows, error, refetch: onRetry }}
@@ -151,7 +280,7 @@ function RunsTable({
             getRowId={(row) => row.run_id}
             testId="runs-table"
             rowTestId="runs-row"
-            density="normal"
+            density="dense"
             nowrap
             stickyHeader
             selectedIndex={selected}
@@ -160,6 +289,39 @@ function RunsTable({
         </div>
       )}
     </QueryState>
+  );
+}
+
+/** What the picked rows can have done to them; the batch panel then plans before anything is sent. */
+function RunsSelectionBar({
+  count,
+  onAction,
+  onClear,
+}: {
+  count: number;
+  onAction: (action: BatchAction) => void;
+  onClear: () => void;
+}) {
+  const t = useTranslations("runs");
+  return (
+    <div
+      data-testid="runs-selection"
+      className="flex flex-wrap items-center gap-3 rounded-md border border-line bg-panel px-3 py-2 text-sm"
+    >
+      <span className="font-medium">{t("select.count", { count })}</span>
+      <Button onClick={() => onAction("cancel")} data-testid="runs-batch-cancel">
+        {t("select.cancel")}
+      </Button>
+      <Button variant="danger" onClick={() => onAction("terminate")} data-testid="runs-batch-terminate">
+        {t("select.terminate")}
+      </Button>
+      <Button variant="link" onClick={onClear} className="text-xs">
+        {t("select.clear")}
+      </Button>
+      {count > BATCH_MAX_RUNS ? (
+        <span className="text-xs text-fg-muted">{t("select.capped", { limit: BATCH_MAX_RUNS })}</span>
+      ) : null}
+    </div>
   );
 }
 
@@ -190,15 +352,15 @@ function RunsStatusLine({
   onShowNew,
   result,
 }: {
-  latest: WorkflowList | undefined;
+  latest: RunsPage | undefined;
   pending: number;
   onShowNew: () => void;
-  result: UseQueryResult<WorkflowList>;
+  result: UseQueryResult<RunsPage>;
 }) {
   const t = useTranslations("runs");
   return (
     <div className="flex min-h-8 items-center gap-3 text-sm text-fg-muted" aria-live="polite">
-      {latest ? (
+      {latest && !latest.view.cursorProblem ? (
         // The server's `workflow_count` is the size of this page, not a total (WorkflowController@index,
         // durable-workflow/server@11d35b7 `'workflow_count' => $page->count()`): say "shown", never "runs".
         <span data-testid="runs-count">

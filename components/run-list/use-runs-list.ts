@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { WorkflowList } from "@/lib/dw/schemas-workflows";
 import { runsListQuery } from "@/lib/queries/runs";
+import { asRunsPage } from "@/lib/queries/runs-scan";
 import type { RunsQuery } from "@/components/run-list/run-list-url-state";
 
 /**
@@ -19,10 +20,12 @@ export function useRunsList(
   const options = runsListQuery(namespace, query);
   const identity = JSON.stringify(options.queryKey);
   const isInitial = identity === JSON.stringify(runsListQuery(namespace, initial.query).queryKey);
+  // The server render's answer comes from the same fetcher; older callers may hand a bare list.
+  const seed = isInitial && initial.data ? asRunsPage(initial.data) : null;
   const result = useQuery({
     ...options,
-    initialData: isInitial && initial.data ? initial.data : undefined,
+    initialData: seed ?? undefined,
     placeholderData: keepPreviousData,
   });
-  return { result, identity, initialData: isInitial ? initial.data : null };
+  return { result, identity, initialData: seed };
 }
