@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { TYPE, parse } from "@formatjs/icu-messageformat-parser";
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import en from "@/messages/en.json";
+import ptBR from "@/messages/pt-BR.json";
+import de from "@/messages/de.json";
+import fr from "@/messages/fr.json";
+import ja from "@/messages/ja.json";
+import { LOCALES } from "@/lib/i18n/locales";
+import type { Locale } from "@/lib/i18n/locales";
+import { catalogLeaves } from "@/lib/i18n/catalog-leaves";
+import type { CatalogTree } from "@/lib/i18n/catalog-leaves";
+
+/*
+ * Every non-English catalog is complete and faithful to the English one: the same keys, messages
+ * that parse as ICU, the same arguments with the same types, the same select options and explicit
+ * plural cases, and no English left in place of a translation. A partial catalog would fall back to
+ * English key by key (lib/i18n/messages.ts) and give a mixed-language screen, so gaps fail here.
+ */
+
+const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja };
+
+/**
+ * Messages that may read exactly as in English: brand names, codes, bare placeholders and words the
+ * language's own Durable Workflow documentation uses untranslated. Kept short on purpose: a new
+ * entry should be a word that documentation keeps, not a way to skip a translation.
+ */
+const SAME_AS_ENGLISH: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
+  shared: ["Breakwater", "{page} · Breakwater", "UTC", "Workflow", "ID", "JSON", "; "],
+  "pt-BR": ["Namespace", "Worker", "Workers", "Lease", "Replay", "Status", "Backlog", "Memo", "Runtime"],
+  de: ["Namespace", "Server", "System", "Status", "Version {version}", "Worker", "Backlog", "Memo", "Runtime", "live"],
+  fr: ["Namespace", "Worker", "Workers", "Version {version}", "Runtime", "Type", "Message", "Source"],
+  ja: [],
+};
+
+/** True when a message has no letters outside its placeholders (`{text}`, `{number} / {count}`). */
+function onlyPlaceholders(message: string): boolean {
+  return !/\p{L}/u.test(message.replace(/\{[^{}]*\}/g, ""));
+}
+
+interface Shape {
+  /** Every argument by name, with its type (`argument`, `number`, `plural`, `select`, …). */
+  args: Map<string, string>;
+  /** Per select argument, its sorted options; per plural, its sorted explicit `=N` cases. */
+  cases: Map<string, string[]>;
+  /** Plural category keywords used (`one`, `few`, `other`…), per plural argument. */
+  categories: Map<string, Set<string>>;
+}
+
+const TYPE_NAMES: Partial<Record<TYPE, string>> = {
+  [TYPE.argument]: "argument",
+  [TYPE.number]: "number",
+  [TYPE.date]: "date",
+  [TYPE.time]: "time",
+  [TYPE.select]: "select",
+  [TYPE.plural]: "plural",
+  [TYPE.tag]: "tag",
+};
+
+function collectShape(elements: MessageFormatElement[], shape: Shape): Shape {
+  for (const element of elements) {
+    if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
+    const typeName = TYPE_NAMES[element.type] ?? String(element.type);
+    const previous = shape.args.get(element.value);
+    // An argument used twice with different types is recorded as both, so a change cannot hide.
+    shape.args.set(element.value, previous && previous !== typeName ? `${previous}|${typeName}` : typeName);
+    if (element.type === TYPE.select || element.type === TYPE.plural) {
+      const keys = Object.keys(element.options);
+      const cases = element.type === TYPE.select ? keys : keys.filter((key) => key.startsWith("="));
+      const caseKey = `${element.value}:${typeName}`;
+      shape.cases.set(caseKey, [...new Set([...(shape.cases.get(caseKey) ?? []), ...cases])].sort());
+      if (element.type === TYPE.plural) {
+        const used = shape.categories.get(element.value) ?? new Set<string>();
+        for (const key of keys) if (!key.startsWith("=")) used.add(key);
+        shape.categories.set(element.value, used);
+      }
+      for (const option of Object.values(element.options)) collectShape(option.value, shape);
+    }
+    if (element.type === TYPE.tag) collectShape(element.children, shape);
+  }
+  return shape;
+}
+
+function shapeOf(message: string): Shape {
+  return collectShape(parse(message), { args: new Map(), cases: new Map(), categories: new Map() });
+}
+
+function sorted<T>(map: Map<string, T>): [string, T][] {
+  return [...map].sort(([a], [b]) => a.localeCompare(b));
+}
+
+const english = catalogLeaves(en);
+
+describe.each(Object.entries(CATALOGS))("the %s catalog", (locale, catalog) => {
+  const messages = catalogLeaves(catalog);
+  const categories = new Set<string>(new Intl.PluralRules(locale).resolvedOptions().pluralCategories);
+  const allowed = new Set([...SAME_AS_ENGLISH.shared, ...SAME_AS_ENGLISH[locale as Exclude<Locale, "en">]]);
+
+  it("is listed as a locale", () => {
+    expect(LOCALES).toContain(locale);
+  });
+
+  it("has every English key", () => {
+    const missing = [...english.keys()].filter((key) => !messages.has(key));
+    expect(missing, `${missing.length} of ${english.size} keys missing`).toEqual([]);
+  });
+
+  it("has no key English lacks", () => {
+    expect([...messages.keys()].filter((key) => !english.has(key))).toEqual([]);
+  });
+
+  it("has only messages that parse as ICU", () => {
+    const broken: string[] = [];
+    for (const [key, message] of messages) {
+      try {
+        parse(message);
+      } catch (error) {
+        broken.push(`${key}: ${(error as Error).message}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("keeps each message's arguments, their types and their select and explicit plural cases", () => {
+    const differing: string[] = [];
+    for (const [key, message] of messages) {
+      const source = english.get(key);
+      if (source === undefined) continue;
+      let ours: Shape;
+      try {
+        ours = shapeOf(message);
+      } catch {
+        continue; // reported by the parse test
+      }
+      const theirs = shapeOf(source);
+      const same =
+        JSON.stringify(sorted(ours.args)) === JSON.stringify(sorted(theirs.args)) &&
+        JSON.stringify(sorted(ours.cases)) === JSON.stringify(sorted(theirs.cases));
+      if (!same)
+        differing.push(`${key}: ${JSON.stringify(sorted(ours.args))} vs ${JSON.stringify(sorted(theirs.args))}`);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it("gives every plural an `other` case and only the plural categories of its language", () => {
+    const wrong: string[] = [];
+    for (const [key, message] of messages) {
+      let shape: Shape;
+      try {
+        shape = shapeOf(message);
+      } catch {
+        continue;
+      }
+      for (const [arg, used] of shape.categories) {
+        if (!used.has("other")) wrong.push(`${key}: {${arg}} has no other`);
+        for (const category of used) {
+          if (!categories.has(category)) wrong.push(`${key}: {${arg}} uses "${category}", not a ${locale} category`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("writes apostrophes as ’ where English has no ICU quote, so ' cannot swallow a placeholder", () => {
+    const quoted = [...messages].filter(([key, message]) => message.includes("'") && !english.get(key)?.includes("'"));
+    expect(quoted.map(([key]) => key)).toEqual([]);
+  });
+
+  it("translates every message, except loanwords, codes and bare placeholders", () => {
+    const untranslated = [...messages]
+      .filter(([key, message]) => message === english.get(key))
+      .filter(([, message]) => !allowed.has(message) && !onlyPlaceholders(message))
+      .map(([key, message]) => `${key} = ${message}`);
+    expect(untranslated).toEqual([]);
+  });
+});
+
+describe("the catalog checks themselves", () => {
+  it("see an argument renamed, retyped or dropped inside a plural", () => {
+    const source = shapeOf("{count, plural, one {# run of {total}} other {# runs of {total}}}");
+    const renamed = shapeOf("{count, plural, one {# exécution sur {all}} other {# exécutions sur {all}}}");
+    const retyped = shapeOf("{count, select, one {x {total}} other {y {total}}}");
+    expect(sorted(renamed.args)).not.toEqual(sorted(source.args));
+    expect(sorted(retyped.args)).not.toEqual(sorted(source.args));
+  });
+
+  it("see an explicit plural case dropped and an ASCII apostrophe that quotes a placeholder", () => {
+    const source = shapeOf("{count, plural, =0 {none} other {#}}");
+    expect(sorted(shapeOf("{count, plural, other {#}}").cases)).not.toEqual(sorted(source.cases));
+    expect(sorted(shapeOf("l'{name}").args)).toEqual([]);
+  });
+
+  it("knows each language's plural categories (French has many, Japanese only other)", () => {
+    expect(new Intl.PluralRules("fr").resolvedOptions().pluralCategories).toContain("many");
+    expect(new Intl.PluralRules("ja").resolvedOptions().pluralCategories).toEqual(["other"]);
+  });
+});
