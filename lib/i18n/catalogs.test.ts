@@ -21,8 +21,9 @@ import type { CatalogTree } from "@/lib/i18n/catalog-leaves";
 const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja };
 
 /**
- * Words a message may keep from English: brand names, codes, and the terms the language's own Durable
- * Workflow documentation leaves untranslated (the Portuguese page says "lease", "replay", "backoff").
+ * Words a message may keep from English: brand names, codes, the terms the language's own Durable
+ * Workflow documentation leaves untranslated (the Portuguese page says "lease", "replay", "backoff"),
+ * and words the language spells the same (French "exceptions", "transport").
  * A message identical to its English source passes only when each of its words is listed here (or
  * it is bare placeholders and punctuation). Kept short on purpose: an entry is a word that the
  * documentation keeps, not a way to skip a translation.
@@ -31,13 +32,43 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
   shared: ["breakwater", "utc", "workflow", "id", "json", "http", "namespace", "worker", "workers", "runtime"],
   "pt-BR": ["lease", "replay", "backoff", "heartbeat", "status", "backlog", "memo", "local", "total", "pollers"],
   de: ["server", "system", "status", "version", "backlog", "memo", "live"],
-  fr: ["version", "type", "message", "source", "total", "signal", "pollers", "backlog"],
+  fr: [
+    "version",
+    "type",
+    "types",
+    "message",
+    "source",
+    "total",
+    "pollers",
+    "backoff",
+    "pages",
+    "exceptions",
+    "trace",
+    "transport",
+    "parents",
+    "admission",
+  ],
   ja: [],
 };
 
+/** The literal text of a message: what it says around its arguments, plural and select branches included. */
+function literalText(elements: MessageFormatElement[]): string {
+  return elements
+    .map((element) => {
+      if (element.type === TYPE.literal) return element.value;
+      if (element.type === TYPE.select || element.type === TYPE.plural) {
+        return Object.values(element.options)
+          .map((option) => literalText(option.value))
+          .join(" ");
+      }
+      return element.type === TYPE.tag ? literalText(element.children) : " ";
+    })
+    .join("");
+}
+
 /** The words of a message outside its placeholders, lower-cased; one-letter units ("s") do not count. */
 function wordsOf(message: string): string[] {
-  const text = message.replace(/\{[^{}]*\}/g, " ");
+  const text = literalText(parse(message));
   return [...text.matchAll(/\p{L}[\p{L}\p{M}-]*/gu)].map((m) => m[0].toLowerCase()).filter((w) => w.length > 1);
 }
 
@@ -136,11 +167,8 @@ describe.each(Object.entries(CATALOGS))("the %s catalog", (locale, catalog) => {
         continue; // reported by the parse test
       }
       const theirs = shapeOf(source);
-      const same =
-        JSON.stringify(sorted(ours.args)) === JSON.stringify(sorted(theirs.args)) &&
-        JSON.stringify(sorted(ours.cases)) === JSON.stringify(sorted(theirs.cases));
-      if (!same)
-        differing.push(`${key}: ${JSON.stringify(sorted(ours.args))} vs ${JSON.stringify(sorted(theirs.args))}`);
+      const summary = (shape: Shape) => JSON.stringify([sorted(shape.args), sorted(shape.cases)]);
+      if (summary(ours) !== summary(theirs)) differing.push(`${key}: ${summary(ours)}, English ${summary(theirs)}`);
     }
     expect(differing).toEqual([]);
   });
@@ -197,6 +225,7 @@ describe("the catalog checks themselves", () => {
     expect(wordsOf("Workflow {workflowId}")).toEqual(["workflow"]);
     expect(wordsOf("{count} s · {text}")).toEqual([]);
     expect(wordsOf("Worker {name} is stale")).toEqual(["worker", "is", "stale"]);
+    expect(wordsOf("{count, plural, one {# run} other {# runs}}")).toEqual(["run", "runs"]);
   });
 
   it("knows each language's plural categories (French has many, Japanese only other)", () => {
