@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import en from "../messages/en.json";
@@ -48,10 +49,20 @@ function shownTexts(page: Page): Promise<string[]> {
   });
 }
 
+const SCREENSHOTS = "test-results/screenshots";
+
+/** Checks a screen and keeps a full-page screenshot of it, to look for overflow by eye. */
 async function expectNoEnglish(page: Page, leftovers: Set<string>, screen: string) {
   const found = (await shownTexts(page)).filter((text) => leftovers.has(text));
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const lang = await page.locator("html").getAttribute("lang");
+  await page.screenshot({ path: `${SCREENSHOTS}/locale-${lang}-${screen.replace(/\W+/g, "-")}.png`, fullPage: true });
   expect(found, `English left on ${screen}`).toEqual([]);
 }
+
+test.beforeAll(() => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
 
 /** The connection indicator leaves "checking" only through client-side queries: hydrated. */
 const hydrated = (page: Page) =>
@@ -96,10 +107,11 @@ for (const [locale, catalog] of Object.entries(CATALOGS)) {
       await hydrated(page);
       await expect(page.getByTestId("run-view-progress")).toHaveAttribute("data-state", "done", { timeout: 60_000 });
       await expectNoEnglish(page, leftovers, "run detail");
-      for (const tab of await page.getByRole("tab").all()) {
+      const tabs = await page.getByRole("tab").all();
+      for (const [index, tab] of tabs.entries()) {
         await tab.click();
         await expect(tab).toHaveAttribute("aria-selected", "true");
-        await expectNoEnglish(page, leftovers, `run detail, tab ${await tab.textContent()}`);
+        await expectNoEnglish(page, leftovers, `run detail view ${index + 1}`);
       }
     });
   });
