@@ -37,4 +37,9 @@ describe("message catalogs", () => {
     expect(messages.nav.runs).toBe("Läufe");
     expect([...leaves(messages).keys()].sort()).toEqual([...english.keys()].sort());
   });
+
+  it("loads the Portuguese and French catalogs under their locale codes", () => {
+    expect(loadMessages("pt-BR").nav.runs).toBe("Execuções");
+    expect(loadMessages("fr").nav.runs).toBe("Exécutions");
+  });
 });
