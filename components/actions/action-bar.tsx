@@ -1,5 +1,6 @@
 "use client";
 
+import { useLocale } from "next-intl";
 import type { RunAction, RunCapabilities } from "@/lib/views/capabilities";
 import { RUN_ACTIONS } from "@/lib/views/capabilities";
 import { RUN_ACTION_FORMS } from "@/lib/actions/forms";
@@ -78,13 +79,16 @@ export function reasonId(reasons: Record<RunAction, string | null>, action: RunA
 /** The reasons as a list under the bar, so they are readable without hovering. */
 export function DisabledReasons({ reasons }: { reasons: Record<RunAction, string | null> }) {
   const { t } = useActionWords();
+  const locale = useLocale();
   const groups = reasonGroups(reasons);
   if (groups.length === 0) return null;
+  // The action names are joined as the locale lists words ("Repair, Cancel and Signal", "Réparer, Annuler et Signaler").
+  const list = new Intl.ListFormat(locale, { type: "conjunction" });
   return (
     <ul className="space-y-0.5 text-xs text-fg-muted" data-testid="action-reasons">
       {groups.map(({ actions, text }) => (
         <li key={actions.join(" ")} id={`run-action-why-${actions[0]}`} data-reason-for={actions.join(" ")}>
-          <span className="font-medium">{actions.map((action) => t(`action.${action}`)).join(", ")}:</span> {text}
+          <span className="font-medium">{list.format(actions.map((action) => t(`action.${action}`)))}:</span> {text}
         </li>
       ))}
     </ul>

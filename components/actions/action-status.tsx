@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useFormatter } from "next-intl";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
 import type { ConfirmState } from "@/components/actions/use-confirmation";
@@ -74,6 +75,7 @@ function ConfirmationView({
 }) {
   const words = useActionWords();
   const { t } = words;
+  const format = useFormatter();
   const { confirmation, target } = confirm;
   const mark: Record<string, string> = { done: "✓", pending: "…", failed: "✗", skipped: "–" };
   return (
@@ -86,7 +88,13 @@ function ConfirmationView({
       <p className="font-medium">
         {confirmation.phase === "awaiting" ? t("confirm.awaiting") : null}
         {confirmation.phase === "confirmed"
-          ? t("confirm.confirmed", { seconds: ((confirm.durableMs ?? 0) / 1000).toFixed(1) })
+          ? t("confirm.confirmed", {
+              // One decimal in the operator's locale ("1.5 s", "1,5 s"), as the other durations read.
+              seconds: format.number((confirm.durableMs ?? 0) / 1000, {
+                minimumFractionDigits: 1,
+                maximumFractionDigits: 1,
+              }),
+            })
           : null}
         {confirmation.phase === "failed" ? t("confirm.failed") : null}
         {confirmation.phase === "timed_out"

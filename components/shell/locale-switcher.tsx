@@ -4,13 +4,21 @@ import { useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { LOCALES } from "@/lib/i18n/locales";
+import type { Locale } from "@/lib/i18n/locales";
 import { LOCALE_COOKIE, preferenceCookie } from "@/lib/preferences";
 
-/** Each language is named in itself, so an operator can find theirs whatever the current locale. */
-function endonym(locale: string): string {
-  const name = new Intl.DisplayNames([locale], { type: "language" }).of(locale) ?? locale;
-  return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
-}
+/**
+ * Each language named in itself, so an operator can find theirs whatever the current locale. Written
+ * out rather than asked of Intl.DisplayNames: a runtime with reduced ICU data names them in English
+ * or not at all, and server and browser would then disagree at hydration.
+ */
+const ENDONYMS: Record<Locale, string> = {
+  en: "English",
+  "pt-BR": "Português (Brasil)",
+  de: "Deutsch",
+  fr: "Français",
+  ja: "日本語",
+};
 
 export function LocaleSwitcher() {
   const t = useTranslations("locale");
@@ -32,7 +40,7 @@ export function LocaleSwitcher() {
       >
         {LOCALES.map((code) => (
           <option key={code} value={code} lang={code}>
-            {endonym(code)}
+            {ENDONYMS[code]}
           </option>
         ))}
       </select>

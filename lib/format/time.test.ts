@@ -28,6 +28,8 @@ describe("formatDateTime / formatTime", () => {
   it("renders UTC with the zone named, per locale", () => {
     expect(formatDateTime(instant, { locale: "en", timeZone: "UTC" })).toBe("Apr 13, 2026, 12:00:05 UTC");
     expect(formatDateTime(instant, { locale: "de", timeZone: "UTC" })).toBe("13. Apr. 2026, 12:00:05 UTC");
+    expect(formatDateTime(instant, { locale: "pt-BR", timeZone: "UTC" })).toBe("13 de abr. de 2026, 12:00:05 UTC");
+    expect(formatDateTime(instant, { locale: "fr", timeZone: "UTC" })).toBe("13 avr. 2026, 12:00:05 UTC");
   });
 
   it("shifts to the chosen local zone", () => {
@@ -64,6 +66,8 @@ describe("formatDuration", () => {
   it("follows the locale", () => {
     expect(formatDuration(3_723_000, "de")).toBe("1h, 2 Min.");
     expect(formatDuration(250, "de")).toBe("250 ms");
+    expect(formatDuration(3_900_000, "pt-BR")).toBe("1 h 5 min");
+    expect(formatDuration(200_000, "fr")).toBe("3min 20s");
   });
 
   it("keeps the sign of negative durations and refuses non-finite ones", () => {
@@ -83,6 +87,8 @@ describe("formatRelative", () => {
   });
   it("speaks the locale", () => {
     expect(formatRelative("2026-12-01T11:57:00Z", now, "de")).toBe("vor 3 Min.");
+    expect(formatRelative("2026-12-01T11:57:00Z", now, "pt-BR")).toBe("há 3 min.");
+    expect(formatRelative(now + 20_000, now, "fr")).toBe("dans 20\u00a0s"); // French puts a no-break space before the unit
   });
   it("returns an unreadable value as given", () => {
     expect(formatRelative("not a time", now, "en")).toBe("not a time");

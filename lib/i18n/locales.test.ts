@@ -10,14 +10,28 @@ describe("parseAcceptLanguage", () => {
 });
 
 describe("resolveLocale", () => {
+  it("gives every Portuguese the Brazilian catalog, and matches tags case-insensitively", () => {
+    for (const header of ["pt", "pt-BR", "pt-PT", "PT-br", "es;q=0.1, pt-PT;q=0.9"]) {
+      expect(resolveLocale(undefined, header), header).toBe("pt-BR");
+    }
+  });
+
+  it("keeps the cookie's choice over Accept-Language", () => {
+    expect(resolveLocale("pt-BR", "fr-FR,fr")).toBe("pt-BR");
+    expect(resolveLocale("fr", "pt-BR")).toBe("fr");
+    expect(resolveLocale("ja", "de")).toBe("ja");
+  });
+
   it("prefers the cookie when it names a shipped locale", () => {
     expect(resolveLocale("de", "en-US,en")).toBe("de");
     expect(resolveLocale("xx", "de-DE,de;q=0.9")).toBe("de");
   });
 
   it("falls back through Accept-Language to English", () => {
-    expect(resolveLocale(undefined, "ja, de-AT;q=0.7, en;q=0.5")).toBe("de");
-    expect(resolveLocale(undefined, "ja, pt-BR")).toBe("en");
+    expect(resolveLocale(undefined, "ko, de-AT;q=0.7, en;q=0.5")).toBe("de");
+    expect(resolveLocale(undefined, "ja-JP,ja;q=0.9")).toBe("ja");
+    expect(resolveLocale(undefined, "fr-CA, en;q=0.5")).toBe("fr");
+    expect(resolveLocale(undefined, "ko, zh-CN;q=0.8")).toBe("en");
     expect(resolveLocale(undefined, "*")).toBe("en");
     expect(resolveLocale(undefined, undefined)).toBe("en");
   });

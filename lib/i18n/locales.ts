@@ -1,8 +1,9 @@
 /**
- * Locales the console ships a catalog for. English is the source catalog; every other locale may be
- * partial and falls back to English key by key (see `loadMessages`).
+ * Locales the console ships a catalog for: the languages the Durable Workflow documentation is
+ * published in. English is the source catalog; a key another catalog lacks falls back to English
+ * (see `loadMessages`), and lib/i18n/catalogs.test.ts fails when one does.
  */
-export const LOCALES = ["en", "de"] as const;
+export const LOCALES = ["en", "pt-BR", "de", "fr", "ja"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 
@@ -38,8 +39,20 @@ export function parseAcceptLanguage(header: string | null | undefined): string[]
 }
 
 /**
+ * The catalog for a language tag: the exact locale (case-insensitive), else the one catalog of its
+ * primary language, so `pt` and `pt-PT` get Brazilian Portuguese and `de-AT` gets German.
+ */
+function localeForTag(tag: string): Locale | undefined {
+  const lower = tag.toLowerCase();
+  const exact = LOCALES.find((locale) => locale.toLowerCase() === lower);
+  if (exact) return exact;
+  const primary = lower.split("-")[0];
+  return LOCALES.find((locale) => locale.toLowerCase().split("-")[0] === primary);
+}
+
+/**
  * The locale for a request: an explicit choice (cookie) wins, then the first Accept-Language range
- * whose primary language has a catalog, then English.
+ * whose language has a catalog, then English.
  */
 export function resolveLocale(
   cookieValue: string | null | undefined,
@@ -48,8 +61,8 @@ export function resolveLocale(
   if (isLocale(cookieValue)) return cookieValue;
   for (const tag of parseAcceptLanguage(acceptLanguage)) {
     if (tag === "*") return DEFAULT_LOCALE;
-    const primary = tag.split("-")[0];
-    if (isLocale(primary)) return primary;
+    const locale = localeForTag(tag);
+    if (locale) return locale;
   }
   return DEFAULT_LOCALE;
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import en from "@/messages/en.json";
+import ptBR from "@/messages/pt-BR.json";
 import de from "@/messages/de.json";
+import fr from "@/messages/fr.json";
+import ja from "@/messages/ja.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import { loadMessages, mergeCatalog } from "@/lib/i18n/messages";
 import { catalogLeaves as leaves, placeholdersOf as placeholders } from "@/lib/i18n/catalog-leaves";
@@ -10,7 +13,7 @@ describe("message catalogs", () => {
   const english = leaves(en);
 
   it("has a catalog file for every listed locale, with no key English lacks", () => {
-    const catalogs: Record<string, Tree> = { en, de };
+    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja };
     for (const locale of LOCALES) {
       const catalog = catalogs[locale];
       expect(catalog, locale).toBeDefined();
@@ -33,5 +36,10 @@ describe("message catalogs", () => {
     const messages = loadMessages("de");
     expect(messages.nav.runs).toBe("Läufe");
     expect([...leaves(messages).keys()].sort()).toEqual([...english.keys()].sort());
+  });
+
+  it("loads the Portuguese and French catalogs under their locale codes", () => {
+    expect(loadMessages("pt-BR").nav.runs).toBe("Execuções");
+    expect(loadMessages("fr").nav.runs).toBe("Exécutions");
   });
 });

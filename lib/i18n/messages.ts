@@ -1,5 +1,8 @@
 import en from "@/messages/en.json";
+import ptBR from "@/messages/pt-BR.json";
 import de from "@/messages/de.json";
+import fr from "@/messages/fr.json";
+import ja from "@/messages/ja.json";
 import type { Locale } from "@/lib/i18n/locales";
 
 export type Messages = typeof en;
@@ -7,7 +10,7 @@ export type Messages = typeof en;
 /** A catalog that may lack keys: partial locales are allowed, English fills the gaps. */
 type PartialCatalog = { [key: string]: string | PartialCatalog };
 
-const CATALOGS: Record<Locale, PartialCatalog> = { en, de };
+const CATALOGS: Record<Locale, PartialCatalog> = { en, "pt-BR": ptBR, de, fr, ja };
 
 function isCatalog(value: unknown): value is PartialCatalog {
   return typeof value === "object" && value !== null && !Array.isArray(value);

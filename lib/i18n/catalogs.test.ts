@@ -1,0 +1,235 @@
+import { describe, expect, it } from "vitest";
+import { TYPE, parse } from "@formatjs/icu-messageformat-parser";
+import type { MessageFormatElement } from "@formatjs/icu-messageformat-parser";
+import en from "@/messages/en.json";
+import ptBR from "@/messages/pt-BR.json";
+import de from "@/messages/de.json";
+import fr from "@/messages/fr.json";
+import ja from "@/messages/ja.json";
+import { LOCALES } from "@/lib/i18n/locales";
+import type { Locale } from "@/lib/i18n/locales";
+import { catalogLeaves } from "@/lib/i18n/catalog-leaves";
+import type { CatalogTree } from "@/lib/i18n/catalog-leaves";
+
+/*
+ * Every non-English catalog is complete and faithful to the English one: the same keys, messages
+ * that parse as ICU, the same arguments with the same types, the same select options and explicit
+ * plural cases, and no English left in place of a translation. A partial catalog would fall back to
+ * English key by key (lib/i18n/messages.ts) and give a mixed-language screen, so gaps fail here.
+ */
+
+const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja };
+
+/**
+ * Words a message may keep from English: brand names, codes, the terms the language's own Durable
+ * Workflow documentation leaves untranslated (the Portuguese page says "lease", "replay", "backoff"),
+ * and words the language spells the same (French "exceptions", "transport").
+ * A message identical to its English source passes only when each of its words is listed here (or
+ * it is bare placeholders and punctuation). Kept short on purpose: an entry is a word that the
+ * documentation keeps, not a way to skip a translation.
+ */
+const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
+  shared: ["breakwater", "utc", "workflow", "id", "json", "http", "namespace", "worker", "workers", "runtime"],
+  "pt-BR": ["lease", "replay", "backoff", "heartbeat", "status", "backlog", "memo", "local", "total", "pollers"],
+  de: ["server", "system", "status", "version", "backlog", "memo", "live"],
+  fr: [
+    "version",
+    "type",
+    "types",
+    "message",
+    "source",
+    "total",
+    "pollers",
+    "backoff",
+    "pages",
+    "exceptions",
+    "trace",
+    "transport",
+    "parents",
+    "admission",
+  ],
+  ja: [],
+};
+
+/** The literal text of a message: what it says around its arguments, plural and select branches included. */
+function literalText(elements: MessageFormatElement[]): string {
+  return elements
+    .map((element) => {
+      if (element.type === TYPE.literal) return element.value;
+      if (element.type === TYPE.select || element.type === TYPE.plural) {
+        return Object.values(element.options)
+          .map((option) => literalText(option.value))
+          .join(" ");
+      }
+      return element.type === TYPE.tag ? literalText(element.children) : " ";
+    })
+    .join("");
+}
+
+/** The words of a message outside its placeholders, lower-cased; one-letter units ("s") do not count. */
+function wordsOf(message: string): string[] {
+  const text = literalText(parse(message));
+  return [...text.matchAll(/\p{L}[\p{L}\p{M}-]*/gu)].map((m) => m[0].toLowerCase()).filter((w) => w.length > 1);
+}
+
+interface Shape {
+  /** Every argument by name, with its type (`argument`, `number`, `plural`, `select`, …). */
+  args: Map<string, string>;
+  /** Per select argument, its sorted options; per plural, its sorted explicit `=N` cases. */
+  cases: Map<string, string[]>;
+  /** Plural category keywords used (`one`, `few`, `other`…), per plural argument. */
+  categories: Map<string, Set<string>>;
+}
+
+const TYPE_NAMES: Partial<Record<TYPE, string>> = {
+  [TYPE.argument]: "argument",
+  [TYPE.number]: "number",
+  [TYPE.date]: "date",
+  [TYPE.time]: "time",
+  [TYPE.select]: "select",
+  [TYPE.plural]: "plural",
+  [TYPE.tag]: "tag",
+};
+
+function collectShape(elements: MessageFormatElement[], shape: Shape): Shape {
+  for (const element of elements) {
+    if (element.type === TYPE.literal || element.type === TYPE.pound) continue;
+    const typeName = TYPE_NAMES[element.type] ?? String(element.type);
+    const previous = shape.args.get(element.value);
+    // An argument used twice with different types is recorded as both, so a change cannot hide.
+    shape.args.set(element.value, previous && previous !== typeName ? `${previous}|${typeName}` : typeName);
+    if (element.type === TYPE.select || element.type === TYPE.plural) {
+      const keys = Object.keys(element.options);
+      const cases = element.type === TYPE.select ? keys : keys.filter((key) => key.startsWith("="));
+      const caseKey = `${element.value}:${typeName}`;
+      shape.cases.set(caseKey, [...new Set([...(shape.cases.get(caseKey) ?? []), ...cases])].sort());
+      if (element.type === TYPE.plural) {
+        const used = shape.categories.get(element.value) ?? new Set<string>();
+        for (const key of keys) if (!key.startsWith("=")) used.add(key);
+        shape.categories.set(element.value, used);
+      }
+      for (const option of Object.values(element.options)) collectShape(option.value, shape);
+    }
+    if (element.type === TYPE.tag) collectShape(element.children, shape);
+  }
+  return shape;
+}
+
+function shapeOf(message: string): Shape {
+  return collectShape(parse(message), { args: new Map(), cases: new Map(), categories: new Map() });
+}
+
+function sorted<T>(map: Map<string, T>): [string, T][] {
+  return [...map].sort(([a], [b]) => a.localeCompare(b));
+}
+
+const english = catalogLeaves(en);
+
+describe.each(Object.entries(CATALOGS))("the %s catalog", (locale, catalog) => {
+  const messages = catalogLeaves(catalog);
+  const categories = new Set<string>(new Intl.PluralRules(locale).resolvedOptions().pluralCategories);
+  const loanwords = new Set([...LOANWORDS.shared, ...LOANWORDS[locale as Exclude<Locale, "en">]]);
+
+  it("is listed as a locale", () => {
+    expect(LOCALES).toContain(locale);
+  });
+
+  it("has every English key", () => {
+    const missing = [...english.keys()].filter((key) => !messages.has(key));
+    expect(missing, `${missing.length} of ${english.size} keys missing`).toEqual([]);
+  });
+
+  it("has no key English lacks", () => {
+    expect([...messages.keys()].filter((key) => !english.has(key))).toEqual([]);
+  });
+
+  it("has only messages that parse as ICU", () => {
+    const broken: string[] = [];
+    for (const [key, message] of messages) {
+      try {
+        parse(message);
+      } catch (error) {
+        broken.push(`${key}: ${(error as Error).message}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("keeps each message's arguments, their types and their select and explicit plural cases", () => {
+    const differing: string[] = [];
+    for (const [key, message] of messages) {
+      const source = english.get(key);
+      if (source === undefined) continue;
+      let ours: Shape;
+      try {
+        ours = shapeOf(message);
+      } catch {
+        continue; // reported by the parse test
+      }
+      const theirs = shapeOf(source);
+      const summary = (shape: Shape) => JSON.stringify([sorted(shape.args), sorted(shape.cases)]);
+      if (summary(ours) !== summary(theirs)) differing.push(`${key}: ${summary(ours)}, English ${summary(theirs)}`);
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it("gives every plural an `other` case and only the plural categories of its language", () => {
+    const wrong: string[] = [];
+    for (const [key, message] of messages) {
+      let shape: Shape;
+      try {
+        shape = shapeOf(message);
+      } catch {
+        continue;
+      }
+      for (const [arg, used] of shape.categories) {
+        if (!used.has("other")) wrong.push(`${key}: {${arg}} has no other`);
+        for (const category of used) {
+          if (!categories.has(category)) wrong.push(`${key}: {${arg}} uses "${category}", not a ${locale} category`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("writes apostrophes as ’ where English has no ICU quote, so ' cannot swallow a placeholder", () => {
+    const quoted = [...messages].filter(([key, message]) => message.includes("'") && !english.get(key)?.includes("'"));
+    expect(quoted.map(([key]) => key)).toEqual([]);
+  });
+
+  it("translates every message, except loanwords, codes and bare placeholders", () => {
+    const untranslated = [...messages]
+      .filter(([key, message]) => message === english.get(key))
+      .filter(([, message]) => !wordsOf(message).every((word) => loanwords.has(word)))
+      .map(([key, message]) => `${key} = ${message}`);
+    expect(untranslated).toEqual([]);
+  });
+});
+
+describe("the catalog checks themselves", () => {
+  it("see an argument renamed, retyped or dropped inside a plural", () => {
+    const source = shapeOf("{count, plural, one {# run of {total}} other {# runs of {total}}}");
+    const renamed = shapeOf("{count, plural, one {# exécution sur {all}} other {# exécutions sur {all}}}");
+    const retyped = shapeOf("{count, select, one {x {total}} other {y {total}}}");
+    expect(sorted(renamed.args)).not.toEqual(sorted(source.args));
+    expect(sorted(retyped.args)).not.toEqual(sorted(source.args));
+  });
+
+  it("see an explicit plural case dropped and an ASCII apostrophe that quotes a placeholder", () => {
+    const source = shapeOf("{count, plural, =0 {none} other {#}}");
+    expect(sorted(shapeOf("{count, plural, other {#}}").cases)).not.toEqual(sorted(source.cases));
+    expect(sorted(shapeOf("l'{name}").args)).toEqual([]);
+  });
+
+  it("let a loanword through but not an English sentence around it", () => {
+    expect(wordsOf("Workflow {workflowId}")).toEqual(["workflow"]);
+    expect(wordsOf("{count} s · {text}")).toEqual([]);
+    expect(wordsOf("Worker {name} is stale")).toEqual(["worker", "is", "stale"]);
+    expect(wordsOf("{count, plural, one {# run} other {# runs}}")).toEqual(["run", "runs"]);
+  });
+
+  it("knows each language's plural categories (French has many, Japanese only other)", () => {
+    expect(new Intl.PluralRules("fr").resolvedOptions().pluralCategories).toContain("many");
+    expect(new Intl.PluralRules("ja").resolvedOptions().pluralCategories).toEqual(["other"]);
+  });
+});
