@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { ActivityAttemptBar, ChildBar, RetryMarker, TimerBar, WorkflowBar } from "./timeline";
-import { activityLabel, timelineList, timelineRows } from "./timeline";
+import type { ActivityAttemptBar, ChildBar, RetryMarker, TimelineBar, TimerBar, WorkflowBar } from "./timeline";
+import {
+  activityLabel,
+  fittingAttemptLabels,
+  laneSubject,
+  markerKindsOf,
+  timelineList,
+  timelineRows,
+} from "./timeline";
 import activityTimeout from "./fixtures/activity-timeout.json";
 import exhausted from "./fixtures/exhausted-retries.json";
 import leaseExpiry from "./fixtures/lease-expiry.json";
@@ -159,5 +166,50 @@ describe("activityLabel", () => {
   it("uses the class basename the engine shows", () => {
     expect(activityLabel(null, "App\\Activities\\ChargeCard")).toBe("ChargeCard");
     expect(activityLabel("orders.send-confirmation")).toBe("orders.send-confirmation");
+  });
+});
+
+describe("lane labels, legend and attempt labels", () => {
+  const timer = (label: string | null, delaySeconds: number | null): TimelineBar => ({
+    kind: "timer",
+    lane: "timer:t1",
+    label,
+    timerId: "t1",
+    start: 0,
+    end: 1,
+    status: "fired",
+    fireAt: 1,
+    delaySeconds,
+  });
+
+  it("a plain timer is not 'timer timer': its kind shows only for timeouts", () => {
+    // The embedded server writes timer_kind "timer" (server/engine/workflow-tasks.ts), the engine null or a timeout kind.
+    expect(laneSubject(timer("timer", 60))).toEqual({ kind: "timer", timeout: null, otherKind: null, seconds: 60 });
+    expect(laneSubject(timer(null, 60))).toEqual({ kind: "timer", timeout: null, otherKind: null, seconds: 60 });
+    expect(laneSubject(timer("signal_timeout", 30))).toMatchObject({ timeout: "signal", seconds: 30 });
+    expect(laneSubject(timer("condition_timeout", null))).toMatchObject({ timeout: "condition" });
+    expect(laneSubject(timer("schedule_guard", 5))).toMatchObject({ timeout: null, otherKind: "schedule_guard" });
+  });
+
+  it("the legend lists only marker kinds the run has", () => {
+    const chart = timelineRows(activityTimeout.history_events, { activities: activityTimeout.activities });
+    expect(markerKindsOf(chart.markers)).toEqual(["failure", "retry"]);
+    expect(markerKindsOf(chart.markers.filter((marker) => marker.kind === "failure"))).toEqual(["failure"]);
+    expect(markerKindsOf([])).toEqual([]);
+  });
+
+  it("labels an attempt only where the label fits and does not overlap the previous one", () => {
+    const axis = { start: 0, end: 1000, span: 1000 };
+    // On a 500 px lane: 100 ms = 50 px. Bars of 10 px are too narrow; a bar starting 5 px after a label overlaps it.
+    const bars = [
+      { start: 0, end: 100 },
+      { start: 10, end: 110 },
+      { start: 200, end: 220 },
+      { start: 400, end: 500 },
+      { start: 600, end: null },
+    ];
+    expect([...fittingAttemptLabels(bars, axis, 500)].sort()).toEqual([0, 3, 4]);
+    // On a 5,000 px lane the second bar starts 50 px in, clear of the first label (22 px).
+    expect(fittingAttemptLabels(bars, axis, 5000).has(1)).toBe(true);
   });
 });

@@ -481,3 +481,67 @@ export function toListRow(event: ViewEvent): TimelineListRow {
 export function timelineList(history: readonly HistoryEventInput[]): TimelineListRow[] {
   return toViewEvents(history).map(toListRow);
 }
+
+/**
+ * What a lane is, for its label (issue 15 item 16: a plain timer read "timer timer", its
+ * `timer_kind` being "timer"). A timer lane says its kind only when it is a timeout
+ * (`signal_timeout`, `condition_timeout`; durable-workflow/workflow@8dc90d649ec00f92291fa6377c45fac60ebe5de0
+ * src/V2/Support/DefaultWorkflowTaskBridge.php), and its delay.
+ */
+export type LaneSubject =
+  | { kind: "workflow" | "activity"; name: string }
+  | { kind: "timer"; timeout: "signal" | "condition" | null; otherKind: string | null; seconds: number | null }
+  | { kind: "child"; name: string | null };
+
+export function laneSubject(bar: TimelineBar): LaneSubject {
+  switch (bar.kind) {
+    case "workflow":
+      return { kind: "workflow", name: bar.label ?? "workflow" };
+    case "activity":
+      return { kind: "activity", name: bar.label ?? bar.executionId };
+    case "timer": {
+      const timerKind = bar.label;
+      const timeout =
+        timerKind === "signal_timeout" ? "signal" : timerKind === "condition_timeout" ? "condition" : null;
+      const otherKind = timeout === null && timerKind !== null && timerKind !== "timer" ? timerKind : null;
+      return { kind: "timer", timeout, otherKind, seconds: bar.delaySeconds };
+    }
+    case "child":
+      return { kind: "child", name: bar.label ?? bar.childWorkflowId };
+  }
+}
+
+/** Marker kinds the chart draws, so the legend explains only those (in a fixed order). */
+export function markerKindsOf(markers: readonly TimelineMarker[]): TimelineMarker["kind"][] {
+  const present = new Set(markers.map((marker) => marker.kind));
+  return (["failure", "retry"] as const).filter((kind) => present.has(kind));
+}
+
+/** Width an attempt label ("#12") takes on the lane, in px, with its padding. */
+export const ATTEMPT_LABEL_PX = 22;
+
+/**
+ * Which attempt bars of one lane get their "#n" label: only a bar at least as wide as the label,
+ * and only where the label does not run into the previous label drawn (retries a second apart on a
+ * day-long axis are a few pixels wide and would stack their labels). `widthPx` is the lane's width.
+ */
+export function fittingAttemptLabels(
+  bars: readonly Pick<TimelineBar, "start" | "end">[],
+  axis: { start: number; span: number; end: number },
+  widthPx: number,
+  labelPx: number = ATTEMPT_LABEL_PX,
+): Set<number> {
+  const fits = new Set<number>();
+  const px = (value: number) => ((value - axis.start) / Math.max(axis.span, 1)) * widthPx;
+  const order = bars
+    .map((bar, index) => ({ index, left: bar.start === null ? null : px(bar.start), right: px(bar.end ?? axis.end) }))
+    .filter((bar): bar is { index: number; left: number; right: number } => bar.left !== null)
+    .sort((a, b) => a.left - b.left);
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  for (const bar of order) {
+    if (bar.right - bar.left < labelPx || bar.left < lastEnd) continue;
+    fits.add(bar.index);
+    lastEnd = bar.left + labelPx;
+  }
+  return fits;
+}
