@@ -164,10 +164,10 @@ function LaneBar({ bar, lane, axis, showLabel }: { bar: TimelineBar; lane: Lane;
     <div
       title={title}
       data-testid="timeline-bar"
-      className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[bar.status] ?? "bg-fg-muted/50"}`}
+      className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 whitespace-nowrap text-white ${BAR_COLORS[bar.status] ?? "bg-fg-muted/50"}`}
       style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
     >
-      {/* Only where it fits: the number is in the title (and the ledger) either way. */}
+      {/* Only where it has room (it may run past a narrow bar); the number is in the title either way. */}
       {attempt !== null && showLabel ? (
         <span className="rounded-sm bg-fg px-0.5 text-canvas" data-testid="timeline-attempt-label">
           #{attempt}

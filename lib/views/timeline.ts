@@ -521,9 +521,10 @@ export function markerKindsOf(markers: readonly TimelineMarker[]): TimelineMarke
 export const ATTEMPT_LABEL_PX = 22;
 
 /**
- * Which attempt bars of one lane get their "#n" label: only a bar at least as wide as the label,
- * and only where the label does not run into the previous label drawn (retries a second apart on a
- * day-long axis are a few pixels wide and would stack their labels). `widthPx` is the lane's width.
+ * Which attempt bars of one lane get their "#n" label. A label starts at its bar and may run past a
+ * narrow bar into the empty lane after it, but only as far as the next bar: a bar whose next
+ * neighbour starts closer than the label's width gets none (retries a second apart on a day-long
+ * axis would stack their labels). `widthPx` is the lane's drawn width.
  */
 export function fittingAttemptLabels(
   bars: readonly Pick<TimelineBar, "start" | "end">[],
@@ -534,14 +535,12 @@ export function fittingAttemptLabels(
   const fits = new Set<number>();
   const px = (value: number) => ((value - axis.start) / Math.max(axis.span, 1)) * widthPx;
   const order = bars
-    .map((bar, index) => ({ index, left: bar.start === null ? null : px(bar.start), right: px(bar.end ?? axis.end) }))
-    .filter((bar): bar is { index: number; left: number; right: number } => bar.left !== null)
+    .map((bar, index) => ({ index, left: bar.start === null ? null : px(bar.start) }))
+    .filter((bar): bar is { index: number; left: number } => bar.left !== null)
     .sort((a, b) => a.left - b.left);
-  let lastEnd = Number.NEGATIVE_INFINITY;
-  for (const bar of order) {
-    if (bar.right - bar.left < labelPx || bar.left < lastEnd) continue;
-    fits.add(bar.index);
-    lastEnd = bar.left + labelPx;
+  for (const [i, bar] of order.entries()) {
+    const nextLeft = order[i + 1]?.left ?? widthPx;
+    if (nextLeft - bar.left >= labelPx) fits.add(bar.index);
   }
   return fits;
 }
