@@ -8,8 +8,25 @@ import { loadMessages } from "@/lib/i18n/messages";
 import { HistoryBuffer } from "@/components/run-detail/history-buffer";
 import { HistoryRow, HistoryView, pageStep, rowStep } from "@/components/run-detail/history-view";
 import retried from "@/lib/views/fixtures/retry-then-success.json";
+import type * as PayloadModule from "@/components/run-detail/payload";
 
-afterEach(cleanup);
+// The browser's CSP can stop the codec (avsc builds its readers with `new Function`): a switch to fail it.
+const codec = vi.hoisted(() => ({ fail: false }));
+vi.mock("@/components/run-detail/payload", async (importOriginal) => {
+  const actual = await importOriginal<typeof PayloadModule>();
+  return {
+    ...actual,
+    decodePayloadTree: (payload: unknown) =>
+      codec.fail
+        ? Promise.reject(new EvalError("Evaluating a string as JavaScript violates the Content Security Policy"))
+        : actual.decodePayloadTree(payload),
+  };
+});
+
+afterEach(() => {
+  cleanup();
+  codec.fail = false;
+});
 // jsdom has no layout, so no scrollIntoView; paging calls it to bring the list into view.
 const scrollIntoView = vi.fn();
 beforeAll(() => {
@@ -251,5 +268,21 @@ describe("HistoryView rows and detail", () => {
     fireEvent.click(screen.getByTestId("history-raw-toggle"));
     expect(screen.getByTestId("history-raw").textContent).toContain('"activity_type": "ChargeCard"');
     expect(screen.queryByTestId("history-fields")).toBeNull();
+  });
+});
+
+describe("HistoryView payload when the codec cannot run", () => {
+  it("still lists the fields, blobs as stored, and says they are not decoded", async () => {
+    codec.fail = true;
+    const buffer = new HistoryBuffer();
+    buffer.add(retried.history_events);
+    const scheduled = buffer.events().find((event) => event.type === "ActivityScheduled")!;
+    renderView({
+      history: { buffer, version: 1, loading: false, tailing: false, error: null },
+      selected: scheduled.sequence,
+    });
+    expect((await screen.findByTestId("history-decode-failed")).textContent).toContain("could not run");
+    expect(screen.getByTestId("history-fields").textContent).toContain("activity_type");
+    expect(screen.getByTestId("history-payload").textContent).not.toContain("decoding payload");
   });
 });

@@ -75,13 +75,20 @@ function PayloadFields({ entries }: { entries: readonly PayloadEntry[] }) {
 function EventPayload({ event }: { event: ViewEvent }) {
   const t = useTranslations("run.history");
   const subjectText = useSubjectText();
-  const [decoded, setDecoded] = useState<{ sequence: number; entries: PayloadEntry[] } | null>(null);
+  const [decoded, setDecoded] = useState<{ sequence: number; entries: PayloadEntry[]; failed: boolean } | null>(null);
   const [raw, setRaw] = useState(false);
   useEffect(() => {
     let cancelled = false;
-    void decodePayloadTree(event.payload).then((tree) => {
-      if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(tree) });
-    });
+    decodePayloadTree(event.payload).then(
+      (tree) => {
+        if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(tree), failed: false });
+      },
+      // The codec could not run here (avsc generates code, which the page's CSP forbids without
+      // 'unsafe-eval'): the fields are still listed, their blobs as stored, and the pane says so.
+      () => {
+        if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(event.payload), failed: true });
+      },
+    );
     return () => {
       cancelled = true;
     };
@@ -117,7 +124,14 @@ function EventPayload({ event }: { event: ViewEvent }) {
           {prettyJson(event.payload)}
         </pre>
       ) : (
-        <PayloadFields entries={decoded.entries} />
+        <>
+          {decoded.failed ? (
+            <p className="border-b border-line px-3 py-1.5 text-xs text-warn" data-testid="history-decode-failed">
+              {t("decodeFailed")}
+            </p>
+          ) : null}
+          <PayloadFields entries={decoded.entries} />
+        </>
       )}
     </div>
   );
