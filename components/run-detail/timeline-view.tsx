@@ -146,7 +146,18 @@ function AxisLabels({ axis, known }: { axis: Axis; known: boolean }) {
   );
 }
 
-function LaneBar({ bar, lane, axis, showLabel }: { bar: TimelineBar; lane: Lane; axis: Axis; showLabel: boolean }) {
+function LaneBar({
+  bar,
+  lane,
+  axis,
+  labelOffset,
+}: {
+  bar: TimelineBar;
+  lane: Lane;
+  axis: Axis;
+  /** Where the "#n" label goes, in px from the bar's start; null draws none. */
+  labelOffset: number | null;
+}) {
   const time = useTimeFormat();
   const left = axis.pos(bar.start) ?? 0;
   const right = axis.pos(bar.end ?? axis.end) ?? left;
@@ -168,8 +179,12 @@ function LaneBar({ bar, lane, axis, showLabel }: { bar: TimelineBar; lane: Lane;
       style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
     >
       {/* Only where it has room (it may run past a narrow bar); the number is in the title either way. */}
-      {attempt !== null && showLabel ? (
-        <span className="rounded-sm bg-fg px-0.5 text-canvas" data-testid="timeline-attempt-label">
+      {attempt !== null && labelOffset !== null ? (
+        <span
+          className="absolute top-0 rounded-sm bg-fg px-0.5 text-canvas"
+          style={{ left: labelOffset }}
+          data-testid="timeline-attempt-label"
+        >
           #{attempt}
         </span>
       ) : null}
@@ -213,7 +228,16 @@ function LaneMarker({ marker, axis }: { marker: TimelineMarker; axis: Axis }) {
 }
 
 function TimelineLane({ lane, axis, widthPx }: { lane: Lane; axis: Axis; widthPx: number }) {
-  const labelled = useMemo(() => fittingAttemptLabels(lane.bars, axis, widthPx), [lane.bars, axis, widthPx]);
+  const labelled = useMemo(
+    () =>
+      fittingAttemptLabels(
+        lane.bars,
+        axis,
+        widthPx,
+        lane.markers.map((marker) => marker.at),
+      ),
+    [lane.bars, lane.markers, axis, widthPx],
+  );
   return (
     <div className="flex items-center border-t border-line" data-testid="timeline-lane">
       <div className="w-48 shrink-0 truncate py-1 pr-2 text-xs" title={lane.label}>
@@ -226,7 +250,7 @@ function TimelineLane({ lane, axis, widthPx }: { lane: Lane; axis: Axis; widthPx
             bar={bar}
             lane={lane}
             axis={axis}
-            showLabel={labelled.has(index)}
+            labelOffset={labelled.get(index) ?? null}
           />
         ))}
         {lane.markers.map((marker) => (

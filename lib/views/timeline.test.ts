@@ -3,6 +3,7 @@ import type { ActivityAttemptBar, ChildBar, RetryMarker, TimelineBar, TimerBar, 
 import {
   activityLabel,
   fittingAttemptLabels,
+  MARKER_HALF_PX,
   laneSubject,
   markerKindsOf,
   timelineList,
@@ -209,8 +210,28 @@ describe("lane labels, legend and attempt labels", () => {
       { start: 400, end: 500 },
       { start: 980, end: null },
     ];
-    expect([...fittingAttemptLabels(bars, axis, 500)].sort()).toEqual([1, 2, 3]);
+    expect([...fittingAttemptLabels(bars, axis, 500).keys()].sort()).toEqual([1, 2, 3]);
     // On a 5,000 px lane bar 0 has 50 px before bar 1, and the last bar 200 px before the lane's end.
-    expect([...fittingAttemptLabels(bars, axis, 5000)].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect([...fittingAttemptLabels(bars, axis, 5000).keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(fittingAttemptLabels(bars, axis, 500).get(2)).toBe(0);
+  });
+
+  it("moves a label right of the retry diamond at its bar's end, or drops it when that leaves no room", () => {
+    const axis = { start: 0, end: 1000, span: 1000 };
+    // A 2 px attempt at 0 with its diamond at 4 px; the next attempt 150 px later (a short run's 1 s backoff).
+    const bars = [
+      { start: 0, end: 4 },
+      { start: 300, end: 320 },
+    ];
+    const labels = fittingAttemptLabels(bars, axis, 500, [8, null]);
+    expect(labels.get(0)).toBe(4 + MARKER_HALF_PX);
+    expect(labels.get(1)).toBe(0);
+    // With the next attempt 30 px on, the label fits only where no diamond pushes it 11 px right.
+    const close = [
+      { start: 0, end: 4 },
+      { start: 60, end: 80 },
+    ];
+    expect(fittingAttemptLabels(close, axis, 500).get(0)).toBe(0);
+    expect(fittingAttemptLabels(close, axis, 500, [8]).has(0)).toBe(false);
   });
 });

@@ -520,27 +520,40 @@ export function markerKindsOf(markers: readonly TimelineMarker[]): TimelineMarke
 /** Width an attempt label ("#12") takes on the lane, in px, with its padding. */
 export const ATTEMPT_LABEL_PX = 22;
 
+/** Half the width a lane marker (failure dot, retry diamond) covers, in px, plus a pixel of air. */
+export const MARKER_HALF_PX = 7;
+
 /**
- * Which attempt bars of one lane get their "#n" label. A label starts at its bar and may run past a
- * narrow bar into the empty lane after it, but only as far as the next bar: a bar whose next
- * neighbour starts closer than the label's width gets none (retries a second apart on a day-long
- * axis would stack their labels). `widthPx` is the lane's drawn width.
+ * Where each attempt bar of one lane draws its "#n" label, as px from the bar's start; a bar left
+ * out gets none (its number stays in the bar's title). A label starts at its bar, moved right past
+ * any marker it would cover (a failed attempt's retry diamond sits at the bar's end), and may run
+ * past a narrow bar into the empty lane, but only up to the next bar and the lane's end: retries a
+ * second apart on a day-long axis would otherwise stack their labels. `widthPx` is the lane's width.
  */
 export function fittingAttemptLabels(
   bars: readonly Pick<TimelineBar, "start" | "end">[],
   axis: { start: number; span: number; end: number },
   widthPx: number,
+  markerTimes: readonly (number | null)[] = [],
   labelPx: number = ATTEMPT_LABEL_PX,
-): Set<number> {
-  const fits = new Set<number>();
+): Map<number, number> {
+  const fits = new Map<number, number>();
   const px = (value: number) => ((value - axis.start) / Math.max(axis.span, 1)) * widthPx;
+  const markers = markerTimes
+    .filter((at): at is number => at !== null)
+    .map(px)
+    .sort((a, b) => a - b);
   const order = bars
     .map((bar, index) => ({ index, left: bar.start === null ? null : px(bar.start) }))
     .filter((bar): bar is { index: number; left: number } => bar.left !== null)
     .sort((a, b) => a.left - b.left);
   for (const [i, bar] of order.entries()) {
-    const nextLeft = order[i + 1]?.left ?? widthPx;
-    if (nextLeft - bar.left >= labelPx) fits.add(bar.index);
+    let x = bar.left;
+    // Markers are sorted, so one pass moves the label past each one it would still cover.
+    for (const marker of markers)
+      if (marker + MARKER_HALF_PX > x && marker - MARKER_HALF_PX < x + labelPx) x = marker + MARKER_HALF_PX;
+    const limit = Math.min(order[i + 1]?.left ?? widthPx, widthPx);
+    if (x + labelPx <= limit) fits.set(bar.index, x - bar.left);
   }
   return fits;
 }
