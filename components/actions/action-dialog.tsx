@@ -1,6 +1,6 @@
 "use client";
 
-import type { FormEvent } from "react";
+import type { FormEvent, ReactNode } from "react";
 import type { FieldSpec, FormValues } from "@/lib/actions/forms";
 import { formRequest, RUN_ACTION_FORMS } from "@/lib/actions/forms";
 import type { RunActionRequest } from "@/lib/actions/contract";
@@ -10,6 +10,9 @@ import { Field, inputClass } from "@/components/ui/field";
 import { newRequestId } from "@/components/actions/send-action";
 import type { ActionDialogHandle } from "@/components/actions/use-action-dialog";
 import { useActionWords } from "@/components/actions/use-action-words";
+import { SignalNameCheckView } from "@/components/actions/signal-name-check";
+import type { SignalNameCheck } from "@/lib/views/signal-names";
+import { checkSignalName } from "@/lib/views/signal-names";
 
 /**
  * The confirmation dialog of the open action: its title and body, the fields its form descriptor
@@ -21,6 +24,7 @@ export function ActionDialog({
   runId,
   workflowType,
   livenessReason,
+  awaitedSignals = [],
   onSubmit,
 }: {
   dialog: ActionDialogHandle;
@@ -29,10 +33,13 @@ export function ActionDialog({
   workflowType: string;
   /** The server's liveness sentence, shown in the repair dialog. */
   livenessReason: string | null;
+  /** Signal names the run awaits (open signal waits ∪ describe's wait_reason), offered as choices. */
+  awaitedSignals?: readonly string[];
   onSubmit: (request: RunActionRequest) => void;
 }) {
   const { t } = useActionWords();
   const action = dialog.action;
+  const signalCheck = checkSignalName(dialog.values.signalName, awaitedSignals);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!action) return;
@@ -62,7 +69,16 @@ export function ActionDialog({
               onChange={dialog.setValue}
               error={dialog.problem?.field === field.name ? t(`form.${dialog.problem.problem}`) : undefined}
               workflowType={workflowType}
-            />
+            >
+              {field.name === "signalName" ? (
+                <SignalNameCheckView
+                  awaited={awaitedSignals}
+                  check={signalCheck}
+                  typed={dialog.values.signalName}
+                  onPick={(name) => dialog.setValue("signalName", name)}
+                />
+              ) : null}
+            </FormField>
           ))}
           <div className="flex justify-end gap-2">
             <Button onClick={dialog.close}>{t("dialog.close")}</Button>
@@ -71,13 +87,25 @@ export function ActionDialog({
               data-testid="action-submit"
               variant={RUN_ACTION_FORMS[action].danger ? "danger" : "primary"}
             >
-              {t(`dialog.${action}.submit`)}
+              {submitLabel(action, signalCheck, dialog.values.signalName, t)}
             </Button>
           </div>
         </form>
       ) : null}
     </Dialog>
   );
+}
+
+/** "Send ‘aprove’ anyway" when the run does not await the typed name: the button says what it will do. */
+function submitLabel(
+  action: NonNullable<ActionDialogHandle["action"]>,
+  check: SignalNameCheck,
+  typed: string,
+  t: ReturnType<typeof useActionWords>["t"],
+): string {
+  if (action === "signal" && (check.kind === "unawaited" || check.kind === "none_awaited"))
+    return t("signalCheck.sendAnyway", { name: typed.trim() });
+  return t(`dialog.${action}.submit`);
 }
 
 /** One field of a form descriptor, as an input or a textarea in the console's Field. */
@@ -87,12 +115,15 @@ function FormField({
   onChange,
   error,
   workflowType,
+  children,
 }: {
   field: FieldSpec;
   values: FormValues;
   onChange: (name: FieldSpec["name"], value: string) => void;
   error: string | undefined;
   workflowType: string;
+  /** Shown under the field (outside its label, so buttons there do not focus the input). */
+  children?: ReactNode;
 }) {
   const { t } = useActionWords();
   const control = {
@@ -103,16 +134,19 @@ function FormField({
     className: field.monospace ? `${inputClass} font-mono` : inputClass,
   };
   return (
-    <Field
-      label={t(`form.${field.label}`)}
-      hint={field.hint ? t(`form.${field.hint}`, { workflowType }) : undefined}
-      error={error}
-    >
-      {field.control === "textarea" ? (
-        <textarea {...control} rows={field.rows} onChange={(event) => onChange(field.name, event.target.value)} />
-      ) : (
-        <input {...control} onChange={(event) => onChange(field.name, event.target.value)} />
-      )}
-    </Field>
+    <div className="space-y-2">
+      <Field
+        label={t(`form.${field.label}`)}
+        hint={field.hint ? t(`form.${field.hint}`, { workflowType }) : undefined}
+        error={error}
+      >
+        {field.control === "textarea" ? (
+          <textarea {...control} rows={field.rows} onChange={(event) => onChange(field.name, event.target.value)} />
+        ) : (
+          <input {...control} onChange={(event) => onChange(field.name, event.target.value)} />
+        )}
+      </Field>
+      {children}
+    </div>
   );
 }

@@ -2,61 +2,101 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
-import type { Locale } from "@/lib/i18n/locales";
-import { loadMessages } from "@/lib/i18n/messages";
+import en from "@/messages/en.json";
+import { evaluateConfirmation } from "@/lib/confirm/confirm";
+import type { DerivedWait } from "@/lib/views/waits";
 import { ActionStatus } from "@/components/actions/action-status";
+import type { WaitsRead } from "@/components/actions/action-status";
 import type { ConfirmState } from "@/components/actions/use-confirmation";
-import type { Phase } from "@/components/actions/use-action-submit";
 
 afterEach(cleanup);
 
-const accepted: Phase = {
-  kind: "answered",
-  action: "signal",
-  answerMs: 40,
-  answer: {
-    result: "accepted",
-    httpStatus: 200,
-    action: "signal",
-    workflowId: "order-42",
-    runId: "run-1",
-    commandId: "cmd-1",
-    outcome: "signal_received",
-    rejectionReason: null,
-    message: null,
-  },
-};
+const command = { action: "signal" as const, commandId: "cmd-1", outcome: "signal_received" };
 
-const confirmed: ConfirmState = {
-  target: {
-    command: { action: "signal", commandId: "cmd-1", outcome: "signal_received" },
-    workflowId: "order-42",
-    runId: "run-1",
-    afterSequence: 3,
-    clickedAt: 0,
-  },
-  confirmation: { phase: "confirmed", steps: [], pending: [], elapsedMs: 1_530 },
-  durableMs: 1_530,
-  runStatus: null,
-  livenessState: null,
-  readError: null,
-};
-
-function renderIn(locale: Locale) {
-  render(
-    <NextIntlClientProvider locale={locale} messages={loadMessages(locale)} timeZone="UTC">
-      <ActionStatus namespace="default" phase={accepted} confirm={confirmed} onRecheck={() => {}} />
-    </NextIntlClientProvider>,
+/** A signal confirmed from history: SignalReceived at sequence 4 carries no `outcome` field. */
+function confirmed(): ConfirmState {
+  const confirmation = evaluateConfirmation(
+    command,
+    {
+      events: [
+        { sequence: 4, event_type: "SignalReceived", payload: { signal_name: "aprove", workflow_command_id: "cmd-1" } },
+      ],
+    },
+    { startedAt: 0, now: 100, timeoutMs: 30_000 },
   );
-  return screen.getByTestId("confirmation").querySelector("p")?.textContent;
+  return {
+    target: { command, workflowId: "refund-approval-1", runId: "01RUN", afterSequence: 3, clickedAt: 0 },
+    confirmation,
+    durableMs: 180,
+    runStatus: "waiting",
+    livenessState: null,
+    readError: null,
+  };
 }
 
-describe("ActionStatus", () => {
-  it("gives the click-to-durable time with the locale's decimal separator", () => {
-    expect(renderIn("en")).toBe("Durable result confirmed 1.5 s after the click.");
+const approveWait = (status: string): DerivedWait => ({
+  id: "wait-1",
+  kind: "signal",
+  sequence: 1,
+  status,
+  summary: null,
+  opened_at: null,
+  deadline_at: null,
+  resolved_at: null,
+  target_name: "approve",
+});
+
+function renderStatus(waits: WaitsRead | null) {
+  const confirm = confirmed();
+  expect(confirm.confirmation.phase).toBe("confirmed");
+  render(
+    <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+      <ActionStatus
+        namespace="default"
+        phase={{
+          kind: "answered",
+          action: "signal",
+          answerMs: 40,
+          answer: {
+            result: "accepted",
+            httpStatus: 202,
+            action: "signal",
+            workflowId: "refund-approval-1",
+            runId: "01RUN",
+            commandId: "cmd-1",
+            outcome: "signal_received",
+            rejectionReason: null,
+            message: null,
+          },
+        }}
+        confirm={confirm}
+        onRecheck={() => {}}
+        waits={waits}
+      />
+    </NextIntlClientProvider>,
+  );
+}
+
+describe("signal confirmation", () => {
+  it("names the recorded sequence without an empty outcome", () => {
+    renderStatus(null);
+    const step = screen.getByTestId("confirmation").querySelector('[data-step="command_recorded"]');
+    expect(step?.textContent).toContain("SignalReceived recorded at history sequence 4.");
+    expect(step?.textContent).not.toContain("()");
+  });
+
+  it("says the run still waits once the waits cover the signal", () => {
+    renderStatus({ waits: [approveWait("open")], readThrough: 4 });
+    const line = screen.getByTestId("signal-follow-up");
+    expect(line.dataset.followUp).toBe("still_waiting");
+    expect(line.textContent).toBe("The run is still waiting for approve.");
+  });
+
+  it("checks until the waits reach the recorded event, then says when none is left", () => {
+    renderStatus({ waits: [approveWait("open")], readThrough: 3 });
+    expect(screen.getByTestId("signal-follow-up").dataset.followUp).toBe("checking");
     cleanup();
-    expect(renderIn("fr")).toBe("Résultat durable confirmé 1,5 s après le clic.");
-    cleanup();
-    expect(renderIn("pt-BR")).toBe("Resultado durável confirmado 1,5 s após o clique.");
+    renderStatus({ waits: [approveWait("resolved")], readThrough: 5 });
+    expect(screen.getByTestId("signal-follow-up").textContent).toBe("The run no longer waits for a signal.");
   });
 });

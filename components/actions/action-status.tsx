@@ -7,6 +7,14 @@ import { Button } from "@/components/ui/button";
 import type { ConfirmState } from "@/components/actions/use-confirmation";
 import type { Phase } from "@/components/actions/use-action-submit";
 import { useActionWords } from "@/components/actions/use-action-words";
+import type { DerivedWait } from "@/lib/views/waits";
+import { signalFollowUp } from "@/lib/views/signal-names";
+
+/** The run's waits as derived from history, and the last sequence they cover (the run view's snapshot). */
+export interface WaitsRead {
+  waits: readonly DerivedWait[];
+  readThrough: number;
+}
 
 /** What became of the last action: sending, refused, rejected, or accepted and then confirmed. */
 export function ActionStatus({
@@ -14,11 +22,14 @@ export function ActionStatus({
   phase,
   confirm,
   onRecheck,
+  waits = null,
 }: {
   namespace: string;
   phase: Phase;
   confirm: ConfirmState | null;
   onRecheck: () => void;
+  /** Re-read as the run view tails the run: after a signal, whether the run still waits for one. */
+  waits?: WaitsRead | null;
 }) {
   const words = useActionWords();
   const { t } = words;
@@ -57,7 +68,9 @@ export function ActionStatus({
               </span>
             ) : null}
           </p>
-          {confirm ? <ConfirmationView namespace={namespace} confirm={confirm} onRecheck={onRecheck} /> : null}
+          {confirm ? (
+            <ConfirmationView namespace={namespace} confirm={confirm} onRecheck={onRecheck} waits={waits} />
+          ) : null}
         </>
       ) : null}
     </div>
@@ -68,10 +81,12 @@ function ConfirmationView({
   namespace,
   confirm,
   onRecheck,
+  waits,
 }: {
   namespace: string;
   confirm: ConfirmState;
   onRecheck: () => void;
+  waits: WaitsRead | null;
 }) {
   const words = useActionWords();
   const { t } = words;
@@ -129,6 +144,9 @@ function ConfirmationView({
           {t("confirm.followUp", { status: confirm.runStatus, liveness: confirm.livenessState ?? "–" })}
         </p>
       ) : null}
+      {target.command.action === "signal" && confirmation.phase === "confirmed" ? (
+        <SignalFollowUpLine confirm={confirm} waits={waits} />
+      ) : null}
       {target.command.action === "startAgain" && confirmation.phase === "confirmed" ? (
         <p>
           <Link href={runHref(namespace, target.workflowId, target.runId)} className="text-accent underline">
@@ -137,5 +155,23 @@ function ConfirmationView({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** After a durable signal: the run's open signal waits once the derived waits cover the recorded event. */
+function SignalFollowUpLine({ confirm, waits }: { confirm: ConfirmState; waits: WaitsRead | null }) {
+  const { t } = useActionWords();
+  const recorded = confirm.confirmation.steps.find((step) => step.id === "command_recorded")?.sequence ?? null;
+  const followUp = signalFollowUp(waits?.waits, waits?.readThrough, recorded);
+  return (
+    <p
+      data-testid="signal-follow-up"
+      data-follow-up={followUp.kind}
+      className={followUp.kind === "still_waiting" ? "text-warn" : "text-fg-muted"}
+    >
+      {followUp.kind === "checking" ? t("signalCheck.checking") : null}
+      {followUp.kind === "still_waiting" ? t("signalCheck.stillWaiting", { names: followUp.names.join(", ") }) : null}
+      {followUp.kind === "not_waiting" ? t("signalCheck.notWaiting") : null}
+    </p>
   );
 }

@@ -6,6 +6,8 @@ import { runCapabilities } from "@/lib/views/capabilities";
 import { ActionBar, DisabledReasons, useDisabledReasons } from "@/components/actions/action-bar";
 import { ActionDialog } from "@/components/actions/action-dialog";
 import { ActionStatus } from "@/components/actions/action-status";
+import type { WaitsRead } from "@/components/actions/action-status";
+import { awaitedSignalNames } from "@/lib/views/signal-names";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useActionDialog } from "@/components/actions/use-action-dialog";
 import { useActionSubmit } from "@/components/actions/use-action-submit";
@@ -19,9 +21,12 @@ export interface RunActionsProps {
   /** `GET /workflows/{id}/runs/{runId}`. */
   describe: Pick<RunDescription, "status" | "is_terminal" | "is_current_run" | "actions" | "workflow_type"> & {
     archived_at?: unknown;
+    wait_reason?: string | null;
   };
   /** `GET …/debug`; repair stays disabled until liveness is known. */
   debug: Pick<WorkflowDebug, "execution"> | null;
+  /** Waits derived from history by the run view (null until its first snapshot). */
+  waits?: WaitsRead | null;
 }
 
 /**
@@ -29,7 +34,7 @@ export interface RunActionsProps {
  * asking, filled in through the action's form descriptor (lib/actions/forms.ts), sent through the
  * guarded `/api/actions/runs` handler, and then confirmed against the run's durable history.
  */
-export function RunActions({ namespace, workflowId, runId, describe, debug }: RunActionsProps) {
+export function RunActions({ namespace, workflowId, runId, describe, debug, waits = null }: RunActionsProps) {
   const { t } = useActionWords();
   const context = useActionContext();
   const capabilities = useMemo(
@@ -51,6 +56,10 @@ export function RunActions({ namespace, workflowId, runId, describe, debug }: Ru
       ),
     [describe, debug, context.readOnly, context.role, context.personRole],
   );
+  const awaitedSignals = useMemo(
+    () => awaitedSignalNames(waits?.waits, describe.wait_reason),
+    [waits, describe.wait_reason],
+  );
   const reasons = useDisabledReasons(capabilities, context.known);
   const dialog = useActionDialog(workflowId);
   const lastSequence = debug?.execution.last_event?.sequence ?? null;
@@ -71,9 +80,10 @@ export function RunActions({ namespace, workflowId, runId, describe, debug }: Ru
         runId={runId}
         workflowType={describe.workflow_type}
         livenessReason={debug?.execution.liveness_reason ?? null}
+        awaitedSignals={awaitedSignals}
         onSubmit={(request) => void submit(request)}
       />
-      <ActionStatus namespace={namespace} phase={phase} confirm={confirmState} onRecheck={recheck} />
+      <ActionStatus namespace={namespace} phase={phase} confirm={confirmState} onRecheck={recheck} waits={waits} />
     </section>
   );
 }

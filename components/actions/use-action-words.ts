@@ -70,6 +70,12 @@ export function useActionWords() {
       const facts = step.facts;
       switch (step.id) {
         case "command_recorded":
+          // A command event without a recorded outcome (a signal's SignalReceived) has no "(…)" to show.
+          if (step.status === "done" && !facts.outcome)
+            return t("step.command_recorded.doneBare", {
+              eventType: facts.eventType ?? "",
+              sequence: step.sequence ?? 0,
+            });
           return t(`step.command_recorded.${step.status}`, {
             eventType: facts.eventType ?? "",
             outcome: facts.outcome ?? "",

@@ -2,7 +2,8 @@
 
 import { memo, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
-import type { AttemptFailure, LedgerActivity } from "@/lib/views/attempts";
+import type { AttemptFailure, AttemptGap, LedgerActivity } from "@/lib/views/attempts";
+import { attemptGap, retryVerdict } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/retry-forecast";
 import type { RunViewData } from "@/lib/queries/run-view";
 import { ledgerCount, ledgerSlice } from "@/lib/queries/run-view";
@@ -31,10 +32,38 @@ function FailureCell({ failure }: { failure: AttemptFailure | null }) {
   );
 }
 
+const TIMEOUT_KINDS = new Set(["start_to_close", "schedule_to_start", "schedule_to_close", "heartbeat"]);
+
+/** Why an attempt produced no outcome of its own (a timeout, a lease that ran out) and how long until the next began. */
+function GapLine({ gap }: { gap: NonNullable<AttemptGap> }) {
+  const t = useTranslations("run.activities");
+  const time = useTimeFormat();
+  let reason: string;
+  if (gap.kind === "timeout") {
+    const kind = TIMEOUT_KINDS.has(gap.timeoutKind)
+      ? t(`timeoutKind.${gap.timeoutKind as "start_to_close"}`)
+      : gap.timeoutKind.replaceAll("_", " ");
+    reason =
+      gap.limitSeconds !== null
+        ? t("gapTimeout", { kind, seconds: gap.limitSeconds })
+        : t("gapTimeoutNoLimit", { kind });
+  } else {
+    reason = gap.leaseExpiresAt ? t("gapLease", { time: time.compact(gap.leaseExpiresAt) }) : t("gapLeaseUnknown");
+  }
+  return (
+    <p className="text-xs text-fg-muted" data-testid="attempt-gap" data-gap={gap.kind}>
+      {reason}
+      {gap.nextAttempt !== null && gap.gapMs !== null
+        ? `; ${t("gapNext", { attempt: gap.nextAttempt, duration: time.duration(gap.gapMs) })}`
+        : null}
+    </p>
+  );
+}
+
 type Attempt = LedgerActivity["attempts"][number];
 const col = dataColumns<Attempt>();
 
-function useAttemptColumns() {
+function useAttemptColumns(activity: LedgerActivity) {
   const t = useTranslations("run.activities");
   const time = useTimeFormat();
   return useMemo(
@@ -56,13 +85,18 @@ function useAttemptColumns() {
         }),
         col.accessor("worker", {
           header: () => t("worker"),
+          // Long worker ids (host:pid:uuid) truncate whole, with the full id on hover, instead of breaking mid-word.
           cell: ({ row }) => (
             <>
-              {row.original.worker ?? "–"}
-              {row.original.changes?.worker ? <span className="ml-1 text-warn">{t("workerChanged")}</span> : null}
+              <span className="block truncate" title={row.original.worker ?? undefined} data-testid="attempt-worker">
+                {row.original.worker ?? "–"}
+              </span>
+              {row.original.changes?.worker ? (
+                <span className="block font-sans text-warn">{t("workerChanged")}</span>
+              ) : null}
             </>
           ),
-          meta: { className: "max-w-40 font-mono text-xs break-all" },
+          meta: { className: "max-w-40 font-mono text-xs" },
         }),
         col.accessor("startedAt", {
           header: () => t("started"),
@@ -80,8 +114,16 @@ function useAttemptColumns() {
           meta: { className: "whitespace-nowrap" },
         }),
         col.accessor("failure", {
-          header: () => t("failure"),
-          cell: (info) => <FailureCell failure={info.getValue()} />,
+          header: () => t("failureColumn"),
+          cell: ({ row }) => {
+            const gap = attemptGap(activity, row.original);
+            return (
+              <>
+                {row.original.failure || !gap ? <FailureCell failure={row.original.failure} /> : null}
+                {gap ? <GapLine gap={gap} /> : null}
+              </>
+            );
+          },
         }),
         col.accessor("retry", {
           header: () => t("backoff"),
@@ -100,7 +142,7 @@ function useAttemptColumns() {
           meta: { className: "min-w-48 text-xs" },
         }),
       ]),
-    [t, time],
+    [t, time, activity],
   );
 }
 
@@ -113,7 +155,8 @@ function useAttemptColumns() {
 const ActivityCard = memo(function ActivityCard({ activity }: { activity: LedgerActivity }) {
   const t = useTranslations("run.activities");
   const time = useTimeFormat();
-  const columns = useAttemptColumns();
+  const columns = useAttemptColumns(activity);
+  const verdict = retryVerdict(activity);
   return (
     <article
       className="rounded-md border border-line"
@@ -137,8 +180,18 @@ const ActivityCard = memo(function ActivityCard({ activity }: { activity: Ledger
         ) : null}
         {activity.retryPolicy && activity.retryPolicy.nonRetryableErrorTypes.length > 0 ? (
           <span className="text-xs text-fg-muted">
-            {t("nonRetryableTypes", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}
+            {t("retriesStopOn", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}
           </span>
+        ) : null}
+        {verdict?.kind === "exhausted" ? (
+          <Pill tone="danger" testId="retry-verdict">
+            {t("retriesExhausted", { used: verdict.used, max: verdict.max })}
+          </Pill>
+        ) : null}
+        {verdict?.kind === "non_retryable" ? (
+          <Pill tone="warning" testId="retry-verdict">
+            {verdict.type ? t("notRetried", { type: verdict.type }) : t("notRetriedUnnamed")}
+          </Pill>
         ) : null}
         {activity.nextAttempt !== null ? (
           <Pill tone="info">

@@ -6,9 +6,27 @@ import en from "@/messages/en.json";
 import de from "@/messages/de.json";
 import { loadMessages } from "@/lib/i18n/messages";
 import { HistoryBuffer } from "@/components/run-detail/history-buffer";
-import { HistoryView, pageStep } from "@/components/run-detail/history-view";
+import { HistoryRow, HistoryView, pageStep, rowStep } from "@/components/run-detail/history-view";
+import retried from "@/lib/views/fixtures/retry-then-success.json";
+import type * as PayloadModule from "@/components/run-detail/payload";
 
-afterEach(cleanup);
+// The browser's CSP can stop the codec (avsc builds its readers with `new Function`): a switch to fail it.
+const codec = vi.hoisted(() => ({ fail: false }));
+vi.mock("@/components/run-detail/payload", async (importOriginal) => {
+  const actual = await importOriginal<typeof PayloadModule>();
+  return {
+    ...actual,
+    decodePayloadTree: (payload: unknown) =>
+      codec.fail
+        ? Promise.reject(new EvalError("Evaluating a string as JavaScript violates the Content Security Policy"))
+        : actual.decodePayloadTree(payload),
+  };
+});
+
+afterEach(() => {
+  cleanup();
+  codec.fail = false;
+});
 // jsdom has no layout, so no scrollIntoView; paging calls it to bring the list into view.
 const scrollIntoView = vi.fn();
 beforeAll(() => {
@@ -32,13 +50,20 @@ function historyOf(count: number) {
   return { buffer, version: 1, loading: false, tailing: false, error: null };
 }
 
-function renderView(props: { types?: string[]; selected?: number | null; locale?: "en" | "de" } = {}) {
+function renderView(
+  props: {
+    types?: string[];
+    selected?: number | null;
+    locale?: "en" | "de";
+    history?: ReturnType<typeof historyOf>;
+  } = {},
+) {
   const changes: { types?: string[]; failuresOnly?: boolean; selected?: number | null }[] = [];
   const locale = props.locale ?? "en";
   render(
     <NextIntlClientProvider locale={locale} messages={locale === "en" ? en : loadMessages("de")} timeZone="UTC">
       <HistoryView
-        history={historyOf(60)}
+        history={props.history ?? historyOf(60)}
         types={props.types ?? []}
         failuresOnly={false}
         selected={props.selected ?? null}
@@ -173,5 +198,91 @@ describe("HistoryView ←/→ paging", () => {
     fireEvent.click(screen.getByTestId("history-type"));
     fireEvent.keyDown(window, { key: "ArrowRight" });
     expect(changes).toHaveLength(3);
+  });
+});
+
+describe("rowStep (↑/↓, k/j in the history list)", () => {
+  const view = { count: 100, scrollTop: 0, viewHeight: 480, rowHeight: 30 };
+
+  it("moves one row, clamps at both ends, and picks the first row in view without a selection", () => {
+    expect(rowStep({ ...view, current: 4, direction: 1 })).toEqual({ index: 5, scrollTop: 0 });
+    expect(rowStep({ ...view, current: 0, direction: -1 })).toEqual({ index: 0, scrollTop: 0 });
+    expect(rowStep({ ...view, current: 99, direction: 1, scrollTop: 2520 })).toEqual({ index: 99, scrollTop: 2520 });
+    expect(rowStep({ ...view, current: -1, direction: 1, scrollTop: 600 })).toEqual({ index: 20, scrollTop: 600 });
+    expect(rowStep({ ...view, count: 0, current: -1, direction: 1 })).toBeNull();
+  });
+
+  it("scrolls only as far as keeps the selection wholly in view", () => {
+    // Row 15 is the last wholly in a 480 px view; row 16 scrolls the list by one row.
+    expect(rowStep({ ...view, current: 15, direction: 1 })).toEqual({ index: 16, scrollTop: 30 });
+    expect(rowStep({ ...view, current: 20, direction: -1, scrollTop: 600 })).toEqual({ index: 19, scrollTop: 570 });
+  });
+});
+
+describe("HistoryView rows and detail", () => {
+  it("↓ and j step forward one event, ↑ and k back", () => {
+    const changes = renderView({ selected: 5 });
+    Object.defineProperty(screen.getByTestId("history-list"), "clientHeight", { configurable: true, value: 480 });
+    fireEvent.keyDown(window, { key: "ArrowDown" });
+    expect(changes.at(-1)).toEqual({ selected: 6 });
+    fireEvent.keyDown(window, { key: "j" });
+    expect(changes.at(-1)).toEqual({ selected: 7 });
+    fireEvent.keyDown(window, { key: "k" });
+    fireEvent.keyDown(window, { key: "ArrowUp" });
+    expect(changes.at(-1)).toEqual({ selected: 5 });
+  });
+
+  function fixtureHistory() {
+    const buffer = new HistoryBuffer();
+    buffer.add(retried.history_events);
+    return { buffer, version: 1, loading: false, tailing: false, error: null };
+  }
+
+  it("names each row's subject and tags failures in words", () => {
+    const events = fixtureHistory().buffer.events();
+    render(
+      <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+        {events.map((event) => (
+          <HistoryRow key={event.sequence} event={event} active={false} onSelect={() => {}} />
+        ))}
+      </NextIntlClientProvider>,
+    );
+    const rows = screen.getAllByRole("button");
+    const retry = rows.find((row) => row.textContent?.includes("ActivityRetryScheduled"))!;
+    expect(retry.dataset.failure).toBe("attempt");
+    expect(within(retry).getByTestId("history-failure-tag").textContent).toBe("retried");
+    expect(within(retry).getByTestId("history-subject").textContent).toBe("ChargeCard");
+    const started = rows.find((row) => row.textContent?.includes("WorkflowStarted"))!;
+    expect(started.dataset.failure).toBeUndefined();
+    expect(within(started).queryByTestId("history-failure-tag")).toBeNull();
+  });
+
+  it("shows the selected payload as fields, with the raw JSON a toggle away", async () => {
+    const history = fixtureHistory();
+    const scheduled = history.buffer.events().find((event) => event.type === "ActivityScheduled")!;
+    renderView({ history, selected: scheduled.sequence });
+    const fields = await screen.findByTestId("history-fields");
+    const keys = [...fields.querySelectorAll("dt")].map((dt) => dt.textContent);
+    expect(keys).toContain("activity_type");
+    expect(screen.getByTestId("history-payload").textContent).toMatch(/^#\d+ ActivityScheduled · ChargeCard/);
+    fireEvent.click(screen.getByTestId("history-raw-toggle"));
+    expect(screen.getByTestId("history-raw").textContent).toContain('"activity_type": "ChargeCard"');
+    expect(screen.queryByTestId("history-fields")).toBeNull();
+  });
+});
+
+describe("HistoryView payload when the codec cannot run", () => {
+  it("still lists the fields, blobs as stored, and says they are not decoded", async () => {
+    codec.fail = true;
+    const buffer = new HistoryBuffer();
+    buffer.add(retried.history_events);
+    const scheduled = buffer.events().find((event) => event.type === "ActivityScheduled")!;
+    renderView({
+      history: { buffer, version: 1, loading: false, tailing: false, error: null },
+      selected: scheduled.sequence,
+    });
+    expect((await screen.findByTestId("history-decode-failed")).textContent).toContain("could not run");
+    expect(screen.getByTestId("history-fields").textContent).toContain("activity_type");
+    expect(screen.getByTestId("history-payload").textContent).not.toContain("decoding payload");
   });
 });

@@ -2,40 +2,171 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
-import type { ViewEvent } from "@/lib/views/events";
+import type { EventSubject, FailureEventKind, ViewEvent } from "@/lib/views/events";
+import { classifyFailureEvent, eventSubject } from "@/lib/views/events";
 import { Button } from "@/components/ui/button";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { MENU_ITEM, Menu } from "@/components/ui/menu";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import type { HistoryState } from "@/components/run-detail/use-history";
 import { useHistory } from "@/components/run-detail/use-history";
-import { decodePayloadTree, prettyJson } from "@/components/run-detail/payload";
+import type { PayloadEntry } from "@/components/run-detail/payload";
+import { decodePayloadTree, payloadEntries, prettyJson } from "@/components/run-detail/payload";
 import { ROW_HEIGHT, VirtualRows } from "@/components/run-detail/virtual-rows";
+
+/** The subject of an event as words: a name, or a timer's delay and what it times out. */
+function useSubjectText() {
+  const t = useTranslations("run.history");
+  return (subject: EventSubject): string | null => {
+    if (!subject) return null;
+    if (subject.kind !== "timer") return subject.name;
+    if (subject.timeoutOf) return t("subjectTimeoutOf", { name: subject.timeoutOf });
+    return subject.seconds !== null ? t("subjectDelay", { seconds: subject.seconds }) : null;
+  };
+}
+
+const FAILURE_TONE: Readonly<Record<FailureEventKind, string>> = {
+  terminal: "border-bad/40 bg-bad/15 text-bad",
+  attempt: "border-warn/40 bg-warn/15 text-warn",
+  handled: "border-line bg-panel-muted text-fg-muted",
+};
+
+/** A failure row's tag: the words say what the colour does (failed, retried, handled). */
+function FailureTag({ kind }: { kind: FailureEventKind }) {
+  const t = useTranslations("run.history");
+  return (
+    <span
+      data-testid="history-failure-tag"
+      className={`shrink-0 rounded border px-1 text-[10px] leading-4 font-semibold uppercase ${FAILURE_TONE[kind]}`}
+    >
+      {t(`failureTag.${kind}`)}
+    </span>
+  );
+}
+
+function PayloadFields({ entries }: { entries: readonly PayloadEntry[] }) {
+  const t = useTranslations("run.history");
+  return (
+    <dl className="max-h-[440px] divide-y divide-line overflow-auto text-xs" data-testid="history-fields">
+      {entries.map((entry) => (
+        <div key={entry.key} className={entry.block ? "px-3 py-1.5" : "flex gap-3 px-3 py-1.5"}>
+          <dt className="w-44 shrink-0 truncate font-mono text-fg-muted" title={entry.key}>
+            {entry.key}
+            {entry.decoded ? (
+              <span
+                className="ml-1 rounded bg-accent-soft px-1 font-sans text-[10px] text-accent"
+                title={t("decodedTitle")}
+              >
+                {t("decodedMark")}
+              </span>
+            ) : null}
+          </dt>
+          <dd
+            className={`min-w-0 font-mono break-words whitespace-pre-wrap ${entry.block ? "mt-1 rounded bg-panel-muted px-2 py-1" : ""}`}
+          >
+            {entry.text}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
 
 function EventPayload({ event }: { event: ViewEvent }) {
   const t = useTranslations("run.history");
-  const [decoded, setDecoded] = useState<{ sequence: number; text: string } | null>(null);
+  const subjectText = useSubjectText();
+  const [decoded, setDecoded] = useState<{ sequence: number; entries: PayloadEntry[]; failed: boolean } | null>(null);
+  const [raw, setRaw] = useState(false);
   useEffect(() => {
     let cancelled = false;
-    void decodePayloadTree(event.payload).then((tree) => {
-      if (!cancelled) setDecoded({ sequence: event.sequence, text: prettyJson(tree) });
-    });
+    decodePayloadTree(event.payload).then(
+      (tree) => {
+        if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(tree), failed: false });
+      },
+      // The codec could not run here (avsc generates code, which the page's CSP forbids without
+      // 'unsafe-eval'): the fields are still listed, their blobs as stored, and the pane says so.
+      () => {
+        if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(event.payload), failed: true });
+      },
+    );
     return () => {
       cancelled = true;
     };
   }, [event]);
-  const text = decoded?.sequence === event.sequence ? decoded.text : prettyJson(event.payload);
+  const ready = decoded?.sequence === event.sequence;
+  const subject = subjectText(eventSubject(event));
+  const failure = classifyFailureEvent(event);
   return (
     <div className="min-w-0 flex-1 rounded-md border border-line" data-testid="history-payload">
-      <div className="border-b border-line px-3 py-2 text-xs">
+      <div className="flex flex-wrap items-center gap-2 border-b border-line px-3 py-2 text-xs">
         {/* Announced, so paging with ←/→ says which event is now shown. */}
         <span className="font-mono font-semibold" aria-live="polite">
           #{event.sequence} {event.type}
+          {subject ? <span className="font-normal text-fg-muted"> · {subject}</span> : null}
         </span>
-        {decoded?.sequence === event.sequence ? null : <span className="ml-2 text-fg-muted">{t("decoding")}</span>}
+        {failure ? <FailureTag kind={failure.kind} /> : null}
+        {ready || raw ? null : <span className="text-fg-muted">{t("decoding")}</span>}
+        <label className="ml-auto flex items-center gap-1.5 text-fg-muted">
+          <input
+            type="checkbox"
+            checked={raw}
+            onChange={(change) => setRaw(change.target.checked)}
+            data-testid="history-raw-toggle"
+          />
+          {t("rawJson")}
+        </label>
       </div>
-      <pre className="max-h-[440px] overflow-auto p-3 font-mono text-xs whitespace-pre-wrap break-all">{text}</pre>
+      {raw || !ready ? (
+        <pre
+          className="max-h-[440px] overflow-auto p-3 font-mono text-xs whitespace-pre-wrap break-all"
+          data-testid="history-raw"
+        >
+          {prettyJson(event.payload)}
+        </pre>
+      ) : (
+        <>
+          {decoded.failed ? (
+            <p className="border-b border-line px-3 py-1.5 text-xs text-warn" data-testid="history-decode-failed">
+              {t("decodeFailed")}
+            </p>
+          ) : null}
+          <PayloadFields entries={decoded.entries} />
+        </>
+      )}
     </div>
+  );
+}
+
+/** One history row: sequence, type, a failure's tag, the subject it names, and when it was recorded. */
+export function HistoryRow({ event, active, onSelect }: { event: ViewEvent; active: boolean; onSelect: () => void }) {
+  const time = useTimeFormat();
+  const subjectText = useSubjectText();
+  const failure = classifyFailureEvent(event);
+  const subject = subjectText(eventSubject(event));
+  // A failure row is tinted and tagged in words; the tint alone would say nothing to a screen reader.
+  const tint = failure?.kind === "terminal" ? "bg-bad/5" : failure?.kind === "attempt" ? "bg-warn/5" : "";
+  const typeTone = failure?.kind === "terminal" ? "text-bad" : failure?.kind === "attempt" ? "text-warn" : "";
+  return (
+    <Button
+      variant="bare"
+      onClick={onSelect}
+      aria-pressed={active}
+      data-sequence={event.sequence}
+      data-failure={failure?.kind}
+      className={`flex h-full w-full items-center gap-3 border-b border-line px-2 text-left text-xs ${active ? "bg-accent-soft" : `${tint} hover:bg-panel-muted`}`}
+    >
+      <span className="w-14 shrink-0 text-right font-mono text-fg-muted">{event.sequence}</span>
+      <span className={`shrink-0 font-mono ${typeTone}`}>{event.type}</span>
+      {failure ? <FailureTag kind={failure.kind} /> : null}
+      <span
+        className="min-w-0 flex-1 truncate text-fg-muted"
+        data-testid="history-subject"
+        title={subject ?? undefined}
+      >
+        {subject}
+      </span>
+      <span className="shrink-0 text-fg-muted">{time.compact(event.recordedAt)}</span>
+    </Button>
   );
 }
 
@@ -79,7 +210,38 @@ export function pageStep({
   return { index, scrollTop: Math.min(Math.max(top - offset, 0), maxScroll) };
 }
 
+/**
+ * One ↑/↓ (k/j) keypress: the selection moves one row (with none, the first row in view is
+ * selected), and the list scrolls only as far as needed to keep it wholly in view.
+ */
+export function rowStep({
+  count,
+  current,
+  direction,
+  scrollTop,
+  viewHeight,
+  rowHeight = ROW_HEIGHT,
+}: {
+  count: number;
+  current: number;
+  direction: 1 | -1;
+  scrollTop: number;
+  viewHeight: number;
+  rowHeight?: number;
+}): PageStep | null {
+  if (count === 0) return null;
+  const index =
+    current < 0
+      ? Math.min(Math.ceil(scrollTop / rowHeight), count - 1)
+      : Math.min(Math.max(current + direction, 0), count - 1);
+  const top = index * rowHeight;
+  if (top < scrollTop) return { index, scrollTop: top };
+  if (top + rowHeight > scrollTop + viewHeight) return { index, scrollTop: Math.max(top + rowHeight - viewHeight, 0) };
+  return { index, scrollTop };
+}
+
 const PAGE_KEYS: Readonly<Record<string, 1 | -1>> = { ArrowRight: 1, l: 1, ArrowLeft: -1, h: -1 };
+const ROW_KEYS: Readonly<Record<string, 1 | -1>> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
 const NOT_TEXT_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset"]);
 
 /** Keys typed into a field belong to the field; a checkbox or a button does not use ←/→. */
@@ -164,7 +326,8 @@ function TypeFilter({
 
 /**
  * The full history, virtualized: filter by event types and failures-only (URL state), select an
- * event to see its decoded payload, ←/→ (h/l) move the selection a page at a time. Pages load in
+ * event to see its decoded payload as fields (or its raw JSON), ↑/↓ (k/j) move the selection one
+ * event and ←/→ (h/l) a page at a time. Pages load in
  * keyset order and the tail follows new events live.
  */
 export function HistoryView({
@@ -181,7 +344,6 @@ export function HistoryView({
   onChange: (change: { types?: string[]; failuresOnly?: boolean; selected?: number | null }) => void;
 }) {
   const t = useTranslations("run.history");
-  const time = useTimeFormat();
   const { buffer, version } = history;
   const [typesOpen, setTypesOpen] = useState(false);
   const listRef = useRef<HTMLDivElement>(null);
@@ -216,7 +378,7 @@ export function HistoryView({
   }, [rows, selected, typesOpen, onChange]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const direction = PAGE_KEYS[event.key];
+      const direction = PAGE_KEYS[event.key] ?? ROW_KEYS[event.key];
       const state = keyState.current;
       if (
         !direction ||
@@ -232,7 +394,7 @@ export function HistoryView({
       const list = listRef.current?.querySelector<HTMLElement>('[role="list"]');
       if (!list) return;
       const current = state.selected === null ? -1 : state.rows.findIndex((row) => row.sequence === state.selected);
-      const step = pageStep({
+      const step = (event.key in ROW_KEYS ? rowStep : pageStep)({
         count: state.rows.length,
         current,
         direction,
@@ -311,21 +473,15 @@ export function HistoryView({
               if (!event) return null;
               const active = event.sequence === selected;
               return (
-                <Button
-                  variant="bare"
-                  onClick={() => onChange({ selected: active ? null : event.sequence })}
-                  aria-pressed={active}
-                  data-sequence={event.sequence}
-                  className={`flex h-full w-full items-center gap-3 border-b border-line px-2 text-left text-xs ${active ? "bg-accent-soft" : "hover:bg-panel-muted"}`}
-                >
-                  <span className="w-14 shrink-0 text-right font-mono text-fg-muted">{event.sequence}</span>
-                  <span className="min-w-0 flex-1 truncate font-mono">{event.type}</span>
-                  <span className="shrink-0 text-fg-muted">{time.compact(event.recordedAt)}</span>
-                </Button>
+                <HistoryRow
+                  event={event}
+                  active={active}
+                  onSelect={() => onChange({ selected: active ? null : event.sequence })}
+                />
               );
             }}
           />
-          <p className="mt-1 text-xs text-fg-muted">{t("keysHint")}</p>
+          <p className="mt-1 text-xs text-fg-muted">{t("keysHintRows")}</p>
         </div>
         {selectedEvent ? (
           <EventPayload event={selectedEvent} />

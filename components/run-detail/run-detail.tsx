@@ -129,6 +129,12 @@ export function RunDetail({
     [snapshot, recentFailures],
   );
 
+  // Waits count only once the whole history was read: a partial read may miss the event that closed one.
+  const waitsRead = useMemo(
+    () => (snapshot ? { waits: snapshot.waits, readThrough: snapshot.lastSequence } : null),
+    [snapshot],
+  );
+
   const run = describe.data;
   if (!run) {
     const error = describe.error ? toErrorInfo(describe.error) : initialError;
@@ -201,6 +207,7 @@ export function RunDetail({
         runId={runId}
         describe={run}
         debug={debug.data ?? null}
+        waits={waitsRead}
       />
       <RunViewProgress data={view} onRetry={retry} knownTotal={debug.data?.execution.last_event?.sequence ?? null} />
       {view.snapshot ? (

@@ -1,8 +1,9 @@
 "use client";
 
-import { useMemo } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
-import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
+import type { LaneSubject, TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
+import { fittingAttemptLabels, laneSubject, markerKindsOf } from "@/lib/views/timeline";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Muted } from "@/components/run-detail/section";
@@ -34,24 +35,33 @@ interface Lane {
   markers: TimelineMarker[];
 }
 
-function laneLabel(bar: TimelineBar | undefined, fallback: string): string {
-  if (!bar) return fallback;
-  switch (bar.kind) {
+type TimelineT = ReturnType<typeof useTranslations<"run.timeline">>;
+
+/** A lane's label in words: "timer 60 s", "signal timeout 30 s", "child billing.compute-tax". */
+function laneLabel(subject: LaneSubject, t: TimelineT): string {
+  switch (subject.kind) {
     case "workflow":
-      return bar.label ?? "workflow";
     case "activity":
-      return bar.label ?? bar.executionId;
-    case "timer":
-      return `timer ${bar.label ?? ""}`.trim();
+      return subject.name;
     case "child":
-      return `child ${bar.label ?? bar.childWorkflowId ?? ""}`.trim();
+      return subject.name ? t("laneChild", { name: subject.name }) : t("laneChild", { name: "" }).trim();
+    case "timer": {
+      const kind =
+        subject.timeout === "signal"
+          ? t("laneSignalTimeout")
+          : subject.timeout === "condition"
+            ? t("laneConditionTimeout")
+            : subject.otherKind?.replaceAll("_", " ");
+      if (kind) return subject.seconds !== null ? `${kind} ${subject.seconds} s` : kind;
+      return subject.seconds !== null ? t("laneTimerDelay", { seconds: subject.seconds }) : t("laneTimer");
+    }
   }
 }
 
-function lanesOf(chart: TimelineChart): Lane[] {
+function lanesOf(chart: TimelineChart, t: TimelineT): Lane[] {
   const lanes = new Map<string, Lane>();
   for (const bar of chart.bars) {
-    const lane = lanes.get(bar.lane) ?? { id: bar.lane, label: laneLabel(bar, bar.lane), bars: [], markers: [] };
+    const lane = lanes.get(bar.lane) ?? { id: bar.lane, label: laneLabel(laneSubject(bar), t), bars: [], markers: [] };
     lane.bars.push(bar);
     lanes.set(bar.lane, lane);
   }
@@ -136,7 +146,18 @@ function AxisLabels({ axis, known }: { axis: Axis; known: boolean }) {
   );
 }
 
-function LaneBar({ bar, lane, axis }: { bar: TimelineBar; lane: Lane; axis: Axis }) {
+function LaneBar({
+  bar,
+  lane,
+  axis,
+  labelOffset,
+}: {
+  bar: TimelineBar;
+  lane: Lane;
+  axis: Axis;
+  /** Where the "#n" label goes, in px from the bar's start; null draws none. */
+  labelOffset: number | null;
+}) {
   const time = useTimeFormat();
   const left = axis.pos(bar.start) ?? 0;
   const right = axis.pos(bar.end ?? axis.end) ?? left;
@@ -154,10 +175,19 @@ function LaneBar({ bar, lane, axis }: { bar: TimelineBar; lane: Lane; axis: Axis
     <div
       title={title}
       data-testid="timeline-bar"
-      className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 text-white ${BAR_COLORS[bar.status] ?? "bg-fg-muted/50"}`}
+      className={`absolute top-1 h-4 rounded-sm text-[9px] leading-4 whitespace-nowrap text-white ${BAR_COLORS[bar.status] ?? "bg-fg-muted/50"}`}
       style={{ left: `${left}%`, width: `max(${Math.max(right - left, 0)}%, 3px)` }}
     >
-      {attempt !== null ? <span className="rounded-sm bg-fg px-0.5 text-canvas">#{attempt}</span> : null}
+      {/* Only where it has room (it may run past a narrow bar); the number is in the title either way. */}
+      {attempt !== null && labelOffset !== null ? (
+        <span
+          className="absolute top-0 rounded-sm bg-fg px-0.5 text-canvas"
+          style={{ left: labelOffset }}
+          data-testid="timeline-attempt-label"
+        >
+          #{attempt}
+        </span>
+      ) : null}
     </div>
   );
 }
@@ -197,19 +227,30 @@ function LaneMarker({ marker, axis }: { marker: TimelineMarker; axis: Axis }) {
   );
 }
 
-function TimelineLane({ lane, axis }: { lane: Lane; axis: Axis }) {
+function TimelineLane({ lane, axis, widthPx }: { lane: Lane; axis: Axis; widthPx: number }) {
+  const labelled = useMemo(
+    () =>
+      fittingAttemptLabels(
+        lane.bars,
+        axis,
+        widthPx,
+        lane.markers.map((marker) => marker.at),
+      ),
+    [lane.bars, lane.markers, axis, widthPx],
+  );
   return (
     <div className="flex items-center border-t border-line" data-testid="timeline-lane">
       <div className="w-48 shrink-0 truncate py-1 pr-2 text-xs" title={lane.label}>
         {lane.label}
       </div>
       <div className="relative h-6 flex-1 bg-panel-muted/40">
-        {lane.bars.map((bar) => (
+        {lane.bars.map((bar, index) => (
           <LaneBar
             key={`${bar.kind}-${bar.kind === "activity" ? bar.attemptId : bar.lane}`}
             bar={bar}
             lane={lane}
             axis={axis}
+            labelOffset={labelled.get(index) ?? null}
           />
         ))}
         {lane.markers.map((marker) => (
@@ -221,27 +262,54 @@ function TimelineLane({ lane, axis }: { lane: Lane; axis: Axis }) {
 }
 
 /** The chart mode: one lane per workflow, activity, timer or child, on a shared time axis. */
+/** The chart's minimum width less the lane-label column: the lane width before it is measured. */
+const MIN_LANE_PX = 720 - 192;
+
+/** The lanes' drawn width, so attempt labels are placed in pixels (kept up to date on resize). */
+function useLaneWidth() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(MIN_LANE_PX);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const measure = () => setWidth(Math.max(element.clientWidth - 192, MIN_LANE_PX));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width };
+}
+
 function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }) {
   const t = useTranslations("run.timeline");
-  const lanes = useMemo(() => lanesOf(chart), [chart]);
-  const axis = axisOf(chart, now);
+  const lanes = useMemo(() => lanesOf(chart, t), [chart, t]);
+  const markerKinds = useMemo(() => markerKindsOf(chart.markers), [chart.markers]);
+  const axis = useMemo(() => axisOf(chart, now), [chart, now]);
+  const { ref, width } = useLaneWidth();
   if (lanes.length === 0) return <Muted>{t("empty")}</Muted>;
   return (
     <div className="overflow-x-auto" data-testid="timeline-chart" role="region" aria-label={t("chart")} tabIndex={0}>
-      <div className="min-w-[720px]">
+      <div className="min-w-[720px]" ref={ref}>
         <AxisLabels axis={axis} known={chart.start !== null} />
         {lanes.slice(0, MAX_LANES).map((lane) => (
-          <TimelineLane key={lane.id} lane={lane} axis={axis} />
+          <TimelineLane key={lane.id} lane={lane} axis={axis} widthPx={width} />
         ))}
         {lanes.length > MAX_LANES ? <Muted>{t("moreLanes", { count: lanes.length - MAX_LANES })}</Muted> : null}
-        <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted">
-          <span className="inline-flex items-center gap-1">
-            <span className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
-          </span>
-          <span className="inline-flex items-center gap-1">
-            <span className="inline-block h-3 w-3 rotate-45 bg-warn/70" /> {t("legendRetry")}
-          </span>
-        </div>
+        {markerKinds.length > 0 ? (
+          <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted" data-testid="timeline-legend">
+            {markerKinds.includes("failure") ? (
+              <span className="inline-flex items-center gap-1" data-legend="failure">
+                <span className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
+              </span>
+            ) : null}
+            {markerKinds.includes("retry") ? (
+              <span className="inline-flex items-center gap-1" data-legend="retry">
+                <span className="inline-block h-3 w-3 rotate-45 bg-warn/70" /> {t("legendRetry")}
+              </span>
+            ) : null}
+          </div>
+        ) : null}
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attemptLedger, toRetryPolicy } from "./attempts";
+import { attemptGap, attemptLedger, retryVerdict, toRetryPolicy } from "./attempts";
 import retryThenSuccess from "./fixtures/retry-then-success.json";
 import exhausted from "./fixtures/exhausted-retries.json";
 import nonRetryable from "./fixtures/non-retryable.json";
@@ -243,5 +243,59 @@ describe("toRetryPolicy", () => {
     );
     const [charge] = attemptLedger(unlimited);
     expect(charge).toMatchObject({ maxAttempts: null, unlimitedAttempts: true });
+  });
+});
+
+/*
+ * The fixtures are history exports shaped like the engine's (HistoryExport.php@8dc90d64): a
+ * terminal failure after every allowed attempt, a non-retryable one, a lease expiry and a timeout.
+ */
+describe("retryVerdict", () => {
+  it("says retries are exhausted when every allowed attempt failed", () => {
+    const reserve = attemptLedger(exhausted.history_events, exhausted.activities)[0]!;
+    expect(retryVerdict(reserve)).toEqual({ kind: "exhausted", used: 3, max: 3 });
+  });
+
+  it("names the non-retryable type rather than the policy's list", () => {
+    const charge = attemptLedger(nonRetryable.history_events, nonRetryable.activities)[0]!;
+    expect(retryVerdict(charge)).toMatchObject({ kind: "non_retryable" });
+    expect(retryVerdict(charge)).not.toMatchObject({ kind: "exhausted" });
+  });
+
+  it("has no verdict for an execution that did not fail, or failed before its limit for another reason", () => {
+    expect(retryVerdict(attemptLedger(retryThenSuccess.history_events, retryThenSuccess.activities)[0]!)).toBeNull();
+    expect(retryVerdict(attemptLedger(retryPending.history_events, retryPending.activities)[0]!)).toBeNull();
+    expect(retryVerdict({ status: "failed", terminalFailure: null, attemptsUsed: 1, maxAttempts: 3 })).toBeNull();
+  });
+});
+
+describe("attemptGap", () => {
+  it("a lease expiry names the lease and the wait until the redelivered attempt", () => {
+    const ship = attemptLedger(leaseExpiry.history_events, leaseExpiry.activities)[0]!;
+    const [first, second] = ship.attempts;
+    expect(first!.leaseExpiresAt).toBe("2026-11-30T14:05:00.200000Z");
+    // Lease ran out at 14:05:00.2; attempt 2 started at 14:05:11.0.
+    expect(attemptGap(ship, first!)).toEqual({
+      kind: "lease",
+      leaseExpiresAt: "2026-11-30T14:05:00.200000Z",
+      lastHeartbeatAt: null,
+      nextAttempt: 2,
+      gapMs: 10_800,
+    });
+    expect(attemptGap(ship, second!)).toBeNull();
+  });
+
+  it("a timeout names its kind and the policy's limit", () => {
+    const invoice = attemptLedger(activityTimeout.history_events, activityTimeout.activities).find(
+      (activity) => activity.type === "GenerateInvoice",
+    )!;
+    const gaps = invoice.attempts.map((attempt) => attemptGap(invoice, attempt));
+    expect(gaps[0]).toMatchObject({ kind: "timeout", timeoutKind: "start_to_close", limitSeconds: 30, nextAttempt: 2 });
+    expect(gaps[1]).toMatchObject({
+      kind: "timeout",
+      timeoutKind: "start_to_close",
+      limitSeconds: 30,
+      nextAttempt: null,
+    });
   });
 });

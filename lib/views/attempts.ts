@@ -30,6 +30,7 @@ export interface AttemptRowInput {
   lease_owner?: string | null;
   started_at?: string | null;
   last_heartbeat_at?: string | null;
+  lease_expires_at?: string | null;
   closed_at?: string | null;
 }
 
@@ -96,6 +97,8 @@ export interface LedgerAttempt {
   closedAt: string | null;
   durationMs: number | null;
   lastHeartbeatAt: string | null;
+  /** The lease the worker held (ActivityStarted `lease_expires_at`, else the row's). */
+  leaseExpiresAt?: string | null;
   failure: AttemptFailure | null;
   /** The backoff that followed this attempt's failure. */
   retry: AttemptRetry | null;
@@ -229,6 +232,7 @@ function touchAttempt(activity: MutableActivity, id: string, number: number | nu
       startedAt: null,
       closedAt: null,
       lastHeartbeatAt: null,
+      leaseExpiresAt: null,
       failure: null,
       retry: null,
       closedByHistory: false,
@@ -277,6 +281,7 @@ function applyEvent(activity: MutableActivity, event: ViewEvent): void {
       // ActivityStarted carries the execution's `started_at` and the claimed task's snapshot (its lease owner).
       attempt.startedAt ??= readString(snapshot, "started_at") ?? event.recordedAt;
       attempt.worker ??= readString(readObject(p, "task"), "lease_owner");
+      attempt.leaseExpiresAt ??= readString(p, "lease_expires_at");
     }
     return;
   }
@@ -329,6 +334,7 @@ function mergeRow(activity: MutableActivity, row: ActivityRowInput, fromHistory:
     attempt.worker ??= rowAttempt.lease_owner ?? null;
     attempt.startedAt ??= rowAttempt.started_at ?? null;
     attempt.lastHeartbeatAt ??= rowAttempt.last_heartbeat_at ?? null;
+    attempt.leaseExpiresAt ??= rowAttempt.lease_expires_at ?? null;
     // History is authoritative for closed attempts; an open-in-history attempt takes the row's
     // terminal status because lease expiry and fencing leave no event.
     if (!attempt.closedByHistory && rowAttempt.status && TERMINAL_ATTEMPT_STATUSES.has(rowAttempt.status)) {
@@ -362,6 +368,7 @@ function finish(activity: MutableActivity): LedgerActivity {
       closedAt: attempt.closedAt,
       durationMs,
       lastHeartbeatAt: attempt.lastHeartbeatAt,
+      leaseExpiresAt: attempt.leaseExpiresAt ?? null,
       failure: attempt.failure,
       retry: attempt.retry,
       changes: null,
@@ -513,4 +520,91 @@ export function ledgerFromEvents(
   for (const event of events) fold.add(event);
   fold.mergeRows(activities);
   return fold.open();
+}
+
+/**
+ * Why the execution stopped retrying, for its header (issue 15 item 9: the policy's
+ * `non_retryable_error_types` list read like a verdict). Only a failed execution has one: its
+ * terminal failure was non-retryable, or every allowed attempt was used ("retries exhausted (3/3)").
+ */
+export type RetryVerdict =
+  { kind: "non_retryable"; type: string | null } | { kind: "exhausted"; used: number; max: number } | null;
+
+export function retryVerdict(
+  activity: Pick<LedgerActivity, "status" | "terminalFailure" | "attemptsUsed" | "maxAttempts">,
+): RetryVerdict {
+  if (activity.status !== "failed") return null;
+  const failure = activity.terminalFailure;
+  if (failure?.nonRetryable) return { kind: "non_retryable", type: failure.exceptionType ?? failure.exceptionClass };
+  if (activity.maxAttempts !== null && activity.attemptsUsed >= activity.maxAttempts)
+    return { kind: "exhausted", used: activity.attemptsUsed, max: activity.maxAttempts };
+  return null;
+}
+
+/** The retry-policy timeout (seconds) that a `timeout_kind` names. */
+function policyTimeout(policy: RetryPolicyView | null, kind: string): number | null {
+  if (!policy) return null;
+  switch (kind) {
+    case "start_to_close":
+      return policy.startToCloseTimeout;
+    case "schedule_to_start":
+      return policy.scheduleToStartTimeout;
+    case "schedule_to_close":
+      return policy.scheduleToCloseTimeout;
+    case "heartbeat":
+      return policy.heartbeatTimeout;
+    default:
+      return null;
+  }
+}
+
+/**
+ * What ended an attempt that produced no outcome of its own, and how long until the next one began:
+ * a timeout the engine recorded (`timeout_kind`, with the policy's limit), or a lease that ran out
+ * (lease expiry writes no event: the attempt was superseded or its row says `expired`).
+ */
+export type AttemptGap =
+  | {
+      kind: "timeout";
+      timeoutKind: string;
+      limitSeconds: number | null;
+      nextAttempt: number | null;
+      gapMs: number | null;
+    }
+  | {
+      kind: "lease";
+      leaseExpiresAt: string | null;
+      lastHeartbeatAt: string | null;
+      nextAttempt: number | null;
+      gapMs: number | null;
+    }
+  | null;
+
+export function attemptGap(
+  activity: Pick<LedgerActivity, "attempts" | "retryPolicy">,
+  attempt: LedgerAttempt,
+): AttemptGap {
+  const next = activity.attempts.find((other) => other.number > attempt.number) ?? null;
+  const nextStart = epochMs(next?.startedAt ?? null);
+  const timeoutKind = attempt.failure?.timeoutKind ?? null;
+  if (timeoutKind) {
+    const ended = epochMs(attempt.closedAt);
+    return {
+      kind: "timeout",
+      timeoutKind,
+      limitSeconds: policyTimeout(activity.retryPolicy, timeoutKind),
+      nextAttempt: next?.number ?? null,
+      gapMs: ended !== null && nextStart !== null ? Math.max(0, nextStart - ended) : null,
+    };
+  }
+  if (attempt.status !== "expired") return null;
+  const leaseExpiresAt = attempt.leaseExpiresAt ?? null;
+  const from = epochMs(leaseExpiresAt) ?? epochMs(attempt.lastHeartbeatAt) ?? epochMs(attempt.startedAt);
+  return {
+    kind: "lease",
+    leaseExpiresAt,
+    lastHeartbeatAt: attempt.lastHeartbeatAt,
+    nextAttempt: next?.number ?? null,
+    gapMs: from !== null && nextStart !== null ? Math.max(0, nextStart - from) : null,
+  };
 }

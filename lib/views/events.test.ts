@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { HISTORY_EVENT_TYPES } from "@/lib/dw/enums";
 import type { HistoryEventInput } from "./events";
-import { classifyFailureEvent, epochMs, eventKind, historyFilter, toViewEvent, toViewEvents } from "./events";
+import {
+  classifyFailureEvent,
+  epochMs,
+  eventKind,
+  eventSubject,
+  historyFilter,
+  toViewEvent,
+  toViewEvents,
+} from "./events";
 import exhausted from "./fixtures/exhausted-retries.json";
 import activityTimeout from "./fixtures/activity-timeout.json";
 import nonRetryable from "./fixtures/non-retryable.json";
@@ -214,4 +222,29 @@ describe("epochMs", () => {
       expect(epochMs(text)).toBeNull();
     },
   );
+});
+
+describe("eventSubject", () => {
+  it("names the activity, timer, child and signal of the fixtures' events", () => {
+    const subjects = toViewEvents(activityTimeout.history_events).map((event) => [event.type, eventSubject(event)]);
+    expect(subjects).toContainEqual(["TimerScheduled", { kind: "timer", seconds: 60, timeoutOf: null }]);
+    expect(subjects).toContainEqual(["ChildRunCompleted", { kind: "child", name: "billing.compute-tax" }]);
+    expect(subjects).toContainEqual(["ActivityTimedOut", { kind: "activity", name: "GenerateInvoice" }]);
+    expect(subjects).toContainEqual(["WorkflowFailed", null]);
+  });
+
+  it("names a signal, and the signal a timeout timer belongs to", () => {
+    const opened = toViewEvent({
+      sequence: 2,
+      type: "SignalWaitOpened",
+      payload: { signal_name: "approve", signal_wait_id: "wait-1", sequence: 1, timeout_seconds: 30 },
+    });
+    expect(eventSubject(opened)).toEqual({ kind: "signal", name: "approve" });
+    const timeout = toViewEvent({
+      sequence: 3,
+      type: "TimerScheduled",
+      payload: { timer_id: "t1", delay_seconds: 30, timer_kind: "signal_timeout", signal_name: "approve" },
+    });
+    expect(eventSubject(timeout)).toEqual({ kind: "timer", seconds: 30, timeoutOf: "approve" });
+  });
 });

@@ -346,3 +346,49 @@ export function historyFilter(events: readonly HistoryEventInput[], filter: Hist
       (!filter.failuresOnly || carriesFailure(event)),
   );
 }
+
+/**
+ * What a history row is about (issue 15 item 10: rows showed only type and time): the activity,
+ * timer, signal, child workflow, update or condition it names, read from the keys the engine writes
+ * on those events (activity_type/activity_class and the `activity` snapshot, timer_id with
+ * delay_seconds and timer_kind, signal_name, child_workflow_type/child_workflow_instance_id,
+ * update_name, condition_key; durable-workflow/workflow@8dc90d649ec00f92291fa6377c45fac60ebe5de0
+ * src/V2/Support/HistoryTimeline.php reads the same keys for its entry labels).
+ */
+export type EventSubject =
+  | { kind: "activity" | "signal" | "child" | "update" | "condition"; name: string }
+  /** A timer names no value of its own: its delay, and the signal or condition whose timeout it is. */
+  | { kind: "timer"; seconds: number | null; timeoutOf: string | null }
+  | null;
+
+export function eventSubject(event: Pick<ViewEvent, "type" | "payload">): EventSubject {
+  const p = event.payload;
+  const type = event.type;
+  if (type.startsWith("Activity")) {
+    const snapshot = readObject(p, "activity");
+    const name =
+      readString(p, "activity_type") ??
+      readString(p, "activity_class") ??
+      readString(snapshot, "type") ??
+      readString(snapshot, "class");
+    return name ? { kind: "activity", name } : null;
+  }
+  if (type.startsWith("Timer")) {
+    const timeoutOf = readString(p, "signal_name") ?? readString(p, "condition_key");
+    return { kind: "timer", seconds: readNumber(p, "delay_seconds"), timeoutOf };
+  }
+  if (type === "ChildWorkflowScheduled" || type.startsWith("ChildRun")) {
+    const name =
+      readString(p, "child_workflow_type") ??
+      readString(p, "child_workflow_class") ??
+      readString(p, "child_workflow_instance_id");
+    return name ? { kind: "child", name } : null;
+  }
+  const signal = readString(p, "signal_name");
+  if (signal && type.startsWith("Signal")) return { kind: "signal", name: signal };
+  const update = readString(p, "update_name");
+  if (update && type.startsWith("Update")) return { kind: "update", name: update };
+  const condition = readString(p, "condition_key");
+  if (condition && type.startsWith("ConditionWait")) return { kind: "condition", name: condition };
+  return null;
+}

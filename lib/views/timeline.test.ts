@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { ActivityAttemptBar, ChildBar, RetryMarker, TimerBar, WorkflowBar } from "./timeline";
-import { activityLabel, timelineList, timelineRows } from "./timeline";
+import type { ActivityAttemptBar, ChildBar, RetryMarker, TimelineBar, TimerBar, WorkflowBar } from "./timeline";
+import {
+  activityLabel,
+  fittingAttemptLabels,
+  MARKER_HALF_PX,
+  laneSubject,
+  markerKindsOf,
+  timelineList,
+  timelineRows,
+} from "./timeline";
 import activityTimeout from "./fixtures/activity-timeout.json";
 import exhausted from "./fixtures/exhausted-retries.json";
 import leaseExpiry from "./fixtures/lease-expiry.json";
@@ -159,5 +167,71 @@ describe("activityLabel", () => {
   it("uses the class basename the engine shows", () => {
     expect(activityLabel(null, "App\\Activities\\ChargeCard")).toBe("ChargeCard");
     expect(activityLabel("orders.send-confirmation")).toBe("orders.send-confirmation");
+  });
+});
+
+describe("lane labels, legend and attempt labels", () => {
+  const timer = (label: string | null, delaySeconds: number | null): TimelineBar => ({
+    kind: "timer",
+    lane: "timer:t1",
+    label,
+    timerId: "t1",
+    start: 0,
+    end: 1,
+    status: "fired",
+    fireAt: 1,
+    delaySeconds,
+  });
+
+  it("a plain timer is not 'timer timer': its kind shows only for timeouts", () => {
+    // The embedded server writes timer_kind "timer" (server/engine/workflow-tasks.ts), the engine null or a timeout kind.
+    expect(laneSubject(timer("timer", 60))).toEqual({ kind: "timer", timeout: null, otherKind: null, seconds: 60 });
+    expect(laneSubject(timer(null, 60))).toEqual({ kind: "timer", timeout: null, otherKind: null, seconds: 60 });
+    expect(laneSubject(timer("signal_timeout", 30))).toMatchObject({ timeout: "signal", seconds: 30 });
+    expect(laneSubject(timer("condition_timeout", null))).toMatchObject({ timeout: "condition" });
+    expect(laneSubject(timer("schedule_guard", 5))).toMatchObject({ timeout: null, otherKind: "schedule_guard" });
+  });
+
+  it("the legend lists only marker kinds the run has", () => {
+    const chart = timelineRows(activityTimeout.history_events, { activities: activityTimeout.activities });
+    expect(markerKindsOf(chart.markers)).toEqual(["failure", "retry"]);
+    expect(markerKindsOf(chart.markers.filter((marker) => marker.kind === "failure"))).toEqual(["failure"]);
+    expect(markerKindsOf([])).toEqual([]);
+  });
+
+  it("labels an attempt only where the label has room before the next bar", () => {
+    const axis = { start: 0, end: 1000, span: 1000 };
+    // On a 500 px lane 100 ms is 50 px; a label is 22 px. Bar 0 is followed 5 px later by bar 1: no room.
+    // Bar 2 is narrow (10 px) but the lane is empty for 100 px after it: its label runs past it.
+    const bars = [
+      { start: 0, end: 100 },
+      { start: 10, end: 110 },
+      { start: 200, end: 220 },
+      { start: 400, end: 500 },
+      { start: 980, end: null },
+    ];
+    expect([...fittingAttemptLabels(bars, axis, 500).keys()].sort()).toEqual([1, 2, 3]);
+    // On a 5,000 px lane bar 0 has 50 px before bar 1, and the last bar 200 px before the lane's end.
+    expect([...fittingAttemptLabels(bars, axis, 5000).keys()].sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(fittingAttemptLabels(bars, axis, 500).get(2)).toBe(0);
+  });
+
+  it("moves a label right of the retry diamond at its bar's end, or drops it when that leaves no room", () => {
+    const axis = { start: 0, end: 1000, span: 1000 };
+    // A 2 px attempt at 0 with its diamond at 4 px; the next attempt 150 px later (a short run's 1 s backoff).
+    const bars = [
+      { start: 0, end: 4 },
+      { start: 300, end: 320 },
+    ];
+    const labels = fittingAttemptLabels(bars, axis, 500, [8, null]);
+    expect(labels.get(0)).toBe(4 + MARKER_HALF_PX);
+    expect(labels.get(1)).toBe(0);
+    // With the next attempt 30 px on, the label fits only where no diamond pushes it 11 px right.
+    const close = [
+      { start: 0, end: 4 },
+      { start: 60, end: 80 },
+    ];
+    expect(fittingAttemptLabels(close, axis, 500).get(0)).toBe(0);
+    expect(fittingAttemptLabels(close, axis, 500, [8]).has(0)).toBe(false);
   });
 });

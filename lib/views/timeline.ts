@@ -481,3 +481,79 @@ export function toListRow(event: ViewEvent): TimelineListRow {
 export function timelineList(history: readonly HistoryEventInput[]): TimelineListRow[] {
   return toViewEvents(history).map(toListRow);
 }
+
+/**
+ * What a lane is, for its label (issue 15 item 16: a plain timer read "timer timer", its
+ * `timer_kind` being "timer"). A timer lane says its kind only when it is a timeout
+ * (`signal_timeout`, `condition_timeout`; durable-workflow/workflow@8dc90d649ec00f92291fa6377c45fac60ebe5de0
+ * src/V2/Support/DefaultWorkflowTaskBridge.php), and its delay.
+ */
+export type LaneSubject =
+  | { kind: "workflow" | "activity"; name: string }
+  | { kind: "timer"; timeout: "signal" | "condition" | null; otherKind: string | null; seconds: number | null }
+  | { kind: "child"; name: string | null };
+
+export function laneSubject(bar: TimelineBar): LaneSubject {
+  switch (bar.kind) {
+    case "workflow":
+      return { kind: "workflow", name: bar.label ?? "workflow" };
+    case "activity":
+      return { kind: "activity", name: bar.label ?? bar.executionId };
+    case "timer": {
+      const timerKind = bar.label;
+      const timeout =
+        timerKind === "signal_timeout" ? "signal" : timerKind === "condition_timeout" ? "condition" : null;
+      const otherKind = timeout === null && timerKind !== null && timerKind !== "timer" ? timerKind : null;
+      return { kind: "timer", timeout, otherKind, seconds: bar.delaySeconds };
+    }
+    case "child":
+      return { kind: "child", name: bar.label ?? bar.childWorkflowId };
+  }
+}
+
+/** Marker kinds the chart draws, so the legend explains only those (in a fixed order). */
+export function markerKindsOf(markers: readonly TimelineMarker[]): TimelineMarker["kind"][] {
+  const present = new Set(markers.map((marker) => marker.kind));
+  return (["failure", "retry"] as const).filter((kind) => present.has(kind));
+}
+
+/** Width an attempt label ("#12") takes on the lane, in px, with its padding. */
+export const ATTEMPT_LABEL_PX = 22;
+
+/** Half the width a lane marker (failure dot, retry diamond) covers, in px, plus a pixel of air. */
+export const MARKER_HALF_PX = 7;
+
+/**
+ * Where each attempt bar of one lane draws its "#n" label, as px from the bar's start; a bar left
+ * out gets none (its number stays in the bar's title). A label starts at its bar, moved right past
+ * any marker it would cover (a failed attempt's retry diamond sits at the bar's end), and may run
+ * past a narrow bar into the empty lane, but only up to the next bar and the lane's end: retries a
+ * second apart on a day-long axis would otherwise stack their labels. `widthPx` is the lane's width.
+ */
+export function fittingAttemptLabels(
+  bars: readonly Pick<TimelineBar, "start" | "end">[],
+  axis: { start: number; span: number; end: number },
+  widthPx: number,
+  markerTimes: readonly (number | null)[] = [],
+  labelPx: number = ATTEMPT_LABEL_PX,
+): Map<number, number> {
+  const fits = new Map<number, number>();
+  const px = (value: number) => ((value - axis.start) / Math.max(axis.span, 1)) * widthPx;
+  const markers = markerTimes
+    .filter((at): at is number => at !== null)
+    .map(px)
+    .sort((a, b) => a - b);
+  const order = bars
+    .map((bar, index) => ({ index, left: bar.start === null ? null : px(bar.start) }))
+    .filter((bar): bar is { index: number; left: number } => bar.left !== null)
+    .sort((a, b) => a.left - b.left);
+  for (const [i, bar] of order.entries()) {
+    let x = bar.left;
+    // Markers are sorted, so one pass moves the label past each one it would still cover.
+    for (const marker of markers)
+      if (marker + MARKER_HALF_PX > x && marker - MARKER_HALF_PX < x + labelPx) x = marker + MARKER_HALF_PX;
+    const limit = Math.min(order[i + 1]?.left ?? widthPx, widthPx);
+    if (x + labelPx <= limit) fits.set(bar.index, x - bar.left);
+  }
+  return fits;
+}

@@ -1,0 +1,61 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+import { NextIntlClientProvider } from "next-intl";
+import en from "@/messages/en.json";
+import type { TimelineChart } from "@/lib/views/timeline";
+import { timelineRows } from "@/lib/views/timeline";
+import activityTimeout from "@/lib/views/fixtures/activity-timeout.json";
+import { TimelineView } from "@/components/run-detail/timeline-view";
+
+afterEach(cleanup);
+
+function renderChart(chart: TimelineChart) {
+  render(
+    <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+      <TimelineView chart={chart} now={chart.end ?? 0} list={[]} mode="chart" onMode={() => {}} />
+    </NextIntlClientProvider>,
+  );
+  return screen.getAllByTestId("timeline-lane").map((lane) => lane.firstElementChild?.textContent);
+}
+
+const chart = () => timelineRows(activityTimeout.history_events, { activities: activityTimeout.activities });
+
+describe("timeline chart", () => {
+  it("labels a timer lane by its delay, not 'timer timer'", () => {
+    const labels = renderChart(chart());
+    expect(labels).toContain("timer 60 s");
+    expect(labels).toContain("child billing.compute-tax");
+    expect(labels.some((label) => label?.includes("timer timer"))).toBe(false);
+  });
+
+  it("lists in the legend only the marker kinds the run has", () => {
+    renderChart(chart());
+    const legend = screen.getByTestId("timeline-legend");
+    expect([...legend.querySelectorAll("[data-legend]")].map((item) => item.getAttribute("data-legend"))).toEqual([
+      "failure",
+      "retry",
+    ]);
+    cleanup();
+    const withoutRetries = chart();
+    renderChart({ ...withoutRetries, markers: withoutRetries.markers.filter((marker) => marker.kind !== "retry") });
+    expect(screen.getByTestId("timeline-legend").querySelector('[data-legend="retry"]')).toBeNull();
+    cleanup();
+    renderChart({ ...withoutRetries, markers: [] });
+    expect(screen.queryByTestId("timeline-legend")).toBeNull();
+  });
+
+  it("draws attempt labels only where they do not run into the next bar", () => {
+    const full = chart();
+    // Two 30 s attempts on the run's ~2 min axis, drawn 528 px wide: both labels fit, apart.
+    renderChart(full);
+    const labels = screen.queryAllByTestId("timeline-attempt-label").map((label) => label.textContent);
+    expect(labels).toEqual(["#1", "#2"]);
+    cleanup();
+    // Stretch the axis to a day: the attempts are a fraction of a pixel apart, so only the last has room
+    // for its label (the title keeps every number).
+    renderChart({ ...full, end: (full.start ?? 0) + 86_400_000 });
+    expect(screen.queryAllByTestId("timeline-attempt-label").map((label) => label.textContent)).toEqual(["#2"]);
+    expect(screen.getAllByTestId("timeline-bar").some((bar) => bar.getAttribute("title")?.includes("#2"))).toBe(true);
+  });
+});
