@@ -101,6 +101,16 @@ test.describe("run detail", () => {
     await page.goto(`${runPath(SCENARIO_IDS.retried, runs.retried)}?view=history`);
     const history = page.getByTestId("history");
     await expect(history.getByTestId("history-count")).toContainText("of 10 events");
+    // The activity's Avro arguments are decoded by the console server (the page's CSP forbids avsc's eval).
+    await history
+      .getByTestId("history-list")
+      .getByRole("button")
+      .filter({ hasText: "ActivityScheduled" })
+      .first()
+      .click();
+    await expect(page.getByTestId("history-fields")).toContainText("sku-1");
+    await expect(page.getByTestId("history-fields")).toContainText("decoded");
+    await expect(page.getByTestId("history-decode-failed")).toHaveCount(0);
     // The filter lives in the URL; the box shows it once the router has applied the new search params.
     await history.getByTestId("history-failures").click();
     await expect(history.getByTestId("history-failures")).toBeChecked();

@@ -79,18 +79,20 @@ function EventPayload({ event }: { event: ViewEvent }) {
   const [raw, setRaw] = useState(false);
   useEffect(() => {
     let cancelled = false;
-    decodePayloadTree(event.payload).then(
+    const controller = new AbortController();
+    decodePayloadTree(event.payload, controller.signal).then(
       (tree) => {
         if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(tree), failed: false });
       },
-      // The codec could not run here (avsc generates code, which the page's CSP forbids without
-      // 'unsafe-eval'): the fields are still listed, their blobs as stored, and the pane says so.
+      // The console could not decode (signed out, console restarting): the fields are still listed,
+      // their blobs as stored, and the pane says so.
       () => {
         if (!cancelled) setDecoded({ sequence: event.sequence, entries: payloadEntries(event.payload), failed: true });
       },
     );
     return () => {
       cancelled = true;
+      controller.abort();
     };
   }, [event]);
   const ready = decoded?.sequence === event.sequence;
