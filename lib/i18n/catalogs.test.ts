@@ -31,7 +31,23 @@ const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de
 const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
   shared: ["breakwater", "utc", "workflow", "id", "json", "http", "namespace", "worker", "workers", "runtime"],
   "pt-BR": ["lease", "replay", "backoff", "heartbeat", "status", "backlog", "memo", "local", "total", "pollers"],
-  de: ["server", "system", "status", "version", "backlog", "memo", "live"],
+  de: [
+    "server",
+    "system",
+    "status",
+    "version",
+    "backlog",
+    "memo",
+    "live",
+    "plan",
+    "exception",
+    "exceptions",
+    "replay",
+    "transport",
+    "queue",
+    "lease",
+    "signal",
+  ],
   fr: [
     "version",
     "type",
@@ -42,13 +58,15 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
     "pollers",
     "backoff",
     "pages",
+    "exception",
     "exceptions",
+    "actions",
     "trace",
     "transport",
     "parents",
     "admission",
   ],
-  ja: [],
+  ja: ["server"],
 };
 
 /** The literal text of a message: what it says around its arguments, plural and select branches included. */
