@@ -7,12 +7,14 @@ import { useTranslations } from "next-intl";
 import type { ProcessInstance } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
 import {
+  definitionText,
   kikwiflowEventsQuery,
   kikwiflowIncidentsQuery,
   kikwiflowInstanceKey,
   kikwiflowSnapshotQuery,
   retryKikwiflowIncident,
 } from "@/lib/queries/kikwiflow";
+import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
 import { KIKWIFLOW_HREF } from "@/lib/routes/route-for";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
@@ -25,11 +27,17 @@ import { activeNodeIds } from "@/components/kikwiflow/instances-screen";
 import { RetryOutcome } from "@/components/kikwiflow/retry-outcome";
 import { TaskLedger } from "@/components/kikwiflow/task-ledger";
 
-function InstanceHeader({ instance }: { instance: ProcessInstance }) {
+function InstanceHeader({ instance, definition }: { instance: ProcessInstance; definition: DefinitionLabel | null }) {
   const t = useTranslations("kikwiflow.instance");
   const time = useTimeFormat();
   const facts: [string, React.ReactNode][] = [
-    [t("definition"), instance.processDefinitionId],
+    [
+      t("definition"),
+      <span key="d" title={instance.processDefinitionId}>
+        {definition?.name ? `${definition.name} · ` : ""}
+        <span className="font-mono text-xs">{definitionText(instance.processDefinitionId, definition)}</span>
+      </span>,
+    ],
     [t("businessKey"), instance.businessKey ?? "–"],
     [
       t("status"),
@@ -111,7 +119,7 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
       {!snapshot.data && !snapshot.error ? <p className="text-sm text-fg-muted">{t("loading")}</p> : null}
       {snapshot.data ? (
         <>
-          <InstanceHeader instance={snapshot.data.instance} />
+          <InstanceHeader instance={snapshot.data.instance} definition={snapshot.data.definition} />
           <TaskLedger tasks={snapshot.data.executableTasks} />
           <IncidentsTable rows={rows} retry={retry} />
           {events.error ? <EngineError error={events.error} /> : null}

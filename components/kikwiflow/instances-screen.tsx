@@ -6,7 +6,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { ProcessInstanceStatus, ProcessInstanceSummary } from "@/lib/kikwiflow/schemas";
 import { PROCESS_INSTANCE_STATUSES } from "@/lib/kikwiflow/schemas";
-import { kikwiflowInstancesQuery } from "@/lib/queries/kikwiflow";
+import { definitionText, kikwiflowInstancesQuery } from "@/lib/queries/kikwiflow";
+import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
 import { kikwiflowInstanceHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
@@ -26,7 +27,7 @@ export function activeNodeIds(nodes: Readonly<Record<string, number>> | null | u
     .map(([node]) => node);
 }
 
-function useInstanceColumns() {
+function useInstanceColumns(definitions: Readonly<Record<string, DefinitionLabel>>) {
   const t = useTranslations("kikwiflow.list");
   const time = useTimeFormat();
   return useMemo(
@@ -44,7 +45,17 @@ function useInstanceColumns() {
             </Link>
           ),
         }),
-        col.accessor("processDefinitionId", { header: () => t("definition"), meta: { className: "text-xs" } }),
+        col.accessor("processDefinitionId", {
+          header: () => t("definition"),
+          cell: (info) => {
+            const label = definitions[info.getValue()];
+            return (
+              <span title={label?.name ?? info.getValue()} className="font-mono text-xs">
+                {definitionText(info.getValue(), label)}
+              </span>
+            );
+          },
+        }),
         col.accessor("businessKey", { header: () => t("businessKey"), cell: (info) => info.getValue() ?? "–" }),
         col.accessor("status", {
           header: () => t("status"),
@@ -63,9 +74,11 @@ function useInstanceColumns() {
           ),
         }),
       ]),
-    [t, time],
+    [t, time, definitions],
   );
 }
+
+const NO_DEFINITIONS: Readonly<Record<string, DefinitionLabel>> = {};
 
 /** The engine's instances (its search), filtered by status and paged the engine's way (0-based pages). */
 export function KikwiflowInstancesScreen() {
@@ -76,7 +89,7 @@ export function KikwiflowInstancesScreen() {
     ...kikwiflowInstancesQuery({ page, size: PAGE_SIZE, status: filter === "all" ? null : filter }),
     placeholderData: keepPreviousData,
   });
-  const columns = useInstanceColumns();
+  const columns = useInstanceColumns(query.data?.definitions ?? NO_DEFINITIONS);
   const options = [
     { value: "all" as const, label: t("statusAll") },
     ...PROCESS_INSTANCE_STATUSES.map((status) => ({ value: status, label: status })),

@@ -8,6 +8,18 @@ import type {
 } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
 import { serverKey } from "@/lib/queries/keys";
+import type { DefinitionLabel } from "@/lib/server/kikwiflow";
+
+export type { DefinitionLabel };
+/** The search page with the key, name and version of each definition id on it. */
+export type InstanceListPage = ProcessInstancePage & { definitions: Record<string, DefinitionLabel> };
+export type InstanceSnapshot = ProcessInstanceSnapshot & { definition: DefinitionLabel | null };
+
+/** `kiki-fatal v1`, or the bare id when the engine did not resolve it. */
+export function definitionText(id: string, label: DefinitionLabel | null | undefined): string {
+  if (!label) return id;
+  return label.version === null ? label.key : `${label.key} v${label.version}`;
+}
 
 /**
  * The browser's reads of the Kikwiflow section, through the console's own routes (app/api/kikwiflow):
@@ -67,7 +79,7 @@ export function kikwiflowInstancesQuery(params: InstanceListParams) {
   if (params.status) search.append("status", params.status);
   return queryOptions({
     queryKey: kikwiflowKey("instances", params),
-    queryFn: ({ signal }) => getJson<ProcessInstancePage>(`/api/kikwiflow/instances?${search}`, signal),
+    queryFn: ({ signal }) => getJson<InstanceListPage>(`/api/kikwiflow/instances?${search}`, signal),
     refetchInterval: 5_000,
     retry: false,
   });
@@ -76,7 +88,7 @@ export function kikwiflowInstancesQuery(params: InstanceListParams) {
 export function kikwiflowSnapshotQuery(id: string) {
   return queryOptions({
     queryKey: kikwiflowKey("instance", id, "snapshot"),
-    queryFn: ({ signal }) => getJson<ProcessInstanceSnapshot>(instancePath(id), signal),
+    queryFn: ({ signal }) => getJson<InstanceSnapshot>(instancePath(id), signal),
     refetchInterval: 3_000,
     retry: false,
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { KikwiflowNotFoundError, KikwiflowServerError, KikwiflowUnavailableError } from "@/lib/kikwiflow";
-import type { ExecutableTask, Incident, KikwiflowClient, ProcessInstanceSnapshot } from "@/lib/kikwiflow";
+import type { ExecutableTask, Incident, KikwiflowClient, ProcessInstanceSnapshot, RetryPolicy } from "@/lib/kikwiflow";
 import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
 import { kikwiflowFailure, parseInstanceSearch } from "@/lib/server/kikwiflow";
 
-const policy = { strategy: "LINEAR", maxRetries: 5, intervals: ["PT0.3S"] } as const;
+const policy: RetryPolicy = { strategy: "LINEAR", maxRetries: 5, intervals: ["PT0.3S"] };
 const failedTask: ExecutableTask = { id: "t1", status: "ERROR", executions: 1, retries: 0, retryPolicy: policy };
 const openIncident: Incident = {
   id: "i1",

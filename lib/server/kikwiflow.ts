@@ -80,6 +80,49 @@ export function kikwiflowFailure(error: unknown, host: string, missing: MissingT
   }
 }
 
+/** What the screens show for a definition id: its key, name and version. */
+export interface DefinitionLabel {
+  key: string;
+  name: string | null;
+  version: number | null;
+}
+
+/** A definition id names one immutable deployment, so what it resolves to is kept (bounded). */
+const definitionLabels = new Map<string, DefinitionLabel>();
+const MAX_DEFINITION_LABELS = 500;
+
+/**
+ * Key, name and version of each definition id (instances carry only the id, a UUID). An id the
+ * engine cannot resolve is left out: the screen shows the id itself.
+ */
+export async function definitionLabelsOf(
+  client: KikwiflowClient,
+  ids: readonly string[],
+  signal?: AbortSignal,
+): Promise<Record<string, DefinitionLabel>> {
+  const unique = [...new Set(ids)];
+  await Promise.all(
+    unique
+      .filter((id) => !definitionLabels.has(id))
+      .map(async (id) => {
+        try {
+          const definition = await client.getProcessDefinition(id, { signal });
+          if (definitionLabels.size >= MAX_DEFINITION_LABELS) definitionLabels.clear();
+          definitionLabels.set(id, {
+            key: definition.key,
+            name: definition.name ?? null,
+            version: definition.version ?? null,
+          });
+        } catch {
+          // A label is a convenience: the id stays readable without it.
+        }
+      }),
+  );
+  return Object.fromEntries(
+    unique.flatMap((id) => (definitionLabels.has(id) ? [[id, definitionLabels.get(id)!]] : [])),
+  );
+}
+
 export interface InstanceSearchParams {
   page: number;
   size: number;

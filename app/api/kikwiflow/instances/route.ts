@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
 import {
+  definitionLabelsOf,
   getKikwiflowClient,
   kikwiflowFailure,
   kikwiflowJson,
@@ -10,7 +11,8 @@ import {
 
 /**
  * `GET /api/kikwiflow/instances?page=0&size=20&status=ACTIVE`: the engine's instance search
- * (`POST /process-instances/search`), newest first, as the engine's page.
+ * (`POST /process-instances/search`), newest first, as the engine's page plus `definitions`: the
+ * key, name and version of each definition id on the page.
  */
 export async function GET(request: NextRequest): Promise<Response> {
   const config = getConfig();
@@ -31,7 +33,12 @@ export async function GET(request: NextRequest): Promise<Response> {
       },
       { signal: request.signal },
     );
-    return kikwiflowJson(page);
+    const definitions = await definitionLabelsOf(
+      client,
+      page.content.map((row) => row.processDefinitionId),
+      request.signal,
+    );
+    return kikwiflowJson({ ...page, definitions });
   } catch (error) {
     return kikwiflowFailure(error, config.kikwiflow.host);
   }
