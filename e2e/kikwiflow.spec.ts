@@ -8,6 +8,9 @@ import { snapBothThemes, waitFor } from "./operator-fixtures";
  * and says "confirmed" only from the engine's re-read.
  */
 
+// Six full-page screenshots and the engine's own timing on a shared 2-core machine.
+test.describe.configure({ timeout: 90_000 });
+
 const engine = () => {
   const url = process.env.E2E_KIKWIFLOW_URL;
   if (!url) throw new Error("no Kikwiflow host: build it with `bash scripts/kikwiflow.sh` (KIKWIFLOW_HOST_JAR)");

@@ -9,6 +9,7 @@ import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { Muted, Section } from "@/components/run-detail/section";
 import { incidentMarker } from "@/components/kikwiflow/incident-marker";
+import { statusTone } from "@/components/kikwiflow/status-tone";
 
 export interface IncidentRow {
   incident: Incident;
@@ -75,7 +76,7 @@ function useIncidentColumns(retry: RetryControl) {
           header: () => t("status"),
           cell: ({ row }) => (
             <span data-testid="kikwiflow-incident-status">
-              <StatusBadge status={row.original.incident.status === "OPEN" ? "failed" : "completed"}>
+              <StatusBadge status={statusTone(row.original.incident.status)}>
                 {row.original.incident.status}
               </StatusBadge>
             </span>

@@ -26,6 +26,7 @@ import type { IncidentRow, RetryControl } from "@/components/kikwiflow/incidents
 import { activeNodeIds } from "@/components/kikwiflow/instances-screen";
 import { RetryOutcome } from "@/components/kikwiflow/retry-outcome";
 import { TaskLedger } from "@/components/kikwiflow/task-ledger";
+import { statusTone } from "@/components/kikwiflow/status-tone";
 
 function InstanceHeader({ instance, definition }: { instance: ProcessInstance; definition: DefinitionLabel | null }) {
   const t = useTranslations("kikwiflow.instance");
@@ -41,7 +42,7 @@ function InstanceHeader({ instance, definition }: { instance: ProcessInstance; d
     [t("businessKey"), instance.businessKey ?? "–"],
     [
       t("status"),
-      <StatusBadge key="s" status={instance.status.toLowerCase()}>
+      <StatusBadge key="s" status={statusTone(instance.status)}>
         {instance.status}
       </StatusBadge>,
     ],
@@ -110,9 +111,11 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
 
   return (
     <div className="space-y-4" data-testid="kikwiflow-instance">
-      <Link href={KIKWIFLOW_HREF} className="text-sm text-accent hover:underline">
-        ← {t("instance.back")}
-      </Link>
+      <p>
+        <Link href={KIKWIFLOW_HREF} className="text-sm text-accent hover:underline">
+          ← {t("instance.back")}
+        </Link>
+      </p>
       {answer ? <RetryOutcome answer={answer} /> : null}
       {mutation.error ? <EngineError error={mutation.error} /> : null}
       {snapshot.error ? <EngineError error={snapshot.error} /> : null}

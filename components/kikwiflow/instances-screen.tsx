@@ -15,6 +15,7 @@ import { Pager } from "@/components/ui/pager";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { EngineError } from "@/components/kikwiflow/engine-error";
+import { statusTone } from "@/components/kikwiflow/status-tone";
 
 const PAGE_SIZE = 20;
 type Filter = ProcessInstanceStatus | "all";
@@ -59,7 +60,7 @@ function useInstanceColumns(definitions: Readonly<Record<string, DefinitionLabel
         col.accessor("businessKey", { header: () => t("businessKey"), cell: (info) => info.getValue() ?? "–" }),
         col.accessor("status", {
           header: () => t("status"),
-          cell: (info) => <StatusBadge status={info.getValue().toLowerCase()}>{info.getValue()}</StatusBadge>,
+          cell: (info) => <StatusBadge status={statusTone(info.getValue())}>{info.getValue()}</StatusBadge>,
         }),
         col.accessor("startedAt", {
           header: () => t("started"),

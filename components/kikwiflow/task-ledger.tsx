@@ -6,6 +6,7 @@ import { retryForecast } from "@/lib/kikwiflow/retry-policy";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { Muted, Section } from "@/components/run-detail/section";
+import { statusTone } from "@/components/kikwiflow/status-tone";
 
 /** The policy in the words of Durable Workflow's activity card: executions allowed and the backoff list. */
 function PolicyLine({ task }: { task: ExecutableTask }) {
@@ -41,7 +42,7 @@ function TaskCard({ task }: { task: ExecutableTask }) {
     >
       <header className="flex flex-wrap items-center gap-2 border-b border-line bg-panel-muted/60 px-3 py-2 text-sm">
         <span className="font-semibold">{task.taskDefinitionId ?? task.name ?? "–"}</span>
-        <StatusBadge status={task.status.toLowerCase()}>
+        <StatusBadge status={statusTone(task.status)}>
           <span data-testid="kikwiflow-task-status">{task.status}</span>
         </StatusBadge>
         <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-executions">
