@@ -1,4 +1,6 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { snapBothThemes, waitFor } from "./operator-fixtures";
 
 /**
@@ -16,6 +18,23 @@ const engine = () => {
   if (!url) throw new Error("no Kikwiflow host: build it with `bash scripts/kikwiflow.sh` (KIKWIFLOW_HOST_JAR)");
   return `${url}/kikwiflow/api/v1`;
 };
+
+/** axe-core in both themes: no serious or critical violation, each one spelled out on failure. */
+async function expectAccessible(page: Page, screen: string) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction(
+      (dark) => document.documentElement.classList.contains("dark") === dark,
+      scheme === "dark",
+    );
+    const results = await new AxeBuilder({ page }).analyze();
+    const blocking = results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
+    expect(blocking, `${screen} (${scheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
 
 interface Started {
   id: string;
@@ -60,6 +79,7 @@ test("list → fatal incident with category and marker → retry confirmed from 
   await expect(row).toContainText("ACTIVE");
   await expect(row).toContainText("POST_LEDGER");
   await snapBothThemes(page, "kikwiflow-list");
+  await expectAccessible(page, "Kikwiflow instances");
 
   await row.getByTestId("kikwiflow-instance-link").click();
   await expect(page.getByRole("heading", { name: fatal.id })).toBeVisible();
@@ -75,6 +95,7 @@ test("list → fatal incident with category and marker → retry confirmed from 
   await expect(incidentRow.getByTestId("kikwiflow-incident-marker")).toHaveText("fatal");
   await expect(page.getByTestId("kikwiflow-trail")).toContainText("The engine recorded no retry for this instance.");
   await snapBothThemes(page, "kikwiflow-instance");
+  await expectAccessible(page, "Kikwiflow instance");
 
   await incidentRow.getByTestId("kikwiflow-retry").click();
   const outcome = page.getByTestId("kikwiflow-retry-outcome");
