@@ -99,7 +99,7 @@ function useIncidentColumns(retry: RetryControl) {
               <Button
                 onClick={() => retry.onRetry(incident.id)}
                 disabled={retry.disabledReason !== null || retry.pendingId !== null}
-                title={retry.disabledReason ?? undefined}
+                title={retry.disabledReason || undefined}
                 data-testid="kikwiflow-retry"
               >
                 {pending ? t("retrying") : t("retry")}

@@ -66,12 +66,16 @@ function InstanceHeader({ instance, definition }: { instance: ProcessInstance; d
   );
 }
 
-/** Who may retry, judged like the action guard will judge the click (read-only, role ≥ operator). */
+/**
+ * Why Retry is disabled (null: it is not), judged like the action guard will judge the click:
+ * read-only mode, then role ≥ operator.
+ */
 function useRetryDisabledReason(): string | null {
   const context = useActionContext();
   const shell = useTranslations("shell");
   const t = useTranslations("kikwiflow.incidents");
-  if (!context.known) return t("retrying");
+  // Disabled, without a sentence, for the moment until the console said what it allows.
+  if (!context.known) return "";
   if (context.readOnly) return shell("readOnlyDescription");
   if (context.personRole === "viewer" || context.role === "worker") return t("needsOperator");
   return null;
