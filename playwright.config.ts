@@ -18,6 +18,15 @@ const E2E_TOKEN = process.env.E2E_TOKEN ?? "bw-secret-token-canary";
 // Specs that drive scenarios run an SDK worker against the embedded server with this worker-role token.
 const E2E_WORKER_TOKEN = process.env.E2E_WORKER_TOKEN ?? "bw-e2e-worker-token";
 
+// The Kikwiflow test host (engines/kikwiflow-host, built by scripts/kikwiflow.sh, which scripts/test.sh
+// exports as KIKWIFLOW_HOST_JAR); without a jar there is no engine and e2e/kikwiflow.spec.ts fails.
+const KIKWIFLOW_PORT = Number(process.env.E2E_KIKWIFLOW_PORT ?? DW_PORT + 1000);
+const kikwiflowJar = process.env.KIKWIFLOW_HOST_JAR ?? join(__dirname, ".cache", "kikwiflow-host.jar");
+const kikwiflowJava =
+  process.env.KIKWIFLOW_JAVA ??
+  (existsSync("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java") ? "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java" : "java");
+const kikwiflowUrl = existsSync(kikwiflowJar) ? `http://127.0.0.1:${KIKWIFLOW_PORT}` : undefined;
+
 const externalServer = process.env.E2E_DW_SERVER_URL;
 const embeddedServer = !externalServer && existsSync(join(__dirname, "server", "main.ts"));
 const serverUrl = externalServer ?? (embeddedServer ? `http://127.0.0.1:${DW_PORT}` : undefined);
@@ -28,6 +37,7 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), "breakwater-e2e-"));
 process.env.E2E_DW_HOST = serverUrl ? new URL(serverUrl).host : "";
 process.env.E2E_TOKEN = E2E_TOKEN;
 process.env.E2E_WORKER_TOKEN = E2E_WORKER_TOKEN;
+process.env.E2E_KIKWIFLOW_URL = kikwiflowUrl ?? "";
 
 const reporter: ReporterDescription[] = [["list"]];
 if (process.env.PLAYWRIGHT_JSON_OUTPUT_NAME)
@@ -55,6 +65,18 @@ if (embeddedServer) {
     },
   });
 }
+if (kikwiflowUrl) {
+  webServer.push({
+    // Same JVM flags as lib/kikwiflow/engine-host.ts: a small heap and one JIT tier on shared cores.
+    command: `${kikwiflowJava} -Xmx256m -XX:TieredStopAtLevel=1 -jar ${kikwiflowJar} --server.port=${KIKWIFLOW_PORT}`,
+    // Ready once the host's process definitions are deployed (the last step of its start-up).
+    url: `${kikwiflowUrl}/kikwiflow/api/v1/process-definitions/one-by-key/kiki-fatal`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+}
 webServer.push({
   command: `npx next start -p ${CONSOLE_PORT} -H 127.0.0.1`,
   url: `http://127.0.0.1:${CONSOLE_PORT}/api/healthz`,
@@ -68,6 +90,7 @@ webServer.push({
     DW_SERVER_URL: serverUrl ?? "http://127.0.0.1:9",
     DW_TOKEN: E2E_TOKEN,
     DW_NAMESPACE: "default",
+    ...(kikwiflowUrl ? { KIKWIFLOW_URL: kikwiflowUrl } : {}),
   },
 });
 

@@ -47,7 +47,7 @@ export async function AppShell({ context, children }: { context: ShellContext; c
               <p className="text-xs text-fg-muted">{t("tagline")}</p>
             </div>
           </div>
-          <PrimaryNav lastUsed={context.lastNamespace} />
+          <PrimaryNav lastUsed={context.lastNamespace} kikwiflow={context.kikwiflow} />
           <AccountStatus auth={context.auth} />
         </div>
       </aside>

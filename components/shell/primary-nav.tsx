@@ -5,11 +5,19 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
 import type { ReactNode } from "react";
-import { AttentionIcon, FailuresIcon, OverviewIcon, RunsIcon, SystemIcon, WorkersIcon } from "@/components/ui/icons";
+import {
+  AttentionIcon,
+  FailuresIcon,
+  FlowIcon,
+  OverviewIcon,
+  RunsIcon,
+  SystemIcon,
+  WorkersIcon,
+} from "@/components/ui/icons";
 import { usePageNamespace } from "@/components/hooks/use-page-namespace";
 import { attentionCount } from "@/components/metrics/metrics-model";
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
-import { screenHref, screenOf } from "@/lib/routes/route-for";
+import { KIKWIFLOW_HREF, screenHref, screenOf } from "@/lib/routes/route-for";
 import type { Screen } from "@/lib/routes/route-for";
 
 const ITEMS: { key: Screen; icon: ReactNode }[] = [
@@ -21,8 +29,16 @@ const ITEMS: { key: Screen; icon: ReactNode }[] = [
   { key: "workers", icon: <WorkersIcon /> },
 ];
 
-/** The screens of the page's namespace (or, off a namespaced page, of the last one used). */
-export function PrimaryNav({ lastUsed }: { lastUsed: string }) {
+const ITEM_CLASS =
+  "flex items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors";
+const itemTone = (active: boolean) =>
+  active ? "bg-accent-soft text-fg" : "text-fg-muted hover:bg-panel-muted hover:text-fg";
+
+/**
+ * The screens of the page's namespace (or, off a namespaced page, of the last one used), and the
+ * Kikwiflow section when an engine is configured (`kikwiflow`; it has no namespaces).
+ */
+export function PrimaryNav({ lastUsed, kikwiflow = false }: { lastUsed: string; kikwiflow?: boolean }) {
   const t = useTranslations();
   const pathname = usePathname();
   const namespace = usePageNamespace() ?? lastUsed;
@@ -39,9 +55,7 @@ export function PrimaryNav({ lastUsed }: { lastUsed: string }) {
               <Link
                 href={screenHref(namespace, item.key)}
                 aria-current={active ? "page" : undefined}
-                className={`flex items-center gap-2 whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${
-                  active ? "bg-accent-soft text-fg" : "text-fg-muted hover:bg-panel-muted hover:text-fg"
-                }`}
+                className={`${ITEM_CLASS} ${itemTone(active)}`}
               >
                 {item.icon}
                 {t(`nav.${item.key}`)}
@@ -58,8 +72,25 @@ export function PrimaryNav({ lastUsed }: { lastUsed: string }) {
             </li>
           );
         })}
+        {kikwiflow ? <KikwiflowItem active={pathname.startsWith(KIKWIFLOW_HREF)} label={t("nav.kikwiflow")} /> : null}
       </ul>
     </nav>
+  );
+}
+
+function KikwiflowItem({ active, label }: { active: boolean; label: string }) {
+  return (
+    <li>
+      <Link
+        href={KIKWIFLOW_HREF}
+        aria-current={active ? "page" : undefined}
+        className={`${ITEM_CLASS} ${itemTone(active)}`}
+        data-testid="nav-kikwiflow"
+      >
+        <FlowIcon />
+        {label}
+      </Link>
+    </li>
   );
 }
 

@@ -84,6 +84,16 @@ export const WorkersIcon = () => (
   </Icon>
 );
 
+/** A second engine's process flow: three nodes joined by arrows. */
+export const FlowIcon = () => (
+  <Icon>
+    <circle cx="5" cy="12" r="2.5" />
+    <rect x="10" y="9" width="5" height="6" rx="1" />
+    <circle cx="20" cy="12" r="2.5" />
+    <path d="M7.5 12H10M15 12h2.5" />
+  </Icon>
+);
+
 export const BreakwaterMark = () => (
   <Icon width="22" height="22">
     <path d="M2 17c2 0 2-2 4-2s2 2 4 2 2-2 4-2 2 2 4 2 2-2 4-2" />

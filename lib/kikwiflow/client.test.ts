@@ -97,6 +97,13 @@ describe("Kikwiflow client: requests", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("reads a process definition by its id (what instances name), keeping the key and version", async () => {
+    const definition = { id: "e011-uuid", key: "kiki-fatal", name: "Post ledger entry", version: 1, flowNodes: {} };
+    const { sent, kiki } = client(() => json(200, definition));
+    expect(await kiki.getProcessDefinition("e011-uuid")).toMatchObject({ key: "kiki-fatal", version: 1 });
+    expect(sent[0]).toMatchObject({ method: "GET", url: `${BASE}/kikwiflow/api/v1/process-definitions/e011-uuid` });
+  });
+
   it("keeps unknown fields and unknown enum members (open schemas)", async () => {
     const { kiki } = client(() => json(200, { ...INCIDENT, type: "SOMETHING_NEW", status: "ARCHIVED", extra: 1 }));
     expect(await kiki.getIncident("inc-1")).toMatchObject({ type: "SOMETHING_NEW", status: "ARCHIVED", extra: 1 });

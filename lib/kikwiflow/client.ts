@@ -118,6 +118,8 @@ export interface KikwiflowClient {
    */
   pulseStream(processDefinitionId: string, opts?: KikwiflowRequestOptions): AsyncGenerator<PulseSnapshot>;
   getProcessDefinitionByKey(key: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition>;
+  /** `GET /process-definitions/{id}`: instances name their definition by this id (a UUID), not by key. */
+  getProcessDefinition(id: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition>;
   startProcessInstance(request: StartProcessInstance, opts?: KikwiflowRequestOptions): Promise<ProcessInstance>;
 }
 
@@ -274,6 +276,9 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
     async getProcessDefinitionByKey(key, opts) {
       const path = `/process-definitions/one-by-key/${pathSegment(key)}`;
       return call({ method: "GET", path }, processDefinitionSchema, opts);
+    },
+    async getProcessDefinition(id, opts) {
+      return call({ method: "GET", path: `/process-definitions/${pathSegment(id)}` }, processDefinitionSchema, opts);
     },
     async startProcessInstance(request, opts) {
       const spec: RequestSpec = { method: "POST", path: "/process-instances", body: compact(request) };

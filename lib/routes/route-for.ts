@@ -31,6 +31,13 @@ export function runsListHref(namespace: string, status?: "running" | "completed"
   return status ? `${list}?status=${status}` : list;
 }
 
+/** The Kikwiflow section (KIKWIFLOW_URL): one engine, no namespaces. */
+export const KIKWIFLOW_HREF = "/kikwiflow";
+
+export function kikwiflowInstanceHref(instanceId: string): string {
+  return `${KIKWIFLOW_HREF}/instances/${encodeURIComponent(instanceId)}`;
+}
+
 /** Same-origin download of the server's history export bundle, relayed unchanged. */
 export function runExportHref(namespace: string, workflowId: string, runId: string): string {
   return `${runHref(namespace, workflowId, runId)}/export`;

@@ -73,6 +73,18 @@ describe("parseConfig", () => {
     );
   });
 
+  it("has no Kikwiflow engine unless KIKWIFLOW_URL is set, and reads its tenant", () => {
+    expect(parseConfig({}).kikwiflow).toBeNull();
+    expect(parseConfig({ KIKWIFLOW_URL: "" }).kikwiflow).toBeNull();
+    expect(parseConfig({ KIKWIFLOW_URL: "http://kiki.internal:8095/", KIKWIFLOW_TENANT: " acme " }).kikwiflow).toEqual({
+      url: "http://kiki.internal:8095",
+      host: "kiki.internal:8095",
+      tenant: "acme",
+    });
+    expect(parseConfig({ KIKWIFLOW_URL: "http://127.0.0.1:8095" }).kikwiflow?.tenant).toBeNull();
+    expect(() => parseConfig({ KIKWIFLOW_URL: "kiki:8095" })).toThrow(/KIKWIFLOW_URL/);
+  });
+
   it("refuses credentials in the URL, since the host is shown to operators", () => {
     expect(() => parseConfig({ DW_SERVER_URL: "http://user:pw@dw:8080" })).toThrow(/DW_SERVER_URL/);
   });

@@ -41,6 +41,21 @@ export interface ConsoleConfig {
   exportMaxBytes: number;
   /** The console-side run view (issue 14; docs/decisions/0020). */
   runView: RunViewSettings;
+  /** A Kikwiflow engine (KIKWIFLOW_URL), or null: then the console has no Kikwiflow section. */
+  kikwiflow: KikwiflowSettings | null;
+}
+
+/**
+ * Kikwiflow's management REST has no authentication, so only this process talks to it: the browser
+ * reads it through the console's own routes (app/api/kikwiflow).
+ */
+export interface KikwiflowSettings {
+  /** Engine root without a trailing slash (the REST lives under /kikwiflow/api/v1). */
+  url: string;
+  /** `host[:port]` of the engine, safe to show to operators. */
+  host: string;
+  /** Sent as `X-Tenant-Id` (KIKWIFLOW_TENANT); null sends none. */
+  tenant: string | null;
 }
 
 export interface RunViewSettings {
@@ -160,6 +175,8 @@ const EnvSchema = z.object({
   BREAKWATER_RUN_VIEW_CACHE_MB: wholeNumber(0, 65_536).optional(),
   BREAKWATER_RUN_VIEW_WALKS: wholeNumber(1, 64).optional(),
   BREAKWATER_RUN_VIEW_LONG_POLLS: wholeNumber(0, 64).optional(),
+  KIKWIFLOW_URL: z.union([z.literal(""), httpUrl]).optional(),
+  KIKWIFLOW_TENANT: optionalText,
 });
 
 function dwAuthFrom(parsed: { DW_AUTH_DRIVER?: string; DW_SIGNATURE_KEY?: string }): DwAuth | { problem: string } {
@@ -235,7 +252,14 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       maxWalks: parsed.BREAKWATER_RUN_VIEW_WALKS ?? 4,
       maxLongPolls: parsed.BREAKWATER_RUN_VIEW_LONG_POLLS ?? 2,
     },
+    kikwiflow: kikwiflowFrom(parsed),
   };
+}
+
+function kikwiflowFrom(parsed: { KIKWIFLOW_URL?: string; KIKWIFLOW_TENANT?: string }): KikwiflowSettings | null {
+  if (!parsed.KIKWIFLOW_URL) return null;
+  const url = parsed.KIKWIFLOW_URL.replace(/\/+$/, "");
+  return { url, host: new URL(url).host, tenant: parsed.KIKWIFLOW_TENANT ?? null };
 }
 
 function personTokens(parsed: Partial<Record<TokenVariable, string>>): Record<PersonRole, PersonToken> {

@@ -28,6 +28,8 @@ export interface ShellContext {
   timeMode: TimeMode;
   /** BREAKWATER_AUTH and the signed-in person (null without console auth, or before sign-in). */
   auth: { mode: AuthMode; person: Person | null };
+  /** A Kikwiflow engine is configured (KIKWIFLOW_URL): the navigation offers its section. */
+  kikwiflow: boolean;
 }
 
 export async function getShellContext(): Promise<ShellContext> {
@@ -40,5 +42,6 @@ export async function getShellContext(): Promise<ShellContext> {
     theme: parseThemePreference(jar.get(THEME_COOKIE)?.value),
     timeMode: parseTimeMode(jar.get(TIME_MODE_COOKIE)?.value),
     auth: { mode: config.auth.mode, person: config.auth.mode === "none" ? null : forwardedPerson(requestHeaders) },
+    kikwiflow: config.kikwiflow !== null,
   };
 }

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { KikwiflowInstancesScreen } from "@/components/kikwiflow/instances-screen";
+import { PageHeader } from "@/components/ui/page-header";
+import { getConfig } from "@/lib/server/config";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("kikwiflow.list");
+  return { title: t("title") };
+}
+
+/** The Kikwiflow section exists only while KIKWIFLOW_URL names an engine. */
+export default async function KikwiflowPage() {
+  const settings = getConfig().kikwiflow;
+  if (!settings) notFound();
+  const t = await getTranslations("kikwiflow.list");
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description", { host: settings.host })} />
+      <KikwiflowInstancesScreen />
+    </>
+  );
+}

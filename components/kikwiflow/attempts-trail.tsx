@@ -1,0 +1,83 @@
+"use client";
+
+import { useMemo } from "react";
+import { useTranslations } from "next-intl";
+import type { HistoryEvent, RetryScheduledPayload } from "@/lib/kikwiflow/schemas";
+import type { TypedEvent } from "@/lib/kikwiflow/events";
+import { retryScheduledEvents } from "@/lib/kikwiflow/events";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { Muted, Section } from "@/components/run-detail/section";
+
+type Row = TypedEvent<RetryScheduledPayload>;
+const col = dataColumns<Row>();
+
+function useTrailColumns() {
+  const t = useTranslations("kikwiflow.trail");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      col.columns([
+        col.display({
+          id: "task",
+          header: () => t("task"),
+          cell: ({ row }) => row.original.payload.taskDefinitionId ?? "–",
+        }),
+        col.display({
+          id: "execution",
+          header: () => t("execution"),
+          cell: ({ row }) => `#${row.original.payload.executionsSoFar}`,
+          meta: { className: "font-semibold" },
+        }),
+        col.display({
+          id: "retriesLeft",
+          header: () => t("retriesLeft"),
+          cell: ({ row }) => row.original.payload.retriesLeft,
+        }),
+        col.display({
+          id: "nextDue",
+          header: () => t("nextDue"),
+          cell: ({ row }) => time.dateTime(row.original.payload.nextDueDate),
+          meta: { className: "whitespace-nowrap" },
+        }),
+        col.display({
+          id: "error",
+          header: () => t("error"),
+          cell: ({ row }) => row.original.payload.errorMessage ?? "–",
+          meta: { className: "max-w-md break-words text-xs" },
+        }),
+        col.display({
+          id: "scheduledAt",
+          header: () => t("scheduledAt"),
+          cell: ({ row }) => time.dateTime(row.original.payload.scheduledAt ?? row.original.event.timestamp),
+          meta: { className: "whitespace-nowrap" },
+        }),
+      ]),
+    [t, time],
+  );
+}
+
+/** RETRY_SCHEDULED events as the attempts trail; says so when the engine keeps no events at all. */
+export function AttemptsTrail({ events }: { events: readonly HistoryEvent[] }) {
+  const t = useTranslations("kikwiflow.trail");
+  const rows = useMemo(() => retryScheduledEvents(events), [events]);
+  const columns = useTrailColumns();
+  return (
+    <Section title={t("title")} testId="kikwiflow-trail">
+      <p className="mb-2 text-xs text-fg-muted">{t("description")}</p>
+      {events.length === 0 ? (
+        <Muted>{t("noEvents")}</Muted>
+      ) : rows.length === 0 ? (
+        <Muted>{t("none")}</Muted>
+      ) : (
+        <DataTable
+          columns={columns}
+          data={rows}
+          getRowId={(row) => row.event.id}
+          testId="kikwiflow-trail-rows"
+          rowTestId="kikwiflow-trail-row"
+        />
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,134 @@
+"use client";
+
+import { useMemo } from "react";
+import { useTranslations } from "next-intl";
+import type { ExecutableTask, Incident } from "@/lib/kikwiflow/schemas";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { Button } from "@/components/ui/button";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { Pill, StatusBadge } from "@/components/ui/status-badge";
+import { Muted, Section } from "@/components/run-detail/section";
+import { incidentMarker } from "@/components/kikwiflow/incident-marker";
+import { statusTone } from "@/components/kikwiflow/status-tone";
+
+export interface IncidentRow {
+  incident: Incident;
+  task: ExecutableTask | null;
+}
+
+export interface RetryControl {
+  /** Why retrying is not possible now (read-only, role), or null. */
+  disabledReason: string | null;
+  /** The incident being retried, if any. */
+  pendingId: string | null;
+  onRetry: (incidentId: string) => void;
+}
+
+const col = dataColumns<IncidentRow>();
+
+function CategoryCell({ row }: { row: IncidentRow }) {
+  const t = useTranslations("kikwiflow.incidents");
+  const marker = incidentMarker(row.incident, row.task);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1" data-testid="kikwiflow-incident-category">
+      <span className="font-mono text-xs">{row.incident.type}</span>
+      {marker === "fatal" ? (
+        <span title={t("fatalHint")}>
+          <Pill tone="warning" testId="kikwiflow-incident-marker">
+            {t("fatal")}
+          </Pill>
+        </span>
+      ) : marker === "business" ? (
+        <span title={t("businessErrorHint")}>
+          <Pill tone="warning" testId="kikwiflow-incident-marker">
+            {t("businessError")}
+          </Pill>
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function useIncidentColumns(retry: RetryControl) {
+  const t = useTranslations("kikwiflow.incidents");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      col.columns([
+        col.display({
+          id: "task",
+          header: () => t("task"),
+          cell: ({ row }) => row.original.incident.taskDefinitionId ?? "–",
+        }),
+        col.display({
+          id: "category",
+          header: () => t("category"),
+          cell: ({ row }) => <CategoryCell row={row.original} />,
+        }),
+        col.display({
+          id: "message",
+          header: () => t("message"),
+          cell: ({ row }) => row.original.incident.message ?? "–",
+          meta: { className: "max-w-md break-words" },
+        }),
+        col.display({
+          id: "status",
+          header: () => t("status"),
+          cell: ({ row }) => (
+            <span data-testid="kikwiflow-incident-status">
+              <StatusBadge status={statusTone(row.original.incident.status)}>
+                {row.original.incident.status}
+              </StatusBadge>
+            </span>
+          ),
+        }),
+        col.display({
+          id: "created",
+          header: () => t("created"),
+          cell: ({ row }) => time.dateTime(row.original.incident.createdAt),
+          meta: { className: "whitespace-nowrap" },
+        }),
+        col.display({
+          id: "action",
+          header: () => <span className="sr-only">{t("action")}</span>,
+          cell: ({ row }) => {
+            const { incident } = row.original;
+            if (incident.status !== "OPEN") return null;
+            const pending = retry.pendingId === incident.id;
+            return (
+              <Button
+                onClick={() => retry.onRetry(incident.id)}
+                disabled={retry.disabledReason !== null || retry.pendingId !== null}
+                title={retry.disabledReason || undefined}
+                data-testid="kikwiflow-retry"
+              >
+                {pending ? t("retrying") : t("retry")}
+              </Button>
+            );
+          },
+        }),
+      ]),
+    [t, time, retry],
+  );
+}
+
+/** Incidents as the exceptions table: Category = incident type, with a fatal / business-error marker. */
+export function IncidentsTable({ rows, retry }: { rows: readonly IncidentRow[]; retry: RetryControl }) {
+  const t = useTranslations("kikwiflow.incidents");
+  const columns = useIncidentColumns(retry);
+  return (
+    <Section title={t("title", { count: rows.length })} testId="kikwiflow-incidents">
+      {rows.length === 0 ? (
+        <Muted>{t("none")}</Muted>
+      ) : (
+        <DataTable
+          columns={columns}
+          data={[...rows]}
+          getRowId={(row) => row.incident.id}
+          testId="kikwiflow-incident-rows"
+          rowTestId="kikwiflow-incident-row"
+        />
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,138 @@
+"use client";
+
+import { useCallback, useMemo, useState } from "react";
+import Link from "next/link";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import type { ProcessInstance } from "@/lib/kikwiflow/schemas";
+import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
+import {
+  definitionText,
+  kikwiflowEventsQuery,
+  kikwiflowIncidentsQuery,
+  kikwiflowInstanceKey,
+  kikwiflowSnapshotQuery,
+  retryKikwiflowIncident,
+} from "@/lib/queries/kikwiflow";
+import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
+import { KIKWIFLOW_HREF } from "@/lib/routes/route-for";
+import { useActionContext } from "@/components/actions/use-action-context";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { AttemptsTrail } from "@/components/kikwiflow/attempts-trail";
+import { EngineError } from "@/components/kikwiflow/engine-error";
+import { IncidentsTable } from "@/components/kikwiflow/incidents-table";
+import type { IncidentRow, RetryControl } from "@/components/kikwiflow/incidents-table";
+import { activeNodeIds } from "@/components/kikwiflow/instances-screen";
+import { RetryOutcome } from "@/components/kikwiflow/retry-outcome";
+import { TaskLedger } from "@/components/kikwiflow/task-ledger";
+import { statusTone } from "@/components/kikwiflow/status-tone";
+
+function InstanceHeader({ instance, definition }: { instance: ProcessInstance; definition: DefinitionLabel | null }) {
+  const t = useTranslations("kikwiflow.instance");
+  const time = useTimeFormat();
+  const facts: [string, React.ReactNode][] = [
+    [
+      t("definition"),
+      <span key="d" title={instance.processDefinitionId}>
+        {definition?.name ? `${definition.name} · ` : ""}
+        <span className="font-mono text-xs">{definitionText(instance.processDefinitionId, definition)}</span>
+      </span>,
+    ],
+    [t("businessKey"), instance.businessKey ?? "–"],
+    [
+      t("status"),
+      <StatusBadge key="s" status={statusTone(instance.status)}>
+        {instance.status}
+      </StatusBadge>,
+    ],
+    [t("started"), time.dateTime(instance.startedAt)],
+    [t("ended"), time.dateTime(instance.endedAt)],
+    [t("tenant"), instance.tenantId ?? "–"],
+    [t("activeNodes"), activeNodeIds(instance.activeNodes).join(", ") || "–"],
+  ];
+  return (
+    <dl
+      className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 rounded-lg border border-line bg-panel p-4 text-sm sm:grid-cols-[max-content_1fr_max-content_1fr]"
+      data-testid="kikwiflow-instance-header"
+    >
+      {facts.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-fg-muted">{label}</dt>
+          <dd className="min-w-0 break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * Why Retry is disabled (null: it is not), judged like the action guard will judge the click:
+ * read-only mode, then role ≥ operator.
+ */
+function useRetryDisabledReason(): string | null {
+  const context = useActionContext();
+  const shell = useTranslations("shell");
+  const t = useTranslations("kikwiflow.incidents");
+  // Disabled, without a sentence, for the moment until the console said what it allows.
+  if (!context.known) return "";
+  if (context.readOnly) return shell("readOnlyDescription");
+  if (context.personRole === "viewer" || context.role === "worker") return t("needsOperator");
+  return null;
+}
+
+function useRetry(instanceId: string) {
+  const queryClient = useQueryClient();
+  const [answer, setAnswer] = useState<Extract<RetryAnswer, { result: "accepted" }> | null>(null);
+  const mutation = useMutation({
+    mutationFn: retryKikwiflowIncident,
+    onMutate: () => setAnswer(null),
+    onSuccess: (result) => setAnswer(result.result === "accepted" ? result : null),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: kikwiflowInstanceKey(instanceId) }),
+  });
+  return { answer, mutation };
+}
+
+/** One Kikwiflow instance: header, task ledger with the retry-policy forecast, incidents, attempts trail. */
+export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) {
+  const t = useTranslations("kikwiflow");
+  const snapshot = useQuery(kikwiflowSnapshotQuery(instanceId));
+  const incidents = useQuery(kikwiflowIncidentsQuery(instanceId));
+  const events = useQuery(kikwiflowEventsQuery(instanceId));
+  const { answer, mutation } = useRetry(instanceId);
+  const disabledReason = useRetryDisabledReason();
+  const onRetry = useCallback((id: string) => mutation.mutate(id), [mutation]);
+  const retry: RetryControl = useMemo(
+    () => ({ disabledReason, pendingId: mutation.isPending ? (mutation.variables ?? null) : null, onRetry }),
+    [disabledReason, mutation.isPending, mutation.variables, onRetry],
+  );
+  const rows: IncidentRow[] = useMemo(() => {
+    const tasks = snapshot.data?.executableTasks ?? [];
+    // The instance's incidents list holds RESOLVED ones too; the snapshot only the open ones.
+    const list = incidents.data ?? snapshot.data?.incidents ?? [];
+    return list.map((incident) => ({ incident, task: tasks.find((task) => task.id === incident.executionId) ?? null }));
+  }, [snapshot.data, incidents.data]);
+
+  return (
+    <div className="space-y-4" data-testid="kikwiflow-instance">
+      <p>
+        <Link href={KIKWIFLOW_HREF} className="text-sm text-accent hover:underline">
+          ← {t("instance.back")}
+        </Link>
+      </p>
+      {answer ? <RetryOutcome answer={answer} /> : null}
+      {mutation.error ? <EngineError error={mutation.error} /> : null}
+      {snapshot.error ? <EngineError error={snapshot.error} /> : null}
+      {!snapshot.data && !snapshot.error ? <p className="text-sm text-fg-muted">{t("loading")}</p> : null}
+      {snapshot.data ? (
+        <>
+          <InstanceHeader instance={snapshot.data.instance} definition={snapshot.data.definition} />
+          <TaskLedger tasks={snapshot.data.executableTasks} />
+          <IncidentsTable rows={rows} retry={retry} />
+          {events.error ? <EngineError error={events.error} /> : null}
+          {events.data ? <AttemptsTrail events={events.data} /> : null}
+        </>
+      ) : null}
+    </div>
+  );
+}

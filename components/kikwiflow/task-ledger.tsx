@@ -1,0 +1,92 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import type { ExecutableTask } from "@/lib/kikwiflow/schemas";
+import { retryForecast } from "@/lib/kikwiflow/retry-policy";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { Pill, StatusBadge } from "@/components/ui/status-badge";
+import { Muted, Section } from "@/components/run-detail/section";
+import { statusTone } from "@/components/kikwiflow/status-tone";
+
+/** The policy in the words of Durable Workflow's activity card: executions allowed and the backoff list. */
+function PolicyLine({ task }: { task: ExecutableTask }) {
+  const t = useTranslations("kikwiflow.tasks");
+  const policy = task.retryPolicy;
+  if (!policy) return <span data-testid="kikwiflow-task-policy">{t("noPolicy")}</span>;
+  const forecast = retryForecast(policy);
+  return (
+    <span data-testid="kikwiflow-task-policy">
+      {t("policy", { strategy: policy.strategy ?? "–", max: forecast.maxAttempts })}
+      {" · "}
+      <span data-testid="kikwiflow-task-backoff">
+        {!forecast.readable
+          ? t("unreadable")
+          : forecast.backoffSeconds.length > 0
+            ? t("backoffPolicy", { list: forecast.backoffSeconds.join(", ") })
+            : t("noBackoff")}
+      </span>
+    </span>
+  );
+}
+
+function TaskCard({ task }: { task: ExecutableTask }) {
+  const t = useTranslations("kikwiflow.tasks");
+  const time = useTimeFormat();
+  const used = task.executions ?? 0;
+  const max = task.retryPolicy?.maxRetries;
+  return (
+    <article
+      className="rounded-md border border-line"
+      data-testid="kikwiflow-task"
+      data-task-definition={task.taskDefinitionId ?? ""}
+    >
+      <header className="flex flex-wrap items-center gap-2 border-b border-line bg-panel-muted/60 px-3 py-2 text-sm">
+        <span className="font-semibold">{task.taskDefinitionId ?? task.name ?? "–"}</span>
+        <StatusBadge status={statusTone(task.status)}>
+          <span data-testid="kikwiflow-task-status">{task.status}</span>
+        </StatusBadge>
+        <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-executions">
+          {max !== undefined ? t("executionsOf", { used, max }) : t("executions", { used })}
+        </span>
+        <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-retries">
+          {t("retriesLeft", { count: task.retries ?? 0 })}
+        </span>
+        <span className="text-xs text-fg-muted">
+          <PolicyLine task={task} />
+        </span>
+        {task.dueDate && task.status === "PENDING" ? (
+          <Pill tone="info">{t("nextDue", { time: time.dateTime(task.dueDate) })}</Pill>
+        ) : null}
+        <span className="ml-auto font-mono text-[11px] text-fg-muted">{task.id}</span>
+      </header>
+      <div className="px-3 py-2 text-xs">
+        <span className="font-semibold text-fg-muted">{t("lastError")}: </span>
+        {task.error ? (
+          <span className="break-words whitespace-pre-wrap" data-testid="kikwiflow-task-error">
+            {task.error}
+          </span>
+        ) : (
+          <span className="text-fg-muted">{t("noError")}</span>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** The attempt ledger of a Kikwiflow instance: one card per executable task, as the activities ledger. */
+export function TaskLedger({ tasks }: { tasks: readonly ExecutableTask[] }) {
+  const t = useTranslations("kikwiflow.tasks");
+  return (
+    <Section title={t("title")} testId="kikwiflow-tasks">
+      {tasks.length === 0 ? (
+        <Muted>{t("none")}</Muted>
+      ) : (
+        <div className="space-y-3">
+          {tasks.map((task) => (
+            <TaskCard key={task.id} task={task} />
+          ))}
+        </div>
+      )}
+    </Section>
+  );
+}

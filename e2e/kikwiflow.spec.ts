@@ -1,0 +1,143 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { snapBothThemes, waitFor } from "./operator-fixtures";
+
+/**
+ * The Kikwiflow section against the real engine (engines/kikwiflow-host, started by
+ * playwright.config.ts): instances are started through the engine's own REST, then the console lists
+ * them, shows the fatal incident with its category and marker, retries it through the guarded route
+ * and says "confirmed" only from the engine's re-read.
+ */
+
+// Six full-page screenshots and the engine's own timing on a shared 2-core machine.
+test.describe.configure({ timeout: 90_000 });
+
+const engine = () => {
+  const url = process.env.E2E_KIKWIFLOW_URL;
+  if (!url) throw new Error("no Kikwiflow host: build it with `bash scripts/kikwiflow.sh` (KIKWIFLOW_HOST_JAR)");
+  return `${url}/kikwiflow/api/v1`;
+};
+
+/** axe-core in both themes: no serious or critical violation, each one spelled out on failure. */
+async function expectAccessible(page: Page, screen: string) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction(
+      (dark) => document.documentElement.classList.contains("dark") === dark,
+      scheme === "dark",
+    );
+    const results = await new AxeBuilder({ page }).analyze();
+    const blocking = results.violations
+      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((node) => node.target.join(" ")) }));
+    expect(blocking, `${screen} (${scheme})`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+interface Started {
+  id: string;
+}
+interface Incident {
+  id: string;
+  status: string;
+  type: string;
+}
+
+async function startInstance(processDefinitionKey: string, businessKey: string): Promise<Started> {
+  const response = await fetch(`${engine()}/process-instances`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ processDefinitionKey, businessKey }),
+  });
+  expect(response.ok, `start ${processDefinitionKey}: HTTP ${response.status}`).toBe(true);
+  return (await response.json()) as Started;
+}
+
+async function openIncident(instanceId: string): Promise<Incident> {
+  return waitFor("the engine's incident", async () => {
+    const response = await fetch(`${engine()}/process-instances/${instanceId}/incidents`);
+    // The in-memory store can answer a racing read with a 500; the next read is fine.
+    if (!response.ok) return null;
+    const incidents = (await response.json()) as Incident[];
+    return incidents.find((incident) => incident.status === "OPEN");
+  });
+}
+
+test("list → fatal incident with category and marker → retry confirmed from the engine", async ({ page, baseURL }) => {
+  const businessKey = `e2e-ledger-${Date.now()}`;
+  const fatal = await startInstance("kiki-fatal", businessKey);
+  const incident = await openIncident(fatal.id);
+  expect(incident.type).toBe("FAILED_JOB");
+
+  await page.goto("/namespaces/default");
+  await page.getByTestId("nav-kikwiflow").click();
+  await expect(page).toHaveURL(/\/kikwiflow$/);
+  await page.getByRole("group", { name: "Instance status" }).getByRole("button", { name: "ACTIVE" }).click();
+  const row = page.getByTestId("kikwiflow-instance-row").filter({ hasText: businessKey });
+  await expect(row).toContainText("ACTIVE");
+  await expect(row).toContainText("POST_LEDGER");
+  await snapBothThemes(page, "kikwiflow-list");
+  await expectAccessible(page, "Kikwiflow instances");
+
+  await row.getByTestId("kikwiflow-instance-link").click();
+  await expect(page.getByRole("heading", { name: fatal.id })).toBeVisible();
+  await expect(page.getByTestId("kikwiflow-instance-header")).toContainText(businessKey);
+  const task = page.getByTestId("kikwiflow-task");
+  await expect(task.getByTestId("kikwiflow-task-status")).toHaveText("ERROR");
+  await expect(task.getByTestId("kikwiflow-task-policy")).toContainText("LINEAR, at most 5 executions");
+  await expect(task.getByTestId("kikwiflow-task-backoff")).toHaveText("backoff 0.3, 0.3, 0.3, 0.3 s");
+  await expect(task.getByTestId("kikwiflow-task-error")).not.toBeEmpty();
+
+  const incidentRow = page.getByTestId("kikwiflow-incident-row").filter({ hasText: "OPEN" });
+  await expect(incidentRow.getByTestId("kikwiflow-incident-category")).toContainText("FAILED_JOB");
+  await expect(incidentRow.getByTestId("kikwiflow-incident-marker")).toHaveText("fatal");
+  await expect(page.getByTestId("kikwiflow-trail")).toContainText("The engine recorded no retry for this instance.");
+  await snapBothThemes(page, "kikwiflow-instance");
+  await expectAccessible(page, "Kikwiflow instance");
+
+  await incidentRow.getByTestId("kikwiflow-retry").click();
+  const outcome = page.getByTestId("kikwiflow-retry-outcome");
+  await expect(outcome).toHaveAttribute("data-phase", "confirmed");
+  await expect(outcome).toContainText("Confirmed from the engine: incident RESOLVED");
+  // The engine re-ran the restored task at once and failed it fatally again: a second incident.
+  await expect(page.getByTestId("kikwiflow-incident-row").filter({ hasText: "RESOLVED" })).toHaveCount(1);
+  await snapBothThemes(page, "kikwiflow-retried");
+
+  // The engine's own record agrees: the incident is RESOLVED and the resolution is in the outbox.
+  const reread = (await (await fetch(`${engine()}/incidents/${incident.id}`)).json()) as Incident;
+  expect(reread.status).toBe("RESOLVED");
+
+  // Retrying it again is the engine's 409, said as such; an unknown instance is a 404 in words.
+  const again = await page.request.post(`/api/kikwiflow/incidents/${incident.id}/retry`, {
+    headers: { origin: baseURL ?? "" },
+  });
+  expect(again.status()).toBe(409);
+  expect(((await again.json()) as { message: string }).message).toContain("The incident is not open");
+  const missing = await page.request.get("/api/kikwiflow/instances/no-such-instance");
+  expect(missing.status()).toBe(404);
+  expect(((await missing.json()) as { message: string }).message).toContain("finished or is unknown");
+});
+
+test("exhausted backoff: the attempts trail from RETRY_SCHEDULED and the business-error marker", async ({ page }) => {
+  const backoff = await startInstance("kiki-exhausted-backoff", `e2e-sync-${Date.now()}`);
+  const business = await startInstance("kiki-business-error", `e2e-credit-${Date.now()}`);
+  await openIncident(backoff.id);
+  await openIncident(business.id);
+
+  await page.goto(`/kikwiflow/instances/${backoff.id}`);
+  await expect(page.getByTestId("kikwiflow-task-backoff")).toHaveText("backoff 0.2, 0.4 s");
+  await expect(page.getByTestId("kikwiflow-trail-row")).toHaveCount(2);
+  await expect(page.getByTestId("kikwiflow-trail-row").first()).toContainText("#1");
+  // Retries ran out: a FAILED_JOB without a marker.
+  const exhausted = page.getByTestId("kikwiflow-incident-row").filter({ hasText: "OPEN" });
+  await expect(exhausted.getByTestId("kikwiflow-incident-category")).toHaveText("FAILED_JOB");
+  await expect(exhausted.getByTestId("kikwiflow-incident-marker")).toHaveCount(0);
+  await snapBothThemes(page, "kikwiflow-backoff");
+
+  await page.goto(`/kikwiflow/instances/${business.id}`);
+  const row = page.getByTestId("kikwiflow-incident-row").filter({ hasText: "OPEN" });
+  await expect(row.getByTestId("kikwiflow-incident-category")).toContainText("UNHANDLED_BUSINESS_ERROR");
+  await expect(row.getByTestId("kikwiflow-incident-marker")).toHaveText("business error");
+});

@@ -1,0 +1,127 @@
+import { queryOptions } from "@tanstack/react-query";
+import type {
+  HistoryEvent,
+  Incident,
+  ProcessInstancePage,
+  ProcessInstanceSnapshot,
+  ProcessInstanceStatus,
+} from "@/lib/kikwiflow/schemas";
+import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
+import { serverKey } from "@/lib/queries/keys";
+import type { DefinitionLabel } from "@/lib/server/kikwiflow";
+
+export type { DefinitionLabel };
+/** The search page with the key, name and version of each definition id on it. */
+export type InstanceListPage = ProcessInstancePage & { definitions: Record<string, DefinitionLabel> };
+export type InstanceSnapshot = ProcessInstanceSnapshot & { definition: DefinitionLabel | null };
+
+/** `kiki-fatal v1`, or the bare id when the engine did not resolve it. */
+export function definitionText(id: string, label: DefinitionLabel | null | undefined): string {
+  if (!label) return id;
+  return label.version === null ? label.key : `${label.key} v${label.version}`;
+}
+
+/**
+ * The browser's reads of the Kikwiflow section, through the console's own routes (app/api/kikwiflow):
+ * the engine has no authentication, so the browser never talks to it. The routes parse every engine
+ * body with the zod schemas server-side; a failure arrives as `{reason, message, httpStatus}`.
+ */
+
+/** A failed Kikwiflow route, with the sentence the route put into words. */
+export class KikwiflowApiError extends Error {
+  readonly status: number;
+  readonly reason: string;
+
+  constructor(status: number, reason: string, message: string) {
+    super(message);
+    this.name = "KikwiflowApiError";
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+async function answerOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (response.ok) return json;
+  const body = (json ?? {}) as { reason?: unknown; message?: unknown };
+  throw new KikwiflowApiError(
+    response.status,
+    typeof body.reason === "string" ? body.reason : "http_error",
+    typeof body.message === "string" ? body.message : `HTTP ${response.status}`,
+  );
+}
+
+async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(path, { headers: { accept: "application/json" }, signal });
+  return (await answerOf(response)) as T;
+}
+
+const instancePath = (id: string) => `/api/kikwiflow/instances/${encodeURIComponent(id)}`;
+
+export interface InstanceListParams {
+  page: number;
+  size: number;
+  status: ProcessInstanceStatus | null;
+}
+
+export function kikwiflowKey<const P extends readonly unknown[]>(...parts: P) {
+  return serverKey("kikwiflow", ...parts);
+}
+
+export function kikwiflowInstancesQuery(params: InstanceListParams) {
+  const search = new URLSearchParams({ page: String(params.page), size: String(params.size) });
+  if (params.status) search.append("status", params.status);
+  return queryOptions({
+    queryKey: kikwiflowKey("instances", params),
+    queryFn: ({ signal }) => getJson<InstanceListPage>(`/api/kikwiflow/instances?${search}`, signal),
+    refetchInterval: 5_000,
+    retry: false,
+  });
+}
+
+export function kikwiflowSnapshotQuery(id: string) {
+  return queryOptions({
+    queryKey: kikwiflowKey("instance", id, "snapshot"),
+    queryFn: ({ signal }) => getJson<InstanceSnapshot>(instancePath(id), signal),
+    refetchInterval: 3_000,
+    retry: false,
+  });
+}
+
+export function kikwiflowIncidentsQuery(id: string) {
+  return queryOptions({
+    queryKey: kikwiflowKey("instance", id, "incidents"),
+    queryFn: ({ signal }) => getJson<Incident[]>(`${instancePath(id)}/incidents`, signal),
+    refetchInterval: 3_000,
+    retry: false,
+  });
+}
+
+export function kikwiflowEventsQuery(id: string) {
+  return queryOptions({
+    queryKey: kikwiflowKey("instance", id, "events"),
+    queryFn: ({ signal }) => getJson<HistoryEvent[]>(`${instancePath(id)}/events`, signal),
+    refetchInterval: 3_000,
+    retry: false,
+  });
+}
+
+/** Every read of one instance: what a retry invalidates. */
+export function kikwiflowInstanceKey(id: string) {
+  return kikwiflowKey("instance", id);
+}
+
+/** The guarded retry; the answer is the route's confirmation, read back from the engine. */
+export async function retryKikwiflowIncident(incidentId: string): Promise<RetryAnswer> {
+  const response = await fetch(`/api/kikwiflow/incidents/${encodeURIComponent(incidentId)}/retry`, {
+    method: "POST",
+    headers: { accept: "application/json" },
+  });
+  return (await answerOf(response)) as RetryAnswer;
+}
