@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { useTranslations } from "next-intl";
 
 const TONES: Readonly<Record<string, string>> = {
   running: "bg-accent-soft text-accent",
@@ -13,14 +14,33 @@ const TONES: Readonly<Record<string, string>> = {
   continued: "bg-panel-muted text-fg-muted",
 };
 
-/** A server status rendered verbatim (unknown members too), coloured by what it means. */
+/** The statuses the catalogs have a word for (`codes.status`); any other stays the server's code. */
+const WORDED = new Set([
+  "pending",
+  "running",
+  "waiting",
+  "completed",
+  "failed",
+  "cancelled",
+  "terminated",
+  "timed_out",
+  "continued",
+  "expired",
+]);
+
+/**
+ * A server status as a word of the operator's language (English keeps the code's own word, "timed
+ * out" for `timed_out`), coloured by what it means; an unknown status is shown as sent. The code
+ * stays in `data-status` for styling and tests.
+ */
 export function StatusBadge({ status, children }: { status: string; children?: ReactNode }) {
+  const t = useTranslations("codes.status");
   return (
     <span
       data-status={status}
       className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap ${TONES[status] ?? "bg-panel-muted text-fg-muted"}`}
     >
-      {children ?? status}
+      {children ?? (WORDED.has(status) ? t(status as Parameters<typeof t>[0]) : status)}
     </span>
   );
 }
