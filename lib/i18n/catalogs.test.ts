@@ -29,7 +29,20 @@ const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de
  * documentation keeps, not a way to skip a translation.
  */
 const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
-  shared: ["breakwater", "utc", "workflow", "id", "json", "http", "namespace", "worker", "workers", "runtime"],
+  // Product names stay as they are: Breakwater, Kikwiflow.
+  shared: [
+    "breakwater",
+    "kikwiflow",
+    "utc",
+    "workflow",
+    "id",
+    "json",
+    "http",
+    "namespace",
+    "worker",
+    "workers",
+    "runtime",
+  ],
   "pt-BR": ["lease", "replay", "backoff", "heartbeat", "status", "backlog", "memo", "local", "total", "pollers"],
   de: [
     "server",
