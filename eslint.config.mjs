@@ -103,10 +103,18 @@ export default defineConfig([
             },
             {
               // A regex, not a group: a gitignore-style "@/lib/dw" would also match every module below it.
-              regex: "^@/lib/dw(/(index|client|schema-kit|schemas-[a-z]+))?$",
+              regex: "^@/lib/dw(/(index|client|schema-kit|schemas-[a-z]+|payload-display))?$",
               allowTypeImports: true,
               message:
                 "These lib/dw modules carry zod: import only their types (`import type`); read through lib/queries or @/lib/dw/browser-client.",
+            },
+            {
+              // The Kikwiflow client, schemas and event readers carry zod: the console's routes parse
+              // the engine's answers (app/api/kikwiflow), the browser gets the parsed shapes.
+              regex: "^@/lib/kikwiflow(/(index|client|schemas|events|engine-host|pulse-stream))?$",
+              allowTypeImports: true,
+              message:
+                "These lib/kikwiflow modules carry zod: import only their types; read through lib/queries/kikwiflow.ts.",
             },
           ],
         },

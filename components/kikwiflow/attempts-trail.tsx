@@ -2,9 +2,9 @@
 
 import { useMemo } from "react";
 import { useTranslations } from "next-intl";
-import type { HistoryEvent, RetryScheduledPayload } from "@/lib/kikwiflow/schemas";
+import type { RetryScheduledPayload } from "@/lib/kikwiflow/schemas";
 import type { TypedEvent } from "@/lib/kikwiflow/events";
-import { retryScheduledEvents } from "@/lib/kikwiflow/events";
+import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted, Section } from "@/components/run-detail/section";
@@ -58,14 +58,14 @@ function useTrailColumns() {
 }
 
 /** RETRY_SCHEDULED events as the attempts trail; says so when the engine keeps no events at all. */
-export function AttemptsTrail({ events }: { events: readonly HistoryEvent[] }) {
+export function AttemptsTrail({ trail }: { trail: KikwiflowTrail }) {
   const t = useTranslations("kikwiflow.trail");
-  const rows = useMemo(() => retryScheduledEvents(events), [events]);
+  const rows = trail.retryScheduled;
   const columns = useTrailColumns();
   return (
     <Section title={t("title")} testId="kikwiflow-trail">
       <p className="mb-2 text-xs text-fg-muted">{t("description")}</p>
-      {events.length === 0 ? (
+      {trail.eventCount === 0 ? (
         <Muted>{t("noEvents")}</Muted>
       ) : rows.length === 0 ? (
         <Muted>{t("none")}</Muted>

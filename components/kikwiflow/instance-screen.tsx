@@ -130,7 +130,7 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
           <TaskLedger tasks={snapshot.data.executableTasks} />
           <IncidentsTable rows={rows} retry={retry} />
           {events.error ? <EngineError error={events.error} /> : null}
-          {events.data ? <AttemptsTrail events={events.data} /> : null}
+          {events.data ? <AttemptsTrail trail={events.data} /> : null}
         </>
       ) : null}
     </div>

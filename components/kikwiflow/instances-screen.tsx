@@ -5,7 +5,7 @@ import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { ProcessInstanceStatus, ProcessInstanceSummary } from "@/lib/kikwiflow/schemas";
-import { PROCESS_INSTANCE_STATUSES } from "@/lib/kikwiflow/schemas";
+import { PROCESS_INSTANCE_STATUSES } from "@/lib/kikwiflow/statuses";
 import { definitionText, kikwiflowInstancesQuery } from "@/lib/queries/kikwiflow";
 import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
 import { kikwiflowInstanceHref } from "@/lib/routes/route-for";

@@ -10,7 +10,9 @@ import { openEnum, timestamp } from "../dw/schema-kit";
  * component, nulls included, so nullable fields are `nullish()`. Browser-safe: zod only.
  */
 
-export const PROCESS_INSTANCE_STATUSES = ["ACTIVE", "CANCELLED", "COMPLETED"] as const;
+// In a zod-free module, so the instances screen can offer them without bundling zod.
+export { PROCESS_INSTANCE_STATUSES } from "./statuses";
+import { PROCESS_INSTANCE_STATUSES } from "./statuses";
 export type ProcessInstanceStatus = Open<(typeof PROCESS_INSTANCE_STATUSES)[number]>;
 
 /** kikwi-model/src/main/java/io/kikwiflow/model/execution/enumerated/ExecutableTaskStatus.java@3b62f35 */

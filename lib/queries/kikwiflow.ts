@@ -1,12 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
 import type {
-  HistoryEvent,
   Incident,
   ProcessInstancePage,
   ProcessInstanceSnapshot,
   ProcessInstanceStatus,
 } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
+import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { serverKey } from "@/lib/queries/keys";
 import type { DefinitionLabel } from "@/lib/server/kikwiflow";
 
@@ -106,7 +106,7 @@ export function kikwiflowIncidentsQuery(id: string) {
 export function kikwiflowEventsQuery(id: string) {
   return queryOptions({
     queryKey: kikwiflowKey("instance", id, "events"),
-    queryFn: ({ signal }) => getJson<HistoryEvent[]>(`${instancePath(id)}/events`, signal),
+    queryFn: ({ signal }) => getJson<KikwiflowTrail>(`${instancePath(id)}/events`, signal),
     refetchInterval: 3_000,
     retry: false,
   });

@@ -1,10 +1,14 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
+import { retryScheduledEvents } from "@/lib/kikwiflow/events";
+import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
 
 /**
  * `GET /api/kikwiflow/instances/{id}/events`: the instance's outbox events, oldest first; an empty
- * list when the engine runs without `kikwiflow.outbox.events-enabled`.
+ * list when the engine runs without `kikwiflow.outbox.events-enabled`. Answered as the attempts trail
+ * (the RETRY_SCHEDULED events whose payload matches the schema) plus how many events there were:
+ * the payloads are validated here, so zod stays out of the browser's bundle.
  */
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const config = getConfig();
@@ -12,7 +16,9 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
   const { id } = await params;
   try {
-    return kikwiflowJson(await client.getEvents(id, { signal: request.signal }));
+    const events = await client.getEvents(id, { signal: request.signal });
+    const trail: KikwiflowTrail = { eventCount: events.length, retryScheduled: retryScheduledEvents(events) };
+    return kikwiflowJson(trail);
   } catch (error) {
     return kikwiflowFailure(error, config.kikwiflow.host);
   }

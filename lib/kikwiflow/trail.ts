@@ -1,0 +1,9 @@
+import type { TypedEvent } from "./events";
+import type { RetryScheduledPayload } from "./schemas";
+
+/** `GET /api/kikwiflow/instances/{id}/events` as the console answers it (types only: safe for the browser). */
+export interface KikwiflowTrail {
+  /** Outbox events the engine keeps for the instance; 0 when the outbox is off. */
+  eventCount: number;
+  retryScheduled: TypedEvent<RetryScheduledPayload>[];
+}
