@@ -40,7 +40,8 @@ function shownTexts(page: Page): Promise<string[]> {
     const texts: string[] = [];
     const squash = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
     for (const el of document.body.querySelectorAll("*")) {
-      if (el.closest("script, style, noscript, template")) continue;
+      // Server codes shown as the server names them (failure_category) are server-provided text.
+      if (el.closest("script, style, noscript, template, [data-code]")) continue;
       texts.push(squash(el.textContent));
       for (const name of ["aria-label", "title", "placeholder"]) texts.push(squash(el.getAttribute(name)));
     }

@@ -22,7 +22,11 @@ function FailureCell({ failure }: { failure: AttemptFailure | null }) {
         <span className="font-mono text-xs">
           {failure.exceptionType ?? failure.exceptionClass ?? failure.eventType}
         </span>
-        {failure.failureCategory ? <Pill tone="neutral">{failure.failureCategory}</Pill> : null}
+        {failure.failureCategory ? (
+          <span data-code="">
+            <Pill tone="neutral">{failure.failureCategory}</Pill>
+          </span>
+        ) : null}
         {failure.nonRetryable ? <Pill tone="warning">{t("nonRetryable")}</Pill> : null}
         {failure.retried ? <Pill tone="info">{t("retried")}</Pill> : null}
         {failure.timeoutKind ? <Pill tone="danger">{failure.timeoutKind}</Pill> : null}

@@ -52,7 +52,8 @@ function useExceptionColumns(open: ReadonlySet<string>, toggle: (id: string) => 
           header: () => t("category"),
           cell: ({ row }) => (
             <span className="inline-flex flex-wrap items-center gap-1" data-testid="exception-category">
-              <span>{row.original.category}</span>
+              {/* The server's failure_category code, as its docs name it in every language. */}
+              <span data-code="">{row.original.category}</span>
               {row.original.nonRetryable ? (
                 <Pill tone="warning" testId="non-retryable-badge">
                   {t("nonRetryable")}
