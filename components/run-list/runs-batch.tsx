@@ -22,8 +22,6 @@ import { Button } from "@/components/ui/button";
 
 /** A cancel takes effect when the workflow's next task runs; a terminate at once. Tracking stops after this long. */
 export const BATCH_TRACK_FOR_MS = 2 * 60_000;
-/** Rows one batch acts on at most: the largest page the list shows. */
-export const BATCH_MAX_RUNS = 200;
 
 export interface BatchTarget {
   workflowId: string;

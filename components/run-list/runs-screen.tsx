@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useMemo, useState } from "react";
+import dynamic from "next/dynamic";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
@@ -36,10 +37,15 @@ import { RunsRangeSelect } from "@/components/run-list/runs-range-select";
 import { RunsCursorProblem, RunsScanNotes } from "@/components/run-list/runs-scan-notes";
 import type { RowSelection } from "@/components/run-list/runs-columns";
 import type { BatchTarget } from "@/components/run-list/runs-batch";
-import { BATCH_MAX_RUNS, RunsBatch } from "@/components/run-list/runs-batch";
+import { BATCH_MAX_RUNS } from "@/lib/views/run-batch";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useActionWords } from "@/components/actions/use-action-words";
 import { personCapability } from "@/lib/views/capabilities";
+
+// The batch panel (plan, sends, tracking) loads when rows are picked for one, not with the list.
+const RunsBatch = dynamic(() => import("@/components/run-list/runs-batch").then((m) => m.RunsBatch), {
+  loading: () => null,
+});
 import type { BatchAction } from "@/lib/views/run-batch";
 
 interface RunsScreenProps {

@@ -86,3 +86,6 @@ export function batchOutcome(sends: readonly SendResult[], followUps: readonly (
     settled: stillOpen === 0,
   };
 }
+
+/** Rows one batch acts on at most: the largest page the list shows. */
+export const BATCH_MAX_RUNS = 200;
