@@ -42,7 +42,10 @@ function shownTexts(page: Page): Promise<string[]> {
     for (const el of document.body.querySelectorAll("*")) {
       // Server codes shown as the server names them (failure_category) are server-provided text.
       if (el.closest("script, style, noscript, template, [data-code]")) continue;
-      texts.push(squash(el.textContent));
+      // An element whose whole text is server codes (a table cell holding one) is server text too.
+      const codes = squash([...el.querySelectorAll("[data-code]")].map((code) => code.textContent).join(" "));
+      const text = squash(el.textContent);
+      if (text !== codes) texts.push(text);
       for (const name of ["aria-label", "title", "placeholder"]) texts.push(squash(el.getAttribute(name)));
     }
     texts.push(squash(document.title));

@@ -209,7 +209,8 @@ function useCommandColumns() {
         commandCol.display({
           id: "outcome",
           header: () => t("outcome"),
-          cell: ({ row }) => text(row.original.outcome ?? row.original.rejection_reason),
+          // The server's outcome code (`terminated`, `signal_received`, …), shown as it names it.
+          cell: ({ row }) => <span data-code="">{text(row.original.outcome ?? row.original.rejection_reason)}</span>,
         }),
         commandCol.display({ id: "source", header: () => t("source"), cell: ({ row }) => text(row.original.source) }),
         commandCol.display({
