@@ -46,7 +46,8 @@ export function SamplesLineChart({
     <LineChart width={size.width} height={size.height} data={data} accessibilityLayer>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
       <XAxis dataKey="label" tick={{ fontSize: 10, fill: "var(--fg-muted)" }} minTickGap={40} />
-      <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
+      {/* Square-root scale: a handful of stuck runs stays visible beside hundreds running, and 0 is drawable. */}
+      <YAxis scale="sqrt" domain={[0, "auto"]} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
       <Tooltip />
       <Legend wrapperStyle={{ fontSize: 11 }} />
       {lines.map((line) => (
@@ -57,6 +58,7 @@ export function SamplesLineChart({
           name={line.name}
           stroke={line.color}
           dot={false}
+          connectNulls={false}
           strokeWidth={2}
           isAnimationActive={false}
         />

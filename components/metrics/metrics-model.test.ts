@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { operatorMetricsSchema } from "@/lib/dw/schemas-system";
 import type { MetricsSample } from "@/components/metrics/metrics-model";
-import { addSample, attentionCount, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
+import { addSample, attentionCount, metricsAlerts, toSample, withRates } from "@/components/metrics/metrics-model";
 
 function metrics(
   overrides: { runs?: object; tasks?: object; activities?: object; workers?: object; backend?: object } = {},
@@ -140,5 +140,23 @@ describe("attentionCount", () => {
         }),
       ),
     ).toBe(6);
+  });
+});
+
+describe("withRates", () => {
+  const at = (seconds: number, failedAttempts: number): MetricsSample => ({
+    at: seconds * 1000,
+    running: 0,
+    repairNeeded: 0,
+    tasksReady: 0,
+    tasksLeased: 0,
+    tasksUnhealthy: 0,
+    activitiesRetrying: 0,
+    failedAttempts,
+  });
+
+  it("draws a growing counter as failures per minute, with a break where it went down", () => {
+    const rates = withRates([at(0, 10), at(30, 13), at(60, 13), at(90, 2), at(120, 4)]);
+    expect(rates.map((sample) => sample.failedAttemptsPerMin)).toEqual([null, 6, 0, null, 4]);
   });
 });

@@ -16,6 +16,12 @@ export interface MetricsSample {
   tasksUnhealthy: number;
   activitiesRetrying: number;
   failedAttempts: number;
+  /**
+   * Failed attempts per minute since the previous sample: `failed_attempts` only grows, so drawn
+   * as it is it reads as a trend that is only the fleet's age. null for the first sample and where
+   * the count went down (pruned history, another server): a break, not a dip.
+   */
+  failedAttemptsPerMin?: number | null;
 }
 
 /** Samples kept: at 5 s per refresh, a little over 16 minutes. */
@@ -32,6 +38,17 @@ export function toSample(metrics: OperatorMetrics): MetricsSample {
     activitiesRetrying: metrics.activities.retrying,
     failedAttempts: metrics.activities.failed_attempts,
   };
+}
+
+/** The samples with their counters turned into rates per minute (see {@link MetricsSample}). */
+export function withRates(samples: readonly MetricsSample[]): MetricsSample[] {
+  return samples.map((sample, index) => {
+    const previous = index > 0 ? samples[index - 1] : undefined;
+    const minutes = previous ? (sample.at - previous.at) / 60_000 : 0;
+    const delta = previous ? sample.failedAttempts - previous.failedAttempts : -1;
+    const rate = previous && minutes > 0 && delta >= 0 ? Math.round((delta / minutes) * 10) / 10 : null;
+    return { ...sample, failedAttemptsPerMin: rate };
+  });
 }
 
 /** Appends a sample in time order, dropping duplicates and the oldest beyond `max`. */

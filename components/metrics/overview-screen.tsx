@@ -16,7 +16,7 @@ import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { formatTime } from "@/lib/format/time";
 import type { MetricsSample } from "@/components/metrics/metrics-model";
 import { isForbidden, Panel, RequiresAdmin, Stat } from "@/components/metrics/panel";
-import { addSample, metricsAlerts, toSample } from "@/components/metrics/metrics-model";
+import { addSample, metricsAlerts, toSample, withRates } from "@/components/metrics/metrics-model";
 import { failureGroups } from "@/lib/views/failure-groups";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
 
@@ -188,7 +188,7 @@ function MetricPanels({
     { name: t("runs.cancelled"), count: runs.cancelled },
     { name: t("runs.terminated"), count: runs.terminated },
   ];
-  const series = samples.map((sample) => ({
+  const series = withRates(samples).map((sample) => ({
     ...sample,
     label: formatTime(sample.at, { locale: time.locale, timeZone: time.timeZone }),
   }));
@@ -300,7 +300,7 @@ function MetricPanels({
           data={series}
           lines={[
             { key: "activitiesRetrying", name: t("activities.retrying"), color: "var(--warn)" },
-            { key: "failedAttempts", name: t("activities.failedAttempts"), color: "var(--bad)" },
+            { key: "failedAttemptsPerMin", name: t("activities.failedPerMinute"), color: "var(--bad)" },
           ]}
         />
       </Panel>
@@ -340,7 +340,7 @@ function Chart({
   return (
     <figure className="mt-3">
       <figcaption className="mb-1 text-xs text-fg-muted">
-        {title} · {t("charts.sampled", { count: data.length })}
+        {title} · {t("charts.sampled", { count: data.length })} · {t("charts.sqrtScale")}
       </figcaption>
       <SamplesLineChart data={data} lines={lines} size={CHART_SIZE} />
     </figure>
