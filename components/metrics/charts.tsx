@@ -47,7 +47,13 @@ export function SamplesLineChart({
       <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
       <XAxis dataKey="label" tick={{ fontSize: 10, fill: "var(--fg-muted)" }} minTickGap={40} />
       {/* Square-root scale: a handful of stuck runs stays visible beside hundreds running, and 0 is drawable. */}
-      <YAxis scale="sqrt" domain={[0, "auto"]} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
+      <YAxis
+        scale="sqrt"
+        domain={[0, "auto"]}
+        allowDecimals={false}
+        tick={{ fontSize: 11, fill: "var(--fg-muted)" }}
+        width={36}
+      />
       <Tooltip />
       <Legend wrapperStyle={{ fontSize: 11 }} />
       {lines.map((line) => (
