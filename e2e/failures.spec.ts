@@ -65,6 +65,10 @@ test("triage groups failed runs, drills down to one, and starts the group again 
 
   await page.goto("/namespaces/default/failures?window=1h");
   await expect(page.getByTestId("failures-limits")).toContainText("at most 1000", { timeout: 30_000 });
+  await expect(page.getByTestId("failures-docs-link")).toHaveAttribute(
+    "href",
+    "https://durable-workflow.com/docs/failures-and-recovery/",
+  );
   const group = page.getByTestId("failure-group").filter({ hasText: "TriageCheckoutWorkflow" });
   await expect(group).toHaveAttribute("data-verdict", "non_retryable");
   await expect(group.getByTestId("group-count")).toHaveText(String(RUNS));

@@ -19,6 +19,7 @@ import { BulkRepair } from "@/components/attention/bulk-repair";
 import { runKey, SCAN_CONCURRENCY, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
+import { FailuresDocsLink } from "@/components/ui/failures-docs-link";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
 
 const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);
@@ -89,9 +90,12 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
             {data.unreadable ? ` ${t("unreadable", { count: data.unreadable })}` : ""}
           </p>
         ) : null}
-        <Button size="xs" onClick={() => void scan.refetch()} disabled={scan.isFetching} className="mt-2">
-          {t("rescan")}
-        </Button>
+        <div className="mt-2 flex flex-wrap items-center gap-3">
+          <Button size="xs" onClick={() => void scan.refetch()} disabled={scan.isFetching}>
+            {t("rescan")}
+          </Button>
+          <FailuresDocsLink />
+        </div>
       </div>
 
       {data && groups.length === 0 ? (

@@ -19,6 +19,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
 import { BulkStartAgain } from "@/components/failures/bulk-start-again";
+import { FailuresDocsLink } from "@/components/ui/failures-docs-link";
 
 const DRILL_ROWS = 50;
 
@@ -99,6 +100,9 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
             {triage?.unreadable ? ` ${t("unreadable", { count: triage.unreadable })}` : ""}
           </p>
         ) : null}
+        <p className="mt-1">
+          <FailuresDocsLink />
+        </p>
       </div>
 
       {triage && triage.groups.length === 0 ? (

@@ -1,0 +1,12 @@
+import { describe, expect, it } from "vitest";
+import { failuresDocsLink } from "@/lib/routes/docs-links";
+
+describe("failuresDocsLink", () => {
+  it("links the published English page for every console locale, and says the page is English", () => {
+    for (const locale of ["en", "pt-BR", "de", "fr", "ja"])
+      expect(failuresDocsLink(locale)).toEqual({
+        href: "https://durable-workflow.com/docs/failures-and-recovery/",
+        lang: "en",
+      });
+  });
+});
