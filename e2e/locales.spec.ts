@@ -9,6 +9,7 @@ import ja from "../messages/ja.json";
 import { catalogLeaves } from "../lib/i18n/catalog-leaves";
 import type { CatalogTree } from "../lib/i18n/catalog-leaves";
 import { LOCALE_COOKIE } from "../lib/preferences";
+import { snapBothThemes } from "./operator-fixtures";
 import { seededRuns } from "./run-view-seed";
 import type { SeededRunViewRuns } from "./run-view-seed";
 
@@ -55,13 +56,29 @@ function shownTexts(page: Page): Promise<string[]> {
 
 const SCREENSHOTS = "test-results/screenshots";
 
-/** Checks a screen and keeps a full-page screenshot of it, to look for overflow by eye. */
+/**
+ * Buttons, tabs and table headers whose text does not fit their box (German runs longest, Japanese
+ * cannot break at spaces): clipped or spilling over a neighbour, either way the operator cannot read it.
+ */
+function clippedLabels(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.body.querySelectorAll("button, [role=tab], th")]
+      .filter((el) => {
+        const box = el as HTMLElement;
+        return box.offsetParent !== null && box.clientWidth > 0 && box.scrollWidth > box.clientWidth + 1;
+      })
+      .map((el) => `${el.tagName.toLowerCase()} "${(el.textContent ?? "").replace(/\s+/g, " ").trim()}"`),
+  );
+}
+
+/** Checks a screen and keeps full-page screenshots of it, light and dark, to look for overflow by eye. */
 async function expectNoEnglish(page: Page, leftovers: Set<string>, screen: string) {
   const found = (await shownTexts(page)).filter((text) => leftovers.has(text));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const lang = await page.locator("html").getAttribute("lang");
-  await page.screenshot({ path: `${SCREENSHOTS}/locale-${lang}-${screen.replace(/\W+/g, "-")}.png`, fullPage: true });
+  await snapBothThemes(page, `locale-${lang}-${screen.replace(/\W+/g, "-")}`);
   expect(found, `English left on ${screen}`).toEqual([]);
+  expect(await clippedLabels(page), `labels that do not fit on ${screen}`).toEqual([]);
 }
 
 test.beforeAll(() => {
@@ -98,6 +115,11 @@ for (const [locale, catalog] of Object.entries(CATALOGS)) {
       // Scanning ends with "…" in every catalog; the finished scan's summary does not.
       await expect(page.getByTestId("scan-status").locator("p").first()).not.toContainText("…", { timeout: 60_000 });
       await expectNoEnglish(page, leftovers, "attention");
+
+      await page.goto("/namespaces/default/failures");
+      await hydrated(page);
+      await expect(page.getByTestId("failures-limits")).toBeVisible({ timeout: 60_000 });
+      await expectNoEnglish(page, leftovers, "failures");
     });
 
     test("a run's every view shows no English leftover", async ({ page }) => {

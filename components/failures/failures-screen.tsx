@@ -219,7 +219,7 @@ function GroupRows({
         </td>
         <td className="px-3 py-2 text-xs">
           <div className="flex flex-wrap items-center gap-1">
-            <span>{group.failureCategory ?? "–"}</span>
+            <span data-code="">{group.failureCategory ?? "–"}</span>
             {group.nonRetryable ? (
               <span data-testid="non-retryable" className="rounded bg-bad/10 px-1.5 text-bad">
                 {t("nonRetryable")}
