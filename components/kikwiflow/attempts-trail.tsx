@@ -8,6 +8,7 @@ import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted, Section } from "@/components/run-detail/section";
+import { columnKit } from "@/components/kikwiflow/column-kit";
 
 type Row = TypedEvent<RetryScheduledPayload>;
 const col = dataColumns<Row>();
@@ -15,46 +16,26 @@ const col = dataColumns<Row>();
 function useTrailColumns() {
   const t = useTranslations("kikwiflow.trail");
   const time = useTimeFormat();
-  return useMemo(
-    () =>
-      col.columns([
-        col.display({
-          id: "task",
-          header: () => t("task"),
-          cell: ({ row }) => row.original.payload.taskDefinitionId ?? "–",
-        }),
-        col.display({
-          id: "execution",
-          header: () => t("execution"),
-          cell: ({ row }) => `#${row.original.payload.executionsSoFar}`,
-          meta: { className: "font-semibold" },
-        }),
-        col.display({
-          id: "retriesLeft",
-          header: () => t("retriesLeft"),
-          cell: ({ row }) => row.original.payload.retriesLeft,
-        }),
-        col.display({
-          id: "nextDue",
-          header: () => t("nextDue"),
-          cell: ({ row }) => time.dateTime(row.original.payload.nextDueDate),
-          meta: { className: "whitespace-nowrap" },
-        }),
-        col.display({
-          id: "error",
-          header: () => t("error"),
-          cell: ({ row }) => row.original.payload.errorMessage ?? "–",
-          meta: { className: "max-w-md break-words text-xs" },
-        }),
-        col.display({
-          id: "scheduledAt",
-          header: () => t("scheduledAt"),
-          cell: ({ row }) => time.dateTime(row.original.payload.scheduledAt ?? row.original.event.timestamp),
-          meta: { className: "whitespace-nowrap" },
-        }),
-      ]),
-    [t, time],
-  );
+  return useMemo(() => {
+    const kit = columnKit<Row, Parameters<typeof t>[0]>(col, t, time);
+    return col.columns([
+      kit.text("task", (row) => row.payload.taskDefinitionId),
+      col.display({
+        id: "execution",
+        header: () => t("execution"),
+        cell: ({ row }) => `#${row.original.payload.executionsSoFar}`,
+        meta: { className: "font-semibold" },
+      }),
+      col.display({
+        id: "retriesLeft",
+        header: () => t("retriesLeft"),
+        cell: ({ row }) => row.original.payload.retriesLeft,
+      }),
+      kit.dateTime("nextDue", (row) => row.payload.nextDueDate),
+      kit.text("error", (row) => row.payload.errorMessage, "max-w-md break-words text-xs"),
+      kit.dateTime("scheduledAt", (row) => row.payload.scheduledAt ?? row.event.timestamp),
+    ]);
+  }, [t, time]);
 }
 
 /** RETRY_SCHEDULED events as the attempts trail; says so when the engine keeps no events at all. */

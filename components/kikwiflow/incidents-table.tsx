@@ -10,6 +10,7 @@ import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { Muted, Section } from "@/components/run-detail/section";
 import { incidentMarker } from "@/components/kikwiflow/incident-marker";
 import { statusTone } from "@/components/kikwiflow/status-tone";
+import { columnKit } from "@/components/kikwiflow/column-kit";
 
 export interface IncidentRow {
   incident: Incident;
@@ -52,64 +53,47 @@ function CategoryCell({ row }: { row: IncidentRow }) {
 function useIncidentColumns(retry: RetryControl) {
   const t = useTranslations("kikwiflow.incidents");
   const time = useTimeFormat();
-  return useMemo(
-    () =>
-      col.columns([
-        col.display({
-          id: "task",
-          header: () => t("task"),
-          cell: ({ row }) => row.original.incident.taskDefinitionId ?? "–",
-        }),
-        col.display({
-          id: "category",
-          header: () => t("category"),
-          cell: ({ row }) => <CategoryCell row={row.original} />,
-        }),
-        col.display({
-          id: "message",
-          header: () => t("message"),
-          cell: ({ row }) => row.original.incident.message ?? "–",
-          meta: { className: "max-w-md break-words" },
-        }),
-        col.display({
-          id: "status",
-          header: () => t("status"),
-          cell: ({ row }) => (
-            <span data-testid="kikwiflow-incident-status">
-              <StatusBadge status={statusTone(row.original.incident.status)}>
-                {row.original.incident.status}
-              </StatusBadge>
-            </span>
-          ),
-        }),
-        col.display({
-          id: "created",
-          header: () => t("created"),
-          cell: ({ row }) => time.dateTime(row.original.incident.createdAt),
-          meta: { className: "whitespace-nowrap" },
-        }),
-        col.display({
-          id: "action",
-          header: () => <span className="sr-only">{t("action")}</span>,
-          cell: ({ row }) => {
-            const { incident } = row.original;
-            if (incident.status !== "OPEN") return null;
-            const pending = retry.pendingId === incident.id;
-            return (
-              <Button
-                onClick={() => retry.onRetry(incident.id)}
-                disabled={retry.disabledReason !== null || retry.pendingId !== null}
-                title={retry.disabledReason || undefined}
-                data-testid="kikwiflow-retry"
-              >
-                {pending ? t("retrying") : t("retry")}
-              </Button>
-            );
-          },
-        }),
-      ]),
-    [t, time, retry],
-  );
+  return useMemo(() => {
+    const kit = columnKit<IncidentRow, Parameters<typeof t>[0]>(col, t, time);
+    return col.columns([
+      kit.text("task", (row) => row.incident.taskDefinitionId),
+      col.display({
+        id: "category",
+        header: () => t("category"),
+        cell: ({ row }) => <CategoryCell row={row.original} />,
+      }),
+      kit.text("message", (row) => row.incident.message, "max-w-md break-words"),
+      col.display({
+        id: "status",
+        header: () => t("status"),
+        cell: ({ row }) => (
+          <span data-testid="kikwiflow-incident-status">
+            <StatusBadge status={statusTone(row.original.incident.status)}>{row.original.incident.status}</StatusBadge>
+          </span>
+        ),
+      }),
+      kit.dateTime("created", (row) => row.incident.createdAt),
+      col.display({
+        id: "action",
+        header: () => <span className="sr-only">{t("action")}</span>,
+        cell: ({ row }) => {
+          const { incident } = row.original;
+          if (incident.status !== "OPEN") return null;
+          const pending = retry.pendingId === incident.id;
+          return (
+            <Button
+              onClick={() => retry.onRetry(incident.id)}
+              disabled={retry.disabledReason !== null || retry.pendingId !== null}
+              title={retry.disabledReason || undefined}
+              data-testid="kikwiflow-retry"
+            >
+              {pending ? t("retrying") : t("retry")}
+            </Button>
+          );
+        },
+      }),
+    ]);
+  }, [t, time, retry]);
 }
 
 /** Incidents as the exceptions table: Category = incident type, with a fatal / business-error marker. */

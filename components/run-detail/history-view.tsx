@@ -178,19 +178,8 @@ export interface PageStep {
   scrollTop: number;
 }
 
-/**
- * One ←/→ keypress in the history list. The selection moves by the number of rows in view; with no
- * selection (or one the filter hides) the first row in view is selected. When the new row is out of
- * view the list scrolls by the same amount, so the selection keeps its place on screen.
- */
-export function pageStep({
-  count,
-  current,
-  direction,
-  scrollTop,
-  viewHeight,
-  rowHeight = ROW_HEIGHT,
-}: {
+/** One keypress's input to {@link pageStep} and {@link rowStep}: the list as it stands and the direction. */
+export interface StepInput {
   count: number;
   /** Index of the selected row in the shown rows, or -1. */
   current: number;
@@ -198,7 +187,15 @@ export function pageStep({
   scrollTop: number;
   viewHeight: number;
   rowHeight?: number;
-}): PageStep | null {
+}
+
+/**
+ * One ←/→ keypress in the history list. The selection moves by the number of rows in view; with no
+ * selection (or one the filter hides) the first row in view is selected. When the new row is out of
+ * view the list scrolls by the same amount, so the selection keeps its place on screen.
+ */
+export function pageStep(input: StepInput): PageStep | null {
+  const { count, current, direction, scrollTop, viewHeight, rowHeight = ROW_HEIGHT } = input;
   if (count === 0) return null;
   const perPage = Math.max(1, Math.floor(viewHeight / rowHeight));
   const firstInView = Math.ceil(scrollTop / rowHeight);
@@ -216,21 +213,8 @@ export function pageStep({
  * One ↑/↓ (k/j) keypress: the selection moves one row (with none, the first row in view is
  * selected), and the list scrolls only as far as needed to keep it wholly in view.
  */
-export function rowStep({
-  count,
-  current,
-  direction,
-  scrollTop,
-  viewHeight,
-  rowHeight = ROW_HEIGHT,
-}: {
-  count: number;
-  current: number;
-  direction: 1 | -1;
-  scrollTop: number;
-  viewHeight: number;
-  rowHeight?: number;
-}): PageStep | null {
+export function rowStep(input: StepInput): PageStep | null {
+  const { count, current, direction, scrollTop, viewHeight, rowHeight = ROW_HEIGHT } = input;
   if (count === 0) return null;
   const index =
     current < 0

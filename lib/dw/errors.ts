@@ -6,6 +6,8 @@
  * arrived). A 409 command rejection is not an error: see `CommandResult` in client.ts.
  */
 
+import { isRecord, str, TypedHttpError, type TypedHttpErrorInit, type UnavailableCause } from "../http/typed-errors";
+
 export type DwErrorReason =
   | "unauthorized"
   | "forbidden"
@@ -24,26 +26,16 @@ export type DwErrorReason =
   | "malformed_response"
   | "aborted";
 
-export interface DwErrorInit {
-  httpStatus?: number | null;
+export interface DwErrorInit extends TypedHttpErrorInit {
   serverReason?: string | null;
-  body?: unknown;
-  cause?: unknown;
 }
 
-export abstract class DwError extends Error {
-  abstract readonly reason: DwErrorReason;
-  readonly httpStatus: number | null;
+export abstract class DwError extends TypedHttpError<DwErrorReason> {
   readonly serverReason: string | null;
-  /** The decoded error envelope, when the server sent JSON. */
-  readonly body: unknown;
 
   constructor(message: string, init: DwErrorInit = {}) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = new.target.name;
-    this.httpStatus = init.httpStatus ?? null;
+    super(message, init);
     this.serverReason = init.serverReason ?? null;
-    this.body = init.body;
   }
 }
 
@@ -168,7 +160,7 @@ export class DwInvalidArgumentError extends DwError {
   readonly reason = "invalid_argument" as const;
 }
 
-export type DwUnavailableCause = "network" | "timeout" | "http_5xx" | "throttled";
+export type DwUnavailableCause = UnavailableCause;
 
 /** The server could not be reached or could not answer: network failure, timeout, 5xx, 429. */
 export class DwServerUnavailableError extends DwError {
@@ -207,14 +199,6 @@ export function isDwError(value: unknown): value is DwError {
  * malformed-response error without validating again.
  */
 export const MALFORMED_UPSTREAM_REASON = "malformed_response";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
-}
 
 function stringArrayMap(value: unknown): Record<string, string[]> {
   if (!isRecord(value)) return {};

@@ -1,4 +1,6 @@
 import type { StatusBucketFilter } from "./enums";
+import { type Decoded, type Decoder, type RawResponse, type SendFailures, sendJsonRequest } from "../http/request";
+import { isRecord } from "../http/typed-errors";
 import {
   DwAbortedError,
   type DwError,
@@ -276,20 +278,18 @@ interface RequestSpec {
   timeoutMs?: number;
 }
 
-interface RawResponse {
-  status: number;
-  json: unknown;
-  /** False when the body was empty or not JSON. */
-  isJson: boolean;
-}
+export type { Decoded, Decoder };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** What a decoder made of a JSON body: the typed value, or the first offending field. */
-export type Decoded<T> = { ok: true; value: T } | { ok: false; issuePath: string; message: string; cause?: unknown };
-export type Decoder<T> = (json: unknown) => Decoded<T>;
+const SEND_FAILURES: SendFailures<DwError> = {
+  aborted: (cause) => new DwAbortedError("request aborted by caller", { cause }),
+  timedOut: (timeoutMs, cause) =>
+    new DwServerUnavailableError(`no answer within ${timeoutMs} ms`, { unavailableCause: "timeout", cause }),
+  unreachable: (detail, cause) =>
+    new DwServerUnavailableError(`cannot reach the Durable Workflow server: ${detail}`, {
+      unavailableCause: "network",
+      cause,
+    }),
+};
 
 /** One decoder per response shape the client reads. */
 export interface DwDecoders {
@@ -367,42 +367,9 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     const namespace = opts.namespace ?? options.namespace;
     if (namespace) headers["X-Namespace"] = namespace;
-    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    if (payload !== undefined) headers["Content-Type"] = "application/json";
-
     const timeoutMs = opts.timeoutMs ?? spec.timeoutMs ?? (spec.longPoll ? longPollTimeout : defaultTimeout);
-    const timeoutSignal = AbortSignal.timeout(timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeoutSignal]) : timeoutSignal;
-
-    const failed = (error: unknown): DwError => {
-      if (opts.signal?.aborted) return new DwAbortedError("request aborted by caller", { cause: error });
-      if (timeoutSignal.aborted) {
-        return new DwServerUnavailableError(`no answer within ${timeoutMs} ms`, {
-          unavailableCause: "timeout",
-          cause: error,
-        });
-      }
-      return new DwServerUnavailableError(
-        `cannot reach the Durable Workflow server: ${error instanceof Error ? error.message : String(error)}`,
-        { unavailableCause: "network", cause: error },
-      );
-    };
-
-    if (opts.signal?.aborted) throw failed(opts.signal.reason);
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetchImpl(url, { method: spec.method, headers, body: payload, signal });
-      text = await response.text();
-    } catch (error) {
-      throw failed(error);
-    }
-    if (text.trim() === "") return { status: response.status, json: undefined, isJson: false };
-    try {
-      return { status: response.status, json: JSON.parse(text) as unknown, isJson: true };
-    } catch {
-      return { status: response.status, json: text, isJson: false };
-    }
+    const request = { url, method: spec.method, headers, body: spec.body, timeoutMs, signal: opts.signal };
+    return sendJsonRequest(fetchImpl, request, SEND_FAILURES);
   }
 
   /** GET/POST whose success is exactly `ok` statuses; anything else is a typed error. */

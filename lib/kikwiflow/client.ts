@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { issuePathOf } from "../dw/client";
+import { type RawResponse, type SendFailures, sendJsonRequest } from "../http/request";
 import {
   KikwiflowAbortedError,
   type KikwiflowError,
@@ -137,11 +138,16 @@ interface RequestSpec {
   body?: unknown;
 }
 
-interface RawResponse {
-  status: number;
-  json: unknown;
-  isJson: boolean;
-}
+const SEND_FAILURES: SendFailures<KikwiflowError> = {
+  aborted: (cause) => new KikwiflowAbortedError("request aborted by caller", { cause }),
+  timedOut: (timeoutMs, cause) =>
+    new KikwiflowUnavailableError(`no answer within ${timeoutMs} ms`, { unavailableCause: "timeout", cause }),
+  unreachable: (detail, cause) =>
+    new KikwiflowUnavailableError(`cannot reach the Kikwiflow engine: ${detail}`, {
+      unavailableCause: "network",
+      cause,
+    }),
+};
 
 function decode<S extends z.ZodType>(schema: S, raw: RawResponse, what: string): z.infer<S> {
   if (!raw.isJson) {
@@ -179,42 +185,15 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
   }
 
   async function send(spec: RequestSpec, opts: KikwiflowRequestOptions = {}): Promise<RawResponse> {
-    const headers = baseHeaders(opts);
-    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    if (payload !== undefined) headers["Content-Type"] = "application/json";
-
-    const timeoutMs = opts.timeoutMs ?? defaultTimeout;
-    const timeoutSignal = AbortSignal.timeout(timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeoutSignal]) : timeoutSignal;
-    const failed = (error: unknown): KikwiflowError => {
-      if (opts.signal?.aborted) return new KikwiflowAbortedError("request aborted by caller", { cause: error });
-      if (timeoutSignal.aborted) {
-        return new KikwiflowUnavailableError(`no answer within ${timeoutMs} ms`, {
-          unavailableCause: "timeout",
-          cause: error,
-        });
-      }
-      return new KikwiflowUnavailableError(
-        `cannot reach the Kikwiflow engine: ${error instanceof Error ? error.message : String(error)}`,
-        { unavailableCause: "network", cause: error },
-      );
+    const request = {
+      url: `${root}${spec.path}`,
+      method: spec.method,
+      headers: baseHeaders(opts),
+      body: spec.body,
+      timeoutMs: opts.timeoutMs ?? defaultTimeout,
+      signal: opts.signal,
     };
-
-    if (opts.signal?.aborted) throw failed(opts.signal.reason);
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetchImpl(`${root}${spec.path}`, { method: spec.method, headers, body: payload, signal });
-      text = await response.text();
-    } catch (error) {
-      throw failed(error);
-    }
-    if (text.trim() === "") return { status: response.status, json: undefined, isJson: false };
-    try {
-      return { status: response.status, json: JSON.parse(text) as unknown, isJson: true };
-    } catch {
-      return { status: response.status, json: text, isJson: false };
-    }
+    return sendJsonRequest(fetchImpl, request, SEND_FAILURES);
   }
 
   async function call<S extends z.ZodType>(

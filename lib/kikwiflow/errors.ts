@@ -11,6 +11,8 @@
  * `code` — told apart from a missing resource.
  */
 
+import { isRecord, str, TypedHttpError, type TypedHttpErrorInit, type UnavailableCause } from "../http/typed-errors";
+
 export type KikwiflowErrorReason =
   | "not_found"
   | "route_not_found"
@@ -23,27 +25,17 @@ export type KikwiflowErrorReason =
   | "invalid_argument"
   | "aborted";
 
-export interface KikwiflowErrorInit {
-  httpStatus?: number | null;
+export interface KikwiflowErrorInit extends TypedHttpErrorInit {
   code?: string | null;
-  body?: unknown;
-  cause?: unknown;
 }
 
-export abstract class KikwiflowError extends Error {
-  abstract readonly reason: KikwiflowErrorReason;
-  readonly httpStatus: number | null;
+export abstract class KikwiflowError extends TypedHttpError<KikwiflowErrorReason> {
   /** The engine's `code` (NOT_FOUND, CONFLICT, …), when the body was its error envelope. */
   readonly code: string | null;
-  /** The decoded body, when the engine sent JSON. */
-  readonly body: unknown;
 
   constructor(message: string, init: KikwiflowErrorInit = {}) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = new.target.name;
-    this.httpStatus = init.httpStatus ?? null;
+    super(message, init);
     this.code = init.code ?? null;
-    this.body = init.body;
   }
 }
 
@@ -82,7 +74,7 @@ export class KikwiflowInvalidArgumentError extends KikwiflowError {
   readonly reason = "invalid_argument" as const;
 }
 
-export type KikwiflowUnavailableCause = "network" | "timeout" | "http_5xx" | "throttled";
+export type KikwiflowUnavailableCause = UnavailableCause;
 
 /** The engine could not be reached or a gateway in front of it failed: network, timeout, 502/503/504, 429. */
 export class KikwiflowUnavailableError extends KikwiflowError {
@@ -116,18 +108,18 @@ export function isKikwiflowError(value: unknown): value is KikwiflowError {
 }
 
 function envelopeOf(body: unknown): { code: string; message: string | null } | null {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
-  const { code, message } = body as Record<string, unknown>;
-  if (typeof code !== "string") return null;
-  return { code, message: typeof message === "string" ? message : null };
+  if (!isRecord(body)) return null;
+  const code = str(body.code);
+  return code === null ? null : { code, message: str(body.message) };
 }
 
 /** Spring's own error body names the status (`"error": "Internal Server Error"`) and the path. */
 function springErrorOf(body: unknown): string | null {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
-  const { error, path } = body as Record<string, unknown>;
-  if (typeof error !== "string") return null;
-  return typeof path === "string" ? `${error} (${path})` : error;
+  if (!isRecord(body)) return null;
+  const error = str(body.error);
+  const path = str(body.path);
+  if (error === null) return null;
+  return path === null ? error : `${error} (${path})`;
 }
 
 /** Maps a non-success answer to its typed error; `body` is the parsed JSON, or undefined. */

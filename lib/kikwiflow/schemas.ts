@@ -68,40 +68,34 @@ export const processVariableSchema = z.looseObject({
 });
 export type ProcessVariable = z.infer<typeof processVariableSchema>;
 
-/** kikwi-model/.../execution/ProcessInstance.java@3b62f35 */
-export const processInstanceSchema = z.looseObject({
+/** The components ProcessInstance and its search row, ProcessInstanceSummary, both carry. */
+const processInstanceSummaryShape = {
   id: z.string(),
   businessKey: str,
-  businessValue: z.number().nullish(),
-  tenantId: str,
   status: openEnum(PROCESS_INSTANCE_STATUSES),
   processDefinitionId: z.string(),
-  variables: z.record(z.string(), processVariableSchema).nullish(),
   startedAt: instant,
   endedAt: instant,
-  origin: str,
-  version: z.number().int().nullish(),
+  /** Node id → tokens currently there (0 once a node is left). */
+  activeNodes: z.record(z.string(), z.number().int()).nullish(),
   parentInstanceId: str,
   callerTaskId: str,
   callerBranchId: str,
-  /** Node id → tokens currently there (0 once a node is left). */
-  activeNodes: z.record(z.string(), z.number().int()).nullish(),
+};
+
+/** kikwi-model/.../execution/ProcessInstance.java@3b62f35 */
+export const processInstanceSchema = z.looseObject({
+  ...processInstanceSummaryShape,
+  businessValue: z.number().nullish(),
+  tenantId: str,
+  variables: z.record(z.string(), processVariableSchema).nullish(),
+  origin: str,
+  version: z.number().int().nullish(),
 });
 export type ProcessInstance = z.infer<typeof processInstanceSchema>;
 
 /** kikwi-model/.../execution/ProcessInstanceSummary.java@3b62f35 — what search returns per row. */
-export const processInstanceSummarySchema = z.looseObject({
-  id: z.string(),
-  businessKey: str,
-  status: openEnum(PROCESS_INSTANCE_STATUSES),
-  processDefinitionId: z.string(),
-  startedAt: instant,
-  endedAt: instant,
-  activeNodes: z.record(z.string(), z.number().int()).nullish(),
-  parentInstanceId: str,
-  callerTaskId: str,
-  callerBranchId: str,
-});
+export const processInstanceSummarySchema = z.looseObject(processInstanceSummaryShape);
 export type ProcessInstanceSummary = z.infer<typeof processInstanceSummarySchema>;
 
 /** kikwi-model/.../shared/PageResult.java@3b62f35; `page` is 0-based. */
@@ -170,18 +164,24 @@ export const externalTaskSchema = z.looseObject({
 });
 export type ExternalTask = z.infer<typeof externalTaskSchema>;
 
-/** kikwi-model/.../execution/Incident.java@3b62f35 — `executionId` is the failed ExecutableTask's id. */
-export const incidentSchema = z.looseObject({
-  id: z.string(),
+/** What an incident says of the failure, in the Incident record and in its INCIDENT_CREATED event alike. */
+const incidentFactsShape = {
   type: openEnum(INCIDENT_TYPES),
   message: str,
+  /** The failed ExecutableTask's id. */
+  executionId: str,
+  taskDefinitionId: str,
+  createdAt: instant,
+};
+
+/** kikwi-model/.../execution/Incident.java@3b62f35 */
+export const incidentSchema = z.looseObject({
+  id: z.string(),
+  ...incidentFactsShape,
   stackTrace: str,
   processDefinitionId: str,
   processInstanceId: str,
-  executionId: str,
-  createdAt: instant,
   status: openEnum(INCIDENT_STATUSES),
-  taskDefinitionId: str,
 });
 export type Incident = z.infer<typeof incidentSchema>;
 
@@ -235,14 +235,7 @@ export const retryScheduledPayloadSchema = z.looseObject({
 export type RetryScheduledPayload = z.infer<typeof retryScheduledPayloadSchema>;
 
 /** kikwi-model/.../event/IncidentCreated.java@3b62f35 */
-export const incidentCreatedPayloadSchema = z.looseObject({
-  incidentId: z.string(),
-  type: openEnum(INCIDENT_TYPES),
-  message: str,
-  executionId: str,
-  taskDefinitionId: str,
-  createdAt: instant,
-});
+export const incidentCreatedPayloadSchema = z.looseObject({ incidentId: z.string(), ...incidentFactsShape });
 export type IncidentCreatedPayload = z.infer<typeof incidentCreatedPayloadSchema>;
 
 /** kikwi-model/.../stats/KKFMetrics.java@3b62f35 */
