@@ -23,7 +23,9 @@ function text(value: unknown): string {
 
 /** A wait row: derived from history (`DerivedWait`) or the server's projection in the export. */
 type Wait = Pick<DerivedWait, "id" | "kind" | "status"> &
-  Partial<Pick<DerivedWait, "summary" | "target_name" | "opened_at" | "deadline_at" | "resolved_at">>;
+  Partial<
+    Pick<DerivedWait, "summary" | "summary_message" | "target_name" | "opened_at" | "deadline_at" | "resolved_at">
+  >;
 type Task = NonNullable<HistoryExport["tasks"]>[number];
 type Command = NonNullable<HistoryExport["commands"]>[number];
 const waitCol = dataColumns<Wait>();
@@ -31,13 +33,29 @@ const taskCol = dataColumns<Task>();
 const commandCol = dataColumns<Command>();
 const NOWRAP = { className: "whitespace-nowrap" };
 
+const WAIT_KINDS = new Set(["activity", "timer", "signal", "condition", "update", "child"]);
+
+/** A wait kind in words; a kind the console does not know stays the server's code. */
+function WaitKind({ kind }: { kind: string }) {
+  const t = useTranslations("run.waits.kinds");
+  if (!WAIT_KINDS.has(kind)) return <span data-code="">{kind}</span>;
+  return <>{t(kind as "activity")}</>;
+}
+
+/** A derived wait's summary in the chosen language; the export's waits carry the engine's English. */
+function WaitSummaryText({ wait }: { wait: Wait }) {
+  const t = useTranslations("run.waits.summaries");
+  if (wait.summary_message) return <>{t(wait.summary_message.key, wait.summary_message.values)}</>;
+  return <>{text(wait.summary ?? wait.target_name)}</>;
+}
+
 function useWaitColumns() {
   const t = useTranslations("run.waits");
   const time = useTimeFormat();
   return useMemo(
     () =>
       waitCol.columns([
-        waitCol.accessor("kind", { header: () => t("kind") }),
+        waitCol.accessor("kind", { header: () => t("kind"), cell: (info) => <WaitKind kind={info.getValue()} /> }),
         waitCol.accessor("status", {
           header: () => t("status"),
           cell: (info) => <StatusBadge status={info.getValue()} />,
@@ -45,7 +63,7 @@ function useWaitColumns() {
         waitCol.display({
           id: "summary",
           header: () => t("summary"),
-          cell: ({ row }) => text(row.original.summary ?? row.original.target_name),
+          cell: ({ row }) => <WaitSummaryText wait={row.original} />,
         }),
         waitCol.accessor("opened_at", {
           header: () => t("opened"),

@@ -60,6 +60,7 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
     "queue",
     "lease",
     "signal",
+    "timer",
   ],
   fr: [
     "version",
@@ -78,6 +79,8 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
     "transport",
     "parents",
     "admission",
+    "signal",
+    "condition",
   ],
   ja: ["server"],
 };

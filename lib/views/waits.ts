@@ -17,6 +17,8 @@ export interface DerivedWait {
   sequence: number | null;
   status: string;
   summary: string | null;
+  /** The summary for the catalogs (derived waits only; the export's waits carry just `summary`). */
+  summary_message?: WaitSummary;
   opened_at: string | null;
   deadline_at: string | null;
   resolved_at: string | null;
@@ -58,82 +60,146 @@ const CHILD_CLOSE: Readonly<Record<string, { status: string; source: string }>> 
 
 const STATUS_ORDER: Readonly<Record<string, number>> = { open: 0, resolved: 1, cancelled: 2 };
 
-/** RunWaitView.php `durationLabel`. */
-function duration(seconds: number): string {
-  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+/**
+ * A wait's summary as a catalog key under `run.waits.summaries` and its values, so each locale words
+ * it (issue 16); `summary` keeps the engine's English, as the export carries it.
+ */
+export interface WaitSummary {
+  key: WaitSummaryKey;
+  values: Readonly<Record<string, string | number>>;
 }
 
-function runEnded(source: string, what: string): string {
-  switch (source) {
-    case "cancelled":
-      return `${what} wait ended when the run was cancelled.`;
-    case "terminated":
-      return `${what} wait ended when the run was terminated.`;
-    case "continued":
-      return `${what} wait ended when the run continued as new.`;
-    case "closed":
-      return `${what} wait ended when the run closed.`;
-    default:
-      return `${what} wait ended when the run failed.`;
-  }
+/**
+ * The engine's English summaries (RunWaitView.php, SignalWaits.php @797aa6f1), `{duration}` being
+ * its `durationLabel` ("1 second", "30 seconds"). messages/en.json words the same keys in ICU;
+ * waits.test.ts renders both and keeps them equal.
+ */
+export const WAIT_SUMMARIES_EN = {
+  "signal.open": "Waiting for signal {name}.",
+  "signal.openTimeout": "Waiting for signal {name} or timeout after {duration}.",
+  "signal.timeoutCancelled": "Signal {name} timeout was cancelled.",
+  "signal.timedOut": "Signal {name} timed out after {duration}.",
+  "signal.received": "Signal {name} received.",
+  "condition.open": "Waiting for condition.",
+  "condition.openTimeout": "Waiting for condition or timeout after {duration}.",
+  "condition.timedOut": "Condition wait timed out after {duration}.",
+  "condition.satisfied": "Condition satisfied.",
+  "ended.signal.cancelled": "Signal wait ended when the run was cancelled.",
+  "ended.signal.terminated": "Signal wait ended when the run was terminated.",
+  "ended.signal.continued": "Signal wait ended when the run continued as new.",
+  "ended.signal.closed": "Signal wait ended when the run closed.",
+  "ended.signal.failed": "Signal wait ended when the run failed.",
+  "ended.condition.cancelled": "Condition wait ended when the run was cancelled.",
+  "ended.condition.terminated": "Condition wait ended when the run was terminated.",
+  "ended.condition.continued": "Condition wait ended when the run continued as new.",
+  "ended.condition.closed": "Condition wait ended when the run closed.",
+  "ended.condition.failed": "Condition wait ended when the run failed.",
+  "activity.open": "Waiting for activity {name}.",
+  "activity.cancelled": "Activity wait for {name} was cancelled.",
+  "activity.failed": "Activity {name} failed.",
+  "activity.completed": "Activity {name} completed.",
+  "timer.open": "Waiting for timer.",
+  "timer.cancelled": "Timer wait was cancelled.",
+  "timer.fired": "Timer fired.",
+  "update.open": "Waiting for update {name}.",
+  "update.failed": "Update {name} failed.",
+  "update.completed": "Update {name} completed.",
+  "child.open": "Waiting for child workflow {name}.",
+  "child.completed": "Child workflow {name} completed.",
+  "child.failed": "Child workflow {name} failed.",
+  "child.cancelled": "Child workflow {name} cancelled.",
+  "child.terminated": "Child workflow {name} terminated.",
+} as const;
+export type WaitSummaryKey = keyof typeof WAIT_SUMMARIES_EN;
+
+const RUN_ENDINGS = new Set(["cancelled", "terminated", "continued", "closed"]);
+const CHILD_ENDINGS = new Set(["failed", "cancelled", "terminated"]);
+
+function said(key: WaitSummaryKey, values: WaitSummary["values"] = {}): WaitSummary {
+  return { key, values };
 }
 
-function signalSummary(wait: HeldWait): string {
+function ended(what: "signal" | "condition", source: string): WaitSummary {
+  const how = RUN_ENDINGS.has(source) ? source : "failed";
+  return said(`ended.${what}.${how}` as WaitSummaryKey);
+}
+
+function timeout(seconds: number | null): Record<string, number> {
+  return { seconds: seconds ?? 0 };
+}
+
+function signalSummary(wait: HeldWait): WaitSummary {
   const name = wait.label;
   if (wait.status === "open")
     return wait.timeoutSeconds === null
-      ? `Waiting for signal ${name}.`
-      : `Waiting for signal ${name} or timeout after ${duration(wait.timeoutSeconds)}.`;
+      ? said("signal.open", { name })
+      : said("signal.openTimeout", { name, ...timeout(wait.timeoutSeconds) });
   if (wait.status === "cancelled")
     return wait.source === "timeout_cancelled"
-      ? `Signal ${name} timeout was cancelled.`
-      : runEnded(wait.source, "Signal");
+      ? said("signal.timeoutCancelled", { name })
+      : ended("signal", wait.source);
   return wait.source === "timed_out"
-    ? `Signal ${name} timed out after ${duration(wait.timeoutSeconds ?? 0)}.`
-    : `Signal ${name} received.`;
+    ? said("signal.timedOut", { name, ...timeout(wait.timeoutSeconds) })
+    : said("signal.received", { name });
 }
 
-function conditionSummary(wait: HeldWait): string {
+function conditionSummary(wait: HeldWait): WaitSummary {
   if (wait.status === "open")
     return wait.timeoutSeconds === null
-      ? "Waiting for condition."
-      : `Waiting for condition or timeout after ${duration(wait.timeoutSeconds)}.`;
-  if (wait.status === "cancelled") return runEnded(wait.source, "Condition");
+      ? said("condition.open")
+      : said("condition.openTimeout", timeout(wait.timeoutSeconds));
+  if (wait.status === "cancelled") return ended("condition", wait.source);
   return wait.source === "timed_out"
-    ? `Condition wait timed out after ${duration(wait.timeoutSeconds ?? 0)}.`
-    : "Condition satisfied.";
+    ? said("condition.timedOut", timeout(wait.timeoutSeconds))
+    : said("condition.satisfied");
 }
 
-function summary(wait: HeldWait): string {
-  const label = wait.label;
+function summaryOf(wait: HeldWait): WaitSummary {
+  const name = wait.label;
   switch (wait.kind) {
     case "activity":
-      if (wait.status === "open") return `Waiting for activity ${label}.`;
-      if (wait.status === "cancelled") return `Activity wait for ${label} was cancelled.`;
-      return wait.source === "failed" ? `Activity ${label} failed.` : `Activity ${label} completed.`;
+      if (wait.status === "open") return said("activity.open", { name });
+      if (wait.status === "cancelled") return said("activity.cancelled", { name });
+      return said(wait.source === "failed" ? "activity.failed" : "activity.completed", { name });
     case "timer":
-      if (wait.status === "open") return "Waiting for timer.";
-      return wait.status === "cancelled" ? "Timer wait was cancelled." : "Timer fired.";
+      if (wait.status === "open") return said("timer.open");
+      return said(wait.status === "cancelled" ? "timer.cancelled" : "timer.fired");
     case "signal":
       return signalSummary(wait);
     case "condition":
       return conditionSummary(wait);
     case "update":
-      if (wait.source === "accepted") return `Waiting for update ${label}.`;
-      return wait.source === "failed" ? `Update ${label} failed.` : `Update ${label} completed.`;
+      if (wait.source === "accepted") return said("update.open", { name });
+      return said(wait.source === "failed" ? "update.failed" : "update.completed", { name });
     default:
-      if (wait.status === "open") return `Waiting for child workflow ${label}.`;
-      return `Child workflow ${label} ${wait.source}.`;
+      if (wait.status === "open") return said("child.open", { name });
+      return said(CHILD_ENDINGS.has(wait.source) ? (`child.${wait.source}` as WaitSummaryKey) : "child.completed", {
+        name,
+      });
   }
 }
 
+/** RunWaitView.php `durationLabel`. */
+function durationLabel(seconds: number): string {
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
+}
+
+/** The engine's English for a summary. */
+export function englishWaitSummary({ key, values }: WaitSummary): string {
+  const all: Record<string, string | number> = { ...values };
+  if (typeof values.seconds === "number") all.duration = durationLabel(values.seconds);
+  return WAIT_SUMMARIES_EN[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(all[name] ?? whole));
+}
+
 function toWait(held: HeldWait): DerivedWait {
+  const message = summaryOf(held);
   return {
     id: held.id,
     kind: held.kind,
     sequence: held.sequence,
     status: held.status,
-    summary: summary(held),
+    summary: englishWaitSummary(message),
+    summary_message: message,
     opened_at: held.opened_at,
     deadline_at: held.deadline_at,
     resolved_at: held.resolved_at,
