@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { operatorMetricsSchema } from "@/lib/dw/schemas-system";
-import type { MetricsSample } from "@/components/metrics/metrics-model";
+import type { MetricsPoint, MetricsSample } from "@/components/metrics/metrics-model";
 import { addSample, attentionCount, metricsAlerts, toSample, withRates } from "@/components/metrics/metrics-model";
 
 function metrics(
@@ -75,7 +75,7 @@ const sample = (at: number): MetricsSample => ({
 
 describe("samples", () => {
   it("keeps time order, drops repeats of the same snapshot and caps the buffer", () => {
-    let samples: MetricsSample[] = [];
+    let samples: MetricsPoint[] = [];
     samples = addSample(samples, sample(1));
     samples = addSample(samples, sample(1));
     samples = addSample(samples, sample(2));
