@@ -81,7 +81,7 @@ describe("MetricsRing", () => {
 describe("MetricsSampler", () => {
   it("polls a viewed namespace each tick and records a gap when the server does not answer", async () => {
     let up = true;
-    const h = harness((_ns, _c) =>
+    const h = harness(() =>
       up
         ? Promise.resolve(metricsAt(h.now(), 5))
         : Promise.reject(new DwServerUnavailableError("down", { unavailableCause: "network" })),
