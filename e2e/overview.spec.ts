@@ -52,8 +52,11 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
     runPath(workflowId, runId),
     { timeout: 30_000 },
   );
-  // Two refreshes make two samples: the charts draw what this page has seen.
-  await expect(page.getByTestId("panel-repair").locator("figcaption")).toContainText("2 samples", { timeout: 20_000 });
+  // The charts draw the console's own samples (docs/decisions/0027), not only this page's.
+  await expect(page.getByTestId("panel-repair").locator("figcaption")).toContainText(
+    "sampled by the console every 15 s since",
+    { timeout: 20_000 },
+  );
   expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(4);
   await snapBothThemes(page, "overview");
   await failed.click();

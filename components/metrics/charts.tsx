@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { MetricsSample } from "@/components/metrics/metrics-model";
+import type { ChartKey, ChartRow } from "@/components/metrics/metrics-model";
 
 /*
  * The Overview's recharts drawings, in their own module: overview-screen loads it with next/dynamic,
@@ -38,8 +38,8 @@ export function SamplesLineChart({
   lines,
   size,
 }: {
-  data: (MetricsSample & { label: string })[];
-  lines: { key: keyof MetricsSample; name: string; color: string }[];
+  data: (ChartRow & { label: string })[];
+  lines: { key: ChartKey; name: string; color: string }[];
   size: ChartSize;
 }) {
   return (

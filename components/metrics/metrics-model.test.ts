@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { operatorMetricsSchema } from "@/lib/dw/schemas-system";
-import type { MetricsSample } from "@/components/metrics/metrics-model";
-import { addSample, attentionCount, metricsAlerts, toSample, withRates } from "@/components/metrics/metrics-model";
+import type { MetricsPoint, MetricsSample } from "@/components/metrics/metrics-model";
+import {
+  addSample,
+  attentionCount,
+  metricsAlerts,
+  thinRows,
+  toSample,
+  withRates,
+} from "@/components/metrics/metrics-model";
+import { mergePoints } from "@/lib/views/metrics-samples";
 
 function metrics(
   overrides: { runs?: object; tasks?: object; activities?: object; workers?: object; backend?: object } = {},
@@ -75,7 +83,7 @@ const sample = (at: number): MetricsSample => ({
 
 describe("samples", () => {
   it("keeps time order, drops repeats of the same snapshot and caps the buffer", () => {
-    let samples: MetricsSample[] = [];
+    let samples: MetricsPoint[] = [];
     samples = addSample(samples, sample(1));
     samples = addSample(samples, sample(1));
     samples = addSample(samples, sample(2));
@@ -158,5 +166,30 @@ describe("withRates", () => {
   it("draws a growing counter as failures per minute, with a break where it went down", () => {
     const rates = withRates([at(0, 10), at(30, 13), at(60, 13), at(90, 2), at(120, 4)]);
     expect(rates.map((sample) => sample.failedAttemptsPerMin)).toEqual([null, 6, 0, null, 4]);
+  });
+});
+
+describe("console history in the charts", () => {
+  const point = (at: number, running: number): MetricsSample => ({ ...sample(at), running });
+
+  it("merges the console's points with the page's own, a sample winning over a gap at the same time", () => {
+    const merged = mergePoints([point(1, 1), { at: 3, gap: true }, point(5, 5)], [point(2, 2), point(3, 3)], 10);
+    expect(merged.map((p) => p.at)).toEqual([1, 2, 3, 5]);
+    expect(merged[2]).toMatchObject({ running: 3 });
+  });
+
+  it("breaks the lines and the rate at a gap", () => {
+    const rows = withRates([point(0, 1), { at: 60_000, gap: true }, point(120_000, 2)]);
+    expect(rows.map((row) => row.running)).toEqual([1, null, 2]);
+    expect(rows[2]?.failedAttemptsPerMin).toBeNull();
+  });
+
+  it("thins to the highest count per bucket, a bucket with a gap drawn as a gap", () => {
+    const rows = withRates([point(0, 1), point(1, 9), point(2, 3), { at: 3, gap: true }]);
+    const thinned = thinRows(rows, 2);
+    expect(thinned.map((row) => [row.at, row.running])).toEqual([
+      [1, 9],
+      [3, null],
+    ]);
   });
 });

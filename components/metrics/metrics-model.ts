@@ -1,67 +1,82 @@
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { Screen } from "@/lib/routes/route-for";
+import { isGap, mergePoints, SAMPLE_FIELDS } from "@/lib/views/metrics-samples";
+import type { MetricsPoint, MetricsSample, SampleField } from "@/lib/views/metrics-samples";
+
+export { toSample } from "@/lib/views/metrics-samples";
+export type { MetricsPoint, MetricsSample } from "@/lib/views/metrics-samples";
 
 /**
- * Pure pieces of the Overview: the samples the console keeps in memory between refreshes, and the
- * needs-attention alerts derived from one operator_metrics snapshot.
+ * Pure pieces of the Overview: the chart rows drawn from the console's samples and the page's own
+ * (lib/views/metrics-samples.ts), and the needs-attention alerts derived from one operator_metrics snapshot.
  */
 
-export interface MetricsSample {
-  /** Epoch ms of `generated_at` (server time), so refreshes that return the same snapshot collapse. */
-  at: number;
-  running: number;
-  repairNeeded: number;
-  tasksReady: number;
-  tasksLeased: number;
-  tasksUnhealthy: number;
-  activitiesRetrying: number;
-  failedAttempts: number;
-  /**
-   * Failed attempts per minute since the previous sample: `failed_attempts` only grows, so drawn
-   * as it is it reads as a trend that is only the fleet's age. null for the first sample and where
-   * the count went down (pruned history, another server): a break, not a dip.
-   */
-  failedAttemptsPerMin?: number | null;
+/**
+ * A row the line charts draw: every count null at a gap, so the line breaks there. The failed
+ * attempts are drawn per minute since the previous sample: `failed_attempts` only grows, so drawn
+ * as it is it reads as a trend that is only the fleet's age. null for the first sample, after a
+ * gap and where the count went down (pruned history, another server): a break, not a dip.
+ */
+export type ChartRow = { at: number; failedAttemptsPerMin: number | null } & Record<SampleField, number | null>;
+
+export type ChartKey = Exclude<keyof ChartRow, "at">;
+
+/** Points the page keeps: 24 h of the console's 15 s samples and a day of its own 5 s reads. */
+export const MAX_POINTS = 5_760 + 17_280;
+
+/** Rows a 380-pixel chart draws: more would only cost render time. */
+export const MAX_ROWS = 360;
+
+function gapRow(at: number): ChartRow {
+  const row = { at, failedAttemptsPerMin: null } as ChartRow;
+  for (const field of SAMPLE_FIELDS) row[field] = null;
+  return row;
 }
 
-/** Samples kept: at 5 s per refresh, a little over 16 minutes. */
-export const MAX_SAMPLES = 200;
-
-export function toSample(metrics: OperatorMetrics): MetricsSample {
-  return {
-    at: new Date(metrics.generated_at).getTime(),
-    running: metrics.runs.running,
-    repairNeeded: metrics.runs.repair_needed,
-    tasksReady: metrics.tasks.ready,
-    tasksLeased: metrics.tasks.leased,
-    tasksUnhealthy: metrics.tasks.unhealthy,
-    activitiesRetrying: metrics.activities.retrying,
-    failedAttempts: metrics.activities.failed_attempts,
-  };
+function rate(sample: MetricsSample, previous: MetricsPoint | undefined): number | null {
+  if (previous === undefined || isGap(previous)) return null;
+  const minutes = (sample.at - previous.at) / 60_000;
+  const delta = sample.failedAttempts - previous.failedAttempts;
+  return minutes > 0 && delta >= 0 ? Math.round((delta / minutes) * 10) / 10 : null;
 }
 
-/** The samples with their counters turned into rates per minute (see {@link MetricsSample}). */
-export function withRates(samples: readonly MetricsSample[]): MetricsSample[] {
-  return samples.map((sample, index) => {
-    const previous = index > 0 ? samples[index - 1] : undefined;
-    const minutes = previous ? (sample.at - previous.at) / 60_000 : 0;
-    const delta = previous ? sample.failedAttempts - previous.failedAttempts : -1;
-    const rate = previous && minutes > 0 && delta >= 0 ? Math.round((delta / minutes) * 10) / 10 : null;
-    return { ...sample, failedAttemptsPerMin: rate };
+/** The points as chart rows, with the failed-attempts counter turned into a rate (see {@link ChartRow}). */
+export function withRates(points: readonly MetricsPoint[]): ChartRow[] {
+  return points.map((point, index) => {
+    if (isGap(point)) return gapRow(point.at);
+    return { ...point, failedAttemptsPerMin: rate(point, points[index - 1]) };
   });
 }
 
-/** Appends a sample in time order, dropping duplicates and the oldest beyond `max`. */
-export function addSample(
-  samples: readonly MetricsSample[],
-  sample: MetricsSample,
-  max = MAX_SAMPLES,
-): MetricsSample[] {
-  if (!Number.isFinite(sample.at)) return [...samples];
-  const last = samples.at(-1);
-  if (last && sample.at <= last.at) return [...samples];
-  const next = [...samples, sample];
-  return next.length > max ? next.slice(next.length - max) : next;
+/**
+ * At most `max` rows: consecutive rows in buckets, each drawn as its highest counts (a short spike of
+ * stuck runs stays visible at 24 h) at the bucket's last time; a bucket holding a gap is a gap.
+ */
+export function thinRows(rows: readonly ChartRow[], max = MAX_ROWS): ChartRow[] {
+  if (rows.length <= max) return [...rows];
+  const size = Math.ceil(rows.length / max);
+  const thinned: ChartRow[] = [];
+  for (let start = 0; start < rows.length; start += size) {
+    const bucket = rows.slice(start, start + size);
+    const last = bucket.at(-1);
+    if (last === undefined) continue;
+    if (bucket.some((row) => row.running === null)) {
+      thinned.push(gapRow(last.at));
+      continue;
+    }
+    const row = { ...last };
+    for (const key of [...SAMPLE_FIELDS, "failedAttemptsPerMin"] as const) {
+      const values = bucket.map((entry) => entry[key]).filter((value): value is number => value !== null);
+      row[key] = values.length ? Math.max(...values) : null;
+    }
+    thinned.push(row);
+  }
+  return thinned;
+}
+
+/** Appends the page's own sample in time order, dropping duplicates and the oldest beyond `max`. */
+export function addSample(points: readonly MetricsPoint[], sample: MetricsSample, max = MAX_POINTS): MetricsPoint[] {
+  return mergePoints(points, [sample], max);
 }
 
 export type AlertKind =

@@ -8,21 +8,30 @@ import { useQuery } from "@tanstack/react-query";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
 import { FLEET_REFRESH_MS, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
-import { operatorMetricsQuery } from "@/lib/queries/metrics";
+import { metricsHistoryQuery, operatorMetricsQuery } from "@/lib/queries/metrics";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref, runsListHref, screenHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { formatTime } from "@/lib/format/time";
-import type { MetricsSample } from "@/components/metrics/metrics-model";
+import type { ChartKey, ChartRow, MetricsPoint } from "@/components/metrics/metrics-model";
+import type { MetricsHistory } from "@/lib/views/metrics-samples";
+import { mergePoints } from "@/lib/views/metrics-samples";
 import { isForbidden, Panel, RequiresAdmin, Stat } from "@/components/metrics/panel";
-import { addSample, metricsAlerts, toSample, withRates } from "@/components/metrics/metrics-model";
+import {
+  addSample,
+  MAX_POINTS,
+  metricsAlerts,
+  thinRows,
+  toSample,
+  withRates,
+} from "@/components/metrics/metrics-model";
 import { failureGroups } from "@/lib/views/failure-groups";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
 
 const CHART_SIZE = { width: 380, height: 170 };
 
-// recharts loads after the page (charts only draw samples taken in the browser); the box keeps the layout still.
+// recharts loads after the page (its history comes from /api/metrics/samples after mount); the box keeps the layout still.
 const chartPlaceholder = () => <div style={CHART_SIZE} aria-hidden="true" />;
 const StatusBarChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.StatusBarChart), {
   ssr: false,
@@ -37,11 +46,11 @@ function tone(count: number, bad: "bad" | "warn"): "bad" | "warn" | undefined {
   return count > 0 ? bad : undefined;
 }
 
-/** The Overview: operator_metrics panels, charts of what this console sampled, alerts, worst offenders. */
+/** The Overview: operator_metrics panels, charts of what the console sampled, alerts, worst offenders. */
 export function OverviewScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("overview");
   const time = useTimeFormat();
-  const [samples, setSamples] = useState<{ at: number; list: MetricsSample[] }>({ at: 0, list: [] });
+  const [samples, setSamples] = useState<{ at: number; list: MetricsPoint[] }>({ at: 0, list: [] });
 
   const metricsQuery = useQuery(operatorMetricsQuery(namespace));
   // One chart sample per answer the server gave (each refresh stamps a new dataUpdatedAt).
@@ -49,6 +58,12 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
     const sample = toSample(metricsQuery.data.operator_metrics);
     setSamples({ at: metricsQuery.dataUpdatedAt, list: addSample(samples.list, sample) });
   }
+  // The console's own 15 s samples of this namespace; the page's reads fill in between them.
+  const history = useQuery(metricsHistoryQuery(namespace));
+  const points = useMemo(
+    () => mergePoints(history.data?.points ?? [], samples.list, MAX_POINTS),
+    [history.data, samples.list],
+  );
   const queues = useQuery(taskQueuesQuery(namespace));
   // The overview only counts workers: half as often as the Workers screen.
   const workers = useQuery(workersQuery(namespace, FLEET_REFRESH_MS * 2));
@@ -81,7 +96,14 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
           <RequiresAdmin what={t("panels.metrics")} />
         </Panel>
       ) : null}
-      {metrics ? <MetricPanels namespace={namespace} metrics={metrics} samples={samples.list} /> : null}
+      {metrics ? (
+        <MetricPanels
+          namespace={namespace}
+          metrics={metrics}
+          points={points}
+          history={history.data?.sampling ? history.data : null}
+        />
+      ) : null}
       <div className="grid items-start gap-4 lg:grid-cols-2">
         <Panel title={t("panels.workers")} testId="panel-workers">
           {workers.data ? (
@@ -172,11 +194,14 @@ function Alerts({ namespace, metrics }: { namespace: string; metrics: OperatorMe
 function MetricPanels({
   namespace,
   metrics,
-  samples,
+  points,
+  history,
 }: {
   namespace: string;
   metrics: OperatorMetrics;
-  samples: MetricsSample[];
+  points: MetricsPoint[];
+  /** The console's samples, when it samples this namespace; null: only the page's own reads. */
+  history: MetricsHistory | null;
 }) {
   const t = useTranslations("overview");
   const time = useTimeFormat();
@@ -188,10 +213,17 @@ function MetricPanels({
     { name: t("runs.cancelled"), count: runs.cancelled },
     { name: t("runs.terminated"), count: runs.terminated },
   ];
-  const series = withRates(samples).map((sample) => ({
-    ...sample,
-    label: formatTime(sample.at, { locale: time.locale, timeZone: time.timeZone }),
+  const series = thinRows(withRates(points)).map((row) => ({
+    ...row,
+    label: formatTime(row.at, { locale: time.locale, timeZone: time.timeZone }),
   }));
+  const sampled =
+    history?.since != null
+      ? t("charts.sampledByConsole", {
+          seconds: Math.round(history.intervalMs / 1000),
+          since: formatTime(history.since, { locale: time.locale, timeZone: time.timeZone }),
+        })
+      : t("charts.sampled", { count: points.length });
   return (
     <div className="grid items-start gap-4 lg:grid-cols-2">
       <Panel title={t("panels.runs")} testId="panel-runs">
@@ -244,6 +276,7 @@ function MetricPanels({
           </Link>
         ) : null}
         <Chart
+          sampled={sampled}
           title={t("charts.runs")}
           data={series}
           lines={[
@@ -270,6 +303,7 @@ function MetricPanels({
           />
         </dl>
         <Chart
+          sampled={sampled}
           title={t("charts.tasks")}
           data={series}
           lines={[
@@ -296,6 +330,7 @@ function MetricPanels({
           />
         </dl>
         <Chart
+          sampled={sampled}
           title={t("charts.activities")}
           data={series}
           lines={[
@@ -329,18 +364,21 @@ function MetricPanels({
 
 function Chart({
   title,
+  sampled,
   data,
   lines,
 }: {
   title: string;
-  data: (MetricsSample & { label: string })[];
-  lines: { key: keyof MetricsSample; name: string; color: string }[];
+  /** Who took the samples and since when (the console, or only this page). */
+  sampled: string;
+  data: (ChartRow & { label: string })[];
+  lines: { key: ChartKey; name: string; color: string }[];
 }) {
   const t = useTranslations("overview");
   return (
     <figure className="mt-3">
       <figcaption className="mb-1 text-xs text-fg-muted">
-        {title} · {t("charts.sampled", { count: data.length })} · {t("charts.sqrtScale")}
+        {title} · {sampled} · {t("charts.sqrtScale")}
       </figcaption>
       <SamplesLineChart data={data} lines={lines} size={CHART_SIZE} />
     </figure>
