@@ -43,6 +43,10 @@ import { useActionWords } from "@/components/actions/use-action-words";
 import { personCapability } from "@/lib/views/capabilities";
 
 // The batch panel (plan, sends, tracking) loads when rows are picked for one, not with the list.
+const RunsBatchSignal = dynamic(
+  () => import("@/components/run-list/runs-batch-signal").then((m) => m.RunsBatchSignal),
+  { loading: () => null },
+);
 const RunsBatch = dynamic(() => import("@/components/run-list/runs-batch").then((m) => m.RunsBatch), {
   loading: () => null,
 });
@@ -158,7 +162,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     query.taskQueue !== "";
   const cursorProblem = latest?.view.cursorProblem ?? null;
   const { selection, picked, clear } = useRowSelection(list.identity, rows);
-  const [batch, setBatch] = useState<{ action: BatchAction; targets: BatchTarget[] } | null>(null);
+  const [batch, setBatch] = useState<{ action: BatchAction | "signal"; targets: BatchTarget[] } | null>(null);
   const permission = useBatchPermission();
   // Before the client query has anything, the server's error (if any) is what there is to show.
   const error = list.result.isError && !list.result.data ? list.result.error : live.loaded ? null : initialError;
@@ -199,7 +203,19 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
           onClear={clear}
         />
       ) : null}
-      {batch ? (
+      {batch?.action === "signal" ? (
+        <RunsBatchSignal
+          key={`signal:${batch.targets.map((run) => run.runId).join(",")}`}
+          namespace={namespace}
+          targets={batch.targets}
+          canAct={permission.canAct}
+          disabledReason={permission.refusal}
+          onClose={() => {
+            setBatch(null);
+            clear();
+          }}
+        />
+      ) : batch ? (
         <RunsBatch
           key={`${batch.action}:${batch.targets.map((run) => run.runId).join(",")}`}
           namespace={namespace}
@@ -305,7 +321,7 @@ function RunsSelectionBar({
   onClear,
 }: {
   count: number;
-  onAction: (action: BatchAction) => void;
+  onAction: (action: BatchAction | "signal") => void;
   onClear: () => void;
 }) {
   const t = useTranslations("runs");
@@ -320,6 +336,9 @@ function RunsSelectionBar({
       </Button>
       <Button variant="danger" onClick={() => onAction("terminate")} data-testid="runs-batch-terminate">
         {t("select.terminate")}
+      </Button>
+      <Button onClick={() => onAction("signal")} data-testid="runs-batch-signal">
+        {t("select.signal")}
       </Button>
       <Button variant="link" onClick={onClear} className="text-xs">
         {t("select.clear")}

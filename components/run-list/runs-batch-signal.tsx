@@ -1,0 +1,391 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { useQueryClient } from "@tanstack/react-query";
+import type { SendResult } from "@/lib/confirm/bulk";
+import { mapBounded } from "@/lib/confirm/bulk";
+import type { ObservedEvent } from "@/lib/confirm/confirm";
+import { mergeEvents } from "@/lib/confirm/confirm";
+import {
+  BULK_READ_CONCURRENCY,
+  BULK_SEND_CONCURRENCY,
+  BULK_TRACK_INTERVAL_MS,
+  WALK_LIMITS,
+} from "@/lib/confirm/bulk-limits";
+import { parseSignalInput } from "@/lib/actions/contract";
+import type { SignalBatchOutcome, SignalPlan, SignalRunInput } from "@/lib/views/run-batch-signal";
+import {
+  SIGNAL_BUCKETS,
+  batchAwaitedNames,
+  isSignalSend,
+  recordedSignalSequence,
+  runAwaitedNames,
+  signalBatchOutcome,
+  signalBatchPlan,
+} from "@/lib/views/run-batch-signal";
+import { closestName } from "@/lib/views/signal-names";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { historyResumeToken } from "@/lib/dw/transport";
+import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
+import { newRequestId, sendRunAction } from "@/components/actions/send-action";
+import { runHref } from "@/lib/routes/route-for";
+import { Button } from "@/components/ui/button";
+import type { BatchTarget } from "@/components/run-list/runs-batch";
+import { BATCH_TRACK_FOR_MS } from "@/components/run-list/runs-batch";
+
+/** History pages (of 1000) one run's dry-run read walks at most; a longer run is planned from what was read. */
+const HISTORY_PAGES = 20;
+
+type Client = ReturnType<typeof browserDwClientFor>;
+
+/** A run as read: the dry-run facts and the events read so far (tracking reads on from the last one). */
+interface RunRead {
+  input: SignalRunInput;
+  events: ObservedEvent[];
+  cursor: string | null;
+}
+
+type Stage =
+  | { kind: "planning"; read: number }
+  | { kind: "planned" }
+  | { kind: "sending"; plan: SignalPlan; sent: number; total: number }
+  | { kind: "tracking"; plan: SignalPlan; outcome: SignalBatchOutcome; checks: number; done: boolean };
+
+/** Reads the run's history on from `read.cursor`, merging into `read.events`. */
+async function readOn(client: Client, run: BatchTarget, read: Pick<RunRead, "events" | "cursor">, signal: AbortSignal) {
+  let { events, cursor } = read;
+  for (let pages = 0; pages < HISTORY_PAGES; pages++) {
+    const page = await client.getHistory(
+      run.workflowId,
+      run.runId,
+      { nextPageToken: cursor, pageSize: 1000 },
+      { signal },
+    );
+    events = mergeEvents(
+      events,
+      page.events.map((event) => ({ sequence: event.sequence, event_type: event.event_type, payload: event.payload })),
+    );
+    const more = page.next_page_token !== null && page.next_page_token !== undefined;
+    cursor = historyResumeToken(page, cursor);
+    if (!more) break;
+  }
+  return { events, cursor };
+}
+
+async function readRun(client: Client, run: BatchTarget, signal: AbortSignal): Promise<RunRead> {
+  try {
+    const [described, history] = await Promise.all([
+      client.describeRun(run.workflowId, run.runId, { signal }),
+      readOn(client, run, { events: [], cursor: null }, signal),
+    ]);
+    const awaited = runAwaitedNames(history.events, described.wait_reason);
+    const read = { isTerminal: described.is_terminal, canSignal: described.actions.can_signal, awaited };
+    return { input: { ...run, read }, ...history };
+  } catch {
+    return { input: { ...run, read: null }, events: [], cursor: null };
+  }
+}
+
+async function sendSignal(
+  namespace: string,
+  run: BatchTarget,
+  signalName: string,
+  input: unknown[],
+  signal: AbortSignal,
+): Promise<{ result: SendResult; commandId: string | null }> {
+  const request = { action: "signal" as const, ...run, signalName, input, requestId: newRequestId() };
+  const sent = await sendRunAction(namespace, request, signal);
+  if (!sent.ok) return { result: { kind: "error", reason: sent.error.reason }, commandId: null };
+  if (sent.answer.result !== "accepted")
+    return {
+      result: { kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome },
+      commandId: null,
+    };
+  return { result: { kind: "accepted", outcome: sent.answer.outcome }, commandId: sent.answer.commandId };
+}
+
+/**
+ * Signal the selected runs, in the stages batch cancel/terminate has: a dry run (describe and history
+ * of each run, nothing sent) that says per run whether it awaits the typed name, the signals with a
+ * request id each and bounded concurrency, then each run's history re-read until its SignalReceived
+ * is there, and whether the run still awaits the name.
+ */
+export function RunsBatchSignal({
+  namespace,
+  targets,
+  canAct,
+  disabledReason,
+  onClose,
+}: {
+  namespace: string;
+  targets: readonly BatchTarget[];
+  canAct: boolean;
+  disabledReason: string | null;
+  onClose: () => void;
+}) {
+  const t = useTranslations("runs.batch");
+  const queryClient = useQueryClient();
+  const [stage, setStage] = useState<Stage>({ kind: "planning", read: 0 });
+  const [reads, setReads] = useState<RunRead[]>([]);
+  const [name, setName] = useState("");
+  const [args, setArgs] = useState("");
+  const abortRef = useRef(new AbortController());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    abortRef.current = controller;
+    const client = browserDwClientFor(namespace);
+    void (async () => {
+      const read = await mapBounded(
+        targets,
+        BULK_READ_CONCURRENCY,
+        (run) => readRun(client, run, controller.signal),
+        (done) => setStage({ kind: "planning", read: done }),
+        controller.signal,
+      );
+      if (controller.signal.aborted) return;
+      // readRun never throws, so every entry is there once the walk was not aborted.
+      setReads(read.filter((entry): entry is RunRead => entry !== undefined));
+      setStage({ kind: "planned" });
+    })();
+    return () => controller.abort();
+  }, [namespace, targets]);
+
+  useEffect(() => () => abortRef.current.abort(), []);
+
+  const inputs = useMemo(() => reads.map((read) => read.input), [reads]);
+  const offered = useMemo(() => batchAwaitedNames(inputs), [inputs]);
+  const livePlan = useMemo(() => signalBatchPlan(name, inputs), [name, inputs]);
+  const parsedArgs = parseSignalInput(args);
+
+  const execute = async (plan: SignalPlan, input: unknown[]) => {
+    const signal = abortRef.current.signal;
+    const client = browserDwClientFor(namespace);
+    const sendTo = reads.filter((_, index) => isSignalSend(plan.runs[index]?.bucket ?? "skip_unreadable"));
+    setStage({ kind: "sending", plan, sent: 0, total: sendTo.length });
+    const sends = await mapBounded(
+      sendTo,
+      BULK_SEND_CONCURRENCY,
+      (run) => sendSignal(namespace, run.input, plan.name, input, signal),
+      (done) => setStage({ kind: "sending", plan, sent: done, total: sendTo.length }),
+      signal,
+    );
+    const results = sends.map((send): SendResult => send?.result ?? { kind: "error", reason: "aborted" });
+    const startedAt = Date.now();
+    for (let checks = 1; !signal.aborted; checks++) {
+      const follow = await mapBounded(
+        sendTo,
+        BULK_READ_CONCURRENCY,
+        async (run, index) => {
+          const commandId = sends[index]?.commandId ?? null;
+          if (results[index]?.kind !== "accepted") return null;
+          const next = await readOn(client, run.input, run, signal).catch(() => null);
+          if (!next) return null;
+          Object.assign(run, next); // the next check reads on from here
+          const recorded = recordedSignalSequence(commandId, run.events) !== null;
+          return { recorded, awaited: recorded ? runAwaitedNames(run.events, null) : [] };
+        },
+        undefined,
+        signal,
+      );
+      const outcome = signalBatchOutcome(
+        plan.name,
+        results,
+        follow.map((entry) => entry ?? null),
+      );
+      const done = outcome.settled || Date.now() - startedAt > BATCH_TRACK_FOR_MS;
+      setStage({ kind: "tracking", plan, outcome, checks, done });
+      if (done)
+        return void invalidateAfterBulkRepair(
+          queryClient,
+          namespace,
+          sendTo.map((run) => run.input),
+        );
+      await new Promise((resolve) => setTimeout(resolve, BULK_TRACK_INTERVAL_MS));
+    }
+  };
+
+  const plan = stage.kind === "planned" ? livePlan : stage.kind === "planning" ? null : stage.plan;
+  const closest =
+    livePlan.counts.unawaited > 0 && name.trim() !== ""
+      ? closestName(
+          name.trim(),
+          offered.map((o) => o.name),
+        )
+      : null;
+  return (
+    <section
+      data-testid="runs-batch"
+      data-action="signal"
+      data-stage={stage.kind}
+      aria-label={t("title.signal")}
+      className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
+    >
+      <div className="flex items-center justify-between">
+        <h2 className="font-semibold">{t("title.signal")}</h2>
+        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
+          {t("close")}
+        </Button>
+      </div>
+      <p className="text-xs text-fg-muted">
+        {t("limits", {
+          reads: WALK_LIMITS.bulkReadConcurrency,
+          sends: WALK_LIMITS.bulkSendConcurrency,
+          interval: WALK_LIMITS.trackIntervalSeconds,
+          minutes: BATCH_TRACK_FOR_MS / 60_000,
+        })}
+      </p>
+      {stage.kind === "planned" ? (
+        <form
+          className="space-y-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (parsedArgs.ok) void execute(livePlan, parsedArgs.value);
+          }}
+        >
+          <div className="flex flex-wrap items-start gap-3">
+            <label className="flex flex-col text-xs text-fg-muted">
+              {t("signal.name")}
+              <input
+                required
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+                maxLength={255}
+                className="mt-1 h-8 w-64 rounded-md border border-line bg-panel px-2 font-mono text-sm text-fg"
+                data-testid="runs-batch-signal-name"
+              />
+            </label>
+            <label className="flex flex-col text-xs text-fg-muted">
+              {t("signal.args")}
+              <textarea
+                value={args}
+                onChange={(event) => setArgs(event.target.value)}
+                rows={2}
+                aria-invalid={!parsedArgs.ok}
+                aria-describedby="runs-batch-signal-args-hint"
+                className="mt-1 w-80 rounded-md border border-line bg-panel px-2 py-1 font-mono text-sm text-fg"
+                data-testid="runs-batch-signal-args"
+              />
+              <span id="runs-batch-signal-args-hint" className={parsedArgs.ok ? "mt-1" : "mt-1 text-bad"}>
+                {parsedArgs.ok ? t("signal.argsHint") : t(`signal.argsProblem.${parsedArgs.problem}`)}
+              </span>
+            </label>
+          </div>
+          {offered.length > 0 ? (
+            <div className="flex flex-wrap items-center gap-1.5" data-testid="runs-batch-signal-offers">
+              <span className="text-xs text-fg-muted">{t("signal.offered")}</span>
+              {offered.map((offer) => (
+                <Button
+                  key={offer.name}
+                  size="xs"
+                  pressed={name.trim() === offer.name}
+                  onClick={() => setName(offer.name)}
+                  className="font-mono"
+                >
+                  {t("signal.offer", { name: offer.name, runs: offer.runs })}
+                </Button>
+              ))}
+            </div>
+          ) : (
+            <p className="text-xs text-fg-muted">{t("signal.noneOffered")}</p>
+          )}
+          {closest ? (
+            <p
+              role="alert"
+              data-testid="runs-batch-signal-warning"
+              className="flex flex-wrap items-center gap-2 text-warn"
+            >
+              <span>
+                <span aria-hidden="true">⚠ </span>
+                {t("signal.warning", { count: livePlan.counts.unawaited, name: name.trim() })}
+              </span>
+              <Button size="xs" variant="primary" onClick={() => setName(closest)}>
+                {t("signal.useClosest", { closest })}
+              </Button>
+            </p>
+          ) : null}
+          <div className="flex flex-wrap items-center gap-3">
+            <Button
+              type="submit"
+              variant="primary"
+              data-testid="runs-batch-execute"
+              disabled={!canAct || livePlan.sendCount === 0 || name.trim() === "" || !parsedArgs.ok}
+            >
+              {t("execute.signal", { count: livePlan.sendCount })}
+            </Button>
+            {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
+          </div>
+        </form>
+      ) : null}
+      <div role="status" aria-live="polite">
+        {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: targets.length })}</p> : null}
+        {plan && plan.name !== "" ? (
+          <SignalPlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} />
+        ) : null}
+        {stage.kind === "sending" ? <p>{t("sending", { sent: stage.sent, total: stage.total })}</p> : null}
+        {stage.kind === "tracking" ? (
+          <SignalOutcomeView outcome={stage.outcome} name={stage.plan.name} done={stage.done} />
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function SignalPlanView({ namespace, plan, executed }: { namespace: string; plan: SignalPlan; executed: boolean }) {
+  const t = useTranslations("runs.batch");
+  const buckets = SIGNAL_BUCKETS.filter((bucket) => plan.counts[bucket] > 0);
+  return (
+    <div data-testid="runs-batch-plan">
+      <p className="font-medium">{executed ? t("planExecuted") : t("planHeading")}</p>
+      <ul className="mt-1 space-y-1">
+        {buckets.map((bucket) => (
+          <li
+            key={bucket}
+            data-bucket={bucket}
+            data-count={plan.counts[bucket]}
+            className={bucket === "unawaited" ? "text-warn" : undefined}
+          >
+            <span className="font-medium tabular-nums">{plan.counts[bucket]}</span>{" "}
+            {t(`signal.bucket.${bucket}`, { name: plan.name })}
+            <span className="ml-2 text-xs text-fg-muted">
+              {plan.runs
+                .filter((run) => run.bucket === bucket)
+                .slice(0, 3)
+                .map((run, index) => (
+                  <span key={run.runId}>
+                    {index > 0 ? ", " : ""}
+                    <Link href={runHref(namespace, run.workflowId, run.runId)} className="font-mono text-accent">
+                      {run.workflowId}
+                    </Link>
+                  </span>
+                ))}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function SignalOutcomeView({ outcome, name, done }: { outcome: SignalBatchOutcome; name: string; done: boolean }) {
+  const t = useTranslations("runs.batch");
+  return (
+    <div data-testid="runs-batch-outcome" data-settled={outcome.settled} className="mt-2 space-y-1">
+      <p className="font-medium">{t("accepted", { accepted: outcome.accepted, sent: outcome.sent })}</p>
+      {outcome.rejected || outcome.errors ? (
+        <p className="text-bad">{t("notApplied", { rejected: outcome.rejected, errors: outcome.errors })}</p>
+      ) : null}
+      <p data-testid="runs-batch-signal-recorded" className={outcome.settled ? "text-ok" : undefined}>
+        {t("signal.recorded", { done: outcome.recordedDone, pending: outcome.pending, name })}
+      </p>
+      {outcome.recordedStillWaiting > 0 ? (
+        <p data-testid="runs-batch-signal-still-waiting" className="text-warn">
+          {t("signal.stillWaiting", { count: outcome.recordedStillWaiting, name })}
+        </p>
+      ) : null}
+      <p className="text-xs text-fg-muted">{done ? t("trackingDone") : t("tracking")}</p>
+    </div>
+  );
+}
