@@ -1,0 +1,20 @@
+import type { NextRequest } from "next/server";
+import { scanAttention } from "@/lib/kikwiflow/attention";
+import { getConfig } from "@/lib/server/config";
+import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
+
+/**
+ * `GET /api/kikwiflow/attention`: OPEN incidents grouped by type × task × root cause. The engine has
+ * no cross-instance incident list, so this walks ACTIVE instances (capped, see ATTENTION_INSTANCE_LIMIT)
+ * and answers the scan with its bound (`scanned`, `total`, `capped`, `movedOn`).
+ */
+export async function GET(request: NextRequest): Promise<Response> {
+  const config = getConfig();
+  const client = getKikwiflowClient(config);
+  if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
+  try {
+    return kikwiflowJson(await scanAttention(client, { signal: request.signal }));
+  } catch (error) {
+    return kikwiflowFailure(error, config.kikwiflow.host);
+  }
+}
