@@ -11,6 +11,7 @@ const CONSOLE = "http://console.test:3000";
 type Handler = (request: NextRequest, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 let retry: Handler;
 let search: (request: NextRequest) => Promise<Response>;
+let attention: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
   process.env.KIKWIFLOW_URL = "http://127.0.0.1:9";
@@ -18,6 +19,7 @@ beforeAll(async () => {
   process.env.DW_REQUEST_TIMEOUT_MS = "2000";
   ({ POST: retry } = await import("@/app/api/kikwiflow/incidents/[id]/retry/route"));
   ({ GET: search } = await import("@/app/api/kikwiflow/instances/route"));
+  ({ GET: attention } = await import("@/app/api/kikwiflow/attention/route"));
 });
 
 function request(path: string, method: "GET" | "POST", headers: Record<string, string> = {}): NextRequest {
@@ -52,6 +54,9 @@ describe("Kikwiflow routes", () => {
     });
     const listed = await search(request("/api/kikwiflow/instances?page=0&size=20", "GET"));
     expect(listed.status).toBe(502);
+    const scanned = await attention(request("/api/kikwiflow/attention", "GET"));
+    expect(scanned.status).toBe(502);
+    expect(await scanned.json()).toMatchObject({ reason: "server_unavailable" });
   });
 
   it("refuses a page size over the engine's 100 as a 400", async () => {
