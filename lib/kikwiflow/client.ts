@@ -119,6 +119,11 @@ export interface KikwiflowClient {
    */
   pulseStream(processDefinitionId: string, opts?: KikwiflowRequestOptions): AsyncGenerator<PulseSnapshot>;
   getProcessDefinitionByKey(key: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition>;
+  /**
+   * `GET /process-definitions`: every deployed version, newest version first
+   * (ProcessDefinitionQueryController.findAll@3b62f35; `?key=` narrows to one key's versions).
+   */
+  listProcessDefinitions(key?: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition[]>;
   /** `GET /process-definitions/{id}`: instances name their definition by this id (a UUID), not by key. */
   getProcessDefinition(id: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition>;
   startProcessInstance(request: StartProcessInstance, opts?: KikwiflowRequestOptions): Promise<ProcessInstance>;
@@ -255,6 +260,10 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
     async getProcessDefinitionByKey(key, opts) {
       const path = `/process-definitions/one-by-key/${pathSegment(key)}`;
       return call({ method: "GET", path }, processDefinitionSchema, opts);
+    },
+    async listProcessDefinitions(key, opts) {
+      const path = key === undefined ? "/process-definitions" : `/process-definitions?key=${encodeURIComponent(key)}`;
+      return call({ method: "GET", path }, processDefinitionSchema.array(), opts);
     },
     async getProcessDefinition(id, opts) {
       return call({ method: "GET", path: `/process-definitions/${pathSegment(id)}` }, processDefinitionSchema, opts);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { timestampToEpochMs } from "../dw/schema-kit";
 import { createKikwiflowClient, type KikwiflowClient } from "./client";
-import { startKikwiflowHost, type KikwiflowHost } from "./engine-host";
+import { HOST_PROCESS_KEYS, startKikwiflowHost, type KikwiflowHost } from "./engine-host";
 import {
   KikwiflowBadRequestError,
   KikwiflowNotFoundError,
@@ -351,5 +351,14 @@ describe("Kikwiflow engine over HTTP", () => {
     }
     expect(frames).toHaveLength(2);
     for (const fail of frames) expect(fail).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lists every deployed definition, and one key's versions with ?key=", async () => {
+    const all = await kiki.listProcessDefinitions();
+    expect(all.map((d) => d.key).sort()).toEqual([...HOST_PROCESS_KEYS].sort());
+    const fatal = await kiki.listProcessDefinitions("kiki-fatal");
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatchObject({ key: "kiki-fatal", version: 1 });
+    expect(fatal[0]!.id).toBe((await kiki.getProcessDefinitionByKey("kiki-fatal")).id);
   });
 });
