@@ -1,7 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { snapBothThemes, waitFor } from "./operator-fixtures";
+import { snapBothThemes } from "./operator-fixtures";
+import type { Incident } from "./kikwiflow-engine";
+import { engine, openIncident, startInstance } from "./kikwiflow-engine";
 
 /**
  * The Kikwiflow section against the real engine (engines/kikwiflow-host, started by
@@ -12,12 +14,6 @@ import { snapBothThemes, waitFor } from "./operator-fixtures";
 
 // Six full-page screenshots and the engine's own timing on a shared 2-core machine.
 test.describe.configure({ timeout: 90_000 });
-
-const engine = () => {
-  const url = process.env.E2E_KIKWIFLOW_URL;
-  if (!url) throw new Error("no Kikwiflow host: build it with `bash scripts/kikwiflow.sh` (KIKWIFLOW_HOST_JAR)");
-  return `${url}/kikwiflow/api/v1`;
-};
 
 /** axe-core in both themes: no serious or critical violation, each one spelled out on failure. */
 async function expectAccessible(page: Page, screen: string) {
@@ -34,35 +30,6 @@ async function expectAccessible(page: Page, screen: string) {
     expect(blocking, `${screen} (${scheme})`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: "light" });
-}
-
-interface Started {
-  id: string;
-}
-interface Incident {
-  id: string;
-  status: string;
-  type: string;
-}
-
-async function startInstance(processDefinitionKey: string, businessKey: string): Promise<Started> {
-  const response = await fetch(`${engine()}/process-instances`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ processDefinitionKey, businessKey }),
-  });
-  expect(response.ok, `start ${processDefinitionKey}: HTTP ${response.status}`).toBe(true);
-  return (await response.json()) as Started;
-}
-
-async function openIncident(instanceId: string): Promise<Incident> {
-  return waitFor("the engine's incident", async () => {
-    const response = await fetch(`${engine()}/process-instances/${instanceId}/incidents`);
-    // The in-memory store can answer a racing read with a 500; the next read is fine.
-    if (!response.ok) return null;
-    const incidents = (await response.json()) as Incident[];
-    return incidents.find((incident) => incident.status === "OPEN");
-  });
 }
 
 test("list → fatal incident with category and marker → retry confirmed from the engine", async ({ page, baseURL }) => {

@@ -3,7 +3,9 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { KikwiflowInstancesScreen } from "@/components/kikwiflow/instances-screen";
 import { PageHeader } from "@/components/ui/page-header";
+import Link from "next/link";
 import { getConfig } from "@/lib/server/config";
+import { KIKWIFLOW_ATTENTION_HREF } from "@/lib/routes/route-for";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("kikwiflow.list");
@@ -17,7 +19,15 @@ export default async function KikwiflowPage() {
   const t = await getTranslations("kikwiflow.list");
   return (
     <>
-      <PageHeader title={t("title")} description={t("description", { host: settings.host })} />
+      <PageHeader title={t("title")} description={t("description", { host: settings.host })}>
+        <Link
+          href={KIKWIFLOW_ATTENTION_HREF}
+          className="text-sm text-accent hover:underline"
+          data-testid="kikwiflow-attention-link"
+        >
+          {t("attention")}
+        </Link>
+      </PageHeader>
       <KikwiflowInstancesScreen />
     </>
   );

@@ -9,6 +9,7 @@ import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { Muted, Section } from "@/components/run-detail/section";
 import { incidentMarker } from "@/components/kikwiflow/incident-marker";
+import { StackTrace } from "@/components/kikwiflow/stack-trace";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 import { columnKit } from "@/components/kikwiflow/column-kit";
 
@@ -62,7 +63,16 @@ function useIncidentColumns(retry: RetryControl) {
         header: () => t("category"),
         cell: ({ row }) => <CategoryCell row={row.original} />,
       }),
-      kit.text("message", (row) => row.incident.message, "max-w-md break-words"),
+      col.display({
+        id: "message",
+        header: () => t("message"),
+        cell: ({ row }) => (
+          <div className="max-w-md break-words">
+            {row.original.incident.message ?? "–"}
+            <StackTrace trace={row.original.incident.stackTrace} />
+          </div>
+        ),
+      }),
       col.display({
         id: "status",
         header: () => t("status"),

@@ -7,6 +7,7 @@ import type {
 } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
+import type { AttentionScan } from "@/lib/kikwiflow/attention";
 import { serverKey } from "@/lib/queries/keys";
 import type { DefinitionLabel } from "@/lib/server/kikwiflow";
 
@@ -108,6 +109,16 @@ export function kikwiflowEventsQuery(id: string) {
     queryKey: kikwiflowKey("instance", id, "events"),
     queryFn: ({ signal }) => getJson<KikwiflowTrail>(`${instancePath(id)}/events`, signal),
     refetchInterval: 3_000,
+    retry: false,
+  });
+}
+
+/** The attention scan walks up to 1,000 instances on the console server, so it refreshes slowly. */
+export function kikwiflowAttentionQuery() {
+  return queryOptions({
+    queryKey: kikwiflowKey("attention"),
+    queryFn: ({ signal }) => getJson<AttentionScan>("/api/kikwiflow/attention", signal),
+    refetchInterval: 30_000,
     retry: false,
   });
 }

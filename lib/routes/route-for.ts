@@ -34,6 +34,9 @@ export function runsListHref(namespace: string, status?: "running" | "completed"
 /** The Kikwiflow section (KIKWIFLOW_URL): one engine, no namespaces. */
 export const KIKWIFLOW_HREF = "/kikwiflow";
 
+/** Kikwiflow instances with OPEN incidents, grouped by type × task × exception. */
+export const KIKWIFLOW_ATTENTION_HREF = `${KIKWIFLOW_HREF}/attention`;
+
 export function kikwiflowInstanceHref(instanceId: string): string {
   return `${KIKWIFLOW_HREF}/instances/${encodeURIComponent(instanceId)}`;
 }

@@ -1,0 +1,133 @@
+"use client";
+
+import { useMemo } from "react";
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslations } from "next-intl";
+import type { AttentionGroup, AttentionScan } from "@/lib/kikwiflow/attention";
+import { kikwiflowAttentionQuery } from "@/lib/queries/kikwiflow";
+import { kikwiflowInstanceHref } from "@/lib/routes/route-for";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { Pill } from "@/components/ui/status-badge";
+import { EngineError } from "@/components/kikwiflow/engine-error";
+
+/** Instance links shown per group; the rest are counted. */
+const SHOWN_INSTANCES = 5;
+const col = dataColumns<AttentionGroup>();
+
+function Instances({ group }: { group: AttentionGroup }) {
+  const t = useTranslations("kikwiflow.attention");
+  const hidden = group.instances.length - SHOWN_INSTANCES;
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {group.instances.slice(0, SHOWN_INSTANCES).map((instance) => (
+        <li key={instance.incidentId}>
+          <Link
+            href={kikwiflowInstanceHref(instance.processInstanceId)}
+            className="font-mono text-xs text-accent hover:underline"
+            data-testid="kikwiflow-attention-instance"
+          >
+            {instance.processInstanceId}
+          </Link>
+        </li>
+      ))}
+      {hidden > 0 ? <li className="text-xs text-fg-muted">{t("moreInstances", { count: hidden })}</li> : null}
+    </ul>
+  );
+}
+
+function useGroupColumns() {
+  const t = useTranslations("kikwiflow.attention");
+  const ti = useTranslations("kikwiflow.incidents");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      col.columns([
+        col.accessor("type", {
+          header: () => t("category"),
+          cell: (info) => (
+            <span className="flex flex-wrap items-center gap-1">
+              <span className="font-mono text-xs" data-code="">
+                {info.getValue() ?? "–"}
+              </span>
+              {info.getValue() === "UNHANDLED_BUSINESS_ERROR" ? (
+                <span title={ti("businessErrorHint")}>
+                  <Pill tone="warning">{ti("businessError")}</Pill>
+                </span>
+              ) : null}
+            </span>
+          ),
+        }),
+        col.accessor("taskName", {
+          header: () => t("task"),
+          cell: ({ row }) => (
+            <span className="font-mono text-xs" title={row.original.taskDefinitionId ?? undefined}>
+              {row.original.taskName ?? row.original.taskDefinitionId ?? "–"}
+            </span>
+          ),
+        }),
+        col.accessor("exception", {
+          header: () => t("exception"),
+          cell: (info) => <span className="font-mono text-xs">{info.getValue() ?? t("noException")}</span>,
+        }),
+        col.accessor("count", {
+          header: () => t("count"),
+          cell: (info) => <span data-testid="kikwiflow-attention-count">{info.getValue()}</span>,
+        }),
+        col.accessor("lastSeen", {
+          header: () => t("lastSeen"),
+          cell: ({ row }) => (
+            <span className="whitespace-nowrap" title={time.dateTime(row.original.firstSeen)}>
+              {time.dateTime(row.original.lastSeen)}
+            </span>
+          ),
+        }),
+        col.display({
+          id: "instances",
+          header: () => t("instances"),
+          cell: ({ row }) => <Instances group={row.original} />,
+        }),
+      ]),
+    [t, ti, time],
+  );
+}
+
+/** What the scan read, its bound, and what finished while it ran: the limits are stated, not hidden. */
+function ScanLine({ scan }: { scan: AttentionScan }) {
+  const t = useTranslations("kikwiflow.attention");
+  return (
+    <p className="text-sm text-fg-muted" data-testid="kikwiflow-attention-scan">
+      {t("scanned", { scanned: scan.scanned, total: scan.total })}
+      {scan.capped ? ` ${t("capped", { limit: scan.scanned })}` : ""}
+      {scan.movedOn > 0 ? ` ${t("movedOn", { count: scan.movedOn })}` : ""}
+    </p>
+  );
+}
+
+/** Kikwiflow's attention inbox: OPEN incidents across ACTIVE instances, grouped (issue 17 item 4). */
+export function KikwiflowAttentionScreen() {
+  const t = useTranslations("kikwiflow.attention");
+  const query = useQuery(kikwiflowAttentionQuery());
+  const columns = useGroupColumns();
+  const scan = query.data;
+  return (
+    <section className="flex flex-col gap-3" data-testid="kikwiflow-attention">
+      {query.isPending ? <p className="text-sm text-fg-muted">{t("scanning")}</p> : null}
+      {query.error ? <EngineError error={query.error} /> : null}
+      {scan ? <ScanLine scan={scan} /> : null}
+      {scan ? (
+        scan.groups.length === 0 ? (
+          <p className="text-sm text-fg-muted">{t("none")}</p>
+        ) : (
+          <DataTable
+            columns={columns}
+            data={[...scan.groups]}
+            getRowId={(group) => group.key}
+            testId="kikwiflow-attention-groups"
+          />
+        )
+      ) : null}
+    </section>
+  );
+}
