@@ -1,9 +1,6 @@
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { issueRefund, refundApprovalWorkflow } from "../server/demo/workflows";
-import { Worker } from "../server/sdk/worker";
-import { dwBaseUrl, dwPost, liveness, snapBothThemes, waitFor } from "./operator-fixtures";
+import { approvalRun, withApprovalWorker } from "./approval-runs";
+import { snapBothThemes } from "./operator-fixtures";
 
 /**
  * Batch signal from the runs list (issue 15 build item 3): runs of the demo's RefundApprovalWorkflow
@@ -13,49 +10,13 @@ import { dwBaseUrl, dwPost, liveness, snapBothThemes, waitFor } from "./operator
  */
 
 const QUEUE = "e2e-batch-signal";
-let worker: Worker | undefined;
-
-test.beforeAll(async () => {
-  test.skip(!process.env.E2E_DW_HOST, "no Durable Workflow server for e2e");
-  mkdirSync(join(__dirname, "..", "test-results", "screenshots"), { recursive: true });
-  worker = new Worker({
-    baseUrl: dwBaseUrl(),
-    token: process.env.E2E_WORKER_TOKEN ?? "",
-    namespace: "default",
-    taskQueue: QUEUE,
-    workerId: `e2e-batch-signal-${process.pid}`,
-    workflows: [refundApprovalWorkflow],
-    activities: [issueRefund],
-  });
-  await worker.start();
-});
-
-test.afterAll(async () => {
-  await worker?.shutdown({ abortActivities: true });
-});
-
-async function approvalRun(workflowId: string): Promise<string> {
-  const { status, body } = await dwPost("/workflows", {
-    workflow_type: "RefundApprovalWorkflow",
-    workflow_id: workflowId,
-    task_queue: QUEUE,
-    input: [`order-${workflowId}`],
-    duplicate_policy: "fail",
-  });
-  if (status >= 300 || typeof body.run_id !== "string") throw new Error(`start: HTTP ${status}`);
-  const runId = body.run_id;
-  await waitFor(
-    `${workflowId} to wait for approve`,
-    async () => (await liveness(workflowId, runId)) === "waiting_for_signal",
-  );
-  return runId;
-}
+withApprovalWorker(QUEUE);
 
 test("signals selected runs after a dry run that warns of a mistyped name, confirmed from history", async ({
   page,
 }) => {
   const prefix = `bsig-${Date.now().toString(36)}`;
-  await Promise.all([1, 2].map((n) => approvalRun(`${prefix}-${n}`)));
+  await Promise.all([1, 2].map((n) => approvalRun(`${prefix}-${n}`, QUEUE)));
   await page.goto(`/runs?q=${prefix}`);
   await expect(page.getByTestId("runs-row")).toHaveCount(2);
   await page.getByTestId("runs-select-page").check();

@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
-import { issueRefund, refundApprovalWorkflow } from "../server/demo/workflows";
-import { Worker } from "../server/sdk/worker";
-import { dwBaseUrl, dwPost, liveness, runPath, waitFor } from "./operator-fixtures";
+import { approvalRun, withApprovalWorker } from "./approval-runs";
+import { dwPost, liveness, runPath, waitFor } from "./operator-fixtures";
 
 /**
  * A mistyped signal (issue 15 item 4): the demo's RefundApprovalWorkflow (server/demo/workflows.ts)
@@ -13,46 +13,11 @@ import { dwBaseUrl, dwPost, liveness, runPath, waitFor } from "./operator-fixtur
  */
 
 const QUEUE = "e2e-signals";
-const SHOTS = "/tmp/bw/shots";
+const SHOTS = join(__dirname, "..", "test-results", "screenshots");
+mkdirSync(SHOTS, { recursive: true });
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-let worker: Worker | undefined;
-
-test.beforeAll(async () => {
-  test.skip(!process.env.E2E_DW_HOST, "no Durable Workflow server for e2e");
-  mkdirSync(SHOTS, { recursive: true });
-  worker = new Worker({
-    baseUrl: dwBaseUrl(),
-    token: process.env.E2E_WORKER_TOKEN ?? "",
-    namespace: "default",
-    taskQueue: QUEUE,
-    workerId: `e2e-signals-${process.pid}`,
-    workflows: [refundApprovalWorkflow],
-    activities: [issueRefund],
-  });
-  await worker.start();
-});
-
-test.afterAll(async () => {
-  await worker?.shutdown({ abortActivities: true });
-});
-
-async function approvalRun(workflowId: string): Promise<string> {
-  const { status, body } = await dwPost("/workflows", {
-    workflow_type: "RefundApprovalWorkflow",
-    workflow_id: workflowId,
-    task_queue: QUEUE,
-    input: [`order-${workflowId}`],
-    duplicate_policy: "fail",
-  });
-  if (status >= 300 || typeof body.run_id !== "string") throw new Error(`start: HTTP ${status}`);
-  const runId = body.run_id;
-  await waitFor(
-    `${workflowId} to wait for approve`,
-    async () => (await liveness(workflowId, runId)) === "waiting_for_signal",
-  );
-  return runId;
-}
+withApprovalWorker(QUEUE);
 
 /** Light and dark of the same screen, by the colour scheme the console follows by default. */
 async function shoot(page: Page, name: string) {
@@ -70,7 +35,7 @@ async function shoot(page: Page, name: string) {
 test("a mistyped signal is warned about, sent only anyway, and the run is said to still wait", async ({ page }) => {
   test.setTimeout(90_000);
   const workflowId = `refund-approval-${unique()}`;
-  const runId = await approvalRun(workflowId);
+  const runId = await approvalRun(workflowId, QUEUE);
   await page.goto(runPath(workflowId, runId));
 
   const signal = page.getByTestId("run-actions").locator('button[data-action="signal"]');
@@ -113,7 +78,7 @@ test("a mistyped signal is warned about, sent only anyway, and the run is said t
 test("run detail of a signalled run: history subjects and fields, timeline lanes, in both themes", async ({ page }) => {
   test.setTimeout(90_000);
   const workflowId = `refund-approval-${unique()}`;
-  const runId = await approvalRun(workflowId);
+  const runId = await approvalRun(workflowId, QUEUE);
   const sent = await dwPost(`/workflows/${encodeURIComponent(workflowId)}/signal/approve`, { input: [true] });
   expect(sent.status).toBeLessThan(300);
   await waitFor(`${workflowId} to complete`, async () => (await liveness(workflowId, runId)) !== "waiting_for_signal");

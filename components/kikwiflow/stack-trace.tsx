@@ -9,9 +9,9 @@ export function StackTrace({ trace }: { trace: string | null | undefined }) {
   const view = stackTraceView(trace);
   if (!view) return null;
   return (
-    <details className="mt-1 max-w-xl text-xs" data-testid="kikwiflow-stack-trace">
+    <details className="mt-1 w-[22rem] max-w-full text-xs" data-testid="kikwiflow-stack-trace">
       <summary className="cursor-pointer text-fg-muted">{t("stackTrace")}</summary>
-      <pre className="mt-1 max-h-64 overflow-auto rounded border border-line bg-panel p-2 font-mono whitespace-pre">
+      <pre className="mt-1 max-h-64 max-w-full overflow-auto rounded border border-line bg-panel p-2 font-mono whitespace-pre">
         {view.shown}
       </pre>
       {view.hiddenLines > 0 ? <p className="text-fg-muted">{t("moreLines", { count: view.hiddenLines })}</p> : null}

@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQueryClient } from "@tanstack/react-query";
 import type { SendResult } from "@/lib/confirm/bulk";
@@ -30,8 +29,8 @@ import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { historyResumeToken } from "@/lib/dw/transport";
 import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
-import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
+import { BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
 import type { BatchTarget } from "@/components/run-list/runs-batch";
 import { BATCH_TRACK_FOR_MS } from "@/components/run-list/runs-batch";
 
@@ -335,48 +334,20 @@ export function RunsBatchSignal({
 
 function SignalPlanView({ namespace, plan, executed }: { namespace: string; plan: SignalPlan; executed: boolean }) {
   const t = useTranslations("runs.batch");
-  const buckets = SIGNAL_BUCKETS.filter((bucket) => plan.counts[bucket] > 0);
-  return (
-    <div data-testid="runs-batch-plan">
-      <p className="font-medium">{executed ? t("planExecuted") : t("planHeading")}</p>
-      <ul className="mt-1 space-y-1">
-        {buckets.map((bucket) => (
-          <li
-            key={bucket}
-            data-bucket={bucket}
-            data-count={plan.counts[bucket]}
-            className={bucket === "unawaited" ? "text-warn" : undefined}
-          >
-            <span className="font-medium tabular-nums">{plan.counts[bucket]}</span>{" "}
-            {t(`signal.bucket.${bucket}`, { name: plan.name })}
-            <span className="ml-2 text-xs text-fg-muted">
-              {plan.runs
-                .filter((run) => run.bucket === bucket)
-                .slice(0, 3)
-                .map((run, index) => (
-                  <span key={run.runId}>
-                    {index > 0 ? ", " : ""}
-                    <Link href={runHref(namespace, run.workflowId, run.runId)} className="font-mono text-accent">
-                      {run.workflowId}
-                    </Link>
-                  </span>
-                ))}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  const rows = SIGNAL_BUCKETS.filter((bucket) => plan.counts[bucket] > 0).map((bucket) => ({
+    bucket,
+    count: plan.counts[bucket],
+    label: t(`signal.bucket.${bucket}`, { name: plan.name }),
+    className: bucket === "unawaited" ? "text-warn" : undefined,
+  }));
+  return <BatchPlanList namespace={namespace} executed={executed} rows={rows} runs={plan.runs} />;
 }
 
 function SignalOutcomeView({ outcome, name, done }: { outcome: SignalBatchOutcome; name: string; done: boolean }) {
   const t = useTranslations("runs.batch");
   return (
     <div data-testid="runs-batch-outcome" data-settled={outcome.settled} className="mt-2 space-y-1">
-      <p className="font-medium">{t("accepted", { accepted: outcome.accepted, sent: outcome.sent })}</p>
-      {outcome.rejected || outcome.errors ? (
-        <p className="text-bad">{t("notApplied", { rejected: outcome.rejected, errors: outcome.errors })}</p>
-      ) : null}
+      <SendTally outcome={outcome} />
       <p data-testid="runs-batch-signal-recorded" className={outcome.settled ? "text-ok" : undefined}>
         {t("signal.recorded", { done: outcome.recordedDone, pending: outcome.pending, name })}
       </p>

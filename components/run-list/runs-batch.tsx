@@ -1,7 +1,6 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useQueryClient } from "@tanstack/react-query";
 import type { SendResult } from "@/lib/confirm/bulk";
@@ -17,8 +16,8 @@ import { BATCH_BUCKETS, batchOutcome, batchPlan } from "@/lib/views/run-batch";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
-import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
+import { BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
 
 /** A cancel takes effect when the workflow's next task runs; a terminate at once. Tracking stops after this long. */
 export const BATCH_TRACK_FOR_MS = 2 * 60_000;
@@ -195,33 +194,12 @@ export function RunsBatch({
 
 function BatchPlanView({ namespace, plan, executed }: { namespace: string; plan: BatchPlan; executed: boolean }) {
   const t = useTranslations("runs.batch");
-  const buckets = BATCH_BUCKETS.filter((bucket) => bucket === "send" || plan.counts[bucket] > 0);
-  return (
-    <div data-testid="runs-batch-plan">
-      <p className="font-medium">{executed ? t("planExecuted") : t("planHeading")}</p>
-      <ul className="mt-1 space-y-1">
-        {buckets.map((bucket) => (
-          <li key={bucket} data-bucket={bucket} data-count={plan.counts[bucket]}>
-            <span className="font-medium tabular-nums">{plan.counts[bucket]}</span>{" "}
-            {t(`bucket.${bucket}`, { action: plan.action })}
-            <span className="ml-2 text-xs text-fg-muted">
-              {plan.runs
-                .filter((run) => run.bucket === bucket)
-                .slice(0, 3)
-                .map((run, index) => (
-                  <span key={run.runId}>
-                    {index > 0 ? ", " : ""}
-                    <Link href={runHref(namespace, run.workflowId, run.runId)} className="font-mono text-accent">
-                      {run.workflowId}
-                    </Link>
-                  </span>
-                ))}
-            </span>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  const rows = BATCH_BUCKETS.filter((bucket) => bucket === "send" || plan.counts[bucket] > 0).map((bucket) => ({
+    bucket,
+    count: plan.counts[bucket],
+    label: t(`bucket.${bucket}`, { action: plan.action }),
+  }));
+  return <BatchPlanList namespace={namespace} executed={executed} rows={rows} runs={plan.runs} />;
 }
 
 function BatchOutcomeView({ outcome, done }: { outcome: BatchOutcome; done: boolean }) {
@@ -229,10 +207,7 @@ function BatchOutcomeView({ outcome, done }: { outcome: BatchOutcome; done: bool
   const closed = Object.entries(outcome.closedBy);
   return (
     <div data-testid="runs-batch-outcome" data-settled={outcome.settled} className="mt-2 space-y-1">
-      <p className="font-medium">{t("accepted", { accepted: outcome.accepted, sent: outcome.sent })}</p>
-      {outcome.rejected || outcome.errors ? (
-        <p className="text-bad">{t("notApplied", { rejected: outcome.rejected, errors: outcome.errors })}</p>
-      ) : null}
+      <SendTally outcome={outcome} />
       <p data-testid="runs-batch-closed" className={outcome.settled ? "text-ok" : undefined}>
         {t("afterwards", {
           closed: closed.map(([status, count]) => `${count} ${status}`).join(", ") || "0",
