@@ -63,16 +63,7 @@ function useIncidentColumns(retry: RetryControl) {
         header: () => t("category"),
         cell: ({ row }) => <CategoryCell row={row.original} />,
       }),
-      col.display({
-        id: "message",
-        header: () => t("message"),
-        cell: ({ row }) => (
-          <div className="max-w-md break-words">
-            {row.original.incident.message ?? "–"}
-            <StackTrace trace={row.original.incident.stackTrace} />
-          </div>
-        ),
-      }),
+      kit.text("message", (row) => row.incident.message, "max-w-md break-words"),
       col.display({
         id: "status",
         header: () => t("status"),
@@ -123,6 +114,13 @@ export function IncidentsTable({ rows, retry }: { rows: readonly IncidentRow[]; 
           rowTestId="kikwiflow-incident-row"
         />
       )}
+      {rows.map((row) => (
+        <StackTrace
+          key={row.incident.id}
+          trace={row.incident.stackTrace}
+          label={`${row.incident.taskDefinitionId ?? "–"} · ${row.incident.type ?? "–"}`}
+        />
+      ))}
     </Section>
   );
 }
