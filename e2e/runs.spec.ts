@@ -69,6 +69,10 @@ test.describe("runs list", () => {
     // The state is the URL: a reload keeps the tab.
     await page.reload();
     await expect(page.getByRole("tab", { name: "Failed" })).toHaveAttribute("aria-selected", "true");
+    // Keys pressed before hydration have no listener yet: wait for client-side queries to have run.
+    await expect(page.getByTestId("connection-indicator")).not.toHaveAttribute("data-status", "checking", {
+      timeout: 30_000,
+    });
 
     const index = (await rows.allTextContents()).findIndex((text) => text.includes(SCENARIO_IDS.declined));
     for (let i = 0; i < index; i++) await page.keyboard.press("j");

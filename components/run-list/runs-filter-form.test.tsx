@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { cleanup, fireEvent, render, renderHook, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, renderHook, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
 import type { RunsFilters } from "@/components/run-list/runs-filter-form";
@@ -81,5 +81,23 @@ describe("useListKeyboard", () => {
     press("j", field);
     expect(result.current.selected).toBe(1);
     field.remove();
+  });
+
+  it("moves one row per key even when two keys arrive before a re-render", () => {
+    const { result } = renderHook(() => useListKeyboard({ count: 5, onOpen: vi.fn() }));
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "j" }));
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "j" }));
+    });
+    expect(result.current.selected).toBe(2);
+    act(() => {
+      for (let i = 0; i < 9; i++) window.dispatchEvent(new KeyboardEvent("keydown", { key: "j" }));
+    });
+    expect(result.current.selected).toBe(4);
+    act(() => {
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "k" }));
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "k" }));
+    });
+    expect(result.current.selected).toBe(2);
   });
 });

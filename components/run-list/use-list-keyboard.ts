@@ -28,11 +28,13 @@ export function useListKeyboard({ count, onOpen, onNext, onPrevious }: ListKeybo
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
+      // From the current state, not this render's index: keys pressed faster than React re-renders
+      // (key repeat, a quick typist) each move one row instead of being lost.
       if (event.key === "j" || event.key === "ArrowDown") {
-        setSelected(Math.min(index + 1, count - 1));
+        setSelected((current) => Math.max(Math.min(current + 1, count - 1), 0));
         event.preventDefault();
       } else if (event.key === "k" || event.key === "ArrowUp") {
-        setSelected(Math.max(index - 1, 0));
+        setSelected((current) => Math.max(Math.min(current, count - 1) - 1, 0));
         event.preventDefault();
       } else if (event.key === "Enter" && index < count) onOpen(index);
       else if (event.key === "ArrowRight") onNext?.();
