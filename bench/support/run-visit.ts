@@ -231,7 +231,23 @@ function watchRunRequests(page: Page, navStart: number): string[] {
   page.on("requestfailed", (req) => {
     if (wanted(req.url())) notes.push(`${name(req.url())} failed: ${req.failure()?.errorText ?? "?"}`);
   });
+  if (process.env.BENCH_TRACE === "1") traceRequests(page, navStart);
   return notes;
+}
+
+/** BENCH_TRACE=1: every request of the visit with its start and end from navigation, to see what waits on what. */
+function traceRequests(page: Page, navStart: number): void {
+  const began = new Map<unknown, number>();
+  page.on("request", (req) => began.set(req, Date.now() - navStart));
+  page.on("requestfinished", (req) => {
+    void Promise.all([req.response(), req.sizes().catch(() => null)]).then(([res, sizes]) => {
+      const u = new URL(req.url());
+      const kb = ((sizes?.responseBodySize ?? 0) / 1024).toFixed(0);
+      console.log(
+        `  trace ${String(began.get(req) ?? "?").padStart(5)} → ${String(Date.now() - navStart).padStart(5)} ms ${res?.status() ?? "?"} ${kb} KB ${u.pathname}${u.search.slice(0, 80)}`,
+      );
+    });
+  });
 }
 
 export async function visitRun(browser: Browser, url: string, opts: VisitOptions): Promise<VisitResult> {

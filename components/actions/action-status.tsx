@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useFormatter } from "next-intl";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { FailureGroup, RunRef } from "@/lib/views/failure-groups";

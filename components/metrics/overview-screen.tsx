@@ -2,7 +2,7 @@
 
 import { useMemo, useState } from "react";
 import dynamic from "next/dynamic";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import { isDwError } from "@/lib/dw/errors";

@@ -2,7 +2,7 @@
 
 import { useMemo } from "react";
 import type { ReactNode } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";

@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import type { RunPageData } from "@/lib/queries/run";
 import { DwErrorState } from "@/components/ui/dw-error-state";

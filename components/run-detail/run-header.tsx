@@ -5,7 +5,7 @@ import type { ClosedReasonBadge } from "@/lib/views/run-row";
 import { ServerText } from "@/components/ui/server-text";
 import { ID_HEADING } from "@/components/ui/id-heading";
 import type { ReactNode } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { LivenessView } from "@/lib/views/liveness";

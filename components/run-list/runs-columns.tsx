@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { WorkflowListItem } from "@/lib/dw/schemas-workflows";
 import { runHref } from "@/lib/routes/route-for";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { screenHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
