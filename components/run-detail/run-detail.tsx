@@ -12,6 +12,7 @@ import { livenessLabel } from "@/lib/views/liveness";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
+import { earlyTabProps, useEarlyTab } from "@/components/hooks/use-early-tab";
 import { useTicker } from "@/components/hooks/use-time-format";
 import { useRunView } from "@/components/run-detail/use-run-view";
 import { RunViewProgress } from "@/components/run-detail/run-view-progress";
@@ -109,6 +110,10 @@ export function RunDetail({
     },
     [state],
   );
+  // A tab clicked while the page was still loading its scripts opens once it is interactive.
+  useEarlyTab((view) => {
+    if ((RUN_VIEWS as readonly string[]).includes(view)) update({ view: view as RunView });
+  });
   const describe = useQuery({
     ...runDescribeQuery(namespace, workflowId, runId),
     initialData: initialDescribe ?? undefined,
@@ -231,6 +236,7 @@ export function RunDetail({
                 aria-selected={state.view === view}
                 pressed={state.view === view}
                 onClick={() => update({ view })}
+                {...earlyTabProps(view)}
               >
                 {t(`views.${view}`)}
               </Button>

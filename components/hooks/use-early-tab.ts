@@ -1,0 +1,31 @@
+"use client";
+
+import { useEffect, useEffectEvent } from "react";
+
+declare global {
+  interface Window {
+    __bwHydrated?: boolean;
+  }
+}
+
+const ATTRIBUTE = "data-early-tab";
+
+/**
+ * Applies a tab click made before hydration (recorded by the head script, lib/preferences/head-script.ts)
+ * and tells that script to stop recording: from here on React handles the clicks itself.
+ */
+export function useEarlyTab(accept: (value: string) => void): void {
+  const onEarly = useEffectEvent(accept);
+  useEffect(() => {
+    window.__bwHydrated = true;
+    const root = document.documentElement;
+    const early = root.getAttribute(ATTRIBUTE);
+    root.removeAttribute(ATTRIBUTE);
+    if (early !== null) onEarly(early);
+  }, []);
+}
+
+/** Props for a control whose early click `useEarlyTab` should apply. */
+export function earlyTabProps(value: string): { [ATTRIBUTE]: string } {
+  return { [ATTRIBUTE]: value };
+}
