@@ -20,7 +20,14 @@ export interface CachedView {
   lastSequence: number;
   /** The `hit` meta line (from 0), then every chunk line in order, then the tail: the whole answer. */
   meta: Buffer;
-  chunks: ChunkLine[];
+  /**
+   * The chunk lines as plain bytes, only while the answer has no gzip (being made, or it failed).
+   * Once it has one they are dropped: a 50,000-event view is ≈ 40 MB of lines and ≈ 3 MB of gzip,
+   * and the rare plain or `since` answer inflates the gzip instead (see {@link chunkIndex}).
+   */
+  chunks: ChunkLine[] | null;
+  /** Each chunk's sequence and byte length, in order: where its line sits in the inflated answer. */
+  chunkIndex: { at: number; bytes: number }[];
   /** progress + snapshot + done. */
   tail: Buffer[];
   /** The whole answer gzip-compressed once, for a browser that accepts gzip (null: not made). */
@@ -39,9 +46,10 @@ export type CacheEntry = CachedView | CachedExtras;
 
 export function entryBytes(entry: CacheEntry): number {
   if (entry.kind === "extras") return entry.body.length;
-  let bytes = entry.meta.length + (entry.gzip?.length ?? 0) + entry.boundaries.length * 8;
+  let bytes =
+    entry.meta.length + (entry.gzip?.length ?? 0) + (entry.boundaries.length + entry.chunkIndex.length * 2) * 8;
   for (const line of entry.tail) bytes += line.length;
-  for (const chunk of entry.chunks) bytes += chunk.line.length;
+  for (const chunk of entry.chunks ?? []) bytes += chunk.line.length;
   return bytes;
 }
 

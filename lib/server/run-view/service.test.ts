@@ -307,7 +307,17 @@ describe("GET /api/run-view on a closed run", () => {
     const unzipped = parseLines(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString("utf8"));
     expect(unzipped).toEqual(second);
     expect(svc.stats()).toMatchObject({ walks: 0, cacheEntries: 1 });
+    // Kept as its gzip only: the plain lines are not held beside it.
+    const plainBytes = second.reduce((sum, line) => sum + JSON.stringify(line).length + 1, 0);
     expect(svc.stats().cacheBytes).toBeGreaterThan(0);
+    expect(svc.stats().cacheBytes).toBeLessThan(plainBytes / 4);
+    // A tail after a page end is cut out of the inflated gzip: exactly the chunks after it.
+    const tail = await linesOf(await svc.view(viewRequest(closedRun, { since: "1000" })));
+    expect(tail[0]).toMatchObject({ t: "meta", cache: "hit", from: 1000 });
+    const chunkKinds = new Set(["list", "ledger", "bars"]);
+    const afterFirstPage = second.filter((line) => chunkKinds.has(line.t)).slice(3);
+    expect(tail.filter((line) => chunkKinds.has(line.t))).toEqual(afterFirstPage);
+    expect(tail.at(-1)).toEqual(second.at(-1));
     // A closed run is never long-polled, even when asked.
     const waited = await linesOf(await svc.view(viewRequest(closedRun, { since: "2500", wait: "1" })));
     expect(waited[0]).toMatchObject({ t: "meta", cache: "hit", from: 2500, held: false });

@@ -1,5 +1,6 @@
 import "server-only";
-import { createGzip } from "node:zlib";
+import { promisify } from "node:util";
+import { createGzip, gunzip } from "node:zlib";
 import type { Logger } from "pino";
 import { LRUCache } from "lru-cache";
 import { createDwClient } from "@/lib/dw/client";
@@ -13,7 +14,7 @@ import { getLogger, loggedFetch } from "@/lib/server/log";
 import { namespaceRequired } from "@/lib/server/proxy";
 import { requestNamespace } from "@/lib/server/request-namespace";
 import { RunViewCache } from "./cache";
-import type { CachedView } from "./cache";
+import type { CachedView, ChunkLine } from "./cache";
 import { readExtras } from "./extras";
 import { LongPollPool } from "./long-poll-pool";
 import { wantsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
@@ -205,12 +206,11 @@ export class RunViewService {
   }
 
   /** A closed run from the byte cache: the pre-built answer, or (after `since`) its tail. */
-  private hit(entry: CachedView, since: number | null, gzip: boolean): Response {
-    if (since === null || since === 0 || !entry.boundaries.includes(since)) {
-      return gzip && entry.gzip !== null
-        ? gzippedView("hit", entry.gzip)
-        : bufferedView("hit", [entry.meta, ...entry.chunks.map((c) => c.line), ...entry.tail]);
-    }
+  private async hit(entry: CachedView, since: number | null, gzip: boolean): Promise<Response> {
+    const whole = since === null || since === 0 || !entry.boundaries.includes(since);
+    if (whole && gzip && entry.gzip !== null) return gzippedView("hit", entry.gzip);
+    const chunks = await chunkLines(entry);
+    if (whole) return bufferedView("hit", [entry.meta, ...chunks.map((c) => c.line), ...entry.tail]);
     const meta = encodeLine({
       t: "meta",
       closed: true,
@@ -221,7 +221,7 @@ export class RunViewService {
       from: since,
       held: false,
     });
-    const lines = entry.chunks.filter((chunk) => chunk.at > since).map((chunk) => chunk.line);
+    const lines = chunks.filter((chunk) => chunk.at > since).map((chunk) => chunk.line);
     return bufferedView("hit", [meta, ...lines, ...entry.tail]);
   }
 
@@ -359,7 +359,8 @@ export class RunViewService {
   private async store(state: RunState): Promise<void> {
     const entry = this.finished(state);
     try {
-      entry.gzip = await gzipParts([entry.meta, ...entry.chunks.map((chunk) => chunk.line), ...entry.tail]);
+      entry.gzip = await gzipParts([entry.meta, ...(entry.chunks ?? []).map((chunk) => chunk.line), ...entry.tail]);
+      entry.chunks = null;
     } catch (error) {
       this.logger.warn({ failure: String(error) }, "run-view gzip failed");
     }
@@ -384,6 +385,7 @@ export class RunViewService {
       lastSequence: state.lastSequence,
       meta,
       chunks: [...state.chunks],
+      chunkIndex: state.chunks.map((chunk) => ({ at: chunk.at, bytes: chunk.line.length })),
       tail: state.tail ?? [],
       gzip: null,
       boundaries: [...state.boundaries],
@@ -421,6 +423,21 @@ function extrasResponse(body: Buffer, outcome: "hit" | "miss"): Response {
   return new Response(bodyOf(body), {
     status: 200,
     headers: { "content-type": "application/json", "cache-control": "no-store", "x-breakwater-run-view": outcome },
+  });
+}
+
+/**
+ * A cached view's chunk lines: held ones, or cut out of its inflated gzip (on zlib's thread pool) by
+ * the index — the answer is meta, the chunks in order, then the tail.
+ */
+async function chunkLines(entry: CachedView): Promise<ChunkLine[]> {
+  if (entry.chunks !== null || entry.gzip === null) return entry.chunks ?? [];
+  const plain = await promisify(gunzip)(entry.gzip);
+  let offset = entry.meta.length;
+  return entry.chunkIndex.map(({ at, bytes }) => {
+    const line = plain.subarray(offset, offset + bytes);
+    offset += bytes;
+    return { at, line };
   });
 }
 
