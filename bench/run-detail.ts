@@ -166,7 +166,8 @@ async function repeatView(ctx: Ctx, run: SeededRun): Promise<{ visit: VisitResul
  * the view's own cost, without the page's server rendering that a repeat visit also pays.
  */
 async function runViewHit(ctx: Ctx, run: SeededRun): Promise<Value> {
-  const url = `${ctx.base}/api/run-view?workflow_id=${encodeURIComponent(run.workflowId)}&run_id=${encodeURIComponent(run.runId)}`;
+  // gzip=1 as the browser asks (lib/queries/run-view.ts): a plain answer now inflates the cached gzip.
+  const url = `${ctx.base}/api/run-view?workflow_id=${encodeURIComponent(run.workflowId)}&run_id=${encodeURIComponent(run.runId)}&gzip=1`;
   const c0 = treeCpu(ctx.nextPid);
   const t0 = Date.now();
   const res = await fetch(url, { headers: { "X-Namespace": "default" }, signal: AbortSignal.timeout(120_000) });
