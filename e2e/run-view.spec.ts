@@ -203,4 +203,27 @@ test.describe("run view over paged history", () => {
     await expect(again.getByTestId("run-view-progress")).not.toHaveAttribute("data-state", "error");
     expect(errors).toEqual([]);
   });
+
+  test("a tab clicked before the page is interactive opens once it is", async ({ page }) => {
+    const errors = pageErrors(page);
+    // Hold the page's scripts back, as a slow machine does with a long run: the server-rendered
+    // header and tabs are there, React is not.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/_next/static/chunks/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(runPath(runs.paged), { waitUntil: "commit" });
+    const tab = page.getByRole("tab", { name: "Activities" });
+    await tab.click();
+    await expect(page.locator("html")).toHaveAttribute("data-early-tab", "activities");
+    await expect(tab).toHaveAttribute("aria-selected", "false");
+    release();
+    await expect(tab).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(/[?&]view=activities/);
+    await expect(page.getByTestId("activities-ledger")).toHaveAttribute("data-complete", "true");
+    await expect(page.locator("html")).not.toHaveAttribute("data-early-tab", /.*/);
+    expect(errors).toEqual([]);
+  });
 });
