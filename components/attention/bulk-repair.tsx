@@ -16,6 +16,7 @@ import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
+import { BulkPanelHeader, BulkProgress } from "@/components/actions/bulk-panel";
 import { BULK_TRACK_FOR_MS, WALK_LIMITS, boundedMembers } from "@/lib/confirm/bulk-limits";
 
 // Every bound of a bulk repair is in lib/confirm/bulk-limits.ts, and the panel states them.
@@ -94,12 +95,7 @@ export function BulkRepair({
       data-stage={view.shown}
       className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h4 className="font-semibold">{t("title")}</h4>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
+      <BulkPanelHeader heading="h4" title={t("title")} closeLabel={t("close")} onClose={onClose} />
       <p data-testid="bulk-limits" className="text-xs text-fg-muted">
         {t("limits", {
           reads: WALK_LIMITS.bulkReadConcurrency,
@@ -114,15 +110,12 @@ export function BulkRepair({
         {view.reads ? <p>{t("planning", view.reads)}</p> : null}
         {plan ? <PlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}
         {view.progress ? (
-          <div data-testid="bulk-progress" className="mt-2 space-y-1">
-            <p>{t("sending", view.progress)}</p>
-            <progress
-              max={view.progress.total || 1}
-              value={view.progress.sent}
-              className="w-full"
-              aria-label={t("progressLabel")}
-            />
-          </div>
+          <BulkProgress
+            progress={view.progress}
+            text={t("sending", view.progress)}
+            label={t("progressLabel")}
+            className="mt-2 space-y-1"
+          />
         ) : null}
         {view.outcome ? <OutcomeView outcome={view.outcome} checks={view.checks} done={view.done} /> : null}
       </div>

@@ -18,6 +18,7 @@ import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runne
 import { followUp } from "@/components/attention/bulk-repair";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
+import { BulkPanelHeader, BulkProgress } from "@/components/actions/bulk-panel";
 
 /** A start's result and the new run, as the server named it in its answer. */
 interface StartSent extends BulkSent {
@@ -85,12 +86,7 @@ export function BulkStartAgain({
       data-stage={view.shown}
       className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h4 className="font-semibold">{t("title")}</h4>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
+      <BulkPanelHeader heading="h4" title={t("title")} closeLabel={t("close")} onClose={onClose} />
       <p className="text-xs text-fg-muted">
         {t("rule")}{" "}
         {t("limits", {
@@ -103,15 +99,7 @@ export function BulkStartAgain({
       <div role="status" aria-live="polite" className="space-y-1">
         {plan ? <StartPlan plan={plan} executed={stage.kind !== "planned"} /> : null}
         {view.progress ? (
-          <div data-testid="bulk-progress">
-            <p>{t("sending", view.progress)}</p>
-            <progress
-              max={view.progress.total || 1}
-              value={view.progress.sent}
-              className="w-full"
-              aria-label={t("progressLabel")}
-            />
-          </div>
+          <BulkProgress progress={view.progress} text={t("sending", view.progress)} label={t("progressLabel")} />
         ) : null}
         {view.outcome ? (
           <StartOutcome

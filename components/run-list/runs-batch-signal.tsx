@@ -6,7 +6,6 @@ import type { BulkSent } from "@/lib/confirm/bulk-runner";
 import { bulkView } from "@/lib/confirm/bulk-runner";
 import type { ObservedEvent } from "@/lib/confirm/confirm";
 import { mergeEvents } from "@/lib/confirm/confirm";
-import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
 import { parseSignalInput } from "@/lib/actions/contract";
 import type { SignalBatchOutcome, SignalFollowUpRead, SignalPlan, SignalRunInput } from "@/lib/views/run-batch-signal";
 import {
@@ -25,9 +24,9 @@ import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { Button } from "@/components/ui/button";
-import { BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
+import { BulkPanelHeader } from "@/components/actions/bulk-panel";
+import { BATCH_TRACK_FOR_MS, BatchLimits, BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
 import type { BatchTarget } from "@/components/run-list/runs-batch";
-import { BATCH_TRACK_FOR_MS } from "@/components/run-list/runs-batch";
 
 /** History pages (of 1000) one run's dry-run read walks at most; a longer run is planned from what was read. */
 const HISTORY_PAGES = 20;
@@ -179,20 +178,8 @@ export function RunsBatchSignal({
       aria-label={t("title.signal")}
       className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h2 className="font-semibold">{t("title.signal")}</h2>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
-      <p className="text-xs text-fg-muted">
-        {t("limits", {
-          reads: WALK_LIMITS.bulkReadConcurrency,
-          sends: WALK_LIMITS.bulkSendConcurrency,
-          interval: WALK_LIMITS.trackIntervalSeconds,
-          minutes: BATCH_TRACK_FOR_MS / 60_000,
-        })}
-      </p>
+      <BulkPanelHeader heading="h2" title={t("title.signal")} closeLabel={t("close")} onClose={onClose} />
+      <BatchLimits />
       {stage.kind === "planned" ? (
         <form
           className="space-y-2"

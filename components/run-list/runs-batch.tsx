@@ -4,7 +4,6 @@ import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { BulkSent } from "@/lib/confirm/bulk-runner";
 import { bulkView } from "@/lib/confirm/bulk-runner";
-import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
 import type { BatchAction, BatchFollowUp, BatchOutcome, BatchPlan, BatchPlannedRun } from "@/lib/views/run-batch";
 import { BATCH_BUCKETS, batchOutcome, batchPlan } from "@/lib/views/run-batch";
 import type { RunDescription } from "@/lib/dw/schemas-workflows";
@@ -13,10 +12,8 @@ import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { Button } from "@/components/ui/button";
-import { BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
-
-/** A cancel takes effect when the workflow's next task runs; a terminate at once. Tracking stops after this long. */
-export const BATCH_TRACK_FOR_MS = 2 * 60_000;
+import { BulkPanelHeader } from "@/components/actions/bulk-panel";
+import { BATCH_TRACK_FOR_MS, BatchLimits, BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
 
 export interface BatchTarget {
   workflowId: string;
@@ -96,20 +93,8 @@ export function RunsBatch({
       aria-label={t(`title.${action}`)}
       className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h2 className="font-semibold">{t(`title.${action}`)}</h2>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
-      <p className="text-xs text-fg-muted">
-        {t("limits", {
-          reads: WALK_LIMITS.bulkReadConcurrency,
-          sends: WALK_LIMITS.bulkSendConcurrency,
-          interval: WALK_LIMITS.trackIntervalSeconds,
-          minutes: BATCH_TRACK_FOR_MS / 60_000,
-        })}
-      </p>
+      <BulkPanelHeader heading="h2" title={t(`title.${action}`)} closeLabel={t("close")} onClose={onClose} />
+      <BatchLimits />
       <div role="status" aria-live="polite">
         {view.reads ? <p>{t("planning", view.reads)}</p> : null}
         {plan ? <BatchPlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}
