@@ -1,14 +1,18 @@
 import { test } from "@playwright/test";
 import { issueRefund, refundApprovalWorkflow } from "../server/demo/workflows";
+import type { WorkerOptions } from "../server/sdk/worker";
 import { Worker } from "../server/sdk/worker";
 import { dwBaseUrl, dwPost, liveness, waitFor } from "./operator-fixtures";
 
 /**
- * Runs of the demo's RefundApprovalWorkflow (server/demo/workflows.ts) waiting for `approve`, worked
- * by a real SDK worker on the embedded server: the signal specs' shared setup. Without a server the
- * specs fail (dwBaseUrl throws); they never skip.
+ * A real SDK worker on the embedded server serving `queue` for the spec file's tests: started before
+ * them, shut down after. Without a server the specs fail (dwBaseUrl throws); they never skip.
  */
-export function withApprovalWorker(queue: string): void {
+export function withSdkWorker(
+  queue: string,
+  workflows: WorkerOptions["workflows"],
+  activities: WorkerOptions["activities"],
+): void {
   let worker: Worker | undefined;
 
   test.beforeAll(async () => {
@@ -18,8 +22,8 @@ export function withApprovalWorker(queue: string): void {
       namespace: "default",
       taskQueue: queue,
       workerId: `${queue}-${process.pid}`,
-      workflows: [refundApprovalWorkflow],
-      activities: [issueRefund],
+      workflows,
+      activities,
     });
     await worker.start();
   });
@@ -27,6 +31,14 @@ export function withApprovalWorker(queue: string): void {
   test.afterAll(async () => {
     await worker?.shutdown({ abortActivities: true });
   });
+}
+
+/**
+ * Runs of the demo's RefundApprovalWorkflow (server/demo/workflows.ts) waiting for `approve`: the
+ * signal specs' shared setup.
+ */
+export function withApprovalWorker(queue: string): void {
+  withSdkWorker(queue, [refundApprovalWorkflow], [issueRefund]);
 }
 
 /** Starts one run on `queue` and returns its run id once it waits for the `approve` signal. */

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { NonRetryableError, defineActivity } from "../server/sdk/activity";
-import { Worker } from "../server/sdk/worker";
 import { defineWorkflow } from "../server/sdk/workflow";
-import { dwBaseUrl, dwGet, dwPost, runPath, runStatus, snapBothThemes, waitFor } from "./operator-fixtures";
+import { withSdkWorker } from "./approval-runs";
+import { dwGet, dwPost, runPath, runStatus, snapBothThemes, waitFor } from "./operator-fixtures";
 
 /**
  * Fleet failure triage over runs the engine really failed: a TypeScript SDK worker serves a checkout
@@ -23,24 +23,7 @@ const checkout = defineWorkflow("TriageCheckoutWorkflow", function* (ctx) {
   return yield ctx.activity("TriageCharge", [{ amountCents: 990 }]);
 });
 
-let worker: Worker | undefined;
-
-test.beforeAll(async () => {
-  worker = new Worker({
-    baseUrl: dwBaseUrl(),
-    token: process.env.E2E_WORKER_TOKEN ?? "",
-    namespace: "default",
-    taskQueue: QUEUE,
-    workerId: `e2e-triage-${process.pid}`,
-    workflows: [checkout],
-    activities: [charge],
-  });
-  await worker.start();
-});
-
-test.afterAll(async () => {
-  await worker?.shutdown({ abortActivities: true });
-});
+withSdkWorker(QUEUE, [checkout], [charge]);
 
 test("triage groups failed runs, drills down to one, and starts the group again with its outcome read back", async ({
   page,

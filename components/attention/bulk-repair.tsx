@@ -1,38 +1,48 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { RunRef } from "@/lib/views/failure-groups";
-import type { BulkOutcome, FollowUp, PlanBucket, RepairPlan, SendResult } from "@/lib/confirm/bulk";
-import { PLAN_BUCKETS, bulkOutcome, mapBounded, repairPlan } from "@/lib/confirm/bulk";
-import { useQueryClient } from "@tanstack/react-query";
+import type { BulkOutcome, FollowUp, PlanBucket, RepairPlan } from "@/lib/confirm/bulk";
+import { PLAN_BUCKETS, bulkOutcome, repairPlan } from "@/lib/confirm/bulk";
+import type { BulkSent } from "@/lib/confirm/bulk-runner";
+import { bulkView } from "@/lib/confirm/bulk-runner";
 import type { DwClient } from "@/lib/dw/transport";
+import type { WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
+import type { BulkFlow } from "@/components/actions/use-bulk-runner";
+import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
-import {
-  BULK_READ_CONCURRENCY,
-  BULK_SEND_CONCURRENCY,
-  BULK_TRACK_FOR_MS,
-  BULK_TRACK_INTERVAL_MS,
-  WALK_LIMITS,
-  boundedMembers,
-} from "@/lib/confirm/bulk-limits";
+import { BulkPanelHeader, BulkProgress } from "@/components/actions/bulk-panel";
+import { BULK_TRACK_FOR_MS, WALK_LIMITS, boundedMembers } from "@/lib/confirm/bulk-limits";
 
 // Every bound of a bulk repair is in lib/confirm/bulk-limits.ts, and the panel states them.
-const PLAN_CONCURRENCY = BULK_READ_CONCURRENCY;
-const SEND_CONCURRENCY = BULK_SEND_CONCURRENCY;
-const TRACK_INTERVAL_MS = BULK_TRACK_INTERVAL_MS;
-const TRACK_FOR_MS = BULK_TRACK_FOR_MS;
 
-type Stage =
-  | { kind: "planning"; read: number }
-  | { kind: "planned"; plan: RepairPlan }
-  | { kind: "sending"; plan: RepairPlan; sent: number; total: number }
-  | { kind: "tracking"; plan: RepairPlan; outcome: BulkOutcome; checks: number; done: boolean };
+type RepairFlow = BulkFlow<RunRef, WorkflowDebug | null, RepairPlan, RunRef, void, BulkSent, FollowUp, BulkOutcome>;
+
+/** The dry run is a fresh debug read of each run; a repaired run counts as done once it is closed. */
+function repairFlow(namespace: string): RepairFlow {
+  const client = browserDwClientFor(namespace);
+  return {
+    read: (run, signal) => client.debugRun(run.workflowId, run.runId, {}, { signal }).catch(() => null),
+    plan: (members, debugs) => repairPlan(members.map((run, index) => ({ ...run, debug: debugs[index] ?? null }))),
+    sendTo: (plan) =>
+      plan.runs.filter((run) => run.bucket === "repair").map(({ workflowId, runId }) => ({ workflowId, runId })),
+    send: async ({ workflowId, runId }, _input, signal) => ({
+      result: toSendResult(
+        await sendRunAction(namespace, { action: "repair", workflowId, runId, requestId: newRequestId() }, signal),
+      ),
+    }),
+    follow: (run, _sent, signal) => followUp(client, run, signal),
+    outcome: (_plan, sends, follows) => bulkOutcome(sends, follows),
+    settled: (outcome) => outcome.settled,
+    trackForMs: BULK_TRACK_FOR_MS,
+    touched: (runs) => runs,
+  };
+}
 
 /** A run's later state (describe + debug) for a bulk tally; null when it cannot be read. */
 export async function followUp(browserDwClient: DwClient, run: RunRef, signal: AbortSignal): Promise<FollowUp | null> {
@@ -72,99 +82,20 @@ export function BulkRepair({
   disabledReason: string | null;
   onClose: () => void;
 }) {
-  const queryClient = useQueryClient();
-  // A stable slice per member list, so the planning effect runs once per group.
+  // A stable slice per member list, so the dry run runs once per group.
   const { planned: members, left } = useMemo(() => boundedMembers(allMembers), [allMembers]);
-  const browserDwClient = browserDwClientFor(namespace);
   const t = useTranslations("attention.bulk");
-  const [stage, setStage] = useState<Stage>({ kind: "planning", read: 0 });
-  const abortRef = useRef<AbortController>(new AbortController());
-
-  useEffect(() => {
-    const controller = new AbortController();
-    abortRef.current = controller;
-    void (async () => {
-      const debugs = await mapBounded(
-        members,
-        PLAN_CONCURRENCY,
-        async (run) =>
-          browserDwClient.debugRun(run.workflowId, run.runId, {}, { signal: controller.signal }).catch(() => null),
-        (done) => setStage({ kind: "planning", read: done }),
-        controller.signal,
-      );
-      if (controller.signal.aborted) return;
-      setStage({
-        kind: "planned",
-        plan: repairPlan(members.map((run, index) => ({ ...run, debug: debugs[index] ?? null }))),
-      });
-    })();
-    return () => controller.abort();
-  }, [members, browserDwClient]);
-
-  const execute = async (plan: RepairPlan) => {
-    const signal = abortRef.current.signal;
-    const targets = plan.runs
-      .filter((run) => run.bucket === "repair")
-      .map(({ workflowId, runId }) => ({ workflowId, runId }));
-    setStage({ kind: "sending", plan, sent: 0, total: targets.length });
-    const sends = await mapBounded(
-      targets,
-      SEND_CONCURRENCY,
-      async (run): Promise<SendResult> => {
-        const sent = await sendRunAction(
-          namespace,
-          { action: "repair", workflowId: run.workflowId, runId: run.runId, requestId: newRequestId() },
-          signal,
-        );
-        if (!sent.ok) return { kind: "error", reason: sent.error.reason };
-        return sent.answer.result === "accepted"
-          ? { kind: "accepted", outcome: sent.answer.outcome }
-          : { kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome };
-      },
-      (done) => setStage({ kind: "sending", plan, sent: done, total: targets.length }),
-      signal,
-    );
-    const results = sends.map((send): SendResult => send ?? { kind: "error", reason: "aborted" });
-    const startedAt = Date.now();
-    let checks = 0;
-    for (;;) {
-      if (signal.aborted) return;
-      const follow = await mapBounded(
-        targets,
-        PLAN_CONCURRENCY,
-        (run, index) =>
-          results[index]?.kind === "accepted" ? followUp(browserDwClient, run, signal) : Promise.resolve(null),
-        undefined,
-        signal,
-      );
-      checks += 1;
-      const outcome = bulkOutcome(
-        results,
-        follow.map((entry) => entry ?? null),
-      );
-      const done = outcome.settled || Date.now() - startedAt > TRACK_FOR_MS;
-      setStage({ kind: "tracking", plan, outcome, checks, done });
-      // Once the repaired runs settled (or tracking gave up): those runs, the lists and the inbox re-read.
-      if (done) return void invalidateAfterBulkRepair(queryClient, namespace, targets);
-      await new Promise((resolve) => setTimeout(resolve, TRACK_INTERVAL_MS));
-    }
-  };
-
-  useEffect(() => () => abortRef.current.abort(), []);
-
-  const plan = stage.kind === "planning" ? null : stage.plan;
+  const flow = useMemo(() => repairFlow(namespace), [namespace]);
+  const { stage, execute } = useBulkRunner(namespace, members, flow);
+  const view = bulkView(stage);
+  const plan = view.plan;
   return (
     <div
       data-testid="bulk-repair"
-      data-stage={stage.kind}
+      data-stage={view.shown}
       className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h4 className="font-semibold">{t("title")}</h4>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
+      <BulkPanelHeader heading="h4" title={t("title")} closeLabel={t("close")} onClose={onClose} />
       <p data-testid="bulk-limits" className="text-xs text-fg-muted">
         {t("limits", {
           reads: WALK_LIMITS.bulkReadConcurrency,
@@ -176,17 +107,17 @@ export function BulkRepair({
         {left > 0 ? ` ${t("capped", { limit: WALK_LIMITS.bulkMaxRuns, total: allMembers.length })}` : ""}
       </p>
       <div role="status" aria-live="polite">
-        {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: members.length })}</p> : null}
+        {view.reads ? <p>{t("planning", view.reads)}</p> : null}
         {plan ? <PlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}
-        {stage.kind === "sending" ? (
-          <div data-testid="bulk-progress" className="mt-2 space-y-1">
-            <p>{t("sending", { sent: stage.sent, total: stage.total })}</p>
-            <progress max={stage.total || 1} value={stage.sent} className="w-full" aria-label={t("progressLabel")} />
-          </div>
+        {view.progress ? (
+          <BulkProgress
+            progress={view.progress}
+            text={t("sending", view.progress)}
+            label={t("progressLabel")}
+            className="mt-2 space-y-1"
+          />
         ) : null}
-        {stage.kind === "tracking" ? (
-          <OutcomeView outcome={stage.outcome} checks={stage.checks} done={stage.done} />
-        ) : null}
+        {view.outcome ? <OutcomeView outcome={view.outcome} checks={view.checks} done={view.done} /> : null}
       </div>
       {stage.kind === "planned" ? (
         <div className="flex items-center gap-3">
@@ -194,7 +125,7 @@ export function BulkRepair({
             variant="primary"
             data-testid="bulk-execute"
             disabled={!canAct || stage.plan.counts.repair === 0}
-            onClick={() => void execute(stage.plan)}
+            onClick={() => void execute()}
           >
             {t("execute", { count: stage.plan.counts.repair })}
           </Button>

@@ -1,33 +1,58 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { useQueryClient } from "@tanstack/react-query";
 import type { RunRef } from "@/lib/views/failure-groups";
-import type { BulkOutcome, SendResult } from "@/lib/confirm/bulk";
-import { bulkOutcome, mapBounded } from "@/lib/confirm/bulk";
-import type { StartAgainPlan } from "@/lib/confirm/bulk-start-again";
+import type { BulkOutcome, FollowUp } from "@/lib/confirm/bulk";
+import { bulkOutcome } from "@/lib/confirm/bulk";
+import type { BulkSent } from "@/lib/confirm/bulk-runner";
+import { bulkView } from "@/lib/confirm/bulk-runner";
+import type { PlannedStart, StartAgainPlan } from "@/lib/confirm/bulk-start-again";
 import { startAgainPlan } from "@/lib/confirm/bulk-start-again";
-import {
-  BULK_READ_CONCURRENCY,
-  BULK_SEND_CONCURRENCY,
-  BULK_TRACK_FOR_MS,
-  BULK_TRACK_INTERVAL_MS,
-  WALK_LIMITS,
-  boundedMembers,
-} from "@/lib/confirm/bulk-limits";
+import { BULK_TRACK_FOR_MS, WALK_LIMITS, boundedMembers } from "@/lib/confirm/bulk-limits";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
+import type { BulkFlow } from "@/components/actions/use-bulk-runner";
+import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { followUp } from "@/components/attention/bulk-repair";
 import { runHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
+import { BulkPanelHeader, BulkProgress } from "@/components/actions/bulk-panel";
 
-type Stage =
-  | { kind: "planned"; plan: StartAgainPlan }
-  | { kind: "sending"; plan: StartAgainPlan; sent: number; total: number }
-  | { kind: "tracking"; plan: StartAgainPlan; outcome: BulkOutcome; started: RunRef[]; checks: number; done: boolean };
+/** A start's result and the new run, as the server named it in its answer. */
+interface StartSent extends BulkSent {
+  started: RunRef | null;
+}
+
+type StartFlow = BulkFlow<RunRef, never, StartAgainPlan, PlannedStart, void, StartSent, FollowUp, BulkOutcome>;
+
+/** No dry-run reads (the plan is new ids); what is tracked is the new runs, not the old ones. */
+function startFlow(namespace: string): StartFlow {
+  const client = browserDwClientFor(namespace);
+  return {
+    plan: (members) => startAgainPlan(members, Date.now()),
+    sendTo: (plan) => plan.runs.filter((run) => run.bucket === "start"),
+    send: async ({ workflowId, runId, newWorkflowId }, _input, signal) => {
+      const request = { action: "startAgain" as const, workflowId, runId, requestId: newRequestId() };
+      const sent = await sendRunAction(namespace, { ...request, newWorkflowId: newWorkflowId ?? "" }, signal);
+      const started =
+        sent.ok && sent.answer.result === "accepted" && sent.answer.runId
+          ? { workflowId: sent.answer.workflowId, runId: sent.answer.runId }
+          : null;
+      return { result: toSendResult(sent), started };
+    },
+    follow: (_run, sent, signal) => (sent.started ? followUp(client, sent.started, signal) : Promise.resolve(null)),
+    outcome: (_plan, sends, follows) => bulkOutcome(sends, follows),
+    settled: (outcome) => outcome.settled,
+    trackForMs: BULK_TRACK_FOR_MS,
+    touched: (_runs, results) => startedRuns(results),
+  };
+}
+
+function startedRuns(results: readonly (StartSent | null)[]): RunRef[] {
+  return results.flatMap((sent) => (sent?.started ? [sent.started] : []));
+}
 
 const SAMPLES = 3;
 
@@ -50,86 +75,18 @@ export function BulkStartAgain({
   onClose: () => void;
 }) {
   const t = useTranslations("failures.bulk");
-  const queryClient = useQueryClient();
   const { planned: members, left } = useMemo(() => boundedMembers(allMembers), [allMembers]);
-  const [stage, setStage] = useState<Stage>(() => ({ kind: "planned", plan: startAgainPlan(members, Date.now()) }));
-  const abortRef = useRef<AbortController>(new AbortController());
-  useEffect(() => () => abortRef.current.abort(), []);
-  const client = browserDwClientFor(namespace);
-
-  const execute = async (plan: StartAgainPlan) => {
-    const signal = abortRef.current.signal;
-    const targets = plan.runs.filter((run) => run.bucket === "start");
-    setStage({ kind: "sending", plan, sent: 0, total: targets.length });
-    const answers = await mapBounded(
-      targets,
-      BULK_SEND_CONCURRENCY,
-      (run) =>
-        sendRunAction(
-          namespace,
-          {
-            action: "startAgain",
-            workflowId: run.workflowId,
-            runId: run.runId,
-            requestId: newRequestId(),
-            newWorkflowId: run.newWorkflowId ?? "",
-          },
-          signal,
-        ),
-      (done) => setStage({ kind: "sending", plan, sent: done, total: targets.length }),
-      signal,
-    );
-    const sends = answers.map((sent): SendResult => {
-      if (!sent) return { kind: "error", reason: "aborted" };
-      if (!sent.ok) return { kind: "error", reason: sent.error.reason };
-      return sent.answer.result === "accepted"
-        ? { kind: "accepted", outcome: sent.answer.outcome }
-        : { kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome };
-    });
-    // The new runs, as the server named them in its answers.
-    const started = answers.map((sent): RunRef | null =>
-      sent?.ok && sent.answer.result === "accepted" && sent.answer.runId
-        ? { workflowId: sent.answer.workflowId, runId: sent.answer.runId }
-        : null,
-    );
-    const startedAt = Date.now();
-    let checks = 0;
-    for (;;) {
-      if (signal.aborted) return;
-      const follow = await mapBounded(
-        started,
-        BULK_READ_CONCURRENCY,
-        (run) => (run ? followUp(client, run, signal) : Promise.resolve(null)),
-        undefined,
-        signal,
-      );
-      checks += 1;
-      const outcome = bulkOutcome(
-        sends,
-        follow.map((entry) => entry ?? null),
-      );
-      const done = outcome.settled || Date.now() - startedAt > BULK_TRACK_FOR_MS;
-      const refs = started.filter((run): run is RunRef => run !== null);
-      setStage({ kind: "tracking", plan, outcome, started: refs, checks, done });
-      if (done) return void invalidateAfterBulkRepair(queryClient, namespace, refs);
-      await new Promise((resolve) => setTimeout(resolve, BULK_TRACK_INTERVAL_MS));
-    }
-  };
-
-  const plan = stage.plan;
-  const samples = plan.runs.filter((run) => run.bucket === "start").slice(0, SAMPLES);
+  const flow = useMemo(() => startFlow(namespace), [namespace]);
+  const { stage, execute } = useBulkRunner(namespace, members, flow);
+  const view = bulkView(stage);
+  const plan = view.plan;
   return (
     <div
       data-testid="bulk-start-again"
-      data-stage={stage.kind}
+      data-stage={view.shown}
       className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h4 className="font-semibold">{t("title")}</h4>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
+      <BulkPanelHeader heading="h4" title={t("title")} closeLabel={t("close")} onClose={onClose} />
       <p className="text-xs text-fg-muted">
         {t("rule")}{" "}
         {t("limits", {
@@ -140,36 +97,29 @@ export function BulkStartAgain({
         {left > 0 ? ` ${t("capped", { limit: WALK_LIMITS.bulkMaxRuns, total: allMembers.length })}` : ""}
       </p>
       <div role="status" aria-live="polite" className="space-y-1">
-        <p data-testid="bulk-plan" data-start={plan.counts.start} className="font-medium">
-          {stage.kind === "planned" ? t("planHeading") : t("planExecuted")}{" "}
-          {t("planStart", { count: plan.counts.start })}
-          {plan.counts.skip_same_workflow ? ` ${t("planSkip", { count: plan.counts.skip_same_workflow })}` : ""}
-        </p>
-        <ul className="text-xs text-fg-muted">
-          {samples.map((run) => (
-            <li key={run.runId} className="break-all">
-              <span className="font-mono">{run.workflowId}</span> →{" "}
-              <span className="font-mono">{run.newWorkflowId}</span>
-            </li>
-          ))}
-        </ul>
-        {stage.kind === "sending" ? (
-          <div data-testid="bulk-progress">
-            <p>{t("sending", { sent: stage.sent, total: stage.total })}</p>
-            <progress max={stage.total || 1} value={stage.sent} className="w-full" aria-label={t("progressLabel")} />
-          </div>
+        {plan ? <StartPlan plan={plan} executed={stage.kind !== "planned"} /> : null}
+        {view.progress ? (
+          <BulkProgress progress={view.progress} text={t("sending", view.progress)} label={t("progressLabel")} />
         ) : null}
-        {stage.kind === "tracking" ? <StartOutcome namespace={namespace} stage={stage} /> : null}
+        {view.outcome ? (
+          <StartOutcome
+            namespace={namespace}
+            outcome={view.outcome}
+            started={stage.kind === "done" || stage.kind === "tracking" ? startedRuns(stage.results) : []}
+            checks={view.checks}
+            done={view.done}
+          />
+        ) : null}
       </div>
       {stage.kind === "planned" ? (
         <div className="flex items-center gap-3">
           <Button
             variant="primary"
             data-testid="bulk-execute"
-            disabled={!canAct || plan.counts.start === 0}
-            onClick={() => void execute(plan)}
+            disabled={!canAct || stage.plan.counts.start === 0}
+            onClick={() => void execute()}
           >
-            {t("execute", { count: plan.counts.start })}
+            {t("execute", { count: stage.plan.counts.start })}
           </Button>
           {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
         </div>
@@ -178,9 +128,40 @@ export function BulkStartAgain({
   );
 }
 
-function StartOutcome({ namespace, stage }: { namespace: string; stage: Extract<Stage, { kind: "tracking" }> }) {
+function StartPlan({ plan, executed }: { plan: StartAgainPlan; executed: boolean }) {
   const t = useTranslations("failures.bulk");
-  const { outcome, started, checks, done } = stage;
+  const samples = plan.runs.filter((run) => run.bucket === "start").slice(0, SAMPLES);
+  return (
+    <>
+      <p data-testid="bulk-plan" data-start={plan.counts.start} className="font-medium">
+        {executed ? t("planExecuted") : t("planHeading")} {t("planStart", { count: plan.counts.start })}
+        {plan.counts.skip_same_workflow ? ` ${t("planSkip", { count: plan.counts.skip_same_workflow })}` : ""}
+      </p>
+      <ul className="text-xs text-fg-muted">
+        {samples.map((run) => (
+          <li key={run.runId} className="break-all">
+            <span className="font-mono">{run.workflowId}</span> → <span className="font-mono">{run.newWorkflowId}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function StartOutcome({
+  namespace,
+  outcome,
+  started,
+  checks,
+  done,
+}: {
+  namespace: string;
+  outcome: BulkOutcome;
+  started: readonly RunRef[];
+  checks: number;
+  done: boolean;
+}) {
+  const t = useTranslations("failures.bulk");
   const categories = Object.entries(outcome.failedByCategory);
   return (
     <div

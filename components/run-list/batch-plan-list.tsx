@@ -3,6 +3,10 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { runHref } from "@/lib/routes/route-for";
+import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
+
+/** A cancel takes effect when the workflow's next task runs; a terminate at once. Tracking stops after this long. */
+export const BATCH_TRACK_FOR_MS = 2 * 60_000;
 
 export interface PlanRow {
   bucket: string;
@@ -74,5 +78,20 @@ export function SendTally({
         <p className="text-bad">{t("notApplied", { rejected: outcome.rejected, errors: outcome.errors })}</p>
       ) : null}
     </>
+  );
+}
+
+/** The bounds a runs-list batch keeps, stated on the panel. */
+export function BatchLimits() {
+  const t = useTranslations("runs.batch");
+  return (
+    <p className="text-xs text-fg-muted">
+      {t("limits", {
+        reads: WALK_LIMITS.bulkReadConcurrency,
+        sends: WALK_LIMITS.bulkSendConcurrency,
+        interval: WALK_LIMITS.trackIntervalSeconds,
+        minutes: BATCH_TRACK_FOR_MS / 60_000,
+      })}
+    </p>
   );
 }

@@ -1,20 +1,13 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
-import { useQueryClient } from "@tanstack/react-query";
-import type { SendResult } from "@/lib/confirm/bulk";
-import { mapBounded } from "@/lib/confirm/bulk";
+import type { BulkSent } from "@/lib/confirm/bulk-runner";
+import { bulkView } from "@/lib/confirm/bulk-runner";
 import type { ObservedEvent } from "@/lib/confirm/confirm";
 import { mergeEvents } from "@/lib/confirm/confirm";
-import {
-  BULK_READ_CONCURRENCY,
-  BULK_SEND_CONCURRENCY,
-  BULK_TRACK_INTERVAL_MS,
-  WALK_LIMITS,
-} from "@/lib/confirm/bulk-limits";
 import { parseSignalInput } from "@/lib/actions/contract";
-import type { SignalBatchOutcome, SignalPlan, SignalRunInput } from "@/lib/views/run-batch-signal";
+import type { SignalBatchOutcome, SignalFollowUpRead, SignalPlan, SignalRunInput } from "@/lib/views/run-batch-signal";
 import {
   SIGNAL_BUCKETS,
   batchAwaitedNames,
@@ -27,12 +20,13 @@ import {
 import { closestName } from "@/lib/views/signal-names";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { historyResumeToken } from "@/lib/dw/transport";
-import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
+import type { BulkFlow } from "@/components/actions/use-bulk-runner";
+import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { Button } from "@/components/ui/button";
-import { BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
+import { BulkPanelHeader } from "@/components/actions/bulk-panel";
+import { BATCH_TRACK_FOR_MS, BatchLimits, BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
 import type { BatchTarget } from "@/components/run-list/runs-batch";
-import { BATCH_TRACK_FOR_MS } from "@/components/run-list/runs-batch";
 
 /** History pages (of 1000) one run's dry-run read walks at most; a longer run is planned from what was read. */
 const HISTORY_PAGES = 20;
@@ -45,12 +39,6 @@ interface RunRead {
   events: ObservedEvent[];
   cursor: string | null;
 }
-
-type Stage =
-  | { kind: "planning"; read: number }
-  | { kind: "planned" }
-  | { kind: "sending"; plan: SignalPlan; sent: number; total: number }
-  | { kind: "tracking"; plan: SignalPlan; outcome: SignalBatchOutcome; checks: number; done: boolean };
 
 /** Reads the run's history on from `read.cursor`, merging into `read.events`. */
 async function readOn(client: Client, run: BatchTarget, read: Pick<RunRead, "events" | "cursor">, signal: AbortSignal) {
@@ -87,22 +75,55 @@ async function readRun(client: Client, run: BatchTarget, signal: AbortSignal): P
   }
 }
 
-async function sendSignal(
-  namespace: string,
-  run: BatchTarget,
-  signalName: string,
-  input: unknown[],
-  signal: AbortSignal,
-): Promise<{ result: SendResult; commandId: string | null }> {
-  const request = { action: "signal" as const, ...run, signalName, input, requestId: newRequestId() };
-  const sent = await sendRunAction(namespace, request, signal);
-  if (!sent.ok) return { result: { kind: "error", reason: sent.error.reason }, commandId: null };
-  if (sent.answer.result !== "accepted")
-    return {
-      result: { kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome },
-      commandId: null,
-    };
-  return { result: { kind: "accepted", outcome: sent.answer.outcome }, commandId: sent.answer.commandId };
+/** A signal's result and its command id, which the SignalReceived that records it carries. */
+interface SignalSent extends BulkSent {
+  commandId: string | null;
+}
+
+/** What the operator gave at send time: the name of the frozen plan and the parsed arguments. */
+interface SignalInput {
+  name: string;
+  args: unknown[];
+}
+
+type SignalFlow = BulkFlow<
+  BatchTarget,
+  RunRead,
+  SignalPlan,
+  RunRead,
+  SignalInput,
+  SignalSent,
+  SignalFollowUpRead,
+  SignalBatchOutcome
+>;
+
+/** Everything but the plan, which follows the typed name. */
+function signalFlow(namespace: string, plan: SignalFlow["plan"]): SignalFlow {
+  const client = browserDwClientFor(namespace);
+  return {
+    read: (run, signal) => readRun(client, run, signal),
+    plan,
+    sendTo: (planned, reads) =>
+      reads.filter((_, index) => isSignalSend(planned.runs[index]?.bucket ?? "skip_unreadable")),
+    send: async (run, { name, args }, signal) => {
+      const { workflowId, runId } = run.input;
+      const request = { action: "signal" as const, workflowId, runId, signalName: name, input: args };
+      const sent = await sendRunAction(namespace, { ...request, requestId: newRequestId() }, signal);
+      const accepted = sent.ok && sent.answer.result === "accepted";
+      return { result: toSendResult(sent), commandId: accepted ? sent.answer.commandId : null };
+    },
+    follow: async (run, sent, signal) => {
+      const next = await readOn(client, run.input, run, signal).catch(() => null);
+      if (!next) return null;
+      Object.assign(run, next); // the next check reads on from here
+      const recorded = recordedSignalSequence(sent.commandId, run.events) !== null;
+      return { recorded, awaited: recorded ? runAwaitedNames(run.events, null) : [] };
+    },
+    outcome: (planned, sends, follows) => signalBatchOutcome(planned.name, sends, follows),
+    settled: (outcome) => outcome.settled,
+    trackForMs: BATCH_TRACK_FOR_MS,
+    touched: (runs) => runs.map((run) => run.input),
+  };
 }
 
 /**
@@ -125,90 +146,25 @@ export function RunsBatchSignal({
   onClose: () => void;
 }) {
   const t = useTranslations("runs.batch");
-  const queryClient = useQueryClient();
-  const [stage, setStage] = useState<Stage>({ kind: "planning", read: 0 });
-  const [reads, setReads] = useState<RunRead[]>([]);
   const [name, setName] = useState("");
   const [args, setArgs] = useState("");
-  const abortRef = useRef(new AbortController());
-
-  useEffect(() => {
-    const controller = new AbortController();
-    abortRef.current = controller;
-    const client = browserDwClientFor(namespace);
-    void (async () => {
-      const read = await mapBounded(
-        targets,
-        BULK_READ_CONCURRENCY,
-        (run) => readRun(client, run, controller.signal),
-        (done) => setStage({ kind: "planning", read: done }),
-        controller.signal,
-      );
-      if (controller.signal.aborted) return;
-      // readRun never throws, so every entry is there once the walk was not aborted.
-      setReads(read.filter((entry): entry is RunRead => entry !== undefined));
-      setStage({ kind: "planned" });
-    })();
-    return () => controller.abort();
-  }, [namespace, targets]);
-
-  useEffect(() => () => abortRef.current.abort(), []);
-
+  const planFor = useCallback(
+    (_targets: readonly BatchTarget[], reads: readonly RunRead[]) =>
+      signalBatchPlan(
+        name,
+        reads.map((read) => read.input),
+      ),
+    [name],
+  );
+  const flow = useMemo(() => signalFlow(namespace, planFor), [namespace, planFor]);
+  const { stage, reads, execute } = useBulkRunner(namespace, targets, flow);
+  const view = bulkView(stage);
   const inputs = useMemo(() => reads.map((read) => read.input), [reads]);
   const offered = useMemo(() => batchAwaitedNames(inputs), [inputs]);
-  const livePlan = useMemo(() => signalBatchPlan(name, inputs), [name, inputs]);
   const parsedArgs = parseSignalInput(args);
-
-  const execute = async (plan: SignalPlan, input: unknown[]) => {
-    const signal = abortRef.current.signal;
-    const client = browserDwClientFor(namespace);
-    const sendTo = reads.filter((_, index) => isSignalSend(plan.runs[index]?.bucket ?? "skip_unreadable"));
-    setStage({ kind: "sending", plan, sent: 0, total: sendTo.length });
-    const sends = await mapBounded(
-      sendTo,
-      BULK_SEND_CONCURRENCY,
-      (run) => sendSignal(namespace, run.input, plan.name, input, signal),
-      (done) => setStage({ kind: "sending", plan, sent: done, total: sendTo.length }),
-      signal,
-    );
-    const results = sends.map((send): SendResult => send?.result ?? { kind: "error", reason: "aborted" });
-    const startedAt = Date.now();
-    for (let checks = 1; !signal.aborted; checks++) {
-      const follow = await mapBounded(
-        sendTo,
-        BULK_READ_CONCURRENCY,
-        async (run, index) => {
-          const commandId = sends[index]?.commandId ?? null;
-          if (results[index]?.kind !== "accepted") return null;
-          const next = await readOn(client, run.input, run, signal).catch(() => null);
-          if (!next) return null;
-          Object.assign(run, next); // the next check reads on from here
-          const recorded = recordedSignalSequence(commandId, run.events) !== null;
-          return { recorded, awaited: recorded ? runAwaitedNames(run.events, null) : [] };
-        },
-        undefined,
-        signal,
-      );
-      const outcome = signalBatchOutcome(
-        plan.name,
-        results,
-        follow.map((entry) => entry ?? null),
-      );
-      const done = outcome.settled || Date.now() - startedAt > BATCH_TRACK_FOR_MS;
-      setStage({ kind: "tracking", plan, outcome, checks, done });
-      if (done)
-        return void invalidateAfterBulkRepair(
-          queryClient,
-          namespace,
-          sendTo.map((run) => run.input),
-        );
-      await new Promise((resolve) => setTimeout(resolve, BULK_TRACK_INTERVAL_MS));
-    }
-  };
-
-  const plan = stage.kind === "planned" ? livePlan : stage.kind === "planning" ? null : stage.plan;
+  const plan = view.plan;
   const closest =
-    livePlan.counts.unawaited > 0 && name.trim() !== ""
+    stage.kind === "planned" && stage.plan.counts.unawaited > 0 && name.trim() !== ""
       ? closestName(
           name.trim(),
           offered.map((o) => o.name),
@@ -218,30 +174,18 @@ export function RunsBatchSignal({
     <section
       data-testid="runs-batch"
       data-action="signal"
-      data-stage={stage.kind}
+      data-stage={view.shown}
       aria-label={t("title.signal")}
       className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h2 className="font-semibold">{t("title.signal")}</h2>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
-      <p className="text-xs text-fg-muted">
-        {t("limits", {
-          reads: WALK_LIMITS.bulkReadConcurrency,
-          sends: WALK_LIMITS.bulkSendConcurrency,
-          interval: WALK_LIMITS.trackIntervalSeconds,
-          minutes: BATCH_TRACK_FOR_MS / 60_000,
-        })}
-      </p>
+      <BulkPanelHeader heading="h2" title={t("title.signal")} closeLabel={t("close")} onClose={onClose} />
+      <BatchLimits />
       {stage.kind === "planned" ? (
         <form
           className="space-y-2"
           onSubmit={(event) => {
             event.preventDefault();
-            if (parsedArgs.ok) void execute(livePlan, parsedArgs.value);
+            if (parsedArgs.ok) void execute({ name: stage.plan.name, args: parsedArgs.value });
           }}
         >
           <div className="flex flex-wrap items-start gap-3">
@@ -298,7 +242,7 @@ export function RunsBatchSignal({
             >
               <span>
                 <span aria-hidden="true">⚠ </span>
-                {t("signal.warning", { count: livePlan.counts.unawaited, name: name.trim() })}
+                {t("signal.warning", { count: stage.plan.counts.unawaited, name: name.trim() })}
               </span>
               <Button size="xs" variant="primary" onClick={() => setName(closest)}>
                 {t("signal.useClosest", { closest })}
@@ -310,23 +254,21 @@ export function RunsBatchSignal({
               type="submit"
               variant="primary"
               data-testid="runs-batch-execute"
-              disabled={!canAct || livePlan.sendCount === 0 || name.trim() === "" || !parsedArgs.ok}
+              disabled={!canAct || stage.plan.sendCount === 0 || name.trim() === "" || !parsedArgs.ok}
             >
-              {t("execute.signal", { count: livePlan.sendCount })}
+              {t("execute.signal", { count: stage.plan.sendCount })}
             </Button>
             {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
           </div>
         </form>
       ) : null}
       <div role="status" aria-live="polite">
-        {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: targets.length })}</p> : null}
+        {view.reads ? <p>{t("planning", view.reads)}</p> : null}
         {plan && plan.name !== "" ? (
           <SignalPlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} />
         ) : null}
-        {stage.kind === "sending" ? <p>{t("sending", { sent: stage.sent, total: stage.total })}</p> : null}
-        {stage.kind === "tracking" ? (
-          <SignalOutcomeView outcome={stage.outcome} name={stage.plan.name} done={stage.done} />
-        ) : null}
+        {view.progress ? <p>{t("sending", view.progress)}</p> : null}
+        {plan && view.outcome ? <SignalOutcomeView outcome={view.outcome} name={plan.name} done={view.done} /> : null}
       </div>
     </section>
   );

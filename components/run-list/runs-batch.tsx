@@ -1,44 +1,61 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
-import { useQueryClient } from "@tanstack/react-query";
-import type { SendResult } from "@/lib/confirm/bulk";
-import { mapBounded } from "@/lib/confirm/bulk";
-import {
-  BULK_READ_CONCURRENCY,
-  BULK_SEND_CONCURRENCY,
-  BULK_TRACK_INTERVAL_MS,
-  WALK_LIMITS,
-} from "@/lib/confirm/bulk-limits";
-import type { BatchAction, BatchFollowUp, BatchOutcome, BatchPlan } from "@/lib/views/run-batch";
+import type { BulkSent } from "@/lib/confirm/bulk-runner";
+import { bulkView } from "@/lib/confirm/bulk-runner";
+import type { BatchAction, BatchFollowUp, BatchOutcome, BatchPlan, BatchPlannedRun } from "@/lib/views/run-batch";
 import { BATCH_BUCKETS, batchOutcome, batchPlan } from "@/lib/views/run-batch";
+import type { RunDescription } from "@/lib/dw/schemas-workflows";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
+import type { BulkFlow } from "@/components/actions/use-bulk-runner";
+import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { Button } from "@/components/ui/button";
-import { BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
-
-/** A cancel takes effect when the workflow's next task runs; a terminate at once. Tracking stops after this long. */
-export const BATCH_TRACK_FOR_MS = 2 * 60_000;
+import { BulkPanelHeader } from "@/components/actions/bulk-panel";
+import { BATCH_TRACK_FOR_MS, BatchLimits, BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
 
 export interface BatchTarget {
   workflowId: string;
   runId: string;
 }
 
-type Stage =
-  | { kind: "planning"; read: number }
-  | { kind: "planned"; plan: BatchPlan }
-  | { kind: "sending"; plan: BatchPlan; sent: number; total: number }
-  | { kind: "tracking"; plan: BatchPlan; outcome: BatchOutcome; checks: number; done: boolean };
+type CancelFlow = BulkFlow<
+  BatchTarget,
+  RunDescription | null,
+  BatchPlan,
+  BatchPlannedRun,
+  string,
+  BulkSent,
+  BatchFollowUp,
+  BatchOutcome
+>;
 
-async function sendOne(namespace: string, action: BatchAction, run: BatchTarget, reason: string, signal: AbortSignal) {
-  const sent = await sendRunAction(namespace, { action, ...run, reason, requestId: newRequestId() }, signal);
-  if (!sent.ok) return { kind: "error", reason: sent.error.reason } satisfies SendResult;
-  return sent.answer.result === "accepted"
-    ? ({ kind: "accepted", outcome: sent.answer.outcome } satisfies SendResult)
-    : ({ kind: "rejected", reason: sent.answer.rejectionReason ?? sent.answer.outcome } satisfies SendResult);
+/** The dry run is a fresh describe of each run; a run counts as done once it is closed. */
+function cancelFlow(namespace: string, action: BatchAction): CancelFlow {
+  const client = browserDwClientFor(namespace);
+  return {
+    read: (run, signal) => client.describeRun(run.workflowId, run.runId, { signal }).catch(() => null),
+    plan: (targets, described) =>
+      batchPlan(
+        action,
+        targets.map((run, index) => ({ ...run, describe: described[index] ?? null })),
+      ),
+    sendTo: (plan) => plan.runs.filter((run) => run.bucket === "send"),
+    send: async ({ workflowId, runId }, reason, signal) => ({
+      result: toSendResult(
+        await sendRunAction(namespace, { action, workflowId, runId, reason, requestId: newRequestId() }, signal),
+      ),
+    }),
+    follow: async (run, _sent, signal) => {
+      const described = await client.describeRun(run.workflowId, run.runId, { signal }).catch(() => null);
+      return described ? { status: described.status, isTerminal: described.is_terminal } : null;
+    },
+    outcome: (_plan, sends, follows) => batchOutcome(sends, follows),
+    settled: (outcome) => outcome.settled,
+    trackForMs: BATCH_TRACK_FOR_MS,
+    touched: (runs) => runs,
+  };
 }
 
 /**
@@ -62,108 +79,34 @@ export function RunsBatch({
   onClose: () => void;
 }) {
   const t = useTranslations("runs.batch");
-  const queryClient = useQueryClient();
-  const [stage, setStage] = useState<Stage>({ kind: "planning", read: 0 });
   const [reason, setReason] = useState("");
-  const abortRef = useRef(new AbortController());
+  const flow = useMemo(() => cancelFlow(namespace, action), [namespace, action]);
+  const { stage, execute } = useBulkRunner(namespace, targets, flow);
+  const view = bulkView(stage);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    abortRef.current = controller;
-    const client = browserDwClientFor(namespace);
-    void (async () => {
-      const described = await mapBounded(
-        targets,
-        BULK_READ_CONCURRENCY,
-        (run) => client.describeRun(run.workflowId, run.runId, { signal: controller.signal }).catch(() => null),
-        (done) => setStage({ kind: "planning", read: done }),
-        controller.signal,
-      );
-      if (controller.signal.aborted) return;
-      const plan = batchPlan(
-        action,
-        targets.map((run, index) => ({ ...run, describe: described[index] ?? null })),
-      );
-      setStage({ kind: "planned", plan });
-    })();
-    return () => controller.abort();
-  }, [namespace, action, targets]);
-
-  const execute = async (plan: BatchPlan) => {
-    const signal = abortRef.current.signal;
-    const client = browserDwClientFor(namespace);
-    const sendTo = plan.runs.filter((run) => run.bucket === "send");
-    setStage({ kind: "sending", plan, sent: 0, total: sendTo.length });
-    const sends = await mapBounded(
-      sendTo,
-      BULK_SEND_CONCURRENCY,
-      (run) => sendOne(namespace, action, run, reason.trim(), signal),
-      (done) => setStage({ kind: "sending", plan, sent: done, total: sendTo.length }),
-      signal,
-    );
-    const results = sends.map((send): SendResult => send ?? { kind: "error", reason: "aborted" });
-    const startedAt = Date.now();
-    for (let checks = 1; !signal.aborted; checks++) {
-      const follow = await mapBounded(
-        sendTo,
-        BULK_READ_CONCURRENCY,
-        async (run, index): Promise<BatchFollowUp | null> => {
-          if (results[index]?.kind !== "accepted") return null;
-          const described = await client.describeRun(run.workflowId, run.runId, { signal }).catch(() => null);
-          return described ? { status: described.status, isTerminal: described.is_terminal } : null;
-        },
-        undefined,
-        signal,
-      );
-      const outcome = batchOutcome(
-        results,
-        follow.map((entry) => entry ?? null),
-      );
-      const done = outcome.settled || Date.now() - startedAt > BATCH_TRACK_FOR_MS;
-      setStage({ kind: "tracking", plan, outcome, checks, done });
-      // The runs, the list and the inbox re-read once the commands settled (or tracking gave up).
-      if (done) return void invalidateAfterBulkRepair(queryClient, namespace, sendTo);
-      await new Promise((resolve) => setTimeout(resolve, BULK_TRACK_INTERVAL_MS));
-    }
-  };
-
-  useEffect(() => () => abortRef.current.abort(), []);
-
-  const plan = stage.kind === "planning" ? null : stage.plan;
+  const plan = view.plan;
   return (
     <section
       data-testid="runs-batch"
       data-action={action}
-      data-stage={stage.kind}
+      data-stage={view.shown}
       aria-label={t(`title.${action}`)}
       className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
     >
-      <div className="flex items-center justify-between">
-        <h2 className="font-semibold">{t(`title.${action}`)}</h2>
-        <Button variant="link" onClick={onClose} className="text-xs text-fg-muted underline">
-          {t("close")}
-        </Button>
-      </div>
-      <p className="text-xs text-fg-muted">
-        {t("limits", {
-          reads: WALK_LIMITS.bulkReadConcurrency,
-          sends: WALK_LIMITS.bulkSendConcurrency,
-          interval: WALK_LIMITS.trackIntervalSeconds,
-          minutes: BATCH_TRACK_FOR_MS / 60_000,
-        })}
-      </p>
+      <BulkPanelHeader heading="h2" title={t(`title.${action}`)} closeLabel={t("close")} onClose={onClose} />
+      <BatchLimits />
       <div role="status" aria-live="polite">
-        {stage.kind === "planning" ? <p>{t("planning", { read: stage.read, total: targets.length })}</p> : null}
+        {view.reads ? <p>{t("planning", view.reads)}</p> : null}
         {plan ? <BatchPlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}
-        {stage.kind === "sending" ? <p>{t("sending", { sent: stage.sent, total: stage.total })}</p> : null}
-        {stage.kind === "tracking" ? <BatchOutcomeView outcome={stage.outcome} done={stage.done} /> : null}
+        {view.progress ? <p>{t("sending", view.progress)}</p> : null}
+        {view.outcome ? <BatchOutcomeView outcome={view.outcome} done={view.done} /> : null}
       </div>
       {stage.kind === "planned" ? (
         <form
           className="flex flex-wrap items-end gap-3"
           onSubmit={(event) => {
             event.preventDefault();
-            void execute(stage.plan);
+            void execute(reason.trim());
           }}
         >
           <label className="flex flex-col text-xs text-fg-muted">
