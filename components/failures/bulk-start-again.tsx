@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { RunRef } from "@/lib/views/failure-groups";
 import type { BulkOutcome, FollowUp } from "@/lib/confirm/bulk";

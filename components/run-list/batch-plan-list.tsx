@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { runHref } from "@/lib/routes/route-for";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";

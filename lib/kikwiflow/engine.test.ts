@@ -214,10 +214,12 @@ describe("Kikwiflow engine over HTTP", () => {
 
   it("opens an incident at once for a configured fatal exception, whatever retries were left", async () => {
     const started = await start("kiki-fatal");
+    // The in-memory store writes the incident before the task's ERROR state: a snapshot between the
+    // two shows an open incident beside a PENDING task (seen once under load), so wait for both.
     const failed = await waitFor(
       () => kiki.getSnapshot(started.id),
-      (s) => openIncidents(s).length === 1,
-      "the incident",
+      (s) => openIncidents(s).length === 1 && s.executableTasks[0]?.status === "ERROR",
+      "the incident and the task in ERROR",
     );
     expect(onlyTask(failed)).toMatchObject({
       status: "ERROR",
