@@ -41,9 +41,7 @@ export function usePulse(definitionId: string): { state: PulseState; snapshot: P
       setState(stateRef.current);
       return { before, after: stateRef.current };
     };
-    stateRef.current = INITIAL_PULSE_STATE;
-    setState(INITIAL_PULSE_STATE);
-    setSnapshot(null);
+    // A different definition is a different page (a new mount), so nothing is reset here.
 
     const reconnect = (problem?: string) => {
       if (stopped) return;
