@@ -23,7 +23,8 @@ test("definitions list → definition with live pulse counts that move when an i
   await expect(page).toHaveURL(/\/kikwiflow\/definitions\/[0-9a-f-]{36}$/);
   const nodes = page.getByTestId("kikwiflow-node-row");
   await expect(nodes.locator("td:first-child span.font-mono")).toHaveText(["START", "POST_LEDGER", "REVIEW", "END"]);
-  const task = nodes.filter({ hasText: "POST_LEDGER" });
+  // Rows are in flow order (checked above); START names POST_LEDGER as its target, so pick by place.
+  const task = nodes.nth(1);
   await expect(task).toContainText("REVIEW");
   await expect(task.getByTestId("kikwiflow-task-policy")).toContainText("LINEAR");
   await expect(page.getByTestId("kikwiflow-pulse-status")).toHaveAttribute("data-phase", "live");
