@@ -44,6 +44,13 @@ test("definitions list → definition with live pulse counts that move when an i
   // The instance page names its definition with a link back to this screen.
   const definitionUrl = page.url();
   await page.goto(`/kikwiflow/instances/${started.id}`);
+  // Its attempts trail shows the failed execution (FLOW_NODE_FINISHED, ERROR) with the stack trace.
+  const failure = page.getByTestId("kikwiflow-trail-failure").first();
+  await expect(failure).toContainText("POST_LEDGER");
+  await expect(failure).toContainText("Ledger entry checksum mismatch");
+  await failure.getByTestId("kikwiflow-stack-trace").locator("summary").click();
+  await expect(failure.locator("pre")).toContainText("LedgerCorruptedException");
+  await snapBothThemes(page, "kikwiflow-instance-failed-executions");
   await page.getByTestId("kikwiflow-instance-definition-link").click();
   await expect(page).toHaveURL(definitionUrl);
 });

@@ -234,6 +234,25 @@ export const retryScheduledPayloadSchema = z.looseObject({
 });
 export type RetryScheduledPayload = z.infer<typeof retryScheduledPayloadSchema>;
 
+/**
+ * kikwi-model/.../event/FlowNodeFinished.java@3b62f35: one per node left. On a failed execution
+ * `nodeExecutionStatus` is ERROR and the error fields are set (CriticalEventRecorder.recordFlowNodeFinished:
+ * the exception's class, message and the stack trace as FailureHandler.getStackTrace writes it).
+ */
+export const flowNodeFinishedPayloadSchema = z.looseObject({
+  flowNodeDefinitionId: str,
+  flowNodeType: str,
+  flowNodeName: str,
+  startedAt: instant,
+  finishedAt: instant,
+  nodeExecutionStatus: str,
+  interruptedByNodeDefinitionId: str,
+  errorType: str,
+  errorMessage: str,
+  errorStackTrace: str,
+});
+export type FlowNodeFinishedPayload = z.infer<typeof flowNodeFinishedPayloadSchema>;
+
 /** kikwi-model/.../event/IncidentCreated.java@3b62f35 */
 export const incidentCreatedPayloadSchema = z.looseObject({ incidentId: z.string(), ...incidentFactsShape });
 export type IncidentCreatedPayload = z.infer<typeof incidentCreatedPayloadSchema>;
