@@ -5,7 +5,7 @@ import { KikwiflowInstancesScreen } from "@/components/kikwiflow/instances-scree
 import { PageHeader } from "@/components/ui/page-header";
 import Link from "next/link";
 import { getConfig } from "@/lib/server/config";
-import { KIKWIFLOW_ATTENTION_HREF } from "@/lib/routes/route-for";
+import { KIKWIFLOW_ATTENTION_HREF, KIKWIFLOW_DEFINITIONS_HREF } from "@/lib/routes/route-for";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("kikwiflow.list");
@@ -20,13 +20,22 @@ export default async function KikwiflowPage() {
   return (
     <>
       <PageHeader title={t("title")} description={t("description", { host: settings.host })}>
-        <Link
-          href={KIKWIFLOW_ATTENTION_HREF}
-          className="text-sm text-accent hover:underline"
-          data-testid="kikwiflow-attention-link"
-        >
-          {t("attention")}
-        </Link>
+        <span className="flex flex-wrap gap-4">
+          <Link
+            href={KIKWIFLOW_DEFINITIONS_HREF}
+            className="text-sm text-accent hover:underline"
+            data-testid="kikwiflow-definitions-link"
+          >
+            {t("definitions")}
+          </Link>
+          <Link
+            href={KIKWIFLOW_ATTENTION_HREF}
+            className="text-sm text-accent hover:underline"
+            data-testid="kikwiflow-attention-link"
+          >
+            {t("attention")}
+          </Link>
+        </span>
       </PageHeader>
       <KikwiflowInstancesScreen />
     </>

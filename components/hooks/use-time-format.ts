@@ -39,6 +39,18 @@ export function useTimeFormat() {
         timeZoneName: "short",
       }).format(date);
     },
+    /** 24-hour time of day with seconds ("14:03:07"): for a status line about the last few minutes. */
+    clock(value: string | number | null | undefined): string {
+      const date = parseTimestamp(value ?? null);
+      if (!date) return "–";
+      return dateTimeFormat(locale, {
+        timeZone,
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+        hourCycle: HOUR_CYCLE,
+      }).format(date);
+    },
     /**
      * "3 min ago" against `now` (a {@link useTicker} value, so only screens that show ages re-render):
      * for columns an operator scans; pair it with the absolute time in a title.

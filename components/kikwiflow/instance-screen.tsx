@@ -15,7 +15,7 @@ import {
   retryKikwiflowIncident,
 } from "@/lib/queries/kikwiflow";
 import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
-import { KIKWIFLOW_HREF } from "@/lib/routes/route-for";
+import { KIKWIFLOW_HREF, kikwiflowDefinitionHref } from "@/lib/routes/route-for";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -36,7 +36,13 @@ function InstanceHeader({ instance, definition }: { instance: ProcessInstance; d
       t("definition"),
       <span key="d" title={instance.processDefinitionId}>
         {definition?.name ? `${definition.name} · ` : ""}
-        <span className="font-mono text-xs">{definitionText(instance.processDefinitionId, definition)}</span>
+        <Link
+          href={kikwiflowDefinitionHref(instance.processDefinitionId)}
+          className="font-mono text-xs text-accent hover:underline"
+          data-testid="kikwiflow-instance-definition-link"
+        >
+          {definitionText(instance.processDefinitionId, definition)}
+        </Link>
       </span>,
     ],
     [t("businessKey"), instance.businessKey ?? "–"],

@@ -1,17 +1,19 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import type { ExecutableTask } from "@/lib/kikwiflow/schemas";
+import type { ExecutableTask, RetryPolicy } from "@/lib/kikwiflow/schemas";
 import { retryForecast } from "@/lib/kikwiflow/retry-policy";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { Muted, Section } from "@/components/run-detail/section";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 
-/** The policy in the words of Durable Workflow's activity card: executions allowed and the backoff list. */
-function PolicyLine({ task }: { task: ExecutableTask }) {
+/**
+ * The policy in the words of Durable Workflow's activity card: executions allowed and the backoff
+ * list. Shared with the definition screen, which shows it per task node.
+ */
+export function RetryPolicySummary({ policy }: { policy: RetryPolicy | null | undefined }) {
   const t = useTranslations("kikwiflow.tasks");
-  const policy = task.retryPolicy;
   if (!policy) return <span data-testid="kikwiflow-task-policy">{t("noPolicy")}</span>;
   const forecast = retryForecast(policy);
   return (
@@ -52,7 +54,7 @@ function TaskCard({ task }: { task: ExecutableTask }) {
           {t("retriesLeft", { count: task.retries ?? 0 })}
         </span>
         <span className="text-xs text-fg-muted">
-          <PolicyLine task={task} />
+          <RetryPolicySummary policy={task.retryPolicy} />
         </span>
         {task.dueDate && task.status === "PENDING" ? (
           <Pill tone="info">{t("nextDue", { time: time.dateTime(task.dueDate) })}</Pill>

@@ -34,6 +34,8 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
     "breakwater",
     "kikwiflow",
     "utc",
+    // The engine's own metric name (KKFMetrics.sla).
+    "sla",
     "workflow",
     "id",
     "json",

@@ -1,4 +1,6 @@
 import {
+  type FlowNodeFinishedPayload,
+  flowNodeFinishedPayloadSchema,
   type HistoryEvent,
   type IncidentCreatedPayload,
   incidentCreatedPayloadSchema,
@@ -39,4 +41,11 @@ export function retryScheduledEvents(events: readonly HistoryEvent[]): TypedEven
 /** INCIDENT_CREATED: the moment retries ran out, a fatal exception hit, or a business error went unhandled. */
 export function incidentCreatedEvents(events: readonly HistoryEvent[]): TypedEvent<IncidentCreatedPayload>[] {
   return pick(events, "INCIDENT_CREATED", (p) => incidentCreatedPayloadSchema.safeParse(p));
+}
+
+/** FLOW_NODE_FINISHED with status ERROR: each failed execution, with its exception and stack trace. */
+export function failedExecutionEvents(events: readonly HistoryEvent[]): TypedEvent<FlowNodeFinishedPayload>[] {
+  return pick(events, "FLOW_NODE_FINISHED", (p) => flowNodeFinishedPayloadSchema.safeParse(p)).filter(
+    (e) => e.payload.nodeExecutionStatus === "ERROR",
+  );
 }

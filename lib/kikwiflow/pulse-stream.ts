@@ -6,6 +6,10 @@ import {
   kikwiflowErrorFromResponse,
 } from "./errors";
 import { type PulseSnapshot, pulseSnapshotSchema } from "./schemas";
+import { sseData } from "./sse";
+
+// In a zod-free module so the browser can read the console's own relay with it.
+export { sseData } from "./sse";
 
 /**
  * `GET /pulse/process-definition/{id}/snapshot/stream`: Server-Sent Events, one unnamed `data:` frame
@@ -22,37 +26,6 @@ export interface PulseStreamRequest {
   /** Bound on the wait for the response headers; the stream itself is open-ended. */
   connectTimeoutMs: number;
   signal?: AbortSignal;
-}
-
-/** Splits an SSE byte stream into the `data` of each event (multi-line data joined with "\n"). */
-export async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let data: string[] = [];
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
-        if (line === "") {
-          if (data.length > 0) yield data.join("\n");
-          data = [];
-        } else if (line.startsWith("data:")) {
-          data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
-        }
-        // `event:`, `id:`, `retry:` and `:` comments carry nothing the console reads.
-      }
-    }
-  } finally {
-    // Also on an early `break` by the consumer: cancelling closes the connection, so the engine's
-    // emitter sees the disconnect and stops polling for this subscriber.
-    await reader.cancel().catch(() => undefined);
-  }
 }
 
 export async function* pulseSnapshots(request: PulseStreamRequest): AsyncGenerator<PulseSnapshot> {

@@ -234,11 +234,35 @@ export const retryScheduledPayloadSchema = z.looseObject({
 });
 export type RetryScheduledPayload = z.infer<typeof retryScheduledPayloadSchema>;
 
+/**
+ * kikwi-model/.../event/FlowNodeFinished.java@3b62f35: one per node left. On a failed execution
+ * `nodeExecutionStatus` is ERROR and the error fields are set (CriticalEventRecorder.recordFlowNodeFinished:
+ * the exception's class, message and the stack trace as FailureHandler.getStackTrace writes it).
+ */
+export const flowNodeFinishedPayloadSchema = z.looseObject({
+  flowNodeDefinitionId: str,
+  flowNodeType: str,
+  flowNodeName: str,
+  startedAt: instant,
+  finishedAt: instant,
+  nodeExecutionStatus: str,
+  interruptedByNodeDefinitionId: str,
+  errorType: str,
+  errorMessage: str,
+  errorStackTrace: str,
+});
+export type FlowNodeFinishedPayload = z.infer<typeof flowNodeFinishedPayloadSchema>;
+
 /** kikwi-model/.../event/IncidentCreated.java@3b62f35 */
 export const incidentCreatedPayloadSchema = z.looseObject({ incidentId: z.string(), ...incidentFactsShape });
 export type IncidentCreatedPayload = z.infer<typeof incidentCreatedPayloadSchema>;
 
-/** kikwi-model/.../stats/KKFMetrics.java@3b62f35 */
+/**
+ * kikwi-model/.../stats/KKFMetrics.java@3b62f35 — all the engine counts per node. `running` is every
+ * ExecutableTask (ERROR included) or uncorrelated ExternalTask now on the node, `fail` those in ERROR,
+ * `sla` a percentage (the in-memory store always writes 100.0); there is no completed count
+ * (InMemoryKikwiEngineRepository.getMetricsByNodeForProcessDefinition@3b62f35).
+ */
 export const metricsSchema = z.looseObject({
   running: count,
   sla: z.number().nullish(),
@@ -246,14 +270,50 @@ export const metricsSchema = z.looseObject({
 });
 export type PulseMetrics = z.infer<typeof metricsSchema>;
 
-/** A node of the pulse snapshot (KKFFlowNodeDefinition and its subtypes); only what the console reads. */
-export const pulseFlowNodeSchema = z.looseObject({
+/** kikwi-model/.../definition/process/elements/LayoutCoordinates (x, y of the modeler). */
+export const layoutSchema = z.looseObject({ x: z.number().nullish(), y: z.number().nullish() });
+
+/** kikwi-model/.../elements/SequenceFlowDefinition.java@3b62f35 — one outgoing edge of a node. */
+export const sequenceFlowSchema = z.looseObject({
+  id: str,
+  name: str,
+  description: str,
+  /** The gateway answer that takes this edge (EXCLUSIVE_GATEWAY). */
+  expectedAnswer: str,
+  targetNodeId: z.string(),
+  isDefault: z.boolean().nullish(),
+  handlesNull: z.boolean().nullish(),
+});
+export type SequenceFlow = z.infer<typeof sequenceFlowSchema>;
+
+/**
+ * A flow node of a definition: the FlowNodeDefinition interface's components plus what the task
+ * subtypes add (ExecutableTaskDefinition: executor, boundaryEventIds, retryPolicy). `type` is the
+ * Jackson type id (FlowNodeDefinitionMixin@3b62f35: EXECUTABLE_TASK, EXTERNAL_TASK, …), kept open.
+ */
+const flowNodeShape = {
   id: z.string(),
   name: str,
   type: str,
-  metrics: metricsSchema.nullish(),
+  description: str,
+  commitBefore: z.boolean().nullish(),
+  commitAfter: z.boolean().nullish(),
+  outgoing: z.array(sequenceFlowSchema).nullish(),
+  layout: layoutSchema.nullish(),
+  executor: str,
+  boundaryEventIds: z.array(z.string()).nullish(),
   retryPolicy: retryPolicySchema.nullish(),
-});
+};
+export const flowNodeSchema = z.looseObject(flowNodeShape);
+export type FlowNode = z.infer<typeof flowNodeSchema>;
+
+/**
+ * A node of the pulse snapshot (KKFFlowNodeDefinition and its subtypes): the definition's node plus
+ * `metrics`, which StatsService@3b62f35 sets only on EXECUTABLE_TASK, EXTERNAL_TASK, EVENT_CATCHER,
+ * CALL_ACTIVITY_COORDINATOR and TIMER_TASK nodes.
+ */
+export const pulseFlowNodeSchema = z.looseObject({ ...flowNodeShape, metrics: metricsSchema.nullish() });
+export type PulseFlowNode = z.infer<typeof pulseFlowNodeSchema>;
 
 /** kikwi-management-rest/.../dtos/KKFProcessStats.java@3b62f35 — `GET /pulse/process-definition/{id}/snapshot`. */
 export const pulseSnapshotSchema = z.looseObject({
@@ -261,18 +321,24 @@ export const pulseSnapshotSchema = z.looseObject({
   key: str,
   name: str,
   description: str,
+  sla: str,
   metrics: metricsSchema.nullish(),
+  checksum: str,
   flowNodes: z.record(z.string(), pulseFlowNodeSchema).nullish(),
   defaultStartPoint: str,
 });
 export type PulseSnapshot = z.infer<typeof pulseSnapshotSchema>;
 
-/** kikwi-model/.../definition/process/ProcessDefinition.java@3b62f35 (the fields the console reads). */
+/** kikwi-model/.../definition/process/ProcessDefinition.java@3b62f35 (`flowNodes` is never null there). */
 export const processDefinitionSchema = z.looseObject({
   id: z.string(),
   key: z.string(),
   name: str,
   version: z.number().int().nullish(),
   description: str,
+  sla: str,
+  checksum: str,
+  flowNodes: z.record(z.string(), flowNodeSchema).nullish(),
+  defaultStartPoint: str,
 });
 export type ProcessDefinition = z.infer<typeof processDefinitionSchema>;

@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type {
   Incident,
+  ProcessDefinition,
   ProcessInstancePage,
   ProcessInstanceSnapshot,
   ProcessInstanceStatus,
@@ -8,6 +9,7 @@ import type {
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import type { AttentionScan } from "@/lib/kikwiflow/attention";
+import type { DefinitionSummary } from "@/lib/kikwiflow/definition-view";
 import { serverKey } from "@/lib/queries/keys";
 import type { DefinitionLabel } from "@/lib/server/kikwiflow";
 
@@ -121,6 +123,33 @@ export function kikwiflowAttentionQuery() {
     refetchInterval: 30_000,
     retry: false,
   });
+}
+
+/** Deployments change rarely; the list refreshes slowly. */
+export function kikwiflowDefinitionsQuery() {
+  return queryOptions({
+    queryKey: kikwiflowKey("definitions"),
+    queryFn: ({ signal }) => getJson<DefinitionSummary[]>("/api/kikwiflow/definitions", signal),
+    refetchInterval: 60_000,
+    retry: false,
+  });
+}
+
+const definitionPath = (id: string) => `/api/kikwiflow/definitions/${encodeURIComponent(id)}`;
+
+/** A definition id names one immutable deployment: read once, never refetched. */
+export function kikwiflowDefinitionQuery(id: string) {
+  return queryOptions({
+    queryKey: kikwiflowKey("definition", id),
+    queryFn: ({ signal }) => getJson<ProcessDefinition>(definitionPath(id), signal),
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+/** The console's SSE relay of the engine's pulse for one definition (not a query: a stream). */
+export function kikwiflowPulsePath(id: string): string {
+  return `${definitionPath(id)}/pulse`;
 }
 
 /** Every read of one instance: what a retry invalidates. */

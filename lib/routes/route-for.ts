@@ -41,6 +41,14 @@ export function kikwiflowInstanceHref(instanceId: string): string {
   return `${KIKWIFLOW_HREF}/instances/${encodeURIComponent(instanceId)}`;
 }
 
+/** Every deployed Kikwiflow process definition (each version is its own id). */
+export const KIKWIFLOW_DEFINITIONS_HREF = `${KIKWIFLOW_HREF}/definitions`;
+
+/** One definition by its id (a UUID: what instances carry as `processDefinitionId`). */
+export function kikwiflowDefinitionHref(definitionId: string): string {
+  return `${KIKWIFLOW_DEFINITIONS_HREF}/${encodeURIComponent(definitionId)}`;
+}
+
 /** Same-origin download of the server's history export bundle, relayed unchanged. */
 export function runExportHref(namespace: string, workflowId: string, runId: string): string {
   return `${runHref(namespace, workflowId, runId)}/export`;

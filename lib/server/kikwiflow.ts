@@ -43,11 +43,12 @@ export function kikwiflowNotConfigured(): Response {
 }
 
 /** What `what` names in a 404 ("instance", "incident"): finished instances are deleted by the engine. */
-export type MissingThing = "instance" | "incident";
+export type MissingThing = "instance" | "incident" | "definition";
 
 const MISSING: Readonly<Record<MissingThing, string>> = {
   instance: "The Kikwiflow instance finished or is unknown (the engine deletes finished instances).",
   incident: "The Kikwiflow incident is unknown (its instance may have finished).",
+  definition: "The engine has no process definition with this id.",
 };
 
 /**

@@ -1,13 +1,14 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
-import { retryScheduledEvents } from "@/lib/kikwiflow/events";
+import { failedExecutionEvents, retryScheduledEvents } from "@/lib/kikwiflow/events";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
 
 /**
  * `GET /api/kikwiflow/instances/{id}/events`: the instance's outbox events, oldest first; an empty
  * list when the engine runs without `kikwiflow.outbox.events-enabled`. Answered as the attempts trail
- * (the RETRY_SCHEDULED events whose payload matches the schema) plus how many events there were:
+ * (the RETRY_SCHEDULED events and the failed FLOW_NODE_FINISHED ones whose payloads match their
+ * schemas) plus how many events there were:
  * the payloads are validated here, so zod stays out of the browser's bundle.
  */
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
@@ -17,7 +18,11 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const { id } = await params;
   try {
     const events = await client.getEvents(id, { signal: request.signal });
-    const trail: KikwiflowTrail = { eventCount: events.length, retryScheduled: retryScheduledEvents(events) };
+    const trail: KikwiflowTrail = {
+      eventCount: events.length,
+      retryScheduled: retryScheduledEvents(events),
+      failedExecutions: failedExecutionEvents(events),
+    };
     return kikwiflowJson(trail);
   } catch (error) {
     return kikwiflowFailure(error, config.kikwiflow.host);

@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { getConfig } from "@/lib/server/config";
+import { getKikwiflowClient, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
+import { relayPulse } from "@/lib/server/kikwiflow-pulse";
+
+/**
+ * `GET /api/kikwiflow/definitions/{id}/pulse`: the engine's pulse for one definition as
+ * text/event-stream, one validated KKFProcessStats per `data:` frame (lib/server/kikwiflow-pulse.ts).
+ */
+export const dynamic = "force-dynamic";
+
+export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const config = getConfig();
+  const client = getKikwiflowClient(config);
+  if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
+  const { id } = await params;
+  return relayPulse(client, id, request.signal, config.kikwiflow.host);
+}

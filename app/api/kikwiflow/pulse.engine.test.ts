@@ -1,0 +1,113 @@
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startKikwiflowHost } from "@/lib/kikwiflow/engine-host";
+import type { KikwiflowHost } from "@/lib/kikwiflow/engine-host";
+import { sseData } from "@/lib/kikwiflow/sse";
+
+/**
+ * The pulse relay (GET /api/kikwiflow/definitions/{id}/pulse) against the REAL engine
+ * (KIKWIFLOW_HOST_JAR; a missing jar fails the suite). The host's pulse interval is 1 s
+ * (engines/kikwiflow-host application.yml), so a second frame comes from the engine's own stream.
+ */
+
+const CONSOLE = "http://console.test:3000";
+type Handler = (request: NextRequest, context: { params: Promise<{ id: string }> }) => Promise<Response>;
+let host: KikwiflowHost;
+let setupError: unknown = null;
+let pulse: Handler;
+let active: () => number;
+let limit: number;
+let fatalId: string;
+
+beforeAll(async () => {
+  try {
+    host = await startKikwiflowHost();
+    process.env.KIKWIFLOW_URL = host.baseUrl;
+    process.env.DW_TOKEN = "adm-token";
+    ({ GET: pulse } = await import("@/app/api/kikwiflow/definitions/[id]/pulse/route"));
+    const relay = await import("@/lib/server/kikwiflow-pulse");
+    active = relay.activePulseRelays;
+    limit = relay.PULSE_RELAY_LIMIT;
+    const answer = await fetch(`${host.baseUrl}/kikwiflow/api/v1/process-definitions/one-by-key/kiki-fatal`);
+    fatalId = ((await answer.json()) as { id: string }).id;
+  } catch (error) {
+    setupError = error;
+  }
+}, 150_000);
+
+beforeEach(() => {
+  if (setupError) throw setupError;
+});
+
+afterAll(async () => {
+  await host?.stop();
+});
+
+function open(id: string, controller = new AbortController()) {
+  const request = new NextRequest(`${CONSOLE}/api/kikwiflow/definitions/${id}/pulse`, {
+    headers: { host: "console.test:3000" },
+    signal: controller.signal,
+  });
+  return { controller, answer: pulse(request, { params: Promise.resolve({ id }) }) };
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${active()} relays active)`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("pulse relay on the real engine", () => {
+  it("relays validated snapshots as SSE frames, then releases its slot when the browser leaves", async () => {
+    const { controller, answer } = open(fatalId);
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(active()).toBe(1);
+    const frames = sseData(response.body!);
+    const started = Date.now();
+    const first = JSON.parse((await frames.next()).value as string) as Record<string, unknown>;
+    expect(first).toMatchObject({ id: fatalId, key: "kiki-fatal" });
+    expect(first.flowNodes).toMatchObject({ POST_LEDGER: { metrics: { running: expect.any(Number) } } });
+    // The second frame is the engine's stream, re-encoded (the first is the plain snapshot).
+    const second = JSON.parse((await frames.next()).value as string) as Record<string, unknown>;
+    expect(second).toMatchObject({ id: fatalId });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    controller.abort();
+    await until("the slot to be released", () => active() === 0);
+  }, 20_000);
+
+  it("answers 404 for an unknown definition at once, without holding a slot", async () => {
+    const started = Date.now();
+    const response = await open("no-such-definition").answer;
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({
+      reason: "not_found",
+      message: "The engine has no process definition with this id.",
+    });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(active()).toBe(0);
+  });
+
+  it(`refuses the relay after the limit with a 503, and takes one again once a slot is free`, async () => {
+    const opened = await Promise.all(
+      Array.from({ length: limit }, () => open(fatalId)).map(async (o) => ({
+        controller: o.controller,
+        response: await o.answer,
+      })),
+    );
+    expect(opened.map((o) => o.response.status)).toEqual(Array(limit).fill(200));
+    expect(active()).toBe(limit);
+    const refused = await open(fatalId).answer;
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ reason: "relay_busy", message: expect.stringContaining(`${limit}`) });
+    opened[0]!.controller.abort();
+    await until("one slot free", () => active() === limit - 1);
+    const again = open(fatalId);
+    expect((await again.answer).status).toBe(200);
+    for (const o of [...opened.slice(1), again]) o.controller.abort();
+    await until("every slot free", () => active() === 0);
+  }, 30_000);
+});

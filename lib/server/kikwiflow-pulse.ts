@@ -1,0 +1,104 @@
+import "server-only";
+import type { KikwiflowClient, PulseSnapshot } from "@/lib/kikwiflow";
+import { sseFrame } from "@/lib/kikwiflow/sse";
+import { kikwiflowFailure, kikwiflowJson } from "@/lib/server/kikwiflow";
+
+/**
+ * The live pulse relay behind `GET /api/kikwiflow/definitions/{id}/pulse` (decision 0028): the
+ * browser never reaches the engine, so the console holds one upstream SSE connection per open
+ * definition screen and re-encodes each VALIDATED snapshot as its own `data:` frame.
+ *
+ * - The engine's stream answers 200 and then hangs for an unknown id, while the plain snapshot
+ *   answers 404 (StatsSSEQueryController vs StatsQueryController@3b62f35), so the plain snapshot is
+ *   read first: it decides the 404, and it is also the first frame, sent without waiting an interval.
+ * - Each relay holds an upstream connection and an engine polling loop, so at most
+ *   PULSE_RELAY_LIMIT run at once; one more is a 503 with a sentence.
+ * - The upstream is aborted when the browser goes (request.signal, or the body being cancelled),
+ *   and the slot is released exactly once, whichever way the relay ends.
+ */
+
+export const PULSE_RELAY_LIMIT = 16;
+let active = 0;
+
+/** Relays running now (for tests and the log). */
+export function activePulseRelays(): number {
+  return active;
+}
+
+const EVENT_STREAM_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-store",
+  // Reverse proxies (nginx) would otherwise buffer the frames.
+  "x-accel-buffering": "no",
+};
+
+function busy(): Response {
+  return kikwiflowJson(
+    {
+      reason: "relay_busy",
+      message: `${PULSE_RELAY_LIMIT} live pulse views are open on this console already; close one or try again later.`,
+      httpStatus: 503,
+    },
+    503,
+  );
+}
+
+export async function relayPulse(
+  client: KikwiflowClient,
+  definitionId: string,
+  signal: AbortSignal,
+  host: string,
+): Promise<Response> {
+  if (active >= PULSE_RELAY_LIMIT) return busy();
+  active++;
+  let released = false;
+  const release = () => {
+    if (!released) {
+      released = true;
+      active--;
+    }
+  };
+  const upstream = new AbortController();
+  const abort = () => upstream.abort();
+  signal.addEventListener("abort", abort, { once: true });
+  let first: PulseSnapshot;
+  try {
+    first = await client.getPulseSnapshot(definitionId, { signal: upstream.signal });
+  } catch (error) {
+    signal.removeEventListener("abort", abort);
+    release();
+    return kikwiflowFailure(error, host, "definition");
+  }
+  const encoder = new TextEncoder();
+  const pump = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    try {
+      controller.enqueue(encoder.encode(sseFrame(first)));
+      for await (const snapshot of client.pulseStream(definitionId, { signal: upstream.signal })) {
+        controller.enqueue(encoder.encode(sseFrame(snapshot)));
+      }
+      controller.close();
+    } catch {
+      // Upstream gone, a malformed frame or the browser left: end the stream; the browser's state
+      // machine shows "reconnecting" and opens a new relay.
+      upstream.abort();
+      try {
+        controller.close();
+      } catch {
+        // Already cancelled by the browser.
+      }
+    } finally {
+      signal.removeEventListener("abort", abort);
+      release();
+    }
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // Not awaited: start() must return for the first frame to reach the reader.
+      void pump(controller);
+    },
+    cancel() {
+      upstream.abort();
+    },
+  });
+  return new Response(body, { status: 200, headers: EVENT_STREAM_HEADERS });
+}
