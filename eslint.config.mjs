@@ -109,6 +109,10 @@ export default defineConfig([
                 "These lib/dw modules carry zod: import only their types (`import type`); read through lib/queries or @/lib/dw/browser-client.",
             },
             {
+              group: ["next/link"],
+              message: "Use @/components/ui/link: it prefetches on hover or focus only (decision 0030).",
+            },
+            {
               // The Kikwiflow client, schemas and event readers carry zod: the console's routes parse
               // the engine's answers (app/api/kikwiflow), the browser gets the parsed shapes.
               regex: "^@/lib/kikwiflow(/(index|client|schemas|events|engine-host|pulse-stream))?$",
@@ -118,6 +122,17 @@ export default defineConfig([
             },
           ],
         },
+      ],
+    },
+  },
+  // Pages link through the console's Link too (decision 0030): a viewport prefetch of a dynamic page
+  // is a server render nobody asked for.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "next/link", message: "Use @/components/ui/link (decision 0030)." }] },
       ],
     },
   },

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { DefinitionSummary } from "@/lib/kikwiflow/definition-view";

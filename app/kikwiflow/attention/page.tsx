@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { KikwiflowAttentionScreen } from "@/components/kikwiflow/attention-screen";
 import { PageHeader } from "@/components/ui/page-header";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { getConfig } from "@/lib/server/config";
 import { KIKWIFLOW_HREF } from "@/lib/routes/route-for";
 

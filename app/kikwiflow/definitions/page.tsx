@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { KikwiflowDefinitionsScreen } from "@/components/kikwiflow/definitions-screen";
 import { PageHeader } from "@/components/ui/page-header";
 import { getConfig } from "@/lib/server/config";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { KikwiflowDefinitionScreen } from "@/components/kikwiflow/definition-screen";
 import { ID_HEADING } from "@/components/ui/id-heading";
 import { getConfig } from "@/lib/server/config";
