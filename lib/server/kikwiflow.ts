@@ -81,6 +81,25 @@ export function kikwiflowFailure(error: unknown, host: string, missing: MissingT
   }
 }
 
+/**
+ * A read route's whole answer: the configured engine's client, one read with the request's signal
+ * (the engine call stops when the browser leaves), its result as JSON or the failure as an answer.
+ */
+export async function kikwiflowRead(
+  request: Request,
+  read: (client: KikwiflowClient, signal: AbortSignal) => Promise<unknown>,
+  missing: MissingThing = "instance",
+): Promise<Response> {
+  const config = getConfig();
+  const client = getKikwiflowClient(config);
+  if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
+  try {
+    return kikwiflowJson(await read(client, request.signal));
+  } catch (error) {
+    return kikwiflowFailure(error, config.kikwiflow.host, missing);
+  }
+}
+
 /** What the screens show for a definition id: its key, name and version. */
 export interface DefinitionLabel {
   key: string;

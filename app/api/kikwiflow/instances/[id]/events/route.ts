@@ -1,8 +1,7 @@
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/server/config";
 import { failedExecutionEvents, retryScheduledEvents } from "@/lib/kikwiflow/events";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
-import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
+import { kikwiflowRead } from "@/lib/server/kikwiflow";
 
 /**
  * `GET /api/kikwiflow/instances/{id}/events`: the instance's outbox events, oldest first; an empty
@@ -12,19 +11,13 @@ import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfig
  * the payloads are validated here, so zod stays out of the browser's bundle.
  */
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  const config = getConfig();
-  const client = getKikwiflowClient(config);
-  if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
   const { id } = await params;
-  try {
-    const events = await client.getEvents(id, { signal: request.signal });
-    const trail: KikwiflowTrail = {
+  return kikwiflowRead(request, async (client, signal): Promise<KikwiflowTrail> => {
+    const events = await client.getEvents(id, { signal });
+    return {
       eventCount: events.length,
       retryScheduled: retryScheduledEvents(events),
       failedExecutions: failedExecutionEvents(events),
     };
-    return kikwiflowJson(trail);
-  } catch (error) {
-    return kikwiflowFailure(error, config.kikwiflow.host);
-  }
+  });
 }
