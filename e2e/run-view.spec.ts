@@ -144,6 +144,17 @@ test.describe("run view over paged history", () => {
     expect(errors).toEqual([]);
   });
 
+  test("the first HTML carries the header, the exceptions and the newest 20 events", async ({ request }) => {
+    const html = await (await request.get(runPath(runs.paged))).text();
+    expect(html).toContain('data-testid="run-header"');
+    expect(html).toContain('data-testid="exceptions-table"');
+    // The newest events stream behind the header from one history page placed by debug.
+    expect(html.match(/data-testid="latest-event"/g) ?? []).toHaveLength(20);
+    // Newest first: the run's last sequence is the first row's.
+    const first = html.slice(html.indexOf('data-testid="latest-event"'));
+    expect(first).toMatch(new RegExp(`^[^<]*><span[^>]*>${paged.history_events.length}</span>`));
+  });
+
   test("a second visit of the closed run is served from the console's cache", async ({ page }) => {
     const errors = pageErrors(page);
     const answer = page.waitForResponse(isRunView);

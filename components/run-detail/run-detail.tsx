@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo } from "react";
+import { Suspense, use, useCallback, useMemo } from "react";
 import type { ReactNode } from "react";
 import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
@@ -74,14 +74,40 @@ interface RunDetailProps {
   initialDescribe: RunDescription | null;
   initialDebug: WorkflowDebug | null;
   initialError: ErrorInfo | null;
-  /** The newest events, read by the server render (one small history page). */
-  initialLatest?: TimelineListRow[] | null;
+  /** The newest events, read by the server render (one small history page), streamed after the header. */
+  initialLatest?: Promise<TimelineListRow[] | null> | TimelineListRow[] | null;
+}
+
+/** The server render's newest events, shown when that page arrives (it streams behind the header). */
+function ServerLatest({
+  rows,
+  total,
+}: {
+  rows: Promise<TimelineListRow[] | null> | TimelineListRow[];
+  total: number | null;
+}) {
+  // A thenable, not `instanceof Promise`: a promise passed from the server arrives as React's own chunk.
+  const read = Array.isArray(rows) ? rows : use(rows);
+  return read ? <LatestEvents rows={read} total={total} /> : null;
 }
 
 /** The newest events: the streamed list's tail once it is read, else the server render's page. */
-function latestRows(view: RunViewData, initial: TimelineListRow[] | null | undefined): TimelineListRow[] | null {
-  if (view.complete && view.list.length > 0) return view.list.slice(-20);
-  return initial ?? null;
+function Latest({
+  view,
+  initial,
+  total,
+}: {
+  view: RunViewData;
+  initial: RunDetailProps["initialLatest"];
+  total: number | null;
+}) {
+  if (view.complete && view.list.length > 0) return <LatestEvents rows={view.list.slice(-20)} total={total} />;
+  if (!initial) return null;
+  return (
+    <Suspense fallback={null}>
+      <ServerLatest rows={initial} total={total} />
+    </Suspense>
+  );
 }
 
 /**
@@ -156,7 +182,6 @@ export function RunDetail({
     status: run.status,
   });
   const eventCount = snapshot?.counts.events ?? debug.data?.execution.last_event?.sequence ?? view.total;
-  const latest = latestRows(view, initialLatest);
   const tab = { namespace, workflowId, runId, open, pending: debug.data?.pending_workflow_tasks };
   const panel: Record<RunView, () => ReactNode> = {
     // The ticking "now" only stretches the axis of open bars; the rows are built once per snapshot.
@@ -222,7 +247,7 @@ export function RunDetail({
         />
       ) : null}
       <ExceptionsTable rows={exceptions} complete={snapshot !== null} reading={view.status === "reading"} />
-      {latest ? <LatestEvents rows={latest} total={eventCount ?? null} /> : null}
+      <Latest view={view} initial={initialLatest} total={eventCount ?? null} />
       <Section
         title={t(`views.${state.view}`)}
         actions={

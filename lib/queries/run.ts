@@ -51,6 +51,9 @@ export interface RunPageData {
   debug: WorkflowDebug | null;
   /** Why describe failed; the page then shows the error instead of the run. */
   error: ErrorInfo | null;
-  /** The newest events (one history page placed by debug's last sequence), oldest first; null if unread. */
-  latest: TimelineListRow[] | null;
+  /**
+   * The newest events (one history page placed by debug's last sequence), oldest first; null if
+   * unread. A promise the page streams after the header: that read waits on debug's answer.
+   */
+  latest: Promise<TimelineListRow[] | null>;
 }

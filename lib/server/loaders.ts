@@ -89,9 +89,11 @@ export async function loadRunPage(namespace: string, workflowId: string, runId: 
   // The current-run route may race a continue-as-new: only keep debug when it names the same run.
   const debugData: WorkflowDebug | null =
     description && debug.status === "fulfilled" && debug.value.run_id === description.run_id ? debug.value : null;
+  // Not awaited: the header and exceptions stream as soon as describe and debug are in, the newest
+  // events (a third round trip, after debug) right behind them. It never rejects.
   const latest =
     description && debugData
-      ? await loadLatestEvents(client, workflowId, description.run_id, debugData.execution.last_event?.sequence)
-      : null;
+      ? loadLatestEvents(client, workflowId, description.run_id, debugData.execution.last_event?.sequence)
+      : Promise.resolve(null);
   return { describe: description, debug: debugData, error, latest };
 }
