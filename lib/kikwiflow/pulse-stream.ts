@@ -29,9 +29,28 @@ export interface PulseStreamRequest {
 }
 
 export async function* pulseSnapshots(request: PulseStreamRequest): AsyncGenerator<PulseSnapshot> {
+  // One controller for the caller's abort and the connect timeout, linked by a plain listener: the
+  // stream lives for minutes, and signal-following helpers (AbortSignal.any, a Request's signal)
+  // hold their links weakly; a listener on the caller's signal cannot be collected before it.
   const connect = new AbortController();
   const timer = setTimeout(() => connect.abort(), request.connectTimeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, connect.signal]) : connect.signal;
+  const onAbort = () => connect.abort(request.signal?.reason);
+  if (request.signal?.aborted) onAbort();
+  else request.signal?.addEventListener("abort", onAbort, { once: true });
+  const signal = connect.signal;
+  try {
+    yield* readPulse(request, signal, timer);
+  } finally {
+    clearTimeout(timer);
+    request.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+async function* readPulse(
+  request: PulseStreamRequest,
+  signal: AbortSignal,
+  timer: ReturnType<typeof setTimeout>,
+): AsyncGenerator<PulseSnapshot> {
   let response: Response;
   try {
     response = await request.fetch(request.url, {
@@ -40,7 +59,7 @@ export async function* pulseSnapshots(request: PulseStreamRequest): AsyncGenerat
     });
   } catch (error) {
     if (request.signal?.aborted) throw new KikwiflowAbortedError("stream aborted by caller", { cause: error });
-    const timedOut = connect.signal.aborted;
+    const timedOut = signal.aborted;
     throw new KikwiflowUnavailableError(
       timedOut ? `no answer within ${request.connectTimeoutMs} ms` : "cannot reach the Kikwiflow engine",
       { unavailableCause: timedOut ? "timeout" : "network", cause: error },

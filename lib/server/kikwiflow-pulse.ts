@@ -43,12 +43,20 @@ function busy(): Response {
   );
 }
 
+/**
+ * Takes the request itself, not only its signal: a Request's signal follows the one it was built with
+ * through a weak reference, so once nothing holds the Request (the handler has returned its
+ * streaming Response) a garbage collection silently stops the browser's abort from reaching the relay
+ * (undici 6.24 on Node 20.20: the follower never fires after GC). Its slot and upstream would then
+ * live on. The pump's closure holds the request until the relay ends.
+ */
 export async function relayPulse(
   client: KikwiflowClient,
   definitionId: string,
-  signal: AbortSignal,
+  request: Request,
   host: string,
 ): Promise<Response> {
+  const signal = request.signal;
   if (active >= PULSE_RELAY_LIMIT) return busy();
   active++;
   let released = false;
@@ -74,6 +82,9 @@ export async function relayPulse(
     try {
       controller.enqueue(encoder.encode(sseFrame(first)));
       for await (const snapshot of client.pulseStream(definitionId, { signal: upstream.signal })) {
+        // The abort also ends the read; checked here too so a frame already on its way cannot keep
+        // a relay nobody reads (and its slot) alive.
+        if (upstream.signal.aborted) break;
         controller.enqueue(encoder.encode(sseFrame(snapshot)));
       }
       controller.close();
@@ -87,7 +98,8 @@ export async function relayPulse(
         // Already cancelled by the browser.
       }
     } finally {
-      signal.removeEventListener("abort", abort);
+      // Through `request`, not `signal`: this closure is what holds the request until the end.
+      request.signal.removeEventListener("abort", abort);
       release();
     }
   };

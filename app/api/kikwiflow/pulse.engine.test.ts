@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startKikwiflowHost } from "@/lib/kikwiflow/engine-host";
@@ -77,6 +79,22 @@ describe("pulse relay on the real engine", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     controller.abort();
     await until("the slot to be released", () => active() === 0);
+  }, 20_000);
+
+  it("still releases its slot when the browser leaves after the request object was garbage-collected", async () => {
+    // A Request's signal follows the one it was built with through a weak reference: without the
+    // relay holding the request, this abort never reached it (undici 6.24, Node 20.20).
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const { controller, answer } = open(fatalId);
+    const response = await answer;
+    expect(response.status).toBe(200);
+    for (let i = 0; i < 5; i++) gc();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gc();
+    controller.abort();
+    await until("the slot to be released", () => active() === 0, 5_000);
+    await response.body?.cancel().catch(() => undefined);
   }, 20_000);
 
   it("answers 404 for an unknown definition at once, without holding a slot", async () => {

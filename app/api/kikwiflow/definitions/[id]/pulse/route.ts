@@ -14,5 +14,5 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const client = getKikwiflowClient(config);
   if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
   const { id } = await params;
-  return relayPulse(client, id, request.signal, config.kikwiflow.host);
+  return relayPulse(client, id, request, config.kikwiflow.host);
 }
