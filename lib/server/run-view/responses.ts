@@ -96,14 +96,18 @@ export function gzippedView(outcome: CacheOutcome, gzip: Buffer): Response {
  * A streamed answer: a subscriber whose lines go out as they come (gzip flushed after each batch,
  * so a page's lines reach the browser at once), and `onGone` called once when the person leaves
  * (request aborted or body cancelled) before the end. The web stream is fed by hand rather than
- * through `Readable.toWeb`, whose adapter can enqueue after a cancel and throw.
+ * through `Readable.toWeb`, whose adapter can enqueue after a cancel and throw. It takes the request,
+ * not only its signal, and keeps it until the end: a Request's signal follows its init signal
+ * through a weak reference, so a collected request would stop the abort from arriving (see
+ * lib/server/kikwiflow-pulse.ts).
  */
 export function streamedView(
   outcome: CacheOutcome,
   gzip: boolean,
-  signal: AbortSignal,
+  request: Request,
   onGone: (subscriber: Subscriber) => void,
 ): { response: Response; subscriber: Subscriber } {
+  const signal = request.signal;
   let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   let open = true;
   let ended = false;
@@ -135,7 +139,8 @@ export function streamedView(
     },
   };
   const gone = (cancelled: boolean) => {
-    signal.removeEventListener("abort", onAbort);
+    // Through `request`: this closure is what holds it while the answer streams.
+    request.signal.removeEventListener("abort", onAbort);
     if (ended) return;
     ended = true;
     onGone(subscriber);

@@ -196,7 +196,7 @@ export class RunViewService {
       from,
       held,
     });
-    const { response, subscriber } = streamedView(outcome, wantsGzip(request), request.signal, (gone) =>
+    const { response, subscriber } = streamedView(outcome, wantsGzip(request), request, (gone) =>
       this.unsubscribe(state, walk, gone),
     );
     // Replay and subscribe in one synchronous step: no line can fall between them.
