@@ -1,20 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { scanAttention } from "./attention";
-import { createKikwiflowClient, type KikwiflowClient } from "./client";
-import { startKikwiflowHost, type KikwiflowHost } from "./engine-host";
+import type { KikwiflowClient } from "./client";
+import { withKikwiflowHost } from "./engine-host-suite";
 
 /** The attention scan against the REAL engine host (KIKWIFLOW_HOST_JAR); a missing jar fails the test. */
-let host: KikwiflowHost;
 let kiki: KikwiflowClient;
 
-beforeAll(async () => {
-  host = await startKikwiflowHost();
-  kiki = createKikwiflowClient({ baseUrl: host.baseUrl, timeoutMs: 10_000 });
-}, 150_000);
-
-afterAll(async () => {
-  await host?.stop();
+withKikwiflowHost((suite) => {
+  ({ kiki } = suite);
 });
 
 async function start(key: string) {

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { timestampToEpochMs } from "../dw/schema-kit";
 import { createKikwiflowClient, type KikwiflowClient } from "./client";
-import { HOST_PROCESS_KEYS, startKikwiflowHost, type KikwiflowHost } from "./engine-host";
+import { HOST_PROCESS_KEYS, type KikwiflowHost } from "./engine-host";
+import { withKikwiflowHost } from "./engine-host-suite";
 import {
   KikwiflowBadRequestError,
   KikwiflowNotFoundError,
@@ -23,26 +24,8 @@ import type { ExecutableTask, Incident, ProcessInstanceSnapshot } from "./schema
 
 let host: KikwiflowHost;
 let kiki: KikwiflowClient;
-// A failed start (no jar, JVM crash) is rethrown by every test, so each one FAILS: a throwing
-// beforeAll would only mark them skipped, which a summary could read as "nothing wrong".
-let setupError: unknown = null;
-
-beforeAll(async () => {
-  try {
-    host = await startKikwiflowHost();
-    kiki = createKikwiflowClient({ baseUrl: host.baseUrl, timeoutMs: 10_000 });
-    console.info(`Kikwiflow host ready in ${host.startupMs} ms at ${host.baseUrl}`);
-  } catch (error) {
-    setupError = error;
-  }
-}, 150_000);
-
-beforeEach(() => {
-  if (setupError) throw setupError;
-});
-
-afterAll(async () => {
-  await host?.stop();
+withKikwiflowHost((suite) => {
+  ({ host, kiki } = suite);
 });
 
 const POLL_MS = 50;

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createKikwiflowClient, KikwiflowNotFoundError } from "@/lib/kikwiflow";
+import { describe, expect, it } from "vitest";
+import { KikwiflowNotFoundError } from "@/lib/kikwiflow";
 import type { Incident, KikwiflowClient } from "@/lib/kikwiflow";
-import { startKikwiflowHost } from "@/lib/kikwiflow/engine-host";
-import type { KikwiflowHost } from "@/lib/kikwiflow/engine-host";
+import { withKikwiflowHost } from "@/lib/kikwiflow/engine-host-suite";
 import { definitionLabelsOf } from "@/lib/server/kikwiflow";
 import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
 
@@ -13,25 +12,9 @@ import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
  * shows after its 204, and a second retry is the engine's own 409.
  */
 
-let host: KikwiflowHost;
 let kiki: KikwiflowClient;
-let setupError: unknown = null;
-
-beforeAll(async () => {
-  try {
-    host = await startKikwiflowHost();
-    kiki = createKikwiflowClient({ baseUrl: host.baseUrl, timeoutMs: 10_000 });
-  } catch (error) {
-    setupError = error;
-  }
-}, 150_000);
-
-beforeEach(() => {
-  if (setupError) throw setupError;
-});
-
-afterAll(async () => {
-  await host?.stop();
+withKikwiflowHost((suite) => {
+  ({ kiki } = suite);
 });
 
 async function openIncidentOf(instanceId: string, timeoutMs = 15_000): Promise<Incident> {

@@ -1,9 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startKikwiflowHost } from "@/lib/kikwiflow/engine-host";
-import type { KikwiflowHost } from "@/lib/kikwiflow/engine-host";
+import { describe, expect, it } from "vitest";
+import { withKikwiflowHost } from "@/lib/kikwiflow/engine-host-suite";
 import { sseData } from "@/lib/kikwiflow/sse";
 
 /**
@@ -14,35 +13,19 @@ import { sseData } from "@/lib/kikwiflow/sse";
 
 const CONSOLE = "http://console.test:3000";
 type Handler = (request: NextRequest, context: { params: Promise<{ id: string }> }) => Promise<Response>;
-let host: KikwiflowHost;
-let setupError: unknown = null;
 let pulse: Handler;
 let active: () => number;
 let limit: number;
 let fatalId: string;
 
-beforeAll(async () => {
-  try {
-    host = await startKikwiflowHost();
-    process.env.KIKWIFLOW_URL = host.baseUrl;
-    process.env.DW_TOKEN = "adm-token";
-    ({ GET: pulse } = await import("@/app/api/kikwiflow/definitions/[id]/pulse/route"));
-    const relay = await import("@/lib/server/kikwiflow-pulse");
-    active = relay.activePulseRelays;
-    limit = relay.PULSE_RELAY_LIMIT;
-    const answer = await fetch(`${host.baseUrl}/kikwiflow/api/v1/process-definitions/one-by-key/kiki-fatal`);
-    fatalId = ((await answer.json()) as { id: string }).id;
-  } catch (error) {
-    setupError = error;
-  }
-}, 150_000);
-
-beforeEach(() => {
-  if (setupError) throw setupError;
-});
-
-afterAll(async () => {
-  await host?.stop();
+withKikwiflowHost(async ({ host, kiki }) => {
+  process.env.KIKWIFLOW_URL = host.baseUrl;
+  process.env.DW_TOKEN = "adm-token";
+  ({ GET: pulse } = await import("@/app/api/kikwiflow/definitions/[id]/pulse/route"));
+  const relay = await import("@/lib/server/kikwiflow-pulse");
+  active = relay.activePulseRelays;
+  limit = relay.PULSE_RELAY_LIMIT;
+  fatalId = (await kiki.getProcessDefinitionByKey("kiki-fatal")).id;
 });
 
 function open(id: string, controller = new AbortController()) {
