@@ -7,6 +7,7 @@ import {
   formatDateTime,
   formatDuration,
   formatRelative,
+  formatTime,
   parseTimestamp,
 } from "@/lib/format/time";
 
@@ -42,14 +43,7 @@ export function useTimeFormat() {
     /** 24-hour time of day with seconds ("14:03:07"): for a status line about the last few minutes. */
     clock(value: string | number | null | undefined): string {
       const date = parseTimestamp(value ?? null);
-      if (!date) return "–";
-      return dateTimeFormat(locale, {
-        timeZone,
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-        hourCycle: HOUR_CYCLE,
-      }).format(date);
+      return date ? formatTime(date, { locale, timeZone }, { zoneName: false }) : "–";
     },
     /**
      * "3 min ago" against `now` (a {@link useTicker} value, so only screens that show ages re-render):

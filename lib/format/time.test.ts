@@ -34,6 +34,8 @@ describe("formatDateTime / formatTime", () => {
 
   it("shifts to the chosen local zone", () => {
     expect(formatTime(instant, { locale: "de", timeZone: "Europe/Berlin" })).toBe("14:00:05 MESZ");
+    // The status-line clock: the same time of day without the zone name.
+    expect(formatTime(instant, { locale: "de", timeZone: "Europe/Berlin" }, { zoneName: false })).toBe("14:00:05");
     expect(formatTime(instant, { locale: "en", timeZone: "America/New_York" })).toBe("08:00:05 EDT");
   });
 

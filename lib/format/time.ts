@@ -78,8 +78,12 @@ export function formatDateTime(value: string | number | Date, { locale, timeZone
   }).format(date);
 }
 
-/** Time of day to the second, with the zone named. */
-export function formatTime(value: string | number | Date, { locale, timeZone }: ZonedFormatOptions): string {
+/** Time of day to the second, 24-hour, with the zone named unless `zoneName: false`. */
+export function formatTime(
+  value: string | number | Date,
+  { locale, timeZone }: ZonedFormatOptions,
+  { zoneName = true }: { zoneName?: boolean } = {},
+): string {
   const date = parseTimestamp(value);
   if (!date) return String(value);
   return dateTimeFormat(locale, {
@@ -88,7 +92,7 @@ export function formatTime(value: string | number | Date, { locale, timeZone }: 
     minute: "2-digit",
     second: "2-digit",
     hourCycle: HOUR_CYCLE,
-    timeZoneName: "short",
+    ...(zoneName ? { timeZoneName: "short" as const } : {}),
   }).format(date);
 }
 
