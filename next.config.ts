@@ -36,6 +36,9 @@ const nextConfig: NextConfig = {
   // A separate build folder per concurrent build (developers on one machine, benches); default .next.
   distDir: process.env.BREAKWATER_DIST_DIR || ".next",
   poweredByHeader: false,
+  // BREAKWATER_UNMINIFIED=1 (with its own BREAKWATER_DIST_DIR): readable function names in a bench
+  // profile (BENCH_PROFILE, bench/support/long-tasks.ts). Never for a build that is shipped.
+  ...(process.env.BREAKWATER_UNMINIFIED === "1" ? { experimental: { turbopackMinify: false } } : {}),
   reactStrictMode: true,
   async headers() {
     return [

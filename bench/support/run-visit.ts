@@ -1,4 +1,6 @@
 import type { Browser, CDPSession, Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { samplePeak, rssOf, treeMatching } from "./proc";
 
 /**
@@ -235,6 +237,36 @@ function watchRunRequests(page: Page, navStart: number): string[] {
   return notes;
 }
 
+let profiled = 0;
+
+/**
+ * BENCH_PROFILE=<dir>: a Chrome performance trace of each visit (`visit-N.json`, open it in DevTools'
+ * Performance panel, or `node --import tsx bench/support/long-tasks.ts <file>` for the long tasks).
+ */
+async function startProfile(browser: Browser, page: Page): Promise<{ stop: () => Promise<void> } | null> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return null;
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `visit-${++profiled}.json`);
+  await browser.startTracing(page, {
+    path,
+    categories: [
+      "toplevel",
+      "disabled-by-default-v8.cpu_profiler",
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      "v8.execute",
+      "blink.user_timing",
+    ],
+  });
+  return {
+    stop: async () => {
+      await browser.stopTracing();
+      console.log(`  profile ${path}`);
+    },
+  };
+}
+
 /** BENCH_TRACE=1: every request of the visit with its start and end from navigation, to see what waits on what. */
 function traceRequests(page: Page, navStart: number): void {
   const began = new Map<unknown, number>();
@@ -279,6 +311,7 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     const renderers = treeMatching(process.pid, /--type=renderer/);
     const rss = samplePeak(() => rssOf(renderers), 100);
     out.network = watchRunRequests(page, Date.now());
+    const tracing = await startProfile(browser, page);
     try {
       await page.goto(url, { waitUntil: "commit", timeout: opts.stepTimeoutMs });
     } catch (e) {
@@ -311,6 +344,7 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
       .catch(() => []);
     out.heapPeak = heap.stop();
     out.rendererRssPeak = rss.stop();
+    await tracing?.stop();
     return out;
   } finally {
     await context.close();
