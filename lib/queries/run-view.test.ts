@@ -50,6 +50,34 @@ describe("readNdjson", () => {
     }
   });
 
+  it("yields to the page once per time budget even when every read is short (a buffered body)", async () => {
+    // 400 lines in reads of two lines each; every line costs 1 ms on the fake clock.
+    const lines = Array.from({ length: 400 }, (_, i) => JSON.stringify({ t: "progress", read: i, total: 400 }));
+    const text = lines.map((line) => `${line}\n`).join("");
+    const pieceBytes = Math.ceil(text.length / 200);
+    let clock = 0;
+    let yields = 0;
+    let longest = 0;
+    let since = 0;
+    const yieldToPage = async () => {
+      yields += 1;
+      since = 0;
+    };
+    await readNdjson(
+      streamedResponse(text, { pieceBytes }).body!,
+      () => {
+        clock += 1;
+        since += 1;
+        longest = Math.max(longest, since);
+      },
+      undefined,
+      { now: () => clock, yield: yieldToPage, budgetMs: 8 },
+    );
+    // A yield after every 9 ms of lines: the old per-read budget never reached 8 ms and never yielded.
+    expect(yields).toBeGreaterThanOrEqual(40);
+    expect(longest).toBeLessThanOrEqual(9);
+  });
+
   it("names a line that is not JSON", async () => {
     const body = streamedResponse('{"t":"progress","read":1,"total":2}\nnot json\n').body!;
     await expect(readNdjson(body, () => undefined)).rejects.toMatchObject({

@@ -144,19 +144,31 @@ function now(): number {
   return typeof performance === "undefined" ? Date.now() : performance.now();
 }
 
+/** The clock and the yield readNdjson slices its work with (injected by tests). */
+export interface Slicer {
+  now: () => number;
+  yield: () => Promise<void>;
+  budgetMs: number;
+}
+
+const PAGE_SLICER: Slicer = { now, yield: yieldToMain, budgetMs: BATCH_MS };
+
 /**
  * Reads an NDJSON body line by line (lines may be split across reads, and one read may carry many
  * lines), JSON-parsing each and handing it to `onLine`. Partial lines are kept as parts and joined
- * once, so a long line costs O(length), not O(length²).
+ * once, so a long line costs O(length), not O(length²). The time budget runs across reads: a body
+ * already buffered resolves read after read as microtasks, so a budget per read never yields.
  */
 export async function readNdjson(
   body: ReadableStream<Uint8Array>,
   onLine: (line: RunViewLine) => void,
   signal?: AbortSignal,
+  slicer: Slicer = PAGE_SLICER,
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parts: string[] = [];
+  const slice = { began: slicer.now() };
   const abort = () => void reader.cancel().catch(() => undefined);
   signal?.addEventListener("abort", abort, { once: true });
   try {
@@ -165,7 +177,7 @@ export async function readNdjson(
       const { value, done } = await reader.read();
       if (signal?.aborted) throw abortError(signal);
       const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-      await splitLines(text, parts, onLine);
+      await splitLines(text, parts, onLine, slicer, slice);
       if (done) break;
     }
     const rest = parts.join("");
@@ -175,18 +187,23 @@ export async function readNdjson(
   }
 }
 
-async function splitLines(text: string, parts: string[], onLine: (line: RunViewLine) => void): Promise<void> {
+async function splitLines(
+  text: string,
+  parts: string[],
+  onLine: (line: RunViewLine) => void,
+  slicer: Slicer,
+  slice: { began: number },
+): Promise<void> {
   let start = 0;
-  let began = now();
   for (let end = text.indexOf("\n", start); end >= 0; end = text.indexOf("\n", start)) {
     parts.push(text.slice(start, end));
     start = end + 1;
     const line = parts.join("");
     parts.length = 0;
     if (line.trim() !== "") onLine(parseLine(line));
-    if (now() - began > BATCH_MS) {
-      await yieldToMain();
-      began = now();
+    if (slicer.now() - slice.began > slicer.budgetMs) {
+      await slicer.yield();
+      slice.began = slicer.now();
     }
   }
   if (start < text.length) parts.push(text.slice(start));
