@@ -42,3 +42,27 @@ export function runViewQueryString(state: RunViewState): string {
   const text = params.toString();
   return text ? `?${text}` : "";
 }
+
+/** A state this page wrote to the URL itself: the search it replaced and the one it wrote. */
+export interface WrittenViewState {
+  before: string;
+  written: string;
+  state: RunViewState;
+}
+
+/**
+ * The state to show for the URL's search (`URLSearchParams.toString()`, no "?"). A state the page
+ * wrote itself is shown at once, while Next's search parameters still say `before` (they follow a
+ * replaceState in a transition, which the run view's updates keep interrupting on a big run), and
+ * once they say `written`; any other search (a link, back/forward) wins over it.
+ */
+export function currentViewState(search: string, written: WrittenViewState | null): RunViewState {
+  if (written && (search === written.before || search === written.written)) return written.state;
+  return parseRunViewState(new URLSearchParams(search));
+}
+
+/** What writing `change` over `state` puts in the URL, relative to the search shown now. */
+export function writeViewState(search: string, state: RunViewState, change: Partial<RunViewState>): WrittenViewState {
+  const next = { ...state, ...change };
+  return { before: search, written: runViewQueryString(next).replace(/^\?/, ""), state: next };
+}

@@ -1,6 +1,6 @@
 "use client";
 
-import { Suspense, use, useCallback, useMemo } from "react";
+import { Suspense, use, useCallback, useMemo, useState } from "react";
 import type { ReactNode } from "react";
 import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
@@ -24,8 +24,8 @@ import type { TimelineListRow } from "@/lib/views/timeline";
 import { workflowRunsQuery } from "@/lib/queries/runs";
 import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/run-detail/section";
-import type { RunView, RunViewState } from "@/components/run-detail/run-detail-url-state";
-import { RUN_VIEWS, parseRunViewState, runViewQueryString } from "@/components/run-detail/run-detail-url-state";
+import type { RunView, RunViewState, WrittenViewState } from "@/components/run-detail/run-detail-url-state";
+import { RUN_VIEWS, currentViewState, writeViewState } from "@/components/run-detail/run-detail-url-state";
 import { Button } from "@/components/ui/button";
 
 function PanelLoading() {
@@ -111,6 +111,26 @@ function Latest({
 }
 
 /**
+ * The tab, timeline mode and history filters: the URL's, with a change shown at once from local
+ * state. Next's search parameters follow a replaceState in a transition, and on a big run the run
+ * view's updates (every 100 ms) kept interrupting it: a tab click waited for the whole read.
+ */
+function useRunViewState(): [RunViewState, (change: Partial<RunViewState>) => void] {
+  const search = useSearchParams().toString();
+  const [written, setWritten] = useState<WrittenViewState | null>(null);
+  const state = useMemo(() => currentViewState(search, written), [search, written]);
+  const update = useCallback(
+    (change: Partial<RunViewState>) => {
+      const next = writeViewState(search, state, change);
+      setWritten(next);
+      window.history.replaceState(null, "", `${window.location.pathname}${next.written ? `?${next.written}` : ""}`);
+    },
+    [search, state],
+  );
+  return [state, update];
+}
+
+/**
  * One run: the header, liveness, exceptions (debug's recent failures) and the latest events render
  * from describe + debug + one history page (server-rendered, no history walk). The run-view stream
  * then fills in the timeline, the attempt ledger, the derived waits and the complete exceptions as
@@ -127,15 +147,7 @@ export function RunDetail({
   initialLatest,
 }: RunDetailProps) {
   const t = useTranslations("run");
-  const searchParams = useSearchParams();
-  const state = useMemo(() => parseRunViewState(searchParams), [searchParams]);
-  const update = useCallback(
-    (change: Partial<RunViewState>) => {
-      const next = { ...state, ...change };
-      window.history.replaceState(null, "", `${window.location.pathname}${runViewQueryString(next)}`);
-    },
-    [state],
-  );
+  const [state, update] = useRunViewState();
   // A tab clicked while the page was still loading its scripts opens once it is interactive.
   useEarlyTab((view) => {
     if ((RUN_VIEWS as readonly string[]).includes(view)) update({ view: view as RunView });
