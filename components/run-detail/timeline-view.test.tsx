@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
@@ -10,12 +10,13 @@ import { TimelineView } from "@/components/run-detail/timeline-view";
 
 afterEach(cleanup);
 
-function renderChart(chart: TimelineChart) {
+function renderChart(chart: TimelineChart, lanes = true) {
   render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
       <TimelineView chart={chart} now={chart.end ?? 0} list={[]} mode="chart" onMode={() => {}} />
     </NextIntlClientProvider>,
   );
+  if (!lanes) return [];
   return screen.getAllByTestId("timeline-lane").map((lane) => lane.firstElementChild?.textContent);
 }
 
@@ -57,5 +58,24 @@ describe("timeline chart", () => {
     renderChart({ ...full, end: (full.start ?? 0) + 86_400_000 });
     expect(screen.queryAllByTestId("timeline-attempt-label").map((label) => label.textContent)).toEqual(["#2"]);
     expect(screen.getAllByTestId("timeline-bar").some((bar) => bar.getAttribute("title")?.includes("#2"))).toBe(true);
+  });
+
+  it("mounts only the lanes in view of a chart with thousands of lanes, and says how many there are", async () => {
+    const one = chart();
+    const bar = one.bars.find((b) => b.kind === "activity")!;
+    // 3,000 activity lanes, one attempt each.
+    const bars = Array.from({ length: 3_000 }, (_, i) => ({ ...bar, lane: `activity:${i}`, attemptId: `a${i}` }));
+    // jsdom lays nothing out: give the scroll box the size a browser would.
+    const height = vi.spyOn(HTMLElement.prototype, "clientHeight", "get").mockReturnValue(600);
+    renderChart({ ...one, bars, markers: [] }, false);
+    const labels = await screen.findAllByTestId("timeline-lane");
+    expect(labels.length).toBeGreaterThan(10);
+    expect(labels.length).toBeLessThan(60);
+    expect(screen.getByTestId("timeline-lanes-note").textContent).toBe("All 3,000 lanes; scroll to see them");
+    height.mockRestore();
+    cleanup();
+    // A small chart is drawn whole, without the scroll box.
+    expect(renderChart(one).length).toBeGreaterThan(1);
+    expect(screen.queryByTestId("timeline-lanes")).toBeNull();
   });
 });

@@ -2,6 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
+import { useVirtualizer } from "@tanstack/react-virtual";
 import type { LaneSubject, TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
 import { fittingAttemptLabels, laneSubject, markerKindsOf } from "@/lib/views/timeline";
 import { SegmentedControl } from "@/components/ui/segmented-control";
@@ -10,8 +11,6 @@ import { Muted } from "@/components/run-detail/section";
 import { VirtualRows } from "@/components/run-detail/virtual-rows";
 import type { RunViewData } from "@/lib/queries/run-view";
 import { assembledChart } from "@/lib/queries/run-view";
-
-const MAX_LANES = 200;
 
 const BAR_COLORS: Readonly<Record<string, string>> = {
   completed: "bg-ok/70",
@@ -281,6 +280,63 @@ function useLaneWidth() {
   return { ref, width };
 }
 
+/** Lanes drawn without a scroll box up to this many; beyond, only the lanes in view are in the DOM. */
+const VIRTUAL_LANES_FROM = 40;
+/** A lane's height: `h-6` plus its top border. */
+const LANE_PX = 25;
+const LANES_VIEW_PX = 600;
+
+/**
+ * Every lane, reachable: a run of 12,000 activities has 12,000 lanes, and drawing even 200 of them
+ * (bars, markers, titles) held the page for ~250 ms when the chart arrived, so a long chart scrolls in
+ * a box that mounts only the lanes in view.
+ */
+function LaneRows({ lanes, axis, widthPx }: { lanes: readonly Lane[]; axis: Axis; widthPx: number }) {
+  const t = useTranslations("run.timeline");
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const many = lanes.length > VIRTUAL_LANES_FROM;
+  // The virtualizer re-renders this component on scroll itself; compiler memoisation is not needed here.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: many ? lanes.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => LANE_PX,
+    overscan: 8,
+    initialRect: { width: 800, height: LANES_VIEW_PX },
+  });
+  if (!many) return lanes.map((lane) => <TimelineLane key={lane.id} lane={lane} axis={axis} widthPx={widthPx} />);
+  return (
+    <>
+      <p className="mb-1 text-[11px] text-fg-muted" data-testid="timeline-lanes-note">
+        {t("lanes", { count: lanes.length })}
+      </p>
+      <div
+        ref={scrollRef}
+        className="overflow-y-auto"
+        style={{ height: LANES_VIEW_PX }}
+        data-testid="timeline-lanes"
+        role="group"
+        aria-label={t("lanes", { count: lanes.length })}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const lane = lanes[item.index];
+            return lane ? (
+              <div
+                key={lane.id}
+                className="absolute inset-x-0 top-0"
+                style={{ height: LANE_PX, transform: `translateY(${item.start}px)` }}
+              >
+                <TimelineLane lane={lane} axis={axis} widthPx={widthPx} />
+              </div>
+            ) : null;
+          })}
+        </div>
+      </div>
+    </>
+  );
+}
+
 function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }) {
   const t = useTranslations("run.timeline");
   const lanes = useMemo(() => lanesOf(chart, t), [chart, t]);
@@ -292,10 +348,7 @@ function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }
     <div className="overflow-x-auto" data-testid="timeline-chart" role="region" aria-label={t("chart")} tabIndex={0}>
       <div className="min-w-[720px]" ref={ref}>
         <AxisLabels axis={axis} known={chart.start !== null} />
-        {lanes.slice(0, MAX_LANES).map((lane) => (
-          <TimelineLane key={lane.id} lane={lane} axis={axis} widthPx={width} />
-        ))}
-        {lanes.length > MAX_LANES ? <Muted>{t("moreLanes", { count: lanes.length - MAX_LANES })}</Muted> : null}
+        <LaneRows lanes={lanes} axis={axis} widthPx={width} />
         {markerKinds.length > 0 ? (
           <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted" data-testid="timeline-legend">
             {markerKinds.includes("failure") ? (
