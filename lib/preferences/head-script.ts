@@ -1,4 +1,5 @@
 import { TIME_ZONE_COOKIE } from "@/lib/preferences";
+import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
 
 /**
  * Inline script that runs in <head> before the body paints:
@@ -8,8 +9,10 @@ import { TIME_ZONE_COOKIE } from "@/lib/preferences";
  *  - reports the browser's IANA time zone in a cookie so the server can render local times;
  *  - keeps a click on a `data-early-tab` control made before the page is interactive (a run page of
  *    a long history hydrates a second or more after its header paints): the value is left on
- *    <html data-early-tab> for `useEarlyTab` to apply once hydrated, instead of being lost.
+ *    <html data-early-tab> for `useEarlyTab` to apply once hydrated, instead of being lost;
+ *  - on a run page, starts the run view's first read once the HTML is parsed
+ *    (lib/queries/run-view-early.ts), so it does not wait for hydration.
  * Kept dependency-free and tiny; errors are swallowed (each part on its own) so a locked-down browser
  * still renders.
  */
-export const HEAD_SCRIPT = `(function(){try{var d=document.documentElement;var m=window.matchMedia("(prefers-color-scheme: dark)");var a=function(){var p=d.getAttribute("data-theme-preference");var k=p==="dark"||(p!=="light"&&m.matches);d.classList.toggle("dark",k);d.style.colorScheme=k?"dark":"light"};a();m.addEventListener("change",a);var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c=${JSON.stringify(`${TIME_ZONE_COOKIE}=`)}+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+"; Path=/; Max-Age=31536000; SameSite=Lax"}}catch(e){}try{document.addEventListener("click",function(e){if(window.__bwHydrated)return;var t=e.target&&e.target.closest&&e.target.closest("[data-early-tab]");if(t)document.documentElement.setAttribute("data-early-tab",t.getAttribute("data-early-tab"))},true)}catch(e){}})();`;
+export const HEAD_SCRIPT = `(function(){try{var d=document.documentElement;var m=window.matchMedia("(prefers-color-scheme: dark)");var a=function(){var p=d.getAttribute("data-theme-preference");var k=p==="dark"||(p!=="light"&&m.matches);d.classList.toggle("dark",k);d.style.colorScheme=k?"dark":"light"};a();m.addEventListener("change",a);var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c=${JSON.stringify(`${TIME_ZONE_COOKIE}=`)}+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+"; Path=/; Max-Age=31536000; SameSite=Lax"}}catch(e){}try{document.addEventListener("click",function(e){if(window.__bwHydrated)return;var t=e.target&&e.target.closest&&e.target.closest("[data-early-tab]");if(t)document.documentElement.setAttribute("data-early-tab",t.getAttribute("data-early-tab"))},true)}catch(e){}${EARLY_RUN_VIEW_SCRIPT}})();`;

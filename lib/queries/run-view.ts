@@ -9,6 +9,7 @@ import { assembleChart } from "@/lib/views/run-derivation";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
 import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
 import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";
+import { takeEarlyRunView } from "@/lib/queries/run-view-early";
 
 /**
  * The run page's views, read from the console's run-view stream (lib/views/run-view-wire.ts) instead
@@ -274,12 +275,21 @@ async function failedResponse(response: Response): Promise<RunViewError> {
 /** One request of the stream: every line goes to `onLine`; resolves after the body ends. */
 export async function fetchRunView(request: RunViewRequest, onLine: (line: RunViewLine) => void): Promise<void> {
   const fetchImpl = request.fetchImpl ?? fetch;
+  const url = runViewUrl(request.workflowId, request.runId, request.since, request.wait);
+  // The page's first read may already be on its way (started by the head script, lib/queries/run-view-early.ts).
+  const early = request.since === undefined && !request.wait ? takeEarlyRunView(request.namespace, url) : null;
   let response: Response;
   try {
-    response = await fetchImpl(runViewUrl(request.workflowId, request.runId, request.since, request.wait), {
-      headers: { "X-Namespace": request.namespace, Accept: "application/x-ndjson" },
-      signal: request.signal,
-    });
+    if (early) {
+      if (request.signal?.aborted) early.abort();
+      else request.signal?.addEventListener("abort", early.abort, { once: true });
+    }
+    response = early
+      ? await early.response
+      : await fetchImpl(url, {
+          headers: { "X-Namespace": request.namespace, Accept: "application/x-ndjson" },
+          signal: request.signal,
+        });
   } catch (error) {
     if (request.signal?.aborted) throw error;
     throw unavailable(error);

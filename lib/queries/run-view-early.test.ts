@@ -1,0 +1,95 @@
+import { gzipSync } from "node:zlib";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import exhausted from "@/lib/views/fixtures/exhausted-retries.json";
+import type { HistoryEventInput } from "@/lib/views/events";
+import type { RunViewLine } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_ENCODING_HEADER } from "@/lib/views/run-view-wire";
+import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
+import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
+import { fetchRunView, runViewUrl } from "@/lib/queries/run-view";
+import { ndjson, runViewLines } from "@/lib/queries/run-view-fake";
+
+const lines = runViewLines((exhausted as { history_events: HistoryEventInput[] }).history_events);
+const zipped = () =>
+  new Response(gzipSync(Buffer.from(ndjson(lines))), { headers: { [RUN_VIEW_ENCODING_HEADER]: "gzip" } });
+
+/** The browser globals the head script touches, on a page at `path` whose HTML is parsed. */
+function page(path: string, fetchImpl: (url: string, init: RequestInit) => Promise<Response>) {
+  const listeners: (() => void)[] = [];
+  const doc = { readyState: "loading", addEventListener: (_: string, f: () => void) => void listeners.push(f) };
+  vi.stubGlobal("window", {});
+  vi.stubGlobal("location", { pathname: path });
+  vi.stubGlobal("document", doc);
+  const fetchSpy = vi.fn(fetchImpl);
+  vi.stubGlobal("fetch", fetchSpy);
+  new Function(EARLY_RUN_VIEW_SCRIPT)();
+  const parsed = () => {
+    doc.readyState = "interactive";
+    for (const f of listeners) f();
+  };
+  return { fetchSpy, parsed };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("the run view's early read", () => {
+  it("is part of the head script", () => {
+    expect(HEAD_SCRIPT).toContain(EARLY_RUN_VIEW_SCRIPT);
+  });
+
+  it("starts once a run page's HTML is parsed, at low priority, and the page's first read adopts it", async () => {
+    const { fetchSpy, parsed } = page("/namespaces/team%20a/workflows/order%2F1/runs/r-1", async () => zipped());
+    expect(fetchSpy).not.toHaveBeenCalled();
+    parsed();
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchSpy.mock.calls[0]!;
+    expect(url).toBe(runViewUrl("order/1", "r-1"));
+    expect(init).toMatchObject({ headers: { "X-Namespace": "team a" }, priority: "low" });
+
+    const got: RunViewLine[] = [];
+    await fetchRunView({ namespace: "team a", workflowId: "order/1", runId: "r-1" }, (line) => got.push(line));
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    expect(got).toEqual(lines);
+
+    // Taken once: the next read (a retry, say) asks again.
+    await fetchRunView({ namespace: "team a", workflowId: "order/1", runId: "r-1" }, () => undefined);
+    expect(fetchSpy).toHaveBeenCalledTimes(2);
+  });
+
+  it("is not adopted by a read of another run, namespace or a tail", async () => {
+    const { fetchSpy, parsed } = page("/namespaces/default/workflows/w/runs/r", async () => zipped());
+    parsed();
+    await fetchRunView({ namespace: "other", workflowId: "w", runId: "r" }, () => undefined);
+    await fetchRunView({ namespace: "default", workflowId: "w", runId: "r", since: 3, wait: true }, () => undefined);
+    await fetchRunView({ namespace: "default", workflowId: "w", runId: "r2" }, () => undefined);
+    expect(fetchSpy).toHaveBeenCalledTimes(4);
+  });
+
+  it("is aborted when the page's read is (the person left before it arrived)", async () => {
+    let signal: AbortSignal | undefined;
+    const { parsed } = page(
+      "/namespaces/default/workflows/w/runs/r",
+      (_url, init) =>
+        new Promise((_resolve, reject) => {
+          signal = init.signal ?? undefined;
+          signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+        }),
+    );
+    parsed();
+    const leave = new AbortController();
+    const read = fetchRunView({ namespace: "default", workflowId: "w", runId: "r", signal: leave.signal }, () => {});
+    leave.abort();
+    await expect(read).rejects.toMatchObject({ name: "AbortError" });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it("does nothing on other pages", () => {
+    for (const path of ["/namespaces/default/workflows/w", "/namespaces/default/runs", "/"]) {
+      const { fetchSpy, parsed } = page(path, async () => zipped());
+      parsed();
+      expect(fetchSpy).not.toHaveBeenCalled();
+    }
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The run view's first read, started by the head script (lib/preferences/head-script.ts) as soon as
+ * a run page's HTML is parsed, instead of after hydration: on a long run the page's scripts load and
+ * hydrate for 0.5–1 s after its header paints, and the run-view answer (≈ 1.8 MB of gzip for
+ * 50,000 events) can arrive in that time instead of after it. It waits for DOMContentLoaded, so the
+ * header and exceptions paint before any of it is fetched, and asks at low priority, so the page's
+ * own scripts go first. The page's run-view store adopts the response (`takeEarlyRunView`); one
+ * nobody adopts within 30 s is aborted.
+ */
+
+interface EarlyRunView {
+  namespace: string;
+  url: string;
+  response: Promise<Response>;
+  abort: () => void;
+}
+
+declare global {
+  interface Window {
+    __bwRunViewEarly?: EarlyRunView;
+  }
+}
+
+/**
+ * ES5 for the head script. The URL is built as `runViewUrl` builds it (lib/queries/run-view.ts:
+ * workflow_id, run_id, then gzip=1), which `takeEarlyRunView` checks; only browsers that can inflate
+ * ask for gzip, and the others skip the early read.
+ */
+export const EARLY_RUN_VIEW_SCRIPT = `try{var w=window,r=/^\\/namespaces\\/([^/]+)\\/workflows\\/([^/]+)\\/runs\\/([^/]+)\\/?$/.exec(location.pathname);if(r&&typeof DecompressionStream!=="undefined"&&typeof AbortController!=="undefined"){var go=function(){var q=new URLSearchParams({workflow_id:decodeURIComponent(r[2]),run_id:decodeURIComponent(r[3])});q.set("gzip","1");var u="/api/run-view?"+q.toString(),c=new AbortController(),n=decodeURIComponent(r[1]);w.__bwRunViewEarly={namespace:n,url:u,response:fetch(u,{headers:{"X-Namespace":n,Accept:"application/x-ndjson"},signal:c.signal,priority:"low"}),abort:function(){c.abort()}};setTimeout(function(){var e=w.__bwRunViewEarly;if(e&&e.url===u){w.__bwRunViewEarly=undefined;c.abort()}},30000)};if(document.readyState==="loading")document.addEventListener("DOMContentLoaded",go,{once:true});else go()}}catch(e){}`;
+
+/** The head script's read of this run view, once: null when there is none (or it is for another). */
+export function takeEarlyRunView(namespace: string, url: string): EarlyRunView | null {
+  if (typeof window === "undefined") return null;
+  const early = window.__bwRunViewEarly;
+  if (!early || early.url !== url || early.namespace !== namespace) return null;
+  window.__bwRunViewEarly = undefined;
+  return early;
+}
