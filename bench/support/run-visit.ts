@@ -275,8 +275,11 @@ function traceRequests(page: Page, navStart: number): void {
     void Promise.all([req.response(), req.sizes().catch(() => null)]).then(([res, sizes]) => {
       const u = new URL(req.url());
       const kb = ((sizes?.responseBodySize ?? 0) / 1024).toFixed(0);
+      const start = began.get(req);
+      // First byte, from the request's own timing (ms after its start).
+      const ttfb = start === undefined ? "?" : String(Math.round(start + req.timing().responseStart));
       console.log(
-        `  trace ${String(began.get(req) ?? "?").padStart(5)} → ${String(Date.now() - navStart).padStart(5)} ms ${res?.status() ?? "?"} ${kb} KB ${u.pathname}${u.search.slice(0, 80)}`,
+        `  trace ${String(start ?? "?").padStart(5)} → ${String(Date.now() - navStart).padStart(5)} ms (first byte ${ttfb}) ${res?.status() ?? "?"} ${kb} KB ${u.pathname}${u.search.slice(0, 80)}`,
       );
     });
   });
