@@ -14,12 +14,13 @@ import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { earlyTabProps, useEarlyTab } from "@/components/hooks/use-early-tab";
 import { useTicker } from "@/components/hooks/use-time-format";
-import { useRunView } from "@/components/run-detail/use-run-view";
+import { useRunView, useRunViewData } from "@/components/run-detail/use-run-view";
 import { RunViewProgress } from "@/components/run-detail/run-view-progress";
 import { LatestEvents } from "@/components/run-detail/latest-events";
 import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
 import { runDebugQuery, runDescribeQuery } from "@/lib/queries/run";
 import type { RunViewData } from "@/lib/queries/run-view";
+import type { RunViewStore, RunViewSummary } from "@/lib/queries/run-view-store";
 import type { TimelineListRow } from "@/lib/views/timeline";
 import { workflowRunsQuery } from "@/lib/queries/runs";
 import { RunHeader } from "@/components/run-detail/run-header";
@@ -91,17 +92,22 @@ function ServerLatest({
   return read ? <LatestEvents rows={read} total={total} /> : null;
 }
 
+/** Re-renders only its children as lines stream in (every 100 ms), not the whole run page. */
+function WithRunViewData({ store, children }: { store: RunViewStore; children: (data: RunViewData) => ReactNode }) {
+  return children(useRunViewData(store));
+}
+
 /** The newest events: the streamed list's tail once it is read, else the server render's page. */
 function Latest({
   view,
   initial,
   total,
 }: {
-  view: RunViewData;
+  view: RunViewSummary;
   initial: RunDetailProps["initialLatest"];
   total: number | null;
 }) {
-  if (view.complete && view.list.length > 0) return <LatestEvents rows={view.list.slice(-20)} total={total} />;
+  if (view.latest) return <LatestEvents rows={view.latest} total={total} />;
   if (!initial) return null;
   return (
     <Suspense fallback={null}>
@@ -161,7 +167,9 @@ export function RunDetail({
     ...runDebugQuery(namespace, workflowId, runId, open),
     initialData: initialDebug ?? undefined,
   });
-  const { data: view, retry } = useRunView(namespace, workflowId, runId, open);
+  // The page follows the summary (a few renders per read); only the progress line and the open tab
+  // re-render as lines stream in.
+  const { summary: view, store, retry } = useRunView(namespace, workflowId, runId, open);
   const runs = useQuery(workflowRunsQuery(namespace, workflowId, open));
   const now = useTicker(open ? 5_000 : 60_000);
 
@@ -198,14 +206,18 @@ export function RunDetail({
   const panel: Record<RunView, () => ReactNode> = {
     // The ticking "now" only stretches the axis of open bars; the rows are built once per snapshot.
     timeline: () => (
-      <TimelinePanel
-        data={view}
-        now={now}
-        mode={state.timelineMode}
-        onMode={(mode) => update({ timelineMode: mode })}
-      />
+      <WithRunViewData store={store}>
+        {(data) => (
+          <TimelinePanel
+            data={data}
+            now={now}
+            mode={state.timelineMode}
+            onMode={(mode) => update({ timelineMode: mode })}
+          />
+        )}
+      </WithRunViewData>
     ),
-    activities: () => <ActivitiesPanel data={view} />,
+    activities: () => <WithRunViewData store={store}>{(data) => <ActivitiesPanel data={data} />}</WithRunViewData>,
     history: () => (
       <HistoryPanel
         namespace={namespace}
@@ -251,7 +263,15 @@ export function RunDetail({
         debug={debug.data ?? null}
         waits={waitsRead}
       />
-      <RunViewProgress data={view} onRetry={retry} knownTotal={debug.data?.execution.last_event?.sequence ?? null} />
+      <WithRunViewData store={store}>
+        {(data) => (
+          <RunViewProgress
+            data={data}
+            onRetry={retry}
+            knownTotal={debug.data?.execution.last_event?.sequence ?? null}
+          />
+        )}
+      </WithRunViewData>
       {view.snapshot ? (
         <BundleRetryForecast
           ledger={view.snapshot.openLedger}

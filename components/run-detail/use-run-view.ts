@@ -3,6 +3,7 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
 import type { RunViewData } from "@/lib/queries/run-view";
+import type { RunViewStore, RunViewSummary } from "@/lib/queries/run-view-store";
 import { runViewQuery } from "@/lib/queries/run-view-store";
 
 /**
@@ -15,10 +16,15 @@ export function useRunView(
   workflowId: string,
   runId: string,
   open: boolean,
-): { data: RunViewData; retry: () => void } {
+): { summary: RunViewSummary; store: RunViewStore; retry: () => void } {
   const { data: store } = useQuery(runViewQuery(namespace, workflowId, runId));
   useEffect(() => store.setLive(open), [store, open]);
   useEffect(() => store.retain(), [store]);
-  const data = useSyncExternalStore(store.subscribe, store.getData, store.getData);
-  return { data, retry: () => store.retry() };
+  const summary = useSyncExternalStore(store.subscribe, store.getSummary, store.getSummary);
+  return { summary, store, retry: () => store.retry() };
+}
+
+/** Every state of the views, for the parts that follow the stream (the progress line, the open tab). */
+export function useRunViewData(store: RunViewStore): RunViewData {
+  return useSyncExternalStore(store.subscribe, store.getData, store.getData);
 }

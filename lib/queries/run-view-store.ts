@@ -10,6 +10,7 @@ import {
 } from "@/lib/queries/run-view";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import type { RunViewLine } from "@/lib/views/run-view-wire";
+import type { TimelineListRow } from "@/lib/views/timeline";
 
 /** React re-renders at most this often while lines stream in (meta, snapshot, done and errors show at once). */
 export const RUN_VIEW_RENDER_MS = 100;
@@ -17,6 +18,21 @@ const TAIL_BACKOFF_MS = 1_000;
 const TAIL_BACKOFF_MAX_MS = 30_000;
 /** After an answer the server did not hold (`held: false`: its long-poll cap was reached), wait this long. */
 const TAIL_UNHELD_PAUSE_MS = 5_000;
+
+/**
+ * What the run page as a whole shows of the views: a new object only when one of these changes
+ * (meta, a snapshot, done, an error), not on every batch of streamed lines, so the page renders a
+ * few times per read and only the progress line and the open tab follow the stream.
+ */
+export type RunViewSummary = Pick<
+  RunViewData,
+  "status" | "total" | "meta" | "error" | "tailError" | "complete" | "snapshot"
+> & {
+  /** The newest 20 rows of the event list once the history is read whole, else null. */
+  latest: readonly TimelineListRow[] | null;
+};
+
+const SUMMARY_KEYS = ["status", "total", "meta", "error", "tailError", "complete", "snapshot"] as const;
 
 export interface RunViewTarget {
   namespace: string;
@@ -55,6 +71,7 @@ function endedEarly(): RunViewError {
 export class RunViewStore {
   private acc = new RunViewAccumulator();
   private data: RunViewData;
+  private summary: RunViewSummary;
   private readonly listeners = new Set<() => void>();
   private retained = 0;
   private live = false;
@@ -73,6 +90,7 @@ export class RunViewStore {
     private readonly renderMs: number = RUN_VIEW_RENDER_MS,
   ) {
     this.data = this.build();
+    this.summary = summarize(this.data, null);
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {
@@ -81,6 +99,8 @@ export class RunViewStore {
   };
 
   readonly getData = (): RunViewData => this.data;
+
+  readonly getSummary = (): RunViewSummary => this.summary;
 
   /** A page shows the run: read (or go on tailing) until the returned release is called. */
   retain(): () => void {
@@ -210,6 +230,7 @@ export class RunViewStore {
 
   private publish(): void {
     this.data = this.build();
+    this.summary = summarize(this.data, this.summary);
     for (const listener of this.listeners) listener();
   }
 
@@ -232,6 +253,21 @@ export class RunViewStore {
       snapshot: acc.snapshot,
     };
   }
+}
+
+/** The summary of `data`: `previous` itself when nothing it holds changed. */
+export function summarize(data: RunViewData, previous: RunViewSummary | null): RunViewSummary {
+  if (previous && SUMMARY_KEYS.every((key) => previous[key] === data[key])) return previous;
+  return {
+    status: data.status,
+    total: data.total,
+    meta: data.meta,
+    error: data.error,
+    tailError: data.tailError,
+    complete: data.complete,
+    snapshot: data.snapshot,
+    latest: data.complete && data.list.length > 0 ? data.list.slice(-20) : null,
+  };
 }
 
 /**

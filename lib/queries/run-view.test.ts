@@ -176,6 +176,29 @@ describe("RunViewStore", () => {
     expect(options.gcTime).toBeGreaterThanOrEqual(10 * 60_000);
   });
 
+  it("changes its summary only on meta, the snapshot, done and errors, not on every batch of chunks", async () => {
+    const lines = runViewLines(eventsOf(exhausted), { pageSize: 2 });
+    const fetchImpl = vi.fn(async () => streamedResponse(ndjson(lines), { pieceBytes: 16 }));
+    const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 0);
+    const datas = new Set<unknown>();
+    const summaries = new Set<unknown>();
+    store.subscribe(() => {
+      datas.add(store.getData());
+      summaries.add(store.getSummary());
+    });
+    store.setLive(false);
+    const release = store.retain();
+    const done = await untilState(store, (state) => state.status === "done");
+    release();
+    // reading, meta, snapshot, done: each a new summary; the chunk batches in between only new data.
+    expect(summaries.size).toBeLessThanOrEqual(4);
+    expect(datas.size).toBeGreaterThan(summaries.size);
+    const summary = store.getSummary();
+    expect(summary.snapshot).toBe(done.snapshot);
+    expect(summary.complete).toBe(true);
+    expect(summary.latest).toEqual(done.list.slice(-20));
+  });
+
   it("reports an error line with its reason, and reads again on retry", async () => {
     const lines: RunViewLine[] = [
       { t: "meta", closed: true, total: 5, cache: "miss", pageSize: 1000, exportOnly: [] },
