@@ -213,6 +213,7 @@ export function RunDetail({
             now={now}
             mode={state.timelineMode}
             onMode={(mode) => update({ timelineMode: mode })}
+            onWantList={store.wantList}
           />
         )}
       </WithRunViewData>

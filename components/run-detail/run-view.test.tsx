@@ -47,6 +47,7 @@ function viewData(change: Partial<RunViewData>): RunViewData {
     complete: false,
     closedLedger: [],
     list: [],
+    listPending: false,
     bars: [],
     markers: [],
     snapshot: null,

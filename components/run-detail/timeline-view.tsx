@@ -423,14 +423,20 @@ export function TimelinePanel({
   now,
   mode,
   onMode,
+  onWantList,
 }: {
   data: RunViewData;
   now: number;
   mode: "chart" | "list";
   onMode: (mode: "chart" | "list") => void;
+  /** The list mode is shown: the event list, kept unparsed until then, is wanted (RunViewStore.wantList). */
+  onWantList?: () => void;
 }) {
   const t = useTranslations("run.timeline");
   const { snapshot, bars, markers } = data;
+  useEffect(() => {
+    if (mode === "list") onWantList?.();
+  }, [mode, onWantList]);
   // Bars and markers only grow together with a new snapshot: the chart is joined once per snapshot.
   const chart = useMemo(() => assembledChart({ snapshot, bars, markers }), [snapshot, bars, markers]);
   if (mode === "chart" && !chart)
@@ -438,6 +444,13 @@ export function TimelinePanel({
       <div className="space-y-3">
         <TimelineModes mode={mode} onMode={onMode} />
         <Muted>{t("chartPending")}</Muted>
+      </div>
+    );
+  if (mode === "list" && data.listPending && data.list.length === 0)
+    return (
+      <div className="space-y-3">
+        <TimelineModes mode={mode} onMode={onMode} />
+        <Muted>{t("listPending")}</Muted>
       </div>
     );
   return (

@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { runKey } from "@/lib/queries/keys";
 import type { RunViewData, RunViewStatus } from "@/lib/queries/run-view";
 import {
+  PAGE_SLICER,
   RUN_VIEW_GC_MS,
   RunViewAccumulator,
   RunViewError,
@@ -26,13 +27,13 @@ const TAIL_UNHELD_PAUSE_MS = 5_000;
  */
 export type RunViewSummary = Pick<
   RunViewData,
-  "status" | "total" | "meta" | "error" | "tailError" | "complete" | "snapshot"
+  "status" | "total" | "meta" | "error" | "tailError" | "complete" | "snapshot" | "listPending"
 > & {
   /** The newest 20 rows of the event list once the history is read whole, else null. */
   latest: readonly TimelineListRow[] | null;
 };
 
-const SUMMARY_KEYS = ["status", "total", "meta", "error", "tailError", "complete", "snapshot"] as const;
+const SUMMARY_KEYS = ["status", "total", "meta", "error", "tailError", "complete", "snapshot", "listPending"] as const;
 
 export interface RunViewTarget {
   namespace: string;
@@ -84,13 +85,16 @@ export class RunViewStore {
   private complete = false;
   private version = 0;
   private backoff = TAIL_BACKOFF_MS;
+  /** Something shows the event list (the Timeline's list mode): parse its chunks. */
+  private listWanted = false;
+  private parsingList = false;
 
   constructor(
     private readonly target: RunViewTarget,
     private readonly renderMs: number = RUN_VIEW_RENDER_MS,
   ) {
     this.data = this.build();
-    this.summary = summarize(this.data, null);
+    this.summary = summarize(this.data, null, () => []);
   }
 
   readonly subscribe = (listener: () => void): (() => void) => {
@@ -119,6 +123,35 @@ export class RunViewStore {
   setLive(live: boolean): void {
     this.live = live;
     this.ensureRunning();
+  }
+
+  /**
+   * The event list is shown: parse its queued chunks in slices (each within the reader's budget),
+   * publishing as rows arrive. The list stays unparsed until this is called.
+   */
+  readonly wantList = (): void => {
+    this.listWanted = true;
+    void this.parseList();
+  };
+
+  private async parseList(): Promise<void> {
+    if (this.parsingList || !this.listWanted) return;
+    this.parsingList = true;
+    try {
+      for (;;) {
+        const acc = this.acc;
+        const more = acc.takeList(PAGE_SLICER.now, PAGE_SLICER.now() + PAGE_SLICER.budgetMs);
+        this.emit(!more);
+        if (!more) break;
+        await PAGE_SLICER.yield();
+      }
+    } catch (error) {
+      this.status = "error";
+      this.error = runViewErrorInfo(error);
+      this.emit(true);
+    } finally {
+      this.parsingList = false;
+    }
   }
 
   /** After an error: read again from the start. */
@@ -168,7 +201,18 @@ export class RunViewStore {
     this.status = "reading";
     this.emit(true);
     try {
-      await fetchRunView({ ...this.target, signal }, (line) => this.emit(this.acc.apply(line)));
+      const acc = this.acc;
+      await fetchRunView(
+        {
+          ...this.target,
+          signal,
+          onRawList: (raw) => {
+            acc.applyRawList(raw);
+            if (this.listWanted) void this.parseList();
+          },
+        },
+        (line) => this.emit(acc.apply(line)),
+      );
       if (this.acc.streamError) throw new RunViewError(this.acc.streamError);
       if (this.acc.lastSequence === null || this.acc.snapshot === null) throw endedEarly();
       this.complete = true;
@@ -199,6 +243,7 @@ export class RunViewStore {
       // `from: 0` is a whole view (the server could not continue from `since`): drop every chunk held.
       if (meta?.from !== undefined && meta.from !== since) this.acc = new RunViewAccumulator();
       for (const line of pending) this.acc.apply(line);
+      if (this.listWanted) void this.parseList();
       this.tailError = null;
       this.backoff = TAIL_BACKOFF_MS;
       this.emit(true);
@@ -230,7 +275,8 @@ export class RunViewStore {
 
   private publish(): void {
     this.data = this.build();
-    this.summary = summarize(this.data, this.summary);
+    const acc = this.acc;
+    this.summary = summarize(this.data, this.summary, (n) => acc.latestList(n));
     for (const listener of this.listeners) listener();
   }
 
@@ -248,6 +294,7 @@ export class RunViewStore {
       complete: this.complete,
       closedLedger: acc.closedLedger,
       list: acc.list,
+      listPending: acc.listPending,
       bars: acc.bars,
       markers: acc.markers,
       snapshot: acc.snapshot,
@@ -255,8 +302,15 @@ export class RunViewStore {
   }
 }
 
-/** The summary of `data`: `previous` itself when nothing it holds changed. */
-export function summarize(data: RunViewData, previous: RunViewSummary | null): RunViewSummary {
+/**
+ * The summary of `data`: `previous` itself when nothing it holds changed. `latest` gives the list's
+ * newest rows (RunViewAccumulator.latestList: parses only the last chunks, not the whole list).
+ */
+export function summarize(
+  data: RunViewData,
+  previous: RunViewSummary | null,
+  latest: (n: number) => readonly TimelineListRow[],
+): RunViewSummary {
   if (previous && SUMMARY_KEYS.every((key) => previous[key] === data[key])) return previous;
   return {
     status: data.status,
@@ -266,8 +320,13 @@ export function summarize(data: RunViewData, previous: RunViewSummary | null): R
     tailError: data.tailError,
     complete: data.complete,
     snapshot: data.snapshot,
-    latest: data.complete && data.list.length > 0 ? data.list.slice(-20) : null,
+    listPending: data.listPending,
+    latest: data.complete ? nonEmpty(latest(20)) : null,
   };
+}
+
+function nonEmpty<T>(rows: readonly T[]): readonly T[] | null {
+  return rows.length > 0 ? rows : null;
 }
 
 /**

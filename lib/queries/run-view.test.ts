@@ -190,13 +190,21 @@ describe("RunViewStore", () => {
     const release = store.retain();
     const done = await untilState(store, (state) => state.status === "done");
     release();
-    // reading, meta, snapshot, done: each a new summary; the chunk batches in between only new data.
-    expect(summaries.size).toBeLessThanOrEqual(4);
+    // reading, meta, the first unparsed list chunk, snapshot, done: each a new summary; the chunk
+    // batches in between only new data.
+    expect(summaries.size).toBeLessThanOrEqual(5);
     expect(datas.size).toBeGreaterThan(summaries.size);
     const summary = store.getSummary();
     expect(summary.snapshot).toBe(done.snapshot);
     expect(summary.complete).toBe(true);
-    expect(summary.latest).toEqual(done.list.slice(-20));
+    // The event list stays unparsed until something shows it; its newest rows are there anyway.
+    const rows = lines.flatMap((line) => (line.t === "list" ? line.rows : []));
+    expect(done.list).toEqual([]);
+    expect(done.listPending).toBe(true);
+    expect(summary.latest).toEqual(rows.slice(-20));
+    store.wantList();
+    const listed = await untilState(store, (state) => !state.listPending);
+    expect(listed.list).toEqual(rows);
   });
 
   it("reports an error line with its reason, and reads again on retry", async () => {
@@ -268,8 +276,12 @@ describe("RunViewStore", () => {
     });
     const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 5);
     store.setLive(true);
+    store.wantList();
     const leave = store.retain();
-    const extended = await untilState(store, (state) => state.snapshot?.lastSequence === events.length);
+    const extended = await untilState(
+      store,
+      (state) => state.snapshot?.lastSequence === events.length && !state.listPending,
+    );
     expect(urls[1]).toContain("since=5&wait=1");
     expect(extended.list.map((row) => row.sequence)).toEqual(
       events

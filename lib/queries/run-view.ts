@@ -44,7 +44,10 @@ export interface RunViewData {
   complete: boolean;
   /** Activities that can no longer change, in ledger order; the snapshot's `openLedger` follows them. */
   closedLedger: readonly LedgerActivity[];
+  /** The event list's rows parsed so far (the list is parsed only once something shows it). */
   list: readonly TimelineListRow[];
+  /** List chunks read but not parsed into `list` yet. */
+  listPending: boolean;
   bars: readonly TimelineBar[];
   markers: readonly TimelineMarker[];
   snapshot: DerivedSnapshot | null;
@@ -74,10 +77,25 @@ export function assembledChart(data: Pick<RunViewData, "snapshot" | "bars" | "ma
   return assembleChart(data.bars, data.markers, snapshot.chart);
 }
 
+/**
+ * A list chunk as the console serializes it (lib/server/run-view/run-state.ts: `{ t: "list", rows }`).
+ * The event list is 40 % of a run view's bytes and only the Timeline's list mode and the newest 20
+ * rows use it, so the reader keeps these lines unparsed until something asks for them.
+ */
+export const LIST_LINE_PREFIX = '{"t":"list",';
+
+function parseListLine(raw: string): TimelineListRow[] {
+  const line = parseLine(raw);
+  return line.t === "list" ? line.rows : [];
+}
+
 /** Applies wire lines to growing arrays; pure (no fetch), so the parser and the store share it. */
 export class RunViewAccumulator {
   readonly closedLedger: LedgerActivity[] = [];
+  /** The list's rows, in order, as far as its chunks were parsed. */
   readonly list: TimelineListRow[] = [];
+  /** List chunks after `list`'s, in order: raw lines not parsed yet, or rows parsed out of order (for `latestList`). */
+  private listQueue: (string | TimelineListRow[])[] = [];
   readonly bars: TimelineBar[] = [];
   readonly markers: TimelineMarker[] = [];
   snapshot: DerivedSnapshot | null = null;
@@ -124,10 +142,50 @@ export class RunViewAccumulator {
     }
   }
 
+  /** A list line left unparsed by the reader (its text starts with LIST_LINE_PREFIX). */
+  applyRawList(raw: string): void {
+    this.listQueue.push(raw);
+  }
+
+  get listPending(): boolean {
+    return this.listQueue.length > 0;
+  }
+
+  /** Parses queued list chunks into `list` until `deadline` (by `now`); true when some remain. */
+  takeList(now: () => number, deadline: number): boolean {
+    let taken = 0;
+    while (taken < this.listQueue.length && now() < deadline) {
+      const chunk = this.listQueue[taken] as string | TimelineListRow[];
+      for (const row of typeof chunk === "string" ? parseListLine(chunk) : chunk) this.list.push(row);
+      taken += 1;
+    }
+    this.listQueue = taken === this.listQueue.length ? [] : this.listQueue.slice(taken);
+    return this.listQueue.length > 0;
+  }
+
+  /** The newest `n` rows of the list, parsing only the last chunks it needs. */
+  latestList(n: number): TimelineListRow[] {
+    const tail: TimelineListRow[][] = [];
+    let count = 0;
+    for (let i = this.listQueue.length - 1; i >= 0 && count < n; i--) {
+      const chunk = this.listQueue[i] as string | TimelineListRow[];
+      const rows = typeof chunk === "string" ? parseListLine(chunk) : chunk;
+      this.listQueue[i] = rows;
+      tail.unshift(rows);
+      count += rows.length;
+    }
+    const queued = tail.flat();
+    if (count >= n) return queued.slice(-n);
+    return [...this.list.slice(Math.max(0, this.list.length - (n - count))), ...queued];
+  }
+
   private addChunk(chunk: DerivedChunk): void {
     if (chunk.t === "ledger") for (const row of chunk.rows) this.closedLedger.push(row);
-    else if (chunk.t === "list") for (const row of chunk.rows) this.list.push(row);
-    else {
+    else if (chunk.t === "list") {
+      // Behind unparsed chunks, rows wait their turn; otherwise they are the list's next rows.
+      if (this.listQueue.length > 0) this.listQueue.push(chunk.rows);
+      else for (const row of chunk.rows) this.list.push(row);
+    } else {
       for (const bar of chunk.bars) this.bars.push(bar);
       for (const marker of chunk.markers) this.markers.push(marker);
     }
@@ -137,7 +195,10 @@ export class RunViewAccumulator {
 /** Main-thread time spent on lines before yielding to the page (well under the 100 ms task budget). */
 const BATCH_MS = 8;
 
-function yieldToMain(): Promise<void> {
+/** Back to the page between slices: `scheduler.yield()` where there is one (no 4 ms timer clamp), else a timer. */
+export function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof scheduler?.yield === "function") return scheduler.yield();
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
@@ -152,7 +213,7 @@ export interface Slicer {
   budgetMs: number;
 }
 
-const PAGE_SLICER: Slicer = { now, yield: yieldToMain, budgetMs: BATCH_MS };
+export const PAGE_SLICER: Slicer = { now, yield: yieldToMain, budgetMs: BATCH_MS };
 
 /**
  * Reads an NDJSON body line by line (lines may be split across reads, and one read may carry many
@@ -165,11 +226,16 @@ export async function readNdjson(
   onLine: (line: RunViewLine) => void,
   signal?: AbortSignal,
   slicer: Slicer = PAGE_SLICER,
+  onRawList?: (raw: string) => void,
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const parts: string[] = [];
   const slice = { began: slicer.now() };
+  const handle = (line: string) => {
+    if (onRawList && line.startsWith(LIST_LINE_PREFIX)) onRawList(line);
+    else onLine(parseLine(line));
+  };
   const abort = () => void reader.cancel().catch(() => undefined);
   signal?.addEventListener("abort", abort, { once: true });
   try {
@@ -178,11 +244,11 @@ export async function readNdjson(
       const { value, done } = await reader.read();
       if (signal?.aborted) throw abortError(signal);
       const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
-      await splitLines(text, parts, onLine, slicer, slice);
+      await splitLines(text, parts, handle, slicer, slice);
       if (done) break;
     }
     const rest = parts.join("");
-    if (rest.trim() !== "") onLine(parseLine(rest));
+    if (rest.trim() !== "") handle(rest);
   } finally {
     signal?.removeEventListener("abort", abort);
   }
@@ -191,7 +257,7 @@ export async function readNdjson(
 async function splitLines(
   text: string,
   parts: string[],
-  onLine: (line: RunViewLine) => void,
+  onLine: (line: string) => void,
   slicer: Slicer,
   slice: { began: number },
 ): Promise<void> {
@@ -201,7 +267,7 @@ async function splitLines(
     start = end + 1;
     const line = parts.join("");
     parts.length = 0;
-    if (line.trim() !== "") onLine(parseLine(line));
+    if (line.trim() !== "") onLine(line);
     if (slicer.now() - slice.began > slicer.budgetMs) {
       await slicer.yield();
       slice.began = slicer.now();
@@ -243,6 +309,8 @@ export interface RunViewRequest {
   wait?: boolean;
   fetchImpl?: typeof fetch;
   signal?: AbortSignal;
+  /** Keep list lines unparsed and hand them here (RunViewAccumulator.applyRawList). */
+  onRawList?: (raw: string) => void;
 }
 
 /**
@@ -300,7 +368,7 @@ export async function fetchRunView(request: RunViewRequest, onLine: (line: RunVi
     response.headers.get(RUN_VIEW_ENCODING_HEADER) === "gzip"
       ? response.body.pipeThrough(new DecompressionStream("gzip"))
       : response.body;
-  await readNdjson(body, onLine, request.signal);
+  await readNdjson(body, onLine, request.signal, PAGE_SLICER, request.onRawList);
 }
 
 function unavailable(error: unknown): RunViewError {
