@@ -195,11 +195,29 @@ export class RunViewAccumulator {
 /** Main-thread time spent on lines before yielding to the page (well under the 100 ms task budget). */
 const BATCH_MS = 8;
 
-/** Back to the page between slices: `scheduler.yield()` where there is one (no 4 ms timer clamp), else a timer. */
+/**
+ * Back to the page between slices, behind the tasks already queued (React's scheduler posts its work
+ * on a MessageChannel too, so renders interleave with parsing). Not `scheduler.yield()`: its
+ * continuation runs ahead of other tasks, and React's renders waited for the whole parse. Not
+ * `setTimeout(0)` alone: nested timers are clamped to 4 ms, a third of each 8 ms slice.
+ */
+const waiting: (() => void)[] = [];
+let channel: MessageChannel | null = null;
+
 export function yieldToMain(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
-  if (typeof scheduler?.yield === "function") return scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof window === "undefined" || typeof MessageChannel === "undefined")
+    return new Promise((resolve) => setTimeout(resolve, 0));
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waiting.shift()?.();
+    // Node's MessageChannel (tests) would keep the process alive.
+    (channel.port1 as { unref?: () => void }).unref?.();
+  }
+  const port = channel.port2;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    port.postMessage(null);
+  });
 }
 
 function now(): number {
