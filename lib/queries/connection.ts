@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { browserDwClient } from "@/lib/dw/browser-client";
+import type { DwClient } from "@/lib/dw";
 import { serverKey } from "@/lib/queries/keys";
 
 /**
@@ -50,14 +51,17 @@ export function clusterInfoProbeQuery(unreachable: (result: ProbeResult | undefi
   });
 }
 
+/** The namespaces' names, sorted: what the switcher offers (the browser's query and the server render's seed). */
+export async function fetchNamespaceNames(client: DwClient, signal?: AbortSignal): Promise<string[]> {
+  const list = await client.listNamespaces({ signal });
+  return list.namespaces.map((namespace) => namespace.name).sort((a, b) => a.localeCompare(b));
+}
+
 /** The namespaces the switcher offers, sorted by name. */
 export function namespacesQuery() {
   return queryOptions({
     queryKey: serverKey("namespaces"),
-    queryFn: async ({ signal }) => {
-      const list = await browserDwClient.listNamespaces({ signal });
-      return list.namespaces.map((namespace) => namespace.name).sort((a, b) => a.localeCompare(b));
-    },
+    queryFn: ({ signal }) => fetchNamespaceNames(browserDwClient, signal),
     staleTime: 60_000,
     retry: 1,
   });
