@@ -20,6 +20,7 @@ import {
   fetchNamespaceNames,
   healthProbeQuery,
   namespacesQuery,
+  probeBody,
 } from "@/lib/queries/connection";
 import type { ProbeResult } from "@/lib/queries/connection";
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
@@ -123,7 +124,7 @@ async function probeOnServer(segments: string[], token: string | null): Promise<
   const started = performance.now();
   try {
     const response = await proxyGet(getConfig(), { segments, token, search: "", namespace: null });
-    const body: unknown = await response.json().catch(() => null);
+    const body = probeBody(await response.json().catch(() => null));
     return { kind: "answered", status: response.status, body, latencyMs: performance.now() - started, at: Date.now() };
   } catch (error) {
     return { kind: "failed", message: error instanceof Error ? error.message : String(error), at: Date.now() };
