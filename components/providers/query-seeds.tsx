@@ -4,6 +4,15 @@ import { useEffect, useMemo, useState } from "react";
 import type { ReactNode } from "react";
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { DehydratedState } from "@tanstack/react-query";
+import { isSeedFailure } from "@/lib/queries/seed-failure";
+
+/** The seeded answer once hydration committed; a read the server could not make is the query's error. */
+async function afterHydration(opened: Promise<void>, answer: Promise<unknown>): Promise<unknown> {
+  await opened;
+  const value = await answer;
+  if (isSeedFailure(value)) throw new Error("The server render could not read this; it is asked again.");
+  return value;
+}
 
 interface Gate {
   opened: Promise<void>;
@@ -35,7 +44,11 @@ export function QuerySeeds({ state, children }: { state: DehydratedState | undef
         ...state,
         queries: state.queries.map((query) => {
           const { promise } = query;
-          return promise ? { ...query, promise: gate.opened.then(() => promise) } : query;
+          if (!promise) return query;
+          const answer = afterHydration(gate.opened, promise);
+          // The query takes the error; an answer hydrate() does not use must not be an unhandled rejection.
+          answer.catch(() => undefined);
+          return { ...query, promise: answer };
         }),
       },
     [state, gate],
