@@ -9,6 +9,7 @@ import { SESSION_COOKIE } from "@/lib/server/auth/session";
 import { contentSecurityPolicy, newNonce } from "@/lib/server/csp";
 import { checkHost, VALIDATED_HOST } from "@/lib/server/hosts";
 import { getLogger } from "@/lib/server/log";
+import { PAGE_NAMESPACE_HEADER } from "@/lib/server/request-namespace";
 import { NAMESPACE_COOKIE, parseNamespace, preferenceCookie } from "@/lib/preferences";
 import { legacyRedirectPath, routeParam } from "@/lib/routes/route-for";
 
@@ -174,9 +175,11 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (checked.host) headers.set(VALIDATED_HOST, checked.host);
   else headers.delete(VALIDATED_HOST);
   headers.set("content-security-policy", csp);
+  const visited = visitedNamespace(request.nextUrl.pathname);
+  if (visited) headers.set(PAGE_NAMESPACE_HEADER, visited);
+  else headers.delete(PAGE_NAMESPACE_HEADER);
   const forwarded = NextResponse.next({ request: { headers } });
   forwarded.headers.set("content-security-policy", csp);
-  const visited = visitedNamespace(request.nextUrl.pathname);
   if (visited && visited !== request.cookies.get(NAMESPACE_COOKIE)?.value)
     forwarded.headers.append("set-cookie", preferenceCookie(NAMESPACE_COOKIE, visited));
   return forwarded;

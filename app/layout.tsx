@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { QuerySeeds } from "@/components/providers/query-seeds";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AppShell } from "@/components/shell/app-shell";
 import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { QueryProvider } from "@/components/providers/query-provider";
-import { getShellContext } from "@/lib/server/shell-context";
+import { getShellContext, shellShown } from "@/lib/server/shell-context";
+import { loadShellSeeds } from "@/lib/server/loaders";
 import "@/app/globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -20,6 +22,8 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [locale, context] = await Promise.all([getLocale(), getShellContext()]);
+  // The shell's reads start here and stream in with the page; the browser's queries take them.
+  const seeds = shellShown(context) ? await loadShellSeeds(context.pageNamespace ?? context.lastNamespace) : undefined;
 
   return (
     // The head script adds the theme class and color-scheme before paint; React must not fight it.
@@ -30,7 +34,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body className="min-h-dvh bg-canvas font-sans text-fg antialiased">
         <NextIntlClientProvider>
           <QueryProvider>
-            <AppShell context={context}>{children}</AppShell>
+            <QuerySeeds state={seeds}>
+              <AppShell context={context}>{children}</AppShell>
+            </QuerySeeds>
           </QueryProvider>
         </NextIntlClientProvider>
       </body>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { deriveConnection, liveAt, staleNotice } from "@/components/shell/connection-state";
 import type { ProbeResult } from "@/components/shell/connection-state";
+import { probeBody } from "@/lib/queries/connection";
+import clusterInfoFixture from "@/contracts/fixtures/2026-08/cluster-info.json";
+import healthFixture from "@/contracts/fixtures/2026-08/health.json";
 
 const answer = (status: number, body: unknown, at = 1_000, latencyMs = 12): ProbeResult => ({
   kind: "answered",
@@ -113,5 +116,32 @@ describe("staleNotice", () => {
 
   it("has no 'since' when the server never answered while the page was open", () => {
     expect(staleNotice(deriveConnection(down, undefined), null)).toEqual({ since: null, reason: "server_unavailable" });
+  });
+});
+
+describe("probeBody", () => {
+  it("keeps what the indicator reads, so a trimmed answer derives the same state", () => {
+    const full = deriveConnection(answer(200, healthFixture), answer(200, clusterInfoFixture, 2_000));
+    const trimmed = deriveConnection(
+      answer(200, probeBody(healthFixture)),
+      answer(200, probeBody(clusterInfoFixture), 2_000),
+    );
+    expect(trimmed).toEqual(full);
+    expect(full.version).toBe("2.0.0");
+    expect(probeBody(clusterInfoFixture)).toEqual({
+      server_id: "dw-server-1",
+      version: "2.0.0",
+      default_namespace: "default",
+    });
+  });
+
+  it("keeps an error's reason and passes non-objects through", () => {
+    const refused = { reason: "server_unavailable", message: "The server did not answer.", httpStatus: 502 };
+    expect(probeBody(refused)).toEqual({ reason: "server_unavailable" });
+    expect(deriveConnection(answer(502, probeBody(refused)), undefined)).toEqual(
+      deriveConnection(answer(502, refused), undefined),
+    );
+    expect(probeBody(null)).toBeNull();
+    expect(probeBody("text")).toBe("text");
   });
 });

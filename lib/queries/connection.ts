@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { browserDwClient } from "@/lib/dw/browser-client";
+import type { DwClient } from "@/lib/dw";
 import { serverKey } from "@/lib/queries/keys";
 
 /**
@@ -14,12 +15,24 @@ export type ProbeResult =
 export const HEALTH_INTERVAL_MS = 10_000;
 export const INFO_INTERVAL_MS = 30_000;
 
+/**
+ * The fields of a probe's answer the indicator reads (components/shell/connection-state.ts): the
+ * health status and checks, cluster info's identity, an error's reason. Cluster info is ≈ 12 KB
+ * (capabilities, limits): the rest is not kept, nor sent in the page when the server render probes.
+ */
+const PROBE_FIELDS = ["status", "checks", "reason", "version", "server_id", "default_namespace"];
+
+export function probeBody(body: unknown): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => PROBE_FIELDS.includes(key)));
+}
+
 /** Probes a path of the same-origin proxy; never throws, so every outcome is data for the indicator. */
 async function probe(path: string): Promise<ProbeResult> {
   const started = performance.now();
   try {
     const response = await fetch(`/api/dw/${path}`, { cache: "no-store", headers: { Accept: "application/json" } });
-    const body: unknown = await response.json().catch(() => null);
+    const body = probeBody(await response.json().catch(() => null));
     return { kind: "answered", status: response.status, body, latencyMs: performance.now() - started, at: Date.now() };
   } catch (error) {
     return { kind: "failed", message: error instanceof Error ? error.message : String(error), at: Date.now() };
@@ -50,14 +63,17 @@ export function clusterInfoProbeQuery(unreachable: (result: ProbeResult | undefi
   });
 }
 
+/** The namespaces' names, sorted: what the switcher offers (the browser's query and the server render's seed). */
+export async function fetchNamespaceNames(client: DwClient, signal?: AbortSignal): Promise<string[]> {
+  const list = await client.listNamespaces({ signal });
+  return list.namespaces.map((namespace) => namespace.name).sort((a, b) => a.localeCompare(b));
+}
+
 /** The namespaces the switcher offers, sorted by name. */
 export function namespacesQuery() {
   return queryOptions({
     queryKey: serverKey("namespaces"),
-    queryFn: async ({ signal }) => {
-      const list = await browserDwClient.listNamespaces({ signal });
-      return list.namespaces.map((namespace) => namespace.name).sort((a, b) => a.localeCompare(b));
-    },
+    queryFn: ({ signal }) => fetchNamespaceNames(browserDwClient, signal),
     staleTime: 60_000,
     retry: 1,
   });

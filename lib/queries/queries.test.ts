@@ -1,6 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { attentionScanQuery } from "@/lib/queries/attention";
+import { isSeedFailure, SEED_FAILED } from "@/lib/queries/seed-failure";
 import { actionContextQuery, healthProbeQuery, namespacesQuery } from "@/lib/queries/connection";
 import { taskQueueQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
 import {
@@ -147,5 +148,14 @@ describe("targeted invalidation", () => {
       expect(left).not.toContain(json(key));
     for (const key of [a.workers, a.taskQueues, a.metrics]) expect(left).toContain(json(key));
     for (const key of Object.values(namespaced("b"))) expect(left).toContain(json(key));
+  });
+});
+
+describe("seed failures", () => {
+  it("tell the marker of a failed server read from any answer", () => {
+    expect(isSeedFailure(SEED_FAILED)).toBe(true);
+    expect(isSeedFailure(JSON.parse(JSON.stringify(SEED_FAILED)))).toBe(true);
+    for (const answer of [null, [], "failed", { namespaces: [] }, { breakwaterSeed: "ok" }])
+      expect(isSeedFailure(answer)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw";
 import { parseNamespace } from "@/lib/preferences";
@@ -6,8 +7,24 @@ import type { RunPageData } from "@/lib/queries/run";
 import { fetchRunsList } from "@/lib/queries/runs";
 import type { RunsListFilter } from "@/lib/queries/runs";
 import { routeParam } from "@/lib/routes/route-for";
-import { getDwClient } from "@/lib/server/dw";
+import { getDwClient, tokenForRequest } from "@/lib/server/dw";
 import "server-only";
+import { actionContext } from "@/lib/server/action-guard";
+import { getConfig } from "@/lib/server/config";
+import { proxyGet } from "@/lib/server/proxy";
+import { seedQueries } from "@/lib/server/query-seeds";
+import type { DehydratedState } from "@tanstack/react-query";
+import {
+  actionContextQuery,
+  clusterInfoProbeQuery,
+  fetchNamespaceNames,
+  healthProbeQuery,
+  namespacesQuery,
+  probeBody,
+} from "@/lib/queries/connection";
+import type { ProbeResult } from "@/lib/queries/connection";
+import { operatorMetricsQuery } from "@/lib/queries/metrics";
+import { workflowRunsQuery } from "@/lib/queries/runs";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import type { DwClient, WorkflowList } from "@/lib/dw";
@@ -96,4 +113,52 @@ export async function loadRunPage(namespace: string, workflowId: string, runId: 
       ? loadLatestEvents(client, workflowId, description.run_id, debugData.execution.last_event?.sequence)
       : Promise.resolve(null);
   return { describe: description, debug: debugData, error, latest };
+}
+
+/**
+ * A connection probe answered in the server render: the read proxy's own answer to the path the
+ * browser's probe asks (lib/queries/connection.ts), so the indicator reads the same status and
+ * body. Its latency is the console's round trip to the server, without the browser's leg.
+ */
+async function probeOnServer(segments: string[], token: string | null): Promise<ProbeResult> {
+  const started = performance.now();
+  try {
+    const response = await proxyGet(getConfig(), { segments, token, search: "", namespace: null });
+    const body = probeBody(await response.json().catch(() => null));
+    return { kind: "answered", status: response.status, body, latencyMs: performance.now() - started, at: Date.now() };
+  } catch (error) {
+    return { kind: "failed", message: error instanceof Error ? error.message : String(error), at: Date.now() };
+  }
+}
+
+/**
+ * The shell's reads, made by the server render of a page's document and handed to the browser's
+ * queries (lib/server/query-seeds.ts), so hydration does not ask for them again: the connection
+ * probes, the namespace list, the navigation's attention count for `namespace`, and the action
+ * context (computed here, no upstream read). Same keys as the browser's queries.
+ */
+export async function loadShellSeeds(namespace: string): Promise<DehydratedState> {
+  const config = getConfig();
+  const requestHeaders = await headers();
+  const token = tokenForRequest(config, requestHeaders);
+  return seedQueries(
+    [
+      { queryKey: healthProbeQuery().queryKey, read: () => probeOnServer(["health"], token) },
+      { queryKey: clusterInfoProbeQuery(() => false).queryKey, read: () => probeOnServer(["cluster", "info"], token) },
+      { queryKey: namespacesQuery().queryKey, read: () => fetchNamespaceNames(getDwClient()) },
+      { queryKey: operatorMetricsQuery(namespace).queryKey, read: () => getDwClient(namespace).operatorMetrics() },
+    ],
+    [{ queryKey: actionContextQuery().queryKey, data: actionContext(config, requestHeaders) }],
+  );
+}
+
+/** The run page's list of the workflow's runs (previous/next, the runs panel), read by its server render. */
+export function loadWorkflowRunsSeed(namespace: string, workflowId: string): DehydratedState {
+  // `open` only changes the refresh interval, not the key.
+  return seedQueries([
+    {
+      queryKey: workflowRunsQuery(namespace, workflowId, false).queryKey,
+      read: () => getDwClient(namespace).listRuns(workflowId),
+    },
+  ]);
 }

@@ -13,3 +13,10 @@ export const NAMESPACE_HEADER = "x-namespace";
 export function requestNamespace(headers: HeaderSource): string | null {
   return parseNamespace(headers.get(NAMESPACE_HEADER));
 }
+
+/**
+ * The namespace of the page a document request is for (`/namespaces/{ns}/…`, validated), set by
+ * proxy.ts on every request (a client-sent copy is replaced or removed): the root layout has no
+ * route params, and its server render reads that namespace's navigation count (loaders.ts).
+ */
+export const PAGE_NAMESPACE_HEADER = "x-breakwater-page-namespace";

@@ -13,6 +13,7 @@ import {
   TIME_MODE_COOKIE,
 } from "@/lib/preferences";
 import type { ThemePreference, TimeMode } from "@/lib/preferences";
+import { PAGE_NAMESPACE_HEADER } from "@/lib/server/request-namespace";
 
 /** What the app shell needs to render a request: public facts only, never the token. */
 export interface ShellContext {
@@ -24,6 +25,8 @@ export interface ShellContext {
    * namespaced page.
    */
   lastNamespace: string;
+  /** The namespace of the page requested (`/namespaces/{ns}/…`), null off one (proxy.ts forwards it). */
+  pageNamespace: string | null;
   theme: ThemePreference;
   timeMode: TimeMode;
   /** BREAKWATER_AUTH and the signed-in person (null without console auth, or before sign-in). */
@@ -39,9 +42,15 @@ export async function getShellContext(): Promise<ShellContext> {
     serverHost: config.serverHost,
     readOnly: config.readOnly,
     lastNamespace: parseNamespace(jar.get(NAMESPACE_COOKIE)?.value) ?? config.namespace,
+    pageNamespace: parseNamespace(requestHeaders.get(PAGE_NAMESPACE_HEADER)),
     theme: parseThemePreference(jar.get(THEME_COOKIE)?.value),
     timeMode: parseTimeMode(jar.get(TIME_MODE_COOKIE)?.value),
     auth: { mode: config.auth.mode, person: config.auth.mode === "none" ? null : forwardedPerson(requestHeaders) },
     kikwiflow: config.kikwiflow !== null,
   };
+}
+
+/** Whether the request gets the shell (navigation, server status): not before sign-in (the login page; AppShell's test). */
+export function shellShown(context: ShellContext): boolean {
+  return context.auth.mode === "none" || context.auth.person !== null;
 }

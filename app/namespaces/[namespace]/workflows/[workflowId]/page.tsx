@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
+import { QuerySeeds } from "@/components/providers/query-seeds";
 import { RunDetailPage } from "@/components/run-detail/run-detail-route";
 import { routeParam } from "@/lib/routes/route-for";
-import { loadRunPage, pageNamespace } from "@/lib/server/loaders";
+import { loadRunPage, loadWorkflowRunsSeed, pageNamespace } from "@/lib/server/loaders";
 
 type Params = Promise<{ namespace: string; workflowId: string }>;
 
@@ -16,5 +17,10 @@ export default async function WorkflowPage({ params }: { params: Params }) {
   const workflowId = routeParam(raw);
   // Not awaited: the page streams its shell while the loader asks the server.
   const loaded = loadRunPage(namespace, workflowId, null);
-  return <RunDetailPage namespace={namespace} workflowId={workflowId} loaded={loaded} />;
+  // The workflow's runs (previous/next, runs panel) stream in too, so hydration does not ask for them.
+  return (
+    <QuerySeeds state={loadWorkflowRunsSeed(namespace, workflowId)}>
+      <RunDetailPage namespace={namespace} workflowId={workflowId} loaded={loaded} />
+    </QuerySeeds>
+  );
 }

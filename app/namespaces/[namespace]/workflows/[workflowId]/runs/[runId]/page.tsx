@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
+import { QuerySeeds } from "@/components/providers/query-seeds";
 import { RunDetailPage } from "@/components/run-detail/run-detail-route";
 import { routeParam } from "@/lib/routes/route-for";
-import { loadRunPage, pageNamespace } from "@/lib/server/loaders";
+import { loadRunPage, loadWorkflowRunsSeed, pageNamespace } from "@/lib/server/loaders";
 
 type Params = Promise<{ namespace: string; workflowId: string; runId: string }>;
 
@@ -15,5 +16,10 @@ export default async function RunPage({ params }: { params: Params }) {
   const workflowId = routeParam(rawWorkflowId);
   // Not awaited: the page streams its shell while the loader asks the server.
   const loaded = loadRunPage(namespace, workflowId, routeParam(runId));
-  return <RunDetailPage namespace={namespace} workflowId={workflowId} loaded={loaded} />;
+  // The workflow's runs (previous/next, runs panel) stream in too, so hydration does not ask for them.
+  return (
+    <QuerySeeds state={loadWorkflowRunsSeed(namespace, workflowId)}>
+      <RunDetailPage namespace={namespace} workflowId={workflowId} loaded={loaded} />
+    </QuerySeeds>
+  );
 }
