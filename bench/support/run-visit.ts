@@ -1,4 +1,4 @@
-import type { Browser, CDPSession, Page } from "@playwright/test";
+import type { Browser, BrowserContext, CDPSession, Page } from "@playwright/test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { samplePeak, rssOf, treeMatching } from "./proc";
@@ -54,6 +54,8 @@ export interface VisitOptions {
   stepTimeoutMs: number;
   ledgerTimeoutMs: number;
   settleTimeoutMs: number;
+  /** Visit in this context (kept open: its HTTP cache warm from an earlier visit) instead of a fresh one. */
+  context?: BrowserContext;
   /** Extra steps inside the visit, after the ledger and the network settled (the History scroll). */
   history?: (page: Page) => Promise<void>;
 }
@@ -285,9 +287,12 @@ function traceRequests(page: Page, navStart: number): void {
   });
 }
 
+/** Contexts that already run the long-task observer (a reused context must not get it twice). */
+const observed = new WeakSet<BrowserContext>();
+
 export async function visitRun(browser: Browser, url: string, opts: VisitOptions): Promise<VisitResult> {
   const started = Date.now();
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const context = opts.context ?? (await browser.newContext({ viewport: { width: 1440, height: 900 } }));
   const out: VisitResult = {
     headerMs: null,
     headerNote: "",
@@ -302,9 +307,11 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     network: [],
     wallMs: 0,
   };
+  let page: Page | null = null;
   try {
-    await context.addInitScript(OBSERVE_LONG_TASKS);
-    const page = await context.newPage();
+    if (!observed.has(context)) await context.addInitScript(OBSERVE_LONG_TASKS);
+    observed.add(context);
+    page = await context.newPage();
     page.on("pageerror", (e) => out.pageErrors.push(firstLine(e)));
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
@@ -350,7 +357,8 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     await tracing?.stop();
     return out;
   } finally {
-    await context.close();
+    if (opts.context) await page?.close();
+    else await context.close();
     out.wallMs = Date.now() - started;
   }
 }
