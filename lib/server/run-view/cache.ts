@@ -1,5 +1,6 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
+import type { ChunkSpan } from "./answer-gzip";
 
 /**
  * Closed runs' derived views and extras, kept as the bytes they are sent as (issue 14): a repeat view
@@ -8,12 +9,6 @@ import { LRUCache } from "lru-cache";
  * `history_complete` is `is_terminal`), so an entry is never stale, only evicted.
  */
 
-/** A serialised chunk line and the sequence the derivation had read when it was emitted. */
-export interface ChunkLine {
-  at: number;
-  line: Buffer;
-}
-
 export interface CachedView {
   kind: "view";
   total: number | null;
@@ -21,17 +16,15 @@ export interface CachedView {
   /** The `hit` meta line (from 0), then every chunk line in order, then the tail: the whole answer. */
   meta: Buffer;
   /**
-   * The chunk lines as plain bytes, only while the answer has no gzip (being made, or it failed).
-   * Once it has one they are dropped: a 50,000-event view is ≈ 40 MB of lines and ≈ 3 MB of gzip,
-   * and the rare plain or `since` answer inflates the gzip instead (see {@link chunkIndex}).
+   * Each chunk's sequence and byte length, in order: where its line sits in the inflated answer. The
+   * plain lines are not kept: a 50,000-event view is ≈ 40 MB of lines and ≈ 3 MB of gzip, and the
+   * rare plain or `since` answer inflates the gzip instead (service.ts `chunkLines`).
    */
-  chunks: ChunkLine[] | null;
-  /** Each chunk's sequence and byte length, in order: where its line sits in the inflated answer. */
-  chunkIndex: { at: number; bytes: number }[];
+  chunkIndex: ChunkSpan[];
   /** progress + snapshot + done. */
   tail: Buffer[];
-  /** The whole answer gzip-compressed once, for a browser that accepts gzip (null: not made). */
-  gzip: Buffer | null;
+  /** The whole answer gzip-compressed, as made while the run was walked (answer-gzip.ts). */
+  gzip: Buffer;
   /** Page ends a `since` may name (a run that closed while a browser tailed it). */
   boundaries: number[];
 }
@@ -46,10 +39,8 @@ export type CacheEntry = CachedView | CachedExtras;
 
 export function entryBytes(entry: CacheEntry): number {
   if (entry.kind === "extras") return entry.body.length;
-  let bytes =
-    entry.meta.length + (entry.gzip?.length ?? 0) + (entry.boundaries.length + entry.chunkIndex.length * 2) * 8;
+  let bytes = entry.meta.length + entry.gzip.length + (entry.boundaries.length + entry.chunkIndex.length * 2) * 8;
   for (const line of entry.tail) bytes += line.length;
-  for (const chunk of entry.chunks ?? []) bytes += chunk.line.length;
   return bytes;
 }
 

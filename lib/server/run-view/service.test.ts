@@ -345,6 +345,39 @@ describe("GET /api/run-view on a closed run", () => {
     expect(history().map(tokenAfter)).toEqual([0, 1000, 2000]);
   });
 
+  it("gives a gzip viewer who joins after two pages every line in order, cut out of the walk's compressed lines", async () => {
+    const held = gate();
+    const { svc, history } = service({}, async (call) => {
+      if (call.url.pathname.endsWith("/history") && tokenAfter(call) === 2000) await held.wait(call.signal);
+      return undefined;
+    });
+    const first = await svc.view(viewRequest(closedRun));
+    const reader = first.body!.getReader();
+    const head = await readUntil(reader, (line) => line.t === "progress" && line.read === 2000);
+    const second = await svc.view(viewRequest(closedRun, { gzip: "1" }));
+    expect(second.headers.get(RUN_VIEW_HEADER)).toBe("joined");
+    expect(second.headers.get(RUN_VIEW_ENCODING_HEADER)).toBe("gzip");
+    // A page read while the replay is being inflated goes after it, not before or twice.
+    held.open();
+    const [rest, zipped] = await Promise.all([readUntil(reader, () => false), second.arrayBuffer()]);
+    const joined = parseLines(gunzipSync(Buffer.from(zipped)).toString("utf8"));
+    const chunkKinds = new Set(["list", "ledger", "bars"]);
+    const all = [...head, ...rest];
+    expect(joined[0]).toMatchObject({ t: "meta", cache: "joined", from: 0 });
+    expect(joined.filter((line) => chunkKinds.has(line.t))).toEqual(all.filter((line) => chunkKinds.has(line.t)));
+    expect(joined.slice(-2)).toEqual(all.slice(-2));
+    const reads = progressReads(joined);
+    expect(reads).toEqual([...reads].sort((a, b) => a - b));
+    expect(reads.at(-1)).toBe(2500);
+    expect(assembled(joined).list).toEqual(batch.list);
+    expect(history().map(tokenAfter)).toEqual([0, 1000, 2000]);
+    // The walk's gzip became the cache entry: a repeat view is the same lines, no read.
+    await svc.idle();
+    const again = await linesOf(await svc.view(viewRequest(closedRun)));
+    expect(again.filter((line) => chunkKinds.has(line.t))).toEqual(all.filter((line) => chunkKinds.has(line.t)));
+    expect(history()).toHaveLength(3);
+  });
+
   it("stops the upstream read when the only viewer leaves, and the next visit resumes from where it stopped", async () => {
     const held = gate();
     let holding = true;

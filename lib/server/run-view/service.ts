@@ -14,12 +14,13 @@ import { getLogger, loggedFetch } from "@/lib/server/log";
 import { namespaceRequired } from "@/lib/server/proxy";
 import { requestNamespace } from "@/lib/server/request-namespace";
 import { RunViewCache } from "./cache";
-import type { CachedView, ChunkLine } from "./cache";
+import type { CachedView } from "./cache";
+import { GzipAnswer, cutLines } from "./answer-gzip";
 import { readExtras } from "./extras";
 import { LongPollPool } from "./long-poll-pool";
 import { wantsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
 import type { CacheOutcome } from "./responses";
-import { RunState, Walk, encodeLine } from "./run-state";
+import { RunState, Walk, encodeLine, replayThen } from "./run-state";
 import type { Subscriber } from "./run-state";
 import { Slots } from "./slots";
 import { HISTORY_PAGE_SIZE, readPage, walkPages } from "./walker";
@@ -84,7 +85,13 @@ function viewParams(url: URL): ViewParams | null {
 
 export class RunViewService {
   readonly cache: RunViewCache;
-  private readonly live = new LRUCache<string, RunState>({ max: LIVE_RUNS });
+  private readonly live = new LRUCache<string, RunState>({
+    max: LIVE_RUNS,
+    // An evicted run's unfinished gzip is never read again (a walk still writing it keeps it).
+    dispose: (state) => {
+      if (state.walk === null) state.answer?.close();
+    },
+  });
   private readonly walks = new Set<Walk>();
   private readonly storing = new Set<Promise<void>>();
   private readonly slots: Slots;
@@ -174,7 +181,13 @@ export class RunViewService {
     // A walk that has sent its last line is not joined (it is only waiting to be settled).
     if (state.walk?.over === true) this.settle(state, state.walk);
     // Walked and closed, not in the cache (larger than all of it, or its gzip still being made): from memory.
-    if (state.complete && state.walk === null) return this.hit(this.finished(state), params.since, false);
+    if (state.stored !== null && state.walk === null) {
+      const entry = await state.stored;
+      if (entry !== null) return this.hit(entry, params.since, wantsGzip(request));
+      // Its gzip failed: walk the run again.
+      state = new RunState(key, params.target);
+      this.live.set(key, state);
+    }
 
     let outcome: CacheOutcome = "joined";
     let held = state.walk?.phase === "polling";
@@ -196,12 +209,21 @@ export class RunViewService {
       from,
       held,
     });
+    const run = state;
+    let joined: Subscriber | null = null;
     const { response, subscriber } = streamedView(outcome, wantsGzip(request), request, (gone) =>
-      this.unsubscribe(state, walk, gone),
+      this.unsubscribe(run, walk, joined ?? gone),
     );
-    // Replay and subscribe in one synchronous step: no line can fall between them.
-    subscriber.write([meta, ...state.chunksAfter(from), state.progressLine()]);
-    walk.subscribers.add(subscriber);
+    const answer = state.answer;
+    if (answer === null || !state.hasChunksAfter(from)) {
+      subscriber.write([meta, state.progressLine()]);
+      walk.subscribers.add(subscriber);
+      return response;
+    }
+    // Subscribed now, the lines emitted so far (kept compressed) inflated meanwhile: none is lost or repeated.
+    const failed = (error: unknown) => encodeLine({ t: "error", error: toErrorInfo(error) });
+    joined = replayThen(subscriber, [meta], answer.lines(from), [state.progressLine()], failed);
+    walk.subscribers.add(joined);
     return response;
   }
 
@@ -209,8 +231,7 @@ export class RunViewService {
   private async hit(entry: CachedView, since: number | null, gzip: boolean): Promise<Response> {
     const whole = since === null || since === 0 || !entry.boundaries.includes(since);
     if (whole && gzip && entry.gzip !== null) return gzippedView("hit", entry.gzip);
-    const chunks = await chunkLines(entry);
-    if (whole) return bufferedView("hit", [entry.meta, ...chunks.map((c) => c.line), ...entry.tail]);
+    if (whole) return bufferedView("hit", [entry.meta, ...(await chunkLines(entry, 0)), ...entry.tail]);
     const meta = encodeLine({
       t: "meta",
       closed: true,
@@ -221,8 +242,7 @@ export class RunViewService {
       from: since,
       held: false,
     });
-    const lines = chunks.filter((chunk) => chunk.at > since).map((chunk) => chunk.line);
-    return bufferedView("hit", [meta, ...lines, ...entry.tail]);
+    return bufferedView("hit", [meta, ...(await chunkLines(entry, since)), ...entry.tail]);
   }
 
   private unsubscribe(state: RunState, walk: Walk, subscriber: Subscriber): void {
@@ -286,6 +306,8 @@ export class RunViewService {
         outcome = "error";
         walk.finish([encodeLine({ t: "error", error: toErrorInfo(error) })]);
       }
+      // What was derived cannot be answered without its gzip: the next visit walks the run again.
+      if (state.answer?.failed === true && this.live.get(state.key) === state) this.live.delete(state.key);
     } finally {
       release?.();
       const ms = Math.round(performance.now() - started);
@@ -312,16 +334,18 @@ export class RunViewService {
     signal.throwIfAborted();
     state.total = debug.execution.last_event?.sequence ?? null;
     state.derivation = new RunDerivation({ recentFailures: debug.recent_failures ?? [] });
+    // Headed as a closed run's cached answer will be; `store` re-heads it if the total moved.
+    state.answer = new GzipAnswer(hitMeta(state.total));
   }
 
   private apply(state: RunState, walk: Walk, page: PageRead, signal: AbortSignal): void {
     // A page that lands after the last viewer left is dropped: the run's state is no longer this walk's.
     signal.throwIfAborted();
-    const derivation = state.derivation;
-    if (derivation === null || page.events.length === 0) return;
+    const { derivation, answer } = state;
+    if (derivation === null || answer === null || page.events.length === 0) return;
     const lines = derivation.add(page.events).map(encodeLine);
     const at = derivation.lastSequence;
-    for (const line of lines) state.chunks.push({ at, line });
+    answer.append(at, lines);
     state.boundaries.add(at);
     walk.pages += 1;
     walk.events += page.events.length;
@@ -342,9 +366,12 @@ export class RunViewService {
     walk.finish(tail);
     if (!closed) return;
     state.complete = true;
-    state.tail = tail;
-    const stored = this.store(state).finally(() => this.storing.delete(stored));
-    this.storing.add(stored);
+    const stored = this.store(state, tail);
+    state.stored = stored;
+    const settled: Promise<void> = stored.then(() => {
+      this.storing.delete(settled);
+    });
+    this.storing.add(settled);
   }
 
   /** Resolves once every walked closed run being stored is in the cache (tests, measurements). */
@@ -353,43 +380,36 @@ export class RunViewService {
   }
 
   /**
-   * Caches a walked closed run. The gzip (≈ 40 MB of lines for 50,000 events) is made on zlib's
-   * thread pool, not on the event loop; until it is stored, repeat views come from the live state.
+   * Caches a walked closed run: its gzip, made while it was walked, ended with the tail. Until it is
+   * stored, repeat views wait for it (`state.stored`); null when zlib failed (then it is walked again).
    */
-  private async store(state: RunState): Promise<void> {
-    const entry = this.finished(state);
+  private async store(state: RunState, tail: Buffer[]): Promise<CachedView | null> {
+    const answer = state.answer;
+    if (answer === null) return null;
+    const meta = hitMeta(state.total);
     try {
-      entry.gzip = await gzipParts([entry.meta, ...(entry.chunks ?? []).map((chunk) => chunk.line), ...entry.tail]);
-      entry.chunks = null;
+      // The head was written before the total was final: when the walk moved it, compress once more.
+      const gzip = meta.equals(answer.head)
+        ? await answer.end(tail)
+        : await gzipParts([meta, ...(await answer.lines(0)), ...tail]).finally(() => answer.close());
+      const entry: CachedView = {
+        kind: "view",
+        total: state.total,
+        lastSequence: state.lastSequence,
+        meta,
+        chunkIndex: answer.index,
+        tail,
+        gzip,
+        boundaries: [...state.boundaries],
+      };
+      state.answer = null;
+      if (this.cache.set(`view|${state.key}`, entry)) this.live.delete(state.key);
+      return entry;
     } catch (error) {
       this.logger.warn({ failure: String(error) }, "run-view gzip failed");
+      if (this.live.get(state.key) === state) this.live.delete(state.key);
+      return null;
     }
-    if (this.cache.set(`view|${state.key}`, entry)) this.live.delete(state.key);
-  }
-
-  /** The answer of a walked closed run as a cache entry: every line pre-built (gzip added by `store`). */
-  private finished(state: RunState): CachedView {
-    const meta = encodeLine({
-      t: "meta",
-      closed: true,
-      total: state.total,
-      cache: "hit",
-      pageSize: HISTORY_PAGE_SIZE,
-      exportOnly: [...EXPORT_ONLY_FIELDS],
-      from: 0,
-      held: false,
-    });
-    return {
-      kind: "view",
-      total: state.total,
-      lastSequence: state.lastSequence,
-      meta,
-      chunks: [...state.chunks],
-      chunkIndex: state.chunks.map((chunk) => ({ at: chunk.at, bytes: chunk.line.length })),
-      tail: state.tail ?? [],
-      gzip: null,
-      boundaries: [...state.boundaries],
-    };
   }
 
   async extras(request: Request): Promise<Response> {
@@ -426,19 +446,24 @@ function extrasResponse(body: Buffer, outcome: "hit" | "miss"): Response {
   });
 }
 
-/**
- * A cached view's chunk lines: held ones, or cut out of its inflated gzip (on zlib's thread pool) by
- * the index — the answer is meta, the chunks in order, then the tail.
- */
-async function chunkLines(entry: CachedView): Promise<ChunkLine[]> {
-  if (entry.chunks !== null || entry.gzip === null) return entry.chunks ?? [];
-  const plain = await promisify(gunzip)(entry.gzip);
-  let offset = entry.meta.length;
-  return entry.chunkIndex.map(({ at, bytes }) => {
-    const line = plain.subarray(offset, offset + bytes);
-    offset += bytes;
-    return { at, line };
+/** The `meta` line of a closed run's whole answer from the cache. */
+function hitMeta(total: number | null): Buffer {
+  return encodeLine({
+    t: "meta",
+    closed: true,
+    total,
+    cache: "hit",
+    pageSize: HISTORY_PAGE_SIZE,
+    exportOnly: [...EXPORT_ONLY_FIELDS],
+    from: 0,
+    held: false,
   });
+}
+
+/** A cached view's chunk lines after `since`, cut out of its inflated gzip (on zlib's thread pool) by the index. */
+async function chunkLines(entry: CachedView, since: number): Promise<Buffer[]> {
+  const plain = await promisify(gunzip)(entry.gzip);
+  return cutLines(plain, entry.meta.length, entry.chunkIndex, since);
 }
 
 /** Gzips the parts as one stream on zlib's thread pool, without first copying them into one buffer. */
