@@ -85,6 +85,30 @@ describe("the run view's early read", () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it("waits for the first frame after the HTML is parsed, and does not start once the page has read", async () => {
+    const frames: (() => void)[] = [];
+    const tasks: (() => void)[] = [];
+    vi.stubGlobal("requestAnimationFrame", (f: () => void) => frames.push(f));
+    vi.stubGlobal("setTimeout", (f: () => void, ms?: number) => (ms === 30000 ? 0 : tasks.push(f)));
+    const { fetchSpy, parsed } = page("/namespaces/default/workflows/w/runs/r", async () => zipped());
+    parsed();
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(fetchSpy).not.toHaveBeenCalled(); // the frame is drawn after its rAF callbacks
+    tasks.shift()!();
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+
+    // The page hydrated first: it reads by itself and the early read, due later, does not start.
+    const again = page("/namespaces/default/workflows/w/runs/r", async () => zipped());
+    again.parsed();
+    await fetchRunView({ namespace: "default", workflowId: "w", runId: "r" }, () => undefined);
+    expect(again.fetchSpy).toHaveBeenCalledTimes(1);
+    frames.shift()!();
+    tasks.shift()!();
+    expect(again.fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
   it("does nothing on other pages", () => {
     for (const path of ["/namespaces/default/workflows/w", "/namespaces/default/runs", "/"]) {
       const { fetchSpy, parsed } = page(path, async () => zipped());
