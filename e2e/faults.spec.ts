@@ -211,6 +211,23 @@ test("slow server (3 s): checking first, then data, never unreachable", async ({
   }
 });
 
+test("slow server (3 s): the run page sends its title and a loading line first, then the run", async ({ page }) => {
+  test.setTimeout(60_000);
+  await proxy.set("slow");
+  try {
+    await page.goto(consoleUrl(`/namespaces/default/workflows/${workflowId}`), {
+      waitUntil: "commit",
+      timeout: 30_000,
+    });
+    // Describe and debug take longer than the server render waits for them, so the page streams.
+    await expect(page.getByTestId("run-detail-loading")).toBeVisible({ timeout: 2_500 });
+    await expect(page.getByTestId("run-header")).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("run-detail-loading")).toHaveCount(0);
+  } finally {
+    await proxy.set("pass");
+  }
+});
+
 test("server restart mid-session: the runs page and the indicator recover by themselves", async ({ page }) => {
   test.setTimeout(90_000);
   await proxy.set("pass");

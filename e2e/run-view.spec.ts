@@ -148,6 +148,13 @@ test.describe("run view over paged history", () => {
     const html = await (await request.get(runPath(runs.paged))).text();
     expect(html).toContain('data-testid="run-header"');
     expect(html).toContain('data-testid="exceptions-table"');
+    // In the shell itself, not a segment streamed behind it: React reveals those no sooner than
+    // 300 ms after the first frame (decision 0034).
+    const streamed = html.indexOf('<div hidden id="S:');
+    for (const id of ["run-header", "exceptions-table"]) {
+      const at = html.indexOf(`data-testid="${id}"`);
+      expect(streamed === -1 || at < streamed, `${id} is sent with the shell`).toBe(true);
+    }
     // The newest events stream behind the header from one history page placed by debug.
     expect(html.match(/data-testid="latest-event"/g) ?? []).toHaveLength(20);
     // Newest first: the run's last sequence is the first row's.

@@ -8,9 +8,33 @@ import { ID_HEADING } from "@/components/ui/id-heading";
 import { runsListHref } from "@/lib/routes/route-for";
 
 /**
- * Server half of the run detail. The shell streams at once (so the browser fetches CSS and scripts
- * while the server asks the DW server), then the run streams in when the page's loader
- * (lib/server/loaders.ts `loadRunPage`) answers.
+ * How long the server render waits for describe + debug before it sends the page without them.
+ * React reveals a Suspense boundary that streams in after the page's first frame no sooner than
+ * 300 ms after that frame (react-dom's `$RC` batches reveals: `$RT + 300`), so a header streamed
+ * behind the shell painted at ≈ 500–550 ms even when its data was there at 140 ms. Sent with the
+ * shell instead, it paints with the first frame. Up to this wait that is never later than
+ * streaming; a slower server gets the streamed page (title and "Loading…" first) as before.
+ */
+const RUN_HEADER_WAIT_MS = 250;
+
+/** The promise's value if it settles within `ms`, else null (the promise goes on). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([promise.then((value) => ({ value })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Server half of the run detail. When the page's loader (lib/server/loaders.ts `loadRunPage`)
+ * answers within RUN_HEADER_WAIT_MS, the header and exceptions are part of the first HTML;
+ * otherwise the shell streams at once (the browser fetches CSS and scripts meanwhile) and the run
+ * streams in when the loader answers. The newest events stream behind the header either way.
  */
 export async function RunDetailPage({
   namespace,
@@ -21,7 +45,8 @@ export async function RunDetailPage({
   workflowId: string;
   loaded: Promise<RunPageData>;
 }) {
-  const t = await getTranslations("run");
+  const [t, early] = await Promise.all([getTranslations("run"), settledWithin(loaded, RUN_HEADER_WAIT_MS)]);
+  if (early) return <RunDetailContent namespace={namespace} workflowId={workflowId} loaded={early.value} />;
   return (
     <Suspense
       fallback={
@@ -45,7 +70,7 @@ async function RunDetailContent({
 }: {
   namespace: string;
   workflowId: string;
-  loaded: Promise<RunPageData>;
+  loaded: Promise<RunPageData> | RunPageData;
 }) {
   const [{ describe, debug, error, latest }, t] = await Promise.all([loaded, getTranslations("run")]);
   if (!describe) {
