@@ -258,6 +258,7 @@ function describeVisit(v: VisitResult, i: number): string {
   const longest = v.tasks.reduce((m, t) => Math.max(m, t.duration), 0);
   return [
     `visit ${i}: header ${v.headerMs === null ? v.headerNote : ms(v.headerMs)}`,
+    v.firstContentfulPaintMs === null ? null : `first contentful paint ${ms(v.firstContentfulPaintMs)}`,
     v.bytesBeforePaint === null ? null : `${(v.bytesBeforePaint / 1024).toFixed(0)} KB before`,
     `ledger first ${v.ledgerFirstMs === null ? "-" : ms(v.ledgerFirstMs)} full ${v.ledgerFullMs === null ? "-" : ms(v.ledgerFullMs)} (${v.ledgerNote})`,
     `longest task ${ms(longest)} of ${v.tasks.length}`,

@@ -112,6 +112,29 @@ function attribute(all: { ts: number; stack: string[] }[], from: number, to: num
       .map(([f, c]) => `${((100 * c) / inside.length).toFixed(0)}% ${f}`);
   console.log(`    samples ${inside.length}; self: ${top(self, 6).join(" | ")}`);
   console.log(`    on stack: ${top(total, 14).join(" | ")}`);
+  const react = reactWork(inside);
+  if (react.size > 0) console.log(`    React (unminified builds): ${top(react, 10).join(" | ")}`);
+}
+
+/**
+ * React's work by what it ran (readable only in a BREAKWATER_UNMINIFIED build): the component a
+ * render sample was in (the frame React's `renderWithHooks` called) and the effect a commit sample
+ * ran (the frame `commitHookEffectListMount` called), so a long render or commit names its cause.
+ */
+const REACT_CALLERS: [string, string][] = [
+  ["renderWithHooks ", "render"],
+  ["commitHookEffectListMount ", "effect"],
+];
+function reactWork(inside: { stack: string[] }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const s of inside) {
+    for (const [caller, kind] of REACT_CALLERS) {
+      const i = s.stack.findIndex((f) => f.startsWith(caller));
+      const callee = i > 0 ? s.stack[i - 1] : undefined;
+      if (callee !== undefined) out.set(`${kind} ${callee}`, (out.get(`${kind} ${callee}`) ?? 0) + 1);
+    }
+  }
+  return out;
 }
 
 function main(): void {
