@@ -1,6 +1,6 @@
 "use client";
 
-import { Suspense, use, useCallback, useMemo, useState } from "react";
+import { Suspense, use, useCallback, useDeferredValue, useMemo, useState } from "react";
 import type { ReactNode } from "react";
 import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
@@ -154,6 +154,9 @@ export function RunDetail({
 }: RunDetailProps) {
   const t = useTranslations("run");
   const [state, update] = useRunViewState();
+  // The tab bar shows a click at once; the panel it opens renders as background work (a big run's
+  // ledger or timeline drawn in the click's own task held the main thread 100–250 ms).
+  const shownView = useDeferredValue(state.view);
   // A tab clicked while the page was still loading its scripts opens once it is interactive.
   useEarlyTab((view) => {
     if ((RUN_VIEWS as readonly string[]).includes(view)) update({ view: view as RunView });
@@ -302,7 +305,7 @@ export function RunDetail({
           </div>
         }
       >
-        {panel[state.view]()}
+        {panel[shownView]()}
       </Section>
     </div>
   );
