@@ -254,6 +254,14 @@ async function exportDownload(ctx: Ctx, run: SeededRun): Promise<Record<string, 
   return out;
 }
 
+/** The long tasks as `duration@start`, longest first: which part of the load each one was. */
+function longTasksAt(v: VisitResult): string {
+  return [...v.tasks]
+    .sort((a, b) => b.duration - a.duration)
+    .map((t) => `${t.duration.toFixed(0)}@${t.start.toFixed(0)}`)
+    .join(" ");
+}
+
 function describeVisit(v: VisitResult, i: number): string {
   const longest = v.tasks.reduce((m, t) => Math.max(m, t.duration), 0);
   return [
@@ -261,7 +269,7 @@ function describeVisit(v: VisitResult, i: number): string {
     v.firstContentfulPaintMs === null ? null : `first contentful paint ${ms(v.firstContentfulPaintMs)}`,
     v.bytesBeforePaint === null ? null : `${(v.bytesBeforePaint / 1024).toFixed(0)} KB before`,
     `ledger first ${v.ledgerFirstMs === null ? "-" : ms(v.ledgerFirstMs)} full ${v.ledgerFullMs === null ? "-" : ms(v.ledgerFullMs)} (${v.ledgerNote})`,
-    `longest task ${ms(longest)} of ${v.tasks.length}`,
+    `longest task ${ms(longest)} of ${v.tasks.length}${v.tasks.length > 0 ? ` (${longTasksAt(v)})` : ""}`,
     `heap ${v.heapPeak === null ? "-" : `${(v.heapPeak / MB).toFixed(0)} MB`}, renderers ${(v.rendererRssPeak / MB).toFixed(0)} MB`,
     v.network.length > 0 ? v.network.join(", ") : null,
     v.pageErrors.length > 0 ? `page errors: ${v.pageErrors.join(" | ")}` : null,
