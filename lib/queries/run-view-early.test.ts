@@ -109,6 +109,40 @@ describe("the run view's early read", () => {
     expect(again.fetchSpy).toHaveBeenCalledTimes(1);
   });
 
+  it("waits for the first contentful paint where the browser reports paints", () => {
+    const tasks: (() => void)[] = [];
+    vi.stubGlobal("setTimeout", (f: () => void, ms?: number) => (ms === 30000 ? 0 : tasks.push(f)));
+    const observers: { callback: (list: { getEntriesByName: (n: string) => unknown[] }) => void; on: boolean }[] = [];
+    class FakeObserver {
+      static supportedEntryTypes = ["paint", "longtask"];
+      private readonly entry;
+      constructor(callback: (list: { getEntriesByName: (n: string) => unknown[] }) => void) {
+        this.entry = { callback, on: false };
+        observers.push(this.entry);
+      }
+      observe(options: { type: string; buffered: boolean }) {
+        expect(options).toEqual({ type: "paint", buffered: true });
+        this.entry.on = true;
+      }
+      disconnect() {
+        this.entry.on = false;
+      }
+    }
+    const paints = (names: string[]) => ({ getEntriesByName: (n: string) => names.filter((x) => x === n) });
+    const { fetchSpy, parsed } = page("/namespaces/default/workflows/w/runs/r", async () => zipped());
+    (window as unknown as { PerformanceObserver: unknown }).PerformanceObserver = FakeObserver;
+    parsed();
+    expect(observers).toHaveLength(1);
+    // The first paint (background only) is not the contentful one: nothing is fetched yet.
+    observers[0]!.callback(paints(["first-paint"]));
+    expect(tasks).toHaveLength(0);
+    observers[0]!.callback(paints(["first-contentful-paint"]));
+    expect(observers[0]!.on).toBe(false);
+    expect(fetchSpy).not.toHaveBeenCalled();
+    tasks.shift()!();
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
   it("does nothing on other pages", () => {
     for (const path of ["/namespaces/default/workflows/w", "/namespaces/default/runs", "/"]) {
       const { fetchSpy, parsed } = page(path, async () => zipped());
