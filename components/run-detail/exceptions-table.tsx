@@ -1,5 +1,6 @@
 "use client";
 
+import { ELEMENT_TIMING } from "@/components/ui/element-timing";
 import { memo, useCallback, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { ExceptionRow } from "@/lib/views/exceptions";
@@ -158,7 +159,12 @@ export const ExceptionsTable = memo(function ExceptionsTable({
   );
 
   return (
-    <Section title={t("title", { count: rows.length })} testId="exceptions" actions={partial}>
+    <Section
+      title={t("title", { count: rows.length })}
+      testId="exceptions"
+      actions={partial}
+      timing={ELEMENT_TIMING.exceptions}
+    >
       <div data-testid="exceptions-table" data-complete={complete ? "true" : "false"}>
         {rows.length === 0 ? (
           <Muted>{complete ? t("none") : t("noneRecent")}</Muted>

@@ -1,5 +1,6 @@
 "use client";
 
+import { ELEMENT_TIMING, elementTiming } from "@/components/ui/element-timing";
 import { CLOSED_REASON_BADGES } from "@/lib/views/run-row";
 import type { ClosedReasonBadge } from "@/lib/views/run-row";
 import { ServerText } from "@/components/ui/server-text";
@@ -109,7 +110,12 @@ export function RunHeader({
   return (
     <section aria-label={t("title")} className="rounded-lg border border-line bg-panel p-4" data-testid="run-header">
       <div className="flex flex-wrap items-center gap-2">
-        <h1 className={ID_HEADING} title={describe.workflow_id} data-testid="run-workflow-id">
+        <h1
+          className={ID_HEADING}
+          title={describe.workflow_id}
+          data-testid="run-workflow-id"
+          {...elementTiming(ELEMENT_TIMING.runHeader)}
+        >
           {describe.workflow_id}
         </h1>
         <CopyButton value={describe.workflow_id} label={t("workflowId")} />
