@@ -5,13 +5,14 @@
  * 50,000 events) can arrive in that time instead of after it. It waits for DOMContentLoaded and then
  * for the page's first contentful paint (the `paint` performance entry; where a browser has none,
  * the next frame: a requestAnimationFrame callback, then a task after it), so the header and
- * exceptions paint before any of it is fetched: started at DOMContentLoaded, a cached answer
- * (local, ≈ 1.7 MB) arrived before the header's first frame, 2 MB sent before that paint against
- * the issue's 300 KB. A frame alone was not enough once the header came with the shell (decision
- * 0034): the HTML was parsed sooner, and the read started at ≈ 320 ms, before the paint at ≈ 360 ms. It asks at low priority, so the page's own scripts go first. The page's
- * run-view store adopts the response (`takeEarlyRunView`); one nobody adopts within 30 s is aborted,
- * and once the page has made its own first read (it hydrated before that frame, or the tab is hidden
- * and draws no frame) the early read does not start.
+ * exceptions paint before any of it is fetched. Started at DOMContentLoaded, a cached answer (local,
+ * ≈ 1.7 MB) arrived before the header's first frame: 2 MB sent before that paint against the
+ * issue's 300 KB. A frame alone was not enough once the header came with the shell (decision 0034):
+ * the HTML was parsed sooner, and the read started at ≈ 320 ms, before the paint at ≈ 360 ms. It
+ * asks at low priority, so the page's own scripts go first. The page's run-view store adopts the
+ * response (`takeEarlyRunView`); one nobody adopts within 30 s is aborted, and once the page has
+ * made its own first read (it hydrated before that paint, or the tab is hidden and paints nothing)
+ * the early read does not start.
  */
 
 interface EarlyRunView {
