@@ -6,6 +6,7 @@ import { RUN_ACTIONS } from "@/lib/views/capabilities";
 import { RUN_ACTION_FORMS } from "@/lib/actions/forms";
 import { Button } from "@/components/ui/button";
 import { useActionWords } from "@/components/actions/use-action-words";
+import { useHydrated } from "@/components/hooks/use-hydrated";
 
 /** Why each action is disabled, in words; null for an enabled one (or "checking" until the context is known). */
 export function useDisabledReasons(capabilities: RunCapabilities, known: boolean): Record<RunAction, string | null> {
@@ -31,6 +32,8 @@ export function ActionBar({
   onOpen: (action: RunAction) => void;
 }) {
   const { t } = useActionWords();
+  // Until the page is interactive a click would be lost (useHydrated): the buttons wait for it.
+  const hydrated = useHydrated();
   return (
     <div className="flex flex-wrap gap-2">
       {RUN_ACTIONS.map((action) => {
@@ -40,7 +43,7 @@ export function ActionBar({
           <Button
             key={action}
             data-action={action}
-            disabled={!(known && capabilities[action].enabled && !busy)}
+            disabled={!(hydrated && known && capabilities[action].enabled && !busy)}
             title={why ?? undefined}
             aria-describedby={why ? reasonId(reasons, action) : undefined}
             onClick={() => onOpen(action)}
