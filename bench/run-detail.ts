@@ -330,7 +330,9 @@ async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<
   out.headerPaintedMs = medianOf(
     visits,
     (v) => v.headerPaintedMs,
-    (v) => v.headerNote || "no element-timing entry for the header and the exceptions (a page before issue 14's marks)",
+    (v) =>
+      v.headerNote ||
+      "no element-timing entry for the header and the exceptions (a build without the elementtiming marks)",
   );
   out.bytesBeforePaintKB = medianOf(
     visits,

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "@playwright/test
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { samplePeak, rssOf, treeMatching } from "./proc";
+import { ELEMENT_TIMING } from "../../components/ui/element-timing";
 
 /**
  * One fresh-context visit of a run page in Chromium, measuring issue 14's browser-side figures.
@@ -87,8 +88,8 @@ const OBSERVE_LONG_TASKS = `
     }).observe({ type: "element", buffered: true });
   } catch (e) {}
 `;
-/** The run page's `elementtiming` marks (components/ui/element-timing.ts) that make "header + exceptions". */
-const HEADER_TIMINGS = ["run-header", "exceptions"];
+/** The run page's `elementtiming` marks that make "header + exceptions". */
+const HEADER_TIMINGS: string[] = Object.values(ELEMENT_TIMING);
 
 function firstLine(e: unknown): string {
   return e instanceof Error ? (e.message.split("\n")[0] ?? "") : String(e);
