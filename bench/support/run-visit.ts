@@ -299,10 +299,12 @@ function traceRequests(page: Page, navStart: number): void {
       const u = new URL(req.url());
       const kb = ((sizes?.responseBodySize ?? 0) / 1024).toFixed(0);
       const start = began.get(req);
-      // First byte, from the request's own timing (ms after its start).
-      const ttfb = start === undefined ? "?" : String(Math.round(start + req.timing().responseStart));
+      // First byte and end from the request's own timing (ms after its start): the time this
+      // callback runs is late by however busy the bench and the browser are.
+      const timing = req.timing();
+      const at = (ms: number): string => (start === undefined || ms < 0 ? "?" : String(Math.round(start + ms)));
       console.log(
-        `  trace ${String(start ?? "?").padStart(5)} → ${String(Date.now() - navStart).padStart(5)} ms (first byte ${ttfb}) ${res?.status() ?? "?"} ${kb} KB ${u.pathname}${u.search.slice(0, 80)}`,
+        `  trace ${String(start ?? "?").padStart(5)} → ${at(timing.responseEnd).padStart(5)} ms (first byte ${at(timing.responseStart)}) ${res?.status() ?? "?"} ${kb} KB ${u.pathname}${u.search.slice(0, 80)}`,
       );
     });
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { QueryClient } from "@tanstack/react-query";
@@ -15,8 +16,10 @@ import {
   fetchRunView,
   ledgerCount,
   ledgerSlice,
+  INFLATE_SLICE_BYTES,
   readNdjson,
   runViewUrl,
+  splitChunks,
 } from "@/lib/queries/run-view";
 import type { RunViewData } from "@/lib/queries/run-view";
 import { RunViewStore, runViewQuery } from "@/lib/queries/run-view-store";
@@ -144,6 +147,47 @@ describe("fetchRunView", () => {
     const seen: RunViewLine[] = [];
     await fetchRunView({ ...target, fetchImpl }, (line) => seen.push(line));
     expect(seen).toEqual(lines);
+  });
+
+  it("inflates a gzip body that arrives as one chunk of many slices, every line intact", async () => {
+    // Random text barely compresses, so the gzip body spans several inflate slices.
+    const lines: RunViewLine[] = Array.from({ length: 60 }, (_, i) => ({
+      t: "error",
+      error: { reason: "unknown", httpStatus: null, message: randomBytes(4096).toString("hex"), namespace: `n${i}` },
+    }));
+    const zipped = gzipSync(Buffer.from(lines.map((line) => `${JSON.stringify(line)}\n`).join("")));
+    expect(zipped.byteLength).toBeGreaterThan(3 * INFLATE_SLICE_BYTES);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(zipped));
+        controller.close();
+      },
+    });
+    const fetchImpl = vi.fn<typeof fetch>(() =>
+      Promise.resolve(new Response(body, { headers: { [RUN_VIEW_ENCODING_HEADER]: "gzip" } })),
+    );
+    const seen: RunViewLine[] = [];
+    await fetchRunView({ ...target, fetchImpl }, (line) => seen.push(line));
+    expect(seen).toEqual(lines);
+  });
+});
+
+describe("splitChunks", () => {
+  it("passes bytes on in pieces of at most the given size, in order and unchanged", async () => {
+    const bytes = new Uint8Array(150_000).map((_, i) => i % 251);
+    const pieces: Uint8Array[] = [];
+    const reader = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.enqueue(new Uint8Array([7]));
+        controller.close();
+      },
+    })
+      .pipeThrough(splitChunks(65_536))
+      .getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
+    expect(pieces.map((p) => p.byteLength)).toEqual([65_536, 65_536, 18_928, 1]);
+    expect(Buffer.concat(pieces)).toEqual(Buffer.concat([bytes, new Uint8Array([7])]));
   });
 });
 
