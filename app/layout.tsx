@@ -4,6 +4,8 @@ import { QuerySeeds } from "@/components/providers/query-seeds";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AppShell } from "@/components/shell/app-shell";
+import { HydratedFlag } from "@/components/shell/hydrated-flag";
+import { LoadFailure } from "@/components/shell/load-failure";
 import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { QueryProvider } from "@/components/providers/query-provider";
 import { getShellContext, shellShown } from "@/lib/server/shell-context";
@@ -32,11 +34,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script dangerouslySetInnerHTML={{ __html: HEAD_SCRIPT }} />
       </head>
       <body className="min-h-dvh bg-canvas font-sans text-fg antialiased">
+        <LoadFailure />
         <NextIntlClientProvider>
           <QueryProvider>
             <QuerySeeds state={seeds}>
               <AppShell context={context}>{children}</AppShell>
             </QuerySeeds>
+            <HydratedFlag />
           </QueryProvider>
         </NextIntlClientProvider>
       </body>
