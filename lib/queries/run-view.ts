@@ -5,7 +5,7 @@ import type { LedgerActivity } from "@/lib/views/attempts";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
-import { assembleChart } from "@/lib/views/run-derivation";
+import { assembleChart } from "@/lib/views/timeline-chart";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
 import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
 import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";

@@ -8,6 +8,7 @@ import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from
 import { TimelineFold, activityBars, toListRow } from "./timeline";
 import type { DerivedWait } from "./waits";
 import { WaitFold } from "./waits";
+import { assembleChart } from "./timeline-chart";
 
 /**
  * A run's page views derived from its history pages, one page at a time (issue 14): the console
@@ -123,22 +124,6 @@ export interface AssembledRunView {
   waitsOmitted: number;
   counts: DerivedSnapshot["counts"];
   lastSequence: number;
-}
-
-/** The batch chart's bar order: the workflow, then activity attempts, timers, children. */
-const BAR_ORDER: Readonly<Record<TimelineBar["kind"], number>> = { workflow: 0, activity: 1, timer: 2, child: 3 };
-
-/**
- * The chart from the bars and markers of every chunk plus the snapshot's: chunks hold activity bars
- * only, so a stable sort by kind puts the snapshot's workflow bar first again (the batch order).
- */
-export function assembleChart(
-  bars: readonly TimelineBar[],
-  markers: readonly TimelineMarker[],
-  chart: TimelineChart,
-): TimelineChart {
-  const all = [...bars, ...chart.bars].sort((a, b) => BAR_ORDER[a.kind] - BAR_ORDER[b.kind]);
-  return { ...chart, bars: all, markers: [...markers, ...chart.markers] };
 }
 
 /** The whole view from every chunk so far plus the latest snapshot. */
