@@ -22,7 +22,7 @@ import { runDebugQuery, runDescribeQuery } from "@/lib/queries/run";
 import type { RunViewData } from "@/lib/queries/run-view";
 import type { RunViewStore, RunViewSummary } from "@/lib/queries/run-view-store";
 import type { TimelineListRow } from "@/lib/views/timeline";
-import { workflowRunsQuery } from "@/lib/queries/runs";
+import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/run-detail/section";
 import type { RunView, RunViewState, WrittenViewState } from "@/components/run-detail/run-detail-url-state";

@@ -13,7 +13,8 @@ import { clusterInfoQuery, operatorMetricsQuery } from "@/lib/queries/metrics";
 import { runDebugQuery, runDescribeQuery, runHistoryHeadQuery } from "@/lib/queries/run";
 import { runViewExtrasQuery } from "@/lib/queries/run-view";
 import { runViewQuery } from "@/lib/queries/run-view-store";
-import { runsListQuery, runsListRequest, workflowRunsQuery } from "@/lib/queries/runs";
+import { runsListQuery, runsListRequest } from "@/lib/queries/runs";
+import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import type { RunsListFilter } from "@/lib/queries/runs";
 import { activityTimeoutsQuery, repairStatusQuery } from "@/lib/queries/system";
 

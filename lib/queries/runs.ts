@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { DwClient, ListWorkflowsParams } from "@/lib/dw";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { namespaceKey, runsListKey } from "@/lib/queries/keys";
+import { runsListKey } from "@/lib/queries/keys";
 import type { RunsPage, TimeRange } from "@/lib/queries/runs-scan";
 import { fetchRunsPage } from "@/lib/queries/runs-scan";
 
@@ -76,16 +76,6 @@ export function runsListQuery(namespace: string, filter: RunsListFilter) {
     ] as const,
     queryFn: ({ signal }) => fetchRunsList(browserDwClientFor(namespace), filter, signal),
     refetchInterval: (query) => (query.state.data?.view.mode === "scan" ? RUNS_SCAN_REFRESH_MS : RUNS_REFRESH_MS),
-    retry: false,
-  });
-}
-
-/** The runs of one workflow id (the run page's previous/next and its runs panel). */
-export function workflowRunsQuery(namespace: string, workflowId: string, open: boolean) {
-  return queryOptions({
-    queryKey: namespaceKey(namespace, "workflow-runs", workflowId),
-    queryFn: ({ signal }) => browserDwClientFor(namespace).listRuns(workflowId, { signal }),
-    refetchInterval: open ? 30_000 : false,
     retry: false,
   });
 }

@@ -24,7 +24,7 @@ import {
 } from "@/lib/queries/connection";
 import type { ProbeResult } from "@/lib/queries/connection";
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
-import { workflowRunsQuery } from "@/lib/queries/runs";
+import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import type { DwClient, WorkflowList } from "@/lib/dw";
