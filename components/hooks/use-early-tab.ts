@@ -1,12 +1,7 @@
 "use client";
 
 import { useEffect, useEffectEvent } from "react";
-
-declare global {
-  interface Window {
-    __bwHydrated?: boolean;
-  }
-}
+import { markHydrated } from "@/components/hooks/hydrated-mark";
 
 const ATTRIBUTE = "data-early-tab";
 
@@ -17,7 +12,7 @@ const ATTRIBUTE = "data-early-tab";
 export function useEarlyTab(accept: (value: string) => void): void {
   const onEarly = useEffectEvent(accept);
   useEffect(() => {
-    window.__bwHydrated = true;
+    markHydrated();
     const root = document.documentElement;
     const early = root.getAttribute(ATTRIBUTE);
     root.removeAttribute(ATTRIBUTE);

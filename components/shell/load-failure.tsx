@@ -23,11 +23,7 @@ export async function LoadFailure() {
         <p className="min-w-0 flex-1">
           <strong className="font-semibold">{t("title")}</strong> {t("body")}
         </p>
-        <a
-          href=""
-          suppressHydrationWarning
-          className={buttonClass({ variant: "primary", size: "sm", className: "inline-flex items-center" })}
-        >
+        <a href="" suppressHydrationWarning className={buttonClass({ variant: "primary", size: "sm" })}>
           {t("reload")}
         </a>
       </div>
