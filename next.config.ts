@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const withNextIntl = createNextIntlPlugin({
   requestConfig: "./lib/i18n/request.ts",
@@ -9,28 +10,6 @@ const withNextIntl = createNextIntlPlugin({
     messages: { path: "./messages", format: "json", locales: "infer", sourceLocale: "en", precompile: true },
   },
 });
-
-/**
- * Browser features the console never uses, switched off for it and anything it could embed. The
- * Content-Security-Policy needs a per-request nonce, so proxy.ts sets it (lib/server/csp.ts).
- */
-const PERMISSIONS_POLICY = [
-  "accelerometer=()",
-  "autoplay=()",
-  "camera=()",
-  "display-capture=()",
-  "geolocation=()",
-  "gyroscope=()",
-  "magnetometer=()",
-  "microphone=()",
-  "midi=()",
-  "payment=()",
-  "publickey-credentials-get=()",
-  "screen-wake-lock=()",
-  "usb=()",
-  "xr-spatial-tracking=()",
-  "browsing-topics=()",
-].join(", ");
 
 const nextConfig: NextConfig = {
   // A separate build folder per concurrent build (developers on one machine, benches); default .next.
@@ -44,13 +23,7 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "same-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Permissions-Policy", value: PERMISSIONS_POLICY },
-          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-        ],
+        headers: [...SECURITY_HEADERS],
       },
     ];
   },
