@@ -6,7 +6,8 @@ import type { PlaywrightTestConfig, ReporterDescription } from "@playwright/test
 
 /**
  * E2E against real Chromium (Debian's, never a downloaded one), a production build of the console
- * (`next build` must run first) and a real Durable Workflow server:
+ * (`npm run build` must run first: `next build`, then the compressed copies of its static files)
+ * and a real Durable Workflow server:
  *  - E2E_DW_SERVER_URL set: that server (it must accept the E2E token);
  *  - else, if server/main.ts exists: the embedded server on a fresh temp database, without demo data.
  * The console holds E2E_TOKEN (default: the canary the token-leak spec hunts for) and the embedded

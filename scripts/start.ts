@@ -10,6 +10,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseAuthSettings } from "../lib/server/auth/settings";
 import { launcherBindHost } from "../lib/server/bind";
+import { compressStatic } from "./compress-static";
 
 const root = join(__dirname, "..");
 const consolePort = Number(process.env.PORT ?? 3000);
@@ -148,6 +149,8 @@ async function main(): Promise<void> {
       stop(1);
       return;
     }
+    // The compressed copies the console serves its script and style files from (decision 0037).
+    await compressStatic(join(root, process.env.BREAKWATER_DIST_DIR || ".next"));
   }
   run(
     process.execPath,

@@ -52,7 +52,7 @@ sdk_python=$(bash scripts/python-sdk.sh | tail -n 1) && [ -x "$sdk_python" ] \
 sdk_rc=$?
 
 step "production build"
-DW_TOKEN="$E2E_TOKEN" npx next build || fail=1
+DW_TOKEN="$E2E_TOKEN" npm run build || fail=1
 
 step "UI tests (Playwright + Chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test

@@ -202,5 +202,11 @@ export function ensureBuild(): void {
     timeout: 15 * 60_000,
   });
   if (r.status !== 0) throw new Error(`next build failed (${r.signal ?? r.status})`);
+  // The compressed copies the console serves its script and style files from (decision 0037).
+  const c = spawnSync(process.execPath, ["--import", "tsx", "scripts/compress-static.ts", dist], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (c.status !== 0) throw new Error(`compress-static failed (${c.signal ?? c.status})`);
   console.log(`next build took ${((Date.now() - t0) / 1000).toFixed(0)} s (${load()})`);
 }

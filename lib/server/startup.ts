@@ -1,7 +1,14 @@
 import "server-only";
+import { join } from "node:path";
 import { getConfig } from "@/lib/server/config";
 import { installPeerStamp } from "@/lib/server/auth/peer";
 import { listeningAddresses, openBindProblem } from "@/lib/server/bind";
+import { createAssetServer } from "@/lib/server/static-assets";
+
+/** The build's compressed script and style files (decision 0037), in next.config.ts's distDir. */
+function assetServer() {
+  return createAssetServer(join(process.cwd(), process.env.BREAKWATER_DIST_DIR || ".next", "static"));
+}
 
 /**
  * A bad environment stops the console at start-up with a message naming the variable, instead of a
@@ -18,7 +25,7 @@ export function validateConfigAtStartup(): void {
   }
   // Before the first request: proxy-mode auth needs each request's real peer address, and a console
   // without auth refuses connections that did not arrive on loopback.
-  installPeerStamp({ loopbackOnly: openConsole });
+  installPeerStamp({ loopbackOnly: openConsole, serveFirst: assetServer().serve });
   const problem = openConsole ? openBindProblem(listeningAddresses()) : null;
   if (problem) {
     console.error(problem);

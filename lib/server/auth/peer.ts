@@ -19,6 +19,10 @@ export const PEER_HEADER = "x-breakwater-peer";
 export const REPEATED_HEADER = "x-breakwater-repeated";
 const INSTALLED = Symbol.for("breakwater.peer-stamp");
 const LOOPBACK_ONLY = Symbol.for("breakwater.loopback-only");
+const SERVE_FIRST = Symbol.for("breakwater.serve-first");
+
+/** Answers a request before Next.js and returns true, or returns false and leaves it to Next.js. */
+export type ServeFirst = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped form. */
 export function isLoopbackAddress(address: string | undefined | null): boolean {
@@ -63,6 +67,8 @@ function patch(prototype: { emit: Emit }): void {
     const request = args[0];
     if (event === "request" && request instanceof IncomingMessage) {
       if (refusedOffLoopback(request, args[1])) return true;
+      const first = (globalThis as { [SERVE_FIRST]?: ServeFirst })[SERVE_FIRST];
+      if (first && args[1] instanceof ServerResponse && first(request, args[1])) return true;
       request.headers[PEER_HEADER] = request.socket.remoteAddress ?? "";
       request.headers[REPEATED_HEADER] = repeatedNames(request.rawHeaders);
     }
@@ -70,10 +76,15 @@ function patch(prototype: { emit: Emit }): void {
   };
 }
 
-/** `loopbackOnly`: refuse connections that did not arrive on a loopback address (no console auth). */
-export function installPeerStamp(options: { loopbackOnly?: boolean } = {}): void {
-  const registry = globalThis as { [INSTALLED]?: boolean; [LOOPBACK_ONLY]?: boolean };
+/**
+ * `loopbackOnly`: refuse connections that did not arrive on a loopback address (no console auth).
+ * `serveFirst`: what the console answers itself, after that refusal and before Next.js (the build's
+ * compressed script and style files, lib/server/static-assets.ts).
+ */
+export function installPeerStamp(options: { loopbackOnly?: boolean; serveFirst?: ServeFirst } = {}): void {
+  const registry = globalThis as { [INSTALLED]?: boolean; [LOOPBACK_ONLY]?: boolean; [SERVE_FIRST]?: ServeFirst };
   registry[LOOPBACK_ONLY] = options.loopbackOnly === true;
+  registry[SERVE_FIRST] = options.serveFirst;
   if (registry[INSTALLED]) return;
   patch(HttpServer.prototype as unknown as { emit: Emit });
   if (HttpsServer.prototype.emit !== HttpServer.prototype.emit)
