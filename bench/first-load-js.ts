@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
@@ -14,7 +14,8 @@ import { ensureBuild, figure, ROOT } from "./support/report";
  * files are left out: they are `nomodule` and modern browsers never fetch them.
  *
  * Each chunk is gzipped with node:zlib at level 6 (what CDNs and nginx default to; the budget is
- * held against it) and at level 9 (the best case) for reference.
+ * held against it) and at level 9 (the best case) for reference. Beside them, what the console
+ * actually sends Chromium: the brotli copies `npm run build` writes (decision 0037).
  */
 
 const BUDGET_KB = 180;
@@ -41,12 +42,26 @@ function readClientManifest(file: string): z.infer<typeof clientManifest> {
   return clientManifest.parse(sandbox.__RSC_MANIFEST);
 }
 
-const sizes = new Map<string, { raw: number; gz6: number; gz9: number }>();
-function chunkSize(file: string): { raw: number; gz6: number; gz9: number } {
+interface ChunkSize {
+  raw: number;
+  gz6: number;
+  gz9: number;
+  /** The brotli copy the console serves (scripts/compress-static.ts, decision 0037); null without one. */
+  br: number | null;
+}
+
+const sizes = new Map<string, ChunkSize>();
+function chunkSize(file: string): ChunkSize {
   const cached = sizes.get(file);
   if (cached) return cached;
   const body = readFileSync(join(NEXT, file));
-  const s = { raw: body.length, gz6: gzipSync(body, { level: 6 }).length, gz9: gzipSync(body, { level: 9 }).length };
+  const copy = join(NEXT, `${file}.br`);
+  const s = {
+    raw: body.length,
+    gz6: gzipSync(body, { level: 6 }).length,
+    gz9: gzipSync(body, { level: 9 }).length,
+    br: existsSync(copy) ? statSync(copy).size : null,
+  };
   sizes.set(file, s);
   return s;
 }
@@ -62,7 +77,7 @@ function main(): void {
     throw new Error("no page_client-reference-manifest.js under .next/server/app: unknown build layout");
   console.log(`build of ${built}; gzip level 6 (CDN default) against the budget, level 9 in brackets`);
 
-  const rows: { route: string; files: number; raw: number; gz6: number; gz9: number }[] = [];
+  const rows: { route: string; files: number; raw: number; gz6: number; gz9: number; br: number | null }[] = [];
   for (const file of manifests) {
     for (const [key, entry] of Object.entries(readClientManifest(file))) {
       const route = key.replace(/\/page$/, "") || "/";
@@ -73,19 +88,21 @@ function main(): void {
       let raw = 0;
       let gz6 = 0;
       let gz9 = 0;
+      let br: number | null = 0;
       for (const c of chunks) {
         const s = chunkSize(c);
         raw += s.raw;
         gz6 += s.gz6;
         gz9 += s.gz9;
+        br = br === null || s.br === null ? null : br + s.br;
       }
-      rows.push({ route, files: chunks.size, raw, gz6, gz9 });
+      rows.push({ route, files: chunks.size, raw, gz6, gz9, br });
     }
   }
   rows.sort((a, b) => a.route.localeCompare(b.route));
   for (const r of rows) {
     console.log(
-      `first-load JS ${r.route}: ${kb(r.gz6)} gzip (${kb(r.gz9)} at level 9), ${kb(r.raw)} raw, ${r.files} chunks`,
+      `first-load JS ${r.route}: ${kb(r.gz6)} gzip (${kb(r.gz9)} at level 9), ${r.br === null ? "no brotli copies (built without npm run build)" : `${kb(r.br)} as served (brotli copies)`}, ${kb(r.raw)} raw, ${r.files} chunks`,
     );
   }
   for (const r of rows)
