@@ -23,9 +23,12 @@ export function validateConfigAtStartup(): void {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
-  // Before the first request: proxy-mode auth needs each request's real peer address, and a console
-  // without auth refuses connections that did not arrive on loopback.
-  installPeerStamp({ loopbackOnly: openConsole, serveFirst: assetServer().serve });
+  // Before the first request: proxy-mode auth needs each request's real peer address, a console
+  // without auth refuses connections that did not arrive on loopback, and the build's script and
+  // style files are answered from their compressed copies. Not under `next dev`, which serves a
+  // build of its own (.next/dev): the copies in .next belong to the production build.
+  const serveFirst = process.env.NODE_ENV === "production" ? assetServer().serve : undefined;
+  installPeerStamp({ loopbackOnly: openConsole, serveFirst });
   const problem = openConsole ? openBindProblem(listeningAddresses()) : null;
   if (problem) {
     console.error(problem);
