@@ -13,6 +13,7 @@ import { launcherBindHost } from "../lib/server/bind";
 import { compressStatic } from "./compress-static";
 
 const root = join(__dirname, "..");
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 const consolePort = Number(process.env.PORT ?? 3000);
 // A console that can terminate workflows is reachable from other machines only behind its own
 // access control: the *parsed* auth mode decides, so BREAKWATER_AUTH=none (or an auth setting the
@@ -150,7 +151,11 @@ async function main(): Promise<void> {
       return;
     }
     // The compressed copies the console serves its script and style files from (decision 0037).
-    await compressStatic(join(root, process.env.BREAKWATER_DIST_DIR || ".next"));
+    // Without them Next.js compresses each file per request, as before: worth a warning, not a stop.
+    await compressStatic(join(root, process.env.BREAKWATER_DIST_DIR || ".next")).then(
+      ({ files, raw, br }) => console.log(`Compressed ${files} script and style files: ${kb(raw)} → ${kb(br)} brotli.`),
+      (error: unknown) => console.warn(`Could not compress the static files (${String(error)}); Next.js will.`),
+    );
   }
   run(
     process.execPath,
