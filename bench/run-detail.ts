@@ -72,6 +72,12 @@ const DEFS: FigureDef[] = [
     budget: 400,
   },
   { key: "bytesBeforePaintKB", label: "bytes to the browser before that paint (median)", unit: "KB", budget: 300 },
+  {
+    key: "hydratedMs",
+    label: "page hydrated, from navigation (median; the ledger comes after it)",
+    unit: "ms",
+    budget: null,
+  },
   { key: "ledgerFirstMs", label: "first ledger page visible, from navigation (median)", unit: "ms", budget: 1000 },
   { key: "ledgerFullMs", label: "full ledger, from navigation (median)", unit: "ms", budget: 5000 },
   { key: "longestTaskMs", label: "longest main-thread task (all visits)", unit: "ms", budget: 100, atMost: true },
@@ -275,6 +281,7 @@ function describeVisit(v: VisitResult, i: number): string {
     v.headerPaintedMs === null ? null : `painted ${ms(v.headerPaintedMs)}`,
     v.firstContentfulPaintMs === null ? null : `first contentful paint ${ms(v.firstContentfulPaintMs)}`,
     v.bytesBeforePaint === null ? null : `${(v.bytesBeforePaint / 1024).toFixed(0)} KB before`,
+    v.hydratedMs === null ? null : `hydrated ${ms(v.hydratedMs)}`,
     `ledger first ${v.ledgerFirstMs === null ? "-" : ms(v.ledgerFirstMs)} full ${v.ledgerFullMs === null ? "-" : ms(v.ledgerFullMs)} (${v.ledgerNote})`,
     `longest task ${ms(longest)} of ${v.tasks.length}${v.tasks.length > 0 ? ` (${longTasksAt(v)})` : ""}`,
     `heap ${v.heapPeak === null ? "-" : `${(v.heapPeak / MB).toFixed(0)} MB`}, renderers ${(v.rendererRssPeak / MB).toFixed(0)} MB`,
@@ -338,6 +345,11 @@ async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<
     visits,
     (v) => (v.bytesBeforePaint === null ? null : v.bytesBeforePaint / 1024),
     (v) => v.headerNote,
+  );
+  out.hydratedMs = medianOf(
+    visits,
+    (v) => v.hydratedMs,
+    (v) => v.headerNote || "the page never marked itself hydrated",
   );
   out.ledgerFirstMs = medianOf(
     visits,

@@ -48,6 +48,12 @@ export interface VisitResult {
   headerPaintedMs: number | null;
   /** Encoded bytes (headers and bodies, as on the wire) received by the page until that paint. */
   bytesBeforePaint: number | null;
+  /**
+   * ms from navigation start until the page marked itself hydrated (its root committed; nested
+   * boundaries may hydrate later). The ledger can show only after it: the Activities click made
+   * before then opens the tab when hydration ends.
+   */
+  hydratedMs: number | null;
   /** ms from navigation start: first ledger activity visible (Activities tab clicked once the header showed). */
   ledgerFirstMs: number | null;
   /** ms from navigation start: the whole ledger (new UI: data-complete="true"; old UI: the bundle's ledger rendered). */
@@ -78,6 +84,15 @@ export interface VisitOptions {
 const OBSERVE_LONG_TASKS = `
   window.__longTasks = [];
   window.__elementPaints = {};
+  try {
+    // When the page marks itself hydrated (components/hooks/hydrated-mark.ts sets window.__bwHydrated).
+    var hydrated;
+    Object.defineProperty(window, "__bwHydrated", {
+      configurable: true,
+      get: function () { return hydrated; },
+      set: function (v) { hydrated = v; if (v && window.__bwHydratedAt === undefined) window.__bwHydratedAt = performance.now(); },
+    });
+  } catch (e) {}
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
@@ -321,6 +336,7 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     headerNote: "",
     firstContentfulPaintMs: null,
     headerPaintedMs: null,
+    hydratedMs: null,
     bytesBeforePaint: null,
     ledgerFirstMs: null,
     ledgerFullMs: null,
@@ -383,6 +399,9 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
         const times = ids.map((id) => paints[id]);
         return times.every((t) => typeof t === "number" && t > 0) ? Math.max(...(times as number[])) : null;
       }, HEADER_TIMINGS)
+      .catch(() => null);
+    out.hydratedMs = await page
+      .evaluate(() => (window as unknown as { __bwHydratedAt?: number }).__bwHydratedAt ?? null)
       .catch(() => null);
     out.firstContentfulPaintMs = await page
       .evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null)
