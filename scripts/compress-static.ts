@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { COPIED_TYPES, COPY_SUFFIX } from "../lib/http/static-copies";
 
 /**
  * After `next build`: a brotli (best quality) and a gzip (level 9) copy beside every script and
@@ -13,7 +14,6 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
-const COMPRESSED_TYPES = [".js", ".css"];
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
@@ -21,7 +21,7 @@ async function filesUnder(dir: string): Promise<string[]> {
     entries.map((entry) => {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) return filesUnder(path);
-      return Promise.resolve(entry.isFile() && COMPRESSED_TYPES.some((t) => path.endsWith(t)) ? [path] : []);
+      return Promise.resolve(entry.isFile() && Object.keys(COPIED_TYPES).some((t) => path.endsWith(t)) ? [path] : []);
     }),
   );
   return nested.flat();
@@ -38,8 +38,8 @@ async function compressOne(file: string): Promise<{ raw: number; br: number }> {
     gzipAsync(raw, { level: constants.Z_BEST_COMPRESSION }),
   ]);
   // The raw file first, the copies after it: lib/server/static-assets.ts takes copies no older than it.
-  await writeFile(file + ".gz", gz);
-  await writeFile(file + ".br", br);
+  await writeFile(file + COPY_SUFFIX.gzip, gz);
+  await writeFile(file + COPY_SUFFIX.br, br);
   return { raw: raw.byteLength, br: br.byteLength };
 }
 

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join, normalize, relative, sep } from "node:path";
 import { SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { COPIED_TYPES, COPY_SUFFIX } from "@/lib/http/static-copies";
 
 /**
  * The build's script and style files, answered before Next.js from copies compressed at build time.
@@ -19,12 +20,6 @@ import { SECURITY_HEADERS } from "@/lib/http/security-headers";
  */
 
 const PREFIX = "/_next/static/";
-const TYPES: Record<string, string> = {
-  ".js": "application/javascript; charset=UTF-8",
-  ".css": "text/css; charset=UTF-8",
-};
-/** The copies scripts/compress-static.ts writes beside each file, by encoding. */
-const COPY_SUFFIX = { br: ".br", gzip: ".gz" } as const;
 
 interface Compressed {
   type: string;
@@ -66,7 +61,7 @@ export function assetPath(staticDir: string, url: string | undefined): { file: s
   if (name.includes("\0") || name.includes("\\")) return null;
   const clean = normalize(name);
   if (clean.startsWith("..") || clean.startsWith(sep) || clean !== name) return null;
-  const type = TYPES[clean.slice(clean.lastIndexOf("."))];
+  const type = COPIED_TYPES[clean.slice(clean.lastIndexOf("."))];
   return type === undefined ? null : { file: join(staticDir, clean), type };
 }
 
