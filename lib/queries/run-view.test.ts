@@ -20,6 +20,7 @@ import {
   readNdjson,
   runViewUrl,
   splitChunks,
+  yieldToMain,
 } from "@/lib/queries/run-view";
 import type { RunViewData } from "@/lib/queries/run-view";
 import { RunViewStore, runViewQuery } from "@/lib/queries/run-view-store";
@@ -358,5 +359,36 @@ describe("RunViewStore", () => {
     expect(data.list.map((row) => row.sequence)).toEqual(events.map((event) => event.sequence));
     expect(fetchImpl).toHaveBeenCalledTimes(2);
     leave();
+  });
+});
+
+describe("yieldToMain", () => {
+  it("goes on at background priority where the browser has scheduler.postTask, so renders queued meanwhile run first", async () => {
+    const postTask = vi.fn<(callback: () => void, options: { priority: string }) => Promise<void>>((callback) =>
+      Promise.resolve(callback()),
+    );
+    vi.stubGlobal("window", {});
+    vi.stubGlobal("scheduler", { postTask });
+    try {
+      await yieldToMain();
+      expect(postTask).toHaveBeenCalledTimes(1);
+      expect(postTask.mock.calls[0]?.[1]).toEqual({ priority: "background" });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("without postTask, goes on behind the tasks already queued (first in, first out)", async () => {
+    vi.stubGlobal("window", {});
+    vi.stubGlobal("scheduler", undefined);
+    try {
+      const order: string[] = [];
+      const first = yieldToMain().then(() => order.push("first"));
+      const second = yieldToMain().then(() => order.push("second"));
+      await Promise.all([first, second]);
+      expect(order).toEqual(["first", "second"]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

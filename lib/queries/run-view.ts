@@ -196,15 +196,23 @@ export class RunViewAccumulator {
 const BATCH_MS = 8;
 
 /**
- * Back to the page between slices, behind the tasks already queued (React's scheduler posts its work
- * on a MessageChannel too, so renders interleave with parsing). Not `scheduler.yield()`: its
- * continuation runs ahead of other tasks, and React's renders waited for the whole parse. Not
- * `setTimeout(0)` alone: nested timers are clamped to 4 ms, a third of each 8 ms slice.
+ * Back to the page between slices. Where the browser has `scheduler.postTask`, the reader goes on
+ * at background priority: after every task already queued or queued meanwhile, React's renders
+ * (posted on a MessageChannel) among them. The page draws what is on screen first (the ledger
+ * a click opened) and the lines nobody waits for are parsed in what time is left (decision 0038).
+ * Elsewhere, behind the tasks already queued on a MessageChannel, so renders interleave with
+ * parsing. Not `scheduler.yield()`: its continuation runs ahead of other tasks, and React's renders
+ * waited for the whole parse. Not `setTimeout(0)` alone: nested timers are clamped to 4 ms, a third
+ * of each 8 ms slice.
  */
+type PostTask = (callback: () => void, options: { priority: "background" }) => Promise<void>;
 const waiting: (() => void)[] = [];
 let channel: MessageChannel | null = null;
 
 export function yieldToMain(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler;
+  if (typeof window !== "undefined" && typeof scheduler?.postTask === "function")
+    return scheduler.postTask(() => undefined, { priority: "background" });
   if (typeof window === "undefined" || typeof MessageChannel === "undefined")
     return new Promise((resolve) => setTimeout(resolve, 0));
   if (!channel) {
