@@ -120,6 +120,42 @@ function ExceptionDetail({ row }: { row: ExceptionRow }) {
   );
 }
 
+const exceptionId = (row: ExceptionRow) => row.id;
+
+/** The rows themselves, memoised apart from the heading: "reading…" coming and going does not redraw every cell. */
+const ExceptionRows = memo(function ExceptionRows({
+  rows,
+  open,
+  toggle,
+  hidden,
+  more,
+}: {
+  rows: readonly ExceptionRow[];
+  open: ReadonlySet<string>;
+  toggle: (id: string) => void;
+  hidden: number;
+  more: () => void;
+}) {
+  const columns = useExceptionColumns(open, toggle);
+  const renderDetail = useCallback(
+    (row: ExceptionRow) => (open.has(row.id) ? <ExceptionDetail row={row} /> : null),
+    [open],
+  );
+  return (
+    <>
+      <DataTable
+        columns={columns}
+        data={rows}
+        getRowId={exceptionId}
+        testId="exceptions-rows"
+        rowTestId="exception-row"
+        renderDetail={renderDetail}
+      />
+      <ShowMore hidden={hidden} onMore={more} testId="exceptions-show-more" />
+    </>
+  );
+});
+
 /**
  * The Waterline v2 Exceptions table: Activity, Type, Category (`failure_category` or `-`, with a
  * non-retryable badge), message, handled, logged at. A row expands to class, message, file:line and
@@ -151,7 +187,6 @@ export const ExceptionsTable = memo(function ExceptionsTable({
       }),
     [],
   );
-  const columns = useExceptionColumns(open, toggle);
   const partial = complete ? null : (
     <span className="text-xs text-fg-muted" data-testid="exceptions-partial">
       {t(reading ? "recentReading" : "recent", { count: rows.length })}
@@ -169,17 +204,7 @@ export const ExceptionsTable = memo(function ExceptionsTable({
         {rows.length === 0 ? (
           <Muted>{complete ? t("none") : t("noneRecent")}</Muted>
         ) : (
-          <>
-            <DataTable
-              columns={columns}
-              data={shown}
-              getRowId={(row) => row.id}
-              testId="exceptions-rows"
-              rowTestId="exception-row"
-              renderDetail={(row) => (open.has(row.id) ? <ExceptionDetail row={row} /> : null)}
-            />
-            <ShowMore hidden={hidden} onMore={more} testId="exceptions-show-more" />
-          </>
+          <ExceptionRows rows={shown} open={open} toggle={toggle} hidden={hidden} more={more} />
         )}
       </div>
     </Section>

@@ -6,7 +6,7 @@ import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
-import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
+import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { exceptionRows } from "@/lib/views/exceptions";
 import { livenessLabel } from "@/lib/views/liveness";
 import { DwErrorState } from "@/components/ui/dw-error-state";
@@ -28,6 +28,8 @@ import { Muted, Section } from "@/components/run-detail/section";
 import type { RunView, RunViewState, WrittenViewState } from "@/components/run-detail/run-detail-url-state";
 import { RUN_VIEWS, currentViewState, writeViewState } from "@/components/run-detail/run-detail-url-state";
 import { Button } from "@/components/ui/button";
+
+const NO_RUNS: readonly RunListItem[] = [];
 
 function PanelLoading() {
   const t = useTranslations("run");
@@ -204,7 +206,21 @@ export function RunDetail({
   );
 
   const run = describe.data;
-  if (!run) {
+  const execution = debug.data?.execution;
+  // One object per change of its inputs, so the memoised header is not redrawn on every render.
+  const liveness = useMemo(
+    () =>
+      run
+        ? livenessLabel({
+            ...(execution ?? {}),
+            is_current_run: run.is_current_run,
+            is_terminal: run.is_terminal,
+            status: run.status,
+          })
+        : null,
+    [run, execution],
+  );
+  if (!run || !liveness) {
     const error = describe.error ? toErrorInfo(describe.error) : initialError;
     return error ? (
       <DwErrorState error={error} onRetry={() => void describe.refetch()} />
@@ -212,12 +228,6 @@ export function RunDetail({
       <Muted>{t("loading")}</Muted>
     );
   }
-  const liveness = livenessLabel({
-    ...(debug.data?.execution ?? {}),
-    is_current_run: run.is_current_run,
-    is_terminal: run.is_terminal,
-    status: run.status,
-  });
   const eventCount = snapshot?.counts.events ?? debug.data?.execution.last_event?.sequence ?? view.total;
   const tab = { namespace, workflowId, runId, open, pending: debug.data?.pending_workflow_tasks };
   const panel: Record<RunView, () => ReactNode> = {
@@ -271,7 +281,7 @@ export function RunDetail({
         debug={debug.data ?? null}
         eventCount={eventCount ?? null}
         liveness={liveness}
-        runs={runs.data?.runs ?? []}
+        runs={runs.data?.runs ?? NO_RUNS}
       />
       <RunActions
         namespace={namespace}

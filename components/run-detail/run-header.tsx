@@ -1,5 +1,6 @@
 "use client";
 
+import { memo } from "react";
 import { ELEMENT_TIMING, elementTiming } from "@/components/ui/element-timing";
 import { CLOSED_REASON_BADGES } from "@/lib/views/run-row";
 import type { ClosedReasonBadge } from "@/lib/views/run-row";
@@ -77,7 +78,8 @@ const TONE_TO_PILL = {
   dark: "danger",
 } as const;
 
-export function RunHeader({
+// Memoised: the run page re-renders as its run view streams in; the header changes only with its props.
+export const RunHeader = memo(function RunHeader({
   namespace,
   describe,
   debug,
@@ -236,4 +238,4 @@ export function RunHeader({
       </div>
     </section>
   );
-}
+});

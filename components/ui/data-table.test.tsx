@@ -92,6 +92,37 @@ describe("DataTable", () => {
     expect(container.querySelector("td")?.className).toContain("px-3");
   });
 
+  it("takes its tab stop without rendering its cells again", () => {
+    vi.stubGlobal(
+      "ResizeObserver",
+      class {
+        observe() {}
+        disconnect() {}
+      },
+    );
+    Object.defineProperty(HTMLElement.prototype, "scrollWidth", { configurable: true, get: () => 900 });
+    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 300 });
+    let cells = 0;
+    const counted = col.columns([
+      col.accessor("name", {
+        header: "Name",
+        cell: (info) => {
+          cells += 1;
+          return info.getValue();
+        },
+      }),
+    ]);
+    try {
+      const { container } = render(<DataTable columns={counted} data={FRUIT} getRowId={(row) => row.id} />);
+      expect(container.firstElementChild?.getAttribute("tabindex")).toBe("0");
+      expect(cells).toBe(FRUIT.length);
+    } finally {
+      delete (HTMLElement.prototype as { scrollWidth?: number }).scrollWidth;
+      delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("takes a tab stop only when its box scrolls, so a keyboard can scroll a wide table", () => {
     vi.stubGlobal(
       "ResizeObserver",

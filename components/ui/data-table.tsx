@@ -1,6 +1,6 @@
 "use client";
 
-import { Fragment, useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef } from "react";
 import type { ReactNode, RefObject } from "react";
 import {
   createColumnHelper,
@@ -82,15 +82,19 @@ export interface DataTableProps<T extends RowData> {
 }
 
 /**
- * Whether the box scrolls (its content is wider or taller than it). A scrolling box must be reachable
- * from the keyboard to be scrolled, so it then takes a tab stop; one that fits stays out of the tab order.
+ * Gives the box a tab stop while it scrolls (its content is wider or taller than it). A scrolling box
+ * must be reachable from the keyboard to be scrolled; one that fits stays out of the tab order.
+ * Set on the element, not through state: a state change re-rendered every cell of the table once
+ * after hydration (the run page's exceptions, ≈ 400 fibers, on the way to its first ledger).
  */
-function useScrolls(ref: RefObject<HTMLElement | null>, rows: number): boolean {
-  const [scrolls, setScrolls] = useState(false);
+function useTabStopWhileScrolling(ref: RefObject<HTMLElement | null>, rows: number): void {
   useEffect(() => {
     const box = ref.current;
     if (!box || typeof ResizeObserver === "undefined") return;
-    const measure = () => setScrolls(box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight);
+    const measure = () => {
+      if (box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight) box.tabIndex = 0;
+      else box.removeAttribute("tabindex");
+    };
     const observer = new ResizeObserver(measure);
     observer.observe(box);
     if (box.firstElementChild) observer.observe(box.firstElementChild);
@@ -98,7 +102,6 @@ function useScrolls(ref: RefObject<HTMLElement | null>, rows: number): boolean {
     return () => observer.disconnect();
     // Re-measured when rows come and go (the box itself is absent while the empty state shows).
   }, [ref, rows]);
-  return scrolls;
 }
 
 /** A console table on TanStack Table 9: one look, density, optional sorting, sticky header and row focus. */
@@ -114,7 +117,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   });
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
-  const scrolls = useScrolls(boxRef, data.length);
+  useTabStopWhileScrolling(boxRef, data.length);
   useEffect(() => {
     if (props.selectedIndex === undefined) return;
     bodyRef.current?.querySelector(`[data-row-index="${props.selectedIndex}"]`)?.scrollIntoView?.({ block: "nearest" });
@@ -126,7 +129,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const width = table.getAllLeafColumns().length;
   const scroll = props.stickyHeader ? "max-h-[70vh] overflow-auto" : "overflow-x-auto";
   return (
-    <div ref={boxRef} tabIndex={scrolls ? 0 : undefined} className={`${scroll} ${props.className ?? ""}`}>
+    <div ref={boxRef} className={`${scroll} ${props.className ?? ""}`}>
       <table className="w-full text-left text-sm" data-testid={props.testId}>
         {props.caption ? <caption className="mb-1 text-left text-xs text-fg-muted">{props.caption}</caption> : null}
         <thead className={`border-b border-line bg-panel-muted ${props.stickyHeader ? "sticky top-0 z-10" : ""}`}>

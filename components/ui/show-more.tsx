@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import { Button } from "@/components/ui/button";
 
@@ -13,8 +13,10 @@ export function useShownRows<T>(
   step: number = ROWS_PER_STEP,
 ): { shown: readonly T[]; more: () => void; hidden: number } {
   const [limit, setLimit] = useState(step);
-  const shown = rows.length > limit ? rows.slice(0, limit) : rows;
-  return { shown, more: () => setLimit((current) => current + step), hidden: rows.length - shown.length };
+  // Stable between renders, so a memoised list below does not redraw when its parent does.
+  const shown = useMemo(() => (rows.length > limit ? rows.slice(0, limit) : rows), [rows, limit]);
+  const more = useCallback(() => setLimit((current) => current + step), [step]);
+  return { shown, more, hidden: rows.length - shown.length };
 }
 
 /** "Show 50 more (1,234 not shown)"; renders nothing once everything is shown. */
