@@ -3,7 +3,8 @@ import type { DerivedChunk, DerivedSnapshot } from "./run-derivation";
 
 /**
  * The console's run-view stream (issue 14): `GET /api/run-view?workflow_id=…&run_id=…[&since=N][&wait=1]`
- * with `X-Namespace`, answered as NDJSON (`application/x-ndjson`), one {@link RunViewLine} per line.
+ * with `X-Namespace`, answered as NDJSON (`application/x-ndjson`; with `gzip=1` the same lines
+ * gzip-compressed, as `application/gzip`), one {@link RunViewLine} per line.
  * The console server walks the run's history pages (or serves its cache) and derives the views
  * with {@link RunDerivation}; the browser never reads the export bundle to draw a run.
  *

@@ -267,6 +267,8 @@ describe("GET /api/run-view on a closed run", () => {
     const zipped = await svc.view(viewRequest(closedRun, { gzip: "1" }));
     expect(zipped.headers.get(RUN_VIEW_HEADER)).toBe("miss");
     expect(zipped.headers.get(RUN_VIEW_ENCODING_HEADER)).toBe("gzip");
+    // Labelled as what the bytes are: as UTF-8 text, DevTools decoded the whole body when it ended.
+    expect(zipped.headers.get("content-type")).toBe("application/gzip");
     const inflated = zipped.body!.pipeThrough(new DecompressionStream("gzip"));
     const lines = parseLines(await new Response(inflated).text());
     expect(lines.at(-1)).toEqual({ t: "done", lastSequence: 2500 });
@@ -304,6 +306,7 @@ describe("GET /api/run-view on a closed run", () => {
     expect(assembled(second)).toEqual(assembled(first));
     const zipped = await svc.view(viewRequest(closedRun, { gzip: "1" }));
     expect(zipped.headers.get(RUN_VIEW_ENCODING_HEADER)).toBe("gzip");
+    expect(zipped.headers.get("content-type")).toBe("application/gzip");
     const unzipped = parseLines(gunzipSync(Buffer.from(await zipped.arrayBuffer())).toString("utf8"));
     expect(unzipped).toEqual(second);
     expect(svc.stats()).toMatchObject({ walks: 0, cacheEntries: 1 });
