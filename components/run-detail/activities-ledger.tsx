@@ -100,7 +100,7 @@ function useAttemptColumns(activity: LedgerActivity) {
               ) : null}
             </>
           ),
-          meta: { className: "max-w-40 font-mono text-xs" },
+          meta: { className: "max-w-40 font-mono text-xs leading-5" },
         }),
         col.accessor("startedAt", {
           header: () => t("started"),

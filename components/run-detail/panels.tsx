@@ -235,7 +235,7 @@ function useCommandColumns() {
           id: "requestId",
           header: () => t("requestId"),
           cell: ({ row }) => text(row.original.request_id),
-          meta: { className: "font-mono text-xs" },
+          meta: { className: "font-mono text-xs leading-5" },
         }),
         commandCol.display({
           id: "accepted",
