@@ -105,12 +105,12 @@ function useAttemptColumns(activity: LedgerActivity) {
         col.accessor("startedAt", {
           header: () => t("started"),
           cell: (info) => time.compact(info.getValue()),
-          meta: { className: "min-w-32 text-xs" },
+          meta: { className: "min-w-32 text-xs leading-5" },
         }),
         col.accessor("closedAt", {
           header: () => t("closed"),
           cell: (info) => time.compact(info.getValue()),
-          meta: { className: "min-w-32 text-xs" },
+          meta: { className: "min-w-32 text-xs leading-5" },
         }),
         col.accessor("durationMs", {
           header: () => t("duration"),
@@ -143,7 +143,7 @@ function useAttemptColumns(activity: LedgerActivity) {
             ) : (
               <span data-testid="attempt-backoff">–</span>
             ),
-          meta: { className: "min-w-48 text-xs" },
+          meta: { className: "min-w-48 text-xs leading-5" },
         }),
       ]),
     [t, time, activity],

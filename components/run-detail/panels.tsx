@@ -148,13 +148,13 @@ function useTaskColumns(transport: ReadonlyMap<string, string | null>) {
               ) : null}
             </>
           ),
-          meta: { className: "text-xs" },
+          meta: { className: "text-xs leading-5" },
         }),
         taskCol.display({
           id: "error",
           header: () => t("error"),
           cell: ({ row }) => text(row.original.last_dispatch_error ?? row.original.last_claim_error),
-          meta: { className: "max-w-xs text-xs break-words" },
+          meta: { className: "max-w-xs text-xs leading-5 break-words" },
         }),
       ]),
     [t, time, transport],
