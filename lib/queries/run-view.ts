@@ -211,10 +211,9 @@ let channel: MessageChannel | null = null;
 
 export function yieldToMain(): Promise<void> {
   const scheduler = (globalThis as { scheduler?: { postTask?: PostTask } }).scheduler;
-  if (typeof window !== "undefined" && typeof scheduler?.postTask === "function")
-    return scheduler.postTask(() => undefined, { priority: "background" });
-  if (typeof window === "undefined" || typeof MessageChannel === "undefined")
-    return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof window === "undefined") return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof scheduler?.postTask === "function") return scheduler.postTask(() => undefined, { priority: "background" });
+  if (typeof MessageChannel === "undefined") return new Promise((resolve) => setTimeout(resolve, 0));
   if (!channel) {
     channel = new MessageChannel();
     channel.port1.onmessage = () => waiting.shift()?.();
