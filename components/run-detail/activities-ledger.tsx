@@ -100,17 +100,17 @@ function useAttemptColumns(activity: LedgerActivity) {
               ) : null}
             </>
           ),
-          meta: { className: "max-w-40 font-mono text-xs leading-5" },
+          meta: { className: "max-w-40 font-mono text-xs" },
         }),
         col.accessor("startedAt", {
           header: () => t("started"),
           cell: (info) => time.compact(info.getValue()),
-          meta: { className: "min-w-32 text-xs leading-5" },
+          meta: { className: "min-w-32 text-xs" },
         }),
         col.accessor("closedAt", {
           header: () => t("closed"),
           cell: (info) => time.compact(info.getValue()),
-          meta: { className: "min-w-32 text-xs leading-5" },
+          meta: { className: "min-w-32 text-xs" },
         }),
         col.accessor("durationMs", {
           header: () => t("duration"),
@@ -143,7 +143,7 @@ function useAttemptColumns(activity: LedgerActivity) {
             ) : (
               <span data-testid="attempt-backoff">–</span>
             ),
-          meta: { className: "min-w-48 text-xs leading-5" },
+          meta: { className: "min-w-48 text-xs" },
         }),
       ]),
     [t, time, activity],

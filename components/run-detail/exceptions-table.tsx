@@ -47,7 +47,7 @@ function useExceptionColumns(open: ReadonlySet<string>, toggle: (id: string) => 
         col.accessor("type", {
           header: () => t("type"),
           cell: (info) => info.getValue() ?? "–",
-          meta: { className: "font-mono text-xs leading-5" },
+          meta: { className: "font-mono text-xs" },
         }),
         col.accessor("category", {
           header: () => t("category"),

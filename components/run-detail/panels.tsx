@@ -148,13 +148,13 @@ function useTaskColumns(transport: ReadonlyMap<string, string | null>) {
               ) : null}
             </>
           ),
-          meta: { className: "text-xs leading-5" },
+          meta: { className: "text-xs" },
         }),
         taskCol.display({
           id: "error",
           header: () => t("error"),
           cell: ({ row }) => text(row.original.last_dispatch_error ?? row.original.last_claim_error),
-          meta: { className: "max-w-xs text-xs leading-5 break-words" },
+          meta: { className: "max-w-xs text-xs break-words" },
         }),
       ]),
     [t, time, transport],
@@ -235,7 +235,7 @@ function useCommandColumns() {
           id: "requestId",
           header: () => t("requestId"),
           cell: ({ row }) => text(row.original.request_id),
-          meta: { className: "font-mono text-xs leading-5" },
+          meta: { className: "font-mono text-xs" },
         }),
         commandCol.display({
           id: "accepted",

@@ -47,9 +47,11 @@ const HEAD: Record<DataTableDensity, string> = {
   dense: "px-2 py-1.5 text-left text-xs font-semibold whitespace-nowrap text-fg-muted uppercase",
   normal: "px-3 py-2 text-left text-xs font-semibold whitespace-nowrap text-fg-muted uppercase",
 };
+// Every cell keeps the row's 20 px line (a `text-xs` column included: Tailwind's text size takes the
+// leading set beside it), so small text sits on the same first line as its neighbours under align-top.
 const CELL: Record<DataTableDensity, string> = {
-  dense: "px-2 py-1.5 align-top",
-  normal: "px-3 py-2 align-top",
+  dense: "px-2 py-1.5 align-top leading-5",
+  normal: "px-3 py-2 align-top leading-5",
 };
 
 export interface DataTableProps<T extends RowData> {
