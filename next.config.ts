@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { distDir } from "./lib/http/dist-dir";
 import { SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const withNextIntl = createNextIntlPlugin({
@@ -12,8 +13,7 @@ const withNextIntl = createNextIntlPlugin({
 });
 
 const nextConfig: NextConfig = {
-  // A separate build folder per concurrent build (developers on one machine, benches); default .next.
-  distDir: process.env.BREAKWATER_DIST_DIR || ".next",
+  distDir: distDir(),
   poweredByHeader: false,
   // BREAKWATER_UNMINIFIED=1 (with its own BREAKWATER_DIST_DIR): readable function names in a bench
   // profile (BENCH_PROFILE, bench/support/long-tasks.ts). Never for a build that is shipped.

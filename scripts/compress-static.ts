@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { distDir } from "../lib/http/dist-dir";
 import { COPIED_TYPES, COPY_SUFFIX } from "../lib/http/static-copies";
 
 /**
@@ -58,7 +59,7 @@ export async function compressStatic(distDir: string): Promise<{ files: number; 
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(__filename)) {
-  const dist = resolve(process.argv[2] ?? (process.env.BREAKWATER_DIST_DIR || ".next"));
+  const dist = resolve(process.argv[2] ?? distDir());
   const t0 = Date.now();
   compressStatic(dist).then(
     ({ files, raw, br }) =>

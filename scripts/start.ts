@@ -10,6 +10,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseAuthSettings } from "../lib/server/auth/settings";
 import { launcherBindHost } from "../lib/server/bind";
+import { distDir } from "../lib/http/dist-dir";
 import { compressStatic } from "./compress-static";
 
 const root = join(__dirname, "..");
@@ -36,8 +37,7 @@ function newestMtime(dir: string): number {
 }
 
 function buildIsStale(): boolean {
-  // The build folder next.config.ts uses (BREAKWATER_DIST_DIR lets concurrent builds keep apart).
-  const stamp = join(root, process.env.BREAKWATER_DIST_DIR || ".next", "BUILD_ID");
+  const stamp = join(root, distDir(), "BUILD_ID");
   if (!existsSync(stamp)) return true;
   const built = statSync(stamp).mtimeMs;
   const sources = ["app", "components", "lib", "messages", "public"].map((d) => newestMtime(join(root, d)));
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
     }
     // The compressed copies the console serves its script and style files from (decision 0037).
     // Without them Next.js compresses each file per request, as before: worth a warning, not a stop.
-    await compressStatic(join(root, process.env.BREAKWATER_DIST_DIR || ".next")).then(
+    await compressStatic(join(root, distDir())).then(
       ({ files, raw, br }) => console.log(`Compressed ${files} script and style files: ${kb(raw)} → ${kb(br)} brotli.`),
       (error: unknown) => console.warn(`Could not compress the static files (${String(error)}); Next.js will.`),
     );

@@ -1,5 +1,6 @@
 import "server-only";
 import { join } from "node:path";
+import { distDir } from "@/lib/http/dist-dir";
 import { getConfig } from "@/lib/server/config";
 import { installPeerStamp } from "@/lib/server/auth/peer";
 import { listeningAddresses, openBindProblem } from "@/lib/server/bind";
@@ -7,7 +8,7 @@ import { createAssetServer } from "@/lib/server/static-assets";
 
 /** The build's compressed script and style files (decision 0037), in next.config.ts's distDir. */
 function assetServer() {
-  return createAssetServer(join(process.cwd(), process.env.BREAKWATER_DIST_DIR || ".next", "static"));
+  return createAssetServer(join(process.cwd(), distDir(), "static"));
 }
 
 /**
