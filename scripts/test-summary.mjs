@@ -1,8 +1,9 @@
 // Totals the vitest and Playwright JSON reports and the official-SDK conformance suite's junit XML
 // into the one plain line CI reads: "N passed, N failed". A missing or unreadable report counts
 // as one failure, and so does a failed lint/typecheck/build step (passed in as the third
-// argument), so nothing fails silently. A skipped conformance test counts as failed: that suite
-// has nothing it may skip.
+// argument), so nothing fails silently. A skipped test counts as failed, in every suite: the
+// test command sets up everything the tests need (embedded server, build, SDK, engine), so a skip
+// means a part was missing, and that must not pass as green.
 import { readFileSync } from "node:fs";
 
 const [vitestFile, e2eFile, stepFailures = "0", sdkFile] = process.argv.slice(2);
@@ -16,21 +17,21 @@ const read = (f) => {
 const v = read(vitestFile);
 const e = read(e2eFile);
 const unitPassed = v ? v.numPassedTests : 0;
-const unitFailed = v ? v.numFailedTests : 1;
+const unitFailed = v ? v.numFailedTests + v.numPendingTests + v.numTodoTests : 1;
 const unitSkipped = v ? v.numPendingTests + v.numTodoTests : 0;
 const e2ePassed = e ? e.stats.expected + e.stats.flaky : 0;
-const e2eFailed = e ? e.stats.unexpected : 1;
+const e2eFailed = e ? e.stats.unexpected + e.stats.skipped : 1;
 const e2eSkipped = e ? e.stats.skipped : 0;
 const sdk = sdkFile ? junitTotals(sdkFile) : null;
 const sdkPassed = sdk ? sdk.tests - sdk.failures - sdk.errors - sdk.skipped : 0;
 const sdkFailed = sdk ? sdk.failures + sdk.errors + sdk.skipped : sdkFile ? 1 : 0;
 const steps = Number(stepFailures) > 0 ? 1 : 0;
-console.log(`unit: ${unitPassed} passed, ${unitFailed} failed, ${unitSkipped} skipped`);
+console.log(`unit: ${unitPassed} passed, ${unitFailed} failed (${unitSkipped} skipped, counted as failed)`);
 if (sdkFile)
   console.log(
     `python sdk conformance: ${sdkPassed} passed, ${sdkFailed} failed${sdk ? ` (${sdk.skipped} skipped, counted as failed)` : " (no report)"}`,
   );
-console.log(`e2e: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
+console.log(`e2e: ${e2ePassed} passed, ${e2eFailed} failed (${e2eSkipped} skipped, counted as failed)`);
 if (steps) console.log("lint, typecheck or build: failed (counted as 1 failure)");
 const passed = unitPassed + sdkPassed + e2ePassed;
 const failed = unitFailed + sdkFailed + e2eFailed + steps;
