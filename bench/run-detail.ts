@@ -91,6 +91,25 @@ const DEFS: FigureDef[] = [
     budget: null,
   },
   { key: "serverCpuRunViewHitMs", label: "console-server CPU, one cached GET /api/run-view", unit: "ms", budget: null },
+  { key: "serverCpuDocumentMs", label: "console-server CPU, the run page's document alone", unit: "ms", budget: null },
+  {
+    key: "serverCpuStaticMs",
+    label: "console-server CPU, the script and style files that document names",
+    unit: "ms",
+    budget: null,
+  },
+  {
+    key: "serverCpuShellDocumentMs",
+    label: "console-server CPU, a document with only the shell (a not-found page): any page's floor",
+    unit: "ms",
+    budget: null,
+  },
+  {
+    key: "serverCpuRouteMs",
+    label: "console-server CPU, a route that does no work (GET /api/healthz): any request's floor",
+    unit: "ms",
+    budget: null,
+  },
   { key: "serverRssFirstMB", label: "console-server RSS extra, first view", unit: "MB", budget: 50 },
   { key: "exportRssMB", label: "console-server RSS extra, export download", unit: "MB", budget: 50 },
   { key: "exportSeconds", label: "export download time", unit: "s", budget: null },
@@ -225,6 +244,54 @@ async function runViewHit(ctx: Ctx, run: SeededRun): Promise<Value> {
   return c1.schedMs - c0.schedMs - idle;
 }
 
+const FLOOR_ROUNDS = 20;
+
+/**
+ * The console's CPU for one round of GETs of `urls` (each read to the end, one after another),
+ * median of FLOOR_ROUNDS rounds after 3 unmeasured ones: what each part of a repeat view costs, and
+ * what any request and any page cost whatever they show.
+ */
+async function cpuPerRound(ctx: Ctx, urls: readonly string[]): Promise<Value> {
+  const round = async () => {
+    for (const url of urls) {
+      // As Chromium asks (less its zstd), so the static files go out as their brotli copies.
+      const res = await fetch(url, {
+        headers: { "X-Namespace": "default", "Accept-Encoding": "gzip, deflate, br" },
+        signal: AbortSignal.timeout(60_000),
+      });
+      await res.arrayBuffer();
+      if (res.status >= 500) throw new Error(`${url} answered ${res.status}`);
+    }
+  };
+  try {
+    for (let i = 0; i < 3; i++) await round();
+    await settleCpu(ctx.nextPid);
+    const cpus: number[] = [];
+    for (let i = 0; i < FLOOR_ROUNDS; i++) {
+      const c0 = treeCpu(ctx.nextPid).schedMs;
+      await round();
+      cpus.push(treeCpu(ctx.nextPid).schedMs - c0);
+    }
+    return median(cpus) ?? na("no round");
+  } catch (e) {
+    return na(e instanceof Error ? e.message : String(e));
+  }
+}
+
+/** The repeat view taken apart: its document, the files the document names, and the two floors. */
+async function repeatViewParts(ctx: Ctx, run: SeededRun): Promise<Record<string, Value>> {
+  const page = runUrl(ctx.base, run);
+  const html = await fetch(page, { signal: AbortSignal.timeout(60_000) }).then((r) => r.text());
+  const files = [...new Set(html.match(/\/_next\/static\/[^"'\s]+\.(?:js|css)/g) ?? [])].map((p) => `${ctx.base}${p}`);
+  return {
+    serverCpuDocumentMs: await cpuPerRound(ctx, [page]),
+    serverCpuStaticMs:
+      files.length > 0 ? await cpuPerRound(ctx, files) : na("the document names no script or style file"),
+    serverCpuShellDocumentMs: await cpuPerRound(ctx, [`${ctx.base}/namespaces/default/no-such-screen`]),
+    serverCpuRouteMs: await cpuPerRound(ctx, [`${ctx.base}/api/healthz`]),
+  };
+}
+
 async function exportDownload(ctx: Ctx, run: SeededRun): Promise<Record<string, Value>> {
   const tree = processTree(ctx.nextPid);
   const before = rssOf(tree);
@@ -327,6 +394,7 @@ async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<
   }
   out.serverCpuRepeatCachedMs = await cachedRepeats(ctx, run, label);
   out.serverCpuRunViewHitMs = await runViewHit(ctx, run);
+  Object.assign(out, await repeatViewParts(ctx, run));
   const m = median(cpus);
   out.serverCpuRepeatMs = m ?? na(REPEATS === 0 ? "BENCH_VISITS=0" : "no repeat view showed the run");
   out.headerMs = medianOf(
