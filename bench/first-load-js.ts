@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 import { z } from "zod";
+import { distDir } from "../lib/http/dist-dir";
 import { ensureBuild, figure, ROOT } from "./support/report";
 
 /**
@@ -19,7 +20,7 @@ import { ensureBuild, figure, ROOT } from "./support/report";
  */
 
 const BUDGET_KB = 180;
-const NEXT = join(ROOT, ".next");
+const NEXT = join(ROOT, distDir());
 
 const buildManifest = z.object({ rootMainFiles: z.array(z.string()), polyfillFiles: z.array(z.string()).optional() });
 const clientManifest = z.record(z.string(), z.object({ entryJSFiles: z.record(z.string(), z.array(z.string())) }));

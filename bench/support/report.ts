@@ -4,6 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { distDir } from "../../lib/http/dist-dir";
 
 /** Shared plumbing of the benches: figure lines, percentiles, child processes, readiness waits. */
 
@@ -191,7 +192,7 @@ export function bounded<T>(what: string, limitMs: number, work: Promise<T>): Pro
 
 /** Runs `next build` when there is no production build yet (<dist>/BUILD_ID missing; dist: BREAKWATER_DIST_DIR or .next). */
 export function ensureBuild(): void {
-  const dist = process.env.BREAKWATER_DIST_DIR || ".next";
+  const dist = distDir();
   if (existsSync(join(ROOT, dist, "BUILD_ID"))) return;
   console.log(`no production build (${dist}/BUILD_ID missing): running next build`);
   const t0 = Date.now();
