@@ -10,7 +10,7 @@ import { COPIED_TYPES, COPY_SUFFIX } from "../lib/http/static-copies";
  * style file of the build, which the console answers from instead of compressing each file again
  * on every request (lib/server/static-assets.ts, decision 0037). `npm run build` runs it, and so do
  * the builds of `npm start`, `npm test` and the bench. Usage: `node --import tsx
- * scripts/compress-static.ts [distDir]` (default BREAKWATER_DIST_DIR or .next).
+ * scripts/compress-static.ts [buildDir]` (default BREAKWATER_DIST_DIR or .next).
  */
 
 const brotli = promisify(brotliCompress);
@@ -44,9 +44,9 @@ async function compressOne(file: string): Promise<{ raw: number; br: number }> {
   return { raw: raw.byteLength, br: br.byteLength };
 }
 
-/** Writes the copies for `<distDir>/static`; returns how many files and bytes. */
-export async function compressStatic(distDir: string): Promise<{ files: number; raw: number; br: number }> {
-  const files = await filesUnder(join(distDir, "static"));
+/** Writes the copies for `<buildDir>/static`; returns how many files and bytes. */
+export async function compressStatic(buildDir: string): Promise<{ files: number; raw: number; br: number }> {
+  const files = await filesUnder(join(buildDir, "static"));
   const total = { files: files.length, raw: 0, br: 0 };
   // Two at a time: the thread pool does the work, and the machines this runs on have two cores.
   for (let i = 0; i < files.length; i += 2) {
