@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 
@@ -92,60 +92,50 @@ describe("DataTable", () => {
     expect(container.querySelector("td")?.className).toContain("px-3");
   });
 
-  it("takes its tab stop without rendering its cells again", () => {
-    vi.stubGlobal(
-      "ResizeObserver",
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
-    Object.defineProperty(HTMLElement.prototype, "scrollWidth", { configurable: true, get: () => 900 });
-    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 300 });
-    let cells = 0;
-    const counted = col.columns([
-      col.accessor("name", {
-        header: "Name",
-        cell: (info) => {
-          cells += 1;
-          return info.getValue();
+  describe("in a box that may scroll (300 px wide)", () => {
+    const contentWidth = (value: number) =>
+      Object.defineProperty(HTMLElement.prototype, "scrollWidth", { configurable: true, get: () => value });
+    beforeEach(() => {
+      vi.stubGlobal(
+        "ResizeObserver",
+        class {
+          observe() {}
+          disconnect() {}
         },
-      }),
-    ]);
-    try {
+      );
+      Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 300 });
+    });
+    afterEach(() => {
+      delete (HTMLElement.prototype as { scrollWidth?: number }).scrollWidth;
+      delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
+      vi.unstubAllGlobals();
+    });
+
+    it("takes its tab stop without rendering its cells again", () => {
+      contentWidth(900);
+      let cells = 0;
+      const counted = col.columns([
+        col.accessor("name", {
+          header: "Name",
+          cell: (info) => {
+            cells += 1;
+            return info.getValue();
+          },
+        }),
+      ]);
       const { container } = render(<DataTable columns={counted} data={FRUIT} getRowId={(row) => row.id} />);
       expect(container.firstElementChild?.getAttribute("tabindex")).toBe("0");
       expect(cells).toBe(FRUIT.length);
-    } finally {
-      delete (HTMLElement.prototype as { scrollWidth?: number }).scrollWidth;
-      delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
-      vi.unstubAllGlobals();
-    }
-  });
+    });
 
-  it("takes a tab stop only when its box scrolls, so a keyboard can scroll a wide table", () => {
-    vi.stubGlobal(
-      "ResizeObserver",
-      class {
-        observe() {}
-        disconnect() {}
-      },
-    );
-    const width = (value: number) =>
-      Object.defineProperty(HTMLElement.prototype, "scrollWidth", { configurable: true, get: () => value });
-    Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 300 });
-    try {
-      width(300);
+    it("takes a tab stop only when its box scrolls, so a keyboard can scroll a wide table", () => {
+      contentWidth(300);
       const fits = render(<DataTable columns={columns} data={FRUIT} getRowId={(row) => row.id} />);
       expect(fits.container.firstElementChild?.getAttribute("tabindex")).toBeNull();
       cleanup();
-      width(900);
+      contentWidth(900);
       const wide = render(<DataTable columns={columns} data={FRUIT} getRowId={(row) => row.id} />);
       expect(wide.container.firstElementChild?.getAttribute("tabindex")).toBe("0");
-    } finally {
-      delete (HTMLElement.prototype as { scrollWidth?: number }).scrollWidth;
-      delete (HTMLElement.prototype as { clientWidth?: number }).clientWidth;
-      vi.unstubAllGlobals();
-    }
+    });
   });
 });
