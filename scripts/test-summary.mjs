@@ -17,11 +17,11 @@ const read = (f) => {
 const v = read(vitestFile);
 const e = read(e2eFile);
 const unitPassed = v ? v.numPassedTests : 0;
-const unitFailed = v ? v.numFailedTests + v.numPendingTests + v.numTodoTests : 1;
 const unitSkipped = v ? v.numPendingTests + v.numTodoTests : 0;
+const unitFailed = v ? v.numFailedTests + unitSkipped : 1;
 const e2ePassed = e ? e.stats.expected + e.stats.flaky : 0;
-const e2eFailed = e ? e.stats.unexpected + e.stats.skipped : 1;
 const e2eSkipped = e ? e.stats.skipped : 0;
+const e2eFailed = e ? e.stats.unexpected + e2eSkipped : 1;
 const sdk = sdkFile ? junitTotals(sdkFile) : null;
 const sdkPassed = sdk ? sdk.tests - sdk.failures - sdk.errors - sdk.skipped : 0;
 const sdkFailed = sdk ? sdk.failures + sdk.errors + sdk.skipped : sdkFile ? 1 : 0;
