@@ -66,7 +66,10 @@ interface ProgressSeen {
 
 /**
  * Records every state the progress element shows (a 2,500-event walk may pass in one render), and,
- * with `leave`, navigates away the moment it first says `reading`: as soon as a person could.
+ * with `leave`, navigates away the moment the page has read its first events: the walk is under way.
+ * Not at the first `reading`: the server-rendered HTML already says it, so leaving then left a page
+ * still parsing, before any walk began (a test of nothing), and Next's inline RSC stream, cut short,
+ * threw React error 412 in the dying page (CI, 27ccb0d).
  */
 function recordProgress(opts: { leave: string | null }): void {
   const w = window as unknown as { __progress: ProgressSeen[]; __left?: boolean };
@@ -82,7 +85,8 @@ function recordProgress(opts: { leave: string | null }): void {
     };
     const last = w.__progress.at(-1);
     if (!last || last.state !== s.state || last.read !== s.read || last.text !== s.text) w.__progress.push(s);
-    if (opts.leave && s.state === "reading" && !w.__left && location.pathname.includes("/runs/")) {
+    const walking = s.state === "reading" && Number(s.read) > 0;
+    if (opts.leave && walking && !w.__left && location.pathname.includes("/runs/")) {
       w.__left = true;
       location.assign(opts.leave);
     }
@@ -101,7 +105,9 @@ function pageErrors(page: Page, errors: string[] = []): string[] {
 }
 
 test.describe("run view over paged history", () => {
-  test.describe.configure({ mode: "serial" });
+  // No retries: the console process keeps its run cache between attempts, so a second attempt would
+  // find the long run cached (its first visit never walks) and test something else than it says.
+  test.describe.configure({ mode: "serial", retries: 0 });
   let runs: SeededRunViewRuns;
   let paged: ExportBundle;
 
@@ -207,7 +213,7 @@ test.describe("run view over paged history", () => {
     const before = await stats(page.request);
     await page.addInitScript(recordProgress, { leave: "/namespaces/default/workflows" });
     await page.goto(runPath(runs.long));
-    // The init script left as soon as the progress said "reading".
+    // The init script left as soon as the page had read its first events.
     await page.waitForURL((url) => url.pathname === "/namespaces/default/workflows", { timeout: 30_000 });
     await expect.poll(async () => (await stats(page.request)).walks, { timeout: 5_000 }).toBe(0);
     // Stopped, not finished behind the person's back: the run did not land in the cache.
