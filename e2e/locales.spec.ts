@@ -12,6 +12,7 @@ import { LOCALE_COOKIE } from "../lib/preferences";
 import { snapBothThemes } from "./operator-fixtures";
 import { seededRuns } from "./run-view-seed";
 import type { SeededRunViewRuns } from "./run-view-seed";
+import { hydrated } from "./page-ready";
 
 /**
  * Issue 16: every screen in each locale, with no English left among the console's own strings. The
@@ -84,10 +85,6 @@ async function expectNoEnglish(page: Page, leftovers: Set<string>, screen: strin
 test.beforeAll(() => {
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
-
-/** The connection indicator leaves "checking" only through client-side queries: hydrated. */
-const hydrated = (page: Page) =>
-  expect(page.getByTestId("connection-indicator")).not.toHaveAttribute("data-status", "checking", { timeout: 30_000 });
 
 for (const [locale, catalog] of Object.entries(CATALOGS)) {
   test.describe(`the console in ${locale}`, () => {

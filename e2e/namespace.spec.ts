@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
-import type { Page } from "@playwright/test";
 import { liveness, registerNamespace, runPath, runStatus, startRun, waitFor, withOpsWorker } from "./operator-fixtures";
+import { hydrated } from "./page-ready";
 
 /**
  * The namespace lives in the URL (docs/decisions/0017): a link opens the namespace it was copied
@@ -10,8 +10,6 @@ import { liveness, registerNamespace, runPath, runStatus, startRun, waitFor, wit
 
 const OTHER = "e2e-other";
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const hydrated = (page: Page) =>
-  expect(page.getByTestId("connection-indicator")).not.toHaveAttribute("data-status", "checking", { timeout: 30_000 });
 
 withOpsWorker();
 

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
+import { hydrated } from "./page-ready";
 
 const SCREENSHOTS = "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
@@ -8,12 +9,6 @@ const dwHost = process.env.E2E_DW_HOST ?? "";
 const html = (page: Page) => page.locator("html");
 const colorScheme = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).colorScheme);
 const canvasColor = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-/**
- * Controls are server-rendered, so they are visible before React attaches their handlers. The
- * connection indicator leaves "checking" only through client-side queries: a sign of hydration.
- */
-const hydrated = (page: Page) =>
-  expect(page.getByTestId("connection-indicator")).not.toHaveAttribute("data-status", "checking", { timeout: 30_000 });
 /** Screenshots show the resting state: no focus ring left over from the last interaction. */
 const screenshot = async (page: Page, name: string) => {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
