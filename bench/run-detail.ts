@@ -81,6 +81,12 @@ const DEFS: FigureDef[] = [
   { key: "ledgerFirstMs", label: "first ledger page visible, from navigation (median)", unit: "ms", budget: 1000 },
   { key: "ledgerFullMs", label: "full ledger, from navigation (median)", unit: "ms", budget: 5000 },
   { key: "longestTaskMs", label: "longest main-thread task (all visits)", unit: "ms", budget: 100, atMost: true },
+  {
+    key: "longestTaskCachedMs",
+    label: "longest main-thread task, same browser (its code cache and renderer warm; all its visits)",
+    unit: "ms",
+    budget: null,
+  },
   { key: "jsHeapMB", label: "browser JS heap peak, main thread (all visits)", unit: "MB", budget: 150 },
   { key: "rendererRssMB", label: "browser renderer RSS peak, workers included", unit: "MB", budget: null },
   { key: "serverCpuRepeatMs", label: "console-server CPU, repeat view (median)", unit: "ms", budget: 20 },
@@ -360,22 +366,41 @@ function describeVisit(v: VisitResult, i: number): string {
     .join("; ");
 }
 
-/** Repeat views in one browser context that has visited once (not measured): static files come from its cache. */
-async function cachedRepeats(ctx: Ctx, run: SeededRun, label: string): Promise<Value> {
-  if (REPEATS === 0) return na("BENCH_VISITS=0");
+/** The longest task of the visits that showed the run. */
+function longestTask(visits: readonly VisitResult[]): Value {
+  const shown = visits.filter((v) => v.headerMs !== null);
+  if (shown.length === 0) return na("the run screen never showed");
+  return Math.max(0, ...shown.flatMap((v) => v.tasks.map((t) => t.duration)));
+}
+
+/**
+ * Repeat views in one browser context that has visited once (not measured): static files come from
+ * its cache, and from the third load on Chromium compiles the scripts from its code cache. An
+ * operator's console tab is mostly this; the fresh-context visits are a first visit's worst case.
+ */
+async function cachedRepeats(ctx: Ctx, run: SeededRun, label: string): Promise<Record<string, Value>> {
+  if (REPEATS === 0)
+    return { serverCpuRepeatCachedMs: na("BENCH_VISITS=0"), longestTaskCachedMs: na("BENCH_VISITS=0") };
   const context = await ctx.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const cpus: number[] = [];
+  const visits: VisitResult[] = [];
   try {
     await visitRun(ctx.browser, runUrl(ctx.base, run), { ...visitOpts, context });
     for (let i = 0; i < REPEATS; i++) {
       const r = await repeatView(ctx, run, context);
-      console.log(`${label}: repeat view, same browser: console CPU ${r.detail} (${load()})`);
+      visits.push(r.visit);
+      console.log(
+        `${label}: repeat view, same browser: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`,
+      );
       if (r.visit.headerMs !== null) cpus.push(r.cpu);
     }
   } finally {
     await context.close();
   }
-  return median(cpus) ?? na("no repeat view showed the run");
+  return {
+    serverCpuRepeatCachedMs: median(cpus) ?? na("no repeat view showed the run"),
+    longestTaskCachedMs: longestTask(visits),
+  };
 }
 
 async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<Record<string, Value>> {
@@ -392,7 +417,7 @@ async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<
     console.log(`${label}: repeat view: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`);
     if (r.visit.headerMs !== null) cpus.push(r.cpu);
   }
-  out.serverCpuRepeatCachedMs = await cachedRepeats(ctx, run, label);
+  Object.assign(out, await cachedRepeats(ctx, run, label));
   out.serverCpuRunViewHitMs = await runViewHit(ctx, run);
   Object.assign(out, await repeatViewParts(ctx, run));
   const m = median(cpus);
@@ -429,11 +454,7 @@ async function benchRun(ctx: Ctx, run: SeededRun, seedSeconds: number): Promise<
     (v) => v.ledgerFullMs,
     (v) => v.headerNote || v.ledgerNote,
   );
-  const shown = visits.filter((v) => v.headerMs !== null);
-  out.longestTaskMs =
-    shown.length > 0
-      ? Math.max(0, ...shown.flatMap((v) => v.tasks.map((t) => t.duration)))
-      : na("the run screen never showed");
+  out.longestTaskMs = longestTask(visits);
   const heaps = visits.map((v) => v.heapPeak).filter((h): h is number => h !== null);
   out.jsHeapMB = heaps.length > 0 ? Math.max(...heaps) / MB : na("Performance.getMetrics gave no JSHeapUsedSize");
   out.rendererRssMB = Math.max(...visits.map((v) => v.rendererRssPeak)) / MB;
