@@ -14,6 +14,7 @@ import { processTree, rssOf, samplePeak, treeCpu } from "./support/proc";
 import {
   bounded,
   cleanEnv,
+  cpuCalibration,
   ensureBuild,
   figure,
   freePort,
@@ -517,7 +518,7 @@ async function main(): Promise<void> {
     bench: "run-detail",
     commit: gitCommit(),
     measuredAt: new Date().toISOString(),
-    machine: `${process.platform}, load ${(loadavg()[0] ?? 0).toFixed(1)} at start`,
+    machine: `${process.platform}, load ${(loadavg()[0] ?? 0).toFixed(1)} at start, ${cpuCalibration()}`,
     notes: [],
     sizes: {},
   };
@@ -552,8 +553,9 @@ async function main(): Promise<void> {
     for (const c of children.reverse()) await c.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  now.machine += ` at start, ${cpuCalibration()} at the end`;
   const before = readBaseline(BASELINE);
-  console.log(`\n# run view: before (${BASELINE.replace(`${ROOT}/`, "")}) and now\n`);
+  console.log(`\n# run view: before (${BASELINE.replace(`${ROOT}/`, "")}) and now (${now.machine})\n`);
   console.log(comparison(DEFS, now, before, budgeted));
   if (WRITE_BASELINE) {
     writeBaseline(WRITE_BASELINE, now);
