@@ -68,8 +68,8 @@ interface ProgressSeen {
  * Records every state the progress element shows (a 2,500-event walk may pass in one render), and,
  * with `leave`, navigates away the moment the page has read its first events: the walk is under way.
  * Not at the first `reading`: the server-rendered HTML already says it, so leaving then left a page
- * still parsing, before any walk began (a test of nothing), and Next's inline RSC stream, cut short,
- * threw React error 412 in the dying page (CI, 27ccb0d).
+ * still parsing, perhaps before any walk began (proving nothing), and Next's inline RSC stream, cut
+ * short, threw React error 412 in the dying page (CI on 27ccb0d).
  */
 function recordProgress(opts: { leave: string | null }): void {
   const w = window as unknown as { __progress: ProgressSeen[]; __left?: boolean };
@@ -106,7 +106,7 @@ function pageErrors(page: Page, errors: string[] = []): string[] {
 
 test.describe("run view over paged history", () => {
   // No retries: the console process keeps its run cache between attempts, so a second attempt would
-  // find the long run cached (its first visit never walks) and test something else than it says.
+  // find the long run cached (its first visit never walks) and test something other than it says.
   test.describe.configure({ mode: "serial", retries: 0 });
   let runs: SeededRunViewRuns;
   let paged: ExportBundle;
