@@ -11,7 +11,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{lib,server,components,app,contracts,conformance}/**/*.test.{ts,tsx}", "tests/**/*.test.{ts,tsx}"],
+    include: [
+      "{lib,server,components,app,contracts,conformance}/**/*.test.{ts,tsx}",
+      "tests/**/*.test.{ts,tsx}",
+      // The bench's own analysis (trace reading); the bench itself runs with `npm run bench`.
+      "bench/support/**/*.test.ts",
+    ],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import type { TraceEvent } from "./trace-tasks";
+import { describeTask, mainTasks, mainThreadEvents, readTrace } from "./trace-tasks";
 
 /**
  * The long tasks of a Chrome trace written by BENCH_PROFILE (bench/support/run-visit.ts): for each
@@ -8,23 +9,6 @@ import { readFileSync } from "node:fs";
  *
  *   node --import tsx bench/support/long-tasks.ts <trace.json> [threshold ms, default 50]
  */
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: Record<string, unknown> };
-}
-
-function mainThreads(events: TraceEvent[]): Set<string> {
-  const out = new Set<string>();
-  for (const e of events)
-    if (e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain") out.add(`${e.pid}:${e.tid}`);
-  return out;
-}
 
 function detail(e: TraceEvent): string {
   const d = e.args?.data ?? {};
@@ -140,20 +124,15 @@ function reactWork(inside: { stack: string[] }[]): Map<string, number> {
 function main(): void {
   const [file, thresholdArg] = process.argv.slice(2);
   if (!file) throw new Error("usage: long-tasks.ts <trace.json> [threshold ms]");
-  const threshold = Number(thresholdArg ?? 50) * 1000;
-  const raw = JSON.parse(readFileSync(file, "utf8")) as { traceEvents?: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(raw) ? raw : (raw.traceEvents ?? []);
-  const threads = mainThreads(events);
-  const onMain = events
-    .filter((e) => e.ph === "X" && threads.has(`${e.pid}:${e.tid}`))
-    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
-  const origin = events.find((e) => e.name === "navigationStart")?.ts ?? onMain[0]?.ts ?? 0;
+  const threshold = Number(thresholdArg ?? 50);
+  const events = readTrace(file);
+  const onMain = mainThreadEvents(events);
   const profile = samples(events);
-  const tasks = onMain.filter((e) => e.name === "RunTask" && (e.dur ?? 0) >= threshold);
-  console.log(`${tasks.length} main-thread tasks ≥ ${threshold / 1000} ms in ${file}`);
-  for (const task of tasks) {
-    const at = ((task.ts - origin) / 1000).toFixed(0);
-    console.log(`task at ${at} ms: ${((task.dur ?? 0) / 1000).toFixed(1)} ms`);
+  const tasks = mainTasks(events, threshold);
+  console.log(`${tasks.length} main-thread tasks ≥ ${threshold} ms in ${file}`);
+  for (const t of tasks) {
+    const task = t.event;
+    console.log(`task at ${t.at.toFixed(0)} ms: ${describeTask(t)}`);
     const parts = children(task, onMain)
       .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
       .slice(0, 8);
