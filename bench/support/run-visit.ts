@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from "@playwright/test
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { samplePeak, rssOf, treeMatching } from "./proc";
+import { TASK_TRACE_CATEGORIES } from "./trace-tasks";
 import { ELEMENT_TIMING } from "../../components/ui/element-timing";
 
 /**
@@ -74,10 +75,18 @@ export interface VisitOptions {
   stepTimeoutMs: number;
   ledgerTimeoutMs: number;
   settleTimeoutMs: number;
-  /** Visit in this context (kept open: its HTTP cache warm from an earlier visit) instead of a fresh one. */
-  context?: BrowserContext;
+  /**
+   * Visit in this tab (its context kept open, so HTTP cache and code cache are warm from earlier
+   * visits) instead of a fresh context. The tab goes to about:blank first: each visit is a new
+   * navigation, not a reload. One tab and not a new one per visit: for most new tabs of a context
+   * after its first, Chromium renders its omnibox popup (chrome://omnibox-popup.top-chrome, a
+   * renderer of its own), which used 200–540 ms of CPU beside the visit on 2 cores.
+   */
+  tab?: Page;
   /** Extra steps inside the visit, after the ledger and the network settled (the History scroll). */
   history?: (page: Page) => Promise<void>;
+  /** Write a Chrome trace of the visit here (TASK_TRACE_CATEGORIES: each main-thread task's CPU and blocked time). */
+  trace?: string;
 }
 
 // Runs in the page before any of its scripts: long tasks from the very first one on.
@@ -278,29 +287,28 @@ function watchRunRequests(page: Page, navStart: number): string[] {
 let profiled = 0;
 
 /**
- * BENCH_PROFILE=<dir>: a Chrome performance trace of each visit (`visit-N.json`, open it in DevTools'
- * Performance panel, or `node --import tsx bench/support/long-tasks.ts <file>` for the long tasks).
+ * A Chrome trace of the visit: at `opts.trace` when asked (the categories `mainTasks` reads), or with
+ * BENCH_PROFILE=<dir> one per visit (`visit-N.json`, with V8's sampling profiler as well; open it in
+ * DevTools' Performance panel, or `node --import tsx bench/support/long-tasks.ts <file>`).
  */
-async function startProfile(browser: Browser, page: Page): Promise<{ stop: () => Promise<void> } | null> {
+async function startProfile(
+  browser: Browser,
+  page: Page,
+  opts: VisitOptions,
+): Promise<{ stop: () => Promise<void> } | null> {
   const dir = process.env.BENCH_PROFILE;
-  if (!dir) return null;
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `visit-${++profiled}.json`);
-  await browser.startTracing(page, {
-    path,
-    categories: [
-      "toplevel",
-      "disabled-by-default-v8.cpu_profiler",
-      "devtools.timeline",
-      "disabled-by-default-devtools.timeline",
-      "v8.execute",
-      "blink.user_timing",
-    ],
-  });
+  if (!opts.trace && !dir) return null;
+  let path = opts.trace;
+  if (!path && dir) {
+    mkdirSync(dir, { recursive: true });
+    path = join(dir, `visit-${++profiled}.json`);
+  }
+  const sampled = dir ? ["disabled-by-default-v8.cpu_profiler", "v8.execute", "blink.user_timing"] : [];
+  await browser.startTracing(page, { path, categories: [...TASK_TRACE_CATEGORIES, ...sampled] });
   return {
     stop: async () => {
       await browser.stopTracing();
-      console.log(`  profile ${path}`);
+      if (!opts.trace) console.log(`  profile ${path}`);
     },
   };
 }
@@ -330,7 +338,7 @@ const observed = new WeakSet<BrowserContext>();
 
 export async function visitRun(browser: Browser, url: string, opts: VisitOptions): Promise<VisitResult> {
   const started = Date.now();
-  const context = opts.context ?? (await browser.newContext({ viewport: { width: 1440, height: 900 } }));
+  const context = opts.tab?.context() ?? (await browser.newContext({ viewport: { width: 1440, height: 900 } }));
   const out: VisitResult = {
     headerMs: null,
     headerNote: "",
@@ -349,12 +357,15 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     wallMs: 0,
   };
   let page: Page | null = null;
+  let cdp: CDPSession | null = null;
+  let tracing: { stop: () => Promise<void> } | null = null;
   try {
     if (!observed.has(context)) await context.addInitScript(OBSERVE_LONG_TASKS);
     observed.add(context);
-    page = await context.newPage();
+    page = opts.tab ?? (await context.newPage());
+    if (opts.tab) await page.goto("about:blank");
     page.on("pageerror", (e) => out.pageErrors.push(firstLine(e)));
-    const cdp = await context.newCDPSession(page);
+    cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Performance.enable");
     const net = watchNetwork(cdp);
@@ -362,11 +373,13 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     const renderers = treeMatching(process.pid, /--type=renderer/);
     const rss = samplePeak(() => rssOf(renderers), 100);
     out.network = watchRunRequests(page, Date.now());
-    const tracing = await startProfile(browser, page);
+    tracing = await startProfile(browser, page, opts);
     try {
       await page.goto(url, { waitUntil: "commit", timeout: opts.stepTimeoutMs });
     } catch (e) {
       out.headerNote = `navigation failed: ${firstLine(e)}`;
+      heap.stop();
+      rss.stop();
       return out;
     }
     const painted = await visibleAt(page, [SEL.header, SEL.exceptions], opts.stepTimeoutMs);
@@ -408,11 +421,16 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
       .catch(() => null);
     out.heapPeak = heap.stop();
     out.rendererRssPeak = rss.stop();
-    await tracing?.stop();
     return out;
   } finally {
-    if (opts.context) await page?.close();
-    else await context.close();
+    // Also after a failed navigation: a trace left running refuses the next visit's.
+    await tracing?.stop().catch(() => undefined);
+    if (opts.tab) {
+      // The tab stays for the next visit: this visit's listeners and CDP session go.
+      await cdp?.detach().catch(() => undefined);
+      for (const event of ["pageerror", "request", "requestfinished", "requestfailed"] as const)
+        opts.tab.removeAllListeners(event);
+    } else await context.close();
     out.wallMs = Date.now() - started;
   }
 }
