@@ -7,7 +7,7 @@ import { exceptionRows } from "@/lib/views/exceptions";
 import type { ExceptionSource } from "@/lib/views/exceptions";
 import nonRetryable from "@/lib/views/fixtures/non-retryable.json";
 import { ROWS_PER_STEP } from "@/components/ui/show-more";
-import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
+import { EXCEPTIONS_FIRST_ROWS, ExceptionsTable } from "@/components/run-detail/exceptions-table";
 
 afterEach(cleanup);
 
@@ -20,7 +20,7 @@ function renderTable(source: ExceptionSource) {
 }
 
 describe("ExceptionsTable", () => {
-  it("renders the first 50 of a long list and 50 more per request", () => {
+  it("renders the first 10 of a long list (as many as debug's recent failures) and 50 more per request", () => {
     const failures = Array.from({ length: 62 }, (_, i) => ({
       id: `f${i}`,
       source_kind: "activity_execution",
@@ -29,9 +29,11 @@ describe("ExceptionsTable", () => {
       created_at: `2026-01-15T10:00:${String(i % 60).padStart(2, "0")}.000000Z`,
     }));
     renderTable({ failures });
-    expect(screen.getAllByTestId("exception-row")).toHaveLength(ROWS_PER_STEP);
+    expect(screen.getAllByTestId("exception-row")).toHaveLength(EXCEPTIONS_FIRST_ROWS);
     expect(screen.getByRole("heading", { name: /Exceptions \(62\)/ })).toBeTruthy();
-    fireEvent.click(screen.getByRole("button", { name: "Show 12 more (12 not shown)" }));
+    fireEvent.click(screen.getByRole("button", { name: "Show 50 more (52 not shown)" }));
+    expect(screen.getAllByTestId("exception-row")).toHaveLength(EXCEPTIONS_FIRST_ROWS + ROWS_PER_STEP);
+    fireEvent.click(screen.getByRole("button", { name: "Show 2 more (2 not shown)" }));
     expect(screen.getAllByTestId("exception-row")).toHaveLength(62);
     expect(screen.queryByTestId("exceptions-show-more")).toBeNull();
   });

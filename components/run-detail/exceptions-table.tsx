@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import type { ExceptionRow } from "@/lib/views/exceptions";
 import { Pill } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
-import { ShowMore, useShownRows } from "@/components/ui/show-more";
+import { ROWS_PER_STEP, ShowMore, useShownRows } from "@/components/ui/show-more";
 import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted, Section } from "@/components/run-detail/section";
@@ -157,6 +157,16 @@ const ExceptionRows = memo(function ExceptionRows({
 });
 
 /**
+ * Exceptions shown before "Show 50 more": as many as debug's `recent_failures` has (the server's
+ * FAILURE_LIMIT, durable-workflow/server@11d35b7 app/Support/WorkflowRunDiagnostics.php), which are
+ * the rows until the history is read. The complete rows then replace them without the table growing:
+ * with a first page of 50, a run with hundreds of failures pushed the tabs below it down by
+ * ≈ 1,300 px as its read ended (under an operator who had opened one), and kept them ≈ 2,800 px
+ * down the page.
+ */
+export const EXCEPTIONS_FIRST_ROWS = 10;
+
+/**
  * The Waterline v2 Exceptions table: Activity, Type, Category (`failure_category` or `-`, with a
  * non-retryable badge), message, handled, logged at. A row expands to class, message, file:line and
  * the trace, all as text. Until every history page is read the rows are debug's `recent_failures`
@@ -176,7 +186,7 @@ export const ExceptionsTable = memo(function ExceptionsTable({
   const t = useTranslations("run.exceptions");
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   // A run with hundreds of failures would otherwise lay out thousands of cells at once.
-  const { shown, more, hidden } = useShownRows(rows);
+  const { shown, more, hidden } = useShownRows(rows, ROWS_PER_STEP, EXCEPTIONS_FIRST_ROWS);
   const toggle = useCallback(
     (id: string) =>
       setOpen((current) => {

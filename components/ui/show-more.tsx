@@ -7,12 +7,13 @@ import { Button } from "@/components/ui/button";
 /** Rows a long run-page list renders at first and adds per click: thousands at once would freeze the page. */
 export const ROWS_PER_STEP = 50;
 
-/** The first `shown` rows of a long list, and a way to show more. */
+/** The first `first` rows of a long list, and a way to show `step` more. */
 export function useShownRows<T>(
   rows: readonly T[],
   step: number = ROWS_PER_STEP,
+  first: number = step,
 ): { shown: readonly T[]; more: () => void; hidden: number } {
-  const [limit, setLimit] = useState(step);
+  const [limit, setLimit] = useState(first);
   // Stable between renders, so a memoised list below does not redraw when its parent does.
   const shown = useMemo(() => (rows.length > limit ? rows.slice(0, limit) : rows), [rows, limit]);
   const more = useCallback(() => setLimit((current) => current + step), [step]);
