@@ -51,7 +51,7 @@ export function readTrace(file: string): TraceEvent[] {
   return Array.isArray(raw) ? raw : (raw.traceEvents ?? []);
 }
 
-export function mainThreads(events: readonly TraceEvent[]): Set<string> {
+function mainThreads(events: readonly TraceEvent[]): Set<string> {
   const out = new Set<string>();
   for (const e of events)
     if (e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain") out.add(`${e.pid}:${e.tid}`);
