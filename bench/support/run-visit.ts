@@ -87,6 +87,13 @@ export interface VisitOptions {
   history?: (page: Page) => Promise<void>;
   /** Write a Chrome trace of the visit here (TASK_TRACE_CATEGORIES: each main-thread task's CPU and blocked time). */
   trace?: string;
+  /**
+   * Arrive as an operator mostly does, by a client-side navigation: load this page of the console
+   * first (a full load, waited until hydrated and idle), then click its link to the run. The
+   * figures are then from the click, not from a navigation start (no first paint, no hydration of
+   * the run page). `ready` runs once that page has settled, just before the click.
+   */
+  from?: { url: string; ready?: () => Promise<void> };
 }
 
 // Runs in the page before any of its scripts: long tasks from the very first one on.
@@ -333,6 +340,24 @@ function traceRequests(page: Page, navStart: number): void {
   });
 }
 
+/**
+ * Loads `from.url`, waits until it is hydrated (a click before then is a plain link: a full load) and
+ * the network is idle, then clicks the link to `url`. Returns performance.now() at the click.
+ */
+async function arriveByLink(page: Page, url: string, from: NonNullable<VisitOptions["from"]>, timeout: number) {
+  await page.goto(from.url, { waitUntil: "load", timeout });
+  const link = page.locator(`a[href="${new URL(url).pathname}"]`).first();
+  await link.waitFor({ state: "visible", timeout });
+  await page.waitForFunction(() => (window as unknown as { __bwHydrated?: boolean }).__bwHydrated === true, undefined, {
+    timeout,
+  });
+  await page.waitForLoadState("networkidle", { timeout }).catch(() => undefined);
+  await from.ready?.();
+  const at = await page.evaluate(() => performance.now());
+  await link.click({ timeout });
+  return at;
+}
+
 /** Contexts that already run the long-task observer (a reused context must not get it twice). */
 const observed = new WeakSet<BrowserContext>();
 
@@ -374,8 +399,11 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
     const rss = samplePeak(() => rssOf(renderers), 100);
     out.network = watchRunRequests(page, Date.now());
     tracing = await startProfile(browser, page, opts);
+    // ms in the page's clock the figures count from: its navigation start, or the click on the link.
+    let t0 = 0;
     try {
-      await page.goto(url, { waitUntil: "commit", timeout: opts.stepTimeoutMs });
+      if (opts.from) t0 = await arriveByLink(page, url, opts.from, opts.stepTimeoutMs);
+      else await page.goto(url, { waitUntil: "commit", timeout: opts.stepTimeoutMs });
     } catch (e) {
       out.headerNote = `navigation failed: ${firstLine(e)}`;
       heap.stop();
@@ -387,14 +415,14 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
       out.headerNote = `header/exceptions not visible within ${opts.stepTimeoutMs / 1000} s; page shows: ${await pageSays(page)}`;
     } else {
       const [at, origin] = painted;
-      out.headerMs = at;
-      out.bytesBeforePaint = net.bytesUntil(origin + at);
+      out.headerMs = at - t0;
+      out.bytesBeforePaint = net.bytesUntil(origin + at) - (t0 > 0 ? net.bytesUntil(origin + t0) : 0);
       const why = await openActivities(page, opts.stepTimeoutMs);
       if (why !== null) out.ledgerNote = why;
       else {
         const l = await ledgerTimes(page, opts.ledgerTimeoutMs);
-        out.ledgerFirstMs = l.first;
-        out.ledgerFullMs = l.full;
+        out.ledgerFirstMs = l.first === null ? null : l.first - t0;
+        out.ledgerFullMs = l.full === null ? null : l.full - t0;
         out.ledgerNote = l.note;
       }
       // The rest of the load (queries, a bundle still arriving) belongs inside the long-task window.
@@ -403,16 +431,24 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
       // Why a ledger never came is usually in what the page fetched (an export bundle that failed, say).
       if (out.ledgerFullMs === null && out.network.length > 0) out.ledgerNote += ` (${out.network.join(", ")})`;
     }
-    out.tasks = await page
+    const tasks = await page
       .evaluate(() => (window as unknown as { __longTasks?: LongTask[] }).__longTasks ?? [])
       .catch(() => []);
+    out.tasks = tasks.filter((t) => t.start >= t0).map((t) => ({ ...t, start: t.start - t0 }));
     out.headerPaintedMs = await page
       .evaluate((ids) => {
         const paints = (window as unknown as { __elementPaints?: Record<string, number> }).__elementPaints ?? {};
         const times = ids.map((id) => paints[id]);
         return times.every((t) => typeof t === "number" && t > 0) ? Math.max(...(times as number[])) : null;
       }, HEADER_TIMINGS)
+      .then((t) => (t === null ? null : t - t0))
       .catch(() => null);
+    // A page reached by a link has no navigation of its own: hydration and first paint were the list's.
+    if (opts.from) {
+      out.heapPeak = heap.stop();
+      out.rendererRssPeak = rss.stop();
+      return out;
+    }
     out.hydratedMs = await page
       .evaluate(() => (window as unknown as { __bwHydratedAt?: number }).__bwHydratedAt ?? null)
       .catch(() => null);
