@@ -36,7 +36,8 @@ interface Figure {
 function runOne(file: string, figures: Figure[]): Promise<{ ok: boolean; seconds: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(here, file)], {
+    // With this process's Node flags (`npm run bench`: tsx, and WebSocket on Node 20 for bench/support/inspector.ts).
+    const child = spawn(process.execPath, [...process.execArgv, join(here, file)], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let pending = "";
