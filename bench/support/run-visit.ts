@@ -444,17 +444,14 @@ export async function visitRun(browser: Browser, url: string, opts: VisitOptions
       .then((t) => (t === null ? null : t - t0))
       .catch(() => null);
     // A page reached by a link has no navigation of its own: hydration and first paint were the list's.
-    if (opts.from) {
-      out.heapPeak = heap.stop();
-      out.rendererRssPeak = rss.stop();
-      return out;
+    if (!opts.from) {
+      out.hydratedMs = await page
+        .evaluate(() => (window as unknown as { __bwHydratedAt?: number }).__bwHydratedAt ?? null)
+        .catch(() => null);
+      out.firstContentfulPaintMs = await page
+        .evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null)
+        .catch(() => null);
     }
-    out.hydratedMs = await page
-      .evaluate(() => (window as unknown as { __bwHydratedAt?: number }).__bwHydratedAt ?? null)
-      .catch(() => null);
-    out.firstContentfulPaintMs = await page
-      .evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null)
-      .catch(() => null);
     out.heapPeak = heap.stop();
     out.rendererRssPeak = rss.stop();
     return out;
