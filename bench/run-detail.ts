@@ -478,27 +478,44 @@ function longestTask(visits: readonly VisitResult[]): Value {
 async function cachedRepeats(ctx: Ctx, run: SeededRun, label: string): Promise<Record<string, Value>> {
   if (REPEATS === 0)
     return { serverCpuRepeatCachedMs: na("BENCH_VISITS=0"), longestTaskCachedMs: na("BENCH_VISITS=0") };
+  const { cpus, visits } = await repeatsInOneTab(ctx, run, `${label}: repeat view, same tab`);
+  return {
+    serverCpuRepeatCachedMs: median(cpus) ?? na("no repeat view showed the run"),
+    longestTaskCachedMs: longestTask(visits),
+  };
+}
+
+/**
+ * One unmeasured visit in a new context's one tab, then BENCH_VISITS measured repeat views in it
+ * (`from`: each arriving by a click on that page's link to the run). The console CPU of the views
+ * that showed the run, and every visit.
+ */
+async function repeatsInOneTab(
+  ctx: Ctx,
+  run: SeededRun,
+  line: string,
+  from?: string,
+): Promise<{ cpus: number[]; visits: VisitResult[] }> {
   const context = await ctx.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const cpus: number[] = [];
   const visits: VisitResult[] = [];
   try {
     const tab = await context.newPage();
-    await visitRun(ctx.browser, runUrl(ctx.base, run), { ...visitOpts, tab });
+    await visitRun(ctx.browser, runUrl(ctx.base, run), {
+      ...visitOpts,
+      tab,
+      from: from === undefined ? undefined : { url: from },
+    });
     for (let i = 0; i < REPEATS; i++) {
-      const r = await repeatView(ctx, run, tab);
+      const r = await repeatView(ctx, run, tab, from);
       visits.push(r.visit);
-      console.log(
-        `${label}: repeat view, same tab: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`,
-      );
+      console.log(`${line}: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`);
       if (r.visit.headerMs !== null) cpus.push(r.cpu);
     }
   } finally {
     await context.close();
   }
-  return {
-    serverCpuRepeatCachedMs: median(cpus) ?? na("no repeat view showed the run"),
-    longestTaskCachedMs: longestTask(visits),
-  };
+  return { cpus, visits };
 }
 
 /**
@@ -510,24 +527,12 @@ async function cachedRepeats(ctx: Ctx, run: SeededRun, label: string): Promise<R
 async function linkRepeats(ctx: Ctx, run: SeededRun, label: string): Promise<Record<string, Value>> {
   const keys = ["serverCpuRepeatLinkMs", "headerLinkMs", "ledgerFirstLinkMs", "longestTaskLinkMs"];
   if (REPEATS === 0) return Object.fromEntries(keys.map((k) => [k, na("BENCH_VISITS=0")]));
-  const list = `${ctx.base}/namespaces/default/runs`;
-  const context = await ctx.browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const cpus: number[] = [];
-  const visits: VisitResult[] = [];
-  try {
-    const tab = await context.newPage();
-    await visitRun(ctx.browser, runUrl(ctx.base, run), { ...visitOpts, tab, from: { url: list } });
-    for (let i = 0; i < REPEATS; i++) {
-      const r = await repeatView(ctx, run, tab, list);
-      visits.push(r.visit);
-      console.log(
-        `${label}: repeat view by a link, same tab: ${describeVisit(r.visit, i + 2)}; console CPU ${r.detail} (${load()})`,
-      );
-      if (r.visit.headerMs !== null) cpus.push(r.cpu);
-    }
-  } finally {
-    await context.close();
-  }
+  const { cpus, visits } = await repeatsInOneTab(
+    ctx,
+    run,
+    `${label}: repeat view by a link, same tab`,
+    `${ctx.base}/namespaces/default/runs`,
+  );
   return {
     serverCpuRepeatLinkMs: median(cpus) ?? na("no repeat view by a link showed the run"),
     headerLinkMs: medianOf(
