@@ -74,6 +74,10 @@ export async function readPage(
 /**
  * Pages from `afterSequence` to the end of what the server has now. The caller's signal stops it
  * between pages and aborts the page in flight. The first page may be a long-poll (`wait`).
+ *
+ * The next page is asked for as soon as a page arrives, before the caller derives it: the server
+ * reads page N+1 while the console derives page N, so a walk takes about the longer of the two
+ * instead of their sum (docs/decisions/0042). At most one page is read ahead.
  */
 export async function* walkPages(
   client: DwClient,
@@ -81,15 +85,24 @@ export async function* walkPages(
   afterSequence: number,
   options: { signal: AbortSignal; waitFirst?: boolean },
 ): AsyncGenerator<PageRead> {
-  let after = afterSequence;
-  let wait = options.waitFirst === true;
-  for (;;) {
-    options.signal.throwIfAborted();
-    const page = await readPage(client, target, after, { signal: options.signal, wait });
-    wait = false;
-    yield page;
-    const last = page.events.at(-1);
-    if (!page.more || last === undefined) return;
-    after = last.sequence;
+  // The read-ahead is also stopped when the caller stops early (an error deriving a page).
+  const stop = new AbortController();
+  const signal = AbortSignal.any([options.signal, stop.signal]);
+  let next: Promise<PageRead> | null = readPage(client, target, afterSequence, {
+    signal,
+    wait: options.waitFirst === true,
+  });
+  try {
+    while (next !== null) {
+      const page: PageRead = await next;
+      signal.throwIfAborted();
+      const last = page.events.at(-1);
+      next = page.more && last !== undefined ? readPage(client, target, last.sequence, { signal }) : null;
+      // Unawaited if the caller stops before asking for it; its failure is then nobody's to report.
+      next?.catch(() => undefined);
+      yield page;
+    }
+  } finally {
+    stop.abort(new DOMException("the walk stopped", "AbortError"));
   }
 }
