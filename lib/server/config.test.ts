@@ -96,15 +96,28 @@ describe("parseConfig", () => {
       expect(() => parseConfig({ BREAKWATER_EXPORT_MAX_MB: bad }), bad).toThrow(/BREAKWATER_EXPORT_MAX_MB: must be/);
   });
 
+  it("keeps V8's heap small during walks unless BREAKWATER_RUN_VIEW_SMALL_HEAP turns it off (empty is the default)", () => {
+    const smallHeap = (value?: string) =>
+      parseConfig(value === undefined ? {} : { BREAKWATER_RUN_VIEW_SMALL_HEAP: value }).runView.smallHeap;
+    expect([undefined, "", "1", "on", "TRUE"].map(smallHeap)).toEqual([true, true, true, true, true]);
+    expect(["0", "off", "no", "false"].map(smallHeap)).toEqual([false, false, false, false]);
+    expect(() => smallHeap("tiny")).toThrow(/BREAKWATER_RUN_VIEW_SMALL_HEAP: must be 1\/0/);
+  });
+
   it("bounds the run view: cache 256 MB, 4 walks, 2 upstream long-polls by default, each settable", () => {
-    expect(parseConfig({}).runView).toEqual({ cacheMaxBytes: 256 * 1024 * 1024, maxWalks: 4, maxLongPolls: 2 });
+    expect(parseConfig({}).runView).toEqual({
+      cacheMaxBytes: 256 * 1024 * 1024,
+      maxWalks: 4,
+      maxLongPolls: 2,
+      smallHeap: true,
+    });
     expect(
       parseConfig({
         BREAKWATER_RUN_VIEW_CACHE_MB: "16",
         BREAKWATER_RUN_VIEW_WALKS: "2",
         BREAKWATER_RUN_VIEW_LONG_POLLS: "0",
       }).runView,
-    ).toEqual({ cacheMaxBytes: 16 * 1024 * 1024, maxWalks: 2, maxLongPolls: 0 });
+    ).toEqual({ cacheMaxBytes: 16 * 1024 * 1024, maxWalks: 2, maxLongPolls: 0, smallHeap: true });
     let error: unknown;
     try {
       parseConfig({ BREAKWATER_RUN_VIEW_WALKS: "0", BREAKWATER_RUN_VIEW_CACHE_MB: "lots" });

@@ -69,6 +69,11 @@ export interface RunViewSettings {
    * (durable-workflow/server@11d35b70 Dockerfile:86-100, app/Support/LongPoller.php:24).
    */
   maxLongPolls: number;
+  /**
+   * While a history walk reads, V8's heap grows less (BREAKWATER_RUN_VIEW_SMALL_HEAP, default on;
+   * lib/server/heap.ts, docs/decisions/0042).
+   */
+  smallHeap: boolean;
 }
 
 /**
@@ -113,15 +118,22 @@ const port = z
   .transform(Number)
   .refine((value) => value >= 1 && value <= 65535, "must be between 1 and 65535");
 
-const flag = z
+const TRUE_WORDS = ["1", "true", "yes", "on"];
+
+const flagText = z
   .string()
   .trim()
   .toLowerCase()
   .refine(
-    (value) => ["", "0", "1", "true", "false", "yes", "no", "on", "off"].includes(value),
+    (value) => ["", "0", "false", "no", "off", ...TRUE_WORDS].includes(value),
     "must be 1/0, true/false, yes/no or on/off",
-  )
-  .transform((value) => ["1", "true", "yes", "on"].includes(value));
+  );
+
+/** A flag that is off unless set: empty is off. */
+const flag = flagText.transform((value) => TRUE_WORDS.includes(value));
+
+/** A flag that is on unless turned off: empty means the default, as unset does. */
+const flagOnByDefault = flagText.transform((value) => value === "" || TRUE_WORDS.includes(value));
 
 function wholeNumber(min: number, max: number) {
   return z
@@ -175,6 +187,7 @@ const EnvSchema = z.object({
   BREAKWATER_RUN_VIEW_CACHE_MB: wholeNumber(0, 65_536).optional(),
   BREAKWATER_RUN_VIEW_WALKS: wholeNumber(1, 64).optional(),
   BREAKWATER_RUN_VIEW_LONG_POLLS: wholeNumber(0, 64).optional(),
+  BREAKWATER_RUN_VIEW_SMALL_HEAP: flagOnByDefault.optional(),
   KIKWIFLOW_URL: z.union([z.literal(""), httpUrl]).optional(),
   KIKWIFLOW_TENANT: optionalText,
 });
@@ -251,6 +264,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       cacheMaxBytes: (parsed.BREAKWATER_RUN_VIEW_CACHE_MB ?? 256) * 1024 * 1024,
       maxWalks: parsed.BREAKWATER_RUN_VIEW_WALKS ?? 4,
       maxLongPolls: parsed.BREAKWATER_RUN_VIEW_LONG_POLLS ?? 2,
+      smallHeap: parsed.BREAKWATER_RUN_VIEW_SMALL_HEAP ?? true,
     },
     kikwiflow: kikwiflowFrom(parsed),
   };

@@ -20,12 +20,13 @@ import { openDb } from "@/server/store/db";
 import type { Db } from "@/server/store/db";
 
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { seedLongRun } from "@/bench/support/history-seed";
 import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
 import type { RunViewExtras } from "@/lib/views/run-view-wire";
 import { forwardHeaders } from "@/lib/server/auth/principal";
 import { parseConfig } from "@/lib/server/config";
+import { DEFAULT_HEAP_FLAGS, SMALL_HEAP_FLAGS } from "@/lib/server/heap";
 import { createLogger } from "@/lib/server/log";
 import { RunViewCache } from "./cache";
 import type { CacheEntry } from "./cache";
@@ -199,11 +200,14 @@ afterAll(async () => {
 function service(
   env: Record<string, string> = {},
   hook?: Hook,
-): { svc: RunViewService; calls: Call[]; history: () => Call[] } {
+): { svc: RunViewService; calls: Call[]; history: () => Call[]; v8Flags: string[] } {
   const recorder = recordingFetch(hook);
   const config = parseConfig({ DW_SERVER_URL: dw.url, DW_TOKEN: TOKENS.admin, ...env });
   const logger = createLogger(undefined, "silent");
-  return { svc: new RunViewService(config, { fetch: recorder.fetch, logger }), ...recorder };
+  // The V8 flags a walk would set (lib/server/heap.ts), recorded instead of set in the test process.
+  const v8Flags: string[] = [];
+  const setV8Flags = (flags: string) => void v8Flags.push(flags);
+  return { svc: new RunViewService(config, { fetch: recorder.fetch, logger, setV8Flags }), ...recorder, v8Flags };
 }
 
 function viewRequest(
@@ -424,6 +428,35 @@ describe("GET /api/run-view on a closed run", () => {
     expect((await linesOf(first)).at(-1)).toEqual({ t: "done", lastSequence: 2500 });
     expect((await linesOf(second)).at(-1)?.t).toBe("done");
     expect(svc.stats()).toMatchObject({ walks: 0, queuedWalks: 0 });
+  });
+});
+
+describe("the walk's V8 heap", () => {
+  it("grows less while a walk reads, not while one waits for a slot, and V8's defaults return after the last", async () => {
+    const held = gate();
+    const { svc, v8Flags } = service({ BREAKWATER_RUN_VIEW_WALKS: "1" }, async (call) => {
+      if (call.url.pathname.endsWith("/debug") && call.url.pathname.includes("wf-long")) await held.wait(call.signal);
+      return undefined;
+    });
+    const first = await svc.view(viewRequest(closedRun));
+    const second = await svc.view(viewRequest(startOpenRun("wf-heap-queued")));
+    await vi.waitFor(() => expect(v8Flags).toHaveLength(1));
+    expect(svc.stats()).toMatchObject({ walks: 2, queuedWalks: 1, smallHeap: true });
+    expect(v8Flags).toEqual([SMALL_HEAP_FLAGS]);
+    held.open();
+    await linesOf(first);
+    await linesOf(second);
+    await vi.waitFor(() => expect(v8Flags).toHaveLength(4));
+    expect(svc.stats()).toMatchObject({ walks: 0, smallHeap: false });
+    // The first walk clears it as it gives its slot back; the queued one sets it again for its own read.
+    expect(v8Flags).toEqual([SMALL_HEAP_FLAGS, DEFAULT_HEAP_FLAGS, SMALL_HEAP_FLAGS, DEFAULT_HEAP_FLAGS]);
+  });
+
+  it("is left to V8's defaults with BREAKWATER_RUN_VIEW_SMALL_HEAP=0", async () => {
+    const { svc, v8Flags } = service({ BREAKWATER_RUN_VIEW_SMALL_HEAP: "0" });
+    const lines = await linesOf(await svc.view(viewRequest(closedRun)));
+    expect(lines.at(-1)).toEqual({ t: "done", lastSequence: 2500 });
+    expect(v8Flags).toEqual([]);
   });
 });
 

@@ -10,6 +10,8 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { credentialedFetch } from "@/lib/server/dw";
+import { SmallHeap } from "@/lib/server/heap";
+import type { SetV8Flags } from "@/lib/server/heap";
 import { getLogger, loggedFetch } from "@/lib/server/log";
 import { namespaceRequired } from "@/lib/server/proxy";
 import { requestNamespace } from "@/lib/server/request-namespace";
@@ -56,12 +58,16 @@ export interface RunViewStats {
   upstreamLongPolls: number;
   queuedWalks: number;
   liveRuns: number;
+  /** V8's heap is held small for the walks reading now (lib/server/heap.ts; false when turned off). */
+  smallHeap: boolean;
 }
 
 export interface RunViewServiceOptions {
   /** The fetch under the person's credentials and the request log (tests count calls through it). */
   fetch?: typeof fetch;
   logger?: Logger;
+  /** Where the walk's V8 heap sizing goes (lib/server/heap.ts); tests record it. */
+  setV8Flags?: SetV8Flags;
 }
 
 interface ViewParams {
@@ -98,6 +104,7 @@ export class RunViewService {
   private readonly longPolls: LongPollPool;
   private readonly logger: Logger;
   private readonly baseFetch: typeof fetch;
+  private readonly smallHeap: SmallHeap | null;
 
   constructor(
     private readonly config: ConsoleConfig,
@@ -108,6 +115,7 @@ export class RunViewService {
     this.longPolls = new LongPollPool(config.runView.maxLongPolls);
     this.logger = options.logger ?? getLogger();
     this.baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.smallHeap = config.runView.smallHeap ? new SmallHeap(options.setV8Flags) : null;
   }
 
   stats(): RunViewStats {
@@ -119,6 +127,7 @@ export class RunViewService {
       upstreamLongPolls: this.longPolls.size,
       queuedWalks: this.slots.queued,
       liveRuns: this.live.size,
+      smallHeap: this.smallHeap?.held ?? false,
     };
   }
 
@@ -279,6 +288,7 @@ export class RunViewService {
     const started = performance.now();
     const signal = walk.controller.signal;
     let release: (() => void) | null = null;
+    let smallHeap: (() => void) | null = null;
     let outcome = "done";
     try {
       let first: PageRead | null = null;
@@ -289,6 +299,8 @@ export class RunViewService {
         this.releasePollPlace(state, walk);
       }
       release = await this.slots.acquire(signal);
+      // While pages are read and derived, V8's heap grows less (docs/decisions/0042).
+      smallHeap = this.smallHeap?.hold() ?? null;
       walk.phase = "reading";
       if (state.derivation === null) await this.begin(state, client, signal);
       if (first !== null) this.apply(state, walk, first, signal);
@@ -309,6 +321,7 @@ export class RunViewService {
       // What was derived cannot be answered without its gzip: the next visit walks the run again.
       if (state.answer?.failed === true && this.live.get(state.key) === state) this.live.delete(state.key);
     } finally {
+      smallHeap?.();
       release?.();
       const ms = Math.round(performance.now() - started);
       const { workflowId, runId } = state.target;
