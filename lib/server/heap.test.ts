@@ -7,9 +7,10 @@ const ROOT = resolve(__dirname, "../..");
 
 /**
  * A process shaped like the console on a first view of a big run: a long-lived heap (about 30 MB),
- * then a fast-allocating pass that keeps a sliding window of recent objects (the run view's walk).
- * It prints the largest heap V8 committed during the pass. With `hold`, the pass runs while a
- * `SmallHeap` is held, as a walk does, in a process that started without the flag.
+ * then a fast-allocating pass that keeps a sliding window of recent objects (the run view's walk),
+ * then the same pass again. It prints, for each pass, the largest heap and young generation V8
+ * committed. With `hold`, a `SmallHeap` is held from the start until the first pass ends, in a
+ * process that started without the flags; the second pass shows what the release gives back.
  */
 const WORKLOAD = `
 const v8 = require("node:v8");

@@ -19,7 +19,9 @@ export type SetV8Flags = (flags: string) => void;
  * under 5 MB. With V8's default sizing the young generation grows to its 32 MB maximum, and the
  * old generation fills with promoted garbage before it is collected, so a first view raised the
  * console's memory 74–94 MB over a collected console. With these two flags held for the walk it
- * rose 31–35 MB, for about a quarter more walk time (more, smaller collections).
+ * rose 31–35 MB, for about a quarter more walk time (more, smaller collections). The heap then
+ * grows back in the requests that follow: measured over six of them, the same CPU in all, more of
+ * it in the first.
  *
  * Only these two: `--optimize-for-size` kept memory as low but ran the walk's own code about three
  * times slower under a profiler and left the next request 40–130 ms dearer. Only while walks read:

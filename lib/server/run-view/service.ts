@@ -288,7 +288,7 @@ export class RunViewService {
     const started = performance.now();
     const signal = walk.controller.signal;
     let release: (() => void) | null = null;
-    let smallHeap: (() => void) | null = null;
+    let releaseHeap: (() => void) | null = null;
     let outcome = "done";
     try {
       let first: PageRead | null = null;
@@ -300,7 +300,7 @@ export class RunViewService {
       }
       release = await this.slots.acquire(signal);
       // While pages are read and derived, V8's heap grows less (docs/decisions/0042).
-      smallHeap = this.smallHeap?.hold() ?? null;
+      releaseHeap = this.smallHeap?.hold() ?? null;
       walk.phase = "reading";
       if (state.derivation === null) await this.begin(state, client, signal);
       if (first !== null) this.apply(state, walk, first, signal);
@@ -321,7 +321,7 @@ export class RunViewService {
       // What was derived cannot be answered without its gzip: the next visit walks the run again.
       if (state.answer?.failed === true && this.live.get(state.key) === state) this.live.delete(state.key);
     } finally {
-      smallHeap?.();
+      releaseHeap?.();
       release?.();
       const ms = Math.round(performance.now() - started);
       const { workflowId, runId } = state.target;
