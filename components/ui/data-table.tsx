@@ -2,18 +2,8 @@
 
 import { Fragment, useEffect, useRef } from "react";
 import type { ReactNode, RefObject } from "react";
-import {
-  createColumnHelper,
-  createSortedRowModel,
-  rowSortingFeature,
-  sortFn_alphanumeric,
-  sortFn_basic,
-  sortFn_datetime,
-  sortFn_text,
-  tableFeatures,
-  useTable,
-} from "@tanstack/react-table";
-import type { ColumnDef, Header, RowData, SortingState } from "@tanstack/react-table";
+import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
+import type { ColumnDef, Header, RowData } from "@tanstack/react-table";
 
 /** What a column may say about its cells beyond the value: extra classes for its `<td>` and `<th>`. */
 export interface DataColumnMeta {
@@ -22,13 +12,13 @@ export interface DataColumnMeta {
 }
 
 /**
- * The one feature set every console table uses (TanStack Table 9 registers features statically):
- * sorting is there for tables that ask for it; a table without `sortable` never sorts.
+ * The one feature set every console table uses. No sorting: every list the console shows is one
+ * page of what the server ordered (runs, attention, workers, incidents), and sorting a page in the
+ * browser would put page 1's oldest row above rows that page 2 holds. No table ever asked for it,
+ * and TanStack Table 9 registers features statically, so its code (≈ 2.5 KB gzip) went to every
+ * route with a table.
  */
 export const dataTableFeatures = tableFeatures({
-  rowSortingFeature,
-  sortedRowModel: createSortedRowModel(),
-  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
   columnMeta: {} as DataColumnMeta,
 });
 export type DataTableFeatures = typeof dataTableFeatures;
@@ -71,9 +61,6 @@ export interface DataTableProps<T extends RowData> {
   stickyHeader?: boolean;
   /** Every cell on one line (a wide table scrolls sideways instead). */
   nowrap?: boolean;
-  /** Header clicks sort by that column (columns opt out with `enableSorting: false`). */
-  sortable?: boolean;
-  initialSorting?: SortingState;
   /** The keyboard-focused row (marked `aria-selected` and kept scrolled into view). */
   selectedIndex?: number;
   onRowClick?: (index: number) => void;
@@ -106,16 +93,14 @@ function useTabStopWhileScrolling(ref: RefObject<HTMLElement | null>, rows: numb
   }, [ref, rows]);
 }
 
-/** A console table on TanStack Table 9: one look, density, optional sorting, sticky header and row focus. */
+/** A console table on TanStack Table 9: one look, density, sticky header and row focus. */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { columns, data, getRowId, sortable = false, initialSorting = [] } = props;
+  const { columns, data, getRowId } = props;
   const table = useTable({
     features: dataTableFeatures,
     columns: columns as DataColumn<T>[],
     data: data as T[],
     getRowId,
-    enableSorting: sortable,
-    initialState: { sorting: initialSorting },
   });
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -190,9 +175,7 @@ function rowClass(selected: boolean | undefined, hasDetail: boolean): string {
   return `${border} ${selected ? "bg-accent-soft/60" : "hover:bg-panel-muted"}`;
 }
 
-const SORT_ARIA = { asc: "ascending", desc: "descending" } as const;
-
-/** A column header; a sortable one is a button that cycles the order and says it in `aria-sort`. */
+/** A column header. */
 function HeaderCell<T extends RowData>({
   header,
   className,
@@ -203,28 +186,9 @@ function HeaderCell<T extends RowData>({
   children: ReactNode;
 }) {
   const extra = header.column.columnDef.meta?.headerClassName ?? "";
-  if (header.isPlaceholder || !header.column.getCanSort())
-    return (
-      <th scope="col" colSpan={header.colSpan} className={`${className} ${extra}`}>
-        {children}
-      </th>
-    );
-  const sorted = header.column.getIsSorted();
   return (
-    <th
-      scope="col"
-      colSpan={header.colSpan}
-      aria-sort={sorted ? SORT_ARIA[sorted] : "none"}
-      className={`${className} ${extra}`}
-    >
-      <button
-        type="button"
-        onClick={header.column.getToggleSortingHandler()}
-        className="inline-flex items-center gap-1 uppercase hover:text-fg focus-visible:outline-2 focus-visible:outline-focus"
-      >
-        {children}
-        <span aria-hidden="true">{sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}</span>
-      </button>
+    <th scope="col" colSpan={header.colSpan} className={`${className} ${extra}`}>
+      {children}
     </th>
   );
 }
