@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messageText } from "./message-catalog";
 import type { CapabilityContext, RunAction, RunDetailInput } from "./capabilities";
 import { personCapability, RUN_ACTIONS, runCapabilities } from "./capabilities";
 import { PERSON_ROLES, personMay } from "@/lib/server/auth/roles";
@@ -110,13 +111,13 @@ describe("runCapabilities", () => {
     const capabilities = runCapabilities(openCurrent, operator("repair_needed", { readOnly: true }));
     for (const action of RUN_ACTIONS)
       expect(capabilities[action]).toMatchObject({ enabled: false, reason: "read_only" });
-    expect(capabilities.repair.message?.text).toBe("The console is in read-only mode.");
+    expect(messageText(capabilities.repair.message)).toBe("The console is in read-only mode.");
   });
 
   it("a worker token may not act; operator, admin and an unknown role may", () => {
     const worker = runCapabilities(openCurrent, operator("repair_needed", { role: "worker" }));
     expect(worker.cancel).toMatchObject({ enabled: false, reason: "role" });
-    expect(worker.cancel.message?.text).toBe("The console's token has the worker role; this needs operator.");
+    expect(messageText(worker.cancel.message)).toBe("The console's token has the worker role; this needs operator.");
     expect(runCapabilities(openCurrent, operator("repair_needed", { role: "admin" })).cancel.enabled).toBe(true);
     expect(runCapabilities(openCurrent, operator("repair_needed", { role: null })).cancel.enabled).toBe(true);
   });
@@ -124,7 +125,7 @@ describe("runCapabilities", () => {
   it("a signed-in viewer sees every action disabled with the role it needs; operator and admin act", () => {
     const viewer = runCapabilities(openCurrent, operator("repair_needed", { personRole: "viewer" }));
     for (const action of RUN_ACTIONS) expect(viewer[action]).toMatchObject({ enabled: false, reason: "person_role" });
-    expect(viewer.cancel.message?.text).toBe("Requires the operator role; you are signed in as viewer.");
+    expect(messageText(viewer.cancel.message)).toBe("Requires the operator role; you are signed in as viewer.");
     expect(viewer.cancel.message?.values).toEqual({ personRole: "viewer", requiredRole: "operator" });
     for (const personRole of ["operator", "admin"] as const) {
       const capabilities = runCapabilities(openCurrent, operator("repair_needed", { personRole }));
@@ -172,7 +173,7 @@ describe("personCapability", () => {
   it("run commands need an operator and the system passes an admin", () => {
     expect(personCapability("viewer", "operator")).toMatchObject({ enabled: false, reason: "person_role" });
     expect(personCapability("operator", "operator").enabled).toBe(true);
-    expect(personCapability("operator", "admin").message?.text).toBe(
+    expect(messageText(personCapability("operator", "admin").message)).toBe(
       "Requires the admin role; you are signed in as operator.",
     );
     expect(personCapability("admin", "admin").enabled).toBe(true);

@@ -2,7 +2,8 @@ import type { AttemptFailure, LedgerActivity } from "./attempts";
 import { HOUR_CYCLE } from "@/lib/format/time";
 import { epochMs } from "./events";
 import type { MessageValues, ViewMessageId } from "./message";
-import { VIEW_MESSAGES_EN, formatTemplate } from "./message";
+import { formatTemplate } from "./message";
+import { VIEW_MESSAGES_EN } from "./message-catalog";
 import { activityLabel } from "./timeline";
 
 /**

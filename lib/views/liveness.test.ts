@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messageText } from "./message-catalog";
 import { LIVENESS_STATES } from "@/lib/dw/enums";
 import { deriveRepairBlockedReason, livenessLabel, taskProblemBadge } from "./liveness";
 import retryPending from "./fixtures/retry-pending.json";
@@ -24,7 +25,7 @@ describe("livenessLabel", () => {
   ])("%s → %s", (state, text, tone, stuck, needsAttention, repairable) => {
     const view = livenessLabel({ liveness_state: state, liveness_reason: "server text", is_current_run: true });
     expect(view).toMatchObject({ state, tone, stuck, needsAttention, repairable, reason: "server text" });
-    expect(view.label.text).toBe(text);
+    expect(messageText(view.label)).toBe(text);
     expect(view.label.id).toBe(`views.liveness.${state}`);
   });
 
@@ -34,17 +35,12 @@ describe("livenessLabel", () => {
   });
 
   it("renders unknown states verbatim and a missing state as unknown", () => {
-    expect(livenessLabel({ liveness_state: "activity_task_paused" })).toMatchObject({
-      tone: "neutral",
-      stuck: false,
-      label: { text: "activity_task_paused" },
-    });
-    expect(livenessLabel(null)).toMatchObject({
-      state: null,
-      stuck: false,
-      repairable: false,
-      label: { text: "Liveness unknown" },
-    });
+    const paused = livenessLabel({ liveness_state: "activity_task_paused" });
+    expect(paused).toMatchObject({ tone: "neutral", stuck: false });
+    expect(messageText(paused.label)).toBe("activity_task_paused");
+    const unknown = livenessLabel(null);
+    expect(unknown).toMatchObject({ state: null, stuck: false, repairable: false });
+    expect(messageText(unknown.label)).toBe("Liveness unknown");
   });
 
   it("closed runs are neither stuck nor repairable", () => {
@@ -55,7 +51,7 @@ describe("livenessLabel", () => {
       tone: "neutral",
       repairBlocked: { code: "run_closed", badgeVisible: false },
     });
-    expect(view.repairBlocked?.label.text).toBe("Run Closed");
+    expect(messageText(view.repairBlocked?.label)).toBe("Run Closed");
   });
 
   it("reads an export summary as-is", () => {
@@ -86,14 +82,9 @@ describe("deriveRepairBlockedReason (RepairBlockedReason::forRun)", () => {
   });
 
   it("carries the catalog's tone and attention flag", () => {
-    expect(
-      livenessLabel({ liveness_state: "workflow_replay_blocked", repair_attention: true }).repairBlocked,
-    ).toMatchObject({
-      code: "unsupported_history",
-      tone: "dark",
-      badgeVisible: true,
-      label: { text: "Replay Blocked" },
-    });
+    const blocked = livenessLabel({ liveness_state: "workflow_replay_blocked", repair_attention: true }).repairBlocked;
+    expect(blocked).toMatchObject({ code: "unsupported_history", tone: "dark", badgeVisible: true });
+    expect(messageText(blocked?.label)).toBe("Replay Blocked");
     expect(
       livenessLabel({ liveness_state: "activity_task_waiting_for_compatible_worker" }).repairBlocked,
     ).toMatchObject({ tone: "warning", badgeVisible: true });
@@ -114,20 +105,18 @@ describe("taskProblemBadge (WorkflowTaskProblem)", () => {
 
   it("is absent without a task problem, and the server's badge wins when present", () => {
     expect(taskProblemBadge({ task_problem: false, liveness_state: "repair_needed" })).toBeNull();
-    expect(
-      taskProblemBadge({
-        task_problem: true,
-        liveness_state: "repair_needed",
-        task_problem_badge: { code: "history", label: "Task History", tone: "secondary", badge_visible: true },
-      }),
-    ).toMatchObject({ code: "history", label: { text: "Task History" } });
-    expect(
-      taskProblemBadge({ task_problem_badge: { code: "lease_churn", label: "Lease Churn", badge_visible: true } }),
-    ).toMatchObject({
-      code: "lease_churn",
-      tone: "neutral",
-      label: { text: "Lease Churn" },
+    const history = taskProblemBadge({
+      task_problem: true,
+      liveness_state: "repair_needed",
+      task_problem_badge: { code: "history", label: "Task History", tone: "secondary", badge_visible: true },
     });
+    expect(history).toMatchObject({ code: "history" });
+    expect(messageText(history?.label)).toBe("Task History");
+    const churn = taskProblemBadge({
+      task_problem_badge: { code: "lease_churn", label: "Lease Churn", badge_visible: true },
+    });
+    expect(churn).toMatchObject({ code: "lease_churn", tone: "neutral" });
+    expect(messageText(churn?.label)).toBe("Lease Churn");
     expect(
       taskProblemBadge({ task_problem: true, task_problem_badge: { code: "active", badge_visible: false } }),
     ).toBeNull();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { HISTORY_EVENT_TYPES } from "@/lib/dw/enums";
-import { VIEW_MESSAGES_EN, formatTemplate, message, nestMessages } from "./message";
+import { formatTemplate, message } from "./message";
+import { VIEW_MESSAGES_EN, messageText, nestMessages } from "./message-catalog";
 import { eventSummary } from "./timeline";
 import { toViewEvent } from "./events";
 
@@ -17,8 +18,10 @@ describe("view messages", () => {
     expect(message("views.timeline.ActivityStarted", { activity: "ChargeCard" })).toEqual({
       id: "views.timeline.ActivityStarted",
       values: { activity: "ChargeCard" },
-      text: "Started ChargeCard.",
     });
+    expect(messageText(message("views.timeline.ActivityStarted", { activity: "ChargeCard" }))).toBe(
+      "Started ChargeCard.",
+    );
   });
 
   it("cover every summary the timeline can emit", () => {
@@ -34,7 +37,7 @@ describe("view messages", () => {
       for (const payload of variants) {
         const summary = eventSummary(toViewEvent({ sequence: 1, type, payload }));
         expect(VIEW_MESSAGES_EN).toHaveProperty([summary.id]);
-        expect(summary.text).not.toContain("undefined");
+        expect(messageText(summary)).not.toContain("undefined");
       }
     }
   });

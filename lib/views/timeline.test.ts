@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messageText } from "./message-catalog";
 import type { ActivityAttemptBar, ChildBar, RetryMarker, TimelineBar, TimerBar, WorkflowBar } from "./timeline";
 import {
   activityLabel,
@@ -113,18 +114,18 @@ describe("timelineList", () => {
       sourceKind: "workflow_command",
       failure: null,
     });
-    expect(rows[0]!.summary.text).toBe("Start accepted as started_new.");
+    expect(messageText(rows[0]!.summary)).toBe("Start accepted as started_new.");
 
     const retry = rows.find((row) => row.type === "ActivityRetryScheduled");
     expect(retry?.summary).toMatchObject({
       id: "views.timeline.ActivityRetryScheduled",
       values: { activity: "ReserveInventory", attempt: 2 },
-      text: "Scheduled retry 2 for ReserveInventory.",
     });
+    expect(messageText(retry?.summary)).toBe("Scheduled retry 2 for ReserveInventory.");
     expect(retry?.failure).toMatchObject({ kind: "attempt", failureCategory: null });
 
     const failed = rows.find((row) => row.type === "ActivityFailed");
-    expect(failed?.summary.text).toBe("Failed ReserveInventory: Warehouse eu-1 unavailable.");
+    expect(messageText(failed?.summary)).toBe("Failed ReserveInventory: Warehouse eu-1 unavailable.");
     expect(failed).toMatchObject({
       kind: "activity",
       sourceKind: "activity_execution",
@@ -136,15 +137,15 @@ describe("timelineList", () => {
       failureId: exhausted.failures[0]!.id,
     });
 
-    expect(rows.at(-1)?.summary.text).toBe("Workflow failed: Warehouse eu-1 unavailable.");
+    expect(messageText(rows.at(-1)?.summary)).toBe("Workflow failed: Warehouse eu-1 unavailable.");
   });
 
   it("summarises repair, timers and children", () => {
     const repair = timelineList(leaseExpiry.history_events).find((row) => row.type === "RepairRequested");
     expect(repair).toMatchObject({ kind: "command", sourceKind: "workflow_command" });
-    expect(repair?.summary.text).toBe("Repair recreated activity task.");
+    expect(messageText(repair?.summary)).toBe("Repair recreated activity task.");
 
-    const texts = timelineList(activityTimeout.history_events).map((row) => row.summary.text);
+    const texts = timelineList(activityTimeout.history_events).map((row) => messageText(row.summary));
     expect(texts).toContain("Scheduled timer for 60 seconds.");
     expect(texts).toContain("Timer fired after 60 seconds.");
     expect(texts).toContain("Child workflow billing.compute-tax completed.");
@@ -158,7 +159,8 @@ describe("timelineList", () => {
     const row = timelineList([
       { sequence: 1, event_type: "ServiceCallFailed", timestamp: null, payload: { failure_id: "f1", message: "boom" } },
     ])[0]!;
-    expect(row).toMatchObject({ kind: "workflow", summary: { text: "ServiceCallFailed" } });
+    expect(row).toMatchObject({ kind: "workflow" });
+    expect(messageText(row?.summary)).toBe("ServiceCallFailed");
     expect(row.failure).toMatchObject({ kind: "terminal", failureId: "f1", failureCategory: null });
   });
 });
