@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { attemptLedger } from "./attempts";
 import { formatRetryForecast, retryForecast } from "./forecast";
+import { englishText } from "./message-catalog";
 import type { ViewMessageId } from "./message";
 import retryPending from "./fixtures/retry-pending.json";
 import retryThenSuccess from "./fixtures/retry-then-success.json";
@@ -34,13 +35,13 @@ describe("retryForecast", () => {
   });
 
   it("formats one sentence in English by default", () => {
-    expect(formatRetryForecast(retryForecast(pending, due - 180_000, "en-GB", "UTC")!)).toBe(
+    expect(formatRetryForecast(retryForecast(pending, due - 180_000, "en-GB", "UTC")!, englishText)).toBe(
       "ChargeCard attempt 3 of 5 is due 14:04 (in 3 minutes); PaymentDeclined and CardExpired are non-retryable, so a recurrence fails the workflow",
     );
   });
 
   it("says when a retry is overdue, in the operator's time zone", () => {
-    expect(formatRetryForecast(retryForecast(pending, due + 120_000, "en-GB", "Europe/Berlin")!)).toBe(
+    expect(formatRetryForecast(retryForecast(pending, due + 120_000, "en-GB", "Europe/Berlin")!, englishText)).toBe(
       "ChargeCard attempt 3 of 5 was due 15:04 (2 minutes ago); PaymentDeclined and CardExpired are non-retryable, so a recurrence fails the workflow",
     );
   });
@@ -62,7 +63,7 @@ describe("retryForecast", () => {
       inMs: null,
       nonRetryableTypes: ["PaymentDeclined"],
     });
-    expect(formatRetryForecast(forecast)).toBe(
+    expect(formatRetryForecast(forecast, englishText)).toBe(
       "ChargeCard attempt 2 of 3 is running; PaymentDeclined is non-retryable, so a recurrence fails the workflow",
     );
   });
@@ -73,7 +74,7 @@ describe("retryForecast", () => {
     );
     const forecast = retryForecast(beforeLast[0]!, Date.parse("2026-11-30T14:00:06Z"), "en-GB", "UTC")!;
     expect(forecast).toMatchObject({ state: "running", attempt: 3, max: 3, lastAttempt: true });
-    expect(formatRetryForecast(forecast)).toBe(
+    expect(formatRetryForecast(forecast, englishText)).toBe(
       "ReserveInventory attempt 3 of 3 is running; this is the last attempt, so another failure fails the workflow",
     );
   });
@@ -82,9 +83,9 @@ describe("retryForecast", () => {
     const scheduled = attemptLedger(retryPending.history_events.filter((event) => event.sequence <= 3));
     const forecast = retryForecast(scheduled[0]!, Date.parse("2026-11-30T14:00:01Z"), "en-GB", "UTC")!;
     expect(forecast).toMatchObject({ state: "waiting", attempt: 1 });
-    expect(formatRetryForecast(forecast)).toMatch(/^ChargeCard attempt 1 of 5 is waiting for a worker; /);
+    expect(formatRetryForecast(forecast, englishText)).toMatch(/^ChargeCard attempt 1 of 5 is waiting for a worker; /);
     const unlimited = { ...pending, maxAttempts: null, unlimitedAttempts: true, retryPolicy: null };
-    expect(formatRetryForecast(retryForecast(unlimited, due - 30_000, "en-GB", "UTC")!)).toBe(
+    expect(formatRetryForecast(retryForecast(unlimited, due - 30_000, "en-GB", "UTC")!, englishText)).toBe(
       "ChargeCard attempt 3 is due 14:04 (in 30 seconds)",
     );
   });

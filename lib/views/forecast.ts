@@ -2,8 +2,6 @@ import type { AttemptFailure, LedgerActivity } from "./attempts";
 import { HOUR_CYCLE } from "@/lib/format/time";
 import { epochMs } from "./events";
 import type { MessageValues, ViewMessageId } from "./message";
-import { formatTemplate } from "./message";
-import { VIEW_MESSAGES_EN } from "./message-catalog";
 import { activityLabel } from "./timeline";
 
 /**
@@ -105,8 +103,6 @@ export function retryForecast(
 
 export type Translate = (id: ViewMessageId, values: MessageValues) => string;
 
-const english: Translate = (id, values) => formatTemplate(VIEW_MESSAGES_EN[id], values);
-
 function mainClause(forecast: RetryForecast): ViewMessageId {
   const bounded = forecast.max !== null;
   if (forecast.state === "running") return bounded ? "views.forecast.running" : "views.forecast.runningUnlimited";
@@ -120,9 +116,9 @@ function mainClause(forecast: RetryForecast): ViewMessageId {
 /**
  * One sentence, e.g. "ChargeCard attempt 3 of 5 is due 14:32 (in 3 minutes); PaymentDeclined is
  * non-retryable, so a recurrence fails the workflow". `translate` is the console's message function
- * (next-intl `t` with the `views.` ids); English is the default.
+ * (next-intl `t` with the `views.` ids), or message-catalog.ts `englishText`.
  */
-export function formatRetryForecast(forecast: RetryForecast, translate: Translate = english): string {
+export function formatRetryForecast(forecast: RetryForecast, translate: Translate): string {
   const values: MessageValues = {
     activity: forecast.activity,
     attempt: forecast.attempt,

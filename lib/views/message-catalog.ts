@@ -2,10 +2,10 @@
  * The English text of every message the views emit (lib/views/message.ts), apart from the
  * descriptors themselves so that a page's scripts do not carry it: screens render descriptors with
  * next-intl, whose catalogs are messages/*.json. Here for what is not a screen: the retry forecast's
- * English default, the catalog's consistency tests, and tests that read a view's sentence.
+ * English in tests, the catalog's consistency tests, and tests that read a view's sentence.
  */
 import { formatTemplate } from "./message";
-import type { Message } from "./message";
+import type { Message, MessageValues, ViewMessageId } from "./message";
 
 /**
  * English templates for every id the views emit, in the `{name}` placeholder syntax next-intl uses.
@@ -136,11 +136,16 @@ export const VIEW_MESSAGES_EN = {
   "views.timeline.other": "{type}",
 } as const;
 
+/** The catalog's English for an id: the translate function of what renders outside a screen. */
+export function englishText(id: ViewMessageId, values: MessageValues = {}): string {
+  return formatTemplate(VIEW_MESSAGES_EN[id], values);
+}
+
 /** English rendering of a descriptor (undefined for none). */
 export function messageText(message: Message): string;
 export function messageText(message: Message | null | undefined): string | undefined;
 export function messageText(message: Message | null | undefined): string | undefined {
-  return message ? formatTemplate(VIEW_MESSAGES_EN[message.id], message.values) : undefined;
+  return message ? englishText(message.id, message.values) : undefined;
 }
 
 export interface NestedMessages {
