@@ -23,7 +23,7 @@ import { AttemptsTrail } from "@/components/kikwiflow/attempts-trail";
 import { EngineError } from "@/components/kikwiflow/engine-error";
 import { IncidentsTable } from "@/components/kikwiflow/incidents-table";
 import type { IncidentRow, RetryControl } from "@/components/kikwiflow/incidents-table";
-import { activeNodeIds } from "@/components/kikwiflow/instances-screen";
+import { activeNodeIds } from "@/components/kikwiflow/active-nodes";
 import { RetryOutcome } from "@/components/kikwiflow/retry-outcome";
 import { TaskLedger } from "@/components/kikwiflow/task-ledger";
 import { statusTone } from "@/components/kikwiflow/status-tone";

@@ -16,17 +16,11 @@ import { SegmentedControl } from "@/components/ui/segmented-control";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { EngineError } from "@/components/kikwiflow/engine-error";
 import { statusTone } from "@/components/kikwiflow/status-tone";
+import { activeNodeIds } from "@/components/kikwiflow/active-nodes";
 
 const PAGE_SIZE = 20;
 type Filter = ProcessInstanceStatus | "all";
 const col = dataColumns<ProcessInstanceSummary>();
-
-/** Node ids that hold a token now (the engine keeps left nodes at 0). */
-export function activeNodeIds(nodes: Readonly<Record<string, number>> | null | undefined): string[] {
-  return Object.entries(nodes ?? {})
-    .filter(([, tokens]) => tokens > 0)
-    .map(([node]) => node);
-}
 
 function useInstanceColumns(definitions: Readonly<Record<string, DefinitionLabel>>) {
   const t = useTranslations("kikwiflow.list");
