@@ -73,7 +73,8 @@ export async function readPage(
 
 /**
  * Pages from `afterSequence` to the end of what the server has now. The caller's signal stops it
- * between pages and aborts the page in flight. The first page may be a long-poll (`wait`).
+ * between pages and aborts the page in flight. None is a long-poll: the service makes those with
+ * `readPage` itself, before it walks.
  *
  * The next page is asked for as soon as a page arrives, before the caller derives it: the server
  * reads page N+1 while the console derives page N, so a walk takes about the longer of the two
@@ -83,15 +84,12 @@ export async function* walkPages(
   client: DwClient,
   target: WalkTarget,
   afterSequence: number,
-  options: { signal: AbortSignal; waitFirst?: boolean },
+  options: { signal: AbortSignal },
 ): AsyncGenerator<PageRead> {
   // The read-ahead is also stopped when the caller stops early (an error deriving a page).
   const stop = new AbortController();
   const signal = AbortSignal.any([options.signal, stop.signal]);
-  let next: Promise<PageRead> | null = readPage(client, target, afterSequence, {
-    signal,
-    wait: options.waitFirst === true,
-  });
+  let next: Promise<PageRead> | null = readPage(client, target, afterSequence, { signal });
   try {
     while (next !== null) {
       const page: PageRead = await next;
