@@ -3,7 +3,7 @@
 import { Fragment, useEffect, useRef } from "react";
 import type { ReactNode, RefObject } from "react";
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
-import type { ColumnDef, Header, RowData } from "@tanstack/react-table";
+import type { ColumnDef, RowData } from "@tanstack/react-table";
 
 /** What a column may say about its cells beyond the value: extra classes for its `<td>` and `<th>`. */
 export interface DataColumnMeta {
@@ -123,9 +123,14 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
               {group.headers.map((header) => (
-                <HeaderCell key={header.id} header={header} className={HEAD[density]}>
+                <th
+                  key={header.id}
+                  scope="col"
+                  colSpan={header.colSpan}
+                  className={`${HEAD[density]} ${header.column.columnDef.meta?.headerClassName ?? ""}`}
+                >
                   {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                </HeaderCell>
+                </th>
               ))}
             </tr>
           ))}
@@ -173,22 +178,4 @@ function rowClass(selected: boolean | undefined, hasDetail: boolean): string {
   const border = hasDetail ? "border-b border-line" : "border-b border-line last:border-0";
   if (selected === undefined) return border;
   return `${border} ${selected ? "bg-accent-soft/60" : "hover:bg-panel-muted"}`;
-}
-
-/** A column header. */
-function HeaderCell<T extends RowData>({
-  header,
-  className,
-  children,
-}: {
-  header: Header<DataTableFeatures, T, unknown>;
-  className: string;
-  children: ReactNode;
-}) {
-  const extra = header.column.columnDef.meta?.headerClassName ?? "";
-  return (
-    <th scope="col" colSpan={header.colSpan} className={`${className} ${extra}`}>
-      {children}
-    </th>
-  );
 }
