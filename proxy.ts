@@ -7,7 +7,7 @@ import type { Authentication } from "@/lib/server/auth/principal";
 import { PEER_HEADER, peerStampInstalled, REPEATED_HEADER } from "@/lib/server/auth/peer";
 import { SESSION_COOKIE } from "@/lib/server/auth/session";
 import { contentSecurityPolicy, newNonce } from "@/lib/server/csp";
-import { checkHost, VALIDATED_HOST } from "@/lib/server/hosts";
+import { checkHost, requestIsHttps, VALIDATED_HOST } from "@/lib/server/hosts";
 import { getLogger } from "@/lib/server/log";
 import { PAGE_NAMESPACE_HEADER } from "@/lib/server/request-namespace";
 import { NAMESPACE_COOKIE, parseNamespace, preferenceCookie } from "@/lib/preferences";
@@ -25,7 +25,8 @@ import { legacyRedirectPath, routeParam } from "@/lib/routes/route-for";
  *  5. the console's paths from before the namespace moved into the URL (`/`, `/runs`,
  *     `/workflows/…`) redirect to the same screen in the last-used namespace (docs/decisions/0017);
  *  6. a Content-Security-Policy with a fresh nonce, in the request (Next.js puts it on its scripts)
- *     and in the response.
+ *     and in the response; `upgrade-insecure-requests` only over https (requestIsHttps: the peer
+ *     stamp already deleted every forwarded header a peer outside BREAKWATER_TRUSTED_PROXIES sent).
  */
 
 const PUBLIC_PATHS = new Set(["/login", "/api/healthz", "/api/auth/login", "/api/auth/logout"]);
@@ -114,14 +115,6 @@ function precheck(
   return { host: host.ok ? host.host : null };
 }
 
-function isHttps(request: NextRequest, config: ConsoleConfig, peer: string | null): boolean {
-  if (request.nextUrl.protocol === "https:") return true;
-  return (
-    config.hosts.trustedProxies.includes(peer) &&
-    request.headers.get("x-forwarded-proto")?.split(",").at(-1)?.trim() === "https"
-  );
-}
-
 /** The namespace the last-used cookie names, else DW_NAMESPACE: where bare old paths go. */
 function lastNamespace(request: NextRequest, config: ConsoleConfig): string {
   return parseNamespace(request.cookies.get(NAMESPACE_COOKIE)?.value) ?? config.namespace;
@@ -167,7 +160,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (redirected) return redirected;
 
   const csp = contentSecurityPolicy(newNonce(), {
-    https: isHttps(request, config, peer),
+    https: requestIsHttps(request),
     dev: process.env.NODE_ENV === "development",
   });
   const headers = forwardHeaders(request.headers, person);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/server/config";
-import { checkHost, clientAddress, parseHost, parseHostPolicy } from "./hosts";
+import { installPeerStamp } from "./auth/peer";
+import { checkHost, clientAddress, parseHost, parseHostPolicy, requestIsHttps } from "./hosts";
 import type { HostPolicy } from "./hosts";
 
 function policy(env: Record<string, string> = {}): HostPolicy {
@@ -87,5 +88,26 @@ describe("the client address for login throttling", () => {
     expect(clientAddress(trusted, h({}), "127.0.0.1")).toBe("127.0.0.1");
     expect(clientAddress(trusted, h({ "x-forwarded-for": "not-an-ip" }), "127.0.0.1")).toBe("127.0.0.1");
     expect(clientAddress(trusted, h({}), null)).toBe("unknown");
+  });
+});
+
+describe("whether the browser came over https", () => {
+  const over = (protocol: string, proto?: string) => ({
+    nextUrl: { protocol },
+    headers: new Headers(proto === undefined ? {} : { "x-forwarded-proto": proto }),
+  });
+
+  it("says no without the peer stamp, whatever the URL or X-Forwarded-Proto claim (Next believes that header from anyone)", () => {
+    expect(requestIsHttps(over("https:", "https"))).toBe(false);
+  });
+
+  it("with the stamp, believes the X-Forwarded-Proto left (a trusted proxy's, its nearest hop), else the URL's scheme", () => {
+    installPeerStamp();
+    expect(requestIsHttps(over("https:", "https"))).toBe(true);
+    expect(requestIsHttps(over("http:", "http, https"))).toBe(true);
+    // Next's own test is `includes("https")`: the nearest proxy said http, so it is http.
+    expect(requestIsHttps(over("https:", "https, http"))).toBe(false);
+    expect(requestIsHttps(over("https:"))).toBe(true);
+    expect(requestIsHttps(over("http:"))).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import "server-only";
 import { isIP } from "node:net";
+import { peerStampInstalled } from "@/lib/server/auth/peer";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import type { AuthProblem } from "@/lib/server/auth/settings";
 import { parseTrustedProxies } from "@/lib/server/auth/trusted-proxies";
@@ -113,4 +114,18 @@ export function clientAddress(policy: HostPolicy, headers: HeaderSource, peer: s
     if (!policy.trustedProxies.includes(hop)) return isIP(hop) ? hop : peer;
   }
   return peer;
+}
+
+/**
+ * Whether the browser reached the console over https, for the session cookie's `Secure` and the
+ * CSP's `upgrade-insecure-requests`. The peer stamp deleted `X-Forwarded-Proto` unless the peer is
+ * a trusted proxy, so a value here is that proxy's (its last one: the nearest hop's); with none,
+ * Next derived the URL's scheme from the socket. Without the stamp nothing here is verified (Next
+ * itself believes `X-Forwarded-Proto` from anyone), so the answer is no.
+ */
+export function requestIsHttps(request: { headers: HeaderSource; nextUrl: { protocol: string } }): boolean {
+  if (!peerStampInstalled()) return false;
+  const forwarded = request.headers.get("x-forwarded-proto");
+  if (forwarded !== null) return forwarded.split(",").at(-1)?.trim().toLowerCase() === "https";
+  return request.nextUrl.protocol === "https:";
 }

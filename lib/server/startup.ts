@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { distDir } from "@/lib/http/dist-dir";
 import { getConfig } from "@/lib/server/config";
 import { installPeerStamp } from "@/lib/server/auth/peer";
+import type { TrustedProxies } from "@/lib/server/auth/trusted-proxies";
 import { listeningAddresses, openBindProblem } from "@/lib/server/bind";
 import { createAssetServer } from "@/lib/server/static-assets";
 
@@ -18,18 +19,22 @@ function assetServer() {
  */
 export function validateConfigAtStartup(): void {
   let openConsole: boolean;
+  let trustedProxies: TrustedProxies;
   try {
-    openConsole = getConfig().auth.mode === "none";
+    const config = getConfig();
+    openConsole = config.auth.mode === "none";
+    trustedProxies = config.hosts.trustedProxies;
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
-  // Before the first request: proxy-mode auth needs each request's real peer address, a console
+  // Before the first request: proxy-mode auth needs each request's real peer address, forwarded
+  // headers count only from BREAKWATER_TRUSTED_PROXIES (the stamp deletes everyone else's), a console
   // without auth refuses connections that did not arrive on loopback, and the build's script and
   // style files are answered from their compressed copies. Not under `next dev`, which serves a
   // build of its own (.next/dev): the copies in .next belong to the production build.
   const serveFirst = process.env.NODE_ENV === "production" ? assetServer().serve : undefined;
-  installPeerStamp({ loopbackOnly: openConsole, serveFirst });
+  installPeerStamp({ loopbackOnly: openConsole, serveFirst, trustedProxies });
   const problem = openConsole ? openBindProblem(listeningAddresses()) : null;
   if (problem) {
     console.error(problem);

@@ -2,7 +2,15 @@ import { createServer, IncomingMessage, request, ServerResponse } from "node:htt
 import { Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPeerStamp, isLoopbackAddress, PEER_HEADER, peerStampInstalled, REPEATED_HEADER } from "./peer";
+import {
+  FORWARDED_HEADERS,
+  installPeerStamp,
+  isLoopbackAddress,
+  PEER_HEADER,
+  peerStampInstalled,
+  REPEATED_HEADER,
+} from "./peer";
+import { parseTrustedProxies } from "./trusted-proxies";
 
 /** A real HTTP server on 127.0.0.1: the stamp replaces whatever peer header the client sent. */
 
@@ -17,6 +25,9 @@ beforeAll(async () => {
         peer: req.headers[PEER_HEADER],
         repeated: req.headers[REPEATED_HEADER],
         groups: req.headers["x-forwarded-groups"],
+        forwarded: Object.fromEntries(
+          FORWARDED_HEADERS.flatMap((name) => (name in req.headers ? [[name, req.headers[name]]] : [])),
+        ),
       }),
     );
   });
@@ -32,6 +43,13 @@ interface Stamped {
   peer: string;
   repeated?: string;
   groups?: string;
+  forwarded: Record<string, string>;
+}
+
+function proxiesOf(spec: string) {
+  const parsed = parseTrustedProxies(spec);
+  if ("problem" in parsed) throw new Error(parsed.problem);
+  return parsed.proxies;
 }
 
 /** `string[]` values go out as that many separate header lines. */
@@ -69,6 +87,49 @@ describe("peer stamp", () => {
     expect(await ask({ "X-Forwarded-Groups": "readers,ops-admins", [REPEATED_HEADER]: "nothing" })).toMatchObject({
       repeated: "",
     });
+  });
+
+  const spoofed = {
+    Forwarded: "for=10.0.0.5;proto=https;host=evil.test",
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "evil.test",
+    "X-Forwarded-Port": "443",
+    "X-Forwarded-For": "10.0.0.5",
+    "X-Forwarded-Prefix": "/evil",
+    "X-Real-IP": "10.0.0.5",
+  };
+
+  it("deletes every forwarded header from a peer that is not a trusted proxy, and keeps identity headers for auth to judge", async () => {
+    installPeerStamp({ trustedProxies: proxiesOf("10.9.9.9") });
+    try {
+      const answer = await ask({ ...spoofed, "X-Forwarded-Groups": "ops-admins" });
+      expect(answer.forwarded).toEqual({});
+      // Proxy-mode auth ignores an untrusted peer's identity headers itself, and logs it (principal.ts).
+      expect(answer).toMatchObject({ peer: "127.0.0.1", groups: "ops-admins" });
+    } finally {
+      installPeerStamp();
+    }
+  });
+
+  it("with no trusted proxies configured, trusts nobody's forwarded headers", async () => {
+    expect((await ask(spoofed)).forwarded).toEqual({});
+  });
+
+  it("keeps a trusted proxy's forwarded headers as it sent them", async () => {
+    installPeerStamp({ trustedProxies: proxiesOf("127.0.0.1,::1") });
+    try {
+      expect((await ask(spoofed)).forwarded).toEqual({
+        forwarded: spoofed.Forwarded,
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "evil.test",
+        "x-forwarded-port": "443",
+        "x-forwarded-for": "10.0.0.5",
+        "x-forwarded-prefix": "/evil",
+        "x-real-ip": "10.0.0.5",
+      });
+    } finally {
+      installPeerStamp();
+    }
   });
 
   it("tells loopback addresses from the rest", () => {

@@ -1,11 +1,13 @@
 import { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import { Server as HttpsServer } from "node:https";
+import type { TrustedProxies } from "./trusted-proxies";
 
 /**
  * Next.js gives route handlers and proxy.ts no peer address, and `next start` fills
  * `X-Forwarded-For` only when the client did not send one, so that header is whatever the caller
  * chose. This stamp, installed from instrumentation.ts before the first request, writes the socket's
- * remote address into PEER_HEADER on every incoming request, replacing anything the client sent.
+ * remote address into PEER_HEADER on every incoming request, replacing anything the client sent,
+ * and deletes the forwarded headers (FORWARDED_HEADERS) of every peer that is not a trusted proxy.
  * Proxy-mode identity headers are believed only when this stamp is installed in the process
  * (docs/decisions/0009).
  */
@@ -20,6 +22,38 @@ export const REPEATED_HEADER = "x-breakwater-repeated";
 const INSTALLED = Symbol.for("breakwater.peer-stamp");
 const LOOPBACK_ONLY = Symbol.for("breakwater.loopback-only");
 const SERVE_FIRST = Symbol.for("breakwater.serve-first");
+const TRUSTED = Symbol.for("breakwater.trusted-proxies");
+
+/**
+ * Headers a reverse proxy writes about the client's connection (scheme, host, port, address, path
+ * prefix). From a peer that is not in BREAKWATER_TRUSTED_PROXIES they are the caller's invention, and
+ * Next itself believes some of them (`X-Forwarded-Proto: https` makes `request.nextUrl` https), so
+ * the stamp deletes them before Next sees the request. Next then fills the `X-Forwarded-*` it needs
+ * from the socket. Identity headers (X-Forwarded-User …) are left to proxy-mode authentication,
+ * which ignores them from such a peer and logs that it did.
+ */
+export const FORWARDED_HEADERS = [
+  "forwarded",
+  "x-forwarded-proto",
+  "x-forwarded-protocol",
+  "x-forwarded-scheme",
+  "x-forwarded-ssl",
+  "x-forwarded-host",
+  "x-forwarded-server",
+  "x-forwarded-port",
+  "x-forwarded-for",
+  "x-forwarded-prefix",
+  "x-real-ip",
+  "x-url-scheme",
+  "front-end-https",
+] as const;
+
+type Registry = {
+  [INSTALLED]?: boolean;
+  [LOOPBACK_ONLY]?: boolean;
+  [SERVE_FIRST]?: ServeFirst;
+  [TRUSTED]?: TrustedProxies;
+};
 
 /** Answers a request before Next.js and returns true, or returns false and leaves it to Next.js. */
 export type ServeFirst = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -48,8 +82,7 @@ function repeatedNames(raw: readonly string[]): string {
  * here, before Next.js sees it: the console serves loopback only whatever it was bound to.
  */
 function refusedOffLoopback(request: IncomingMessage, response: unknown): boolean {
-  if (!(globalThis as { [LOOPBACK_ONLY]?: boolean })[LOOPBACK_ONLY] || isLoopbackAddress(request.socket.localAddress))
-    return false;
+  if (!(globalThis as Registry)[LOOPBACK_ONLY] || isLoopbackAddress(request.socket.localAddress)) return false;
   if (response instanceof ServerResponse) {
     response.writeHead(403, { "content-type": "text/plain; charset=utf-8", connection: "close" });
     response.end("Refused: this console has no authentication (BREAKWATER_AUTH) and answers on loopback only.\n");
@@ -57,6 +90,12 @@ function refusedOffLoopback(request: IncomingMessage, response: unknown): boolea
     request.socket.destroy();
   }
   return true;
+}
+
+/** Deletes the forwarded headers unless the socket's peer is a trusted proxy (none trusted when unset). */
+function stripUntrustedForwarded(request: IncomingMessage, peer: string): void {
+  if ((globalThis as Registry)[TRUSTED]?.includes(peer) === true) return;
+  for (const name of FORWARDED_HEADERS) delete request.headers[name];
 }
 
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
@@ -67,9 +106,11 @@ function patch(prototype: { emit: Emit }): void {
     const request = args[0];
     if (event === "request" && request instanceof IncomingMessage) {
       if (refusedOffLoopback(request, args[1])) return true;
-      const first = (globalThis as { [SERVE_FIRST]?: ServeFirst })[SERVE_FIRST];
+      const first = (globalThis as Registry)[SERVE_FIRST];
       if (first && args[1] instanceof ServerResponse && first(request, args[1])) return true;
-      request.headers[PEER_HEADER] = request.socket.remoteAddress ?? "";
+      const peer = request.socket.remoteAddress ?? "";
+      request.headers[PEER_HEADER] = peer;
+      stripUntrustedForwarded(request, peer);
       request.headers[REPEATED_HEADER] = repeatedNames(request.rawHeaders);
     }
     return original.call(this, event, ...args);
@@ -80,11 +121,15 @@ function patch(prototype: { emit: Emit }): void {
  * `loopbackOnly`: refuse connections that did not arrive on a loopback address (no console auth).
  * `serveFirst`: what the console answers itself, after that refusal and before Next.js (the build's
  * compressed script and style files, lib/server/static-assets.ts).
+ * `trustedProxies`: peers whose FORWARDED_HEADERS are kept; from every other peer they are deleted.
  */
-export function installPeerStamp(options: { loopbackOnly?: boolean; serveFirst?: ServeFirst } = {}): void {
-  const registry = globalThis as { [INSTALLED]?: boolean; [LOOPBACK_ONLY]?: boolean; [SERVE_FIRST]?: ServeFirst };
+export function installPeerStamp(
+  options: { loopbackOnly?: boolean; serveFirst?: ServeFirst; trustedProxies?: TrustedProxies } = {},
+): void {
+  const registry = globalThis as Registry;
   registry[LOOPBACK_ONLY] = options.loopbackOnly === true;
   registry[SERVE_FIRST] = options.serveFirst;
+  registry[TRUSTED] = options.trustedProxies;
   if (registry[INSTALLED]) return;
   patch(HttpServer.prototype as unknown as { emit: Emit });
   if (HttpsServer.prototype.emit !== HttpServer.prototype.emit)
@@ -93,5 +138,5 @@ export function installPeerStamp(options: { loopbackOnly?: boolean; serveFirst?:
 }
 
 export function peerStampInstalled(): boolean {
-  return (globalThis as { [INSTALLED]?: boolean })[INSTALLED] === true;
+  return (globalThis as Registry)[INSTALLED] === true;
 }

@@ -7,7 +7,7 @@ import { LoginLimiter } from "@/lib/server/auth/rate-limit";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
 import { loadUsers, verifyPassword } from "@/lib/server/auth/users";
-import { clientAddress } from "@/lib/server/hosts";
+import { clientAddress, requestIsHttps } from "@/lib/server/hosts";
 import { getLogger } from "@/lib/server/log";
 
 /**
@@ -30,12 +30,6 @@ function backToLogin(error: string, next: string, extra?: Record<string, string>
   const query = new URLSearchParams({ error });
   if (next !== "/") query.set("next", next);
   return seeOther(`/login?${query.toString()}`, extra);
-}
-
-function isHttps(request: NextRequest): boolean {
-  return (
-    request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https"
-  );
 }
 
 export async function POST(request: NextRequest): Promise<Response> {
@@ -104,6 +98,6 @@ export async function POST(request: NextRequest): Promise<Response> {
   );
   log.info({ user: match.user, role: match.role, peer }, "signed in");
   const response = seeOther(next);
-  response.cookies.set(SESSION_COOKIE, session, sessionCookieOptions(isHttps(request), auth.sessionTtlSeconds));
+  response.cookies.set(SESSION_COOKIE, session, sessionCookieOptions(requestIsHttps(request), auth.sessionTtlSeconds));
   return response;
 }
