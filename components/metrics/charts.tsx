@@ -1,7 +1,9 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { ChartKey, ChartRow } from "@/components/metrics/metrics-model";
+import { seriesMax, sqrtCountAxis } from "@/components/metrics/chart-style";
+import type { ThemeColor } from "@/components/metrics/chart-style";
 
 /*
  * The Overview's recharts drawings, in their own module: overview-screen loads it with next/dynamic,
@@ -13,22 +15,29 @@ export interface ChartSize {
   height: number;
 }
 
+const TICK = { fontSize: 11, fill: "var(--fg-muted)" };
+
 export function StatusBarChart({
   data,
   countName,
   size,
 }: {
-  data: { name: string; count: number }[];
+  data: { name: string; count: number; color: ThemeColor }[];
   countName: string;
   size: ChartSize;
 }) {
   return (
     <BarChart width={size.width} height={size.height} data={data} className="mt-3" accessibilityLayer>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
-      <XAxis dataKey="name" tick={{ fontSize: 11, fill: "var(--fg-muted)" }} />
-      <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: "var(--fg-muted)" }} width={36} />
+      <XAxis dataKey="name" tick={TICK} />
+      <YAxis allowDecimals={false} tick={TICK} width={36} />
       <Tooltip />
-      <Bar dataKey="count" name={countName} fill="var(--accent)" isAnimationActive={false} />
+      {/* Each status in its own colour (Failed in the danger colour), named on the axis below it. */}
+      <Bar dataKey="count" name={countName} isAnimationActive={false}>
+        {data.map((entry) => (
+          <Cell key={entry.name} fill={entry.color} />
+        ))}
+      </Bar>
     </BarChart>
   );
 }
@@ -39,21 +48,22 @@ export function SamplesLineChart({
   size,
 }: {
   data: (ChartRow & { label: string })[];
-  lines: { key: ChartKey; name: string; color: string }[];
+  lines: { key: ChartKey; name: string; color: ThemeColor }[];
   size: ChartSize;
 }) {
+  const axis = sqrtCountAxis(
+    seriesMax(
+      data,
+      lines.map((line) => line.key),
+    ),
+  );
   return (
     <LineChart width={size.width} height={size.height} data={data} accessibilityLayer>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
-      <XAxis dataKey="label" tick={{ fontSize: 10, fill: "var(--fg-muted)" }} minTickGap={40} />
-      {/* Square-root scale: a handful of stuck runs stays visible beside hundreds running, and 0 is drawable. */}
-      <YAxis
-        scale="sqrt"
-        domain={[0, "auto"]}
-        allowDecimals={false}
-        tick={{ fontSize: 11, fill: "var(--fg-muted)" }}
-        width={36}
-      />
+      <XAxis dataKey="label" tick={{ ...TICK, fontSize: 10 }} minTickGap={40} />
+      {/* Square-root scale: a handful of stuck runs stays visible beside hundreds running, and 0 is
+          drawable; its ticks are whole counts (chart-style.ts), d3's own would say "0.5". */}
+      <YAxis scale="sqrt" domain={axis.domain} ticks={axis.ticks} interval={0} tick={TICK} width={36} />
       <Tooltip />
       <Legend wrapperStyle={{ fontSize: 11 }} />
       {lines.map((line) => (

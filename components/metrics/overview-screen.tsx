@@ -1,6 +1,7 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { ReactNode } from "react";
 import dynamic from "next/dynamic";
 import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
@@ -27,12 +28,16 @@ import {
   withRates,
 } from "@/components/metrics/metrics-model";
 import { failureGroups } from "@/lib/views/failure-groups";
+import { SERIES_COLORS, STATUS_BAR_COLORS } from "@/components/metrics/chart-style";
+import type { ChartSize } from "@/components/metrics/charts";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
 
-const CHART_SIZE = { width: 380, height: 170 };
+/** Charts fill their panel's width (a phone's 330 px, a wide panel's 600), at most this wide. */
+const CHART_HEIGHT = 170;
+const CHART_MAX_WIDTH = 640;
 
 // recharts loads after the page (its history comes from /api/metrics/samples after mount); the box keeps the layout still.
-const chartPlaceholder = () => <div style={CHART_SIZE} aria-hidden="true" />;
+const chartPlaceholder = () => <div style={{ height: CHART_HEIGHT }} aria-hidden="true" />;
 const StatusBarChart = dynamic(() => import("@/components/metrics/charts").then((m) => m.StatusBarChart), {
   ssr: false,
   loading: chartPlaceholder,
@@ -206,13 +211,11 @@ function MetricPanels({
   const t = useTranslations("overview");
   const time = useTimeFormat();
   const { runs, tasks, activities, backlog } = metrics;
-  const statusData = [
-    { name: t("runs.running"), count: runs.running },
-    { name: t("runs.completed"), count: runs.completed },
-    { name: t("runs.failed"), count: runs.failed },
-    { name: t("runs.cancelled"), count: runs.cancelled },
-    { name: t("runs.terminated"), count: runs.terminated },
-  ];
+  const statusData = (["running", "completed", "failed", "cancelled", "terminated"] as const).map((status) => ({
+    name: t(`runs.${status}`),
+    count: runs[status],
+    color: STATUS_BAR_COLORS[status],
+  }));
   const series = thinRows(withRates(points)).map((row) => ({
     ...row,
     label: formatTime(row.at, { locale: time.locale, timeZone: time.timeZone }),
@@ -239,7 +242,9 @@ function MetricPanels({
             href={runsListHref(namespace, "failed")}
           />
         </dl>
-        <StatusBarChart data={statusData} countName={t("runs.count")} size={CHART_SIZE} />
+        <ChartBox testId="chart-runs-by-status">
+          {(size) => <StatusBarChart data={statusData} countName={t("runs.count")} size={size} />}
+        </ChartBox>
       </Panel>
       <Panel title={t("panels.repair")} testId="panel-repair">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
@@ -280,8 +285,8 @@ function MetricPanels({
           title={t("charts.runs")}
           data={series}
           lines={[
-            { key: "running", name: t("runs.running"), color: "var(--accent)" },
-            { key: "repairNeeded", name: t("repair.needed"), color: "var(--bad)" },
+            { key: "running", name: t("runs.running"), color: SERIES_COLORS.running },
+            { key: "repairNeeded", name: t("repair.needed"), color: SERIES_COLORS.repairNeeded },
           ]}
         />
       </Panel>
@@ -307,9 +312,9 @@ function MetricPanels({
           title={t("charts.tasks")}
           data={series}
           lines={[
-            { key: "tasksReady", name: t("tasks.ready"), color: "var(--accent)" },
-            { key: "tasksLeased", name: t("tasks.leased"), color: "var(--ok)" },
-            { key: "tasksUnhealthy", name: t("tasks.unhealthy"), color: "var(--warn)" },
+            { key: "tasksReady", name: t("tasks.ready"), color: SERIES_COLORS.tasksReady },
+            { key: "tasksLeased", name: t("tasks.leased"), color: SERIES_COLORS.tasksLeased },
+            { key: "tasksUnhealthy", name: t("tasks.unhealthy"), color: SERIES_COLORS.tasksUnhealthy },
           ]}
         />
       </Panel>
@@ -334,8 +339,12 @@ function MetricPanels({
           title={t("charts.activities")}
           data={series}
           lines={[
-            { key: "activitiesRetrying", name: t("activities.retrying"), color: "var(--warn)" },
-            { key: "failedAttemptsPerMin", name: t("activities.failedPerMinute"), color: "var(--bad)" },
+            { key: "activitiesRetrying", name: t("activities.retrying"), color: SERIES_COLORS.activitiesRetrying },
+            {
+              key: "failedAttemptsPerMin",
+              name: t("activities.failedPerMinute"),
+              color: SERIES_COLORS.failedAttemptsPerMin,
+            },
           ]}
         />
       </Panel>
@@ -372,7 +381,7 @@ function Chart({
   /** Who took the samples and since when (the console, or only this page). */
   sampled: string;
   data: (ChartRow & { label: string })[];
-  lines: { key: ChartKey; name: string; color: string }[];
+  lines: { key: ChartKey; name: string; color: (typeof SERIES_COLORS)[ChartKey] }[];
 }) {
   const t = useTranslations("overview");
   return (
@@ -380,8 +389,31 @@ function Chart({
       <figcaption className="mb-1 text-xs text-fg-muted">
         {title} · {sampled} · {t("charts.sqrtScale")}
       </figcaption>
-      <SamplesLineChart data={data} lines={lines} size={CHART_SIZE} />
+      <ChartBox testId="chart-samples">{(size) => <SamplesLineChart data={data} lines={lines} size={size} />}</ChartBox>
     </figure>
+  );
+}
+
+/**
+ * A chart as wide as its panel (recharts draws at a fixed size): measured, and re-measured when the
+ * panel resizes, so a phone's narrow panel gets a narrow chart instead of one spilling past its edge.
+ */
+function ChartBox({ testId, children }: { testId: string; children: (size: ChartSize) => ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const box = ref.current;
+    if (!box || typeof ResizeObserver === "undefined") return;
+    const measure = () => setWidth(Math.min(CHART_MAX_WIDTH, Math.floor(box.clientWidth)));
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    measure();
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} data-testid={testId} className="w-full min-w-0" style={{ minHeight: CHART_HEIGHT }}>
+      {width > 0 ? children({ width, height: CHART_HEIGHT }) : null}
+    </div>
   );
 }
 
