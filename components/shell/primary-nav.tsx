@@ -46,8 +46,9 @@ export function PrimaryNav({ lastUsed, kikwiflow = false }: { lastUsed: string; 
   const waiting = useAttentionCount(namespace);
 
   return (
-    <nav aria-label={t("shell.primaryNav")} className="min-w-0 overflow-x-auto">
-      <ul className="flex gap-1 md:flex-col">
+    // On a phone the items wrap onto a second row rather than scroll out of sight (issue 37: "Failures" was cut off).
+    <nav aria-label={t("shell.primaryNav")} className="min-w-0">
+      <ul className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
         {ITEMS.map((item) => {
           const active = screen === item.key;
           return (
