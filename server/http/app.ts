@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import Fastify from "fastify";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Clock } from "../clock";
 import type { Engine } from "../engine";
 import type { Db } from "../store/db";
@@ -9,12 +9,17 @@ import type { AuthConfig } from "./auth";
 import { registerControlPlane } from "./control-plane";
 import { bodyParserError, MAX_PAYLOAD_BYTES, registerWorkerPlane } from "./worker-plane";
 import { sendWorker } from "./worker-protocol";
+import { sendControlPlane } from "./control-plane/envelope";
+import type { HostPolicy } from "./hosts";
+import { hostAllowed, hostRefusal, LOOPBACK_ONLY, rawHostValues } from "./hosts";
 
 export interface BuildAppOptions {
   db: Db;
   clock: Clock;
   engine: Engine;
   auth: AuthConfig;
+  /** Names answered besides loopback (DW_EMBEDDED_ALLOWED_HOSTS); default loopback only. */
+  hosts?: HostPolicy;
   /** Worker long-poll hold in ms (default 30 000, the protocol's `long_poll_timeout`). */
   pollTimeoutMs?: number;
   /** History `wait_new_event` hold in ms (default 30 000). */
@@ -79,10 +84,23 @@ function sendUnrouted(url: string, reply: FastifyReply, status: number, body: Re
 }
 
 /**
+ * 421 for a request addressed to a name this server is not known by (DNS rebinding,
+ * docs/decisions/0043), in the plane's own envelope; null when the Host is allowed.
+ */
+function refuseHost(policy: HostPolicy, request: FastifyRequest, reply: FastifyReply): FastifyReply | null {
+  const values = rawHostValues(request.raw.rawHeaders);
+  if (hostAllowed(policy, values)) return null;
+  const body = hostRefusal(values);
+  if (request.url.startsWith("/api/worker/")) return sendWorker(reply, 421, body);
+  return sendControlPlane(reply, 421, body, null);
+}
+
+/**
  * The embedded server's Fastify app. Bodies are JSON only (`application/json` or `*+json`; anything
  * else is 415, an empty body reads as `{}`), capped at DW_MAX_PAYLOAD_BYTES.
  */
 export function buildApp(opts: BuildAppOptions): FastifyInstance {
+  const hosts = opts.hosts ?? LOOPBACK_ONLY;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: MAX_PAYLOAD_BYTES,
@@ -100,10 +118,17 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
     // A path with broken percent-encoding (`/workflows/%zz`) names no resource: the documented
     // `not_found` envelope, not Fastify's own body.
     frameworkErrors: (_error, request, reply) =>
+      refuseHost(hosts, request, reply) ??
       sendUnrouted(request.url, reply, 404, {
         message: "The request path is not valid URL encoding.",
         reason: "not_found",
       }),
+  });
+  // First of all hooks, so a refused request reaches no auth, body parser or handler.
+  app.addHook("onRequest", async (request, reply) => {
+    const refused = refuseHost(hosts, request, reply);
+    if (refused) return refused;
+    return undefined;
   });
   // Route patterns, so an unmatched request can tell a wrong verb (405 + Allow) from an unknown path (404).
   const routes: { method: string; pattern: RegExp }[] = [];

@@ -11,6 +11,7 @@ import { openDb } from "../store/db";
 import type { AuthConfig } from "./auth";
 import { authConfigFromEnv } from "./auth";
 import { buildApp } from "./app";
+import type { HostPolicy } from "./hosts";
 
 /**
  * Test scaffolding shared by the engine and worker-plane suites: a real SQLite file in a temp dir,
@@ -47,6 +48,8 @@ export interface EmbeddedServerOptions {
   auth: AuthConfig;
   pollTimeoutMs?: number;
   historyPollTimeoutMs?: number;
+  /** DW_EMBEDDED_ALLOWED_HOSTS as parsed; default loopback only. */
+  hosts?: HostPolicy;
   /** Writes into the database before the app opens it (seeded histories). */
   seed?: (db: Db) => void;
   /** Sees the app before it listens (Fastify takes hooks only then). */
@@ -65,6 +68,7 @@ export async function startEmbeddedServer(opts: EmbeddedServerOptions): Promise<
     auth: opts.auth,
     pollTimeoutMs: opts.pollTimeoutMs,
     historyPollTimeoutMs: opts.historyPollTimeoutMs,
+    hosts: opts.hosts,
   });
   opts.onApp?.(app);
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
