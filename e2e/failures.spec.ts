@@ -56,10 +56,15 @@ test("triage groups failed runs, drills down to one, and starts the group again 
   await expect(group).toHaveAttribute("data-verdict", "non_retryable");
   await expect(group.getByTestId("group-count")).toHaveText(String(RUNS));
   await expect(group.getByTestId("non-retryable")).toBeVisible();
-  // A worker reports no PHP class, so the server records RuntimeException (lifecycle.ts WORKER_FAILURE_CLASS).
-  await expect(group).toContainText("RuntimeException");
-  // Server text is shown as text: the tag in the message is not markup.
-  await expect(group).toContainText("<b>twice</b>");
+  // A worker reports no PHP class (the server records RuntimeException): the group is named by the
+  // worker's exception type, as the run page's Exceptions table names it.
+  await expect(group.getByTestId("group-type")).toHaveText("TriageDeclined");
+  // Each distinct message once, with how many runs ended with it; server text is shown as text.
+  const message = group.getByTestId("group-message");
+  await expect(message).toHaveCount(1);
+  await expect(message).toHaveAttribute("data-count", String(RUNS));
+  await expect(message).toContainText("<b>twice</b>");
+  await expect(message).toContainText(`× ${RUNS} runs`);
   await page.getByRole("button", { name: "Last 24 hours" }).click();
   await expect(page).toHaveURL(/window=24h/);
   await expect(group.getByTestId("group-count")).toHaveText(String(RUNS));

@@ -162,7 +162,7 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
 type Translate = ReturnType<typeof useTranslations<"failures">>;
 
 function groupTitle(group: ClosedFailureGroup, t: Translate): string {
-  return `${t(`verdict.${group.verdict}`)} · ${group.exceptionClass ?? t("noException")} · ${group.workflowType ?? t("unknownType")}`;
+  return `${t(`verdict.${group.verdict}`)} · ${group.exceptionType ?? t("noException")} · ${group.workflowType ?? t("unknownType")}`;
 }
 
 const VERDICT_TONE: Record<ClosedFailureGroup["verdict"], string> = {
@@ -208,13 +208,24 @@ function GroupRows({
           </span>
         </td>
         <td className="max-w-md min-w-56 px-3 py-2">
-          <div className="font-mono text-xs [overflow-wrap:anywhere]" title={group.exceptionClass ?? undefined}>
-            {group.exceptionClass ?? t("noException")}
+          <div
+            className="font-mono text-xs [overflow-wrap:anywhere]"
+            data-testid="group-type"
+            title={group.exceptionType ?? undefined}
+          >
+            {group.exceptionType ?? t("noException")}
           </div>
-          {group.message ? (
-            <div className="mt-0.5 line-clamp-2 text-xs break-words text-fg-muted" title={group.message}>
-              <ServerText text={group.message} />
-            </div>
+          {group.messages.length ? (
+            <ul className="mt-0.5 space-y-0.5 text-xs text-fg-muted" aria-label={t("messagesLabel")}>
+              {group.messages.map(({ message, count }) => (
+                <li key={message} data-testid="group-message" data-count={count} className="flex gap-1.5">
+                  <span className="line-clamp-2 min-w-0 break-words" title={message}>
+                    <ServerText text={message} />
+                  </span>
+                  <span className="shrink-0 tabular-nums">{t("messageRuns", { count })}</span>
+                </li>
+              ))}
+            </ul>
           ) : null}
         </td>
         <td className="px-3 py-2 text-xs">

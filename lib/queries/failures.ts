@@ -4,7 +4,7 @@ import { RESCAN_MS, SCAN_CONCURRENCY, SCAN_LIMIT, SCAN_PAGE_SIZE } from "@/lib/c
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { namespaceKey } from "@/lib/queries/keys";
 import type { ClosedRunInput, TriageWindow } from "@/lib/views/closed-failures";
-import { TRIAGE_WINDOWS } from "@/lib/views/closed-failures";
+import { TRIAGE_WINDOWS, lastEventInput } from "@/lib/views/closed-failures";
 import { epochMs } from "@/lib/views/events";
 
 export interface FailuresScanProgress {
@@ -75,7 +75,8 @@ async function scanFailures(
     SCAN_CONCURRENCY,
     async (row) => {
       try {
-        return await client.debugRun(row.workflow_id, row.run_id, {}, { signal });
+        // The closing event's payload names the worker's exception type, which failure rows lack.
+        return await client.debugRun(row.workflow_id, row.run_id, { includeLastEventPayload: true }, { signal });
       } catch (error) {
         if (signal.aborted) throw error;
         return null;
@@ -91,6 +92,7 @@ async function scanFailures(
     status: row.status ?? null,
     closedAt: row.closed_at ?? null,
     failures: debugs[index]?.recent_failures ?? (debugs[index] ? [] : null),
+    lastEvent: lastEventInput(debugs[index]?.execution.last_event),
   }));
   return { runs, window, listed: rows.length, listRequests, capped, scannedAt: Date.now() };
 }

@@ -1,14 +1,18 @@
+import type { HistoryEventInput } from "./events";
 import { epochMs } from "./events";
+import { exceptionRows } from "./exceptions";
 import type { RunRef } from "./failure-groups";
 
 /**
  * Fleet failure triage: closed runs of the server's `failed` status bucket (failed, cancelled,
- * terminated) in a time window, grouped by exception class × failure_category × non_retryable ×
- * workflow type × where the failure came from, so one decision (start them again, or fix the
- * cause first) covers many runs. Input per run: its list row and its debug view's
- * `recent_failures` (durable-workflow/server@11d35b70 app/Support/WorkflowRunDiagnostics.php
- * 617-637: the run's newest 10 failure rows, with exception_class, failure_category,
- * non_retryable, handled, source_kind). Pure.
+ * terminated) in a time window, grouped by what ended the run: its exception type as the run page
+ * shows it × failure_category × non_retryable × workflow type × where the failure came from, so one
+ * decision (start them again, or fix the cause first) covers many runs. Input per run: its list row,
+ * its debug view's `recent_failures` (durable-workflow/server@042e8da4
+ * app/Support/WorkflowRunDiagnostics.php `recentFailures`: the newest 10 failure rows, with
+ * exception_class but no exception_type) and `execution.last_event` read with
+ * `include_last_event_payload` (same file, `lastEvent`: the closing event's payload, JSON cut at
+ * 4 KiB), which names the worker's exception type. Pure.
  */
 
 /** Why the runs of a group ended, in the words an operator decides by. */
@@ -44,12 +48,21 @@ export interface ClosedRunInput {
   closedAt: string | null;
   /** null when the run's debug view could not be read: the run is counted, not grouped by cause. */
   failures: readonly ClosedRunFailure[] | null;
+  /** The run's last history event (see {@link lastEventInput}): the closing failure's type is only there. */
+  lastEvent?: HistoryEventInput | null;
+}
+
+export interface GroupMessage {
+  message: string;
+  /** Runs of the group that ended with this message. */
+  count: number;
 }
 
 export interface ClosedFailureGroup {
   key: string;
   verdict: ClosedVerdict;
-  exceptionClass: string | null;
+  /** exception_type, else exception_class: the run page's Exceptions "Type" (lib/views/exceptions.ts). */
+  exceptionType: string | null;
   failureCategory: string | null;
   nonRetryable: boolean;
   workflowType: string | null;
@@ -58,8 +71,8 @@ export interface ClosedFailureGroup {
   count: number;
   firstSeen: string | null;
   lastSeen: string | null;
-  /** The newest run's failure message (server text: show it as text). */
-  message: string | null;
+  /** The group's distinct messages, most runs first (server text: show it as text). */
+  messages: GroupMessage[];
   /** Every run of the group, newest first: drill-down and bulk actions need them all. */
   runs: RunRef[];
 }
@@ -76,6 +89,79 @@ export interface ClosedTriage {
 export function closingFailure(failures: readonly ClosedRunFailure[]): ClosedRunFailure | null {
   const newestFirst = [...failures].sort((a, b) => (epochMs(b.created_at) ?? 0) - (epochMs(a.created_at) ?? 0));
   return newestFirst.find((failure) => failure.handled !== true) ?? newestFirst[0] ?? null;
+}
+
+/**
+ * The activity (or child) failure a workflow's terminal failure passed on: a workflow that lets an
+ * activity failure escape fails with that failure's message (the SDK rethrows it), so the newest such
+ * row at or before the terminal one with the same message is the cause. null when there is none.
+ */
+export function propagatedCause(
+  failures: readonly ClosedRunFailure[],
+  closing: ClosedRunFailure | null,
+): ClosedRunFailure | null {
+  if (!closing || closing.source_kind !== "workflow_run") return null;
+  const at = epochMs(closing.created_at) ?? Infinity;
+  const candidates = failures.filter(
+    (failure) =>
+      failure !== closing &&
+      failure.source_kind !== "workflow_run" &&
+      failure.message === closing.message &&
+      (epochMs(failure.created_at) ?? 0) <= at,
+  );
+  return candidates.sort((a, b) => (epochMs(b.created_at) ?? 0) - (epochMs(a.created_at) ?? 0))[0] ?? null;
+}
+
+const SCALAR =
+  /^\s*("(?:[^"\\]|\\.)*")\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)\s*(,|\})/;
+
+/** The scalar fields before the first object or list of a JSON object's text, which may be cut short. */
+function leadingScalars(text: string): Record<string, unknown> | null {
+  const start = text.indexOf("{");
+  if (start < 0) return null;
+  let rest = text.slice(start + 1);
+  const out: Record<string, unknown> = {};
+  for (let match = SCALAR.exec(rest); match; match = SCALAR.exec(rest)) {
+    out[JSON.parse(match[1] ?? '""') as string] = JSON.parse(match[2] ?? "null");
+    if (match[3] === "}") break;
+    rest = rest.slice(match[0].length);
+  }
+  return out;
+}
+
+/** What debug's `execution.last_event` carries (the real server's `lastEvent`). */
+export interface LastEventAnswer {
+  sequence: number;
+  event_type: string;
+  timestamp?: string | null;
+  payload_preview?: { truncated?: boolean | null; data?: unknown } | null;
+}
+
+/**
+ * The last event as a history event for the exception fold. The preview is the payload's JSON text,
+ * cut at 4 KiB; a cut one still yields its leading scalars (failure_id, exception_type,
+ * exception_class, message come before the exception and its trace). null without a payload.
+ */
+export function lastEventInput(event: LastEventAnswer | null | undefined): HistoryEventInput | null {
+  const data = event?.payload_preview?.data;
+  if (!event || data === undefined || data === null) return null;
+  let payload: unknown = data;
+  if (typeof data === "string") {
+    try {
+      payload = JSON.parse(data);
+    } catch {
+      payload = leadingScalars(data);
+    }
+  }
+  if (typeof payload !== "object" || payload === null) return null;
+  return { sequence: event.sequence, event_type: event.event_type, timestamp: event.timestamp ?? null, payload };
+}
+
+/** The type the run page's Exceptions table shows for the closing failure (one derivation: exceptionRows). */
+function closingType(run: ClosedRunInput, closing: ClosedRunFailure | null): string | null {
+  if (!closing) return null;
+  const rows = exceptionRows({ recent_failures: [closing] }, run.lastEvent ? [run.lastEvent] : []);
+  return rows.find((row) => row.id === closing.failure_id)?.type ?? null;
 }
 
 export function closedVerdict(status: string | null, failure: ClosedRunFailure | null): ClosedVerdict {
@@ -107,11 +193,13 @@ export function closedFailureGroups(
       unreadable += 1;
       continue;
     }
-    const failure = closingFailure(run.failures);
+    const closing = closingFailure(run.failures);
+    // What ended the run: the failure its terminal failure passed on, else the closing one itself.
+    const failure = propagatedCause(run.failures, closing) ?? closing;
     const group: ClosedFailureGroup = {
       key: "",
       verdict: closedVerdict(run.status, failure),
-      exceptionClass: failure?.exception_class ?? null,
+      exceptionType: closingType(run, closing),
       failureCategory: failure?.failure_category ?? null,
       nonRetryable: failure?.non_retryable === true,
       workflowType: run.workflowType,
@@ -119,12 +207,12 @@ export function closedFailureGroups(
       count: 0,
       firstSeen: null,
       lastSeen: null,
-      message: null,
+      messages: [],
       runs: [],
     };
     group.key = JSON.stringify([
       group.verdict,
-      group.exceptionClass,
+      group.exceptionType,
       group.failureCategory,
       group.nonRetryable,
       group.workflowType,
@@ -135,7 +223,7 @@ export function closedFailureGroups(
       ref: { workflowId: run.workflowId, runId: run.runId },
       at,
       text: run.closedAt,
-      message: failure?.message ?? null,
+      message: closing?.message ?? null,
     });
     buckets.set(group.key, bucket);
   }
@@ -146,7 +234,7 @@ export function closedFailureGroups(
       count: newestFirst.length,
       lastSeen: newestFirst[0]?.text ?? null,
       firstSeen: newestFirst.at(-1)?.text ?? null,
-      message: newestFirst[0]?.message ?? null,
+      messages: distinctMessages(newestFirst.map((entry) => entry.message)),
       runs: newestFirst.map((entry) => entry.ref),
     };
   });
@@ -157,6 +245,13 @@ export function closedFailureGroups(
       (b.lastSeen ?? "").localeCompare(a.lastSeen ?? ""),
   );
   return { groups, unreadable, inWindow };
+}
+
+/** Each message once with how many runs ended with it; most runs first, ties in the order given (newest first). */
+function distinctMessages(messages: readonly (string | null)[]): GroupMessage[] {
+  const counts = new Map<string, number>();
+  for (const message of messages) if (message !== null) counts.set(message, (counts.get(message) ?? 0) + 1);
+  return [...counts].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count);
 }
 
 /** The triage windows an operator picks from, in the URL as `window=`. */
