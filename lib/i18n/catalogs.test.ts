@@ -21,70 +21,42 @@ import type { CatalogTree } from "@/lib/i18n/catalog-leaves";
 const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja };
 
 /**
- * Words a message may keep from English: brand names, codes, the terms the language's own Durable
- * Workflow documentation leaves untranslated (the Portuguese page says "lease", "replay", "backoff"),
- * and words the language spells the same (French "exceptions", "transport").
+ * Words a message may keep from English, so that a message identical to its English source is not
+ * English left in place of a translation. Three kinds only, each entry one of them:
+ * - shared: product names, units and codes, and the two Durable Workflow concepts the server names
+ *   in its API (`X-Namespace`, workflow types): the same in every language;
+ * - words the language itself spells the same (German "Status", French "Type", Portuguese "Total");
+ * - terms the language's own Durable Workflow page keeps in English (../shared/docs/
+ *   durable-workflow-failures-and-recovery.*.txt: Portuguese "lease", "replay", "runtime"; the
+ *   Japanese page writes "Worker" and "Server" in Latin letters).
  * A message identical to its English source passes only when each of its words is listed here (or
- * it is bare placeholders and punctuation). Kept short on purpose: an entry is a word that the
- * documentation keeps, not a way to skip a translation.
+ * it is bare placeholders and punctuation). Not a way to skip a translation: "Pollers", "Backlog" or
+ * "Memo" are none of the three, so a catalog that leaves them in English fails.
  */
 const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
-  // Product names stay as they are: Breakwater, Kikwiflow.
-  shared: [
-    "breakwater",
-    "kikwiflow",
-    "utc",
-    // The engine's own metric name (KKFMetrics.sla).
-    "sla",
-    "workflow",
-    "id",
-    "json",
-    "http",
-    "namespace",
-    "worker",
-    "workers",
-    "runtime",
+  // Kikwiflow's SLA is the engine's own metric name (KKFMetrics.sla).
+  shared: ["breakwater", "kikwiflow", "utc", "sla", "id", "namespace", "workflow"],
+  "pt-BR": [
+    // Kept by the Portuguese page: "workers relevantes", "expiração de leases", "por replay", backoff(), "estado do runtime".
+    ...["worker", "workers", "lease", "replay", "backoff", "runtime"],
+    // Portuguese words.
+    ...["status", "local", "total"],
   ],
-  "pt-BR": ["lease", "replay", "backoff", "heartbeat", "status", "backlog", "memo", "local", "total", "pollers"],
   de: [
-    "server",
-    "system",
-    "status",
-    "version",
-    "backlog",
-    "memo",
-    "live",
-    "plan",
-    "exception",
-    "exceptions",
-    "replay",
-    "transport",
-    "queue",
-    "lease",
-    "signal",
-    "timer",
+    // Kept by the German page: "gesunden Worker", "Exception-Tabelle", "Abgelaufene Leases", "Replay", "die Queue".
+    ...["worker", "exception", "exceptions", "lease", "replay", "queue"],
+    // German words (Duden).
+    ...["server", "system", "status", "version", "plan", "live", "transport", "signal", "timer"],
   ],
   fr: [
-    "version",
-    "type",
-    "types",
-    "message",
-    "source",
-    "total",
-    "pollers",
-    "backoff",
-    "pages",
-    "exception",
-    "exceptions",
-    "actions",
-    "trace",
-    "transport",
-    "parents",
-    "admission",
-    "signal",
-    "condition",
+    // Kept by the French page: "les workers concernés", la politique backoff(), "l’état du runtime".
+    ...["worker", "workers", "backoff", "runtime"],
+    // French words.
+    ...["version", "type", "types", "message", "source", "total", "pages", "exception", "exceptions"],
+    ...["actions", "trace", "transport", "parents", "admission", "signal", "condition"],
   ],
-  ja: ["server"],
+  // The Japanese page writes 「正常な Worker」「キューを処理している Server」 in Latin letters.
+  ja: ["server", "worker"],
 };
 
 /** The literal text of a message: what it says around its arguments, plural and select branches included. */
