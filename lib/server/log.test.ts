@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, loggedFetch } from "@/lib/server/log";
+import { createLogger, humanLine, logFormat, loggedFetch } from "@/lib/server/log";
 
 /** Real HTTP on 127.0.0.1 and the real pino logger writing into a captured stream. */
 
@@ -50,13 +50,13 @@ function capture(): { lines: () => Record<string, unknown>[]; raw: () => string;
 describe("loggedFetch", () => {
   it("sends a fresh X-Request-Id per call and logs method, path, status and duration", async () => {
     const out = capture();
-    const fetchLogged = loggedFetch(createLogger(out.stream, "info"));
+    const fetchLogged = loggedFetch(createLogger(out.stream, "debug"));
     await fetchLogged(`${baseUrl}/api/workflows?query=secret-search`, {
       headers: { Authorization: `Bearer ${TOKEN}` },
     });
     await fetchLogged(`${baseUrl}/api/broken`, { method: "POST", body: JSON.stringify({ payload: TOKEN }) });
     const [first, second] = out.lines();
-    expect(first).toMatchObject({ msg: "dw call", method: "GET", path: "/api/workflows", status: 200, level: 30 });
+    expect(first).toMatchObject({ msg: "dw call", method: "GET", path: "/api/workflows", status: 200, level: 20 });
     expect(typeof first!.durationMs).toBe("number");
     expect(second).toMatchObject({ method: "POST", path: "/api/broken", status: 503, level: 40 });
     const ids = seen.slice(-2).map((headers) => headers["x-request-id"]);
@@ -68,7 +68,7 @@ describe("loggedFetch", () => {
 
   it("never writes the token, the cookie, the payload or the query into the log", async () => {
     const out = capture();
-    const logger = createLogger(out.stream, "info");
+    const logger = createLogger(out.stream, "debug");
     const fetchLogged = loggedFetch(logger);
     await fetchLogged(`${baseUrl}/api/workflows/x/signal/go?token=${TOKEN}`, {
       method: "POST",
@@ -87,5 +87,46 @@ describe("loggedFetch", () => {
     expect(out.lines()[1]).toMatchObject({ msg: "dw call failed", status: null });
     expect(out.raw()).not.toContain(TOKEN);
     expect(out.raw()).toContain("/api/workflows/x/signal/go");
+  });
+});
+
+describe("the default log", () => {
+  it("is quiet at the info level: a working call writes nothing, a 5xx and a failed call one warning each", async () => {
+    const out = capture();
+    const fetchLogged = loggedFetch(createLogger(out.stream, "info"));
+    await fetchLogged(`${baseUrl}/api/workflows`);
+    await fetchLogged(`${baseUrl}/api/health`);
+    expect(out.raw()).toBe("");
+    await fetchLogged(`${baseUrl}/api/broken`);
+    await expect(fetchLogged("http://127.0.0.1:9/api/health")).rejects.toThrow();
+    expect(out.lines().map((line) => [line.level, line.msg, line.path])).toEqual([
+      [40, "dw call", "/api/broken"],
+      [40, "dw call failed", "/api/health"],
+    ]);
+  });
+
+  it("writes one readable line per entry, not JSON, with the redact list still applied", async () => {
+    const out = capture();
+    const logger = createLogger(out.stream, "info", "human");
+    await expect(
+      loggedFetch(logger)("http://127.0.0.1:9/api/health", { headers: { Authorization: `Bearer ${TOKEN}` } }),
+    ).rejects.toThrow();
+    logger.warn({ token: TOKEN, user: "ada lovelace" }, "login throttled");
+    logger.error({ err: new Error("users file unreadable") }, "sign-in failed");
+    const lines = out.raw().trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d WARN  dw call failed requestId=[\w-]+ method=GET path=\/api\/health status=null durationMs=[\d.]+ failure=\S+$/,
+    );
+    expect(lines[1]).toMatch(/ WARN  login throttled token=\[redacted\] user="ada lovelace"$/);
+    expect(lines[2]).toMatch(/ ERROR sign-in failed err="users file unreadable"$/);
+    expect(out.raw()).not.toContain(TOKEN);
+  });
+
+  it("is readable unless BREAKWATER_LOG_FORMAT asks for JSON; a line that is not pino's passes through", () => {
+    expect(logFormat(undefined)).toBe("human");
+    expect(logFormat("human")).toBe("human");
+    expect(logFormat(" JSON ")).toBe("json");
+    expect(humanLine("plain text")).toBe("plain text\n");
   });
 });

@@ -4,9 +4,12 @@ import pino from "pino";
 import type { DestinationStream, Logger } from "pino";
 
 /**
- * Structured logs (JSON lines on stdout) for the console's server side. What is logged is chosen
- * field by field — method, path without query, status, duration, request id, user name — so a token,
- * cookie, password or payload has no field to travel in; the redact list is a second line behind that.
+ * The console's server-side logs. What is logged is chosen field by field — method, path without
+ * query, status, duration, request id, user name — so a token, cookie, password or payload has no
+ * field to travel in; the redact list is a second line behind that. By default each entry is one
+ * readable line on stdout (`humanLine`); `BREAKWATER_LOG_FORMAT=json` writes pino's JSON lines for a
+ * log collector. Every call to the server is a `debug` line: at the default `info` level a working
+ * console is quiet, and only what went wrong is written.
  */
 
 const REDACT = [
@@ -22,16 +25,71 @@ const REDACT = [
   "headers.cookie",
 ];
 
+export type LogFormat = "human" | "json";
+
+/** `BREAKWATER_LOG_FORMAT`: `json` for pino's JSON lines; anything else (unset, `human`) readable lines. */
+export function logFormat(value: string | undefined = process.env.BREAKWATER_LOG_FORMAT): LogFormat {
+  return value?.trim().toLowerCase() === "json" ? "json" : "human";
+}
+
+/** pino's own fields, written as the line's head (time, level, message) or not at all. */
+const HEAD_FIELDS = new Set(["level", "time", "msg", "pid", "hostname", "name", "v"]);
+const LEVEL_NAMES: Record<number, string> = {
+  10: "TRACE",
+  20: "DEBUG",
+  30: "INFO",
+  40: "WARN",
+  50: "ERROR",
+  60: "FATAL",
+};
+
+function fieldText(value: unknown): string {
+  if (typeof value === "string") return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  // An error serialized by pino: its message is the readable part (the stack would take many lines).
+  if (typeof value === "object" && value !== null && "message" in value) return JSON.stringify(String(value.message));
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * One pino JSON entry as one readable line: `2026-12-07 15:20:01 WARN  dw call failed method=GET …`.
+ * A line that is not pino's JSON is passed through as it came.
+ */
+export function humanLine(json: string): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json.endsWith("\n") ? json : `${json}\n`;
+  }
+  const time = typeof entry.time === "number" ? new Date(entry.time).toISOString().replace("T", " ").slice(0, 19) : "";
+  const level = (LEVEL_NAMES[Number(entry.level)] ?? String(entry.level)).padEnd(5);
+  const fields = Object.entries(entry)
+    .filter(([key, value]) => !HEAD_FIELDS.has(key) && value !== undefined)
+    .map(([key, value]) => `${key}=${fieldText(value)}`);
+  return `${[time, level, String(entry.msg ?? ""), ...fields].filter(Boolean).join(" ")}\n`;
+}
+
+/** A pino destination that writes each entry to `out` as {@link humanLine}. */
+export function humanDestination(out: { write: (text: string) => unknown }): DestinationStream {
+  return { write: (json: string) => void out.write(humanLine(json)) };
+}
+
+/**
+ * A logger writing to `destination` (a structured sink, tests: JSON unless told otherwise) or, without
+ * one, to stdout in `BREAKWATER_LOG_FORMAT`.
+ */
 export function createLogger(
   destination?: DestinationStream,
   level: string = process.env.BREAKWATER_LOG_LEVEL ?? "info",
+  format: LogFormat = destination ? "json" : logFormat(),
 ): Logger {
   const options = {
     name: "breakwater-console",
     level,
     redact: { paths: REDACT, censor: "[redacted]" },
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (format === "json") return destination ? pino(options, destination) : pino(options);
+  return pino(options, humanDestination(destination ?? process.stdout));
 }
 
 let shared: Logger | undefined;
@@ -84,8 +142,9 @@ export function loggedFetch(
       const response = await base(input, { ...init, headers });
       const durationMs = Math.round((clock() - started) * 10) / 10;
       const entry = { requestId, method, path, status: response.status, durationMs };
+      // One line per call would bury what matters: a working call is debug, a 5xx a warning.
       if (response.status >= 500) logger.warn(entry, "dw call");
-      else logger.info(entry, "dw call");
+      else logger.debug(entry, "dw call");
       return response;
     } catch (error) {
       const durationMs = Math.round((clock() - started) * 10) / 10;
