@@ -43,6 +43,19 @@ export interface ConsoleConfig {
   runView: RunViewSettings;
   /** A Kikwiflow engine (KIKWIFLOW_URL), or null: then the console has no Kikwiflow section. */
   kikwiflow: KikwiflowSettings | null;
+  /** What one person may hold at once (lib/server/person-limits.ts, docs/decisions/0044). */
+  personLimits: PersonLimitSettings;
+}
+
+export interface PersonLimitSettings {
+  /** Reads in flight per person: the read proxy, run-view extras, Kikwiflow reads (BREAKWATER_READS_PER_PERSON, 16). */
+  reads: number;
+  /** Streams open per person: run views and export downloads (BREAKWATER_STREAMS_PER_PERSON, 4). */
+  streams: number;
+  /** Kikwiflow pulse relays per person, of the console's 16 (BREAKWATER_PULSE_RELAYS_PER_PERSON, 4). */
+  pulseRelays: number;
+  /** A pulse relay ends cleanly after this long and the browser reopens it (BREAKWATER_PULSE_MAX_MINUTES, 15). */
+  pulseLifetimeMs: number;
 }
 
 /**
@@ -190,6 +203,10 @@ const EnvSchema = z.object({
   BREAKWATER_RUN_VIEW_SMALL_HEAP: flagOnByDefault.optional(),
   KIKWIFLOW_URL: z.union([z.literal(""), httpUrl]).optional(),
   KIKWIFLOW_TENANT: optionalText,
+  BREAKWATER_READS_PER_PERSON: wholeNumber(1, 1_024).optional(),
+  BREAKWATER_STREAMS_PER_PERSON: wholeNumber(1, 256).optional(),
+  BREAKWATER_PULSE_RELAYS_PER_PERSON: wholeNumber(1, 16).optional(),
+  BREAKWATER_PULSE_MAX_MINUTES: wholeNumber(1, 1_440).optional(),
 });
 
 function dwAuthFrom(parsed: { DW_AUTH_DRIVER?: string; DW_SIGNATURE_KEY?: string }): DwAuth | { problem: string } {
@@ -267,6 +284,12 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       smallHeap: parsed.BREAKWATER_RUN_VIEW_SMALL_HEAP ?? true,
     },
     kikwiflow: kikwiflowFrom(parsed),
+    personLimits: {
+      reads: parsed.BREAKWATER_READS_PER_PERSON ?? 16,
+      streams: parsed.BREAKWATER_STREAMS_PER_PERSON ?? 4,
+      pulseRelays: parsed.BREAKWATER_PULSE_RELAYS_PER_PERSON ?? 4,
+      pulseLifetimeMs: (parsed.BREAKWATER_PULSE_MAX_MINUTES ?? 15) * 60_000,
+    },
   };
 }
 

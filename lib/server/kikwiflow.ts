@@ -4,6 +4,7 @@ import type { KikwiflowClient, ProcessInstanceStatus } from "@/lib/kikwiflow";
 import { PROCESS_INSTANCE_STATUSES } from "@/lib/kikwiflow";
 import { getConfig } from "@/lib/server/config";
 import type { ConsoleConfig, KikwiflowSettings } from "@/lib/server/config";
+import { withPersonLimit } from "@/lib/server/person-limits";
 
 /**
  * The console's server side of a Kikwiflow engine (KIKWIFLOW_URL). The engine has no authentication,
@@ -83,7 +84,8 @@ export function kikwiflowFailure(error: unknown, host: string, missing: MissingT
 
 /**
  * A read route's whole answer: the configured engine's client, one read with the request's signal
- * (the engine call stops when the browser leaves), its result as JSON or the failure as an answer.
+ * (the engine call stops when the browser leaves), its result as JSON or the failure as an answer;
+ * in one of the person's read places (lib/server/person-limits.ts).
  */
 export async function kikwiflowRead(
   request: Request,
@@ -92,12 +94,15 @@ export async function kikwiflowRead(
 ): Promise<Response> {
   const config = getConfig();
   const client = getKikwiflowClient(config);
-  if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
-  try {
-    return kikwiflowJson(await read(client, request.signal));
-  } catch (error) {
-    return kikwiflowFailure(error, config.kikwiflow.host, missing);
-  }
+  const engine = config.kikwiflow;
+  if (!client || !engine) return kikwiflowNotConfigured();
+  return withPersonLimit(request, "reads", async () => {
+    try {
+      return kikwiflowJson(await read(client, request.signal));
+    } catch (error) {
+      return kikwiflowFailure(error, engine.host, missing);
+    }
+  });
 }
 
 /** What the screens show for a definition id: its key, name and version. */

@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
 import { tokenForRequest } from "@/lib/server/dw";
+import { withPersonLimit } from "@/lib/server/person-limits";
 import { proxyGet } from "@/lib/server/proxy";
 import { requestNamespace } from "@/lib/server/request-namespace";
 
@@ -10,13 +11,16 @@ export async function GET(
 ): Promise<Response> {
   const config = getConfig();
   const { path } = await params;
-  // With console auth, the signed-in person's role picks the token (lib/server/dw.ts).
-  return proxyGet(config, {
-    segments: path,
-    token: tokenForRequest(config, request.headers),
-    search: request.nextUrl.search,
-    // The page's namespace, sent by the browser client; a namespaced path without one is refused.
-    namespace: requestNamespace(request.headers),
-    signal: request.signal,
-  });
+  // One of the person's read places until the answer is sent (lib/server/person-limits.ts).
+  return withPersonLimit(request, "reads", () =>
+    // With console auth, the signed-in person's role picks the token (lib/server/dw.ts).
+    proxyGet(config, {
+      segments: path,
+      token: tokenForRequest(config, request.headers),
+      search: request.nextUrl.search,
+      // The page's namespace, sent by the browser client; a namespaced path without one is refused.
+      namespace: requestNamespace(request.headers),
+      signal: request.signal,
+    }),
+  );
 }

@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
+import { withPersonLimit } from "@/lib/server/person-limits";
 import {
   definitionLabelsOf,
   getKikwiflowClient,
@@ -14,7 +15,7 @@ import {
  * (`POST /process-instances/search`), newest first, as the engine's page plus `definitions`: the
  * key, name and version of each definition id on the page.
  */
-export async function GET(request: NextRequest): Promise<Response> {
+async function read(request: NextRequest): Promise<Response> {
   const config = getConfig();
   const client = getKikwiflowClient(config);
   if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
@@ -42,4 +43,9 @@ export async function GET(request: NextRequest): Promise<Response> {
   } catch (error) {
     return kikwiflowFailure(error, config.kikwiflow.host);
   }
+}
+
+/** In one of the person's read places (lib/server/person-limits.ts). */
+export async function GET(request: NextRequest): Promise<Response> {
+  return withPersonLimit(request, "reads", () => read(request));
 }

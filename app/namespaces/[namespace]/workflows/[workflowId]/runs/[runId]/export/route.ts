@@ -8,6 +8,7 @@ import { getConfig } from "@/lib/server/config";
 import { tokenForRequest } from "@/lib/server/dw";
 import type { ExportFailure, ExportPageWords } from "@/lib/server/export-stream";
 import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
+import { withPersonLimit } from "@/lib/server/person-limits";
 
 /** File names keep to a safe alphabet; the ids themselves travel in the bundle. */
 function fileName(workflowId: string, runId: string): string {
@@ -52,7 +53,7 @@ function wantsHtml(request: NextRequest): boolean {
  * every other read) and never reaches the browser. A failure before the first byte is a page with
  * a way back to the run for a person, the JSON error for a program.
  */
-export async function GET(
+async function download(
   request: NextRequest,
   { params }: { params: Promise<{ namespace: string; workflowId: string; runId: string }> },
 ): Promise<Response> {
@@ -85,4 +86,12 @@ export async function GET(
   const { response } = started;
   response.headers.set("content-disposition", `attachment; filename="${fileName(workflowId, runId)}"`);
   return response;
+}
+
+/** One of the person's stream places until the download ends (lib/server/person-limits.ts). */
+export async function GET(
+  request: NextRequest,
+  context: { params: Promise<{ namespace: string; workflowId: string; runId: string }> },
+): Promise<Response> {
+  return withPersonLimit(request, "streams", () => download(request, context));
 }
