@@ -231,6 +231,34 @@ test.describe("runs list", () => {
       expect(await runStatus(`${prefix}-${index + 1}`, runId)).toBe("terminated");
   });
 
+  test("after a batch terminate on the Running tab, the closed runs leave the list and the count agrees", async ({
+    page,
+  }) => {
+    const prefix = `batchrun-${Date.now().toString(36)}`;
+    await Promise.all([1, 2].map((n) => startRun("OpsLongWaitWorkflow", `${prefix}-${n}`, [])));
+    await page.goto(`/runs?status=running&q=${prefix}`);
+    const rows = page.getByTestId("runs-row");
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByTestId("runs-count")).toHaveText("2 runs shown");
+    await page.getByTestId("runs-select-page").check();
+    await page.getByTestId("runs-batch-terminate").click();
+    await expect(page.getByTestId("runs-batch").locator('[data-bucket="send"]')).toHaveAttribute("data-count", "2");
+    await page.getByTestId("runs-batch-reason").fill("e2e batch terminate, running tab");
+    await page.getByTestId("runs-batch-execute").click();
+    await expect(page.getByTestId("runs-batch-outcome")).toHaveAttribute("data-settled", "true", { timeout: 30_000 });
+
+    // The batch's end re-reads the list: the terminated runs no longer match "running".
+    await expect(rows).toHaveCount(0);
+    await expect(page.getByTestId("runs-count")).toHaveText("0 runs shown");
+    await page.getByTestId("runs-batch").getByRole("button", { name: "Close" }).click();
+    await expect(page.getByTestId("runs-selection")).toBeHidden();
+
+    // On the All tab the same runs say what they are now.
+    await page.getByRole("tab", { name: /^All/ }).click();
+    await expect(rows).toHaveCount(2);
+    await expect(rows.locator('[data-status="terminated"]')).toHaveCount(2);
+  });
+
   test("an unknown namespace says what to do", async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: "bw-namespace", value: "no-such-namespace", url: baseURL ?? "" }]);
     await page.goto("/runs");

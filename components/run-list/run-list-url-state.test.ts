@@ -63,7 +63,7 @@ describe("live rows", () => {
       { run_id: "b", status: "completed" },
       { run_id: "a", status: "running" },
     ];
-    const merged = mergeLive(shown, latest);
+    const merged = mergeLive(shown, { rows: latest });
     expect(merged.rows.map((r) => `${r.run_id}:${r.status}`)).toEqual(["b:completed", "a:running"]);
     expect(merged.pending.map((r) => r.run_id)).toEqual(["c"]);
   });

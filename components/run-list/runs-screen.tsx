@@ -68,7 +68,14 @@ function useRowSelection(identity: string, rows: readonly WorkflowListItem[]) {
     identity,
     runs: new Map(),
   });
-  const runs = picked.identity === identity ? picked.runs : EMPTY_PICK;
+  const kept = picked.identity === identity ? picked.runs : EMPTY_PICK;
+  // A picked row that left the list (a batch closed it off this tab) is no longer picked.
+  const runs = useMemo(() => {
+    const onScreen = new Set(rows.map((row) => row.run_id));
+    return [...kept.keys()].every((id) => onScreen.has(id))
+      ? kept
+      : new Map([...kept].filter(([id]) => onScreen.has(id)));
+  }, [kept, rows]);
   const selection = useMemo<RowSelection>(() => {
     const onPage = rows.filter((row) => runs.has(row.run_id)).length;
     const set = (next: Map<string, BatchTarget>) => setPicked({ identity, runs: next });
@@ -186,7 +193,13 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
         <PageSizeSelect value={query.pageSize} onChange={(pageSize) => navigate(withFilter(query, { pageSize }))} />
       </div>
 
-      <RunsStatusLine latest={latest} pending={live.pending.length} onShowNew={live.showNew} result={list.result} />
+      <RunsStatusLine
+        latest={latest}
+        shown={rows.length}
+        pending={live.pending.length}
+        onShowNew={live.showNew}
+        result={list.result}
+      />
       {latest ? (
         <RunsScanNotes
           view={latest.view}
@@ -373,11 +386,14 @@ function PageSizeSelect({ value, onChange }: { value: number; onChange: (size: n
 /** Count, "+N new", refreshing and a failed refresh (over the rows still shown), and the keyboard hint. */
 function RunsStatusLine({
   latest,
+  shown,
   pending,
   onShowNew,
   result,
 }: {
   latest: RunsPage | undefined;
+  /** Rows on screen: the count says what the table shows. */
+  shown: number;
   pending: number;
   onShowNew: () => void;
   result: UseQueryResult<RunsPage>;
@@ -388,9 +404,7 @@ function RunsStatusLine({
       {latest && !latest.view.cursorProblem ? (
         // The server's `workflow_count` is the size of this page, not a total (WorkflowController@index,
         // durable-workflow/server@11d35b7 `'workflow_count' => $page->count()`): say "shown", never "runs".
-        <span data-testid="runs-count">
-          {t(latest.next_page_token ? "shownMore" : "shown", { count: latest.workflows.length })}
-        </span>
+        <span data-testid="runs-count">{t(latest.next_page_token ? "shownMore" : "shown", { count: shown })}</span>
       ) : null}
       {pending > 0 ? (
         <Button

@@ -19,7 +19,7 @@ export function useNewRuns(identity: string, latest: WorkflowList | undefined, i
   const live = useMemo(
     () =>
       snapshot && latest && snapshot.identity === identity
-        ? mergeLive(snapshot.rows, latest.workflows)
+        ? mergeLive(snapshot.rows, { rows: latest.workflows, more: Boolean(latest.next_page_token) })
         : { rows: snapshot?.rows ?? EMPTY, pending: EMPTY },
     [snapshot, latest, identity],
   );

@@ -7,6 +7,17 @@ import { systemKey } from "@/lib/queries/system";
  * queries that show the acted-on data, in the namespace the action went to.
  */
 
+/**
+ * The runs lists (every page and the status tabs' counts, all under `runsListKey`) and the rows'
+ * details (stuck, chain), so a list re-reads what the action changed instead of waiting for its poll.
+ */
+function invalidateRunsLists(client: QueryClient, namespace: string): Promise<void>[] {
+  return [
+    client.invalidateQueries({ queryKey: runsListKey(namespace) }),
+    client.invalidateQueries({ queryKey: namespaceKey(namespace, "runs-row-details") }),
+  ];
+}
+
 /** After a run command (cancel, terminate, signal, repair, archive, start again): that run and the runs lists. */
 export async function invalidateAfterRunAction(
   client: QueryClient,
@@ -16,11 +27,11 @@ export async function invalidateAfterRunAction(
   await Promise.all([
     client.invalidateQueries({ queryKey: runKey(namespace, target.workflowId, target.runId) }),
     client.invalidateQueries({ queryKey: namespaceKey(namespace, "workflow-runs", target.workflowId) }),
-    client.invalidateQueries({ queryKey: runsListKey(namespace) }),
+    ...invalidateRunsLists(client, namespace),
   ]);
 }
 
-/** After a bulk repair: each repaired run, the runs lists and the attention scan that chose them. */
+/** After a bulk flow (repair, batch cancel/terminate/signal, start again): each run, the runs lists and the attention scan. */
 export async function invalidateAfterBulkRepair(
   client: QueryClient,
   namespace: string,
@@ -28,7 +39,7 @@ export async function invalidateAfterBulkRepair(
 ): Promise<void> {
   await Promise.all([
     ...runs.map((run) => client.invalidateQueries({ queryKey: runKey(namespace, run.workflowId, run.runId) })),
-    client.invalidateQueries({ queryKey: runsListKey(namespace) }),
+    ...invalidateRunsLists(client, namespace),
     client.invalidateQueries({ queryKey: namespaceKey(namespace, "attention-scan") }),
   ]);
 }
