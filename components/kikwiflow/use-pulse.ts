@@ -23,8 +23,9 @@ async function problemOf(response: Response): Promise<string> {
 /**
  * The live pulse of one definition through the console's relay: the latest snapshot (validated on
  * the console server) and the connection state (lib/kikwiflow/pulse-state.ts). fetch rather than
- * EventSource, so a 404 (unknown definition: stop) and a 503 (relay busy: retry) are told apart and
- * their sentences shown; reconnects back off 1 s … 15 s.
+ * EventSource, so a 404 (unknown definition: stop) and a 503 or 429 (relay busy, or this person's
+ * share of relays taken: retry) are told apart and their sentences shown; reconnects back off
+ * 1 s … 15 s, but a relay that ended at the end of its lifetime is reopened at once.
  */
 export function usePulse(definitionId: string): { state: PulseState; snapshot: PulseSnapshot | null } {
   const [state, setState] = useState<PulseState>(INITIAL_PULSE_STATE);
@@ -66,7 +67,9 @@ export function usePulse(definitionId: string): { state: PulseState; snapshot: P
           setSnapshot(JSON.parse(data) as PulseSnapshot);
           apply({ type: "frame", at: Date.now() });
         }
-        reconnect();
+        // A clean end is the relay's lifetime running out (lib/server/kikwiflow-pulse.ts): open the
+        // next one now, still live. Every failure errors the stream instead and lands in the catch.
+        if (!stopped) void connect();
       } catch {
         // Network failure, or the silence rule aborted this connection: try again unless unmounted.
         reconnect();

@@ -2,6 +2,8 @@ import "server-only";
 import type { KikwiflowClient, PulseSnapshot } from "@/lib/kikwiflow";
 import { sseFrame } from "@/lib/kikwiflow/sse";
 import { kikwiflowFailure, kikwiflowJson } from "@/lib/server/kikwiflow";
+import type { InFlightLimiter } from "@/lib/server/person-limits";
+import { personLimiter, tooManyInFlight } from "@/lib/server/person-limits";
 
 /**
  * The live pulse relay behind `GET /api/kikwiflow/definitions/{id}/pulse` (decision 0028): the
@@ -12,7 +14,11 @@ import { kikwiflowFailure, kikwiflowJson } from "@/lib/server/kikwiflow";
  *   answers 404 (StatsSSEQueryController vs StatsQueryController@3b62f35), so the plain snapshot is
  *   read first: it decides the 404, and it is also the first frame, sent without waiting an interval.
  * - Each relay holds an upstream connection and an engine polling loop, so at most
- *   PULSE_RELAY_LIMIT run at once; one more is a 503 with a sentence.
+ *   PULSE_RELAY_LIMIT run at once; one more is a 503 with a sentence. One person holds at most
+ *   their share of them (`perPerson`; more is a 429), so one viewer cannot take every slot.
+ * - A relay lives at most `lifetime`, then ends cleanly; the browser reopens it at once (a clean end
+ *   means "come back", components/kikwiflow/use-pulse.ts), so a slot is never held for good. Every
+ *   other end (upstream gone, a malformed frame) errors the stream, and the browser backs off.
  * - The upstream is aborted when the browser goes (request.signal, or the body being cancelled),
  *   and the slot is released exactly once, whichever way the relay ends.
  */
@@ -43,6 +49,26 @@ function busy(): Response {
   );
 }
 
+/** When a relay ends, as a timer: `schedule(end)` arms it and returns how to disarm it. */
+export type RelayLifetime = (end: () => void) => () => void;
+
+export function lifetimeOf(ms: number): RelayLifetime {
+  return (end) => {
+    const timer = setTimeout(end, ms);
+    return () => clearTimeout(timer);
+  };
+}
+
+export interface RelayOptions {
+  /** Whose relay this is (lib/server/person-limits.ts personKey). */
+  person: string;
+  /** Relays one person may hold at once. */
+  perPerson: number;
+  lifetime: RelayLifetime;
+  /** Tests pass their own; the console's shared one otherwise. */
+  limiter?: InFlightLimiter;
+}
+
 /**
  * Takes the request itself, not only its signal: a Request's signal follows the one it was built with
  * through a weak reference, so once nothing holds the Request (the handler has returned its
@@ -55,19 +81,28 @@ export async function relayPulse(
   definitionId: string,
   request: Request,
   host: string,
+  options: RelayOptions,
 ): Promise<Response> {
   const signal = request.signal;
-  if (active >= PULSE_RELAY_LIMIT) return busy();
+  const share = await (options.limiter ?? personLimiter()).acquire("pulse", options.person, options.perPerson);
+  if (share === null) return tooManyInFlight("pulse", options.perPerson);
+  if (active >= PULSE_RELAY_LIMIT) {
+    share.release();
+    return busy();
+  }
   active++;
   let released = false;
+  const upstream = new AbortController();
+  const abort = () => upstream.abort();
+  let disarm = () => {};
   const release = () => {
     if (!released) {
       released = true;
       active--;
+      share.release();
+      disarm();
     }
   };
-  const upstream = new AbortController();
-  const abort = () => upstream.abort();
   signal.addEventListener("abort", abort, { once: true });
   let first: PulseSnapshot;
   try {
@@ -78,7 +113,12 @@ export async function relayPulse(
     return kikwiflowFailure(error, host, "definition");
   }
   const encoder = new TextEncoder();
+  let expired = false;
   const pump = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    disarm = options.lifetime(() => {
+      expired = true;
+      upstream.abort();
+    });
     try {
       controller.enqueue(encoder.encode(sseFrame(first)));
       for await (const snapshot of client.pulseStream(definitionId, { signal: upstream.signal })) {
@@ -87,13 +127,15 @@ export async function relayPulse(
         if (upstream.signal.aborted) break;
         controller.enqueue(encoder.encode(sseFrame(snapshot)));
       }
+      if (!expired) throw new Error("the engine ended the pulse stream");
       controller.close();
-    } catch {
-      // Upstream gone, a malformed frame or the browser left: end the stream; the browser's state
-      // machine shows "reconnecting" and opens a new relay.
+    } catch (error) {
+      // Upstream gone, a malformed frame or the browser left: error the stream, so the browser's
+      // state machine shows "reconnecting" and backs off; only the lifetime's end is a clean close.
       upstream.abort();
       try {
-        controller.close();
+        if (expired) controller.close();
+        else controller.error(error);
       } catch {
         // Already cancelled by the browser.
       }

@@ -1,11 +1,13 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
 import { getKikwiflowClient, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
-import { relayPulse } from "@/lib/server/kikwiflow-pulse";
+import { lifetimeOf, relayPulse } from "@/lib/server/kikwiflow-pulse";
+import { personKey } from "@/lib/server/person-limits";
 
 /**
  * `GET /api/kikwiflow/definitions/{id}/pulse`: the engine's pulse for one definition as
- * text/event-stream, one validated KKFProcessStats per `data:` frame (lib/server/kikwiflow-pulse.ts).
+ * text/event-stream, one validated KKFProcessStats per `data:` frame (lib/server/kikwiflow-pulse.ts),
+ * at most BREAKWATER_PULSE_RELAYS_PER_PERSON per person, each for BREAKWATER_PULSE_MAX_MINUTES.
  */
 export const dynamic = "force-dynamic";
 
@@ -14,5 +16,9 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const client = getKikwiflowClient(config);
   if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
   const { id } = await params;
-  return relayPulse(client, id, request, config.kikwiflow.host);
+  return relayPulse(client, id, request, config.kikwiflow.host, {
+    person: personKey(config, request.headers),
+    perPerson: config.personLimits.pulseRelays,
+    lifetime: lifetimeOf(config.personLimits.pulseLifetimeMs),
+  });
 }
