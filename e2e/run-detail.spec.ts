@@ -322,7 +322,9 @@ test.describe("run detail", () => {
   test("an unknown workflow says so, and ids render as text", async ({ page }) => {
     // Literal, valid-looking escapes in the id: decoding it twice would turn `%2F` into `/`.
     const hostile = "<img src=x onerror=alert(1)>/a%2Fb%41 ✓";
-    await page.goto(`/workflows/${encodeURIComponent(hostile)}`);
+    const response = await page.goto(`/workflows/${encodeURIComponent(hostile)}`);
+    // A missing workflow is a 404 to the browser, crawlers and scripts, not a 200 page that says so.
+    expect(response?.status()).toBe(404);
     const error = page.getByTestId("dw-error");
     await expect(error).toBeVisible();
     await expect(error).toHaveAttribute("data-reason", /instance_not_found|run_not_found|route_not_found|not_found/);
@@ -336,11 +338,64 @@ test.describe("run detail", () => {
 
   test("a 3,000-character id keeps the not-found message on screen, with a way back", async ({ page }) => {
     const long = "x".repeat(3_000);
-    await page.goto(`/namespaces/default/workflows/${long}`);
+    const response = await page.goto(`/namespaces/default/workflows/${long}`);
+    expect(response?.status()).toBe(404);
     const error = page.getByTestId("dw-error");
     await expect(error).toBeInViewport();
     await expect(page.getByRole("heading", { level: 1 })).toHaveAttribute("title", long);
     await page.getByRole("link", { name: "Back to the runs list" }).click();
     await expect(page).toHaveURL("/namespaces/default/runs");
+  });
+
+  test("an unknown run of a known workflow answers 404 with the not-found state", async ({ page }) => {
+    await e2eScenarios();
+    const response = await page.goto(runPath(SCENARIO_IDS.retried, "no-such-run"));
+    expect(response?.status()).toBe(404);
+    await expect(page.getByTestId("dw-error")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to the runs list" })).toBeVisible();
+  });
+
+  test("the run's tabs are in the first screen, and no export jargon is shown", async ({ page }) => {
+    const runs = await e2eScenarios();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(runPath(SCENARIO_IDS.declined, runs.declined));
+    await expect(page.getByTestId("exceptions-table")).toHaveAttribute("data-complete", "true", { timeout: 30_000 });
+    await expect(page.getByRole("tablist", { name: "Run views" })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByTestId("exception-row").first()).toBeVisible();
+    await expect(page.getByText(/only the export has|in the export only/i)).toHaveCount(0);
+  });
+
+  test("the run tabs follow the WAI-ARIA tabs pattern: arrows, Home and End move and select", async ({ page }) => {
+    const runs = await e2eScenarios();
+    await page.goto(runPath(SCENARIO_IDS.retried, runs.retried));
+    const tabs = page.getByRole("tablist", { name: "Run views" }).getByRole("tab");
+    const timeline = tabs.filter({ hasText: "Timeline" });
+    await expect(timeline).toHaveAttribute("aria-selected", "true");
+    await expect(timeline).toHaveAttribute("tabindex", "0");
+    await expect(tabs.filter({ hasText: "Activities" })).toHaveAttribute("tabindex", "-1");
+    // The tabs control the one panel, which names the selected tab as its label.
+    await expect(timeline).toHaveAttribute("aria-controls", "run-tab-panel");
+    await expect(page.getByRole("tabpanel")).toHaveAttribute("aria-labelledby", "run-tab-timeline");
+
+    await timeline.focus();
+    await page.keyboard.press("ArrowRight");
+    const activities = tabs.filter({ hasText: "Activities" });
+    await expect(activities).toBeFocused();
+    await expect(activities).toHaveAttribute("aria-selected", "true");
+    await expect(page).toHaveURL(/view=activities/);
+    await expect(page.getByTestId("ledger-activity").first()).toBeVisible();
+
+    await page.keyboard.press("End");
+    const last = tabs.last();
+    await expect(last).toBeFocused();
+    await expect(last).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("ArrowRight");
+    await expect(timeline).toBeFocused();
+    await page.keyboard.press("ArrowLeft");
+    await expect(last).toBeFocused();
+    await page.keyboard.press("Home");
+    await expect(timeline).toBeFocused();
+    await expect(timeline).toHaveAttribute("aria-selected", "true");
+    await expect(page).not.toHaveURL(/view=/);
   });
 });

@@ -157,14 +157,12 @@ const ExceptionRows = memo(function ExceptionRows({
 });
 
 /**
- * Exceptions shown before "Show 50 more": as many as debug's `recent_failures` has (the server's
- * FAILURE_LIMIT, durable-workflow/server@11d35b7 app/Support/WorkflowRunDiagnostics.php), which are
- * the rows until the history is read. The complete rows then replace them without the table growing:
- * with a first page of 50, a run with hundreds of failures pushed the tabs below it down by
- * ≈ 1,300 px as its read ended (under an operator who had opened one), and kept them ≈ 2,800 px
- * down the page.
+ * Exceptions shown before "Show 50 more": three, so the run's tabs stay in a 1440×900 window's first
+ * screen under them (issue 37). The complete rows replace debug's `recent_failures` when the history
+ * is read without the table growing: a table that grew as the read ended pushed the tabs down
+ * under an operator who had opened one.
  */
-export const EXCEPTIONS_FIRST_ROWS = 10;
+export const EXCEPTIONS_FIRST_ROWS = 3;
 
 /**
  * The Waterline v2 Exceptions table: Activity, Type, Category (`failure_category` or `-`, with a

@@ -1,4 +1,5 @@
 import { Suspense } from "react";
+import { notFound } from "next/navigation";
 import Link from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import type { RunPageData } from "@/lib/queries/run";
@@ -16,6 +17,9 @@ import { runsListHref } from "@/lib/routes/route-for";
  * streaming; a slower server gets the streamed page (title and "Loading…" first) as before.
  */
 const RUN_HEADER_WAIT_MS = 250;
+
+/** Server answers that mean the address names nothing: the page answers 404. */
+const NOT_FOUND_REASONS = new Set<string>(["instance_not_found", "run_not_found"]);
 
 /** The promise's value if it settles within `ms`, else null (the promise goes on). */
 async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | null> {
@@ -73,6 +77,9 @@ async function RunDetailContent({
   loaded: Promise<RunPageData> | RunPageData;
 }) {
   const [{ describe, debug, error, latest }, t] = await Promise.all([loaded, getTranslations("run")]);
+  // An unknown id is a 404 (the run routes' not-found.tsx draws it). Known within RUN_HEADER_WAIT_MS,
+  // the status goes out with the page; a later answer has streamed a 200 already, and the same state shows.
+  if (!describe && error && NOT_FOUND_REASONS.has(error.reason)) notFound();
   if (!describe) {
     return (
       <div className="space-y-4">

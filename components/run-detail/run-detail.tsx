@@ -12,7 +12,7 @@ import { livenessLabel } from "@/lib/views/liveness";
 import { DwErrorState } from "@/components/ui/dw-error-state";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
-import { earlyTabProps, useEarlyTab } from "@/components/hooks/use-early-tab";
+import { useEarlyTab } from "@/components/hooks/use-early-tab";
 import { useTicker } from "@/components/hooks/use-time-format";
 import { useRunView, useRunViewData } from "@/components/run-detail/use-run-view";
 import { RunViewProgress } from "@/components/run-detail/run-view-progress";
@@ -27,7 +27,7 @@ import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/run-detail/section";
 import type { RunView, RunViewState, WrittenViewState } from "@/components/run-detail/run-detail-url-state";
 import { RUN_VIEWS, currentViewState, writeViewState } from "@/components/run-detail/run-detail-url-state";
-import { Button } from "@/components/ui/button";
+import { RunTabPanel, RunTabs } from "@/components/run-detail/run-tabs";
 
 const NO_RUNS: readonly RunListItem[] = [];
 
@@ -307,30 +307,14 @@ export function RunDetail({
         />
       ) : null}
       <ExceptionsTable rows={exceptions} complete={snapshot !== null} reading={view.status === "reading"} />
-      <Latest view={view} initial={initialLatest} total={eventCount ?? null} />
+      {/* The tabs come right after the exceptions, so they are in a 1440×900 window's first screen. */}
       <Section
         title={t(`views.${state.view}`)}
-        actions={
-          <div role="tablist" aria-label={t("viewsLabel")} className="flex flex-wrap gap-1">
-            {RUN_VIEWS.map((view) => (
-              <Button
-                key={view}
-                variant="ghost"
-                size="xs"
-                role="tab"
-                aria-selected={state.view === view}
-                pressed={state.view === view}
-                onClick={() => update({ view })}
-                {...earlyTabProps(view)}
-              >
-                {t(`views.${view}`)}
-              </Button>
-            ))}
-          </div>
-        }
+        actions={<RunTabs selected={state.view} onSelect={(v) => update({ view: v })} />}
       >
-        {panel[shownView]()}
+        <RunTabPanel view={shownView}>{panel[shownView]()}</RunTabPanel>
       </Section>
+      <Latest view={view} initial={initialLatest} total={eventCount ?? null} />
     </div>
   );
 }

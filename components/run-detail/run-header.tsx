@@ -48,24 +48,16 @@ function JsonBlock({ label, value, testId }: { label: string; value: unknown; te
 
 /**
  * The history's event count from debug (`execution.last_event.sequence`: sequences are contiguous
- * from 1, docs/research/issue-14-real-server-facts.md §2). Size, budget pressure and fan-out are in
- * the export's summary only, which the run page no longer reads: it says so instead.
+ * from 1, docs/research/issue-14-real-server-facts.md §2). Size and budget pressure are in the export
+ * only, which the "Download history export" button beside the title gets: nothing more is said here.
  */
 function HistoryCount({ events }: { events: number | null }) {
   const t = useTranslations("run.header");
+  if (events === null) return "–";
   return (
-    <>
-      {events !== null ? (
-        <span className="block text-xs" data-testid="history-event-count">
-          {t("historyEvents", { events })}
-        </span>
-      ) : (
-        "–"
-      )}
-      <span className="block text-xs text-fg-muted" data-testid="history-budget-unavailable">
-        {t("historyExportOnly")}
-      </span>
-    </>
+    <span className="block text-xs" data-testid="history-event-count">
+      {t("historyEvents", { events })}
+    </span>
   );
 }
 

@@ -5,8 +5,8 @@ import type { RunViewData } from "@/lib/queries/run-view";
 import { Button } from "@/components/ui/button";
 
 /**
- * How far the run's history has been read ("12,000 of 50,000 events read"), the failure with a
- * retry, and which fields these views lack because only the export has them.
+ * How far the run's history has been read ("12,000 of 50,000 events read"), and the failure with a
+ * retry. The tabs that show export-only sections fetch them when opened and say so there.
  */
 export function RunViewProgress({
   data,
@@ -29,7 +29,6 @@ export function RunViewProgress({
         : total === null
           ? t("readingUnknown", { read: data.read })
           : t("reading", { read: data.read, total });
-  const exportOnly = data.meta?.exportOnly ?? [];
   return (
     <div
       data-testid="run-view-progress"
@@ -50,11 +49,6 @@ export function RunViewProgress({
       ) : null}
       {data.tailError ? (
         <span className="text-xs text-warn">{t("tailError", { message: data.tailError.message })}</span>
-      ) : null}
-      {exportOnly.length > 0 ? (
-        <span className="text-xs text-fg-muted" data-testid="run-view-export-only">
-          {t("exportOnly", { fields: exportOnly.join(", ") })}
-        </span>
       ) : null}
     </div>
   );
