@@ -55,6 +55,10 @@ test.describe("continue-as-new chain", () => {
     }
     await expect(chainList.nth(CHAIN_RUNS - 1)).toContainText("viewing");
     await expect(chainList.nth(CHAIN_RUNS - 1)).toContainText("completed");
+    // The link to the run before is named for what it is, in words: not a "parent" with a raw tag.
+    await expect(page.getByTestId("link-continuedFrom")).toContainText(runIds[1]!);
+    await expect(page.getByTestId("link-continuedFrom")).toContainText("Continued from");
+    await expect(page.getByTestId("relationships")).not.toContainText("continue_as_new");
 
     await page.getByTestId("previous-run").click();
     await expect(page).toHaveURL(urlOf(CHAIN_ID, runIds[1]!));

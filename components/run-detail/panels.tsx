@@ -13,6 +13,8 @@ import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted } from "@/components/run-detail/section";
 import type { DerivedWait } from "@/lib/views/run-derivation";
+import type { RunLinkGroupKind, RunLinkItem } from "@/lib/views/run-links";
+import { runLinkGroups } from "@/lib/views/run-links";
 
 function text(value: unknown): string {
   if (value === null || value === undefined || value === "") return "–";
@@ -262,7 +264,7 @@ export function CommandsPanel({ commands }: { commands: readonly Command[] }) {
   );
 }
 
-/** Continue-as-new chain (every run of the workflow) and parent/child links. */
+/** Continue-as-new chain (every run of the workflow) and the links: continued from/as, parent and children. */
 export function RelationshipsPanel({
   namespace,
   workflowId,
@@ -282,8 +284,6 @@ export function RelationshipsPanel({
 }) {
   const t = useTranslations("run.relationships");
   const time = useTimeFormat();
-  const parents = links?.parents ?? [];
-  const children = links?.children ?? [];
   return (
     <div className="space-y-4" data-testid="relationships">
       <div>
@@ -316,41 +316,51 @@ export function RelationshipsPanel({
         )}
       </div>
       {linksPending ??
-        [
-          { title: t("parents"), items: parents, side: "parent" as const },
-          { title: t("children"), items: children, side: "child" as const },
-        ].map(({ title, items, side }) => (
-          <div key={side}>
-            <h3 className="mb-1 text-xs font-semibold text-fg-muted uppercase">{title}</h3>
-            {items.length === 0 ? (
-              <Muted>{t("none")}</Muted>
-            ) : (
-              <ul className="space-y-1 text-sm">
-                {items.map((link, index) => {
-                  const id = side === "parent" ? link.parent_workflow_instance_id : link.child_workflow_instance_id;
-                  const linkedRun = side === "parent" ? link.parent_workflow_run_id : link.child_workflow_run_id;
-                  return (
-                    <li key={link.id ?? index} className="flex flex-wrap items-center gap-2">
-                      <span className="text-xs text-fg-muted">{text(link.type)}</span>
-                      {id ? (
-                        <Link
-                          href={linkedRun ? runHref(namespace, id, linkedRun) : workflowHref(namespace, id)}
-                          className="font-mono text-accent hover:underline"
-                        >
-                          {id}
-                        </Link>
-                      ) : (
-                        "–"
-                      )}
-                      {link.workflow_type ? <span>{link.workflow_type}</span> : null}
-                      {link.status ? <StatusBadge status={link.status} /> : null}
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-          </div>
+        runLinkGroups(links ?? {}).map(({ kind, items }) => (
+          <LinkGroup key={kind} kind={kind} items={items} namespace={namespace} />
         ))}
+    </div>
+  );
+}
+
+/** One group of linked runs (continued from, parent, continued as, children), each a link to its run. */
+function LinkGroup({ kind, items, namespace }: { kind: RunLinkGroupKind; items: RunLinkItem[]; namespace: string }) {
+  const t = useTranslations("run.relationships");
+  return (
+    <div data-testid={`link-${kind}`}>
+      <h3 className="mb-1 text-xs font-semibold text-fg-muted uppercase">{t(`groups.${kind}`)}</h3>
+      {items.length === 0 ? (
+        <Muted>{t("none")}</Muted>
+      ) : (
+        <ul className="space-y-1 text-sm">
+          {items.map((link) => (
+            <li key={link.key} className="flex flex-wrap items-center gap-2">
+              {link.workflowId ? (
+                <Link
+                  href={
+                    link.runId
+                      ? runHref(namespace, link.workflowId, link.runId)
+                      : workflowHref(namespace, link.workflowId)
+                  }
+                  className="font-mono text-accent hover:underline"
+                >
+                  {link.runId && (kind === "continuedFrom" || kind === "continuedAs") ? link.runId : link.workflowId}
+                </Link>
+              ) : (
+                "–"
+              )}
+              {link.workflowType ? <span>{link.workflowType}</span> : null}
+              {link.status ? <StatusBadge status={link.status} /> : null}
+              {/* A link kind the console has no words for stays the server's code. */}
+              {link.unknownType ? (
+                <span className="text-xs text-fg-muted" data-code="">
+                  {link.unknownType}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
