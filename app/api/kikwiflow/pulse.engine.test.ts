@@ -28,10 +28,11 @@ withKikwiflowHost(async ({ host, kiki }) => {
   process.env.KIKWIFLOW_URL = host.baseUrl;
   process.env.DW_TOKEN = "adm-token";
   ({ GET: pulse } = await import("@/app/api/kikwiflow/definitions/[id]/pulse/route"));
-  relay = await import("@/lib/server/kikwiflow-pulse");
+  const relayModule = await import("@/lib/server/kikwiflow-pulse");
+  relay = relayModule;
   client = (await import("@/lib/server/kikwiflow")).getKikwiflowClient()!;
-  active = relay.activePulseRelays;
-  limit = relay.PULSE_RELAY_LIMIT;
+  active = relayModule.activePulseRelays;
+  limit = relayModule.PULSE_RELAY_LIMIT;
   fatalId = (await kiki.getProcessDefinitionByKey("kiki-fatal")).id;
 });
 
