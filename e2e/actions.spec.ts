@@ -86,7 +86,19 @@ test("cancel with a reason is confirmed and the reason is in the run's history",
   await page.goto(runPath(workflowId, runId));
   const cancel = page.getByTestId("run-actions").locator('button[data-action="cancel"]');
   await expect(cancel).toBeEnabled({ timeout: 20_000 });
+  // Terminate is the destructive one and is drawn so; Cancel is an ordinary action.
+  const terminate = page.getByTestId("run-actions").locator('button[data-action="terminate"]');
+  await expect(terminate).toHaveClass(/\bbg-bad\b/);
+  await expect(cancel).not.toHaveClass(/\bbg-bad\b/);
+  // Terminate sends nothing without a reason.
+  await terminate.click();
+  await expect(page.getByTestId("action-dialog")).toContainText("This is the destructive stop");
+  await page.getByTestId("action-submit").click();
+  await expect(page.getByTestId("action-dialog").getByRole("alert")).toContainText("Give a reason");
+  await page.getByTestId("action-dialog").getByRole("button", { name: "Close" }).click();
   await cancel.click();
+  await expect(page.getByTestId("action-dialog")).toContainText("the ordinary way to stop a run");
+  await expect(page.getByTestId("action-submit")).not.toHaveClass(/\bbg-bad\b/);
 
   // A reason is required: the dialog says so instead of sending.
   await page.getByTestId("action-submit").click();
@@ -113,6 +125,8 @@ test("cancel with a reason is confirmed and the reason is in the run's history",
     "data-status",
     "done",
   );
+  // The header says so, from the server's describe.
+  await expect(page.getByTestId("run-archived")).toBeVisible({ timeout: 15_000 });
 
   const again = page.getByTestId("run-actions").locator('button[data-action="startAgain"]');
   await expect(again).toBeEnabled();

@@ -11,6 +11,7 @@ import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { LivenessView } from "@/lib/views/liveness";
+import { archiveState } from "@/lib/views/run-archive";
 import { runExportHref, runHref } from "@/lib/routes/route-for";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
@@ -100,6 +101,8 @@ export const RunHeader = memo(function RunHeader({
   const durationMs = time.between(describe.started_at, describe.closed_at);
   const previousRun = runs.find((run) => run.run_number === describe.run_number - 1);
   const nextRun = runs.find((run) => run.run_number === describe.run_number + 1);
+  // After Archive the header says so, from describe (its archived fields, else can_archive).
+  const archived = archiveState(describe);
 
   return (
     <section aria-label={t("title")} className="rounded-lg border border-line bg-panel p-4" data-testid="run-header">
@@ -124,6 +127,16 @@ export const RunHeader = memo(function RunHeader({
             ) : (
               <span className="text-sm text-fg-muted">{describe.closed_reason}</span>
             )}
+          </span>
+        ) : null}
+        {archived ? (
+          <span className="inline-flex flex-wrap items-center gap-1" data-testid="run-archived">
+            <Pill tone="neutral">{t("archived")}</Pill>
+            {archived.at || archived.reason ? (
+              <span className="text-xs text-fg-muted" data-testid="run-archived-detail">
+                {[archived.at ? time.dateTime(archived.at) : null, archived.reason].filter(Boolean).join(" · ")}
+              </span>
+            ) : null}
           </span>
         ) : null}
         {liveness.stuck ? (

@@ -23,7 +23,8 @@ describe("form descriptors", () => {
       signal: ["signalName", "signalInput"],
       startAgain: ["newWorkflowId"],
     });
-    expect(ACTIONS.filter((action) => RUN_ACTION_FORMS[action].danger)).toEqual(["cancel", "terminate"]);
+    // Terminate is the destructive one; Cancel is the ordinary way to stop a run and must not look like it.
+    expect(ACTIONS.filter((action) => RUN_ACTION_FORMS[action].danger)).toEqual(["terminate"]);
   });
 
   it("start with a valid id suggestion for start again", () => {

@@ -55,9 +55,10 @@ function problem(field: FieldName, what: FormProblem): { ok: false; field: Field
   return { ok: false, field, problem: what };
 }
 
-function withReason<A extends "cancel" | "terminate">(action: A): RunActionForm<A> {
+/** A reason is required for both: an empty one is refused before anything is sent. */
+function withReason<A extends "cancel" | "terminate">(action: A, danger: boolean): RunActionForm<A> {
   return {
-    danger: true,
+    danger,
     fields: [REASON],
     toRequest: (values, target) => {
       const reason = values.reason.trim();
@@ -73,8 +74,9 @@ export const RUN_ACTION_FORMS: { readonly [A in RunActionName]: RunActionForm<A>
     fields: [],
     toRequest: (_values, target) => ({ ok: true, request: { action: "repair", ...target } }),
   },
-  cancel: withReason("cancel"),
-  terminate: withReason("terminate"),
+  // Cancel is the ordinary stop; terminate the forced one, so only it reads as dangerous.
+  cancel: withReason("cancel", false),
+  terminate: withReason("terminate", true),
   archive: {
     danger: false,
     fields: [{ ...REASON, label: "reasonOptional" }],

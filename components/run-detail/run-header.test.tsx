@@ -1,0 +1,62 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+import { NextIntlClientProvider } from "next-intl";
+import en from "@/messages/en.json";
+import { realFixture } from "@/contracts/fixtures/load";
+import { SCHEMA_DECODERS } from "@/lib/dw/client";
+import type { RunDescription } from "@/lib/dw/schemas-workflows";
+import { livenessLabel } from "@/lib/views/liveness";
+import { RunHeader } from "@/components/run-detail/run-header";
+
+afterEach(cleanup);
+
+function closedRun(change: (run: RunDescription) => RunDescription): RunDescription {
+  const result = SCHEMA_DECODERS.runDescription(realFixture("2026-08", "describe"));
+  if (!result.ok) throw new Error(result.message);
+  return change(result.value);
+}
+
+function renderHeader(run: RunDescription) {
+  return render(
+    <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+      <RunHeader
+        namespace="default"
+        describe={run}
+        debug={null}
+        eventCount={8}
+        liveness={livenessLabel(null)}
+        runs={[]}
+      />
+    </NextIntlClientProvider>,
+  );
+}
+
+describe("run header archive state", () => {
+  it("shows an archived run as archived, with the server's time and reason", () => {
+    renderHeader(
+      closedRun((run) => ({
+        ...run,
+        archived_at: "2026-12-07T10:15:00Z",
+        archive_reason: "kept for the audit",
+        actions: { ...run.actions, can_archive: false },
+      })),
+    );
+    const archived = screen.getByTestId("run-archived");
+    expect(archived.textContent).toContain("archived");
+    expect(screen.getByTestId("run-archived-detail").textContent).toBe(
+      "Dec 7, 2026, 10:15:00 UTC · kept for the audit",
+    );
+  });
+
+  it("shows a closed run the server no longer offers to archive as archived, without a time", () => {
+    renderHeader(closedRun((run) => ({ ...run, actions: { ...run.actions, can_archive: false } })));
+    expect(screen.getByTestId("run-archived").textContent).toContain("archived");
+    expect(screen.queryByTestId("run-archived-detail")).toBeNull();
+  });
+
+  it("says nothing for a closed run that can still be archived", () => {
+    renderHeader(closedRun((run) => run));
+    expect(screen.queryByTestId("run-archived")).toBeNull();
+  });
+});
