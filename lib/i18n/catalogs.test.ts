@@ -214,6 +214,86 @@ describe.each(Object.entries(CATALOGS))("the %s catalog", (locale, catalog) => {
   });
 });
 
+/**
+ * Arguments that hold a number although no message of the catalog formats them as one: counts the
+ * screens pass as plain `{name}`. An argument formatted as `number` or used in a `plural` anywhere
+ * is numeric without being listed here.
+ */
+const COUNT_ARGUMENTS = new Set([
+  ...["count", "n", "total", "limit", "read", "listed", "toRead", "scanned", "sample", "shown", "hidden", "used"],
+  ...["max", "reads", "sends", "sent", "accepted", "rejected", "errors", "dispatched", "notNeeded", "checks"],
+  ...["completed", "failed", "open", "other", "stuck", "closed", "done", "pending", "processed", "enforced"],
+  ...["skipped", "ready", "leased", "expired", "active", "stale", "running", "unhealthy", "retrying"],
+  ...["attempts", "repairs", "executions", "retries", "pageSize", "concurrency", "seconds", "minutes"],
+]);
+
+/**
+ * Countable nouns of the console's English: a count written next to one of them needs a plural
+ * ("1 activities retrying"). Unit symbols (s, ms, min, MB) are not nouns and never change.
+ */
+const COUNTED_NOUNS = new Set(
+  [
+    ...["run", "task", "attempt", "event", "check", "second", "minute", "command", "repair", "execution"],
+    ...["instance", "lease", "lane", "sample", "group", "request", "start", "page", "worker", "failure", "row"],
+  ].flatMap((noun) => [noun, `${noun}s`]),
+);
+for (const irregular of ["activity", "activities", "match", "matches", "retry", "retries"])
+  COUNTED_NOUNS.add(irregular);
+
+/** Words after which a noun is no longer the one the number counts. */
+const NOT_COUNTED_AFTER = new Set(["a", "an", "the", "per", "each", "every", "of", "to"]);
+
+function numericArguments(catalog: Map<string, string>): Set<string> {
+  const numeric = new Set(COUNT_ARGUMENTS);
+  const visit = (elements: MessageFormatElement[]) => {
+    for (const element of elements) {
+      if (element.type === TYPE.number || element.type === TYPE.plural) numeric.add(element.value);
+      if (element.type === TYPE.select || element.type === TYPE.plural)
+        for (const option of Object.values(element.options)) visit(option.value);
+      if (element.type === TYPE.tag) visit(element.children);
+    }
+  };
+  for (const message of catalog.values()) visit(parse(message));
+  return numeric;
+}
+
+/**
+ * The numeric arguments a message writes as a bare number before a counted noun: the up to three
+ * words after it, up to the next argument or punctuation, hold one ("{count} open runs read").
+ */
+function unpluralisedCounts(message: string, numeric: Set<string>): string[] {
+  const found: string[] = [];
+  const visit = (elements: MessageFormatElement[]) => {
+    elements.forEach((element, index) => {
+      if (element.type === TYPE.select || element.type === TYPE.plural)
+        for (const option of Object.values(element.options)) visit(option.value);
+      if (element.type === TYPE.tag) visit(element.children);
+      if ((element.type !== TYPE.argument && element.type !== TYPE.number) || !numeric.has(element.value)) return;
+      const next = elements[index + 1];
+      if (next?.type !== TYPE.literal) return;
+      const clause = next.value.split(/[,.;:()·—–/]/)[0] ?? "";
+      const words = clause.toLowerCase().match(/\p{L}+/gu) ?? [];
+      // "… dispatched a task", "… per page", "… to repair": the noun is not what the number counts.
+      const stop = words.findIndex((word) => NOT_COUNTED_AFTER.has(word));
+      const noun = words.slice(0, Math.min(3, stop < 0 ? 3 : stop)).find((word) => COUNTED_NOUNS.has(word));
+      if (noun) found.push(`{${element.value}} ${noun}`);
+    });
+  };
+  visit(parse(message));
+  return found;
+}
+
+describe("counts in the English catalog", () => {
+  it("are written with a plural wherever a noun follows them", () => {
+    const numeric = numericArguments(english);
+    const bare = [...english]
+      .map(([key, message]) => [key, unpluralisedCounts(message, numeric)] as const)
+      .filter(([, counts]) => counts.length > 0)
+      .map(([key, counts]) => `${key}: ${counts.join(", ")}`);
+    expect(bare).toEqual([]);
+  });
+});
+
 describe("the catalog checks themselves", () => {
   it("see an argument renamed, retyped or dropped inside a plural", () => {
     const source = shapeOf("{count, plural, one {# run of {total}} other {# runs of {total}}}");
@@ -234,6 +314,17 @@ describe("the catalog checks themselves", () => {
     expect(wordsOf("{count} s · {text}")).toEqual([]);
     expect(wordsOf("Worker {name} is stale")).toEqual(["worker", "is", "stale"]);
     expect(wordsOf("{count, plural, one {# run} other {# runs}}")).toEqual(["run", "runs"]);
+  });
+
+  it("see a count written before a noun without a plural, and nothing in a plural or before a unit", () => {
+    const numeric = new Set(["count", "seconds", "attempt"]);
+    expect(unpluralisedCounts("{count} activities retrying", numeric)).toEqual(["{count} activities"]);
+    expect(unpluralisedCounts("Updated: {count} open runs read", numeric)).toEqual(["{count} runs"]);
+    expect(unpluralisedCounts("{count, plural, one {# activity} other {# activities}} retrying", numeric)).toEqual([]);
+    expect(unpluralisedCounts("Retry {attempt} after {seconds} s backoff", numeric)).toEqual([]);
+    expect(unpluralisedCounts("and {count} more in this group", numeric)).toEqual([]);
+    expect(unpluralisedCounts("oldest ready {type} task", numeric)).toEqual([]);
+    expect(unpluralisedCounts("({count} dispatched a task, {count} per page, {count} to repair)", numeric)).toEqual([]);
   });
 
   it("knows each language's plural categories (French has many, Japanese only other)", () => {

@@ -146,8 +146,8 @@ describe("timelineList", () => {
     expect(messageText(repair?.summary)).toBe("Repair recreated activity task.");
 
     const texts = timelineList(activityTimeout.history_events).map((row) => messageText(row.summary));
-    expect(texts).toContain("Scheduled timer for 60 seconds.");
-    expect(texts).toContain("Timer fired after 60 seconds.");
+    expect(texts).toContain("Scheduled timer for 60 s.");
+    expect(texts).toContain("Timer fired after 60 s.");
     expect(texts).toContain("Child workflow billing.compute-tax completed.");
     // One period, although both the template and the engine's message end with one.
     expect(texts).toContain(
