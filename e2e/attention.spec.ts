@@ -29,7 +29,17 @@ test("bulk repair of a group shows the plan, the progress and the outcome", asyn
     /^\/namespaces\/default\/workflows\/ops-inbox-/,
   );
   await expect(group).toContainText("Timer");
-  await expect(page.getByTestId("scan-partial")).toContainText("Partial view");
+  // No server jargon: what the operator can do about runs the scan has not seen yet.
+  await expect(page.getByTestId("scan-partial")).toHaveText(
+    "A run that gets stuck after this scan shows up on the next one; press Scan again to look now.",
+  );
+  // The navigation's badge and the page count the same runs, from the same read (issue 37).
+  const serverCount = page.getByTestId("attention-server-count");
+  await expect(serverCount).toHaveAttribute("data-count", /^[1-9]\d*$/);
+  const counted = await serverCount.getAttribute("data-count");
+  await expect(page.getByTestId("nav-attention-count")).toHaveText(new RegExp(`^${counted}\\b`));
+  await expect(serverCount).toContainText(`The server counts ${counted} runs that need an operator`);
+  expect(Number(await serverCount.getAttribute("data-found"))).toBeGreaterThanOrEqual(3);
   await snapBothThemes(page, "attention-inbox");
 
   // Slow each repair a little so the progress stage is visible to the test as it is to a person.

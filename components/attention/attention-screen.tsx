@@ -1,13 +1,15 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
-import { useQuery } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import type { FailureGroup, RunRef } from "@/lib/views/failure-groups";
 import { failureGroups } from "@/lib/views/failure-groups";
 import { livenessLabel } from "@/lib/views/liveness";
-import { clusterInfoQuery } from "@/lib/queries/metrics";
+import { operatorMetricsQuery } from "@/lib/queries/metrics";
+import { attentionTally } from "@/lib/views/attention-tally";
+import { useAttentionCount } from "@/components/attention/use-attention-count";
 import { RunRetryForecast } from "@/components/actions/retry-forecast";
 import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
 import { DwErrorState } from "@/components/ui/dw-error-state";
@@ -16,7 +18,7 @@ import { runHref } from "@/lib/routes/route-for";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { EmptyState } from "@/components/ui/empty-state";
 import { BulkRepair } from "@/components/attention/bulk-repair";
-import { runKey, SCAN_CONCURRENCY, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
+import { runKey, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
 import { FailuresDocsLink } from "@/components/ui/failures-docs-link";
@@ -32,7 +34,8 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
   const now = useTicker(10_000);
   const scan = useAttentionScan(namespace);
   const repairRefusal = useBulkRefusal();
-  const cluster = useQuery(clusterInfoQuery(namespace));
+  const counted = useAttentionCount(namespace).count;
+  const queryClient = useQueryClient();
   const [bulkFor, setBulkFor] = useState<{ key: string; title: string; members: RunRef[] } | null>(null);
 
   const data = scan.data;
@@ -41,10 +44,11 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
     () => (data ? failureGroups(data.runs, { now: data.scannedAt, sampleSize: Number.MAX_SAFE_INTEGER }) : []),
     [data],
   );
-  const livenessListing =
-    cluster.data?.capabilities && typeof cluster.data.capabilities === "object"
-      ? (cluster.data.capabilities as Record<string, unknown>).liveness_listing === true
-      : false;
+  const tally = attentionTally(groups, counted);
+  // The server's count is read again as each scan ends, so the two describe the same moment.
+  useEffect(() => {
+    if (data) void queryClient.invalidateQueries({ queryKey: operatorMetricsQuery(namespace).queryKey });
+  }, [data, namespace, queryClient]);
 
   if (scan.isError && !data)
     return <DwErrorState error={toErrorInfo(scan.error)} onRetry={() => void scan.refetch()} />;
@@ -83,9 +87,15 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
             })}
           </p>
         ) : null}
-        {data && !livenessListing ? (
+        {data && tally.counted !== null ? (
+          <p data-testid="attention-server-count" data-count={tally.counted} data-found={tally.found} className="mt-1">
+            {t("serverCount", { count: tally.counted })}
+            {tally.counted > 0 ? ` ${t("serverCountFound", { found: tally.found })}` : ""}
+          </p>
+        ) : null}
+        {data ? (
           <p data-testid="scan-partial" className="mt-1 text-xs text-fg-muted">
-            {t("partial", { limit: SCAN_LIMIT, concurrency: SCAN_CONCURRENCY })}
+            {t("partial")}
             {data.capped ? ` ${t("capped", { limit: SCAN_LIMIT })}` : ""}
             {data.unreadable ? ` ${t("unreadable", { count: data.unreadable })}` : ""}
           </p>
@@ -98,7 +108,11 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
         </div>
       </div>
 
-      {data && groups.length === 0 ? (
+      {data && groups.length === 0 && tally.unlisted > 0 ? (
+        <EmptyState title={t("unlistedTitle", { count: tally.unlisted })}>
+          <p>{t("unlistedBody")}</p>
+        </EmptyState>
+      ) : data && groups.length === 0 ? (
         <EmptyState title={t("emptyTitle")}>
           <p>{t("emptyBody", { count: data.runs.length })}</p>
         </EmptyState>

@@ -1,6 +1,5 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -15,8 +14,7 @@ import {
   WorkersIcon,
 } from "@/components/ui/icons";
 import { usePageNamespace } from "@/components/hooks/use-page-namespace";
-import { attentionCount } from "@/components/metrics/metrics-model";
-import { operatorMetricsQuery } from "@/lib/queries/metrics";
+import { useAttentionCount } from "@/components/attention/use-attention-count";
 import { KIKWIFLOW_HREF, screenHref, screenOf } from "@/lib/routes/route-for";
 import type { Screen } from "@/lib/routes/route-for";
 
@@ -43,7 +41,7 @@ export function PrimaryNav({ lastUsed, kikwiflow = false }: { lastUsed: string; 
   const pathname = usePathname();
   const namespace = usePageNamespace() ?? lastUsed;
   const screen = screenOf(pathname);
-  const waiting = useAttentionCount(namespace);
+  const waiting = useAttentionCount(namespace).count ?? 0;
 
   return (
     // On a phone the items wrap onto a second row rather than scroll out of sight (issue 37: "Failures" was cut off).
@@ -93,16 +91,4 @@ function KikwiflowItem({ active, label }: { active: boolean; label: string }) {
       </Link>
     </li>
   );
-}
-
-/** Refreshed slowly off the Overview; on it, the Overview's own 5 s refresh feeds the same query. */
-const NAV_COUNT_REFRESH_MS = 30_000;
-
-/**
- * How many runs wait for an operator, from the server's operator metrics (its count covers the
- * whole namespace, not a scan). A token that may not read metrics shows no count, not an error.
- */
-function useAttentionCount(namespace: string): number {
-  const metrics = useQuery({ ...operatorMetricsQuery(namespace), refetchInterval: NAV_COUNT_REFRESH_MS });
-  return metrics.data ? attentionCount(metrics.data.operator_metrics) : 0;
 }
