@@ -9,10 +9,14 @@ import { Dialog } from "@/components/ui/dialog";
 export type PassKind = "repair" | "timeouts";
 
 /**
- * A maintenance pass acts on the whole namespace and its report counts what it did without naming
- * runs (the engine's TaskWatchdog report, durable-workflow/workflow@8dc90d6 src/V2/TaskWatchdog.php
- * `run_ids` is only the requested scope), so it is confirmed first, saying so (issue 15: it ran
- * fleet-wide on one click). Work on named runs goes through Attention's bulk repair.
+ * A maintenance pass acts on the whole server, every namespace: the server's repair and
+ * activity-timeout passes read no namespace (durable-workflow/server@11d35b7
+ * app/Http/Controllers/Api/SystemController.php `repairPass`, `activityTimeoutEnforcePass`; the
+ * embedded server's server/http/control-plane/system-routes.ts likewise), as the System panel's
+ * "global, not per namespace" says. Its report counts what it did without naming runs (the engine's
+ * TaskWatchdog report, durable-workflow/workflow@8dc90d6 src/V2/TaskWatchdog.php `run_ids` is only
+ * the requested scope), so it is confirmed first, saying so (issue 15: it ran fleet-wide on one
+ * click). Work on named runs goes through Attention's bulk repair.
  */
 export function ConfirmPassDialog({
   pass,
