@@ -10,7 +10,16 @@ import {
   e2eScenarios,
   startIdleWorkflow,
 } from "./run-scenarios";
-import { OPS_QUEUE, dwPost, runStatus, startRun, stuckRestockRun, waitFor, withOpsWorker } from "./operator-fixtures";
+import {
+  OPS_QUEUE,
+  dwGet,
+  dwPost,
+  runStatus,
+  startRun,
+  stuckRestockRun,
+  waitFor,
+  withOpsWorker,
+} from "./operator-fixtures";
 
 const SCREENSHOTS = "test-results/screenshots";
 // The brief's screenshots of the list at 1440×900, kept outside the test output so they survive a rerun.
@@ -65,6 +74,31 @@ test.describe("runs list", () => {
     // The failed bucket holds failed, cancelled and terminated runs (other specs cancel runs on this server).
     for (const status of await rows.locator("td > span > [data-status]").allTextContents())
       expect(["failed", "cancelled", "terminated"]).toContain(status);
+    // The failed tab says what ended each run: the type the run page shows, and the message.
+    const failure = rows.filter({ hasText: SCENARIO_IDS.declined }).getByTestId("run-failure");
+    await expect(failure).toContainText("PaymentDeclined");
+    await expect(failure).toContainText("Card was declined by the issuer");
+    // Each tab's count is the server's own total (operator_metrics), the failed bucket's being
+    // failed + cancelled + terminated; a reload makes the page read them afresh.
+    await page.reload();
+    const metrics = await dwGet<{ operator_metrics: { runs: Record<string, number> } }>("/system/operator-metrics");
+    const runs = metrics.operator_metrics.runs;
+    const expected = {
+      all: runs.total,
+      running: runs.running,
+      completed: runs.completed,
+      failed: (runs.failed ?? 0) + (runs.cancelled ?? 0) + (runs.terminated ?? 0),
+    };
+    for (const [tab, count] of Object.entries(expected)) {
+      const badge = page.getByTestId(`runs-tab-${tab}`).getByTestId("runs-tab-count");
+      await expect(badge).toHaveAttribute("data-exact", "true");
+      await expect(badge).toHaveAttribute("data-count", String(count));
+    }
+    // Under a search the namespace totals say nothing: only the tab on screen counts its own page.
+    await page.goto(`/runs?status=failed&q=${encodeURIComponent(SCENARIO_IDS.declined)}`);
+    await expect(page.getByTestId("runs-tab-failed").getByTestId("runs-tab-count")).toHaveAttribute("data-count", "1");
+    await expect(page.getByTestId("runs-tab-all").getByTestId("runs-tab-count")).toHaveCount(0);
+    await page.goto("/runs?status=failed");
 
     // The state is the URL: a reload keeps the tab.
     await page.reload();

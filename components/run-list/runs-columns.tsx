@@ -126,6 +126,23 @@ function Age({ value, now }: { value: string | null; now: number }) {
   );
 }
 
+/** What ended a failed run: the exception type the run page shows, and its message (server text). */
+function FailureCell({ failure }: { failure: RunRowDetail["failure"] }) {
+  if (!failure) return <span>–</span>;
+  return (
+    <span className="flex max-w-[16rem] flex-col items-start gap-0.5" data-testid="run-failure">
+      <span className="block max-w-full truncate font-mono text-xs" title={failure.type ?? undefined}>
+        {failure.type ?? "–"}
+      </span>
+      {failure.message ? (
+        <span className="block max-w-full truncate text-xs text-fg-muted" title={failure.message}>
+          {failure.message}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 /** The rows picked for a batch action, and how to change them (the header box covers the page). */
 export interface RowSelection {
   has: (runId: string) => boolean;
@@ -165,19 +182,31 @@ function RowBox({ row, selection }: { row: WorkflowListItem; selection: RowSelec
 }
 
 /**
- * The runs list's columns: id (a link to the run, with its place in a continue-as-new chain), type,
- * status with the closed reason and a stuck marker with its age, key, queue, times.
+ * The runs list's columns: id (a link to the run, with its place in a continue-as-new chain), status
+ * with the closed reason and a stuck marker with its age, on the failed tab what ended the run, type,
+ * key, queue, times.
  */
 export function useRunsColumns(
   namespace: string,
   details: Readonly<Record<string, RunRowDetail>>,
   now: number,
   selection: RowSelection,
+  /** The failed tab: a Failure column (what ended each run) after the status. */
+  withFailure = false,
 ) {
   const t = useTranslations("runs");
   const time = useTimeFormat();
   return useMemo(() => {
     const marks = (row: WorkflowListItem) => runRowMarks(row, details[row.run_id]);
+    const failure = withFailure
+      ? [
+          col.display({
+            id: "failure",
+            header: () => t("columns.failure"),
+            cell: (info) => <FailureCell failure={details[info.row.original.run_id]?.failure ?? null} />,
+          }),
+        ]
+      : [];
     return col.columns([
       col.display({
         id: "select",
@@ -188,13 +217,15 @@ export function useRunsColumns(
         header: () => t("columns.workflowId"),
         cell: (info) => <IdCell namespace={namespace} row={info.row.original} marks={marks(info.row.original)} />,
       }),
-      col.accessor("workflow_type", {
-        header: () => t("columns.type"),
-        cell: (info) => <Clipped text={info.getValue()} width="max-w-[9rem]" />,
-      }),
+      // Status right after the id: on a phone (390 px) both fit before the table scrolls sideways.
       col.accessor("status", {
         header: () => t("columns.status"),
         cell: (info) => <StatusCell row={info.row.original} marks={marks(info.row.original)} now={now} />,
+      }),
+      ...failure,
+      col.accessor("workflow_type", {
+        header: () => t("columns.type"),
+        cell: (info) => <Clipped text={info.getValue()} width="max-w-[9rem]" />,
       }),
       col.accessor("business_key", {
         header: () => t("columns.businessKey"),
@@ -219,5 +250,5 @@ export function useRunsColumns(
         cell: (info) => time.duration(time.between(info.row.original.started_at, info.row.original.closed_at)),
       }),
     ]);
-  }, [t, time, namespace, details, now, selection]);
+  }, [t, time, namespace, details, now, selection, withFailure]);
 }

@@ -9,6 +9,8 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import type { WorkflowList, WorkflowListItem } from "@/lib/dw/schemas-workflows";
 import type { RunsPage } from "@/lib/queries/runs-scan";
 import { runRowDetailsQuery } from "@/lib/queries/runs-details";
+import { runsCountsQuery } from "@/lib/queries/runs-counts";
+import { statusTabCounts } from "@/lib/views/run-row-counts";
 import { useTicker } from "@/components/hooks/use-time-format";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
@@ -118,6 +120,11 @@ function useBatchPermission(): { canAct: boolean; refusal: string | null } {
   return { canAct: refusal === null, refusal };
 }
 
+/** Only the status tab narrows the list: the namespace totals still describe every tab. */
+function onlyStatus(query: RunsQuery): boolean {
+  return query.workflowType === "" && query.search === "" && query.range === null && query.taskQueue === "";
+}
+
 /** The native history API keeps Next's router and useSearchParams in sync without a server render. */
 function useRunsNavigation(namespace: string) {
   // The list is fetched by the client query, and the back button still walks the pages.
@@ -168,6 +175,14 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     query.range !== null ||
     query.taskQueue !== "";
   const cursorProblem = latest?.view.cursorProblem ?? null;
+  const metrics = useQuery(runsCountsQuery(namespace));
+  const tabCounts = statusTabCounts({
+    metrics: metrics.data ?? null,
+    filtered: !onlyStatus(query),
+    current: query.status,
+    page:
+      latest && !cursorProblem ? { shown: rows.length, more: Boolean(nextToken), first: query.cursor === null } : null,
+  });
   const { selection, picked, clear } = useRowSelection(list.identity, rows);
   const [batch, setBatch] = useState<{ action: BatchAction | "signal"; targets: BatchTarget[] } | null>(null);
   const permission = useBatchPermission();
@@ -177,7 +192,11 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end gap-3">
-        <RunsStatusTabs current={query.status} onSelect={(status) => navigate(withFilter(query, { status }))} />
+        <RunsStatusTabs
+          current={query.status}
+          counts={tabCounts}
+          onSelect={(status) => navigate(withFilter(query, { status }))}
+        />
         <RunsRangeSelect value={query.range} onChange={(range) => navigate(withFilter(query, { range }))} />
         <RunsFilterForm
           key={JSON.stringify([query.search, query.workflowType, query.taskQueue])}
@@ -259,6 +278,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
           selected={keyboard.selected}
           onSelect={keyboard.setSelected}
           selection={selection}
+          withFailure={query.status === "failed"}
         />
       )}
 
@@ -285,8 +305,10 @@ function RunsTable({
   selected,
   onSelect,
   selection,
+  withFailure,
 }: {
   namespace: string;
+  withFailure: boolean;
   rows: readonly WorkflowListItem[] | undefined;
   error: unknown;
   onRetry: () => void;
@@ -298,7 +320,7 @@ function RunsTable({
   const details = useQuery(runRowDetailsQuery(namespace, rows ?? []));
   // Stuck ages tick while the list is open; the details themselves refresh every 30 s.
   const now = useTicker(10_000);
-  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now, selection);
+  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now, selection, withFailure);
   return (
     <QueryState
       query={{ data: rows, error, refetch: onRetry }}

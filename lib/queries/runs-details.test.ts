@@ -29,8 +29,17 @@ function fakeClient(reasons: Record<string, string>) {
     },
     async debugRun(_workflowId: string, runId: string) {
       calls.push(`debug ${runId}`);
+      if (runId === "gone") throw new Error("404");
       return {
         execution: { liveness_state: "repair_needed", run_number: 1, last_progress_at: "2026-12-02T10:00:00Z" },
+        recent_failures: [
+          {
+            failure_id: "f1",
+            source_kind: "workflow_run",
+            exception_class: "RuntimeException",
+            message: "card declined",
+          },
+        ],
       };
     },
   } as unknown as DwClient;
@@ -44,12 +53,14 @@ describe("fetchRowDetails", () => {
     const rows = [item("a", true), item("b", false), item("c", true), item("gone", true)];
     const first = await fetchRowDetails(client, rows, cache);
     expect(first.a).toMatchObject({ closedReason: "timed_out", runNumber: 2, runCount: 3, execution: null });
+    // A failed row also says what ended it (from its debug view's failure rows).
+    expect(first.a?.failure).toEqual({ type: "RuntimeException", message: "card declined" });
     expect(first.b?.execution).toMatchObject({ liveness_state: "repair_needed" });
     expect(first.gone).toBeUndefined();
     calls.length = 0;
     await fetchRowDetails(client, rows, cache);
     // `a` is closed and kept; `c` continued as new, so its chain may have grown; `b` is open.
-    expect(calls.sort()).toEqual(["debug b", "describe c", "describe gone"]);
+    expect(calls.sort()).toEqual(["debug b", "debug c", "debug gone", "describe c", "describe gone"]);
   });
 
   it("keeps a bounded number of closed runs, dropping the oldest", () => {

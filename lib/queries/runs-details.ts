@@ -5,6 +5,7 @@ import { mapBounded } from "@/lib/confirm/bulk";
 import { SCAN_CONCURRENCY } from "@/lib/confirm/bulk-limits";
 import { namespaceKey } from "@/lib/queries/keys";
 import type { RunRowDetail } from "@/lib/views/run-row";
+import { failureReason, lastEventInput } from "@/lib/views/closed-failures";
 
 /** Open rows' liveness is re-read this often (one debug read per open row on screen). */
 export const ROW_DETAILS_REFRESH_MS = 30_000;
@@ -39,11 +40,19 @@ export class RowDetailsCache {
 
 async function readDetail(client: DwClient, row: WorkflowListItem, signal?: AbortSignal): Promise<RunRowDetail> {
   if (row.is_terminal) {
-    const describe = await client.describeRun(row.workflow_id, row.run_id, { signal });
+    // A failed run's reason is in its debug view only (describe has no failure fields): one more
+    // read, once per closed run (kept by the console's closed-run cache and here).
+    const [describe, debug] = await Promise.all([
+      client.describeRun(row.workflow_id, row.run_id, { signal }),
+      row.status === "failed"
+        ? client.debugRun(row.workflow_id, row.run_id, { includeLastEventPayload: true }, { signal })
+        : null,
+    ]);
     return {
       closedReason: describe.closed_reason ?? null,
       runNumber: describe.run_number,
       runCount: describe.run_count ?? null,
+      failure: debug ? failureReason(debug.recent_failures ?? [], lastEventInput(debug.execution.last_event)) : null,
       execution: null,
     };
   }

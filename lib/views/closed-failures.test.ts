@@ -4,6 +4,7 @@ import {
   closedFailureGroups,
   closedVerdict,
   closingFailure,
+  failureReason,
   lastEventInput,
   parseTriageWindow,
 } from "@/lib/views/closed-failures";
@@ -209,6 +210,17 @@ describe("closedFailureGroups by what ended the run", () => {
       { message: GATEWAY, count: 2 },
       { message: other, count: 1 },
     ]);
+  });
+});
+
+describe("failureReason", () => {
+  it("names a failed run's closing failure by its type and message, for the runs list", () => {
+    const gateway = gatewayRun("g1");
+    expect(failureReason(gateway.failures ?? [], gateway.lastEvent)).toEqual({
+      type: "GatewayUnavailable",
+      message: GATEWAY,
+    });
+    expect(failureReason([], null)).toBeNull();
   });
 });
 

@@ -158,10 +158,25 @@ export function lastEventInput(event: LastEventAnswer | null | undefined): Histo
 }
 
 /** The type the run page's Exceptions table shows for the closing failure (one derivation: exceptionRows). */
-function closingType(run: ClosedRunInput, closing: ClosedRunFailure | null): string | null {
+function closingType(lastEvent: HistoryEventInput | null | undefined, closing: ClosedRunFailure | null): string | null {
   if (!closing) return null;
-  const rows = exceptionRows({ recent_failures: [closing] }, run.lastEvent ? [run.lastEvent] : []);
+  const rows = exceptionRows({ recent_failures: [closing] }, lastEvent ? [lastEvent] : []);
   return rows.find((row) => row.id === closing.failure_id)?.type ?? null;
+}
+
+export interface FailureReason {
+  /** exception_type, else exception_class, as the run page names it. */
+  type: string | null;
+  message: string | null;
+}
+
+/** What ended a failed run, for its row in the runs list: the closing failure's type and message. */
+export function failureReason(
+  failures: readonly ClosedRunFailure[],
+  lastEvent: HistoryEventInput | null | undefined,
+): FailureReason | null {
+  const closing = closingFailure(failures);
+  return closing ? { type: closingType(lastEvent, closing), message: closing.message ?? null } : null;
 }
 
 export function closedVerdict(status: string | null, failure: ClosedRunFailure | null): ClosedVerdict {
@@ -199,7 +214,7 @@ export function closedFailureGroups(
     const group: ClosedFailureGroup = {
       key: "",
       verdict: closedVerdict(run.status, failure),
-      exceptionType: closingType(run, closing),
+      exceptionType: closingType(run.lastEvent, closing),
       failureCategory: failure?.failure_category ?? null,
       nonRetryable: failure?.non_retryable === true,
       workflowType: run.workflowType,

@@ -12,6 +12,8 @@ export interface RunRowDetail {
   closedReason: string | null;
   runNumber: number | null;
   runCount: number | null;
+  /** What ended a failed run (its closing failure's type and message); absent for other runs. */
+  failure?: { type: string | null; message: string | null } | null;
   /** Debug's `execution` of an open run; null for a closed run (closed runs are not stuck). */
   execution: (LivenessInput & { last_progress_at?: string | null }) | null;
 }
