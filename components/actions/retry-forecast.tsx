@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { LedgerActivity } from "@/lib/views/attempts";
 import { attemptLedger } from "@/lib/views/attempts";
 import type { Translate } from "@/lib/views/forecast";
-import { formatRetryForecast, retryForecast } from "@/lib/views/forecast";
+import { FORECAST_TICK_MS, forecastTickMs, formatRetryForecast, retryForecast } from "@/lib/views/forecast";
 import { runHistoryHeadQuery } from "@/lib/queries/run";
 
 /** The forecast's `views.forecast.*` ids, rendered from the console catalog. */
@@ -28,7 +28,10 @@ export function RetryForecast({
 }) {
   const locale = useLocale();
   const timeZone = useTimeZone() ?? "UTC";
-  const now = useNow({ updateInterval: 5_000 }).getTime();
+  // A coarse clock finds a retry within a minute of due; the sentence's own clock then ticks every second.
+  const coarse = useNow({ updateInterval: FORECAST_TICK_MS.calm }).getTime();
+  const tick = forecastTickMs(activities.map((activity) => retryForecast(activity, coarse, locale, timeZone)));
+  const now = useNow({ updateInterval: tick }).getTime();
   const translate = useForecastTranslate();
   const sentences = activities
     .map((activity) => retryForecast(activity, now, locale, timeZone))

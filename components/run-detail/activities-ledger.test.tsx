@@ -59,4 +59,18 @@ describe("activity ledger wording", () => {
     expect(worker.className).toContain("truncate");
     expect(worker.closest("td")?.className).not.toContain("break-all");
   });
+  it("shows no backoff for an activity that can never retry", () => {
+    const [first] = attemptLedger(retryThenSuccess.history_events, retryThenSuccess.activities);
+    const once: LedgerActivity = {
+      ...first!,
+      attemptsUsed: 1,
+      attempts: first!.attempts.slice(0, 1),
+      maxAttempts: 1,
+      retryPolicy: { ...first!.retryPolicy!, maxAttempts: 1, backoffSeconds: [1, 2, 5, 120] },
+    };
+    renderLedger([once]);
+    const header = screen.getByTestId("ledger-activity").querySelector("header")!;
+    expect(header.textContent).toContain("attempt 1 of 1");
+    expect(header.textContent).not.toContain("backoff");
+  });
 });

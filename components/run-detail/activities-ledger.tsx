@@ -3,7 +3,7 @@
 import { memo, useEffect, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { AttemptFailure, AttemptGap, LedgerActivity } from "@/lib/views/attempts";
-import { attemptGap, retryVerdict } from "@/lib/views/attempts";
+import { attemptGap, retryRules, retryVerdict } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/retry-forecast";
 import type { RunViewData } from "@/lib/queries/run-view";
 import { ledgerCount, ledgerSlice } from "@/lib/queries/run-view";
@@ -161,6 +161,7 @@ const ActivityCard = memo(function ActivityCard({ activity }: { activity: Ledger
   const time = useTimeFormat();
   const columns = useAttemptColumns(activity);
   const verdict = retryVerdict(activity);
+  const rules = retryRules(activity);
   return (
     <article
       className="rounded-md border border-line"
@@ -177,14 +178,14 @@ const ActivityCard = memo(function ActivityCard({ activity }: { activity: Ledger
               ? t("attemptsUnlimited", { used: activity.attemptsUsed })
               : t("attempts", { used: activity.attemptsUsed })}
         </span>
-        {activity.retryPolicy && activity.retryPolicy.backoffSeconds.length > 0 ? (
-          <span className="text-xs text-fg-muted">
-            {t("backoffPolicy", { list: activity.retryPolicy.backoffSeconds.join(", ") })}
+        {rules.backoffSeconds.length > 0 ? (
+          <span className="text-xs text-fg-muted" data-testid="ledger-backoff">
+            {t("backoffPolicy", { list: rules.backoffSeconds.join(", ") })}
           </span>
         ) : null}
-        {activity.retryPolicy && activity.retryPolicy.nonRetryableErrorTypes.length > 0 ? (
+        {rules.nonRetryableErrorTypes.length > 0 ? (
           <span className="text-xs text-fg-muted">
-            {t("retriesStopOn", { list: activity.retryPolicy.nonRetryableErrorTypes.join(", ") })}
+            {t("retriesStopOn", { list: rules.nonRetryableErrorTypes.join(", ") })}
           </span>
         ) : null}
         {verdict?.kind === "exhausted" ? (

@@ -36,11 +36,19 @@ describe("timeline chart", () => {
     expect([...legend.querySelectorAll("[data-legend]")].map((item) => item.getAttribute("data-legend"))).toEqual([
       "failure",
       "retry",
+      "backoff",
     ]);
+    // Each swatch is drawn like its mark on the chart: the bordered diamond, the dashed backoff line.
+    const swatch = (kind: string) => legend.querySelector(`[data-legend="${kind}"] [data-swatch]`)?.className ?? "";
+    expect(swatch("retry")).toContain("rotate-45");
+    expect(swatch("retry")).toContain("border-warn");
+    expect(swatch("backoff")).toContain("border-dashed");
+    expect(legend.querySelector('[data-legend="backoff"]')?.textContent).toContain("backoff");
     cleanup();
     const withoutRetries = chart();
     renderChart({ ...withoutRetries, markers: withoutRetries.markers.filter((marker) => marker.kind !== "retry") });
     expect(screen.getByTestId("timeline-legend").querySelector('[data-legend="retry"]')).toBeNull();
+    expect(screen.getByTestId("timeline-legend").querySelector('[data-legend="backoff"]')).toBeNull();
     cleanup();
     renderChart({ ...withoutRetries, markers: [] });
     expect(screen.queryByTestId("timeline-legend")).toBeNull();

@@ -351,15 +351,23 @@ function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }
         <LaneRows lanes={lanes} axis={axis} widthPx={width} />
         {markerKinds.length > 0 ? (
           <div className="mt-2 flex flex-wrap gap-4 text-[11px] text-fg-muted" data-testid="timeline-legend">
+            {/* Each swatch is drawn as its mark on the lanes is (LaneMarker). */}
             {markerKinds.includes("failure") ? (
               <span className="inline-flex items-center gap-1" data-legend="failure">
-                <span className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
+                <span data-swatch="" className="inline-block h-3 w-3 rounded-full bg-bad" /> {t("legendFailure")}
               </span>
             ) : null}
             {markerKinds.includes("retry") ? (
-              <span className="inline-flex items-center gap-1" data-legend="retry">
-                <span className="inline-block h-3 w-3 rotate-45 bg-warn/70" /> {t("legendRetry")}
-              </span>
+              <>
+                <span className="inline-flex items-center gap-1.5" data-legend="retry">
+                  <span data-swatch="" className="inline-block h-2.5 w-2.5 rotate-45 border border-warn bg-warn/70" />{" "}
+                  {t("legendRetry")}
+                </span>
+                <span className="inline-flex items-center gap-1" data-legend="backoff">
+                  <span data-swatch="" className="inline-block w-6 border-t-2 border-dashed border-warn" />{" "}
+                  {t("legendBackoff")}
+                </span>
+              </>
             ) : null}
           </div>
         ) : null}

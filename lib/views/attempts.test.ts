@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attemptGap, attemptLedger, retryVerdict, toRetryPolicy } from "./attempts";
+import { attemptGap, attemptLedger, retryRules, retryVerdict, toRetryPolicy } from "./attempts";
 import retryThenSuccess from "./fixtures/retry-then-success.json";
 import exhausted from "./fixtures/exhausted-retries.json";
 import nonRetryable from "./fixtures/non-retryable.json";
@@ -296,6 +296,40 @@ describe("attemptGap", () => {
       timeoutKind: "start_to_close",
       limitSeconds: 30,
       nextAttempt: null,
+    });
+  });
+});
+
+describe("retryRules", () => {
+  const policy = (maxAttempts: number | null, backoffSeconds: number[], nonRetryableErrorTypes: string[] = []) => ({
+    maxAttempts,
+    backoffSeconds,
+    nonRetryableErrorTypes,
+    startToCloseTimeout: null,
+    scheduleToStartTimeout: null,
+    scheduleToCloseTimeout: null,
+    heartbeatTimeout: null,
+  });
+
+  it("shows no backoff and no stop list for an activity that can never retry", () => {
+    expect(retryRules({ maxAttempts: 1, retryPolicy: policy(1, [1, 2, 5, 120], ["Declined"]) })).toEqual({
+      backoffSeconds: [],
+      nonRetryableErrorTypes: [],
+    });
+  });
+
+  it("shows only the backoffs a retry can use: one fewer than the attempts", () => {
+    expect(retryRules({ maxAttempts: 3, retryPolicy: policy(3, [1, 2, 5, 120], ["Declined"]) })).toEqual({
+      backoffSeconds: [1, 2],
+      nonRetryableErrorTypes: ["Declined"],
+    });
+  });
+
+  it("keeps the whole list when attempts are unlimited, and nothing without a policy", () => {
+    expect(retryRules({ maxAttempts: null, retryPolicy: policy(null, [1, 2, 5]) }).backoffSeconds).toEqual([1, 2, 5]);
+    expect(retryRules({ maxAttempts: 3, retryPolicy: null })).toEqual({
+      backoffSeconds: [],
+      nonRetryableErrorTypes: [],
     });
   });
 });

@@ -128,6 +128,22 @@ export interface LedgerActivity {
   attempts: LedgerAttempt[];
 }
 
+/**
+ * The retry rules worth showing beside an activity: the backoffs a retry can still use (one fewer
+ * than the attempts; all of them when attempts are unlimited) and the error types that stop retries.
+ * An activity allowed one attempt never retries, so its policy's backoff list is noise: none.
+ */
+export function retryRules(activity: Pick<LedgerActivity, "maxAttempts" | "retryPolicy">): {
+  backoffSeconds: number[];
+  nonRetryableErrorTypes: string[];
+} {
+  const policy = activity.retryPolicy;
+  const max = activity.maxAttempts;
+  if (!policy || max === 1) return { backoffSeconds: [], nonRetryableErrorTypes: [] };
+  const backoffSeconds = max === null ? policy.backoffSeconds : policy.backoffSeconds.slice(0, Math.max(0, max - 1));
+  return { backoffSeconds, nonRetryableErrorTypes: policy.nonRetryableErrorTypes };
+}
+
 export function toRetryPolicy(input: Payload | RetryPolicyInput | null | undefined): RetryPolicyView | null {
   if (!input) return null;
   const p = input as Payload;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { attemptLedger } from "./attempts";
-import { formatRetryForecast, retryForecast } from "./forecast";
+import { FORECAST_TICK_MS, forecastTickMs, formatRetryForecast, retryForecast } from "./forecast";
 import { englishText } from "./message-catalog";
 import type { ViewMessageId } from "./message";
 import retryPending from "./fixtures/retry-pending.json";
@@ -24,7 +24,8 @@ describe("retryForecast", () => {
       inMs: 180_000,
       lastAttempt: false,
       nonRetryableTypes: ["PaymentDeclined", "CardExpired"],
-      time: "14:04",
+      // Within the next minutes the seconds count: "14:04" said nothing a countdown did not.
+      time: "14:04:02",
       relative: "in 3 minutes",
       typesText: "PaymentDeclined and CardExpired",
     });
@@ -36,13 +37,13 @@ describe("retryForecast", () => {
 
   it("formats one sentence in English by default", () => {
     expect(formatRetryForecast(retryForecast(pending, due - 180_000, "en-GB", "UTC")!, englishText)).toBe(
-      "ChargeCard attempt 3 of 5 is due 14:04 (in 3 minutes); PaymentDeclined and CardExpired are non-retryable, so a recurrence fails the workflow",
+      "ChargeCard attempt 3 of 5 is due 14:04:02 (in 3 minutes); PaymentDeclined and CardExpired are non-retryable, so a recurrence fails the workflow",
     );
   });
 
   it("says when a retry is overdue, in the operator's time zone", () => {
     expect(formatRetryForecast(retryForecast(pending, due + 120_000, "en-GB", "Europe/Berlin")!, englishText)).toBe(
-      "ChargeCard attempt 3 of 5 was due 15:04 (2 minutes ago); PaymentDeclined and CardExpired are non-retryable, so a recurrence fails the workflow",
+      "ChargeCard attempt 3 of 5 was due 15:04:02 (2 minutes ago); PaymentDeclined and CardExpired are non-retryable, so a recurrence fails the workflow",
     );
   });
 
@@ -86,7 +87,7 @@ describe("retryForecast", () => {
     expect(formatRetryForecast(forecast, englishText)).toMatch(/^ChargeCard attempt 1 of 5 is waiting for a worker; /);
     const unlimited = { ...pending, maxAttempts: null, unlimitedAttempts: true, retryPolicy: null };
     expect(formatRetryForecast(retryForecast(unlimited, due - 30_000, "en-GB", "UTC")!, englishText)).toBe(
-      "ChargeCard attempt 3 is due 14:04 (in 30 seconds)",
+      "ChargeCard attempt 3 is due 14:04:02 (in 30 seconds)",
     );
   });
 
@@ -97,7 +98,7 @@ describe("retryForecast", () => {
   it("lets the console localise through its message function", () => {
     const forecast = retryForecast(pending, due - 180_000, "de-DE", "Europe/Berlin")!;
     expect(forecast).toMatchObject({
-      time: "15:04",
+      time: "15:04:02",
       relative: "in 3 Minuten",
       typesText: "PaymentDeclined und CardExpired",
     });
@@ -110,8 +111,23 @@ describe("retryForecast", () => {
       return " · ";
     };
     expect(formatRetryForecast(forecast, german)).toBe(
-      "ChargeCard: Versuch 3 von 5 fällig um 15:04 (in 3 Minuten) · PaymentDeclined und CardExpired sind nicht wiederholbar",
+      "ChargeCard: Versuch 3 von 5 fällig um 15:04:02 (in 3 Minuten) · PaymentDeclined und CardExpired sind nicht wiederholbar",
     );
     expect(seen).toEqual(["views.forecast.due", "views.forecast.nonRetryableMany", "views.forecast.separator"]);
+  });
+});
+
+describe("forecast clock", () => {
+  it("shows only hours and minutes for a retry further away than ten minutes", () => {
+    expect(retryForecast(pending, due - 11 * 60_000, "en-GB", "UTC")?.time).toBe("14:04");
+  });
+
+  it("ticks every second while a retry is due within a minute (or just overdue), else every five", () => {
+    const at = (ms: number) => retryForecast(pending, due - ms, "en-GB", "UTC");
+    expect(forecastTickMs([at(180_000)])).toBe(FORECAST_TICK_MS.calm);
+    expect(forecastTickMs([at(180_000), at(59_000)])).toBe(FORECAST_TICK_MS.countdown);
+    expect(forecastTickMs([at(-30_000)])).toBe(FORECAST_TICK_MS.countdown);
+    expect(forecastTickMs([at(-120_000)])).toBe(FORECAST_TICK_MS.calm);
+    expect(FORECAST_TICK_MS).toEqual({ countdown: 1_000, calm: 5_000 });
   });
 });

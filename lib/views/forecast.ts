@@ -54,15 +54,31 @@ function relativeTime(ms: number, locale: string): string {
   return format.format(Math.round(ms / 86_400_000), "day");
 }
 
+/** Within this of now a retry's clock time shows its seconds: "14:04" said less than the countdown beside it. */
+const SECONDS_WITHIN_MS = 10 * 60_000;
+
 function clockTime(at: number, now: number, locale: string, timeZone: string): string {
   const day = new Intl.DateTimeFormat("en-CA", { timeZone, dateStyle: "short" });
   const sameDay = day.format(at) === day.format(now);
+  const timeStyle = Math.abs(at - now) < SECONDS_WITHIN_MS ? "medium" : "short";
   return new Intl.DateTimeFormat(
     locale,
     sameDay
-      ? { timeZone, timeStyle: "short", hourCycle: HOUR_CYCLE }
-      : { timeZone, dateStyle: "medium", timeStyle: "short", hourCycle: HOUR_CYCLE },
+      ? { timeZone, timeStyle, hourCycle: HOUR_CYCLE }
+      : { timeZone, dateStyle: "medium", timeStyle, hourCycle: HOUR_CYCLE },
   ).format(at);
+}
+
+/** How often a forecast re-reads the clock: every second during a countdown's last minute, else every five. */
+export const FORECAST_TICK_MS = { countdown: 1_000, calm: 5_000 } as const;
+
+/**
+ * The tick the forecasts need now: a retry due (or overdue) within a minute counts down by the
+ * second; at five-second ticks "in 6 seconds" jumped to "in 1 second".
+ */
+export function forecastTickMs(forecasts: readonly (RetryForecast | null)[]): number {
+  const close = forecasts.some((f) => f?.inMs !== null && f?.inMs !== undefined && Math.abs(f.inMs) < 60_000);
+  return close ? FORECAST_TICK_MS.countdown : FORECAST_TICK_MS.calm;
 }
 
 /** null when the activity is closed: nothing is going to happen to it. */
