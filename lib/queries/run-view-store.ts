@@ -16,7 +16,12 @@ import type { TimelineListRow } from "@/lib/views/timeline";
 /** React re-renders at most this often while lines stream in (meta, snapshot, done and errors show at once). */
 export const RUN_VIEW_RENDER_MS = 100;
 const TAIL_BACKOFF_MS = 1_000;
-const TAIL_BACKOFF_MAX_MS = 30_000;
+/**
+ * The longest pause between two tries while the server is away. Short: the page must recover within
+ * a few seconds of the server answering again (issue 37: at 30 s the run page said "not reachable"
+ * for ~37 s after it was back), and each try is one describe the console's proxy fails fast.
+ */
+export const TAIL_BACKOFF_MAX_MS = 4_000;
 /** After an answer the server did not hold (`held: false`: its long-poll cap was reached), wait this long. */
 const TAIL_UNHELD_PAUSE_MS = 5_000;
 
@@ -42,8 +47,11 @@ export interface RunViewTarget {
   fetchImpl?: typeof fetch;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
+/** A pause that ends early on abort; injected by tests, which record and end it themselves. */
+export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
+
+const sleep: Wait = (ms, signal) =>
+  new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
@@ -52,6 +60,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener("abort", done, { once: true });
   });
+
+/** A failure the server's return will clear by itself: it was away or slow, not refusing. */
+function isTransient(error: ErrorInfo | null): boolean {
+  return error?.reason === "server_unavailable";
 }
 
 function endedEarly(): RunViewError {
@@ -92,6 +104,7 @@ export class RunViewStore {
   constructor(
     private readonly target: RunViewTarget,
     private readonly renderMs: number = RUN_VIEW_RENDER_MS,
+    private readonly wait: Wait = sleep,
   ) {
     this.data = this.build();
     this.summary = summarize(this.data, null, () => []);
@@ -181,6 +194,12 @@ export class RunViewStore {
     this.controller = controller;
     try {
       if (!this.complete) await this.readAll(controller.signal);
+      // A first read the server's absence failed is tried again, with the tail's backoff, until it
+      // answers (the error stays on screen meanwhile); other failures wait for the Retry button.
+      while (!this.complete && this.status === "error" && isTransient(this.error) && !controller.signal.aborted) {
+        await this.backOff(controller.signal);
+        if (!controller.signal.aborted && this.status === "error") await this.readAll(controller.signal, true);
+      }
       while (this.shouldTail() && !controller.signal.aborted) await this.tailOnce(controller.signal);
     } finally {
       this.running = false;
@@ -196,10 +215,13 @@ export class RunViewStore {
     this.controller = null;
   }
 
-  private async readAll(signal: AbortSignal): Promise<void> {
+  /** `again`: an automatic retry, which leaves the error shown until the server answers. */
+  private async readAll(signal: AbortSignal, again = false): Promise<void> {
     this.acc = new RunViewAccumulator();
-    this.status = "reading";
-    this.emit(true);
+    if (!again) {
+      this.status = "reading";
+      this.emit(true);
+    }
     try {
       const acc = this.acc;
       await fetchRunView(
@@ -211,12 +233,16 @@ export class RunViewStore {
             if (this.listWanted) void this.parseList();
           },
         },
-        (line) => this.emit(acc.apply(line)),
+        (line) => {
+          if (this.status === "error") this.answered();
+          this.emit(acc.apply(line));
+        },
       );
       if (this.acc.streamError) throw new RunViewError(this.acc.streamError);
       if (this.acc.lastSequence === null || this.acc.snapshot === null) throw endedEarly();
       this.complete = true;
       this.status = "done";
+      this.backoff = TAIL_BACKOFF_MS;
     } catch (error) {
       if (signal.aborted) {
         this.acc = new RunViewAccumulator();
@@ -235,7 +261,16 @@ export class RunViewStore {
     const since = this.acc.lastSequence ?? 0;
     const began = Date.now();
     try {
-      await fetchRunView({ ...this.target, since, wait: true, signal }, (line) => void pending.push(line));
+      await fetchRunView({ ...this.target, since, wait: true, signal }, (line) => {
+        pending.push(line);
+        // The console sends meta once it has described the run through the server: the server is
+        // back, even if this long-poll then holds until the next event.
+        if (line.t === "meta" && this.tailError !== null) {
+          this.tailError = null;
+          this.backoff = TAIL_BACKOFF_MS;
+          this.emit(true);
+        }
+      });
       const failed = pending.find((line) => line.t === "error");
       if (failed) throw new RunViewError(failed.error);
       if (!pending.some((line) => line.t === "done")) throw endedEarly();
@@ -248,16 +283,29 @@ export class RunViewStore {
       this.backoff = TAIL_BACKOFF_MS;
       this.emit(true);
       // A server that answers at once (not held, or nothing new) must not be asked in a tight loop.
-      if (meta?.held === false) await sleep(TAIL_UNHELD_PAUSE_MS, signal);
+      if (meta?.held === false) await this.wait(TAIL_UNHELD_PAUSE_MS, signal);
       else if (this.acc.lastSequence === since && Date.now() - began < TAIL_BACKOFF_MS)
-        await sleep(TAIL_BACKOFF_MS, signal);
+        await this.wait(TAIL_BACKOFF_MS, signal);
     } catch (error) {
       if (signal.aborted) return;
       this.tailError = runViewErrorInfo(error);
       this.emit(true);
-      await sleep(this.backoff, signal);
-      this.backoff = Math.min(this.backoff * 2, TAIL_BACKOFF_MAX_MS);
+      await this.backOff(signal);
     }
+  }
+
+  /** Waits the current backoff, then doubles it up to {@link TAIL_BACKOFF_MAX_MS}. */
+  private async backOff(signal: AbortSignal): Promise<void> {
+    const ms = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, TAIL_BACKOFF_MAX_MS);
+    await this.wait(ms, signal);
+  }
+
+  /** The first line of an automatic retry: the server answers again, the read goes on. */
+  private answered(): void {
+    this.status = "reading";
+    this.error = null;
+    this.backoff = TAIL_BACKOFF_MS;
   }
 
   private emit(now: boolean): void {

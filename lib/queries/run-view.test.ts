@@ -362,6 +362,103 @@ describe("RunViewStore", () => {
   });
 });
 
+describe("RunViewStore while the server is away", () => {
+  /** A wait the test ends itself: records each pause the store asks for, and lets it go at once. */
+  function recordedWaits(): { waits: number[]; wait: (ms: number, signal: AbortSignal) => Promise<void> } {
+    const waits: number[] = [];
+    return { waits, wait: (ms) => (waits.push(ms), Promise.resolve()) };
+  }
+  const refused = () => Promise.reject(new TypeError("fetch failed"));
+
+  it("keeps its pauses between tries to a few seconds, however long the outage", async () => {
+    const events = eventsOf(retryThenSuccess);
+    const { waits, wait } = recordedWaits();
+    let calls = 0;
+    const fetchImpl = vi.fn((_url: string, init?: RequestInit) => {
+      calls += 1;
+      if (calls === 1)
+        return Promise.resolve(streamedResponse(ndjson(runViewLines(events.slice(0, 5), { closed: false }))));
+      if (calls <= 13) return refused();
+      // Back: a long-poll the server holds (nothing new yet) until the page leaves.
+      return new Promise<Response>((_resolve, reject) =>
+        init?.signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+      );
+    });
+    const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 5, wait);
+    store.setLive(true);
+    const leave = store.retain();
+    await vi.waitFor(() => expect(calls).toBe(14));
+    leave();
+    expect(waits).toHaveLength(12);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(4_000);
+    expect(waits.slice(0, 3)).toEqual([1_000, 2_000, 4_000]);
+  });
+
+  it("clears 'new events could not be checked' as soon as the server answers, not when the long-poll ends", async () => {
+    const events = eventsOf(retryThenSuccess);
+    const { wait } = recordedWaits();
+    const meta: RunViewLine = { t: "meta", closed: false, total: 5, cache: "extend", pageSize: 1000, exportOnly: [] };
+    let calls = 0;
+    let release!: () => void;
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const fetchImpl = vi.fn(() => {
+      calls += 1;
+      if (calls === 1)
+        return Promise.resolve(streamedResponse(ndjson(runViewLines(events.slice(0, 5), { closed: false }))));
+      if (calls === 2) return refused();
+      // The server is back: the console's meta line comes at once, the held poll's end much later.
+      return Promise.resolve(streamedResponse(ndjson([meta]), { pieceBytes: 4096, hold }));
+    });
+    const store = new RunViewStore({ ...target, fetchImpl: fetchImpl as typeof fetch }, 5, wait);
+    store.setLive(true);
+    const leave = store.retain();
+    const failed = await untilState(store, (state) => state.tailError !== null);
+    expect(failed.tailError?.reason).toBe("server_unavailable");
+    const recovered = await untilState(store, (state) => calls === 3 && state.tailError === null);
+    expect(recovered.status).toBe("done");
+    leave();
+    release();
+  });
+
+  it("reads a run whose first read found the server away again by itself once it answers", async () => {
+    const { waits, wait } = recordedWaits();
+    const lines = runViewLines(eventsOf(exhausted));
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockImplementationOnce(refused)
+      .mockImplementationOnce(refused)
+      .mockResolvedValueOnce(streamedResponse(ndjson(lines)));
+    const store = new RunViewStore({ ...target, fetchImpl }, 5, wait);
+    const seen: string[] = [];
+    store.subscribe(() => seen.push(store.getData().status));
+    store.retain();
+    const done = await untilState(store, (state) => state.status === "done");
+    expect(done.read).toBe(10);
+    expect(done.error).toBeNull();
+    expect(fetchImpl).toHaveBeenCalledTimes(3);
+    expect(waits).toEqual([1_000, 2_000]);
+    // The error stays on screen between the tries: no flicker back to "reading" until it answers.
+    expect(seen.filter((status, i) => status !== seen[i - 1])).toEqual(["reading", "error", "reading", "done"]);
+  });
+
+  it("does not retry by itself what the server refused (the run is not there)", async () => {
+    const { waits, wait } = recordedWaits();
+    const fetchImpl = vi
+      .fn<typeof fetch>()
+      .mockResolvedValue(
+        new Response(JSON.stringify({ reason: "run_not_found", message: "no such run" }), { status: 404 }),
+      );
+    const store = new RunViewStore({ ...target, fetchImpl }, 5, wait);
+    store.retain();
+    const failed = await untilState(store, (state) => state.status === "error");
+    expect(failed.error?.reason).toBe("run_not_found");
+    // A retry would have asked for its pause by the end of this turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fetchImpl).toHaveBeenCalledTimes(1);
+    expect(waits).toEqual([]);
+  });
+});
+
 describe("yieldToMain", () => {
   it("goes on at background priority where the browser has scheduler.postTask, so renders queued meanwhile run first", async () => {
     const postTask = vi.fn<(callback: () => void, options: { priority: string }) => Promise<void>>((callback) =>
