@@ -211,3 +211,38 @@ test.describe("one person cannot starve the others", () => {
     for (const stream of mine) stream.close();
   });
 });
+
+test("a pulse relay at the end of its lifetime is reopened by the page at once, which stays live", async ({ page }) => {
+  test.skip(!kikwiflowUrl, "no Kikwiflow engine (KIKWIFLOW_HOST_JAR)");
+  test.setTimeout(180_000);
+  // The shortest lifetime there is: one minute. No auth: this browser is the console's one person.
+  const app = await startConsole({ KIKWIFLOW_URL: kikwiflowUrl, BREAKWATER_PULSE_MAX_MINUTES: "1" });
+  try {
+    const list = await send(`${app.baseUrl}/api/kikwiflow/definitions`);
+    const fatal = (JSON.parse(list.body) as { id: string; key: string }[]).find((d) => d.key === "kiki-fatal");
+    expect(fatal, "the host's kiki-fatal definition").toBeDefined();
+    let relays = 0;
+    page.on("request", (request) => {
+      if (request.url().endsWith("/pulse")) relays += 1;
+    });
+    await page.goto(`${app.baseUrl}/kikwiflow/definitions/${fatal!.id}`);
+    const status = page.getByTestId("kikwiflow-pulse-status");
+    await expect(status).toHaveAttribute("data-phase", "live");
+    // Every phase the status takes from here on, as the page shows it.
+    await status.evaluate((element) => {
+      const seen: string[] = [];
+      (window as unknown as { pulsePhases: string[] }).pulsePhases = seen;
+      new MutationObserver(() => seen.push(element.getAttribute("data-phase") ?? "")).observe(element, {
+        attributes: true,
+        attributeFilter: ["data-phase"],
+      });
+    });
+    expect(relays).toBe(1);
+    await expect.poll(() => relays, { timeout: 120_000 }).toBe(2);
+    await expect(status).toHaveAttribute("data-phase", "live");
+    const phases = await page.evaluate(() => (window as unknown as { pulsePhases: string[] }).pulsePhases);
+    expect(phases.filter((phase) => phase !== "live")).toEqual([]);
+  } finally {
+    await app.stop();
+  }
+});
