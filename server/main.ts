@@ -1,9 +1,12 @@
 import { rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { systemClock } from "./clock";
 import type { LeaseConfig } from "./engine";
 import { createEngine } from "./engine";
 import { buildApp } from "./http/app";
 import { embeddedAuthFromEnv, exportSigningFromEnv } from "./http/control-plane/config";
+import type { EmbeddedAuth } from "./http/control-plane/config";
+import { hostPolicyFromEnv } from "./http/hosts";
 import { REPAIR_POLICY } from "./engine/summary";
 import { runRepairPass } from "./engine/repair";
 import { openDb } from "./store/db";
@@ -32,6 +35,43 @@ function leasesFromEnv(): Partial<LeaseConfig> {
   return out;
 }
 
+/** The demo fleet's workers use the worker token and its client the operator token (admin if only that is set). */
+function fleetTokens(embedded: EmbeddedAuth): { token?: string; workerToken?: string; operatorToken?: string } {
+  if (embedded.source === "file")
+    return { workerToken: embedded.tokens.worker, operatorToken: embedded.tokens.operator };
+  const { worker, operator, admin, legacy } = embedded.auth.tokens;
+  return {
+    token: legacy ?? undefined,
+    workerToken: worker ?? undefined,
+    operatorToken: operator ?? admin ?? undefined,
+  };
+}
+
+/**
+ * What an operator needs to know about this server's auth, said once at start-up. Never a token:
+ * the file's path, which key a worker uses, and how the official Python SDK takes it (its Client
+ * reads no token variable itself: `Client(url, worker_token=…)`, durable_workflow/client.py at
+ * 2.12.0; the SDK's docs pass DURABLE_WORKFLOW_WORKER_TOKEN there, sdk-python docs/index.md).
+ */
+function authBanner(embedded: EmbeddedAuth): string[] {
+  if (embedded.source === "env") {
+    if (embedded.auth.driver !== "none") return [`auth: token driver with the tokens from the environment`];
+    return [
+      "WARNING: DW_AUTH_DRIVER=none: this server grants admin to every caller — any local process, and any web",
+      "WARNING: page that reaches it through a name in DW_EMBEDDED_ALLOWED_HOSTS. Use it only for tests and benchmarks.",
+    ];
+  }
+  const path = resolve(embedded.path);
+  const created = embedded.created;
+  return [
+    `auth: token driver; one token per role (worker, operator, admin) ${created ? "made now and " : ""}kept in ${path}`,
+    "  (owner-only; the same on every restart and after --fresh; delete the file to have new ones made).",
+    `  SDK workers send its "worker" token as a bearer token. The official Python SDK reads no token variable by`,
+    "  itself: pass it as Client(url, worker_token=...), as its docs do with DURABLE_WORKFLOW_WORKER_TOKEN:",
+    `  export DURABLE_WORKFLOW_WORKER_TOKEN="$(node -p 'require(process.argv[1]).worker' ${JSON.stringify(path)})"`,
+  ];
+}
+
 /**
  * Entry point: `node --import tsx server/main.ts [--fresh] [--demo]`. Listens on
  * 127.0.0.1:DW_EMBEDDED_PORT (default 8080; 0 picks a free port) with data in DW_EMBEDDED_DATA
@@ -55,13 +95,17 @@ async function main(): Promise<void> {
     removeFleetState(fleetStatePath(file));
   }
 
+  // Tokens and hosts first: a refused tokens file or a bad DW_EMBEDDED_ALLOWED_HOSTS stops the start.
+  const hosts = hostPolicyFromEnv();
   const db = openDb(file, systemClock);
+  const embeddedAuth = embeddedAuthFromEnv(file);
   const engine = createEngine({ db, clock: systemClock, leases: leasesFromEnv() });
   const app = buildApp({
     db,
     clock: systemClock,
     engine,
-    auth: embeddedAuthFromEnv(),
+    auth: embeddedAuth.auth,
+    hosts,
     exportSigning: exportSigningFromEnv(),
   });
 
@@ -87,6 +131,11 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ host: "127.0.0.1", port });
   console.log(`breakwater embedded server listening on ${address} (data: ${file})`);
+  for (const line of authBanner(embeddedAuth)) (line.startsWith("WARNING") ? console.warn : console.log)(line);
+  if (hosts.allowed.length > 0)
+    console.log(
+      `answering loopback names and ${hosts.allowed.map((h) => h.hostname + (h.port ? `:${h.port}` : "")).join(", ")}`,
+    );
 
   let fleet: DemoFleet | undefined;
   if (demo) {
@@ -94,9 +143,7 @@ async function main(): Promise<void> {
       baseUrl: address,
       db,
       engine,
-      token: process.env.DW_AUTH_TOKEN,
-      workerToken: process.env.DW_WORKER_TOKEN,
-      operatorToken: process.env.DW_OPERATOR_TOKEN ?? process.env.DW_ADMIN_TOKEN,
+      ...fleetTokens(embeddedAuth),
       restockSleepSeconds: (seconds("DW_DEMO_RESTOCK_SLEEP_SECONDS") ?? 120_000) / 1000,
       // A restart on the same file resumes the fleet instead of seeding every scenario again.
       statePath: fleetStatePath(file),

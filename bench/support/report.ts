@@ -155,11 +155,15 @@ export function spawnChild(
   return { child, output: () => out, stop };
 }
 
-/** Env without any DW_* auth settings of the caller's shell, so the embedded server runs without auth. */
+/**
+ * Env without any DW_* settings of the caller's shell, and DW_AUTH_DRIVER=none: the embedded server
+ * runs without auth (asked for explicitly: unset, it would make its own tokens, decision 0043) and the
+ * consoles and relays the benches start send none. Benches measure speed on loopback, not access.
+ */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(env)) if (/^DW_/.test(k)) delete env[k];
-  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", DW_AUTH_DRIVER: "none", ...extra };
 }
 
 /** The embedded server (`server/main.ts`) on `dataFile`, auto repair off; resolves once it listens. */
