@@ -9,6 +9,13 @@ import { join } from "node:path";
 
 const ROOT = join(__dirname, "..", "..");
 
+/** Role tokens the demo server is started with: its fleet uses worker and operator, `ControlPlane` admin. */
+export const DEMO_TOKENS = {
+  worker: "demo-process-worker-token",
+  operator: "demo-process-operator-token",
+  admin: "demo-process-admin-token",
+} as const;
+
 export interface SeededRun {
   name: string;
   workflowId: string;
@@ -28,7 +35,8 @@ export interface DemoProcess {
 
 /**
  * Starts `node --import tsx server/main.ts --demo` on `dataFile` and resolves once the demo fleet
- * has seeded its scenarios. The caller's DW_* variables are dropped so only `env` configures it.
+ * has seeded its scenarios. The caller's DW_* variables are dropped so only `env` configures it; the
+ * server requires DEMO_TOKENS, so the fleet's own calls go through real role checks.
  */
 export async function launchDemoServer(
   dataFile: string,
@@ -37,7 +45,17 @@ export async function launchDemoServer(
 ): Promise<DemoProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(childEnv)) if (k.startsWith("DW_")) delete childEnv[k];
-  Object.assign(childEnv, { DW_EMBEDDED_PORT: "0", DW_EMBEDDED_DATA: dataFile, DW_AUTH_DRIVER: "none" }, env);
+  Object.assign(
+    childEnv,
+    {
+      DW_EMBEDDED_PORT: "0",
+      DW_EMBEDDED_DATA: dataFile,
+      DW_WORKER_TOKEN: DEMO_TOKENS.worker,
+      DW_OPERATOR_TOKEN: DEMO_TOKENS.operator,
+      DW_ADMIN_TOKEN: DEMO_TOKENS.admin,
+    },
+    env,
+  );
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts", "--demo"], {
     cwd: ROOT,
     env: childEnv,
@@ -130,7 +148,10 @@ export interface ListedRun {
  * acknowledgement.
  */
 export class ControlPlane {
-  constructor(public url: string) {}
+  constructor(
+    public url: string,
+    private readonly token: string = DEMO_TOKENS.admin,
+  ) {}
 
   async call(method: "GET" | "POST", path: string, body?: unknown): Promise<ApiAnswer> {
     const res = await fetch(`${this.url}/api${path}`, {
@@ -138,6 +159,7 @@ export class ControlPlane {
       headers: {
         Accept: "application/json",
         "X-Durable-Workflow-Control-Plane-Version": "2",
+        Authorization: `Bearer ${this.token}`,
         ...(body === undefined ? {} : { "Content-Type": "application/json" }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -18,6 +18,8 @@ const ROOT = join(__dirname, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "bw-crash-"));
 const dataFile = join(dir, "crash.db");
 const children: ChildProcess[] = [];
+// The worker plane is all this test speaks; a real role token, as a worker would hold.
+const WORKER_TOKEN = "crash-safety-worker-token";
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.pid !== undefined) c.kill("SIGKILL");
@@ -31,7 +33,8 @@ function launch(): Promise<{ child: ChildProcess; url: string }> {
       ...process.env,
       DW_EMBEDDED_PORT: "0",
       DW_EMBEDDED_DATA: dataFile,
-      DW_AUTH_DRIVER: "none",
+      DW_AUTH_DRIVER: "token",
+      DW_WORKER_TOKEN: WORKER_TOKEN,
       DW_WORKFLOW_TASK_LEASE_SECONDS: "2",
       DW_ACTIVITY_LEASE_SECONDS: "2",
     },
@@ -70,7 +73,11 @@ describe("crash safety", () => {
       let url = server.url;
       const acks: Ack[] = [];
       const stop = new AbortController();
-      const headers = { "content-type": "application/json", "x-durable-workflow-protocol-version": "1.19" };
+      const headers = {
+        "content-type": "application/json",
+        "x-durable-workflow-protocol-version": "1.19",
+        authorization: `Bearer ${WORKER_TOKEN}`,
+      };
 
       // A request lost to the crash is retried against whichever server is up; only a 2xx answer is an acknowledgement.
       async function call(
