@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -11,7 +11,9 @@ import { freePort, waitFor } from "./operator-fixtures";
  * data file: SIGKILL the server alone. The console must keep answering (it shows the server as
  * unreachable), the launcher restarts the server, and the restarted demo resumes its fleet on the
  * same file instead of seeding every scenario a second time (issue 15, "the console dies with
- * the embedded server"). The console uses the build the e2e run already made.
+ * the embedded server"). With no auth variable set the embedded server makes its own role tokens
+ * beside its data file and answers no anonymous caller; the launcher gives the console its tokens
+ * (issue 37, decision 0043). The console uses the build the e2e run already made.
  */
 
 const ROOT = join(__dirname, "..");
@@ -64,6 +66,21 @@ test("the embedded server killed under npm start: the console stays up, the serv
     const seeded = seededLines();
     expect(seeded).toBeGreaterThan(5);
     expect((await runsThroughConsole()).status).toBe(200);
+
+    // The console got there with the server's own tokens; a caller without them gets nothing.
+    const tokensFile = join(dir, "demo.db.tokens.json");
+    expect(statSync(tokensFile).mode & 0o777).toBe(0o600);
+    const tokens = JSON.parse(readFileSync(tokensFile, "utf8")) as { admin: string; operator: string };
+    const direct = (token?: string): Promise<Response> =>
+      fetch(`http://127.0.0.1:${dwPort}/api/workflows?page_size=1`, {
+        headers: {
+          "X-Durable-Workflow-Control-Plane-Version": "2",
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+      });
+    expect((await direct()).status).toBe(401);
+    expect((await direct(tokens.operator)).status).toBe(200);
+    expect(out).not.toContain(tokens.admin);
 
     process.kill(nth(serverPids(), 0, `server pid in the launcher's output:\n${out}`), "SIGKILL");
     await waitFor(

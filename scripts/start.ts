@@ -7,11 +7,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseAuthSettings } from "../lib/server/auth/settings";
 import { launcherBindHost } from "../lib/server/bind";
 import { distDir } from "../lib/http/dist-dir";
 import { compressStatic } from "./compress-static";
+import { TOKEN_VARIABLES } from "../server/http/control-plane/config";
+import { readTokensFile, tokensFilePath } from "../server/http/embedded-tokens";
 
 const root = join(__dirname, "..");
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
@@ -110,6 +112,30 @@ function superviseServer(args: string[], env: NodeJS.ProcessEnv): void {
   launch();
 }
 
+const isSet = (name: string): boolean => (process.env[name] ?? "").trim() !== "";
+
+/**
+ * The embedded server's environment. A console token the user set (DW_TOKEN) with nothing set for
+ * the server becomes the server's shared token, so the console's own credential is accepted.
+ */
+function embeddedServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const serverConfigured = isSet("DW_AUTH_DRIVER") || TOKEN_VARIABLES.some(isSet);
+  if (serverConfigured || !isSet("DW_TOKEN")) return { ...env, DW_EMBEDDED_PORT: String(embeddedPort) };
+  return { ...env, DW_EMBEDDED_PORT: String(embeddedPort), DW_AUTH_TOKEN: process.env.DW_TOKEN };
+}
+
+/**
+ * The console's credential for the embedded server: with no auth or token variable set, the server
+ * made its own tokens beside its data file (decision 0043), and the console is given the admin and
+ * operator ones (it acts as admin without console auth). Never printed.
+ */
+function consoleTokens(): Record<string, string> {
+  if (isSet("DW_AUTH_DRIVER") || isSet("DW_TOKEN") || TOKEN_VARIABLES.some(isSet)) return {};
+  const dataFile = resolve(root, process.env.DW_EMBEDDED_DATA ?? ".data/breakwater.db");
+  const tokens = readTokensFile(tokensFilePath(dataFile));
+  return { DW_ADMIN_TOKEN: tokens.admin, DW_OPERATOR_TOKEN: tokens.operator };
+}
+
 let stopping = false;
 function stop(code: number): void {
   stopping = true;
@@ -129,13 +155,12 @@ process.on("SIGTERM", () => stop(0));
 async function main(): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
   let serverUrl = process.env.DW_SERVER_URL;
+  let credentials: Record<string, string> = {};
   if (!serverUrl) {
     serverUrl = `http://127.0.0.1:${embeddedPort}`;
-    superviseServer(["--import", "tsx", "server/main.ts", "--demo"], {
-      ...env,
-      DW_EMBEDDED_PORT: String(embeddedPort),
-    });
+    superviseServer(["--import", "tsx", "server/main.ts", "--demo"], embeddedServerEnv(env));
     await waitFor(`${serverUrl}/api/health`, 60_000);
+    credentials = consoleTokens();
     console.log(`Embedded Durable Workflow server with the demo fleet: ${serverUrl}`);
   }
   if (buildIsStale()) {
@@ -162,6 +187,7 @@ async function main(): Promise<void> {
     [join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(consolePort), "-H", consoleHost],
     {
       ...env,
+      ...credentials,
       DW_SERVER_URL: serverUrl,
     },
   );
