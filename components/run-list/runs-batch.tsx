@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import type { BulkSent } from "@/lib/confirm/bulk-runner";
 import { bulkView } from "@/lib/confirm/bulk-runner";
 import type { BatchAction, BatchFollowUp, BatchOutcome, BatchPlan, BatchPlannedRun } from "@/lib/views/run-batch";
@@ -145,15 +145,25 @@ function BatchPlanView({ namespace, plan, executed }: { namespace: string; plan:
   return <BatchPlanList namespace={namespace} executed={executed} rows={rows} runs={plan.runs} />;
 }
 
-function BatchOutcomeView({ outcome, done }: { outcome: BatchOutcome; done: boolean }) {
+export function BatchOutcomeView({ outcome, done }: { outcome: BatchOutcome; done: boolean }) {
   const t = useTranslations("runs.batch");
-  const closed = Object.entries(outcome.closedBy);
+  const status = useTranslations("codes.status");
+  const format = useFormatter();
+  // Each status as the operator's word with its count, joined here but worded by the catalog.
+  const closed = Object.entries(outcome.closedBy).map(([code, count]) =>
+    t("closedAs", {
+      count,
+      status: status.has(code as Parameters<typeof status.has>[0])
+        ? status(code as Parameters<typeof status>[0])
+        : code,
+    }),
+  );
   return (
     <div data-testid="runs-batch-outcome" data-settled={outcome.settled} className="mt-2 space-y-1">
       <SendTally outcome={outcome} />
       <p data-testid="runs-batch-closed" className={outcome.settled ? "text-ok" : undefined}>
         {t("afterwards", {
-          closed: closed.map(([status, count]) => `${count} ${status}`).join(", ") || "0",
+          closed: closed.length ? format.list(closed, { type: "conjunction" }) : "0",
           open: outcome.stillOpen,
         })}
       </p>
