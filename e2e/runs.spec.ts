@@ -293,6 +293,27 @@ test.describe("runs list", () => {
     await expect(rows.locator('[data-status="terminated"]')).toHaveCount(2);
   });
 
+  test("a search the server refuses (422) says what to change, with no retry", async ({ page }) => {
+    const tooLong = "x".repeat(300);
+    // First render: the page's server read is refused.
+    await page.goto(`/runs?q=${tooLong}`);
+    const error = page.getByTestId("dw-error");
+    await expect(error).toHaveAttribute("data-reason", "validation_failed");
+    await expect(error).toContainText("The server did not accept this request");
+    await expect(page.getByTestId("dw-error-fields")).toContainText("query:");
+    await expect(error.getByRole("button", { name: "Try again" })).toHaveCount(0);
+
+    // From a list on screen: the refused search replaces the rows instead of a "refresh failed" over them.
+    await page.goto("/runs");
+    await expect(page.getByTestId("runs-row").first()).toBeVisible();
+    await page.getByRole("searchbox").fill(tooLong);
+    await page.getByRole("searchbox").press("Enter");
+    await expect(error).toHaveAttribute("data-reason", "validation_failed");
+    await expect(page.getByTestId("runs-row")).toHaveCount(0);
+    await expect(page.getByTestId("runs-refresh-failed")).toHaveCount(0);
+    await expect(error.getByRole("button", { name: "Try again" })).toHaveCount(0);
+  });
+
   test("an unknown namespace says what to do", async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: "bw-namespace", value: "no-such-namespace", url: baseURL ?? "" }]);
     await page.goto("/runs");

@@ -186,8 +186,11 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
   const { selection, picked, clear } = useRowSelection(list.identity, rows);
   const [batch, setBatch] = useState<{ action: BatchAction | "signal"; targets: BatchTarget[] } | null>(null);
   const permission = useBatchPermission();
-  // Before the client query has anything, the server's error (if any) is what there is to show.
-  const error = list.result.isError && !list.result.data ? list.result.error : live.loaded ? null : initialError;
+  // Before the client query has anything, the server's error (if any) is what there is to show. A
+  // refused request (422) is shown even over the previous list's rows: they do not answer it.
+  const refused = list.result.isError && toErrorInfo(list.result.error).reason === "validation_failed";
+  const error =
+    list.result.isError && (!list.result.data || refused) ? list.result.error : live.loaded ? null : initialError;
 
   return (
     <div className="space-y-4">
@@ -439,7 +442,7 @@ function RunsStatusLine({
         </Button>
       ) : null}
       {result.isFetching ? <span className="text-xs">{t("refreshing")}</span> : null}
-      {result.isError && result.data ? (
+      {result.isError && result.data && toErrorInfo(result.error).reason !== "validation_failed" ? (
         <span className="text-xs text-bad" data-testid="runs-refresh-failed">
           {t("refreshFailed", { message: toErrorInfo(result.error).message })}
         </span>

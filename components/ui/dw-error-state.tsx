@@ -12,7 +12,8 @@ type Known =
   | "instance_not_found"
   | "run_not_found"
   | "malformed_response"
-  | "version_mismatch";
+  | "version_mismatch"
+  | "validation_failed";
 
 const KNOWN = new Set<string>([
   "server_unavailable",
@@ -23,11 +24,16 @@ const KNOWN = new Set<string>([
   "run_not_found",
   "malformed_response",
   "version_mismatch",
+  "validation_failed",
 ]);
+
+/** The same request would be refused again: the operator changes it instead of retrying it. */
+const NOT_RETRIED = new Set<string>(["validation_failed"]);
 
 /**
  * What went wrong and what to do about it, per failure reason: a down server, a bad token, a role
- * that may not read, an unknown namespace or id. The server's own message is shown as text beneath.
+ * that may not read, an unknown namespace or id, a request the server refused as invalid (its field
+ * messages listed, no retry). The server's own message is shown as text beneath.
  */
 export function DwErrorState({ error, onRetry }: { error: ErrorInfo; onRetry?: () => void }) {
   const t = useTranslations("runs.errors");
@@ -45,7 +51,18 @@ export function DwErrorState({ error, onRetry }: { error: ErrorInfo; onRetry?: (
         {error.httpStatus ? `HTTP ${error.httpStatus} · ` : ""}
         {error.message}
       </p>
-      {onRetry ? (
+      {error.fieldErrors && Object.keys(error.fieldErrors).length ? (
+        <ul data-testid="dw-error-fields" className="mt-3 list-disc space-y-1 pl-5 text-sm break-words text-fg">
+          {Object.entries(error.fieldErrors).flatMap(([field, messages]) =>
+            messages.map((message) => (
+              <li key={`${field}:${message}`}>
+                <span className="font-mono">{field}</span>: {message}
+              </li>
+            )),
+          )}
+        </ul>
+      ) : null}
+      {onRetry && !NOT_RETRIED.has(error.reason) ? (
         <Button onClick={onRetry} className="mt-4">
           {t("retry")}
         </Button>

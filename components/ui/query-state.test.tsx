@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
-import { DwForbiddenError } from "@/lib/dw/errors";
+import { DwForbiddenError, errorFromResponse } from "@/lib/dw/errors";
 import type { QueryLike } from "@/components/ui/query-state";
 import { QueryState } from "@/components/ui/query-state";
 
@@ -38,6 +38,38 @@ describe("QueryState", () => {
     expect(screen.getByTestId("dw-error").textContent).toContain("role viewer may not read");
     fireEvent.click(screen.getByRole("button", { name: "Try again" }));
     expect(refetch).toHaveBeenCalledOnce();
+  });
+
+  it("says what to change on a 422, with the server's field errors, and offers no retry", () => {
+    // The embedded server's answer to a search over 255 characters (the real one's Laravel shape).
+    const refused = errorFromResponse(422, {
+      message: "The query field must not be greater than 255 characters.",
+      reason: "validation_failed",
+      errors: { query: ["The query field must not be greater than 255 characters."] },
+    });
+    renderState({ data: undefined, error: refused, refetch: vi.fn() });
+    const state = screen.getByTestId("dw-error");
+    expect(state.getAttribute("data-reason")).toBe("validation_failed");
+    expect(state.textContent).toContain("The server did not accept this request");
+    expect(screen.getByTestId("dw-error-fields").textContent).toContain(
+      "query: The query field must not be greater than 255 characters.",
+    );
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+    cleanup();
+    // The same from a server page's ErrorInfo (plain data), as the runs page's first render hands it over.
+    renderState({
+      data: undefined,
+      error: {
+        reason: "validation_failed",
+        httpStatus: 422,
+        message: "bad",
+        namespace: null,
+        fieldErrors: { q: ["too long"] },
+      },
+      refetch: vi.fn(),
+    });
+    expect(screen.getByTestId("dw-error-fields").textContent).toContain("q: too long");
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
   });
 
   it("keeps an ErrorInfo a server page made as it is, and lets a screen render its own error", () => {

@@ -8,6 +8,8 @@ import { DwErrorState } from "@/components/ui/dw-error-state";
 
 /** A thrown error, or an ErrorInfo a server page already made of one. */
 function errorInfo(error: unknown): ErrorInfo {
+  // A thrown DwError also has `reason` and `httpStatus`, but its details (a 422's field errors) need mapping.
+  if (error instanceof Error) return toErrorInfo(error);
   const known = error as Partial<ErrorInfo> | null;
   if (known && typeof known === "object" && typeof known.reason === "string" && "httpStatus" in known)
     return known as ErrorInfo;
