@@ -82,16 +82,20 @@ export function personKey(config: Pick<ConsoleConfig, "hosts">, headers: HeaderS
 /** Seconds a refused person is told to wait: a read ends within seconds, a stream's place frees more slowly. */
 const RETRY_AFTER_SECONDS: Record<LimitPool, number> = { reads: 1, streams: 5, pulse: 15 };
 
-const WHAT: Record<LimitPool, (limit: number) => string> = {
-  reads: (limit) => `You have ${limit} console reads in flight already`,
-  streams: (limit) => `You have ${limit} run views or export downloads open already`,
-  pulse: (limit) => `You have ${limit} live pulse views open already`,
+/** What the person is told; the pulse screen retries by itself, so its sentence says so. */
+const MESSAGE: Record<LimitPool, (limit: number, retryAfter: number) => string> = {
+  reads: (limit, retryAfter) =>
+    `You have ${limit} console reads in flight already; close some of them (other tabs, scripts) or try again in ${retryAfter} s.`,
+  streams: (limit, retryAfter) =>
+    `You have ${limit} run views or export downloads open already; close some of them (other tabs, scripts) or try again in ${retryAfter} s.`,
+  pulse: (limit) =>
+    `You have ${limit} live pulse views open already; close one (another tab or script) and this one connects by itself.`,
 };
 
 /** The 429 in the console's JSON error envelope, with Retry-After and what to do. */
 export function tooManyInFlight(pool: LimitPool, limit: number): Response {
   const retryAfter = RETRY_AFTER_SECONDS[pool];
-  const message = `${WHAT[pool](limit)}; close some of them (other tabs, scripts) or try again in ${retryAfter} s.`;
+  const message = MESSAGE[pool](limit, retryAfter);
   return Response.json(
     { reason: "too_many_in_flight", message, httpStatus: 429 },
     { status: 429, headers: { "cache-control": "no-store", "retry-after": String(retryAfter) } },
