@@ -68,7 +68,7 @@ function stall(bytes: string, guardMs: number): Promise<{ text: string; ms: numb
 describe("slow and stalled clients", () => {
   test("a declared body that never arrives is answered 408 and closed within the request timeout", async () => {
     const head =
-      "POST /api/workflows HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Durable-Workflow-Control-Plane-Version: 2\r\nContent-Length: 100\r\n\r\n{";
+      "POST /api/workflows HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Durable-Workflow-Control-Plane-Version: 2\r\nContent-Length: 100\r\n\r\n{";
     const r = await stall(head, 10_000);
     expect(r.closedByServer).toBe(true);
     expect(r.text).toMatch(/^HTTP\/1\.1 408/);
@@ -76,7 +76,7 @@ describe("slow and stalled clients", () => {
   });
 
   test("headers that never end are cut off too", async () => {
-    const r = await stall("GET /api/workflows HTTP/1.1\r\nHost: x\r\nX-Trickle: ", 10_000);
+    const r = await stall("GET /api/workflows HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ", 10_000);
     expect(r.closedByServer).toBe(true);
     expect(r.ms).toBeLessThan(REQUEST_TIMEOUT_MS + 2000);
   });
