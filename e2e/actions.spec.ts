@@ -43,6 +43,10 @@ test("repairs a stuck run from its page, confirms the durable result, then shows
   await page.goto(runPath(workflowId, runId));
   const repair = page.getByTestId("run-actions").locator('button[data-action="repair"]');
   await expect(repair).toBeEnabled({ timeout: 20_000 });
+  // The lost timer's due time is shown, and once it is past, how late it is (the header's clock ticks every 15 s).
+  const due = page.getByTestId("run-wait-due");
+  await expect(due).toHaveAttribute("data-overdue", "true", { timeout: 30_000 });
+  await expect(due).toContainText(/^due .+ · overdue by \d/);
   // Closed-run actions explain themselves instead of vanishing.
   await expect(page.getByTestId("action-reasons")).toContainText("Only closed runs can be archived.");
 

@@ -8,7 +8,8 @@ import type { HistoryExport } from "@/lib/dw/schemas-export";
 import type { RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { runHref, workflowHref } from "@/lib/routes/route-for";
 import { StatusBadge } from "@/components/ui/status-badge";
-import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
+import { waitDue } from "@/lib/views/waits-due";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted } from "@/components/run-detail/section";
@@ -51,6 +52,24 @@ function WaitSummaryText({ wait }: { wait: Wait }) {
   return <>{text(wait.summary ?? wait.target_name)}</>;
 }
 
+/** A wait's deadline in the chosen zone; an open wait past it says how late it is (its own clock). */
+function WaitDeadline({ wait }: { wait: Wait }) {
+  const t = useTranslations("run.waits");
+  const time = useTimeFormat();
+  const now = useTicker(15_000);
+  const due = wait.status === "open" ? waitDue({ waits: [wait] }, now) : null;
+  return (
+    <>
+      {time.dateTime(wait.deadline_at)}
+      {due?.overdueMs ? (
+        <span className="block text-xs font-medium text-bad" data-testid="wait-overdue">
+          {t("overdue", { late: time.duration(due.overdueMs) })}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 function useWaitColumns() {
   const t = useTranslations("run.waits");
   const time = useTimeFormat();
@@ -74,7 +93,7 @@ function useWaitColumns() {
         }),
         waitCol.accessor("deadline_at", {
           header: () => t("deadline"),
-          cell: (info) => time.dateTime(info.getValue()),
+          cell: ({ row }) => <WaitDeadline wait={row.original} />,
           meta: NOWRAP,
         }),
         waitCol.accessor("resolved_at", {

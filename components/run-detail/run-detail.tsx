@@ -282,6 +282,7 @@ export function RunDetail({
         eventCount={eventCount ?? null}
         liveness={liveness}
         runs={runs.data?.runs ?? NO_RUNS}
+        waits={waitsRead?.waits ?? null}
       />
       <RunActions
         namespace={namespace}

@@ -5,7 +5,7 @@ import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
 import { realFixture } from "@/contracts/fixtures/load";
 import { SCHEMA_DECODERS } from "@/lib/dw/client";
-import type { RunDescription } from "@/lib/dw/schemas-workflows";
+import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { livenessLabel } from "@/lib/views/liveness";
 import { RunHeader } from "@/components/run-detail/run-header";
 
@@ -58,5 +58,40 @@ describe("run header archive state", () => {
   it("says nothing for a closed run that can still be archived", () => {
     renderHeader(closedRun((run) => run));
     expect(screen.queryByTestId("run-archived")).toBeNull();
+  });
+});
+
+describe("run header wait deadline", () => {
+  const now = new Date("2026-12-07T15:06:30Z");
+  const openRun = () =>
+    closedRun((run) => ({ ...run, is_terminal: false, status: "waiting", wait_kind: "timer", closed_at: null }));
+  const debugDue = (at: string | null) =>
+    ({ execution: { next_scheduled_event: { wait_deadline_at: at } } }) as unknown as WorkflowDebug;
+
+  function renderOpen(debug: WorkflowDebug | null) {
+    return render(
+      <NextIntlClientProvider locale="en" messages={en} timeZone="UTC" now={now}>
+        <RunHeader
+          namespace="default"
+          describe={openRun()}
+          debug={debug}
+          eventCount={8}
+          liveness={livenessLabel(null)}
+          runs={[]}
+        />
+      </NextIntlClientProvider>,
+    );
+  }
+
+  it("shows a stuck timer's due time and how late it is", () => {
+    renderOpen(debugDue("2026-12-07T15:02:30Z"));
+    const due = screen.getByTestId("run-wait-due");
+    expect(due.dataset.overdue).toBe("true");
+    expect(due.textContent).toBe("due Dec 7, 2026, 15:02:30 UTC · overdue by 4m 0s");
+  });
+
+  it("says nothing about a due time the server did not record", () => {
+    renderOpen(debugDue(null));
+    expect(screen.queryByTestId("run-wait-due")).toBeNull();
   });
 });

@@ -12,9 +12,11 @@ import { useTranslations } from "next-intl";
 import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { LivenessView } from "@/lib/views/liveness";
 import { archiveState } from "@/lib/views/run-archive";
+import type { DerivedWait } from "@/lib/views/waits";
+import { waitDue } from "@/lib/views/waits-due";
 import { runExportHref, runHref } from "@/lib/routes/route-for";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
-import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { CopyButton } from "@/components/run-detail/copy-button";
 import { prettyJson } from "@/components/run-detail/payload";
 
@@ -62,6 +64,38 @@ function HistoryCount({ events }: { events: number | null }) {
   );
 }
 
+/**
+ * When the run's wait is due, in the chosen time zone, and how late it is once past ("due 15:02:30 ·
+ * overdue by 4m"): a stuck timer shows when it should have fired. Its own clock, so the memoised
+ * header is not redrawn every tick; nothing when no deadline is recorded.
+ */
+function WaitDueLine({
+  waitKind,
+  waitDeadlineAt,
+  waits,
+}: {
+  waitKind: string | null;
+  waitDeadlineAt: string | null;
+  waits: readonly DerivedWait[] | null;
+}) {
+  const t = useTranslations("run.header");
+  const time = useTimeFormat();
+  const now = useTicker(15_000);
+  const due = waitDue({ waitKind, waitDeadlineAt, waits }, now);
+  if (!due) return null;
+  return (
+    <span
+      className={`block text-xs ${due.overdueMs !== null ? "font-medium text-bad" : "text-fg-muted"}`}
+      data-testid="run-wait-due"
+      data-overdue={due.overdueMs !== null ? "true" : "false"}
+    >
+      {due.overdueMs !== null
+        ? t("waitOverdue", { time: time.dateTime(due.dueAt), late: time.duration(due.overdueMs) })
+        : t("waitDue", { time: time.dateTime(due.dueAt) })}
+    </span>
+  );
+}
+
 const TONE_TO_PILL = {
   neutral: "neutral",
   info: "info",
@@ -79,9 +113,12 @@ export const RunHeader = memo(function RunHeader({
   eventCount,
   liveness,
   runs,
+  waits = null,
 }: {
   namespace: string;
   describe: RunDescription;
+  /** Waits derived from the whole history (null until it is read): an open wait's deadline. */
+  waits?: readonly DerivedWait[] | null;
   debug: WorkflowDebug | null;
   /** Events in the run: debug's last sequence, or the streamed views' count once read. */
   eventCount: number | null;
@@ -209,6 +246,13 @@ export const RunHeader = memo(function RunHeader({
             </>
           ) : (
             "–"
+          )}
+          {describe.is_terminal ? null : (
+            <WaitDueLine
+              waitKind={describe.wait_kind ?? null}
+              waitDeadlineAt={debug?.execution.next_scheduled_event?.wait_deadline_at ?? null}
+              waits={waits}
+            />
           )}
         </Field>
         <Field label={t("nextTask")}>

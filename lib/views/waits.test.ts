@@ -5,6 +5,7 @@ import ja from "@/messages/ja.json";
 import type { ViewEvent } from "./events";
 import type { WaitSummaryKey } from "./waits";
 import { WAIT_SUMMARIES_EN, WaitFold, englishWaitSummary } from "./waits";
+import { waitDue } from "./waits-due";
 
 const enT = createTranslator({ locale: "en", messages: en, namespace: "run.waits.summaries" });
 
@@ -53,5 +54,55 @@ describe("wait summaries", () => {
     const [wait] = fold.waits();
     expect(wait?.summary_message?.key).toBe("ended.signal.terminated");
     expect(wait?.summary).toBe("Signal wait ended when the run was terminated.");
+  });
+});
+
+describe("waitDue", () => {
+  const now = Date.parse("2026-12-07T15:06:30Z");
+
+  it("says how late an overdue timer is, from debug's wait deadline", () => {
+    expect(waitDue({ waitKind: "timer", waitDeadlineAt: "2026-12-07T15:02:30.000000Z" }, now)).toEqual({
+      kind: "timer",
+      dueAt: "2026-12-07T15:02:30.000000Z",
+      overdueMs: 240_000,
+    });
+  });
+
+  it("gives a deadline still ahead with no lateness", () => {
+    expect(waitDue({ waitKind: "signal", waitDeadlineAt: "2026-12-07T15:10:00Z" }, now)).toEqual({
+      kind: "signal",
+      dueAt: "2026-12-07T15:10:00Z",
+      overdueMs: null,
+    });
+  });
+
+  it("falls back to the open derived wait's deadline, the earliest first", () => {
+    const wait = (id: string, status: string, deadline: string | null) => ({
+      id,
+      kind: "timer",
+      sequence: 1,
+      status,
+      summary: null,
+      opened_at: null,
+      deadline_at: deadline,
+      resolved_at: null,
+      target_name: null,
+    });
+    const waits = [
+      wait("a", "resolved", "2026-12-07T14:00:00Z"),
+      wait("b", "open", "2026-12-07T15:05:30Z"),
+      wait("c", "open", "2026-12-07T15:04:30Z"),
+    ];
+    expect(waitDue({ waitKind: null, waitDeadlineAt: null, waits }, now)).toEqual({
+      kind: "timer",
+      dueAt: "2026-12-07T15:04:30Z",
+      overdueMs: 120_000,
+    });
+  });
+
+  it("never guesses: no deadline known, or an unreadable one, says nothing", () => {
+    expect(waitDue({ waitKind: "timer", waitDeadlineAt: null }, now)).toBeNull();
+    expect(waitDue({ waitKind: "timer", waitDeadlineAt: "soon" }, now)).toBeNull();
+    expect(waitDue({ waitKind: "timer", waitDeadlineAt: null, waits: [] }, now)).toBeNull();
   });
 });
