@@ -183,6 +183,43 @@ test("server down: unreachable and an actionable runs error, both recovering by 
   await expectSameDocument(page);
 });
 
+test("server gone under an open page: the indicator stops saying connected when the page's own read fails", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await proxy.set("pass");
+  await page.goto(consoleUrl("/runs"));
+  const indicator = page.getByTestId("connection-indicator");
+  await expect(page.getByTestId("runs-row").filter({ hasText: workflowId })).toBeVisible();
+  await expect(indicator).toHaveAttribute("data-status", "connected", { timeout: 15_000 });
+  // What the indicator says one frame after the runs list shows its failed refresh.
+  await page.evaluate(() => {
+    const root = document.documentElement;
+    new MutationObserver((_records, observer) => {
+      if (!document.querySelector("[data-testid=runs-refresh-failed]")) return;
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        root.dataset.atFailure =
+          document.querySelector("[data-testid=connection-indicator]")?.getAttribute("data-status") ?? "";
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  // Down right after a health probe answered: the next one is a whole interval (10 s) away, while
+  // the runs list refreshes within 5 s and says the server is not answering.
+  await page.waitForResponse((response) => response.url().endsWith("/api/dw/health"), { timeout: 15_000 });
+  await proxy.set("down");
+  try {
+    await expect(page.getByTestId("runs-refresh-failed")).toBeVisible({ timeout: 8_000 });
+    await expect(page.locator("html")).toHaveAttribute("data-at-failure", /^(checking|unreachable)$/);
+    // The probes were asked again at once, and say what the page says.
+    await expect(indicator).toHaveAttribute("data-status", "unreachable");
+    await expect(page.getByTestId("stale-banner")).toBeVisible();
+  } finally {
+    await proxy.set("pass");
+  }
+  await expect(indicator).toHaveAttribute("data-status", "connected", { timeout: RECOVERY_MS });
+});
+
 test("slow server (3 s): checking first, then data, never unreachable", async ({ page }) => {
   test.setTimeout(90_000);
   await proxy.set("slow");

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { deriveConnection, liveAt, staleNotice } from "@/components/shell/connection-state";
+import {
+  deriveConnection,
+  isServerAbsence,
+  liveAt,
+  STALE_AFTER_MS,
+  staleNotice,
+} from "@/components/shell/connection-state";
 import type { ProbeResult } from "@/components/shell/connection-state";
 import { probeBody } from "@/lib/queries/connection";
 import clusterInfoFixture from "@/contracts/fixtures/2026-08/cluster-info.json";
@@ -95,6 +101,44 @@ describe("deriveConnection", () => {
       reason: "malformed_response",
       latencyMs: 12,
     });
+  });
+});
+
+describe("deriveConnection never claims what it does not know (issue 37)", () => {
+  it("is checking, not connected, once a read of the page found the server unreachable after the last probe", () => {
+    // The runs list's refresh failed at 2,500 while the probes last answered at 1,000 and 2,000.
+    expect(deriveConnection(serving, info, { outageSeenAt: 2_500 })).toMatchObject({
+      status: "checking",
+      latencyMs: null,
+    });
+    // The probes asked again at once decide: down…
+    const down = answer(502, { reason: "server_unavailable" }, 2_600);
+    expect(deriveConnection(down, info, { outageSeenAt: 2_500 }).status).toBe("unreachable");
+    // …or up again, if the server came back meanwhile.
+    const back = answer(200, serving.kind === "answered" ? serving.body : null, 2_700);
+    expect(deriveConnection(back, info, { outageSeenAt: 2_500 }).status).toBe("connected");
+  });
+
+  it("a page failure older than the last probe changes nothing", () => {
+    expect(deriveConnection(serving, info, { outageSeenAt: 900 }).status).toBe("connected");
+  });
+
+  it("is checking when the last health answer is too old to describe now", () => {
+    expect(deriveConnection(serving, info, { now: 1_000 + STALE_AFTER_MS }).status).toBe("connected");
+    expect(deriveConnection(serving, info, { now: 1_001 + STALE_AFTER_MS })).toMatchObject({
+      status: "checking",
+      version: "2.0.0",
+    });
+    const down = answer(502, { reason: "server_unavailable" }, 1_000);
+    expect(deriveConnection(down, info, { now: 1_001 + STALE_AFTER_MS }).status).toBe("checking");
+  });
+
+  it("recognises the server's absence in the typed client's errors and the run view's", () => {
+    expect(isServerAbsence({ reason: "server_unavailable", message: "…" })).toBe(true);
+    expect(isServerAbsence({ info: { reason: "server_unavailable" } })).toBe(true);
+    expect(isServerAbsence({ reason: "run_not_found" })).toBe(false);
+    expect(isServerAbsence(new Error("boom"))).toBe(false);
+    expect(isServerAbsence(null)).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ClusterInfo, Health } from "@/lib/dw/schemas-fleet";
 
 import type { ProbeResult } from "@/lib/queries/connection";
+import { HEALTH_INTERVAL_MS } from "@/lib/queries/connection";
 
 export type { ProbeResult } from "@/lib/queries/connection";
 
@@ -85,11 +86,48 @@ function failingChecks(checks: Record<string, unknown> | undefined): string[] {
 }
 
 /**
+ * A health answer older than this no longer says anything about now (three probe intervals: probes
+ * pause in a hidden tab, and a hanging server answers only at the console's read timeout).
+ */
+export const STALE_AFTER_MS = 3 * HEALTH_INTERVAL_MS;
+
+/** What the page knows besides the probes (issue 37: "Connected" while the page said the server was not answering). */
+export interface ConnectionEvidence {
+  /** The current time: an old answer is not a present state. */
+  now?: number;
+  /** When a read of the page last failed because the server was unreachable (epoch ms), if ever. */
+  outageSeenAt?: number | null;
+}
+
+/** Whether a failed read says the server was unreachable (the typed client's or the run view's reason). */
+export function isServerAbsence(error: unknown): boolean {
+  if (!isRecord(error)) return false;
+  if (error.reason === "server_unavailable") return true;
+  return isRecord(error.info) && error.info.reason === "server_unavailable";
+}
+
+/**
  * Derives the indicator's state from the latest `/health` and `/cluster/info` probes. Health says
  * whether the server answers; cluster/info (which needs a valid token) says whether it accepts the
- * console's credentials and who it is.
+ * console's credentials and who it is. The state never claims more than is known: it is `checking`
+ * while the newest health answer is older than {@link STALE_AFTER_MS}, or older than a read of the
+ * page that found the server unreachable (the probes are then asked again at once).
  */
-export function deriveConnection(health: ProbeResult | undefined, info: ProbeResult | undefined): ConnectionState {
+export function deriveConnection(
+  health: ProbeResult | undefined,
+  info: ProbeResult | undefined,
+  evidence: ConnectionEvidence = {},
+): ConnectionState {
+  const state = probedConnection(health, info);
+  if (state.status === "checking") return state;
+  const answeredAt = health?.at ?? 0;
+  const stale = evidence.now !== undefined && evidence.now - answeredAt > STALE_AFTER_MS;
+  const contradicted =
+    state.status !== "unreachable" && evidence.outageSeenAt != null && evidence.outageSeenAt > answeredAt;
+  return stale || contradicted ? { ...state, status: "checking", latencyMs: null, reason: null } : state;
+}
+
+function probedConnection(health: ProbeResult | undefined, info: ProbeResult | undefined): ConnectionState {
   const base: ConnectionState = {
     status: "checking",
     version: null,
