@@ -15,12 +15,16 @@ const QUEUE = "e2e-triage";
 const RUNS = 3;
 
 class TriageDeclined extends NonRetryableError {}
+class TriageGatewayDown extends NonRetryableError {}
 
-const charge = defineActivity("TriageCharge", async () => {
+// Same workflow type, same category, same recorded class (RuntimeException): only the worker's
+// exception type tells a declined card from a gateway outage.
+const charge = defineActivity("TriageCharge", async (_ctx, order) => {
+  if ((order as { mode?: string } | null)?.mode === "gateway") throw new TriageGatewayDown("Gateway answered 503.");
   throw new TriageDeclined('Issuer refused the card <b>twice</b> & said "no".');
 });
-const checkout = defineWorkflow("TriageCheckoutWorkflow", function* (ctx) {
-  return yield ctx.activity("TriageCharge", [{ amountCents: 990 }]);
+const checkout = defineWorkflow("TriageCheckoutWorkflow", function* (ctx, order) {
+  return yield ctx.activity("TriageCharge", [order ?? { amountCents: 990 }]);
 });
 
 withSdkWorker(QUEUE, [checkout], [charge]);
@@ -43,8 +47,18 @@ test("triage groups failed runs, drills down to one, and starts the group again 
     expect(status).toBeLessThan(300);
     runIds.push(String(body.run_id));
   }
-  for (const [i, id] of ids.entries())
-    await waitFor(`${id} to fail`, async () => (await runStatus(id, runIds[i] ?? "")) === "failed", 30_000);
+  const gatewayId = `triage-${stamp}-gateway`;
+  const gateway = await dwPost("/workflows", {
+    workflow_type: "TriageCheckoutWorkflow",
+    workflow_id: gatewayId,
+    task_queue: QUEUE,
+    input: [{ mode: "gateway" }],
+    duplicate_policy: "fail",
+  });
+  expect(gateway.status).toBeLessThan(300);
+  const started = [...ids.map((id, i) => [id, runIds[i] ?? ""]), [gatewayId, String(gateway.body.run_id)]];
+  for (const [id = "", runId = ""] of started)
+    await waitFor(`${id} to fail`, async () => (await runStatus(id, runId)) === "failed", 30_000);
 
   await page.goto("/namespaces/default/failures?window=1h");
   await expect(page.getByTestId("failures-limits")).toContainText("at most 1000", { timeout: 30_000 });
@@ -52,7 +66,15 @@ test("triage groups failed runs, drills down to one, and starts the group again 
     "href",
     "https://durable-workflow.com/docs/failures-and-recovery/",
   );
-  const group = page.getByTestId("failure-group").filter({ hasText: "TriageCheckoutWorkflow" });
+  const ofType = (type: string) =>
+    page
+      .getByTestId("failure-group")
+      .filter({ hasText: "TriageCheckoutWorkflow" })
+      .filter({ has: page.getByTestId("group-type").getByText(type, { exact: true }) });
+  const group = ofType("TriageDeclined");
+  // The gateway outage is its own group of one: starting the declined group again leaves it alone.
+  await expect(ofType("TriageGatewayDown").getByTestId("group-count")).toHaveText("1");
+  await expect(ofType("TriageGatewayDown").getByTestId("group-message")).toContainText("Gateway answered 503.");
   await expect(group).toHaveAttribute("data-verdict", "non_retryable");
   await expect(group.getByTestId("group-count")).toHaveText(String(RUNS));
   await expect(group.getByTestId("non-retryable")).toBeVisible();
