@@ -95,13 +95,17 @@ test.describe("forwarded headers", () => {
     test.setTimeout(90_000);
     const app = await passwordConsole("10.9.9.9", { BREAKWATER_ALLOWED_HOSTS: "console.allowed.test" });
     try {
-      const login = await logIn(app, "vic", FORWARDED);
-      expect(login.status).toBe(303);
-      expect(sessionOf(login).setCookie).not.toMatch(/;\s*secure/i);
-
-      const page = await send(`${app.baseUrl}/login`, { headers: FORWARDED });
-      expect(page.status).toBe(200);
-      expect(page.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+      // "http, https": the old checks read its first value, but Next's own `includes("https")` made
+      // request.nextUrl https from it (seen on the build before this change: Secure and upgrade both).
+      for (const proto of ["https", "http, https"]) {
+        const headers = { ...FORWARDED, "x-forwarded-proto": proto };
+        const login = await logIn(app, "vic", headers);
+        expect(login.status).toBe(303);
+        expect(sessionOf(login).setCookie, proto).not.toMatch(/;\s*secure/i);
+        const page = await send(`${app.baseUrl}/login`, { headers });
+        expect(page.status).toBe(200);
+        expect(page.headers["content-security-policy"], proto).not.toContain("upgrade-insecure-requests");
+      }
 
       // A name the console does not answer to, dressed with an allowed X-Forwarded-Host: still refused.
       const port = new URL(app.baseUrl).port;
