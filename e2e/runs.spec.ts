@@ -161,7 +161,7 @@ test.describe("runs list", () => {
     // The server's type filter is exact: "checkoutworkflow" is read as CheckoutWorkflow, and said so.
     await page.goto("/runs?type=checkoutworkflow");
     await expect(page.locator('[data-note="types"]')).toContainText("CheckoutWorkflow");
-    const types = page.getByTestId("runs-row").locator("td:nth-child(3)");
+    const types = page.getByTestId("runs-row").locator("td:nth-child(4)");
     await expect(types.first()).toHaveText("CheckoutWorkflow");
     for (const type of await types.allTextContents()) expect(type).toBe("CheckoutWorkflow");
 

@@ -130,7 +130,7 @@ function Age({ value, now }: { value: string | null; now: number }) {
 function FailureCell({ failure }: { failure: RunRowDetail["failure"] }) {
   if (!failure) return <span>–</span>;
   return (
-    <span className="flex max-w-[16rem] flex-col items-start gap-0.5" data-testid="run-failure">
+    <span className="flex max-w-[13rem] flex-col items-start gap-0.5" data-testid="run-failure">
       <span className="block max-w-full truncate font-mono text-xs" title={failure.type ?? undefined}>
         {failure.type ?? "–"}
       </span>
