@@ -105,6 +105,19 @@ describe("the default log", () => {
     ]);
   });
 
+  it("does not warn about a call its caller abandoned, but does about one the server let time out", async () => {
+    const out = capture();
+    const fetchLogged = loggedFetch(createLogger(out.stream, "info"));
+    const left = new AbortController();
+    left.abort(new DOMException("the page left", "AbortError"));
+    await expect(fetchLogged(`${baseUrl}/api/workflows`, { signal: left.signal })).rejects.toThrow();
+    expect(out.raw()).toBe("");
+    const timedOut = new AbortController();
+    timedOut.abort(new DOMException("no answer in time", "TimeoutError"));
+    await expect(fetchLogged(`${baseUrl}/api/workflows`, { signal: timedOut.signal })).rejects.toThrow();
+    expect(out.lines().map((line) => [line.level, line.msg])).toEqual([[40, "dw call failed"]]);
+  });
+
   it("writes one readable line per entry, not JSON, with the redact list still applied", async () => {
     const out = capture();
     const logger = createLogger(out.stream, "info", "human");

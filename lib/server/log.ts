@@ -121,6 +121,12 @@ function failureName(error: unknown): string {
   return code ? `${error.name} (${code})` : error.name;
 }
 
+function leftByCaller(signal: AbortSignal | null | undefined): boolean {
+  if (!signal?.aborted) return false;
+  const reason: unknown = signal.reason;
+  return !(reason instanceof DOMException && reason.name === "TimeoutError");
+}
+
 /**
  * A fetch for calls to the Durable Workflow server: each call gets a fresh request id, sent as
  * X-Request-Id and logged with method, path, status and duration, so one console line matches one
@@ -148,7 +154,10 @@ export function loggedFetch(
       return response;
     } catch (error) {
       const durationMs = Math.round((clock() - started) * 10) / 10;
-      logger.warn({ requestId, method, path, status: null, durationMs, failure: failureName(error) }, "dw call failed");
+      const entry = { requestId, method, path, status: null, durationMs, failure: failureName(error) };
+      // Whoever asked went away (a page left): nothing is wrong with the server. A timeout is.
+      if (leftByCaller(init?.signal)) logger.debug(entry, "dw call abandoned");
+      else logger.warn(entry, "dw call failed");
       throw error;
     }
   };
