@@ -237,6 +237,20 @@ test.describe("runs list", () => {
     await expect(page.getByTestId("run-closed-reason")).toHaveText(["Continued as new", "Continued as new"]);
   });
 
+  test("on a phone (390×844) every row's status is on screen without scrolling sideways", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/runs");
+    const header = page.getByRole("columnheader", { name: "Status" });
+    await header.scrollIntoViewIfNeeded();
+    const box = await header.boundingBox();
+    expect((box?.x ?? Infinity) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+    const badge = page.getByTestId("runs-row").first().locator("[data-status]").first();
+    const badgeBox = await badge.boundingBox();
+    expect((badgeBox?.x ?? Infinity) + (badgeBox?.width ?? 0)).toBeLessThanOrEqual(390);
+    // Nothing scrolled sideways to get there.
+    expect(await page.evaluate(() => window.scrollX)).toBe(0);
+  });
+
   test("terminates selected runs after a dry run, and tracks them until they closed", async ({ page }) => {
     const prefix = `batch-${Date.now().toString(36)}`;
     const runIds = await Promise.all([1, 2].map((n) => startRun("OpsLongWaitWorkflow", `${prefix}-${n}`, [])));
