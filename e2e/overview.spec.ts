@@ -69,7 +69,8 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   await page.getByTestId("repair-pass").click();
   // A fleet-wide pass is confirmed first, and the dialog says its report will name no runs.
   const confirm = page.getByTestId("confirm-pass-dialog");
-  await expect(confirm).toContainText("every run of default");
+  // The pass is server-wide (decision in components/system/confirm-pass-dialog.tsx), and says so.
+  await expect(confirm).toContainText("every namespace (not only default)");
   await expect(confirm).toContainText("names no runs");
   await snapBothThemes(page, "system-confirm-pass");
   await confirm.getByTestId("confirm-pass").click();

@@ -35,7 +35,15 @@ async function startPasswordConsole(): Promise<AuthConsole> {
 async function startAuthConsole(dir: string, authEnv: Record<string, string>): Promise<AuthConsole> {
   const logFile = join(dir, "console.log");
   const app = await startConsole(
-    { DW_TOKEN: "", DW_ADMIN_TOKEN: canary, DW_OPERATOR_TOKEN: lesserToken, ...authEnv },
+    {
+      DW_TOKEN: "",
+      DW_ADMIN_TOKEN: canary,
+      DW_OPERATOR_TOKEN: lesserToken,
+      // Every line the console can write, each call to the server included (a debug line), as JSON.
+      BREAKWATER_LOG_LEVEL: "debug",
+      BREAKWATER_LOG_FORMAT: "json",
+      ...authEnv,
+    },
     { logFile },
   );
   return { ...app, logFile };
