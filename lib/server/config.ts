@@ -48,6 +48,8 @@ export interface ConsoleConfig {
 }
 
 export interface PersonLimitSettings {
+  /** Requests one client address may have in flight, refused before Next (BREAKWATER_REQUESTS_PER_ADDRESS, 64). */
+  requestsPerAddress: number;
   /** Reads in flight per person: the read proxy, run-view extras, Kikwiflow reads (BREAKWATER_READS_PER_PERSON, 16). */
   reads: number;
   /** Streams open per person: run views and export downloads (BREAKWATER_STREAMS_PER_PERSON, 4). */
@@ -203,6 +205,7 @@ const EnvSchema = z.object({
   BREAKWATER_RUN_VIEW_SMALL_HEAP: flagOnByDefault.optional(),
   KIKWIFLOW_URL: z.union([z.literal(""), httpUrl]).optional(),
   KIKWIFLOW_TENANT: optionalText,
+  BREAKWATER_REQUESTS_PER_ADDRESS: wholeNumber(8, 100_000).optional(),
   BREAKWATER_READS_PER_PERSON: wholeNumber(1, 1_024).optional(),
   BREAKWATER_STREAMS_PER_PERSON: wholeNumber(1, 256).optional(),
   BREAKWATER_PULSE_RELAYS_PER_PERSON: wholeNumber(1, 16).optional(),
@@ -285,6 +288,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
     },
     kikwiflow: kikwiflowFrom(parsed),
     personLimits: {
+      requestsPerAddress: parsed.BREAKWATER_REQUESTS_PER_ADDRESS ?? 64,
       reads: parsed.BREAKWATER_READS_PER_PERSON ?? 16,
       streams: parsed.BREAKWATER_STREAMS_PER_PERSON ?? 4,
       pulseRelays: parsed.BREAKWATER_PULSE_RELAYS_PER_PERSON ?? 4,

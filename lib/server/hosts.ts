@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { peerStampInstalled } from "@/lib/server/auth/peer";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import type { AuthProblem } from "@/lib/server/auth/settings";
-import { parseTrustedProxies } from "@/lib/server/auth/trusted-proxies";
+import { clientAddressOf, parseTrustedProxies } from "@/lib/server/auth/trusted-proxies";
 import type { TrustedProxies } from "@/lib/server/auth/trusted-proxies";
 
 /**
@@ -105,15 +105,7 @@ export function checkHost(policy: HostPolicy, headers: HeaderSource, peer: strin
  */
 export function clientAddress(policy: HostPolicy, headers: HeaderSource, peer: string | null): string {
   if (!peer) return "unknown";
-  if (!policy.trustedProxies.includes(peer)) return peer;
-  const hops = (headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((hop) => hop.trim())
-    .filter((hop) => hop !== "");
-  for (const hop of [...hops].reverse()) {
-    if (!policy.trustedProxies.includes(hop)) return isIP(hop) ? hop : peer;
-  }
-  return peer;
+  return clientAddressOf(policy.trustedProxies, headers.get("x-forwarded-for"), peer);
 }
 
 /**

@@ -20,21 +20,24 @@ function assetServer() {
 export function validateConfigAtStartup(): void {
   let openConsole: boolean;
   let trustedProxies: TrustedProxies;
+  let requestsPerAddress: number;
   try {
     const config = getConfig();
     openConsole = config.auth.mode === "none";
     trustedProxies = config.hosts.trustedProxies;
+    requestsPerAddress = config.personLimits.requestsPerAddress;
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
   // Before the first request: proxy-mode auth needs each request's real peer address, forwarded
-  // headers count only from BREAKWATER_TRUSTED_PROXIES (the stamp deletes everyone else's), a console
+  // headers count only from BREAKWATER_TRUSTED_PROXIES (the stamp deletes everyone else's), one
+  // client address has at most BREAKWATER_REQUESTS_PER_ADDRESS requests in flight, a console
   // without auth refuses connections that did not arrive on loopback, and the build's script and
   // style files are answered from their compressed copies. Not under `next dev`, which serves a
   // build of its own (.next/dev): the copies in .next belong to the production build.
   const serveFirst = process.env.NODE_ENV === "production" ? assetServer().serve : undefined;
-  installPeerStamp({ loopbackOnly: openConsole, serveFirst, trustedProxies });
+  installPeerStamp({ loopbackOnly: openConsole, serveFirst, trustedProxies, requestsPerAddress });
   const problem = openConsole ? openBindProblem(listeningAddresses()) : null;
   if (problem) {
     console.error(problem);

@@ -132,6 +132,57 @@ describe("peer stamp", () => {
     }
   });
 
+  it("refuses a client's requests beyond its in-flight bound before the handler sees them, and frees a place when a response is sent or its connection drops", async () => {
+    const pending: ServerResponse[] = [];
+    const holder = createServer((_req, res) => void pending.push(res));
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const holderPort = (holder.address() as AddressInfo).port;
+    const get = () => {
+      const req = request({ host: "127.0.0.1", port: holderPort, path: "/", agent: false });
+      const answer = new Promise<{ status: number; retryAfter: unknown; body: string }>((resolve, reject) => {
+        req.on("response", (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers["retry-after"], body }));
+        });
+        req.on("error", reject);
+      });
+      req.end();
+      return { req, answer };
+    };
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((resolve) => setImmediate(resolve));
+    };
+    installPeerStamp({ requestsPerAddress: 2 });
+    try {
+      const first = get();
+      const second = get();
+      await until(() => pending.length === 2);
+      const refused = await get().answer;
+      expect(refused).toMatchObject({ status: 429, retryAfter: "1" });
+      expect(JSON.parse(refused.body)).toMatchObject({ reason: "too_many_in_flight", httpStatus: 429 });
+      expect(pending).toHaveLength(2);
+
+      pending[0]!.end("done");
+      expect((await first.answer).status).toBe(200);
+      const third = get();
+      await until(() => pending.length === 3);
+
+      // The browser leaves: its connection closes, and so does its place.
+      second.answer.catch(() => undefined);
+      second.req.destroy();
+      await until(() => pending[1]!.closed);
+      const fourth = get();
+      await until(() => pending.length === 4);
+      for (const res of pending.slice(2)) res.end("done");
+      expect((await third.answer).status).toBe(200);
+      expect((await fourth.answer).status).toBe(200);
+    } finally {
+      installPeerStamp();
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
   it("tells loopback addresses from the rest", () => {
     for (const address of ["127.0.0.1", "127.8.0.3", "::1", "::ffff:127.0.0.1"])
       expect(isLoopbackAddress(address), address).toBe(true);

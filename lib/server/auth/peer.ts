@@ -1,5 +1,6 @@
 import { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import { Server as HttpsServer } from "node:https";
+import { clientAddressOf } from "./trusted-proxies";
 import type { TrustedProxies } from "./trusted-proxies";
 
 /**
@@ -23,6 +24,8 @@ const INSTALLED = Symbol.for("breakwater.peer-stamp");
 const LOOPBACK_ONLY = Symbol.for("breakwater.loopback-only");
 const SERVE_FIRST = Symbol.for("breakwater.serve-first");
 const TRUSTED = Symbol.for("breakwater.trusted-proxies");
+const PER_ADDRESS = Symbol.for("breakwater.requests-per-address");
+const IN_FLIGHT = Symbol.for("breakwater.in-flight-by-address");
 
 /**
  * Headers a reverse proxy writes about the client's connection (scheme, host, port, address, path
@@ -53,6 +56,8 @@ type Registry = {
   [LOOPBACK_ONLY]?: boolean;
   [SERVE_FIRST]?: ServeFirst;
   [TRUSTED]?: TrustedProxies;
+  [PER_ADDRESS]?: number;
+  [IN_FLIGHT]?: Map<string, number>;
 };
 
 /** Answers a request before Next.js and returns true, or returns false and leaves it to Next.js. */
@@ -98,6 +103,45 @@ function stripUntrustedForwarded(request: IncomingMessage, peer: string): void {
   for (const name of FORWARDED_HEADERS) delete request.headers[name];
 }
 
+/**
+ * Requests one client address may have in flight before Next sees them (BREAKWATER_REQUESTS_PER_ADDRESS):
+ * every request through Next costs milliseconds of its pipeline before any route can refuse it, so
+ * 2,000 concurrent requests from one client delayed everyone's read by 20 s even when each was a
+ * trivial one. Refused here, one costs microseconds. The client is the peer, or behind a trusted
+ * proxy its X-Forwarded-For client; a place is given back when the response closes (sent, or the
+ * connection dropped). Per-person limits on reads and streams come after, in the routes
+ * (lib/server/person-limits.ts).
+ */
+function admitted(request: IncomingMessage, response: ServerResponse, peer: string): boolean {
+  const registry = globalThis as Registry;
+  const limit = registry[PER_ADDRESS];
+  if (limit === undefined) return true;
+  const trusted = registry[TRUSTED];
+  const forwardedFor = request.headers["x-forwarded-for"];
+  const client = trusted
+    ? clientAddressOf(trusted, typeof forwardedFor === "string" ? forwardedFor : null, peer)
+    : peer;
+  const counts = (registry[IN_FLIGHT] ??= new Map());
+  const held = counts.get(client) ?? 0;
+  if (held >= limit) {
+    const body = JSON.stringify({
+      reason: "too_many_in_flight",
+      message: `Your address has ${limit} requests to this console in flight already; wait for them or try again in 1 s.`,
+      httpStatus: 429,
+    });
+    response.writeHead(429, { "content-type": "application/json", "cache-control": "no-store", "retry-after": "1" });
+    response.end(body);
+    return false;
+  }
+  counts.set(client, held + 1);
+  response.once("close", () => {
+    const left = (counts.get(client) ?? 1) - 1;
+    if (left <= 0) counts.delete(client);
+    else counts.set(client, left);
+  });
+  return true;
+}
+
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
 
 function patch(prototype: { emit: Emit }): void {
@@ -106,9 +150,10 @@ function patch(prototype: { emit: Emit }): void {
     const request = args[0];
     if (event === "request" && request instanceof IncomingMessage) {
       if (refusedOffLoopback(request, args[1])) return true;
+      const peer = request.socket.remoteAddress ?? "";
+      if (args[1] instanceof ServerResponse && !admitted(request, args[1], peer)) return true;
       const first = (globalThis as Registry)[SERVE_FIRST];
       if (first && args[1] instanceof ServerResponse && first(request, args[1])) return true;
-      const peer = request.socket.remoteAddress ?? "";
       request.headers[PEER_HEADER] = peer;
       stripUntrustedForwarded(request, peer);
       request.headers[REPEATED_HEADER] = repeatedNames(request.rawHeaders);
@@ -122,14 +167,21 @@ function patch(prototype: { emit: Emit }): void {
  * `serveFirst`: what the console answers itself, after that refusal and before Next.js (the build's
  * compressed script and style files, lib/server/static-assets.ts).
  * `trustedProxies`: peers whose FORWARDED_HEADERS are kept; from every other peer they are deleted.
+ * `requestsPerAddress`: requests one client address may have in flight (unset: no bound).
  */
 export function installPeerStamp(
-  options: { loopbackOnly?: boolean; serveFirst?: ServeFirst; trustedProxies?: TrustedProxies } = {},
+  options: {
+    loopbackOnly?: boolean;
+    serveFirst?: ServeFirst;
+    trustedProxies?: TrustedProxies;
+    requestsPerAddress?: number;
+  } = {},
 ): void {
   const registry = globalThis as Registry;
   registry[LOOPBACK_ONLY] = options.loopbackOnly === true;
   registry[SERVE_FIRST] = options.serveFirst;
   registry[TRUSTED] = options.trustedProxies;
+  registry[PER_ADDRESS] = options.requestsPerAddress;
   if (registry[INSTALLED]) return;
   patch(HttpServer.prototype as unknown as { emit: Emit });
   if (HttpsServer.prototype.emit !== HttpServer.prototype.emit)

@@ -9,6 +9,23 @@ export interface TrustedProxies {
   includes(address: string | null): boolean;
 }
 
+/**
+ * The client's address: the socket's peer, or, when that peer is a trusted proxy, the last
+ * `X-Forwarded-For` hop that is not itself a trusted proxy (behind a TLS terminator every request
+ * has the terminator's address, which would make one bucket of everyone).
+ */
+export function clientAddressOf(trusted: TrustedProxies, forwardedFor: string | null, peer: string): string {
+  if (!trusted.includes(peer)) return peer;
+  const hops = (forwardedFor ?? "")
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter((hop) => hop !== "");
+  for (const hop of [...hops].reverse()) {
+    if (!trusted.includes(hop)) return isIP(hop) ? hop : peer;
+  }
+  return peer;
+}
+
 export function normalizeAddress(address: string): string {
   const trimmed = address.trim();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
