@@ -41,7 +41,7 @@ function JsonBlock({ label, value, testId }: { label: string; value: unknown; te
       <h3 className="text-xs text-fg-muted">{label}</h3>
       <pre
         data-testid={testId}
-        className="mt-1 max-h-48 overflow-auto rounded border border-line bg-panel-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all"
+        className="mt-1 max-h-32 overflow-auto rounded border border-line bg-panel-muted/50 p-2 font-mono text-xs whitespace-pre-wrap break-all"
       >
         {value === undefined ? "–" : prettyJson(value)}
       </pre>
@@ -216,7 +216,7 @@ export const RunHeader = memo(function RunHeader({
         </div>
       </div>
 
-      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-3 xl:grid-cols-4">
+      <dl className="mt-4 grid grid-cols-2 gap-x-6 gap-y-3 md:grid-cols-3 xl:grid-cols-5">
         <Field label={t("runId")}>
           <span className="font-mono text-xs" data-testid="run-id">
             {describe.run_id}
@@ -232,7 +232,12 @@ export const RunHeader = memo(function RunHeader({
         </Field>
         <Field label={t("liveness")} testId="run-liveness">
           <Pill tone={TONE_TO_PILL[liveness.tone]}>{tv(liveness.label.id, liveness.label.values)}</Pill>
-          {liveness.reason ? <span className="mt-1 block text-xs text-fg-muted">{liveness.reason}</span> : null}
+          {liveness.reason ? (
+            <span className="mt-1 block text-xs text-fg-muted">
+              {/* Server text: its ISO instants are shown in the chosen zone. */}
+              <ServerText text={liveness.reason} />
+            </span>
+          ) : null}
         </Field>
         <Field label={t("wait")}>
           {describe.wait_kind || describe.wait_reason ? (
@@ -277,7 +282,8 @@ export const RunHeader = memo(function RunHeader({
         </Field>
       </dl>
 
-      <div className="mt-4 grid gap-3 md:grid-cols-2">
+      {/* Input, output, memo and search attributes share one row on a wide screen (the tabs stay in the first screen). */}
+      <div className="mt-4 grid gap-3 md:grid-cols-[repeat(auto-fit,minmax(16rem,1fr))]">
         <JsonBlock label={t("input")} value={describe.input} testId="run-input" />
         <JsonBlock label={t("output")} value={describe.output} testId="run-output" />
         {!isEmptyMap(describe.memo) ? <JsonBlock label={t("memo")} value={describe.memo} testId="run-memo" /> : null}
