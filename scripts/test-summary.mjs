@@ -1,12 +1,12 @@
-// Totals the vitest and Playwright JSON reports and the official-SDK conformance suite's junit XML
-// into the one plain line CI reads: "N passed, N failed". A missing or unreadable report counts
-// as one failure, and so does a failed lint/typecheck/build step (passed in as the third
-// argument), so nothing fails silently. A skipped test counts as failed, in every suite: the
+// Totals the vitest and Playwright JSON reports and the official SDKs' conformance suites' junit XML
+// (Python: pytest's; Rust: the suite's own harness in conformance/rust-sdk) into the one plain line
+// CI reads: "N passed, N failed". A missing or unreadable report counts as one failure, and so does
+// a failed lint/typecheck/build step (passed in as the third argument), so nothing fails silently. A skipped test counts as failed, in every suite: the
 // test command sets up everything the tests need (embedded server, build, SDK, engine), so a skip
 // means a part was missing, and that must not pass as green.
 import { readFileSync } from "node:fs";
 
-const [vitestFile, e2eFile, stepFailures = "0", sdkFile] = process.argv.slice(2);
+const [vitestFile, e2eFile, stepFailures = "0", sdkFile, rustFile] = process.argv.slice(2);
 const read = (f) => {
   try {
     return JSON.parse(readFileSync(f, "utf8"));
@@ -22,19 +22,17 @@ const unitFailed = v ? v.numFailedTests + unitSkipped : 1;
 const e2ePassed = e ? e.stats.expected + e.stats.flaky : 0;
 const e2eSkipped = e ? e.stats.skipped : 0;
 const e2eFailed = e ? e.stats.unexpected + e2eSkipped : 1;
-const sdk = sdkFile ? junitTotals(sdkFile) : null;
-const sdkPassed = sdk ? sdk.tests - sdk.failures - sdk.errors - sdk.skipped : 0;
-const sdkFailed = sdk ? sdk.failures + sdk.errors + sdk.skipped : sdkFile ? 1 : 0;
+const python = junitCounts(sdkFile);
+const rust = junitCounts(rustFile);
 const steps = Number(stepFailures) > 0 ? 1 : 0;
 console.log(`unit: ${unitPassed} passed, ${unitFailed} failed (${unitSkipped} skipped, counted as failed)`);
-if (sdkFile)
-  console.log(
-    `python sdk conformance: ${sdkPassed} passed, ${sdkFailed} failed${sdk ? ` (${sdk.skipped} skipped, counted as failed)` : " (no report)"}`,
-  );
+if (python) console.log(`python sdk conformance: ${python.line}`);
+if (rust) console.log(`rust sdk conformance: ${rust.line}`);
 console.log(`e2e: ${e2ePassed} passed, ${e2eFailed} failed (${e2eSkipped} skipped, counted as failed)`);
 if (steps) console.log("lint, typecheck or build: failed (counted as 1 failure)");
-const passed = unitPassed + sdkPassed + e2ePassed;
-const failed = unitFailed + sdkFailed + e2eFailed + steps;
+const sdks = [python, rust].filter(Boolean);
+const passed = unitPassed + sdks.reduce((n, s) => n + s.passed, 0) + e2ePassed;
+const failed = unitFailed + sdks.reduce((n, s) => n + s.failed, 0) + e2eFailed + steps;
 console.log(`${passed} passed, ${failed} failed`);
 if (passed === 0) {
   console.error("no tests ran");
@@ -42,7 +40,20 @@ if (passed === 0) {
 }
 process.exit(failed > 0 ? 1 : 0);
 
-/** Sums pytest's junit `<testsuite>` counters; null when the file is missing or has no suite. */
+/**
+ * One conformance suite's counts from its junit report, null when the suite was not asked for
+ * (no file argument). A missing or empty report is one failure: the suite could not run.
+ */
+function junitCounts(file) {
+  if (!file) return null;
+  const t = junitTotals(file);
+  if (!t) return { passed: 0, failed: 1, line: "0 passed, 1 failed (no report)" };
+  const passed = t.tests - t.failures - t.errors - t.skipped;
+  const failed = t.failures + t.errors + t.skipped;
+  return { passed, failed, line: `${passed} passed, ${failed} failed (${t.skipped} skipped, counted as failed)` };
+}
+
+/** Sums a junit report's `<testsuite>` counters; null when the file is missing or has no suite. */
 function junitTotals(file) {
   let xml;
   try {

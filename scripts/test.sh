@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test Breakwater has: lint, typecheck, the Kikwiflow test host build, unit/contract/engine
 # tests (vitest, the Kikwiflow suite against the real engine), the official
-# Python SDK's conformance suite (pytest), a production build, then the UI in real Chromium
-# (Playwright) against the embedded server. Ends with one
+# Python SDK's conformance suite (pytest), the official Rust SDK's (cargo), a production build,
+# then the UI in real Chromium (Playwright) against the embedded server. Ends with one
 # plain line "N passed, N failed" totalled from the JSON reporters (CI reads that line).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -51,6 +51,13 @@ sdk_python=$(bash scripts/python-sdk.sh | tail -n 1) && [ -x "$sdk_python" ] \
   && "$sdk_python" -m pytest conformance/python-sdk -q --junitxml="$OUT/python-sdk.xml"
 sdk_rc=$?
 
+step "official Rust SDK conformance (cargo test, durable-workflow from crates.io)"
+# Real SDK workers and clients against the embedded server over HTTP; the build is cached outside the
+# clone (conformance/rust-sdk/cargo.sh). No cargo, a failed build or a failed start writes no junit
+# report, which the summary counts as a failure. It also builds the e2e-runs binary Playwright uses.
+RUST_SDK_JUNIT="$PWD/$OUT/rust-sdk.xml" bash conformance/rust-sdk/cargo.sh test --locked --test conformance
+rust_rc=$?
+
 step "production build"
 DW_TOKEN="$E2E_TOKEN" npm run build || fail=1
 
@@ -59,8 +66,8 @@ PLAYWRIGHT_JSON_OUTPUT_NAME="$OUT/e2e.json" npx playwright test
 e2e_rc=$?
 
 step "summary (${SECONDS}s)"
-node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/e2e.json" "$fail" "$OUT/python-sdk.xml"
+node scripts/test-summary.mjs "$OUT/vitest.json" "$OUT/e2e.json" "$fail" "$OUT/python-sdk.xml" "$OUT/rust-sdk.xml"
 summary_rc=$?
-if [ "$unit_rc" -ne 0 ] || [ "$sdk_rc" -ne 0 ] || [ "$e2e_rc" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$summary_rc" -ne 0 ]; then
+if [ "$unit_rc" -ne 0 ] || [ "$sdk_rc" -ne 0 ] || [ "$rust_rc" -ne 0 ] || [ "$e2e_rc" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$summary_rc" -ne 0 ]; then
   exit 1
 fi
