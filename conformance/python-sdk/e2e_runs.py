@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ.setdefault("DURABLE_WORKFLOW_WORKER_PROTOCOL_VERSION", "1.19")
 
 from durable_workflow import Client, Worker  # noqa: E402
 from durable_workflow.errors import WorkflowAlreadyStarted  # noqa: E402

@@ -32,45 +32,88 @@ def test_cluster_info_passes_the_sdk_compatibility_check(server: EmbeddedServer)
         # The SDK's own fail-closed check (control plane, request contract, worker protocol,
         # auth composition) — raises on any mismatch.
         _validate_server_compatibility(info)
-        assert info["worker_protocol"]["version"] == "1.19"
+        assert info["worker_protocol"]["version"] == "1.20"
         caps = info["worker_protocol"]["server_capabilities"]
-        # Advertised only as implemented: no query tasks, no 1.20 cooperative cancellation, no
-        # fenced deregistration, no sticky execution.
+        # Advertised only as implemented: no query tasks, none of what 1.20 adds (said false, so the
+        # SDK refuses those features up front), no fenced deregistration, no sticky execution.
         assert caps["query_tasks"] is False
-        assert caps["cooperative_cancellation"] is False
+        for added_by_1_20 in (
+            "cooperative_cancellation", "nexus_cooperative_cancellation", "prepared_local_activities",
+            "prepared_local_activity_groups", "query_task_authority",
+        ):
+            assert caps[added_by_1_20] is False
+        assert caps["prepared_local_activity_cancellation_policies"] == []
         for absent in ("worker_deregistration_fencing", "sticky_execution", "update_validation_tasks"):
             assert absent not in caps
+        negotiation = info["surface_stability_contract"]["surface_families"]["worker_protocol"]["negotiation"]
+        assert negotiation["request_header_rule"] == "same_major_and_minor_less_than_or_equal_to_advertised"
+        assert negotiation["accepted_request_versions_by_default"][-1] == "1.20"
         assert info["client_compatibility"]["clients"]["sdk-python"]["supported_versions"] == ">=2.12,<2.13"
 
     asyncio.run(scenario())
 
 
-def test_sdk_default_protocol_1_20_is_refused_by_the_sdk_itself(server: EmbeddedServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server does not claim 1.20: an SDK left at its default refuses to register."""
+def test_sdk_at_its_default_protocol_runs_a_workflow(server: EmbeddedServer) -> None:
+    """No knob: the SDK sends 1.20, accepts the advertisement and a workflow completes."""
+
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue = new_id("q")
+            workflow_id = new_id("wf")
+            handle = await client.start_workflow(
+                workflow_type="conformance.noop", task_queue=queue, workflow_id=workflow_id,
+            )
+            async with running_worker(client, task_queue=queue, workflows=[NoopWorkflow]):
+                assert await client.get_result(handle, timeout=30) == "ok"
+
+    asyncio.run(scenario())
+
+
+def test_sdk_at_protocol_1_19_still_runs_a_workflow(server: EmbeddedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK's documented fallback: 1.19 is within "same major, minor ≤ advertised"."""
+    monkeypatch.setenv("DURABLE_WORKFLOW_WORKER_PROTOCOL_VERSION", "1.19")
 
     async def scenario() -> None:
         async with sdk_client(server) as client:
             info = await client.get_cluster_info()
-            monkeypatch.setenv("DURABLE_WORKFLOW_WORKER_PROTOCOL_VERSION", "1.20")
-            with pytest.raises(RuntimeError, match=r"incompatible worker_protocol.version '1.19'"):
-                _validate_server_compatibility(info)
-            worker = Worker(client, task_queue=new_id("q"), workflows=[NoopWorkflow])
-            with pytest.raises(RuntimeError, match="Server compatibility error"):
+            _validate_server_compatibility(info)
+            queue = new_id("q")
+            handle = await client.start_workflow(
+                workflow_type="conformance.noop", task_queue=queue, workflow_id=new_id("wf"),
+            )
+            async with running_worker(client, task_queue=queue, workflows=[NoopWorkflow]):
+                assert await client.get_result(handle, timeout=30) == "ok"
+
+    asyncio.run(scenario())
+
+
+def test_sdk_refuses_a_cooperative_cancellation_worker_up_front(server: EmbeddedServer) -> None:
+    """1.20's cooperative cancellation is advertised false: the SDK refuses the feature, not the server."""
+
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            worker = Worker(
+                client, task_queue=new_id("q"), workflows=[NoopWorkflow], capabilities=["cooperative_cancellation"],
+            )
+            with pytest.raises(RuntimeError, match="cooperative cancellation requires"):
                 await worker.run_until(workflow_id="never-started", timeout=5)
 
     asyncio.run(scenario())
 
 
-def test_worker_plane_refuses_other_protocol_versions_over_http(server: EmbeddedServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_plane_refuses_a_newer_minor_and_another_major_over_http(
+    server: EmbeddedServer, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     async def scenario() -> None:
         async with sdk_client(server) as client:
-            monkeypatch.setenv("DURABLE_WORKFLOW_WORKER_PROTOCOL_VERSION", "1.20")
-            with pytest.raises(ServerError) as refused:
-                await client.register_worker(worker_id=new_id("w"), task_queue="q", capability_manifest={})
-            assert refused.value.status == 400
-            assert refused.value.body["reason"] == "unsupported_protocol_version"
-            assert refused.value.body["supported_version"] == "1.19"
-            assert refused.value.body["requested_version"] == "1.20"
+            for version in ("1.21", "2.0"):
+                monkeypatch.setenv("DURABLE_WORKFLOW_WORKER_PROTOCOL_VERSION", version)
+                with pytest.raises(ServerError) as refused:
+                    await client.register_worker(worker_id=new_id("w"), task_queue="q", capability_manifest={})
+                assert refused.value.status == 400
+                assert refused.value.body["reason"] == "unsupported_protocol_version"
+                assert refused.value.body["supported_version"] == "1.20"
+                assert refused.value.body["requested_version"] == version
 
     asyncio.run(scenario())
 

@@ -125,8 +125,8 @@ describe("the Host allow-list on the worker plane", () => {
       runtime: "python",
     });
     expectRefused(res);
-    expect(res.headers["x-durable-workflow-protocol-version"]).toBe("1.19");
-    expect(res.json).toMatchObject({ protocol_version: "1.19", server_capabilities: { long_poll_timeout: 30 } });
+    expect(res.headers["x-durable-workflow-protocol-version"]).toBe("1.20");
+    expect(res.json).toMatchObject({ protocol_version: "1.20", server_capabilities: { long_poll_timeout: 30 } });
     expect(count(s, "SELECT count(*) AS n FROM worker_registrations")).toBe(0);
   });
 

@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 
 function expectEnvelope(r: { headers: Headers; body: Record<string, unknown> }): void {
-  expect(r.headers.get("x-durable-workflow-protocol-version")).toBe("1.19");
-  expect(r.body.protocol_version).toBe("1.19");
+  expect(r.headers.get("x-durable-workflow-protocol-version")).toBe("1.20");
+  expect(r.body.protocol_version).toBe("1.20");
   expect(r.body.server_capabilities).toMatchObject({
     long_poll_timeout: 30,
     activity_retry_policy: true,
@@ -40,7 +40,7 @@ describe("worker plane envelope and guards", () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({
       reason: "missing_protocol_version",
-      supported_version: "1.19",
+      supported_version: "1.20",
       requested_version: null,
     });
     expect(typeof missing.body.error).toBe("string");
@@ -136,25 +136,34 @@ describe("worker plane envelope and guards", () => {
   });
 });
 
-describe("worker protocol version and deregistration (sdk-python 2.12.0 at protocol 1.19)", () => {
-  it("accepts exactly 1.19, refusing the SDK's default 1.20 and the old 1.0 / 1.1 in the real server's words", async () => {
+describe("worker protocol negotiation and deregistration (sdk-python 2.12.0 at 1.20 and 1.19)", () => {
+  it("admits the same major at any minor up to the advertised 1.20 and refuses the rest in the real server's words", async () => {
     h = await startHarness();
     const w = new ScriptedWorker(h.url, "w-1", "orders");
-    for (const v of ["1.20", "1.0", "1.1"]) {
-      const r = await w.post(
+    const send = (v: string) =>
+      w.post(
         "/register",
         { worker_id: "w-1", task_queue: "orders", runtime: "python" },
-        { "x-durable-workflow-protocol-version": v },
+        {
+          "x-durable-workflow-protocol-version": v,
+        },
       );
-      expect(r.status).toBe(400);
+    for (const v of ["1.20", "1.19", "1.1", "1.0"]) {
+      const r = await send(v);
+      expect(r.status, v).toBe(201);
+      expectEnvelope(r);
+    }
+    for (const v of ["1.21", "2.0", "0.20", "1.19.0", "v1.20"]) {
+      const r = await send(v);
+      expect(r.status, v).toBe(400);
       expect(r.body).toMatchObject({
         error: "Unsupported worker protocol version.",
         reason: "unsupported_protocol_version",
-        supported_version: "1.19",
+        supported_version: "1.20",
         requested_version: v,
       });
       expect(r.body.remediation).toBe(
-        `Worker requested protocol version ${v}; this server only supports 1.19. Upgrade the worker to a release that targets worker-protocol 1.19, or connect to a server that supports ${v}.`,
+        `Worker requested protocol version ${v}; this server supports 1.20. Workers may target any 1.x version with x ≤ 20. Upgrade the worker to a release that targets a compatible version, or connect to a server that matches.`,
       );
       expectEnvelope(r);
     }
@@ -186,7 +195,7 @@ describe("worker protocol version and deregistration (sdk-python 2.12.0 at proto
     const gone = await del("py-1");
     expect(gone).toMatchObject({
       status: 200,
-      body: { worker_id: "py-1", outcome: "deregistered", recovered_workflow_task_count: 1, protocol_version: "1.19" },
+      body: { worker_id: "py-1", outcome: "deregistered", recovered_workflow_task_count: 1, protocol_version: "1.20" },
     });
     // The departed worker can no longer poll, its late completion is fenced, and a new worker gets the task now.
     const poll = await w.post("/workflow-tasks/poll", { worker_id: "py-1", task_queue: "orders" });

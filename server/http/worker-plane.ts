@@ -17,7 +17,12 @@ import {
   sendWorker,
   WORKER_PROTOCOL_HEADER,
   WORKER_PROTOCOL_VERSION,
+  isCompatibleProtocolVersion,
+  splitProtocolVersion,
 } from "./worker-protocol";
+
+/** Worker runtimes a registration may name. */
+export const WORKER_RUNTIMES = ["php", "python", "typescript", "go", "java", "rust"] as const;
 
 export interface WorkerPlaneOptions {
   engine: Engine;
@@ -45,7 +50,10 @@ const attemptField = z.number().int().min(1).optional();
 const registerSchema = z.object({
   worker_id: z.string().min(1).max(255).nullish(),
   task_queue: z.string().min(1).max(255),
-  runtime: z.enum(["php", "python", "typescript", "go", "java"]),
+  // The real server's list (WorkerController::register@11d35b7, `in:php,python,typescript,go,java`)
+  // plus "rust", which the official Rust SDK 4.10.2 sends (see docs/contract.md: no readable server
+  // source names it yet, so the SDK's requirement decides).
+  runtime: z.enum(WORKER_RUNTIMES),
   sdk_version: z.string().max(255).nullish(),
   build_id: z.string().max(255).nullish(),
   supported_workflow_types: z.array(z.string()).nullish(),
@@ -125,7 +133,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
       scope.addHook("preHandler", async (request, reply) => {
         const raw = request.headers[WORKER_PROTOCOL_HEADER.toLowerCase()];
         const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;
-        if (requested === WORKER_PROTOCOL_VERSION) {
+        if (requested !== undefined && isCompatibleProtocolVersion(requested, WORKER_PROTOCOL_VERSION)) {
           const namespace = namespaceOf(request);
           if (knownNamespaces.has(namespace)) return undefined;
           const exists = engine.db.prepare("SELECT 1 FROM namespaces WHERE name = ?").get(namespace);
@@ -328,8 +336,8 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
 }
 
 /**
- * The 400 for a missing or other worker-protocol version, in the real server's words
- * (durable-workflow/server app/Support/WorkerProtocol.php@11d35b7 `rejectUnsupported`).
+ * The 400 for a missing or incompatible worker-protocol version, in the real server's words
+ * (durable-workflow/server app/Support/WorkerProtocol.php@051508c `rejectUnsupported`).
  */
 export function protocolRefusal(requested: string | undefined): Record<string, unknown> {
   const v = WORKER_PROTOCOL_VERSION;
@@ -342,12 +350,13 @@ export function protocolRefusal(requested: string | undefined): Record<string, u
       remediation: `Send the ${WORKER_PROTOCOL_HEADER}: ${v} header on worker protocol requests.`,
     };
   }
+  const [major, minor] = splitProtocolVersion(v) ?? [0, 0];
   return {
     error: "Unsupported worker protocol version.",
     reason: "unsupported_protocol_version",
     supported_version: v,
     requested_version: requested,
-    remediation: `Worker requested protocol version ${requested}; this server only supports ${v}. Upgrade the worker to a release that targets worker-protocol ${v}, or connect to a server that supports ${requested}.`,
+    remediation: `Worker requested protocol version ${requested}; this server supports ${v}. Workers may target any ${major}.x version with x ≤ ${minor}. Upgrade the worker to a release that targets a compatible version, or connect to a server that matches.`,
   };
 }
 

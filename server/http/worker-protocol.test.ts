@@ -1,6 +1,14 @@
 import type { FastifyReply } from "fastify";
 import { describe, expect, it, vi } from "vitest";
-import { longPollTimeoutFromEnv, sendWorker, SERVER_CAPABILITIES, WORKER_PROTOCOL_VERSION } from "./worker-protocol";
+import {
+  isCompatibleProtocolVersion,
+  longPollTimeoutFromEnv,
+  sendWorker,
+  SERVER_CAPABILITIES,
+  WORKER_PROTOCOL_VERSION,
+  workerProtocolNegotiation,
+  workerProtocolVersionFromEnv,
+} from "./worker-protocol";
 
 /** Captures what sendWorker hands to Fastify. */
 function capture(body: Record<string, unknown>): { status: number; headers: Record<string, string>; text: string } {
@@ -87,6 +95,41 @@ describe("DW_WORKER_POLL_TIMEOUT", () => {
       const fresh = await import("./worker-protocol");
       expect(fresh.SERVER_CAPABILITIES.long_poll_timeout).toBe(90);
       expect(fresh.LONG_POLL_TIMEOUT_SECONDS).toBe(90);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});
+
+describe("DW_WORKER_PROTOCOL_VERSION and the real negotiation rule", () => {
+  it("advertises 1.20 by default, lets the operator lower it, and refuses a version this server does not implement", () => {
+    expect(workerProtocolVersionFromEnv({})).toBe("1.20");
+    expect(workerProtocolVersionFromEnv({ DW_WORKER_PROTOCOL_VERSION: " 1.19 " })).toBe("1.19");
+    expect(workerProtocolVersionFromEnv({ WORKFLOW_SERVER_WORKER_PROTOCOL_VERSION: "1.18" })).toBe("1.18");
+    for (const bad of ["1.21", "2.0", "1", "v1.20", "1.20.1", "latest"])
+      expect(() => workerProtocolVersionFromEnv({ DW_WORKER_PROTOCOL_VERSION: bad })).toThrow(
+        /DW_WORKER_PROTOCOL_VERSION/,
+      );
+  });
+
+  it("same major and minor ≤ advertised; a malformed version only by exact equality", () => {
+    expect(isCompatibleProtocolVersion("1.20", "1.20")).toBe(true);
+    expect(isCompatibleProtocolVersion("1.19", "1.20")).toBe(true);
+    expect(isCompatibleProtocolVersion("1.0", "1.20")).toBe(true);
+    expect(isCompatibleProtocolVersion("1.20", "1.19")).toBe(false);
+    expect(isCompatibleProtocolVersion("2.0", "1.20")).toBe(false);
+    expect(isCompatibleProtocolVersion("1.19.0", "1.20")).toBe(false);
+    expect(workerProtocolNegotiation("1.19").accepted_request_versions_by_default).toHaveLength(20);
+  });
+
+  it("a lowered advertisement is what the module sends and what the negotiation names", async () => {
+    vi.stubEnv("DW_WORKER_PROTOCOL_VERSION", "1.19");
+    vi.resetModules();
+    try {
+      const fresh = await import("./worker-protocol");
+      expect(fresh.WORKER_PROTOCOL_VERSION).toBe("1.19");
+      expect(fresh.workerProtocolNegotiation().default_advertised_version).toBe("1.19");
     } finally {
       vi.unstubAllEnvs();
       vi.resetModules();

@@ -7,20 +7,74 @@ import {
 
 export const WORKER_PROTOCOL_HEADER = "X-Durable-Workflow-Protocol-Version";
 /**
- * The one worker-protocol version this server speaks. Like the real server
- * (durable-workflow/server app/Support/WorkerProtocol.php@11d35b7 `rejectUnsupported`), a request
- * must name exactly this version; anything else is a 400 that names the supported one.
- *
- * Why 1.19 and not the engine's 1.15 (durable-workflow/workflow
- * src/V2/Support/WorkerProtocolVersion.php@8dc90d64): no PyPI release of the official SDK speaks
- * 1.2–1.18 — 0.4.x sends 1.1, 2.0.0–2.5.x send 1.19, 2.6.0–2.12.0 send 1.20 and accept 1.19
- * (`MINIMUM_WORKER_PROTOCOL_VERSION`, durable_workflow/client.py@2.12.0). 1.19 is the level at
- * which 2.12.0 turns on no optional worker feature ("This changes the request protocol without
- * enabling optional worker features", the 2.12.0 README); every optional feature is negotiated
- * through `SERVER_CAPABILITIES` below, which says false/absent for what is not implemented.
- * See docs/decisions/0013-python-sdk-pin.md.
+ * The newest worker-protocol version this server implements. It is what `cluster/info` advertises
+ * unless the operator lowers it with DW_WORKER_PROTOCOL_VERSION (or the real server's alias
+ * WORKFLOW_SERVER_WORKER_PROTOCOL_VERSION), as the real server's `server.worker_protocol.version`
+ * (durable-workflow/server config/server.php@11d35b7). 1.20 is what sdk-python 2.6.0–2.12.0 and
+ * sdk-rust 4.10.2 send by default; every capability 1.20 adds is advertised false below. See
+ * docs/decisions/0049-worker-protocol-1-20-negotiated.md.
  */
-export const WORKER_PROTOCOL_VERSION = "1.19";
+export const MAX_WORKER_PROTOCOL_VERSION = "1.20";
+
+const VERSION_SHAPE = /^\d+\.\d+$/;
+
+/** `[major, minor]` of a well-formed "M.m", or null (app/Support/WorkerProtocol.php@051508c `splitProtocolVersion`). */
+export function splitProtocolVersion(value: string): [number, number] | null {
+  if (!VERSION_SHAPE.test(value)) return null;
+  const [major, minor] = value.split(".").map(Number) as [number, number];
+  return [major, minor];
+}
+
+/**
+ * The real server's rule (app/Support/WorkerProtocol.php@051508c `isCompatibleProtocolVersion`):
+ * same major and the worker's minor ≤ the advertised minor, because minor bumps are additive; a
+ * malformed version must equal the advertised one exactly, so a hostile header cannot slip past.
+ */
+export function isCompatibleProtocolVersion(worker: string, server: string): boolean {
+  const w = splitProtocolVersion(worker);
+  const s = splitProtocolVersion(server);
+  if (w === null || s === null) return worker === server;
+  return w[0] === s[0] && w[1] <= s[1];
+}
+
+/**
+ * DW_WORKER_PROTOCOL_VERSION (alias WORKFLOW_SERVER_WORKER_PROTOCOL_VERSION), default 1.20. Only
+ * 1.x at or below 1.20 is allowed: advertising a newer minor would promise features this server
+ * does not have, so such a value stops the start with the variable's name.
+ */
+export function workerProtocolVersionFromEnv(env: Record<string, string | undefined> = process.env): string {
+  const raw = (env.DW_WORKER_PROTOCOL_VERSION ?? env.WORKFLOW_SERVER_WORKER_PROTOCOL_VERSION ?? "").trim();
+  if (raw === "") return MAX_WORKER_PROTOCOL_VERSION;
+  const parts = splitProtocolVersion(raw);
+  const max = splitProtocolVersion(MAX_WORKER_PROTOCOL_VERSION) as [number, number];
+  if (parts === null || parts[0] !== max[0] || parts[1] > max[1])
+    throw new Error(
+      `DW_WORKER_PROTOCOL_VERSION must be a version 1.0 to ${MAX_WORKER_PROTOCOL_VERSION} (major.minor), got ${raw}`,
+    );
+  return `${parts[0]}.${parts[1]}`;
+}
+
+/** The advertised worker-protocol version, sent on every worker-plane answer and in cluster/info. */
+export const WORKER_PROTOCOL_VERSION = workerProtocolVersionFromEnv();
+
+/**
+ * `negotiation` of the worker_protocol surface family (durable-workflow/server
+ * app/Support/WorkerProtocol.php@051508c `negotiation`, published there under
+ * `surface_stability_contract.surface_families.worker_protocol.negotiation`).
+ */
+export function workerProtocolNegotiation(advertised: string = WORKER_PROTOCOL_VERSION): Record<string, unknown> {
+  const parts = splitProtocolVersion(advertised);
+  const accepted: string[] = [];
+  if (parts !== null) for (let minor = 0; minor <= parts[1]; minor++) accepted.push(`${parts[0]}.${minor}`);
+  return {
+    advertised_version_path: "worker_protocol.version",
+    default_advertised_version: advertised,
+    request_header_rule: "same_major_and_minor_less_than_or_equal_to_advertised",
+    accepted_request_versions_by_default: accepted,
+    response_version: "advertised_version",
+    fail_closed_on: ["missing_header", "malformed_version", "different_major", "minor_greater_than_advertised"],
+  };
+}
 /**
  * The long-poll hold a poll gets when it names no `timeout_seconds`, advertised as
  * `server_capabilities.long_poll_timeout`: DW_WORKER_POLL_TIMEOUT seconds, default 30, like the real
@@ -44,8 +98,7 @@ export const LONG_POLL_TIMEOUT_SECONDS = longPollTimeoutFromEnv();
  * Only what is implemented is true. Absent on purpose, so the SDK keeps those features off
  * (durable_workflow/worker.py@2.12.0 `_register`): `worker_deregistration_fencing` (the SDK then
  * deregisters with the unfenced DELETE, which is implemented), `sticky_execution`,
- * `query_task_authority`, `workflow_memo_updates`,
- * `update_validation_tasks`, `prepared_local_activities`; and the external-execution contracts
+ * `workflow_memo_updates`, `update_validation_tasks`; and the external-execution contracts
  * (external_execution_surface, external_executor_config, invocable_carrier, external_task_input,
  * external_task_result) the real server lists, because no invocable carrier is implemented.
  */
@@ -62,9 +115,15 @@ export const SERVER_CAPABILITIES = {
   child_workflow_timeouts: true,
   parent_close_policy: false,
   non_retryable_failures: true,
-  // Protocol 1.20 only; said false (not left out) so sdk-python's request_workflow_cancellation
-  // fails with "does not support cooperative cancellation" instead of a discovery error.
+  // What protocol 1.20 adds, each said false (not left out) so the SDKs refuse the feature up front
+  // ("does not support cooperative cancellation") instead of failing discovery (sdk-python 2.12.0
+  // worker.py `_register`, client.py `_require_cooperative_cancellation`).
   cooperative_cancellation: false,
+  nexus_cooperative_cancellation: false,
+  prepared_local_activities: false,
+  prepared_local_activity_groups: false,
+  prepared_local_activity_cancellation_policies: [] as string[],
+  query_task_authority: false,
   response_compression: [] as string[],
   history_compression: { supported_encodings: [] as string[], compression_threshold: 50 },
 } as const;

@@ -4,8 +4,8 @@ import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION } from "./envelope";
 
 /**
  * The official Python SDK releases this server is tested with (conformance/python-sdk pins
- * 2.12.0). Every 2.x release requests worker protocol 1.19 or 1.20-with-1.19-fallback; 0.4.x
- * requests 1.1 and is refused by the protocol gate. Informational: clients decide by the protocol
+ * 2.12.0). Every 2.x release requests worker protocol 1.19 or 1.20; 0.4.x requests 1.1, which the
+ * real negotiation rule (same major, minor ≤ advertised) also admits. Informational: clients decide by the protocol
  * manifests (`authority: protocol_manifests`).
  */
 export const SUPPORTED_PYTHON_SDK = ">=2.12,<2.13";

@@ -79,13 +79,39 @@ describe("control plane without auth", () => {
       "failed",
     ]);
     expect(info.body.control_plane?.response_contract?.operations?.repair?.success_fields).toEqual(["outcome"]);
-    expect(info.body.worker_protocol?.version).toBe("1.19");
+    expect(info.body.worker_protocol?.version).toBe("1.20");
+    // Every capability protocol 1.20 adds, said false rather than left out.
+    expect(info.body.worker_protocol?.server_capabilities).toMatchObject({
+      cooperative_cancellation: false,
+      nexus_cooperative_cancellation: false,
+      prepared_local_activities: false,
+      prepared_local_activity_groups: false,
+      prepared_local_activity_cancellation_policies: [],
+      query_task_authority: false,
+    });
+    // The real server's negotiation advertisement (app/Support/WorkerProtocol.php@051508c `negotiation`).
+    const stability = (
+      info.body as {
+        surface_stability_contract?: {
+          surface_families?: { worker_protocol?: { negotiation?: { accepted_request_versions_by_default: string[] } } };
+        };
+      }
+    ).surface_stability_contract;
+    const negotiation = stability?.surface_families?.worker_protocol?.negotiation;
+    expect(negotiation).toMatchObject({
+      advertised_version_path: "worker_protocol.version",
+      default_advertised_version: "1.20",
+      request_header_rule: "same_major_and_minor_less_than_or_equal_to_advertised",
+      response_version: "advertised_version",
+    });
+    expect(negotiation?.accepted_request_versions_by_default).toHaveLength(21);
+    expect(negotiation?.accepted_request_versions_by_default.at(-1)).toBe("1.20");
     expect(info.body.capabilities?.response_compression).toEqual(["gzip", "deflate"]);
     expect(info.body.limits?.max_payload_bytes).toBe(2_097_152);
     expect(info.body.client_compatibility!.clients!.cli!.supported_versions).toBeUndefined();
     // The members sdk-python 2.12.0 checks before registering (durable_workflow/auth_composition.py);
     // conformance/python-sdk runs the SDK's own check against this answer.
-    expect(info.body.client_compatibility?.required_protocols?.worker_protocol?.version).toBe("1.19");
+    expect(info.body.client_compatibility?.required_protocols?.worker_protocol?.version).toBe("1.20");
     expect(info.body.auth_composition_contract).toMatchObject({
       schema: "durable-workflow.v2.auth-composition.contract",
       version: 1,

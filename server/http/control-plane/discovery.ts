@@ -4,7 +4,12 @@ import { repairStatus } from "../../engine/repair";
 import { fleetSummary } from "../../read/fleet";
 import { isoOffset } from "../../read/format";
 import { MAX_PAYLOAD_BYTES } from "../worker-plane";
-import { SERVER_CAPABILITIES, WORKER_PROTOCOL_VERSION } from "../worker-protocol";
+import {
+  SERVER_CAPABILITIES,
+  WORKER_PROTOCOL_HEADER,
+  WORKER_PROTOCOL_VERSION,
+  workerProtocolNegotiation,
+} from "../worker-protocol";
 import {
   authCompositionContract,
   clientCompatibility,
@@ -225,6 +230,18 @@ export function registerDiscoveryRoutes(scope: FastifyInstance, deps: ControlPla
           request_contract: REQUEST_CONTRACT,
         },
         worker_protocol: { version: WORKER_PROTOCOL_VERSION, server_capabilities: SERVER_CAPABILITIES },
+        // Only the worker_protocol family's negotiation, where the real server publishes it
+        // (durable-workflow/server's cluster/info controller, `surfaceStabilityContract()`); no
+        // schema/version, since the rest of that package-owned contract is not reproduced here.
+        surface_stability_contract: {
+          surface_families: {
+            worker_protocol: {
+              authority_manifest: "worker_protocol",
+              requires_protocol_header: WORKER_PROTOCOL_HEADER,
+              negotiation: workerProtocolNegotiation(),
+            },
+          },
+        },
       });
     },
   );

@@ -322,7 +322,7 @@ describe("hostile control-plane input", () => {
         const body = expectAnswered(res, ctx);
         expect(body.reason).toBe("method_not_allowed");
         expect(String(res.headers.allow)).toContain(ep.method);
-        if (ep.plane === "worker") expect(body.protocol_version).toBe("1.19");
+        if (ep.plane === "worker") expect(body.protocol_version).toBe("1.20");
       }
     }
     for (const path of [

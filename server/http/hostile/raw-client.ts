@@ -181,8 +181,8 @@ export function expectWorkerError(res: RawResponse, context: string): Record<str
   expect(DOCUMENTED_REASONS[res.status] ?? [], `${context}: reason ${reason} for ${res.status}`).toContain(reason);
   expect(typeof (body.error ?? body.message), `${context}: error/message`).toBe("string");
   if (reason !== "not_found" && reason !== "method_not_allowed") {
-    expect(res.headers["x-durable-workflow-protocol-version"], `${context}: protocol header`).toBe("1.19");
-    expect(body.protocol_version, context).toBe("1.19");
+    expect(res.headers["x-durable-workflow-protocol-version"], `${context}: protocol header`).toBe("1.20");
+    expect(body.protocol_version, context).toBe("1.20");
     expect(body.server_capabilities, context).toBeTypeOf("object");
   }
   return body;

@@ -45,7 +45,7 @@ function post(path: string, body: string, headers: Record<string, string> = {}) 
 function expectDocumented(res: Awaited<ReturnType<typeof rawRequest>>, context: string): Record<string, unknown> {
   if (res.status >= 200 && res.status < 300) {
     const body = expectAnswered(res, context);
-    expect(body.protocol_version, context).toBe("1.19");
+    expect(body.protocol_version, context).toBe("1.20");
     return body;
   }
   return expectWorkerError(res, context);
@@ -194,17 +194,19 @@ describe("hostile worker-plane input", () => {
     expect(debug.status).toBe(200);
   });
 
-  test("protocol version: anything but 1.19 is the documented 400, message under `error`", async () => {
+  test("protocol version: anything but 1.0–1.20 is the documented 400, message under `error`", async () => {
     const value = fc.oneof(
       fc.string({ unit: "grapheme-ascii", maxLength: 10 }),
-      fc.constantFrom("", " ", "1", "1.0", "1.1", "1.20", "1.190", "2.0", "v1.19", "1.19.0"),
+      fc.constantFrom("", " ", "1", "1.0", "1.1", "1.20", "1.21", "1.190", "2.0", "v1.19", "1.19.0", "01.20"),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...WORKER_ENDPOINTS), value, async (ep, v) => {
         const path = fillPath(ep.path, { id: wfTask.task_id });
         const res = await post(path, "{}", { "x-durable-workflow-protocol-version": v });
         const trimmed = v.trim();
-        if (trimmed === "1.19") return;
+        // The real rule: same major, minor ≤ 20 (leading zeros parse as numbers there too).
+        if (/^\d+\.\d+$/.test(trimmed) && Number(trimmed.split(".")[0]) === 1 && Number(trimmed.split(".")[1]) <= 20)
+          return;
         const body = expectWorkerError(res, `${path} version ${JSON.stringify(v)}`);
         expect(res.status).toBe(400);
         expect(body.reason).toBe(trimmed === "" ? "missing_protocol_version" : "unsupported_protocol_version");
