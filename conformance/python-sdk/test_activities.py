@@ -245,3 +245,121 @@ def test_start_to_close_and_heartbeat_timeouts_with_a_late_report(server: Embedd
                 assert types(events)[-1] == "WorkflowCompleted"
 
     asyncio.run(scenario())
+
+
+# What each attempt's heartbeat raised inside the activity, by key: the SDK's own classification of
+# the server's answer (activities run on worker threads in this process).
+HEARTBEAT_OUTCOMES: dict[str, list[str]] = {}
+
+
+@activity.defn(name="conformance.heartbeat-until-refused")
+def heartbeat_until_refused(key: str, pause: float) -> int:
+    ctx = activity.context()
+    if ctx.info.attempt_number > 1:
+        return ctx.info.attempt_number
+    end = time.monotonic() + DEADLINE_SECONDS
+    while time.monotonic() < end:
+        try:
+            ctx.heartbeat_sync({"key": key})
+        except BaseException as error:  # noqa: BLE001 - the class the SDK raised is what is under test (ActivityCancelled is a BaseException)
+            HEARTBEAT_OUTCOMES.setdefault(key, []).append(type(error).__name__)
+            raise
+        time.sleep(pause)
+    return ctx.info.attempt_number
+
+
+@workflow.defn(name="conformance.heartbeat-refusal")
+class HeartbeatRefusalWorkflow:
+    def run(self, ctx, key, pause, heartbeat_timeout):  # noqa: ANN001, ANN201
+        attempt = yield ctx.schedule_activity(
+            "conformance.heartbeat-until-refused", [key, pause], start_to_close_timeout=60,
+            heartbeat_timeout=heartbeat_timeout,
+            retry_policy=ActivityRetryPolicy(max_attempts=2, backoff_seconds=[0]),
+        )
+        return attempt
+
+
+async def _wait_outcome(key: str) -> list[str]:
+    end = time.monotonic() + DEADLINE_SECONDS
+    while key not in HEARTBEAT_OUTCOMES and time.monotonic() < end:
+        await asyncio.sleep(0.05)
+    return HEARTBEAT_OUTCOMES.get(key, [])
+
+
+def test_heartbeat_on_a_cancelled_run_raises_activity_cancelled(server: EmbeddedServer) -> None:
+    """The real server answers 200 cancel_requested (not 409), so the SDK raises ActivityCancelled."""
+
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue, wid, key = new_id("q"), new_id("hb-cancel"), new_id("k")
+            handle = await client.start_workflow(
+                workflow_type="conformance.heartbeat-refusal", task_queue=queue, workflow_id=wid, input=[key, 0.1, 30],
+            )
+            async with running_worker(client, task_queue=queue, workflows=[HeartbeatRefusalWorkflow], activities=[heartbeat_until_refused]):
+                await wait_history(client, wid, handle.run_id, closed("ActivityHeartbeatRecorded"), what="a first heartbeat")
+                await client.cancel_workflow(wid, reason="conformance")
+                assert await _wait_outcome(key) == ["ActivityCancelled"]
+            events = await history(client, wid, handle.run_id)
+            assert types(events)[-1] == "WorkflowCancelled", types(events)
+
+    asyncio.run(scenario())
+
+
+def test_heartbeat_of_a_timed_out_attempt_raises_lease_authority_lost(server: EmbeddedServer) -> None:
+    """Attempt 1 goes silent past its heartbeat timeout; its next heartbeat gets 200 can_continue
+    false (attempt_closed), which the SDK raises as ActivityLeaseAuthorityLost; attempt 2 completes."""
+
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue, wid, key = new_id("q"), new_id("hb-timeout"), new_id("k")
+            handle = await client.start_workflow(
+                workflow_type="conformance.heartbeat-refusal", task_queue=queue, workflow_id=wid, input=[key, 3, 1],
+            )
+            async with running_worker(client, task_queue=queue, workflows=[HeartbeatRefusalWorkflow], activities=[heartbeat_until_refused]):
+                events = await wait_history(client, wid, handle.run_id, closed("WorkflowCompleted"), what="a timed-out attempt, then a retry")
+                assert await _wait_outcome(key) == ["ActivityLeaseAuthorityLost"]
+            assert await client.get_result(handle) == 2
+            assert len(of_type(events, "ActivityTimedOut")) + len(of_type(events, "ActivityRetryScheduled")) >= 1
+            assert_replays(HeartbeatRefusalWorkflow, events, [key, 3, 1], 2)
+
+    asyncio.run(scenario())
+
+
+@workflow.defn(name="conformance.retry-without-backoff")
+class RetryWithoutBackoffWorkflow:
+    def run(self, ctx):  # noqa: ANN001, ANN201
+        attempt = yield ctx.schedule_activity(
+            # A mapping goes to the server as written (ActivityRetryPolicy would compute a list), so this
+            # is the command a worker sends when it names no backoff, as the Rust SDK does.
+            "conformance.flaky-twice", [], start_to_close_timeout=30, retry_policy={"max_attempts": 3},
+        )
+        return attempt
+
+
+@activity.defn(name="conformance.flaky-twice")
+def flaky_twice() -> int:
+    attempt = activity.context().info.attempt_number
+    if attempt < 3:
+        raise RuntimeError(f"attempt {attempt} fails")
+    return attempt
+
+
+def test_retry_policy_without_backoff_retries_at_once_and_activities_have_no_execution_mode(server: EmbeddedServer) -> None:
+    """The engine snapshots [] for a policy without backoff_seconds, and writes no execution_mode for a
+    queued activity; the SDK's history shows both."""
+
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            queue, wid = new_id("q"), new_id("no-backoff")
+            handle = await client.start_workflow(workflow_type="conformance.retry-without-backoff", task_queue=queue, workflow_id=wid)
+            async with running_worker(client, task_queue=queue, workflows=[RetryWithoutBackoffWorkflow], activities=[flaky_twice]):
+                events = await wait_history(client, wid, handle.run_id, closed("WorkflowCompleted"), what="two immediate retries")
+            retries = of_type(events, "ActivityRetryScheduled")
+            assert [r["payload"]["retry_backoff_seconds"] for r in retries] == [0, 0]
+            for started in of_type(events, "ActivityStarted"):
+                assert started["payload"]["activity"]["retry_policy"]["backoff_seconds"] == []
+                assert "execution_mode" not in started["payload"]["activity"]
+            assert await client.get_result(handle) == 3
+            assert_replays(RetryWithoutBackoffWorkflow, events, [], 3)
+
+    asyncio.run(scenario())

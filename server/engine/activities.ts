@@ -21,10 +21,7 @@ import {
 import type { ActivityRow, AttemptRow, RetryPolicySnapshot, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
-import { envelope, parseJson, taskSnapshot } from "./tx";
-
-/** Backoff used when a policy allows retries but names none (Workflow\V2\Activity::backoff()). */
-export const DEFAULT_BACKOFF_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120];
+import { DEFAULT_PAYLOAD_CODEC, envelope, parseJson, taskSnapshot } from "./tx";
 
 /**
  * Upper bound for any duration a client sends (timeouts, delays, backoff): about 100 years. Every
@@ -83,12 +80,11 @@ function policySnapshot(c: ScheduleActivityCommand): RetryPolicySnapshot {
   const requested = rp?.max_attempts ?? 1;
   const maxAttempts = requested <= 0 ? null : requested;
   const rawBackoff = rp?.backoff_seconds;
+  // A worker's policy without backoff_seconds retries at once, like the engine's
+  // `ActivityRetryPolicy::fromCommand` (durable-workflow/workflow src/V2/Support/ActivityRetryPolicy.php@8dc90d64:
+  // no list and no PHP activity class → `[]`). The old [1, 2, 5, …, 120] was the PHP class default.
   const backoff =
-    rawBackoff === undefined || rawBackoff === null
-      ? DEFAULT_BACKOFF_SECONDS
-      : typeof rawBackoff === "number"
-        ? [rawBackoff]
-        : rawBackoff;
+    rawBackoff === undefined || rawBackoff === null ? [] : typeof rawBackoff === "number" ? [rawBackoff] : rawBackoff;
   return {
     snapshot_version: 1,
     max_attempts: maxAttempts,
@@ -194,7 +190,7 @@ export interface ActivityTaskView {
   attempt_number: number;
   idempotency_key: string;
   activity_type: string;
-  payload_codec?: string;
+  payload_codec: string;
   arguments?: PayloadEnvelope;
   retry_policy: RetryPolicySnapshot;
   task_queue?: string;
@@ -288,7 +284,10 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
       },
       { taskId: task.id },
     );
-    const args = envelope(fresh.payload_codec, fresh.arguments);
+    // Never a task without a codec: both official SDKs refuse one. The engine's bridge falls back the
+    // same way (DefaultActivityTaskBridge.php@8dc90d64: execution codec ?? run codec ?? default "avro").
+    const codec = fresh.payload_codec ?? run.payload_codec ?? DEFAULT_PAYLOAD_CODEC;
+    const args = envelope(codec, fresh.arguments);
     const v: ActivityTaskView = {
       task_id: task.id,
       workflow_id: run.workflow_instance_id,
@@ -298,11 +297,11 @@ export function claimActivityTask(tx: Tx, namespace: string, workerId: string, q
       attempt_number: attemptNumber,
       idempotency_key: a.id,
       activity_type: a.activity_type,
+      payload_codec: codec,
       retry_policy: policy,
       lease_owner: workerId,
       lease_expires_at: isoMicros(leaseExpires),
     };
-    if (fresh.payload_codec) v.payload_codec = fresh.payload_codec;
     if (args) v.arguments = args;
     if (task.queue) v.task_queue = task.queue;
     if (task.connection) v.connection = task.connection;
@@ -371,6 +370,8 @@ function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: st
     const fresh = tx.attempt(attempt.id) as AttemptRow;
     throw ignored(409, reason, `The workflow run was ${run.status}.`, {
       ...base,
+      lease_owner: attempt.lease_owner,
+      last_heartbeat_at: isoMicros(attempt.last_heartbeat_at),
       cancel_requested: true,
       can_continue: false,
       run_status: run.status,
@@ -389,6 +390,7 @@ function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: st
     activity.attempt_count !== attempt.attempt_number ||
     activity.current_attempt_id !== attempt.id;
   if (stale) {
+    const closedBefore = attempt.status !== "running";
     if (attempt.status === "running") {
       tx.db
         .prepare(
@@ -397,7 +399,12 @@ function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: st
         .run(tx.now, tx.now, attempt.id);
       tx.touch(run.id);
     }
-    throw ignored(409, "stale_attempt", "Activity attempt is no longer current.", base);
+    throw ignored(409, "stale_attempt", "Activity attempt is no longer current.", {
+      ...base,
+      lease_owner: attempt.lease_owner,
+      last_heartbeat_at: isoMicros(attempt.last_heartbeat_at),
+      attempt_closed: closedBefore,
+    });
   }
   return { task, attempt, activity, run };
 }
@@ -412,17 +419,42 @@ export interface HeartbeatInput {
   details?: Record<string, unknown> | null;
 }
 
+/** The 200 a heartbeat gets when its attempt may not go on; `reason` is the engine's word for why. */
+function heartbeatRefusal(e: EngineError): JsonObject {
+  const x = e.extra;
+  return {
+    task_id: x.task_id ?? null,
+    activity_attempt_id: x.activity_attempt_id ?? null,
+    lease_owner: x.lease_owner ?? null,
+    cancel_requested: x.cancel_requested === true,
+    can_continue: false,
+    // The engine's words (`attemptContinuationState`): an attempt already closed (timed out) is
+    // attempt_closed; one still running but superseded is stale_attempt.
+    reason: e.reason === "stale_attempt" && x.attempt_closed === true ? "attempt_closed" : e.reason,
+    run_closed_reason: x.run_closed_reason ?? null,
+    run_closed_at: x.run_closed_at ?? null,
+    heartbeat_recorded: false,
+    lease_expires_at: null,
+    last_heartbeat_at: x.last_heartbeat_at ?? null,
+  };
+}
+
 /** Renews the attempt's lease and heartbeat deadline; ActivityHeartbeatRecorded with `progress`. */
 export function heartbeatActivityTask(tx: Tx, taskId: string, input: HeartbeatInput): JsonObject {
   let ctx: ReportContext;
   try {
     ctx = reportContext(tx, taskId, input.activity_attempt_id, input.lease_owner);
   } catch (e) {
+    // A cancelled/terminated run or an attempt that is no longer current is an answer, not an error:
+    // 200 with can_continue false (DefaultActivityTaskBridge.php@8dc90d64 `observeAttempt`, answered
+    // 200 by ActivityTaskController::heartbeat@11d35b7), so the SDK raises ActivityCancelled /
+    // ActivityLeaseAuthorityLost. Only a lease owned by another worker stays the guard's 409.
+    if (e instanceof EngineError && e.status === 409 && e.reason !== "lease_owner_mismatch") return heartbeatRefusal(e);
     if (e instanceof EngineError && e.status === 409)
       throw new EngineError(e.status, e.reason, e.message, {
         ...e.extra,
         can_continue: false,
-        cancel_requested: e.extra.cancel_requested ?? false,
+        cancel_requested: false,
         heartbeat_recorded: false,
       });
     throw e;

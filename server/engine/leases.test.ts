@@ -78,9 +78,16 @@ describe("activity leases and redelivery", () => {
     expect(attemptStatus(task.activity_attempt_id)).toBe("running");
     h.advance(50);
     expect(attemptStatus(task.activity_attempt_id)).toBe("expired");
+    // A closed attempt's heartbeat is 200 can_continue false in the engine's words (`attempt_closed`),
+    // which the SDK raises as ActivityLeaseAuthorityLost.
     const hb = await worker.heartbeatActivity(task);
-    expect(hb.status).toBe(409);
-    expect(hb.body).toMatchObject({ can_continue: false, reason: "stale_attempt" });
+    expect(hb.status).toBe(200);
+    expect(hb.body).toMatchObject({
+      can_continue: false,
+      cancel_requested: false,
+      reason: "attempt_closed",
+      heartbeat_recorded: false,
+    });
   });
 });
 

@@ -313,13 +313,17 @@ describe("cancel and terminate", () => {
     expect(failuresOf(h.db, runId)).toEqual([
       expect.objectContaining({ propagation_kind: c.status, failure_category: c.status }),
     ]);
+    // The real server answers this heartbeat 200 (ActivityTaskController::heartbeat@11d35b7), so the
+    // SDK raises ActivityCancelled rather than a generic 409 ServerError.
     const hb = await worker.heartbeatActivity(activity);
-    expect(hb.status).toBe(409);
+    expect(hb.status).toBe(200);
     expect(hb.body).toMatchObject({
+      activity_attempt_id: activity.activity_attempt_id,
       reason: `run_${c.status}`,
       cancel_requested: true,
       can_continue: false,
-      run_status: c.status,
+      heartbeat_recorded: false,
+      run_closed_reason: c.status,
     });
     const late = await worker.completeActivity(activity);
     expect(late.body).toMatchObject({ outcome: "ignored", recorded: false, reason: `run_${c.status}` });

@@ -20,8 +20,10 @@ export const EXCEPTION_CLASSES = {
  * the execution row stores it — the failure serialised with the activity's codec, a payload string.
  */
 export function activitySnapshot(a: ActivityRow, publicException?: JsonObject): JsonObject {
+  // Only what the options name, else null: the engine never writes "queued", and only "local" is
+  // ever set (ActivitySnapshot.php@8dc90d64 `stringValue($execution->activity_options['execution_mode'] ?? null)`).
   const mode = parseJson<JsonObject>(a.activity_options)?.execution_mode;
-  const executionMode = typeof mode === "string" && mode !== "" ? mode : "queued";
+  const executionMode = typeof mode === "string" && mode !== "" ? mode : null;
   return dropNulls({
     id: a.id,
     idempotency_key: a.id,

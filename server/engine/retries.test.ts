@@ -49,6 +49,14 @@ const cases: RetryCase[] = [
     expected: { activityFailed: true, nonRetryable: false, runStatus: "completed", closedReason: "completed" },
   },
   {
+    name: "a policy without backoff_seconds retries at once, like the engine's [] (not the PHP class default)",
+    retryPolicy: { max_attempts: 3 },
+    outcomes: [{ type: "TransientError" }, { type: "TransientError" }, "ok"],
+    expectedBackoffs: [0, 0],
+    onFailure: "fail_workflow",
+    expected: { activityFailed: false, nonRetryable: false, runStatus: "completed", closedReason: "completed" },
+  },
+  {
     name: "default policy is a single attempt",
     retryPolicy: null,
     outcomes: [{ type: "TransientError" }],

@@ -262,6 +262,9 @@ export function taskSnapshot(task: TaskRow): JsonObject {
   });
 }
 
+/** The codec a payload without one is read with (the engine's `CodecRegistry::defaultCodec()`). */
+export const DEFAULT_PAYLOAD_CODEC = "avro";
+
 export function envelope(codec: string | null, blob: string | null): PayloadEnvelope | null {
-  return blob === null ? null : { codec: codec ?? "avro", blob };
+  return blob === null ? null : { codec: codec ?? DEFAULT_PAYLOAD_CODEC, blob };
 }

@@ -14,7 +14,7 @@ import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure, WORKER_FAI
 import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
-import { envelope, parseJson, taskSnapshot } from "./tx";
+import { DEFAULT_PAYLOAD_CODEC, envelope, parseJson, taskSnapshot } from "./tx";
 
 export const HISTORY_PAGE_SIZE_DEFAULT = 500;
 export const HISTORY_PAGE_SIZE_MAX = 1000;
@@ -170,7 +170,7 @@ export interface WorkflowTaskView {
   run_id: string;
   workflow_task_attempt: number;
   workflow_type: string;
-  payload_codec: string | null;
+  payload_codec: string;
   arguments: PayloadEnvelope | null;
   run_status: string;
   last_history_sequence: number;
@@ -225,7 +225,9 @@ function view(tx: Tx, task: TaskRow, run: RunRow, pageSize: number): WorkflowTas
     run_id: run.id,
     workflow_task_attempt: task.attempt_count,
     workflow_type: run.workflow_type,
-    payload_codec: run.payload_codec,
+    // Never null: both official SDKs refuse such a task (DefaultWorkflowTaskBridge.php@8dc90d64
+    // `$run->payload_codec ?? CodecRegistry::defaultCodec()`).
+    payload_codec: run.payload_codec ?? DEFAULT_PAYLOAD_CODEC,
     arguments: envelope(run.payload_codec, run.arguments),
     run_status: run.status,
     last_history_sequence: run.last_history_sequence,

@@ -131,7 +131,8 @@ export function activityExport(a: ActivityRow, attempts: AttemptRow[], eventType
     sequence: a.sequence,
     activity_type: a.activity_type,
     activity_class: a.activity_class,
-    execution_mode: local ? "local" : "queued",
+    // What the options name, else null (HistoryExport.php@8dc90d64: `$activity['execution_mode'] ?? null`).
+    execution_mode: typeof options.execution_mode === "string" ? options.execution_mode : null,
     local_activity: local,
     payload_codec: a.payload_codec,
     status: a.status,
