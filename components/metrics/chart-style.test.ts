@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SERIES_COLORS, STATUS_BAR_COLORS, seriesMax, sqrtCountAxis } from "@/components/metrics/chart-style";
+import {
+  SERIES_COLORS,
+  STATUS_BAR_COLORS,
+  categoryAxis,
+  seriesMax,
+  sqrtCountAxis,
+} from "@/components/metrics/chart-style";
 import type { ChartRow } from "@/components/metrics/metrics-model";
 
 /** The value of a custom property in one block of app/globals.css (`:root` or `.dark`). */
@@ -62,5 +68,22 @@ describe("sqrtCountAxis", () => {
       ({ at: 0, running, activitiesRetrying: retrying, failedAttemptsPerMin: 250 }) as unknown as ChartRow;
     expect(seriesMax([row(3, null), row(null, 7), row(null, null)], ["running", "activitiesRetrying"])).toBe(7);
     expect(seriesMax([], ["running"])).toBe(0);
+  });
+});
+
+describe("categoryAxis", () => {
+  const en = ["Running", "Completed", "Failed", "Cancelled", "Terminated"];
+  const ja = ["実行中", "完了", "失敗", "キャンセル済み", "強制終了"];
+
+  it("keeps the status names level where each fits above its bar", () => {
+    expect(categoryAxis(600, en)).toEqual({ angle: 0, height: 30 });
+  });
+
+  it("turns them on a phone's panel, so that none is dropped, and makes room under the plot", () => {
+    for (const labels of [en, ja]) {
+      const axis = categoryAxis(326, labels);
+      expect(axis.angle).toBeLessThan(0);
+      expect(axis.height).toBeGreaterThan(30);
+    }
   });
 });

@@ -76,3 +76,28 @@ export function seriesMax(rows: readonly ChartRow[], keys: readonly ChartKey[]):
   }
   return max;
 }
+
+/** Rough width of a label at the axes' 11 px: CJK characters are square, Latin ones about 0.56 em. */
+function labelWidth(label: string): number {
+  let width = 0;
+  for (const char of label) width += /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(char) ? 11 : 6.2;
+  return width;
+}
+
+export interface CategoryAxis {
+  /** Degrees the names are turned (0: level). */
+  angle: number;
+  /** Height the axis takes under the plot, names included. */
+  height: number;
+}
+
+/**
+ * The status names under the bars: level when each fits above its bar, else turned so that every
+ * one still shows (recharts would otherwise drop every other name on a phone, "Cancelled" among them).
+ */
+export function categoryAxis(chartWidth: number, labels: readonly string[], yAxisWidth = 36): CategoryAxis {
+  const slot = (chartWidth - yAxisWidth - 10) / Math.max(1, labels.length);
+  const longest = Math.max(0, ...labels.map(labelWidth));
+  if (longest <= slot - 6) return { angle: 0, height: 30 };
+  return { angle: -35, height: Math.ceil(longest * Math.sin((35 * Math.PI) / 180)) + 16 };
+}

@@ -2,7 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import type { ChartKey, ChartRow } from "@/components/metrics/metrics-model";
-import { seriesMax, sqrtCountAxis } from "@/components/metrics/chart-style";
+import { categoryAxis, seriesMax, sqrtCountAxis } from "@/components/metrics/chart-style";
 import type { ThemeColor } from "@/components/metrics/chart-style";
 
 /*
@@ -26,10 +26,28 @@ export function StatusBarChart({
   countName: string;
   size: ChartSize;
 }) {
+  const names = categoryAxis(
+    size.width,
+    data.map((entry) => entry.name),
+  );
+  // A turned axis takes more room under the plot: the chart grows by it, the bars keep their height.
   return (
-    <BarChart width={size.width} height={size.height} data={data} className="mt-3" accessibilityLayer>
+    <BarChart
+      width={size.width}
+      height={size.height + names.height - 30}
+      data={data}
+      className="mt-3"
+      accessibilityLayer
+    >
       <CartesianGrid strokeDasharray="3 3" stroke="var(--line)" />
-      <XAxis dataKey="name" tick={TICK} />
+      <XAxis
+        dataKey="name"
+        tick={TICK}
+        interval={0}
+        angle={names.angle}
+        textAnchor={names.angle ? "end" : "middle"}
+        height={names.height}
+      />
       <YAxis allowDecimals={false} tick={TICK} width={36} />
       <Tooltip />
       {/* Each status in its own colour (Failed in the danger colour), named on the axis below it. */}
