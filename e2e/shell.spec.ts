@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { hydrated } from "./page-ready";
+import { startConsole } from "./operator-fixtures";
 
 const SCREENSHOTS = "test-results/screenshots";
 const dwHost = process.env.E2E_DW_HOST ?? "";
@@ -219,4 +220,23 @@ test("the console serves its icons and web app manifest from public/", async ({ 
   }
   await page.goto("/");
   await expect(page.locator('link[rel="apple-touch-icon"]')).toHaveAttribute("href", "/apple-touch-icon.png");
+});
+
+test("without KIKWIFLOW_URL, /kikwiflow is a 404 that says how to connect an engine", async ({ page }) => {
+  // A console of its own: the shared one has an engine whenever the Kikwiflow test host is built.
+  const bare = await startConsole({ KIKWIFLOW_URL: "" });
+  try {
+    for (const path of ["/kikwiflow", "/kikwiflow/definitions"]) {
+      const response = await page.goto(`${bare.baseUrl}${path}`);
+      expect(response?.status(), path).toBe(404);
+      const unconfigured = page.getByTestId("kikwiflow-unconfigured");
+      await expect(unconfigured.getByRole("heading", { level: 1 })).toHaveText("No Kikwiflow engine is connected");
+      await expect(unconfigured).toContainText("KIKWIFLOW_URL");
+      await expect(unconfigured).toContainText("KIKWIFLOW_TENANT");
+      await expect(unconfigured).toContainText("A Kikwiflow engine in the same console");
+    }
+    await expect(page.getByTestId("nav-kikwiflow")).toHaveCount(0);
+  } finally {
+    await bare.stop();
+  }
 });
