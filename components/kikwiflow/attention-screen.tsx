@@ -5,7 +5,8 @@ import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { AttentionGroup, AttentionScan } from "@/lib/kikwiflow/attention";
-import { kikwiflowAttentionQuery } from "@/lib/queries/kikwiflow";
+import { definitionText, kikwiflowAttentionQuery } from "@/lib/queries/kikwiflow";
+import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
 import { kikwiflowInstanceHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
@@ -37,27 +38,47 @@ function Instances({ group }: { group: AttentionGroup }) {
   );
 }
 
-function useGroupColumns() {
-  const t = useTranslations("kikwiflow.attention");
+function CategoryCell({ group }: { group: AttentionGroup }) {
   const ti = useTranslations("kikwiflow.incidents");
+  return (
+    <span className="flex flex-wrap items-center gap-1">
+      <span className="font-mono text-xs" data-code="">
+        {group.type ?? "–"}
+      </span>
+      {group.type === "UNHANDLED_BUSINESS_ERROR" ? (
+        <span title={ti("businessErrorHint")}>
+          <Pill tone="warning">{ti("businessError")}</Pill>
+        </span>
+      ) : null}
+      {group.fatal > 0 ? (
+        <span title={ti("fatalHint")} data-testid="kikwiflow-attention-fatal">
+          <Pill tone="warning">{ti("fatal")}</Pill>
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+function useGroupColumns(definitions: Readonly<Record<string, DefinitionLabel>>) {
+  const t = useTranslations("kikwiflow.attention");
   const time = useTimeFormat();
   return useMemo(
     () =>
       col.columns([
+        col.accessor("processDefinitionId", {
+          header: () => t("definition"),
+          cell: (info) => {
+            const id = info.getValue();
+            return (
+              <span className="font-mono text-xs" title={id ?? undefined} data-testid="kikwiflow-attention-definition">
+                {id ? definitionText(id, definitions[id]) : "–"}
+              </span>
+            );
+          },
+        }),
         col.accessor("type", {
           header: () => t("category"),
-          cell: (info) => (
-            <span className="flex flex-wrap items-center gap-1">
-              <span className="font-mono text-xs" data-code="">
-                {info.getValue() ?? "–"}
-              </span>
-              {info.getValue() === "UNHANDLED_BUSINESS_ERROR" ? (
-                <span title={ti("businessErrorHint")}>
-                  <Pill tone="warning">{ti("businessError")}</Pill>
-                </span>
-              ) : null}
-            </span>
-          ),
+          cell: ({ row }) => <CategoryCell group={row.original} />,
         }),
         col.accessor("taskName", {
           header: () => t("task"),
@@ -89,7 +110,7 @@ function useGroupColumns() {
           cell: ({ row }) => <Instances group={row.original} />,
         }),
       ]),
-    [t, ti, time],
+    [t, time, definitions],
   );
 }
 
@@ -105,11 +126,13 @@ function ScanLine({ scan }: { scan: AttentionScan }) {
   );
 }
 
+const NO_DEFINITIONS: Readonly<Record<string, DefinitionLabel>> = {};
+
 /** Kikwiflow's attention inbox: OPEN incidents across ACTIVE instances, grouped (issue 17 item 4). */
 export function KikwiflowAttentionScreen() {
   const t = useTranslations("kikwiflow.attention");
   const query = useQuery(kikwiflowAttentionQuery());
-  const columns = useGroupColumns();
+  const columns = useGroupColumns(query.data?.definitions ?? NO_DEFINITIONS);
   const scan = query.data;
   return (
     <section className="flex flex-col gap-3" data-testid="kikwiflow-attention">

@@ -10,19 +10,23 @@ const task = (executions: number, maxRetries: number): ExecutableTask => ({
   retries: 0,
   retryPolicy: { strategy: "LINEAR", maxRetries, intervals: ["PT0.3S"] },
 });
+const noRetryScheduled = { incidentId: "i", taskId: "t", retriesScheduled: 0, lastRetriesLeft: null };
+const ranOut = { incidentId: "i", taskId: "t", retriesScheduled: 2, lastRetriesLeft: 1 };
 
 describe("incidentMarker", () => {
   it("marks an unhandled business error whatever its task did", () => {
-    expect(incidentMarker(incident("UNHANDLED_BUSINESS_ERROR"), null)).toBe("business");
+    expect(incidentMarker(incident("UNHANDLED_BUSINESS_ERROR"), null, null)).toBe("business");
   });
 
-  it("marks a FAILED_JOB opened before its executions ran out as fatal, an exhausted one not", () => {
-    expect(incidentMarker(incident("FAILED_JOB"), task(1, 5))).toBe("fatal");
-    expect(incidentMarker(incident("FAILED_JOB"), task(3, 3))).toBeNull();
+  it("marks a fatal FAILED_JOB from the outbox, still after executions passed maxRetries through retries", () => {
+    expect(incidentMarker(incident("FAILED_JOB"), task(1, 5), noRetryScheduled)).toBe("fatal");
+    // kiki-fatal retried seven times: 8 executions of at most 5, and still fatal.
+    expect(incidentMarker(incident("FAILED_JOB"), task(8, 5), noRetryScheduled)).toBe("fatal");
+    expect(incidentMarker(incident("FAILED_JOB"), task(3, 3), ranOut)).toBeNull();
   });
 
-  it("claims nothing without the task's policy or for an incident type it does not know", () => {
-    expect(incidentMarker(incident("FAILED_JOB"), null)).toBeNull();
-    expect(incidentMarker(incident("SOMETHING_NEW"), task(1, 5))).toBeNull();
+  it("claims nothing without the outbox's lineage or for an incident type it does not know", () => {
+    expect(incidentMarker(incident("FAILED_JOB"), task(1, 5), null)).toBeNull();
+    expect(incidentMarker(incident("SOMETHING_NEW"), task(1, 5), noRetryScheduled)).toBeNull();
   });
 });

@@ -6,11 +6,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { ProcessInstance } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
+import { followRetry } from "@/lib/kikwiflow/retry-follow";
+import { orderIncidents } from "@/lib/kikwiflow/incident-view";
 import {
   definitionText,
   kikwiflowEventsQuery,
   kikwiflowIncidentsQuery,
   kikwiflowInstanceKey,
+  KikwiflowApiError,
   kikwiflowSnapshotQuery,
   retryKikwiflowIncident,
 } from "@/lib/queries/kikwiflow";
@@ -24,7 +27,7 @@ import { EngineError } from "@/components/kikwiflow/engine-error";
 import { IncidentsTable } from "@/components/kikwiflow/incidents-table";
 import type { IncidentRow, RetryControl } from "@/components/kikwiflow/incidents-table";
 import { activeNodeIds } from "@/components/kikwiflow/active-nodes";
-import { RetryOutcome } from "@/components/kikwiflow/retry-outcome";
+import { RetryAlreadyDone, RetryOutcome } from "@/components/kikwiflow/retry-outcome";
 import { TaskLedger } from "@/components/kikwiflow/task-ledger";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 
@@ -116,8 +119,14 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
     const tasks = snapshot.data?.executableTasks ?? [];
     // The instance's incidents list holds RESOLVED ones too; the snapshot only the open ones.
     const list = incidents.data ?? snapshot.data?.incidents ?? [];
-    return list.map((incident) => ({ incident, task: tasks.find((task) => task.id === incident.executionId) ?? null }));
-  }, [snapshot.data, incidents.data]);
+    const lineages = events.data?.incidentLineages ?? [];
+    const unordered = list.map((incident) => ({
+      incident,
+      task: tasks.find((task) => task.id === incident.executionId) ?? null,
+      lineage: lineages.find((lineage) => lineage.incidentId === incident.id) ?? null,
+    }));
+    return orderIncidents(unordered);
+  }, [snapshot.data, incidents.data, events.data]);
 
   return (
     <div className="space-y-4" data-testid="kikwiflow-instance">
@@ -126,8 +135,12 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
           ← {t("instance.back")}
         </Link>
       </p>
-      {answer ? <RetryOutcome answer={answer} /> : null}
-      {mutation.error ? <EngineError error={mutation.error} /> : null}
+      {answer ? <RetryOutcome answer={answer} followUp={followRetry(answer, incidents.data ?? [])} /> : null}
+      {mutation.error instanceof KikwiflowApiError && mutation.error.status === 409 ? (
+        <RetryAlreadyDone />
+      ) : mutation.error ? (
+        <EngineError error={mutation.error} />
+      ) : null}
       {snapshot.error ? <EngineError error={snapshot.error} /> : null}
       {!snapshot.data && !snapshot.error ? <p className="text-sm text-fg-muted">{t("loading")}</p> : null}
       {snapshot.data ? (

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import type { ExecutableTask, RetryPolicy } from "@/lib/kikwiflow/schemas";
 import { retryForecast } from "@/lib/kikwiflow/retry-policy";
+import { taskBudget } from "@/lib/kikwiflow/task-budget";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { Muted, Section } from "@/components/run-detail/section";
@@ -27,6 +28,33 @@ export function RetryPolicySummary({ policy }: { policy: RetryPolicy | null | un
             ? t("backoffPolicy", { list: forecast.backoffSeconds.join(", ") })
             : t("noBackoff")}
       </span>
+      {forecast.readable ? (
+        // The seed guide's example lists one delay per maxRetries; DefaultRetryPolicyEvaluator@3b62f35 stops at retries − 1 = 0.
+        <span className="block" data-testid="kikwiflow-task-policy-why">
+          {t("policyCountsExecutions", { max: forecast.maxAttempts, delays: forecast.backoffSeconds.length })}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** What the coming failures will do: the delays the engine will apply, or the incident at once. */
+function ComingDelays({ task }: { task: ExecutableTask }) {
+  const t = useTranslations("kikwiflow.tasks");
+  const delays = taskBudget(task).comingDelaysSeconds;
+  if (delays === null) return null;
+  const list = delays.join(", ");
+  const text =
+    task.status === "ERROR"
+      ? delays.length > 0
+        ? t("delaysAfterRetry", { list })
+        : t("incidentAfterRetry")
+      : delays.length > 0
+        ? t("comingDelays", { list })
+        : t("nextFailureOpensIncident");
+  return (
+    <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-coming">
+      {text}
     </span>
   );
 }
@@ -34,8 +62,7 @@ export function RetryPolicySummary({ policy }: { policy: RetryPolicy | null | un
 function TaskCard({ task }: { task: ExecutableTask }) {
   const t = useTranslations("kikwiflow.tasks");
   const time = useTimeFormat();
-  const used = task.executions ?? 0;
-  const max = task.retryPolicy?.maxRetries;
+  const budget = taskBudget(task);
   return (
     <article
       className="rounded-md border border-line"
@@ -48,14 +75,20 @@ function TaskCard({ task }: { task: ExecutableTask }) {
           <span data-testid="kikwiflow-task-status">{task.status}</span>
         </StatusBadge>
         <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-executions">
-          {max !== undefined ? t("executionsOf", { used, max }) : t("executions", { used })}
+          {t("executionsSoFar", { used: budget.executions })}
         </span>
         <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-retries">
-          {t("retriesLeft", { count: task.retries ?? 0 })}
+          {t("retriesLeft", { count: budget.retries })}
         </span>
+        {budget.resetByRetry && budget.maxExecutions !== null ? (
+          <span className="text-xs text-fg-muted" data-testid="kikwiflow-task-reset">
+            {t("resetByRetry", { max: budget.maxExecutions })}
+          </span>
+        ) : null}
         <span className="text-xs text-fg-muted">
           <RetryPolicySummary policy={task.retryPolicy} />
         </span>
+        <ComingDelays task={task} />
         {task.dueDate && task.status === "PENDING" ? (
           <Pill tone="info">{t("nextDue", { time: time.dateTime(task.dueDate) })}</Pill>
         ) : null}

@@ -6,10 +6,24 @@ import type { ProcessInstanceSnapshot } from "./schemas";
 const trace = (cls: string, cause?: string) =>
   `${cls}: outer\n\tat a.B.c(B.java:1)${cause ? `\nCaused by: ${cause}: inner\n\tat d.E.f(E.java:2)` : ""}`;
 
-function snap(id: string, incidents: { type: string; task: string; trace: string; at: string; status?: string }[]) {
+interface Seed {
+  type: string;
+  task: string;
+  trace: string;
+  at: string;
+  status?: string;
+  definition?: string;
+}
+
+function snap(id: string, incidents: Seed[]) {
   return {
-    instance: { id },
-    executableTasks: incidents.map((i, n) => ({ id: `${id}-t${n}`, taskDefinitionId: i.task, name: `Task ${i.task}` })),
+    instance: { id, processDefinitionId: incidents[0]?.definition ?? "def-a" },
+    executableTasks: incidents.map((i, n) => ({
+      id: `${id}-t${n}`,
+      taskDefinitionId: i.task,
+      name: `Task ${i.task}`,
+      retryPolicy: { strategy: "LINEAR", maxRetries: 5, intervals: ["PT0.3S"] },
+    })),
     externalTasks: [],
     incidents: incidents.map((i, n) => ({
       id: `${id}-i${n}`,
@@ -19,6 +33,7 @@ function snap(id: string, incidents: { type: string; task: string; trace: string
       stackTrace: i.trace,
       createdAt: i.at,
       processInstanceId: id,
+      processDefinitionId: i.definition ?? "def-a",
       status: i.status ?? "OPEN",
     })),
   } as unknown as ProcessInstanceSnapshot;
@@ -54,6 +69,36 @@ describe("groupIncidents", () => {
     expect(groups[0]!.instances.map((i) => i.processInstanceId)).toEqual(["p1", "p2"]);
     expect(groups[0]!.taskName).toBe("Task charge");
   });
+
+  it("keeps two processes' incidents apart when their tasks share an id", () => {
+    const groups = groupIncidents([
+      snap("p1", [{ type: "FAILED_JOB", task: "charge", trace: trace("x.Boom"), at: "a", definition: "def-a" }]),
+      snap("p2", [{ type: "FAILED_JOB", task: "charge", trace: trace("x.Boom"), at: "b", definition: "def-b" }]),
+    ]);
+    expect(groups.map((g) => [g.processDefinitionId, g.taskDefinitionId, g.count])).toEqual([
+      ["def-a", "charge", 1],
+      ["def-b", "charge", 1],
+    ]);
+  });
+
+  it("counts the group's incidents whose outbox lineage shows them fatal", () => {
+    const seed = { type: "FAILED_JOB", task: "post", trace: trace("x.LedgerCorruptedException"), at: "a" };
+    const lineage = (incidentId: string, retriesScheduled: number, lastRetriesLeft: number | null) => ({
+      incidentId,
+      taskId: null,
+      retriesScheduled,
+      lastRetriesLeft,
+    });
+    const groups = groupIncidents(
+      [snap("p1", [seed]), snap("p2", [seed]), snap("p3", [seed])],
+      new Map([
+        ["p1-i0", lineage("p1-i0", 0, null)],
+        ["p2-i0", lineage("p2-i0", 4, 1)],
+      ]),
+    );
+    expect(groups).toHaveLength(1);
+    expect(groups[0]).toMatchObject({ count: 3, fatal: 1 });
+  });
 });
 
 describe("scanAttention", () => {
@@ -62,9 +107,11 @@ describe("scanAttention", () => {
     let inFlight = 0;
     let peak = 0;
     const pages: number[] = [];
+    const eventReads: string[] = [];
     return {
       peak: () => peak,
       pages,
+      eventReads,
       client: {
         async searchProcessInstances(search: { page?: number; size?: number } = {}) {
           const page = search.page ?? 0;
@@ -80,6 +127,12 @@ describe("scanAttention", () => {
           inFlight -= 1;
           if (gone.has(id)) throw new KikwiflowNotFoundError("gone", { httpStatus: 404 });
           return snap(id, [{ type: "FAILED_JOB", task: "charge", trace: trace("x.Boom"), at: "2026-12-03T07:00:00Z" }]);
+        },
+        async getEvents(id: string) {
+          eventReads.push(id);
+          // The incident opened with no retry scheduled before it: fatal for a 5-execution policy.
+          const payload = { incidentId: `${id}-i0`, type: "FAILED_JOB", executionId: `${id}-t0` };
+          return [{ id: `${id}-e`, eventType: "INCIDENT_CREATED", payload }] as never;
         },
       },
     };
@@ -99,7 +152,9 @@ describe("scanAttention", () => {
     const engine = fakeEngine(new Set(["p3", "p200"]));
     const scan = await scanAttention(engine.client, { limit: 1000 });
     expect(scan).toMatchObject({ scanned: 250, total: 250, capped: false, movedOn: 2 });
-    expect(scan.groups[0]!.count).toBe(248);
+    expect(scan.groups[0]).toMatchObject({ count: 248, fatal: 248 });
+    // Only the instances with an open FAILED_JOB have their outbox read, the gone ones not.
+    expect(engine.eventReads).toHaveLength(248);
     expect(engine.pages).toEqual([0, 1, 2]);
   });
 });

@@ -2,7 +2,13 @@ import { mapBounded } from "../confirm/bulk";
 import type { KikwiflowClient } from "./client";
 import { MAX_SEARCH_PAGE_SIZE } from "./client";
 import { KikwiflowNotFoundError } from "./errors";
+import { incidentLineages } from "./events";
+import { failedJobWasFatal } from "./incident-lineage";
+import type { IncidentLineage } from "./incident-lineage";
+import { rootCauseClass } from "./incident-view";
 import type { Incident, ProcessInstanceSnapshot } from "./schemas";
+
+export { rootCauseClass };
 
 /** The engine lists no incidents across instances, so the scan walks instances; this is its stated bound. */
 export const ATTENTION_INSTANCE_LIMIT = 1000;
@@ -16,12 +22,16 @@ export interface AttentionInstance {
 }
 
 export interface AttentionGroup {
-  /** type × task definition × exception, stable for React keys and URLs. */
+  /** definition × type × task definition × exception, stable for React keys and URLs. */
   readonly key: string;
+  /** Two processes may name a task alike: the definition keeps their incidents apart. */
+  readonly processDefinitionId: string | null;
   readonly type: string | null;
   readonly taskDefinitionId: string | null;
   readonly taskName: string | null;
   readonly exception: string | null;
+  /** Incidents of the group the outbox shows were fatal (lib/kikwiflow/incident-lineage.ts). */
+  readonly fatal: number;
   readonly count: number;
   readonly instances: readonly AttentionInstance[];
   readonly firstSeen: string | null;
@@ -39,43 +49,39 @@ export interface AttentionScan {
   readonly movedOn: number;
 }
 
-/**
- * Simple class name of the root cause: the last `Caused by:` line of the stack trace, else its first
- * line (`com.acme.PaymentDeclinedException: card refused` → `PaymentDeclinedException`).
- */
-export function rootCauseClass(stackTrace: string | null | undefined): string | null {
-  if (!stackTrace) return null;
-  const lines = stackTrace.split(/\r?\n/).map((l) => l.trim());
-  const causes = lines.filter((l) => l.startsWith("Caused by:"));
-  const head = causes.length > 0 ? causes[causes.length - 1]!.slice("Caused by:".length).trim() : lines[0]!;
-  // Throwable.toString(): a fully qualified class, then ": message" or nothing.
-  const qualified = /^([\w$]+(?:\.[\w$]+)+)(?::|$)/.exec(head)?.[1];
-  if (!qualified) return null;
-  return qualified.slice(qualified.lastIndexOf(".") + 1) || null;
-}
+type GroupBase = Omit<AttentionGroup, "count" | "fatal" | "instances" | "firstSeen" | "lastSeen">;
 
-/** Groups the OPEN incidents of the snapshots; groups by count (most first), then by key. */
-export function groupIncidents(snapshots: readonly ProcessInstanceSnapshot[]): AttentionGroup[] {
-  const groups = new Map<
-    string,
-    { base: Omit<AttentionGroup, "count" | "instances" | "firstSeen" | "lastSeen">; items: AttentionInstance[] }
-  >();
+/**
+ * Groups the OPEN incidents of the snapshots by definition × type × task × exception; groups by count
+ * (most first), then by key. `lineages` (incident id → lineage, from the instances' outboxes) marks
+ * the fatal ones.
+ */
+export function groupIncidents(
+  snapshots: readonly ProcessInstanceSnapshot[],
+  lineages: ReadonlyMap<string, IncidentLineage> = new Map(),
+): AttentionGroup[] {
+  const groups = new Map<string, { base: GroupBase; items: AttentionInstance[]; fatal: number }>();
   for (const snap of snapshots) {
     for (const incident of snap.incidents.filter((i) => i.status === "OPEN")) {
       const task = snap.executableTasks.find((t) => t.id === incident.executionId);
       const exception = rootCauseClass(incident.stackTrace);
       const type = incident.type ?? null;
+      const processDefinitionId = incident.processDefinitionId ?? snap.instance.processDefinitionId ?? null;
       const taskDefinitionId = incident.taskDefinitionId ?? task?.taskDefinitionId ?? null;
-      const key = [type ?? "", taskDefinitionId ?? "", exception ?? ""].join("|");
+      const key = [processDefinitionId ?? "", type ?? "", taskDefinitionId ?? "", exception ?? ""].join("|");
       const entry = groups.get(key) ?? {
-        base: { key, type, taskDefinitionId, taskName: task?.name ?? null, exception },
+        base: { key, processDefinitionId, type, taskDefinitionId, taskName: task?.name ?? null, exception },
         items: [],
+        fatal: 0,
       };
       entry.items.push(instanceOf(incident, snap));
+      const fatal =
+        type === "FAILED_JOB" && failedJobWasFatal(lineages.get(incident.id), task?.retryPolicy?.maxRetries) === true;
+      if (fatal) entry.fatal += 1;
       groups.set(key, entry);
     }
   }
-  return [...groups.values()].map(({ base, items }) => finish(base, items)).sort(byCountThenKey);
+  return [...groups.values()].map(({ base, items, fatal }) => finish(base, items, fatal)).sort(byCountThenKey);
 }
 
 function instanceOf(incident: Incident, snap: ProcessInstanceSnapshot): AttentionInstance {
@@ -86,16 +92,14 @@ function instanceOf(incident: Incident, snap: ProcessInstanceSnapshot): Attentio
   };
 }
 
-function finish(
-  base: Omit<AttentionGroup, "count" | "instances" | "firstSeen" | "lastSeen">,
-  items: AttentionInstance[],
-): AttentionGroup {
+function finish(base: GroupBase, items: AttentionInstance[], fatal: number): AttentionGroup {
   // ISO-8601 instants from one engine compare as strings.
   const seen = items
     .map((i) => i.createdAt)
     .filter((s): s is string => s !== null)
     .sort();
-  return { ...base, count: items.length, instances: items, firstSeen: seen[0] ?? null, lastSeen: seen.at(-1) ?? null };
+  const times = { firstSeen: seen[0] ?? null, lastSeen: seen.at(-1) ?? null };
+  return { ...base, fatal, count: items.length, instances: items, ...times };
 }
 
 function byCountThenKey(a: AttentionGroup, b: AttentionGroup): number {
@@ -107,7 +111,7 @@ function byCountThenKey(a: AttentionGroup, b: AttentionGroup): number {
  * `limit` instances. A 404 on a snapshot means the instance finished meanwhile (the engine deletes it).
  */
 export async function scanAttention(
-  client: Pick<KikwiflowClient, "searchProcessInstances" | "getSnapshot">,
+  client: Pick<KikwiflowClient, "searchProcessInstances" | "getSnapshot" | "getEvents">,
   {
     limit = ATTENTION_INSTANCE_LIMIT,
     concurrency = ATTENTION_CONCURRENCY,
@@ -133,7 +137,33 @@ export async function scanAttention(
     }
     if (result.content.length < MAX_SEARCH_PAGE_SIZE || page + 1 >= result.totalPages) break;
   }
-  return { groups: groupIncidents(snapshots), scanned, total, capped: scanned < total && scanned >= limit, movedOn };
+  const lineages = await lineagesOf(client, snapshots, concurrency, signal);
+  const capped = scanned < total && scanned >= limit;
+  return { groups: groupIncidents(snapshots, lineages), scanned, total, capped, movedOn };
+}
+
+/**
+ * The outbox lineage of every OPEN FAILED_JOB incident (only those instances' events are read): what
+ * tells a fatal incident from an exhausted one. An instance gone meanwhile, or an outbox that is off,
+ * leaves its incidents unmarked.
+ */
+async function lineagesOf(
+  client: Pick<KikwiflowClient, "getEvents">,
+  snapshots: readonly ProcessInstanceSnapshot[],
+  concurrency: number,
+  signal?: AbortSignal,
+): Promise<Map<string, IncidentLineage>> {
+  const failing = snapshots.filter((s) => s.incidents.some((i) => i.status === "OPEN" && i.type === "FAILED_JOB"));
+  const read = async (snap: ProcessInstanceSnapshot) => {
+    try {
+      return incidentLineages(await client.getEvents(snap.instance.id, { signal }));
+    } catch (error) {
+      if (error instanceof KikwiflowNotFoundError) return [];
+      throw error;
+    }
+  };
+  const lists = await mapBounded(failing, concurrency, read, undefined, signal);
+  return new Map(lists.flatMap((list) => list ?? []).map((lineage) => [lineage.incidentId, lineage]));
 }
 
 async function snapshotOrNull(

@@ -13,6 +13,7 @@ export const HOST_PROCESS_KEYS = [
   "kiki-business-error",
   "kiki-exhausted-backoff",
   "kiki-fatal",
+  "kiki-fatal-mirror",
   "kiki-flaky-linear",
 ] as const;
 

@@ -7,6 +7,7 @@ import {
   type RetryScheduledPayload,
   retryScheduledPayloadSchema,
 } from "./schemas";
+import type { IncidentLineage } from "./incident-lineage";
 
 /**
  * Typed views over the outbox timeline (`GET /process-instances/{id}/events`). The payload is
@@ -48,4 +49,36 @@ export function failedExecutionEvents(events: readonly HistoryEvent[]): TypedEve
   return pick(events, "FLOW_NODE_FINISHED", (p) => flowNodeFinishedPayloadSchema.safeParse(p)).filter(
     (e) => e.payload.nodeExecutionStatus === "ERROR",
   );
+}
+
+/**
+ * The lineage of every INCIDENT_CREATED in the events (oldest first, as the engine lists them): the
+ * RETRY_SCHEDULED of its task since the task's previous incident (lib/kikwiflow/incident-lineage.ts).
+ */
+export function incidentLineages(events: readonly HistoryEvent[]): IncidentLineage[] {
+  const scheduled = new Map(retryScheduledEvents(events).map((e) => [e.event.id, e.payload]));
+  const incidents = new Map(incidentCreatedEvents(events).map((e) => [e.event.id, e.payload]));
+  const since = new Map<string, { count: number; last: number | null }>();
+  const lineages: IncidentLineage[] = [];
+  for (const event of events) {
+    const retry = scheduled.get(event.id);
+    const incident = incidents.get(event.id);
+    if (retry) {
+      const task = retry.executableTaskId ?? "";
+      const count = (since.get(task)?.count ?? 0) + 1;
+      since.set(task, { count, last: retry.retriesLeft });
+    } else if (incident) {
+      const task = incident.executionId ?? "";
+      const seen = since.get(task);
+      lineages.push({
+        incidentId: incident.incidentId,
+        taskId: incident.executionId ?? null,
+        retriesScheduled: seen?.count ?? 0,
+        lastRetriesLeft: seen?.last ?? null,
+      });
+      // The task waits in ERROR until a retry restores its retries: counting starts again.
+      since.delete(task);
+    }
+  }
+  return lineages;
 }

@@ -86,6 +86,9 @@ export type RetryAnswer =
       result: "accepted";
       incidentId: string;
       instanceId: string | null;
+      /** The retried incident's task (its `executionId`) and when that incident opened: what a later failure is told apart by. */
+      taskId: string | null;
+      incidentCreatedAt: string | null;
       /** `timed_out`: the bound ran out with the effect still unseen; `last` is what was read. */
       verdict: RetryVerdict | { phase: "timed_out"; last: RetryVerdict | null };
       elapsedMs: number;

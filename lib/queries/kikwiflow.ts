@@ -17,6 +17,8 @@ export type { DefinitionLabel };
 /** The search page with the key, name and version of each definition id on it. */
 export type InstanceListPage = ProcessInstancePage & { definitions: Record<string, DefinitionLabel> };
 export type InstanceSnapshot = ProcessInstanceSnapshot & { definition: DefinitionLabel | null };
+/** The attention scan with the key, name and version of each group's definition id. */
+export type AttentionAnswer = AttentionScan & { definitions: Record<string, DefinitionLabel> };
 
 /** `kiki-fatal v1`, or the bare id when the engine did not resolve it. */
 export function definitionText(id: string, label: DefinitionLabel | null | undefined): string {
@@ -119,7 +121,7 @@ export function kikwiflowEventsQuery(id: string) {
 export function kikwiflowAttentionQuery() {
   return queryOptions({
     queryKey: kikwiflowKey("attention"),
-    queryFn: ({ signal }) => getJson<AttentionScan>("/api/kikwiflow/attention", signal),
+    queryFn: ({ signal }) => getJson<AttentionAnswer>("/api/kikwiflow/attention", signal),
     refetchInterval: 30_000,
     retry: false,
   });

@@ -69,19 +69,25 @@ export async function retryIncidentConfirmed(
   if (sent.kind === "rejected") {
     return { result: "rejected", incidentId, httpStatus: 409, message: sent.message };
   }
+  const retried = {
+    incidentId,
+    instanceId,
+    taskId: incident.executionId ?? null,
+    incidentCreatedAt: incident.createdAt ?? null,
+  };
   let last: RetryVerdict | null = null;
   for (;;) {
     try {
       last = judgeRetry(baseline, await observe(client, incidentId, instanceId, baseline.taskId));
       if (last.phase !== "awaiting") {
-        return { result: "accepted", incidentId, instanceId, verdict: last, elapsedMs: Date.now() - started };
+        return { result: "accepted", ...retried, verdict: last, elapsedMs: Date.now() - started };
       }
     } catch (error) {
       if (!transient(error)) throw error;
     }
     if (Date.now() - started >= timeoutMs) {
       const verdict = { phase: "timed_out" as const, last };
-      return { result: "accepted", incidentId, instanceId, verdict, elapsedMs: Date.now() - started };
+      return { result: "accepted", ...retried, verdict, elapsedMs: Date.now() - started };
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }

@@ -2,10 +2,17 @@ import type { NextRequest } from "next/server";
 import { scanAttention } from "@/lib/kikwiflow/attention";
 import { getConfig } from "@/lib/server/config";
 import { withPersonLimit } from "@/lib/server/person-limits";
-import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
+import {
+  definitionLabelsOf,
+  getKikwiflowClient,
+  kikwiflowFailure,
+  kikwiflowJson,
+  kikwiflowNotConfigured,
+} from "@/lib/server/kikwiflow";
 
 /**
- * `GET /api/kikwiflow/attention`: OPEN incidents grouped by type × task × root cause. The engine has
+ * `GET /api/kikwiflow/attention`: OPEN incidents grouped by definition × type × task × root cause, with
+ * the key and version of each definition (`definitions`). The engine has
  * no cross-instance incident list, so this walks ACTIVE instances (capped, see ATTENTION_INSTANCE_LIMIT)
  * and answers the scan with its bound (`scanned`, `total`, `capped`, `movedOn`).
  */
@@ -14,7 +21,9 @@ async function read(request: NextRequest): Promise<Response> {
   const client = getKikwiflowClient(config);
   if (!client || !config.kikwiflow) return kikwiflowNotConfigured();
   try {
-    return kikwiflowJson(await scanAttention(client, { signal: request.signal }));
+    const scan = await scanAttention(client, { signal: request.signal });
+    const ids = scan.groups.flatMap((group) => (group.processDefinitionId ? [group.processDefinitionId] : []));
+    return kikwiflowJson({ ...scan, definitions: await definitionLabelsOf(client, ids, request.signal) });
   } catch (error) {
     return kikwiflowFailure(error, config.kikwiflow.host);
   }

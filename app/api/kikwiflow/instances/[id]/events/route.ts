@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { failedExecutionEvents, retryScheduledEvents } from "@/lib/kikwiflow/events";
+import { failedExecutionEvents, incidentLineages, retryScheduledEvents } from "@/lib/kikwiflow/events";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { kikwiflowRead } from "@/lib/server/kikwiflow";
 
@@ -7,7 +7,7 @@ import { kikwiflowRead } from "@/lib/server/kikwiflow";
  * `GET /api/kikwiflow/instances/{id}/events`: the instance's outbox events, oldest first; an empty
  * list when the engine runs without `kikwiflow.outbox.events-enabled`. Answered as the attempts trail
  * (the RETRY_SCHEDULED events and the failed FLOW_NODE_FINISHED ones whose payloads match their
- * schemas) plus how many events there were:
+ * schemas), each incident's lineage (lib/kikwiflow/incident-lineage.ts) plus how many events there were:
  * the payloads are validated here, so zod stays out of the browser's bundle.
  */
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
@@ -18,6 +18,7 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
       eventCount: events.length,
       retryScheduled: retryScheduledEvents(events),
       failedExecutions: failedExecutionEvents(events),
+      incidentLineages: incidentLineages(events),
     };
   });
 }
