@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, humanLine, logFormat, loggedFetch } from "@/lib/server/log";
+import { createLogger, humanLine, logFormat, loggedFetch, OUTAGE_SUMMARY_MS } from "@/lib/server/log";
 
 /** Real HTTP on 127.0.0.1 and the real pino logger writing into a captured stream. */
 
@@ -102,6 +102,29 @@ describe("the default log", () => {
     expect(out.lines().map((line) => [line.level, line.msg, line.path])).toEqual([
       [40, "dw call", "/api/broken"],
       [40, "dw call failed", "/api/health"],
+    ]);
+  });
+
+  it("while the server stays down: one warning, a summary a minute, one line when it answers again", async () => {
+    const out = capture();
+    let now = 0;
+    const fetchLogged = loggedFetch(createLogger(out.stream, "info"), undefined, () => now);
+    for (let i = 0; i < 5; i++) {
+      now += 1_000;
+      await expect(fetchLogged("http://127.0.0.1:9/api/health")).rejects.toThrow();
+    }
+    expect(out.lines().map((line) => line.msg)).toEqual(["dw call failed"]);
+    now += OUTAGE_SUMMARY_MS;
+    await expect(fetchLogged("http://127.0.0.1:9/api/workflows")).rejects.toThrow();
+    now += 5_000;
+    await fetchLogged(`${baseUrl}/api/health`);
+    await fetchLogged(`${baseUrl}/api/health`);
+    expect(
+      out.lines().map((line) => [line.level, line.msg, line.failedCalls, line.failingForS, line.failedForS]),
+    ).toEqual([
+      [40, "dw call failed", undefined, undefined, undefined],
+      [40, "dw calls still failing", 5, 64, undefined],
+      [30, "dw server answering again", undefined, undefined, 69],
     ]);
   });
 

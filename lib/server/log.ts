@@ -132,6 +132,50 @@ function leftByCaller(signal: AbortSignal | null | undefined): boolean {
  * X-Request-Id and logged with method, path, status and duration, so one console line matches one
  * server line.
  */
+/**
+ * While calls to the server keep failing (it is down or restarting), one warning starts the outage,
+ * one summary a minute follows it, and one line says when the server answers again: every page
+ * polls, so a line per failed call would be several a second (each is still a debug line).
+ */
+export const OUTAGE_SUMMARY_MS = 60_000;
+
+interface Outage {
+  since: number;
+  summarizedAt: number;
+  failedSinceSummary: number;
+}
+
+/** Per logger (the console's one shared logger in production; each test's own). */
+const outages = new WeakMap<Logger, Outage>();
+
+function logFailure(logger: Logger, entry: Record<string, unknown>, now: number): void {
+  const outage = outages.get(logger);
+  if (outage === undefined) {
+    outages.set(logger, { since: now, summarizedAt: now, failedSinceSummary: 0 });
+    logger.warn(entry, "dw call failed");
+    return;
+  }
+  outage.failedSinceSummary += 1;
+  if (now - outage.summarizedAt < OUTAGE_SUMMARY_MS) {
+    logger.debug(entry, "dw call failed");
+    return;
+  }
+  const failedCalls = outage.failedSinceSummary;
+  outage.summarizedAt = now;
+  outage.failedSinceSummary = 0;
+  logger.warn(
+    { ...entry, failedCalls, failingForS: Math.round((now - outage.since) / 1000) },
+    "dw calls still failing",
+  );
+}
+
+function endOutage(logger: Logger, entry: Record<string, unknown>, now: number): void {
+  const outage = outages.get(logger);
+  if (outage === undefined) return;
+  outages.delete(logger);
+  logger.info({ ...entry, failedForS: Math.round((now - outage.since) / 1000) }, "dw server answering again");
+}
+
 export function loggedFetch(
   logger: Logger,
   base: typeof fetch = globalThis.fetch.bind(globalThis),
@@ -148,6 +192,7 @@ export function loggedFetch(
       const response = await base(input, { ...init, headers });
       const durationMs = Math.round((clock() - started) * 10) / 10;
       const entry = { requestId, method, path, status: response.status, durationMs };
+      endOutage(logger, entry, clock());
       // One line per call would bury what matters: a working call is debug, a 5xx a warning.
       if (response.status >= 500) logger.warn(entry, "dw call");
       else logger.debug(entry, "dw call");
@@ -157,7 +202,7 @@ export function loggedFetch(
       const entry = { requestId, method, path, status: null, durationMs, failure: failureName(error) };
       // Whoever asked went away (a page left): nothing is wrong with the server. A timeout is.
       if (leftByCaller(init?.signal)) logger.debug(entry, "dw call abandoned");
-      else logger.warn(entry, "dw call failed");
+      else logFailure(logger, entry, clock());
       throw error;
     }
   };
