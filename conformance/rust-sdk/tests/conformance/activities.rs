@@ -170,7 +170,7 @@ fn register_silent_after_heartbeat(worker: &mut Worker, release: Arc<Notify>, la
     });
     worker.register_workflow("conformance.heartbeat-timeout", |ctx, _input| async move {
         let options = ActivityOptions::new()
-            .heartbeat_timeout(Duration::from_secs(1))
+            .heartbeat_timeout(Duration::from_secs(2))
             .start_to_close_timeout(Duration::from_secs(30))
             .retry_policy(ActivityRetryPolicy::new(2).backoff_intervals([Duration::ZERO]));
         ctx.activity_with_options("conformance.silent-after-heartbeat", options, json!([]))
@@ -193,7 +193,7 @@ pub async fn heartbeat_timeout(ctx: Ctx) -> Outcome {
         ctx.history
             .wait_for_event(&wid, &run, "WorkflowCompleted")
             .await?;
-        // Only now, long after its 1 s heartbeat deadline, does attempt 1 speak again.
+        // Only now, long after its 2 s heartbeat deadline, does attempt 1 speak again.
         release.notify_one();
         ctx.history
             .wait_for(&wid, &run, "the late heartbeat's answer", |_| {
@@ -205,6 +205,8 @@ pub async fn heartbeat_timeout(ctx: Ctx) -> Outcome {
     let retry = of_type(&events, "ActivityRetryScheduled");
     check_eq!(retry.len(), 1,);
     check_eq!(retry[0]["retry_after_attempt"], json!(1));
+    // The server's timeout enforcer retried it, naming the missed deadline.
+    check_eq!(retry[0]["timeout_kind"], json!("heartbeat"));
     check!(
         !of_type(&events, "ActivityHeartbeatRecorded").is_empty(),
         "{:?}",

@@ -59,7 +59,11 @@ fn main() {
         .filter(|(name, _)| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str())))
         .collect();
     let started = Instant::now();
-    println!("\nrunning {} tests", selected.len());
+    println!(
+        "\nrunning {} test{}",
+        selected.len(),
+        if selected.len() == 1 { "" } else { "s" }
+    );
     let results = match EmbeddedServer::start() {
         Ok(server) => {
             let results = run(&server, &selected);
