@@ -215,6 +215,18 @@ function LaneMarker({ marker, axis }: { marker: TimelineMarker; axis: Axis }) {
       </div>
     );
   }
+  if (marker.kind === "cancellation") {
+    const scope = marker.scope ? t("cancelMarkerScope", { scope: marker.scope }) : "";
+    return (
+      <div
+        title={`${marker.eventType}${scope}${marker.reason ? `: ${marker.reason}` : ""}`}
+        data-testid="timeline-cancellation"
+        data-event-type={marker.eventType}
+        className="absolute top-1 h-4 w-1.5 -translate-x-1/2 rounded-sm border border-panel bg-fg-muted"
+        style={{ left: `${at}%` }}
+      />
+    );
+  }
   const failure = marker.failure;
   return (
     <div
@@ -253,7 +265,7 @@ function TimelineLane({ lane, axis, widthPx }: { lane: Lane; axis: Axis; widthPx
           />
         ))}
         {lane.markers.map((marker) => (
-          <LaneMarker key={`${marker.kind === "retry" ? "r" : "f"}${marker.sequence}`} marker={marker} axis={axis} />
+          <LaneMarker key={`${marker.kind}${marker.sequence}`} marker={marker} axis={axis} />
         ))}
       </div>
     </div>
@@ -368,6 +380,12 @@ function TimelineChartView({ chart, now }: { chart: TimelineChart; now: number }
                   {t("legendBackoff")}
                 </span>
               </>
+            ) : null}
+            {markerKinds.includes("cancellation") ? (
+              <span className="inline-flex items-center gap-1" data-legend="cancellation">
+                <span data-swatch="" className="inline-block h-3 w-1.5 rounded-sm bg-fg-muted" />{" "}
+                {t("legendCancellation")}
+              </span>
             ) : null}
           </div>
         ) : null}

@@ -73,7 +73,7 @@ describe("open enums: unknown members survive verbatim", () => {
   it("the known members are exported for UI branching", () => {
     expect(RUN_STATUSES).toContain("terminated");
     expect(LIVENESS_STATES).toContain("repair_needed");
-    expect(HISTORY_EVENT_TYPES).toHaveLength(56);
+    expect(HISTORY_EVENT_TYPES).toHaveLength(73);
     expect(isKnown(COMMAND_OUTCOMES, "repair_dispatched")).toBe(true);
     expect(isKnown(COMMAND_OUTCOMES, "rejected_by_moon_phase")).toBe(false);
   });

@@ -150,6 +150,7 @@ function emittedIds(): Set<string> {
     { timeout_kind: "run_timeout" },
     { failure_id: "f" },
     { timeout_seconds: 5 },
+    { signal_name: "approve", reason: "customer left" },
   ];
   for (const type of [...HISTORY_EVENT_TYPES, "SomeFutureEvent"]) {
     for (const payload of variants) add(eventSummary(toViewEvent({ sequence: 1, type, payload })));

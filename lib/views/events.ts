@@ -151,8 +151,13 @@ export function eventKind(type: HistoryEventType): TimelineKind {
     case "TerminateRequested":
     case "ArchiveRequested":
       return "command";
+    case "CooperativeCancellationRequested":
+      return "command";
     case "SignalWaitOpened":
     case "SignalApplied":
+    case "SignalWaitReceived":
+    case "SignalWaitTimedOut":
+    case "SignalWaitCancelled":
       return "signal";
     case "UpdateApplied":
     case "UpdateCompleted":
@@ -280,6 +285,23 @@ const FAILURE_DEFAULTS: Readonly<Record<string, FailureDefaults>> = {
     propagationKind: "update",
     sourceKind: "workflow_command",
     sourceIdKey: "workflow_command_id",
+  },
+  // A service operation's failure or cancellation carries the exception keys but, unlike the
+  // events above, no failure row (DefaultWorkflowTaskBridge.php@8dc90d64 `serviceOperationEventPayload`;
+  // FailureSnapshots::supportsEvent leaves it out), so it marks the timeline but makes no exception row.
+  ServiceCallFailed: {
+    kind: "terminal",
+    category: null,
+    propagationKind: "service_call",
+    sourceKind: "service_call",
+    sourceIdKey: "service_call_id",
+  },
+  ServiceCallCancelled: {
+    kind: "terminal",
+    category: "cancelled",
+    propagationKind: "cancelled",
+    sourceKind: "service_call",
+    sourceIdKey: "service_call_id",
   },
   FailureHandled: { kind: "handled", category: null, propagationKind: null, sourceKind: null, sourceIdKey: null },
 };

@@ -165,4 +165,35 @@ describe("exceptionRows", () => {
       },
     ]);
   });
+
+  it("cancellation, selection, wait and service events add no row unless a failure row names them", () => {
+    const history = [
+      "CooperativeCancellationRequested",
+      "CooperativeCancellationDelivered",
+      "CancellationScopeRequested",
+      "CancellationScopeDelivered",
+      "SelectionOperationCancelled",
+      "SignalWaitCancelled",
+      "SignalWaitTimedOut",
+      "ConditionWaitCancelled",
+      "ServiceCallCancelled",
+      "ServiceCallFailed",
+    ].map((type, index) => ({
+      sequence: index + 1,
+      event_type: type,
+      timestamp: null,
+      payload: { message: "stopped", exception_type: "service_call_cancelled", scope_id: "s" },
+    }));
+    // The engine builds exception rows only from its failure-snapshot events (FailureSnapshots.php@8dc90d64).
+    expect(exceptionRows({ history_events: [], failures: [] }, history)).toEqual([]);
+    // A failure row that a service call's event names is joined to it.
+    const named = [{ ...history[9]!, payload: { ...history[9]!.payload, failure_id: "f-svc", service_call_id: "s1" } }];
+    const rows = exceptionRows(
+      { failures: [{ id: "f-svc", message: "declined", failure_category: "application" }] },
+      named,
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({ id: "f-svc", sourceKind: "service_call", sourceId: "s1", eventSequence: 10 }),
+    ]);
+  });
 });

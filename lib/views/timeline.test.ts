@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { messageText } from "./message-catalog";
-import type { ActivityAttemptBar, ChildBar, RetryMarker, TimelineBar, TimerBar, WorkflowBar } from "./timeline";
+import type {
+  ActivityAttemptBar,
+  CancellationMarker,
+  ChildBar,
+  FailureMarker,
+  RetryMarker,
+  TimelineBar,
+  TimerBar,
+  WorkflowBar,
+} from "./timeline";
 import {
   activityLabel,
   fittingAttemptLabels,
@@ -59,7 +68,7 @@ describe("timelineRows", () => {
   it("marks retries with their backoff and terminal failures with category and non_retryable", () => {
     const { markers } = timelineRows(activityTimeout.history_events);
     const executionId = activityTimeout.activities[0]!.id;
-    expect(markers.map((marker) => [marker.kind, marker.lane, marker.failure.eventType])).toEqual([
+    expect(markers.map((marker) => [marker.kind, marker.lane, (marker as FailureMarker).failure.eventType])).toEqual([
       ["retry", `activity:${executionId}`, "ActivityRetryScheduled"],
       ["failure", `activity:${executionId}`, "ActivityTimedOut"],
       ["failure", "workflow", "WorkflowFailed"],
@@ -77,8 +86,15 @@ describe("timelineRows", () => {
       nonRetryable: false,
       timeoutKind: "start_to_close",
     });
-    expect(markers[1]!.failure).toMatchObject({ kind: "terminal", failureCategory: "timeout", nonRetryable: false });
-    expect(markers[2]!.failure).toMatchObject({ failureCategory: "application", sourceKind: "workflow_run" });
+    expect((markers[1] as FailureMarker).failure).toMatchObject({
+      kind: "terminal",
+      failureCategory: "timeout",
+      nonRetryable: false,
+    });
+    expect((markers[2] as FailureMarker).failure).toMatchObject({
+      failureCategory: "application",
+      sourceKind: "workflow_run",
+    });
   });
 
   it("leaves open bars open and stretches the axis to now", () => {
@@ -157,11 +173,127 @@ describe("timelineList", () => {
 
   it("renders unknown event types verbatim", () => {
     const row = timelineList([
-      { sequence: 1, event_type: "ServiceCallFailed", timestamp: null, payload: { failure_id: "f1", message: "boom" } },
+      {
+        sequence: 1,
+        event_type: "NexusOperationBridged",
+        timestamp: null,
+        payload: { failure_id: "f1", message: "boom" },
+      },
     ])[0]!;
     expect(row).toMatchObject({ kind: "workflow" });
-    expect(messageText(row?.summary)).toBe("ServiceCallFailed");
+    expect(messageText(row?.summary)).toBe("NexusOperationBridged");
     expect(row.failure).toMatchObject({ kind: "terminal", failureId: "f1", failureCategory: null });
+  });
+
+  // The types sdk-python 2.12.0 writes and replays at protocol 1.20, and the engine's service calls
+  // (durable-workflow/workflow src/V2/Enums/HistoryEventType.php@8dc90d64).
+  const at = "2026-12-07T10:00:00.000000Z";
+  const newer: [string, Record<string, unknown>, string, string][] = [
+    ["CancellationScopeOpened", { scope_id: "checkout" }, "workflow", "Opened cancellation scope checkout."],
+    ["CancellationScopeRequested", { scope_id: "checkout" }, "workflow", "Cancellation requested for scope checkout."],
+    [
+      "CancellationScopeDeliveryPrepared",
+      { scope_id: "checkout" },
+      "workflow",
+      "Prepared cancellation of scope checkout.",
+    ],
+    ["CancellationScopeDelivered", { scope_id: "checkout" }, "workflow", "Cancellation delivered to scope checkout."],
+    [
+      "CancellationScopeRequestConflicted",
+      { scope_id: "checkout" },
+      "workflow",
+      "Conflicting cancellation request for scope checkout.",
+    ],
+    [
+      "CooperativeCancellationRequested",
+      { reason: "customer left" },
+      "command",
+      "Cooperative cancellation requested: customer left.",
+    ],
+    ["CooperativeCancellationRequested", {}, "command", "Cooperative cancellation requested."],
+    ["CooperativeCancellationDelivered", {}, "workflow", "Cooperative cancellation delivered to the workflow."],
+    ["SelectionResolved", { selection_group_id: "g" }, "workflow", "Selection resolved."],
+    [
+      "SelectionOperationCancelled",
+      { selection_group_id: "g" },
+      "workflow",
+      "Cancelled an operation that lost the selection.",
+    ],
+    ["ConditionWaitCancelled", { condition_wait_id: "c" }, "condition", "Condition wait cancelled."],
+    ["SignalWaitReceived", { signal_name: "approve" }, "signal", "Signal approve ended its wait."],
+    ["SignalWaitTimedOut", { signal_name: "approve" }, "signal", "Wait for signal approve timed out."],
+    ["SignalWaitTimedOut", {}, "signal", "Signal wait timed out."],
+    ["SignalWaitCancelled", { signal_name: "approve" }, "signal", "Wait for signal approve cancelled."],
+    [
+      "ServiceCallStarted",
+      { service_name: "billing", operation_name: "charge" },
+      "workflow",
+      "Started service call billing.charge.",
+    ],
+    [
+      "ServiceCallCompleted",
+      { service_name: "billing", operation_name: "charge" },
+      "workflow",
+      "Completed service call billing.charge.",
+    ],
+    [
+      "ServiceCallFailed",
+      { service_name: "billing", operation_name: "charge", message: "card declined" },
+      "workflow",
+      "Service call billing.charge failed: card declined.",
+    ],
+    ["ServiceCallCancelled", { operation_name: "charge" }, "workflow", "Service call charge cancelled."],
+    [
+      "ParentClosePolicyFailed",
+      { policy: "terminate", child_instance_id: "child-1", error: "already closed" },
+      "workflow",
+      "Failed to apply parent-close policy terminate to child child-1: already closed.",
+    ],
+  ];
+  it.each(newer)("gives %s a readable row (%o)", (type, payload, kind, text) => {
+    const row = timelineList([{ sequence: 1, event_type: type, timestamp: at, payload }])[0]!;
+    expect(row.kind).toBe(kind);
+    expect(messageText(row.summary)).toBe(text);
+  });
+});
+
+describe("cancellation on the chart", () => {
+  const event = (sequence: number, type: string, payload: Record<string, unknown>) => ({
+    sequence,
+    event_type: type,
+    timestamp: `2026-12-07T10:00:0${sequence}.000000Z`,
+    payload,
+  });
+
+  it("marks a cancellation on the lane of what it stopped, never as a failure, and the legend names it", () => {
+    const chart = timelineRows([
+      event(1, "WorkflowStarted", { workflow_type: "checkout" }),
+      event(2, "ActivityScheduled", { activity_execution_id: "a1", activity_type: "charge" }),
+      event(3, "CooperativeCancellationRequested", { reason: "customer left" }),
+      event(4, "CancellationScopeDelivered", { scope_id: "payment", activity_execution_id: "a1" }),
+      event(5, "SignalWaitCancelled", { signal_name: "approve" }),
+      event(6, "CancellationScopeOpened", { scope_id: "payment" }),
+    ]);
+    const marks = chart.markers as CancellationMarker[];
+    expect(marks.map((m) => [m.kind, m.lane, m.eventType, m.scope, m.reason])).toEqual([
+      ["cancellation", "workflow", "CooperativeCancellationRequested", null, "customer left"],
+      ["cancellation", "activity:a1", "CancellationScopeDelivered", "payment", null],
+      ["cancellation", "workflow", "SignalWaitCancelled", null, null],
+    ]);
+    expect(markerKindsOf(chart.markers)).toEqual(["cancellation"]);
+  });
+
+  it("a failed service call is a failure mark but no exception row without a failure row", () => {
+    const chart = timelineRows([
+      event(1, "WorkflowStarted", {}),
+      event(2, "ServiceCallFailed", { service_call_id: "s1", operation_name: "charge", message: "declined" }),
+    ]);
+    expect(chart.markers).toEqual([expect.objectContaining({ kind: "failure", lane: "workflow", sequence: 2 })]);
+    expect((chart.markers[0] as FailureMarker).failure).toMatchObject({
+      sourceKind: "service_call",
+      sourceId: "s1",
+      message: "declined",
+    });
   });
 });
 

@@ -75,7 +75,23 @@ export interface RetryMarker {
   failure: FailureInfo;
 }
 
-export type TimelineMarker = FailureMarker | RetryMarker;
+/**
+ * A cancellation the workflow saw as history, on the lane of what it stopped (an activity, a timer,
+ * a child) or on the workflow's: cooperative cancellation, a cancellation scope's request and
+ * delivery, a losing selection member, a cancelled signal or condition wait.
+ */
+export interface CancellationMarker {
+  kind: "cancellation";
+  lane: string;
+  at: number | null;
+  sequence: number;
+  eventType: string;
+  /** The cancellation scope it concerns, when the event names one other than the root. */
+  scope: string | null;
+  reason: string | null;
+}
+
+export type TimelineMarker = FailureMarker | RetryMarker | CancellationMarker;
 
 export interface TimelineChart {
   start: number | null;
@@ -224,6 +240,42 @@ function failureMarker(event: ViewEvent): TimelineMarker | null {
   return { kind: "failure", lane: markerLane(event, failure), at: event.at, sequence: event.sequence, failure };
 }
 
+/** Cancellation events that get a {@link CancellationMarker} (the requests, deliveries and cancelled waits). */
+const CANCELLATION_EVENTS = new Set([
+  "CooperativeCancellationRequested",
+  "CooperativeCancellationDelivered",
+  "CancellationScopeRequested",
+  "CancellationScopeDelivered",
+  "SelectionOperationCancelled",
+  "SignalWaitCancelled",
+  "ConditionWaitCancelled",
+]);
+
+function cancellationLane(event: ViewEvent): string {
+  const p = event.payload;
+  const activity = readString(p, "activity_execution_id");
+  if (activity) return ACTIVITY_LANE(activity);
+  const timer = readString(p, "timer_id");
+  if (timer) return `timer:${timer}`;
+  const child = readString(p, "child_call_id") ?? readString(p, "child_workflow_instance_id");
+  return child ? `child:${child}` : "workflow";
+}
+
+function cancellationMarker(event: ViewEvent): CancellationMarker | null {
+  if (!CANCELLATION_EVENTS.has(event.type)) return null;
+  const p = event.payload;
+  const scope = readString(p, "scope_id") ?? readString(p, "cancellation_scope_id");
+  return {
+    kind: "cancellation",
+    lane: cancellationLane(event),
+    at: event.at,
+    sequence: event.sequence,
+    eventType: event.type,
+    scope: scope === "root" ? null : scope,
+    reason: readString(p, "reason"),
+  };
+}
+
 /**
  * The chart as a fold over events in sequence order (issue 14), without keeping the events. Activity
  * bars come from ledger activities ({@link activityBars}); the caller says which were handed out in
@@ -261,7 +313,7 @@ export class TimelineFold {
     } else if (event.type === "ChildWorkflowScheduled" || event.type.startsWith("ChildRun")) {
       childEvent(this.children, event);
     }
-    const marker = failureMarker(event);
+    const marker = failureMarker(event) ?? cancellationMarker(event);
     if (!marker) return;
     this.bounds.note(marker.kind === "retry" ? marker.availableAt : marker.at);
     this.markers.push(marker);
@@ -344,6 +396,10 @@ function eventSource(event: ViewEvent, kind: TimelineKind): { sourceKind: string
   const p = event.payload;
   if (kind === "command" || event.type === "UpdateApplied" || event.type === "UpdateCompleted")
     return { sourceKind: "workflow_command", sourceId: readString(p, "workflow_command_id") };
+  if (event.type.startsWith("ServiceCall"))
+    return { sourceKind: "service_call", sourceId: readString(p, "service_call_id") };
+  if (event.type.startsWith("CancellationScope"))
+    return { sourceKind: "cancellation_scope", sourceId: readString(p, "scope_id") };
   switch (kind) {
     case "signal":
       return { sourceKind: "signal_wait", sourceId: readString(p, "signal_wait_id") };
@@ -377,7 +433,19 @@ const PLAIN_SUMMARIES = new Set([
   "SideEffectRecorded",
   "SearchAttributesUpserted",
   "MemoUpserted",
+  "ConditionWaitCancelled",
+  "SelectionResolved",
+  "SelectionOperationCancelled",
+  "CooperativeCancellationDelivered",
 ]);
+
+/** `service.operation` of a service-call event, as far as it names them. */
+function serviceOperation(p: ViewEvent["payload"]): string {
+  const service = readString(p, "service_name");
+  const operation = readString(p, "operation_name");
+  if (service && operation) return `${service}.${operation}`;
+  return operation ?? service ?? readString(p, "endpoint_name") ?? readString(p, "service_call_id") ?? "";
+}
 
 /** The summary templates of v2-model §4.3, as catalog descriptors. */
 export function eventSummary(event: ViewEvent): Message {
@@ -459,6 +527,35 @@ export function eventSummary(event: ViewEvent): Message {
       return message(id("ParentClosePolicyApplied"), { policy: s("policy"), child: s("child_instance_id") });
     case "MessageCursorAdvanced":
       return message(id("MessageCursorAdvanced"), { position: s("new_position") });
+    case "ParentClosePolicyFailed":
+      return message(id("ParentClosePolicyFailed"), {
+        policy: s("policy"),
+        child: s("child_instance_id"),
+        error: sentence("error"),
+      });
+    case "ServiceCallStarted":
+    case "ServiceCallCompleted":
+    case "ServiceCallCancelled":
+      return message(id(event.type), { operation: serviceOperation(p) });
+    case "ServiceCallFailed":
+      return message(id("ServiceCallFailed"), { operation: serviceOperation(p), message: sentence("message") });
+    case "SignalWaitReceived":
+    case "SignalWaitTimedOut":
+    case "SignalWaitCancelled":
+      // A wait may be recorded without its signal's name; the sentence then names no signal.
+      return readString(p, "signal_name")
+        ? message(id(event.type), { name: s("signal_name") })
+        : message(id(`${event.type}Unnamed`));
+    case "CancellationScopeOpened":
+    case "CancellationScopeRequested":
+    case "CancellationScopeDeliveryPrepared":
+    case "CancellationScopeDelivered":
+    case "CancellationScopeRequestConflicted":
+      return message(id(event.type), { scope: s("scope_id") || s("cancellation_scope_id") });
+    case "CooperativeCancellationRequested":
+      return readString(p, "reason")
+        ? message(id("CooperativeCancellationRequestedReason"), { reason: sentence("reason") })
+        : message(id("CooperativeCancellationRequested"));
     default:
       return message("views.timeline.other", { type: event.type });
   }
@@ -514,7 +611,7 @@ export function laneSubject(bar: TimelineBar): LaneSubject {
 /** Marker kinds the chart draws, so the legend explains only those (in a fixed order). */
 export function markerKindsOf(markers: readonly TimelineMarker[]): TimelineMarker["kind"][] {
   const present = new Set(markers.map((marker) => marker.kind));
-  return (["failure", "retry"] as const).filter((kind) => present.has(kind));
+  return (["failure", "retry", "cancellation"] as const).filter((kind) => present.has(kind));
 }
 
 /** Width an attempt label ("#12") takes on the lane, in px, with its padding. */
