@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { KikwiflowInstancesScreen } from "@/components/kikwiflow/instances-screen";
@@ -37,7 +38,10 @@ export default async function KikwiflowPage() {
           </Link>
         </span>
       </PageHeader>
-      <KikwiflowInstancesScreen />
+      {/* The list reads its filter, page and search from the URL (useSearchParams). */}
+      <Suspense>
+        <KikwiflowInstancesScreen />
+      </Suspense>
     </>
   );
 }

@@ -1,28 +1,49 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import Link from "@/components/ui/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { ProcessInstanceStatus, ProcessInstanceSummary } from "@/lib/kikwiflow/schemas";
 import { PROCESS_INSTANCE_STATUSES } from "@/lib/kikwiflow/statuses";
+import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
+import { listStateQuery, readListState } from "@/lib/kikwiflow/list-url";
+import type { ListFilter, ListState } from "@/lib/kikwiflow/list-url";
 import { definitionText, kikwiflowInstancesQuery } from "@/lib/queries/kikwiflow";
-import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
+import type { DefinitionLabel, InstanceListPage } from "@/lib/queries/kikwiflow";
 import { kikwiflowInstanceHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { SegmentedControl } from "@/components/ui/segmented-control";
-import { StatusBadge } from "@/components/ui/status-badge";
+import { Pill, StatusBadge } from "@/components/ui/status-badge";
+import { Button } from "@/components/ui/button";
 import { EngineError } from "@/components/kikwiflow/engine-error";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 import { activeNodeIds } from "@/components/kikwiflow/active-nodes";
 
 const PAGE_SIZE = 20;
-type Filter = ProcessInstanceStatus | "all";
 const col = dataColumns<ProcessInstanceSummary>();
 
-function useInstanceColumns(definitions: Readonly<Record<string, DefinitionLabel>>) {
+/** The row's incidents: a marker with the open count, or how many were resolved. */
+function IncidentsCell({ counts }: { counts: IncidentCounts | undefined }) {
+  const t = useTranslations("kikwiflow.list");
+  if (!counts || counts.total === 0) return <span className="text-fg-muted">–</span>;
+  if (counts.open === 0) {
+    return <span className="text-xs text-fg-muted">{t("resolvedIncidents", { count: counts.total })}</span>;
+  }
+  return (
+    <span data-testid="kikwiflow-instance-incidents" data-open={counts.open}>
+      <Pill tone="warning">{t("openIncidents", { count: counts.open })}</Pill>
+    </span>
+  );
+}
+
+function useInstanceColumns(
+  definitions: Readonly<Record<string, DefinitionLabel>>,
+  incidents: Readonly<Record<string, IncidentCounts>>,
+) {
   const t = useTranslations("kikwiflow.list");
   const time = useTimeFormat();
   return useMemo(
@@ -56,6 +77,11 @@ function useInstanceColumns(definitions: Readonly<Record<string, DefinitionLabel
           header: () => t("status"),
           cell: (info) => <StatusBadge status={statusTone(info.getValue())}>{info.getValue()}</StatusBadge>,
         }),
+        col.display({
+          id: "incidents",
+          header: () => t("incidents"),
+          cell: ({ row }) => <IncidentsCell counts={incidents[row.original.id]} />,
+        }),
         col.accessor("startedAt", {
           header: () => t("started"),
           cell: (info) => <span title={time.dateTime(info.getValue())}>{time.compact(info.getValue())}</span>,
@@ -69,41 +95,100 @@ function useInstanceColumns(definitions: Readonly<Record<string, DefinitionLabel
           ),
         }),
       ]),
-    [t, time, definitions],
+    [t, time, definitions, incidents],
   );
 }
 
 const NO_DEFINITIONS: Readonly<Record<string, DefinitionLabel>> = {};
+const NO_INCIDENTS: Readonly<Record<string, IncidentCounts>> = {};
 
-/** The engine's instances (its search), filtered by status and paged the engine's way (0-based pages). */
+/** The list's filter, page and search, kept in the URL (lib/kikwiflow/list-url.ts). */
+function useListState(): [ListState, (next: Partial<ListState>) => void] {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const state = readListState(new URLSearchParams(params.toString()));
+  const update = (next: Partial<ListState>) => {
+    const query = listStateQuery({ ...state, ...next });
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
+  return [state, update];
+}
+
+/** Search by instance id or business key; submitted, not per keystroke (each search reads the engine). */
+function SearchBox({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
+  const t = useTranslations("kikwiflow.list");
+  const [text, setText] = useState(value);
+  return (
+    <form
+      role="search"
+      className="flex min-w-0 items-center gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSearch(text.trim());
+      }}
+    >
+      <input
+        type="search"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        aria-label={t("search")}
+        placeholder={t("searchPlaceholder")}
+        className="w-64 max-w-full min-w-0 rounded-md border border-line bg-panel px-2 py-1 text-sm"
+        data-testid="kikwiflow-instance-search"
+      />
+      <Button type="submit">{t("searchSubmit")}</Button>
+    </form>
+  );
+}
+
+/** With the open-incidents filter: how many active instances the answer was read from. */
+function WalkLine({ walk }: { walk: NonNullable<InstanceListPage["walk"]> }) {
+  const t = useTranslations("kikwiflow.attention");
+  return (
+    <p className="text-xs text-fg-muted" data-testid="kikwiflow-instance-walk">
+      {t("scanned", { scanned: walk.scanned, total: walk.total })}
+      {walk.capped ? ` ${t("capped", { limit: walk.scanned })}` : ""}
+    </p>
+  );
+}
+
+/**
+ * The engine's instances (its search), filtered by status or by open incidents, searched by id or
+ * business key, paged the engine's way (0-based pages); all three kept in the URL.
+ */
 export function KikwiflowInstancesScreen() {
   const t = useTranslations("kikwiflow.list");
-  const [filter, setFilter] = useState<Filter>("all");
-  const [page, setPage] = useState(0);
+  const [{ filter, page, q }, update] = useListState();
+  const status: ProcessInstanceStatus | null = filter === "all" || filter === "incidents" ? null : filter;
   const query = useQuery({
-    ...kikwiflowInstancesQuery({ page, size: PAGE_SIZE, status: filter === "all" ? null : filter }),
+    ...kikwiflowInstancesQuery({ page, size: PAGE_SIZE, status, q: q || null, openIncidents: filter === "incidents" }),
     placeholderData: keepPreviousData,
   });
-  const columns = useInstanceColumns(query.data?.definitions ?? NO_DEFINITIONS);
-  const options = [
-    { value: "all" as const, label: t("statusAll") },
-    ...PROCESS_INSTANCE_STATUSES.map((status) => ({ value: status, label: status })),
+  const columns = useInstanceColumns(query.data?.definitions ?? NO_DEFINITIONS, query.data?.incidents ?? NO_INCIDENTS);
+  const options: { value: ListFilter; label: string }[] = [
+    { value: "all", label: t("statusAll") },
+    { value: "incidents", label: t("filterOpenIncidents") },
+    ...PROCESS_INSTANCE_STATUSES.map((value) => ({ value, label: value })),
   ];
   const data = query.data;
   const pages = data?.totalPages ?? 0;
 
   return (
     <div className="space-y-4" data-testid="kikwiflow-instances">
-      <SegmentedControl
-        label={t("statusFilter")}
-        value={filter}
-        options={options}
-        onChange={(value) => {
-          setFilter(value);
-          setPage(0);
-        }}
-      />
+      <div className="flex flex-wrap items-center gap-3">
+        <div className="max-w-full overflow-x-auto">
+          <SegmentedControl
+            label={t("statusFilter")}
+            value={filter}
+            options={options}
+            onChange={(value) => update({ filter: value, page: 0 })}
+          />
+        </div>
+        <SearchBox key={q} value={q} onSearch={(text) => update({ q: text, page: 0 })} />
+      </div>
       {query.error ? <EngineError error={query.error} /> : null}
+      {data?.walk ? <WalkLine walk={data.walk} /> : null}
       {data ? (
         data.content.length === 0 ? (
           <p className="text-sm text-fg-muted">{t("empty")}</p>
@@ -125,8 +210,8 @@ export function KikwiflowInstancesScreen() {
                   label={t("pager")}
                   previousLabel={t("previous")}
                   nextLabel={t("next")}
-                  onPrevious={page > 0 ? () => setPage(page - 1) : undefined}
-                  onNext={page + 1 < pages ? () => setPage(page + 1) : undefined}
+                  onPrevious={page > 0 ? () => update({ page: page - 1 }) : undefined}
+                  onNext={page + 1 < pages ? () => update({ page: page + 1 }) : undefined}
                 />
               </div>
             </div>

@@ -106,18 +106,29 @@ function byCountThenKey(a: AttentionGroup, b: AttentionGroup): number {
   return b.count - a.count || a.key.localeCompare(b.key);
 }
 
+/** What a walk of the ACTIVE instances read, and its bound. */
+export interface ActiveWalk {
+  readonly snapshots: readonly ProcessInstanceSnapshot[];
+  readonly scanned: number;
+  readonly total: number;
+  readonly capped: boolean;
+  readonly movedOn: number;
+}
+
+interface WalkOptions {
+  limit?: number;
+  concurrency?: number;
+  signal?: AbortSignal;
+}
+
 /**
  * Walks ACTIVE instances page by page (100 each), snapshots each with bounded concurrency, stops at
  * `limit` instances. A 404 on a snapshot means the instance finished meanwhile (the engine deletes it).
  */
-export async function scanAttention(
-  client: Pick<KikwiflowClient, "searchProcessInstances" | "getSnapshot" | "getEvents">,
-  {
-    limit = ATTENTION_INSTANCE_LIMIT,
-    concurrency = ATTENTION_CONCURRENCY,
-    signal,
-  }: { limit?: number; concurrency?: number; signal?: AbortSignal } = {},
-): Promise<AttentionScan> {
+export async function walkActiveInstances(
+  client: Pick<KikwiflowClient, "searchProcessInstances" | "getSnapshot">,
+  { limit = ATTENTION_INSTANCE_LIMIT, concurrency = ATTENTION_CONCURRENCY, signal }: WalkOptions = {},
+): Promise<ActiveWalk> {
   const snapshots: ProcessInstanceSnapshot[] = [];
   let scanned = 0;
   let movedOn = 0;
@@ -137,9 +148,18 @@ export async function scanAttention(
     }
     if (result.content.length < MAX_SEARCH_PAGE_SIZE || page + 1 >= result.totalPages) break;
   }
-  const lineages = await lineagesOf(client, snapshots, concurrency, signal);
-  const capped = scanned < total && scanned >= limit;
-  return { groups: groupIncidents(snapshots, lineages), scanned, total, capped, movedOn };
+  return { snapshots, scanned, total, capped: scanned < total && scanned >= limit, movedOn };
+}
+
+/** The attention scan: the walk's OPEN incidents grouped, fatal ones marked from the outbox. */
+export async function scanAttention(
+  client: Pick<KikwiflowClient, "searchProcessInstances" | "getSnapshot" | "getEvents">,
+  options: WalkOptions = {},
+): Promise<AttentionScan> {
+  const { snapshots, ...bound } = await walkActiveInstances(client, options);
+  const concurrency = options.concurrency ?? ATTENTION_CONCURRENCY;
+  const lineages = await lineagesOf(client, snapshots, concurrency, options.signal);
+  return { groups: groupIncidents(snapshots, lineages), ...bound };
 }
 
 /**

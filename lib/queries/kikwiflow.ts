@@ -9,13 +9,20 @@ import type {
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import type { AttentionScan } from "@/lib/kikwiflow/attention";
+import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
 import type { DefinitionSummary } from "@/lib/kikwiflow/definition-view";
 import { serverKey } from "@/lib/queries/keys";
 import type { DefinitionLabel } from "@/lib/server/kikwiflow";
 
 export type { DefinitionLabel };
 /** The search page with the key, name and version of each definition id on it. */
-export type InstanceListPage = ProcessInstancePage & { definitions: Record<string, DefinitionLabel> };
+export type InstanceListPage = ProcessInstancePage & {
+  definitions: Record<string, DefinitionLabel>;
+  /** Open and total incidents per row. */
+  incidents: Record<string, IncidentCounts>;
+  /** With the open-incidents filter: the walk of ACTIVE instances it was answered from. */
+  walk?: { scanned: number; total: number; capped: boolean };
+};
 export type InstanceSnapshot = ProcessInstanceSnapshot & { definition: DefinitionLabel | null };
 /** The attention scan with the key, name and version of each group's definition id. */
 export type AttentionAnswer = AttentionScan & { definitions: Record<string, DefinitionLabel> };
@@ -73,6 +80,9 @@ export interface InstanceListParams {
   page: number;
   size: number;
   status: ProcessInstanceStatus | null;
+  /** An instance id or a business key. */
+  q: string | null;
+  openIncidents: boolean;
 }
 
 export function kikwiflowKey<const P extends readonly unknown[]>(...parts: P) {
@@ -82,6 +92,8 @@ export function kikwiflowKey<const P extends readonly unknown[]>(...parts: P) {
 export function kikwiflowInstancesQuery(params: InstanceListParams) {
   const search = new URLSearchParams({ page: String(params.page), size: String(params.size) });
   if (params.status) search.append("status", params.status);
+  if (params.q) search.set("q", params.q);
+  if (params.openIncidents) search.set("incidents", "open");
   return queryOptions({
     queryKey: kikwiflowKey("instances", params),
     queryFn: ({ signal }) => getJson<InstanceListPage>(`/api/kikwiflow/instances?${search}`, signal),

@@ -128,8 +128,23 @@ describe("parseInstanceSearch", () => {
       page: 2,
       size: 50,
       statuses: ["ACTIVE"],
+      q: null,
+      openIncidents: false,
     });
-    expect(parseInstanceSearch(new URLSearchParams(""))).toEqual({ page: 0, size: 20, statuses: [] });
+    expect(parseInstanceSearch(new URLSearchParams(""))).toEqual({
+      page: 0,
+      size: 20,
+      statuses: [],
+      q: null,
+      openIncidents: false,
+    });
+    expect(parseInstanceSearch(new URLSearchParams("q=%20order-1%20&incidents=open"))).toMatchObject({
+      q: "order-1",
+      openIncidents: true,
+    });
+    expect(parseInstanceSearch(new URLSearchParams("incidents=closed"))).toEqual({
+      problem: 'incidents must be "open"',
+    });
     expect(parseInstanceSearch(new URLSearchParams("size=101"))).toEqual({ problem: "size must be between 1 and 100" });
     expect(parseInstanceSearch(new URLSearchParams("status=RUNNING"))).toEqual({ problem: 'unknown status "RUNNING"' });
   });

@@ -152,11 +152,17 @@ export interface InstanceSearchParams {
   page: number;
   size: number;
   statuses: ProcessInstanceStatus[];
+  /** An instance id or a business key, matched exactly; null when not searching. */
+  q: string | null;
+  /** Only instances with an OPEN incident (`incidents=open`). */
+  openIncidents: boolean;
 }
+
+const MAX_SEARCH_TEXT = 200;
 
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** `?page=0&size=20&status=ACTIVE&status=…` as the engine's search; a bad value is a sentence. */
+/** `?page=0&size=20&status=ACTIVE&status=…&q=…&incidents=open` as the list's search; a bad value is a sentence. */
 export function parseInstanceSearch(params: URLSearchParams): InstanceSearchParams | { problem: string } {
   const page = Number(params.get("page") ?? "0");
   const size = Number(params.get("size") ?? String(DEFAULT_PAGE_SIZE));
@@ -167,5 +173,9 @@ export function parseInstanceSearch(params: URLSearchParams): InstanceSearchPara
   const statuses = params.getAll("status").filter((s) => s !== "");
   const unknown = statuses.find((s) => !(PROCESS_INSTANCE_STATUSES as readonly string[]).includes(s));
   if (unknown !== undefined) return { problem: `unknown status "${unknown}"` };
-  return { page, size, statuses };
+  const q = params.get("q")?.trim() || null;
+  if (q !== null && q.length > MAX_SEARCH_TEXT) return { problem: `q must be at most ${MAX_SEARCH_TEXT} characters` };
+  const incidents = params.get("incidents");
+  if (incidents !== null && incidents !== "open") return { problem: 'incidents must be "open"' };
+  return { page, size, statuses, q, openIncidents: incidents === "open" };
 }
