@@ -338,8 +338,9 @@ test.describe("run detail", () => {
 
   test("a 3,000-character id keeps the not-found message on screen, with a way back", async ({ page }) => {
     const long = "x".repeat(3_000);
-    const response = await page.goto(`/namespaces/default/workflows/${long}`);
-    expect(response?.status()).toBe(404);
+    // No status check here: the 404 goes out only when the server answers within the header wait
+    // (decision 0046), and this long id is read slower; the state on screen is the same either way.
+    await page.goto(`/namespaces/default/workflows/${long}`);
     const error = page.getByTestId("dw-error");
     await expect(error).toBeInViewport();
     await expect(page.getByRole("heading", { level: 1 })).toHaveAttribute("title", long);
