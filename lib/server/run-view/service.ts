@@ -325,7 +325,7 @@ export class RunViewService {
       release?.();
       const ms = Math.round(performance.now() - started);
       const { workflowId, runId } = state.target;
-      this.logger.info(
+      this.logger.debug(
         {
           workflowId,
           runId,
