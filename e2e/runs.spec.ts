@@ -238,17 +238,29 @@ test.describe("runs list", () => {
   });
 
   test("on a phone (390×844) every row's status is on screen without scrolling sideways", async ({ page }) => {
+    // A long id and a long type, as in a real fleet: both columns at their widest. No worker serves
+    // the queue, so the run stays listed as it is.
+    const id = `phone-${Date.now().toString(36)}-shipment-batch-0042`;
+    const started = await dwPost("/workflows", {
+      workflow_type: "ShipmentReconciliationWorkflow",
+      workflow_id: id,
+      task_queue: "e2e-no-worker",
+      input: [],
+    });
+    expect(started.status).toBeLessThan(300);
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto("/runs");
+    await page.goto(`/runs?q=${id}`);
+    // Measured where the page put them: nothing is scrolled into view (that would scroll the table sideways).
     const header = page.getByRole("columnheader", { name: "Status" });
-    await header.scrollIntoViewIfNeeded();
+    await expect(header).toBeAttached();
     const box = await header.boundingBox();
     expect((box?.x ?? Infinity) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
     const badge = page.getByTestId("runs-row").first().locator("[data-status]").first();
     const badgeBox = await badge.boundingBox();
     expect((badgeBox?.x ?? Infinity) + (badgeBox?.width ?? 0)).toBeLessThanOrEqual(390);
-    // Nothing scrolled sideways to get there.
+    // Nothing scrolled sideways to get there: neither the page nor the table's scroll box.
     expect(await page.evaluate(() => window.scrollX)).toBe(0);
+    expect(await page.getByTestId("runs-table").evaluate((table) => table.parentElement?.scrollLeft ?? 0)).toBe(0);
   });
 
   test("terminates selected runs after a dry run, and tracks them until they closed", async ({ page }) => {
