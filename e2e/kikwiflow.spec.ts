@@ -42,9 +42,23 @@ test("list → fatal incident with category and marker → retry confirmed from 
   await page.getByTestId("nav-kikwiflow").click();
   await expect(page).toHaveURL(/\/kikwiflow$/);
   await page.getByRole("group", { name: "Instance status" }).getByRole("button", { name: "ACTIVE" }).click();
+  await expect(page).toHaveURL(/\/kikwiflow\?status=ACTIVE$/);
   const row = page.getByTestId("kikwiflow-instance-row").filter({ hasText: businessKey });
   await expect(row).toContainText("ACTIVE");
   await expect(row).toContainText("POST_LEDGER");
+  // Its incident is seen from the list: a marker with the open count (issue 38 item 2).
+  await expect(row.getByTestId("kikwiflow-instance-incidents")).toHaveText("1 open incident");
+
+  // The open-incidents filter and a search by business key find it without paging, both in the URL.
+  await page.getByRole("group", { name: "Instance status" }).getByRole("button", { name: "Open incidents" }).click();
+  await page.getByTestId("kikwiflow-instance-search").fill(businessKey);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/kikwiflow\\?status=incidents&q=${businessKey}$`));
+  await expect(page.getByTestId("kikwiflow-instance-walk")).toContainText(/Read \d+ of \d+ active instances/);
+  await expect(page.getByTestId("kikwiflow-instance-row")).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId("kikwiflow-instance-row")).toHaveCount(1);
+  await expect(page.getByTestId("kikwiflow-instance-row")).toContainText(businessKey);
   await snapBothThemes(page, "kikwiflow-list");
   await expectAccessible(page, "Kikwiflow instances");
 
@@ -64,13 +78,36 @@ test("list → fatal incident with category and marker → retry confirmed from 
   await snapBothThemes(page, "kikwiflow-instance");
   await expectAccessible(page, "Kikwiflow instance");
 
+  await expect(incidentRow.getByTestId("kikwiflow-incident-exception")).toHaveText("LedgerCorruptedException");
+
   await incidentRow.getByTestId("kikwiflow-retry").click();
+  // The engine re-ran the restored task at once and failed it fatally again: the confirmation gives
+  // way to what the engine shows now, the new incident (issue 38 item 1).
   const outcome = page.getByTestId("kikwiflow-retry-outcome");
-  await expect(outcome).toHaveAttribute("data-phase", "confirmed");
-  await expect(outcome).toContainText("Confirmed from the engine: incident RESOLVED");
-  // The engine re-ran the restored task at once and failed it fatally again: a second incident.
-  await expect(page.getByTestId("kikwiflow-incident-row").filter({ hasText: "RESOLVED" })).toHaveCount(1);
+  await expect(outcome).toHaveAttribute("data-phase", "failed_again");
+  await expect(outcome).toContainText("The retry was confirmed, but the task failed again at");
+  await expect(outcome).toContainText("Ledger entry checksum mismatch");
+  await expect(outcome).toContainText("is OPEN");
+  const rows = page.getByTestId("kikwiflow-incident-row");
+  await expect(rows.filter({ hasText: "RESOLVED" })).toHaveCount(1);
+  // Open first, and the new one still fatal from the engine's outbox; each trace names its incident.
+  await expect(rows.first()).toContainText("OPEN");
+  await expect(rows.first().getByTestId("kikwiflow-incident-marker")).toHaveText("fatal");
+  await expect(page.getByTestId("kikwiflow-stack-trace").first().locator("summary")).toContainText(
+    "OPEN · POST_LEDGER · LedgerCorruptedException",
+  );
+  // The task card counts executions as the engine does: 2 so far, retries set back by the retry.
+  await expect(task.getByTestId("kikwiflow-task-executions")).toHaveText("2 executions so far");
+  await expect(task.getByTestId("kikwiflow-task-coming")).toContainText("after a retry: waits of 0.3, 0.3, 0.3, 0.3 s");
   await snapBothThemes(page, "kikwiflow-retried");
+
+  // On a phone the Retry button of the open incident is on screen (issue 38 item 10).
+  await page.setViewportSize({ width: 390, height: 844 });
+  const phoneRetry = rows.first().getByTestId("kikwiflow-retry");
+  await phoneRetry.scrollIntoViewIfNeeded();
+  await expect(phoneRetry).toBeInViewport({ ratio: 1 });
+  await snapBothThemes(page, "kikwiflow-retried-phone");
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The engine's own record agrees: the incident is RESOLVED and the resolution is in the outbox.
   const reread = (await (await fetch(`${engine()}/incidents/${incident.id}`)).json()) as Incident;

@@ -11,6 +11,7 @@ import {
   processCounts,
   pulseCounts,
 } from "@/lib/kikwiflow/definition-view";
+import { countsShown } from "@/lib/kikwiflow/pulse-state";
 import type { PulseState } from "@/lib/kikwiflow/pulse-state";
 import { kikwiflowDefinitionQuery } from "@/lib/queries/kikwiflow";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
@@ -125,7 +126,9 @@ function useNodeColumns() {
 export function KikwiflowDefinitionScreen({ definitionId }: { definitionId: string }) {
   const t = useTranslations("kikwiflow.definition");
   const query = useQuery(kikwiflowDefinitionQuery(definitionId));
-  const { state, snapshot } = usePulse(definitionId);
+  const { state, snapshot: last } = usePulse(definitionId);
+  // Once the engine forgot the definition (404), its last counts describe nothing any more.
+  const snapshot = countsShown(state) ? last : null;
   const rows = useMemo(() => (query.data ? nodesInFlowOrder(query.data) : []), [query.data]);
   const merged = useMemo(() => mergeCounts(rows, snapshot ? pulseCounts(snapshot) : null), [rows, snapshot]);
   const totals = snapshot ? processCounts(snapshot) : null;

@@ -7,6 +7,8 @@ import {
   reconnectDelayMs,
   SILENCE_MS,
   STALE_AFTER_MS,
+  countsShown,
+  silenceAfterMs,
   silenced,
 } from "./pulse-state";
 
@@ -68,5 +70,39 @@ describe("pulse connection state", () => {
       delays.push(reconnectDelayMs(state));
     }
     expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 15_000]);
+  });
+});
+
+describe("live only while frames arrive (issue 38 item 6)", () => {
+  it("learns the engine's interval and stops saying live two intervals after the last frame", () => {
+    const live = run([
+      { type: "frame", at: T0 },
+      { type: "frame", at: T0 + 1_000 },
+      { type: "frame", at: T0 + 2_000 },
+    ]);
+    expect(live.frameGapMs).toBe(1_000);
+    expect(silenceAfterMs(live)).toBe(2_500);
+    expect(pulseReducer(live, { type: "tick", now: T0 + 4_000 }).phase).toBe("live");
+    // The engine died after its frame at T0 + 2 s: 2.5 s later the badge no longer says live.
+    const after = pulseReducer(live, { type: "tick", now: T0 + 4_500 });
+    expect(after).toMatchObject({ phase: "reconnecting", droppedAt: T0 + 4_500 });
+    expect(silenced(live, after)).toBe(true);
+  });
+
+  it("does not learn a reconnect's pause as the interval, and keeps the 20 s bound before any gap", () => {
+    const reconnected = run([
+      { type: "frame", at: T0 },
+      { type: "dropped", at: T0 + 500 },
+      { type: "frame", at: T0 + 9_000 },
+    ]);
+    expect(reconnected.frameGapMs).toBeNull();
+    expect(silenceAfterMs(reconnected)).toBe(SILENCE_MS);
+  });
+
+  it("takes the counts away once the engine no longer knows the definition (404)", () => {
+    const live = run([{ type: "frame", at: T0 }]);
+    expect(countsShown(live)).toBe(true);
+    expect(countsShown(run([{ type: "dropped", at: T0 + 1 }], live))).toBe(true);
+    expect(countsShown(run([{ type: "failed", at: T0 + 1, problem: "unknown definition" }], live))).toBe(false);
   });
 });

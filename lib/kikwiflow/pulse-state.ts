@@ -12,6 +12,9 @@ export const STALE_AFTER_MS = 5_000;
  * of the engine's default 5 s intervals.
  */
 export const SILENCE_MS = 20_000;
+/** Once the engine's own interval is known, a frame is overdue after two of them plus this slack. */
+const OVERDUE_SLACK_MS = 500;
+const MIN_SILENCE_MS = 2_000;
 const MAX_RECONNECT_DELAY_MS = 15_000;
 
 export type PulsePhase = "connecting" | "live" | "reconnecting" | "stale" | "failed";
@@ -26,6 +29,8 @@ export interface PulseState {
   readonly attempts: number;
   /** The console's sentence for the last refusal (503 relay busy, 404 unknown definition), if any. */
   readonly problem: string | null;
+  /** The gap between the last two frames of one live stream: the engine's interval, as observed. */
+  readonly frameGapMs: number | null;
 }
 
 export type PulseEvent =
@@ -42,13 +47,18 @@ export const INITIAL_PULSE_STATE: PulseState = {
   droppedAt: null,
   attempts: 0,
   problem: null,
+  frameGapMs: null,
 };
 
 export function pulseReducer(state: PulseState, event: PulseEvent): PulseState {
   if (state.phase === "failed") return state;
   switch (event.type) {
-    case "frame":
-      return { phase: "live", lastFrameAt: event.at, droppedAt: null, attempts: 0, problem: null };
+    case "frame": {
+      // Only a gap inside one live stream measures the engine's interval, not a reconnect's pause.
+      const gap = state.phase === "live" && state.lastFrameAt !== null ? event.at - state.lastFrameAt : null;
+      const frameGapMs = gap !== null && gap > 0 ? gap : state.frameGapMs;
+      return { phase: "live", lastFrameAt: event.at, droppedAt: null, attempts: 0, problem: null, frameGapMs };
+    }
     case "dropped":
       return {
         ...state,
@@ -65,8 +75,23 @@ export function pulseReducer(state: PulseState, event: PulseEvent): PulseState {
   }
 }
 
+/**
+ * How long without a frame still counts as live: two of the engine's observed intervals (plus slack),
+ * so a dead or hung engine stops reading "live" within about two intervals; SILENCE_MS until an
+ * interval was seen.
+ */
+export function silenceAfterMs(state: PulseState): number {
+  if (state.frameGapMs === null) return SILENCE_MS;
+  return Math.min(SILENCE_MS, Math.max(MIN_SILENCE_MS, 2 * state.frameGapMs + OVERDUE_SLACK_MS));
+}
+
+/** Counts are shown while the definition is known to the engine: a 404 (it forgot it) takes them away. */
+export function countsShown(state: PulseState): boolean {
+  return state.phase !== "failed";
+}
+
 function tick(state: PulseState, now: number): PulseState {
-  if (state.phase === "live" && state.lastFrameAt !== null && now - state.lastFrameAt >= SILENCE_MS) {
+  if (state.phase === "live" && state.lastFrameAt !== null && now - state.lastFrameAt >= silenceAfterMs(state)) {
     return { ...state, phase: "reconnecting", droppedAt: now };
   }
   if (state.phase === "reconnecting" && state.droppedAt !== null && now - state.droppedAt >= STALE_AFTER_MS) {
