@@ -61,7 +61,7 @@ async fn main() -> Outcome {
     register_retry(&mut worker);
     register_non_retryable(&mut worker);
     serve(worker, async {
-        let end = Instant::now() + Duration::from_secs(90);
+        let end = Instant::now() + Duration::from_secs(60);
         for workflow_id in [&retried, &refused] {
             while !client
                 .describe_workflow(workflow_id)
@@ -70,7 +70,7 @@ async fn main() -> Outcome {
                 .is_terminal()
             {
                 if Instant::now() > end {
-                    return Err(format!("{workflow_id} did not close within 90 s"));
+                    return Err(format!("{workflow_id} did not close within 60 s"));
                 }
                 tokio::time::sleep(Duration::from_millis(250)).await;
             }
