@@ -140,6 +140,22 @@ test("exhausted backoff: the attempts trail from RETRY_SCHEDULED and the busines
   await expect(exhausted.getByTestId("kikwiflow-incident-marker")).toHaveCount(0);
   await snapBothThemes(page, "kikwiflow-backoff");
 
+  // The data a retry runs with, from the engine's instance (issue 38 item 9), and where to change it.
+  const flaky = await fetch(`${engine()}/process-instances`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      processDefinitionKey: "kiki-flaky-linear",
+      businessKey: `e2e-vars-${Date.now()}`,
+      variables: { failTimes: { name: "failTimes", value: 1 } },
+    }),
+  });
+  const flakyId = ((await flaky.json()) as { id: string }).id;
+  await page.goto(`/kikwiflow/instances/${flakyId}`);
+  const variables = page.getByTestId("kikwiflow-variables");
+  await expect(variables.getByTestId("kikwiflow-variable")).toHaveText(["failTimes1"]);
+  await expect(variables).toContainText("does not change it yet");
+
   await page.goto(`/kikwiflow/instances/${business.id}`);
   const row = page.getByTestId("kikwiflow-incident-row").filter({ hasText: "OPEN" });
   await expect(row.getByTestId("kikwiflow-incident-category")).toContainText("UNHANDLED_BUSINESS_ERROR");

@@ -29,6 +29,7 @@ import type { IncidentRow, RetryControl } from "@/components/kikwiflow/incidents
 import { activeNodeIds } from "@/components/kikwiflow/active-nodes";
 import { RetryAlreadyDone, RetryOutcome } from "@/components/kikwiflow/retry-outcome";
 import { TaskLedger } from "@/components/kikwiflow/task-ledger";
+import { VariablesTable } from "@/components/kikwiflow/variables-table";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 
 function InstanceHeader({ instance, definition }: { instance: ProcessInstance; definition: DefinitionLabel | null }) {
@@ -148,6 +149,7 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
           <InstanceHeader instance={snapshot.data.instance} definition={snapshot.data.definition} />
           <TaskLedger tasks={snapshot.data.executableTasks} />
           <IncidentsTable rows={rows} retry={retry} />
+          <VariablesTable variables={snapshot.data.instance.variables} />
           {events.error ? <EngineError error={events.error} /> : null}
           {events.data ? <AttemptsTrail trail={events.data} /> : null}
         </>

@@ -61,6 +61,12 @@ function useInstanceColumns(
             </Link>
           ),
         }),
+        // Right after the id, so a phone sees the marker without scrolling the table sideways.
+        col.display({
+          id: "incidents",
+          header: () => t("incidents"),
+          cell: ({ row }) => <IncidentsCell counts={incidents[row.original.id]} />,
+        }),
         col.accessor("processDefinitionId", {
           header: () => t("definition"),
           cell: (info) => {
@@ -76,11 +82,6 @@ function useInstanceColumns(
         col.accessor("status", {
           header: () => t("status"),
           cell: (info) => <StatusBadge status={statusTone(info.getValue())}>{info.getValue()}</StatusBadge>,
-        }),
-        col.display({
-          id: "incidents",
-          header: () => t("incidents"),
-          cell: ({ row }) => <IncidentsCell counts={incidents[row.original.id]} />,
         }),
         col.accessor("startedAt", {
           header: () => t("started"),

@@ -11,7 +11,7 @@ export function StackTrace({ trace, label }: { trace: string | null | undefined;
   return (
     <details className="mt-2 text-xs" data-testid="kikwiflow-stack-trace">
       <summary className="cursor-pointer text-fg-muted">
-        {t("stackTrace")}: <span className="font-mono">{label}</span>
+        {t("stackTrace")}: <span className="font-mono break-all">{label}</span>
       </summary>
       <pre className="mt-1 max-h-64 max-w-full overflow-auto rounded border border-line bg-panel p-2 font-mono whitespace-pre">
         {view.shown}

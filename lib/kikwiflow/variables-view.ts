@@ -1,0 +1,22 @@
+import type { ProcessVariable } from "./schemas";
+
+/**
+ * An instance's variables as rows (ProcessInstance.variables@3b62f35: name → {name, isTransient,
+ * value}), sorted by name, each value as compact JSON so a string, a number and an object read apart.
+ * Pure and zod-free.
+ */
+export interface VariableRow {
+  readonly name: string;
+  readonly value: string;
+  readonly transient: boolean;
+}
+
+export function variableRows(variables: Readonly<Record<string, ProcessVariable>> | null | undefined): VariableRow[] {
+  return Object.entries(variables ?? {})
+    .map(([key, variable]) => ({
+      name: variable.name ?? key,
+      value: JSON.stringify(variable.value ?? null) ?? "null",
+      transient: variable.isTransient === true,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
