@@ -13,7 +13,8 @@ test("definitions list → definition with live pulse counts that move when an i
   await page.goto("/kikwiflow");
   await page.getByTestId("kikwiflow-definitions-link").click();
   await expect(page).toHaveURL(/\/kikwiflow\/definitions$/);
-  const row = page.getByTestId("kikwiflow-definition-row").filter({ hasText: "kiki-fatal" });
+  // By name: kiki-fatal-mirror shares the key's prefix.
+  const row = page.getByTestId("kikwiflow-definition-row").filter({ hasText: "Post ledger entry (fatal exception)" });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Post ledger entry (fatal exception)");
   await expect(row.locator("td").nth(3)).toHaveText("4");

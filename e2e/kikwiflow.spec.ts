@@ -50,7 +50,10 @@ test("list → fatal incident with category and marker → retry confirmed from 
   await expect(row.getByTestId("kikwiflow-instance-incidents")).toHaveText("1 open incident");
 
   // The open-incidents filter and a search by business key find it without paging, both in the URL.
-  await page.getByRole("group", { name: "Instance status" }).getByRole("button", { name: "Open incidents" }).click();
+  await page
+    .getByRole("group", { name: "Instance status" })
+    .getByRole("button", { name: "With open incidents" })
+    .click();
   await page.getByTestId("kikwiflow-instance-search").fill(businessKey);
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/kikwiflow\\?status=incidents&q=${businessKey}$`));

@@ -110,7 +110,9 @@ function useListState(): [ListState, (next: Partial<ListState>) => void] {
   const params = useSearchParams();
   const state = readListState(new URLSearchParams(params.toString()));
   const update = (next: Partial<ListState>) => {
-    const query = listStateQuery({ ...state, ...next });
+    // From the address bar, not this render: two changes in a row must not undo the first.
+    const current = readListState(new URLSearchParams(window.location.search));
+    const query = listStateQuery({ ...current, ...next });
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
   return [state, update];
