@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { parseConfig } from "@/lib/server/config";
-import { ClosedRunCache, closedRunCache, closedRunRead, credentialFingerprint } from "@/lib/server/closed-run-cache";
+import {
+  ClosedRunCache,
+  closedRunCache,
+  closedRunKey,
+  closedRunRead,
+  credentialFingerprint,
+} from "@/lib/server/closed-run-cache";
 import { CACHE_HEADER, proxyGet } from "@/lib/server/proxy";
 import { systemClock } from "@/server/clock";
 import type { Engine } from "@/server/engine";
@@ -163,6 +169,59 @@ describe("ClosedRunCache bounds", () => {
     expect(cache.get("huge")).toBeUndefined();
     cache.set("j", answer(100));
     expect(cache.stats().bytes).toBe(bytes - 800);
+  });
+
+  it("evicts by bytes the least recently read, not the first stored", () => {
+    const cache = new ClosedRunCache({ maxEntries: 100, maxBytes: 4_000, ttlMs: 60_000 });
+    // Each entry is 465 bytes: eight fit in 4,000, a ninth pushes one out.
+    for (const key of "abcdefgh") cache.set(key, answer(400));
+    expect(cache.get("a")).toBeDefined(); // b is now the least recently used
+    cache.set("i", answer(400));
+    expect(cache.get("b")).toBeUndefined();
+    for (const key of "acdefghi") expect(cache.get(key), key).toBeDefined();
+  });
+
+  it("keeps an answer of exactly an eighth of the budget, refuses one byte more and keeps what the key held", () => {
+    const cache = new ClosedRunCache({ maxEntries: 10, maxBytes: 8_000, ttlMs: 60_000 });
+    // 1,000 bytes in all: key "k" (1), the 64-byte overhead and one header (10 + 10).
+    const sized = (bytes: number) => ({
+      status: 200,
+      body: "x".repeat(bytes - 85),
+      headers: [["h".repeat(10), "v".repeat(10)]] as const,
+    });
+    cache.set("k", sized(1_000));
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: 1_000 });
+    cache.set("k", sized(1_001));
+    expect(cache.get("k")?.body).toHaveLength(915);
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: 1_000 });
+  });
+
+  it("gives the bytes back when a workflow is forgotten, an entry expires or the cache is cleared", () => {
+    let now = 0;
+    const cache = new ClosedRunCache({ maxEntries: 10, maxBytes: 100_000, ttlMs: 1_000 }, () => now);
+    const key = (workflowId: string, run: string) =>
+      closedRunKey("print", "default", ["workflows", workflowId, "runs", run], "");
+    cache.set(key("w1", "r1"), answer(100));
+    cache.set(key("w1", "r2"), answer(100));
+    cache.set(key("w2", "r1"), answer(100));
+    const kept = cache.stats().bytes / 3;
+    expect(cache.forgetWorkflow("default", "w1")).toBe(2);
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: kept });
+    now = 1_001;
+    expect(cache.get(key("w2", "r1"))).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0, misses: 1 });
+    cache.set(key("w2", "r2"), answer(100));
+    cache.clear();
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0, hits: 0, misses: 0 });
+  });
+
+  it("forgets a workflow's expired answers too, so the count says every answer dropped", () => {
+    let now = 1_000;
+    const cache = new ClosedRunCache({ maxEntries: 10, maxBytes: 100_000, ttlMs: 1_000 }, () => now);
+    cache.set(closedRunKey("print", "default", ["workflows", "w", "runs", "r"], ""), answer(10));
+    now = 5_000; // expired, still held
+    expect(cache.forgetWorkflow("default", "w")).toBe(1);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
   });
 
   it("expires entries after the time bound", () => {

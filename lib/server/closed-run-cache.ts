@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { CLOSED_RUN_CACHE_TTL_MS } from "@/lib/confirm/bulk-limits";
 
 /**
@@ -29,7 +30,6 @@ export interface CachedAnswer {
 
 interface Entry {
   answer: CachedAnswer;
-  bytes: number;
   storedAt: number;
 }
 
@@ -43,11 +43,12 @@ export interface ClosedRunCacheStats {
 }
 
 export class ClosedRunCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Entry>;
   private hits = 0;
   private misses = 0;
 
+  // The age is checked here, not by lru-cache's `ttl`: that one ignores an entry stored at clock 0
+  // and its iterators skip expired keys, which forgetWorkflow must still drop.
   constructor(
     private readonly limits: { maxEntries: number; maxBytes: number; ttlMs: number } = {
       maxEntries: CLOSED_RUN_CACHE_MAX_ENTRIES,
@@ -55,34 +56,30 @@ export class ClosedRunCache {
       ttlMs: TTL_MS,
     },
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache<string, Entry>({
+      max: limits.maxEntries,
+      maxSize: limits.maxBytes,
+      sizeCalculation: (entry, key) => sizeOf(key, entry.answer),
+    });
+  }
 
   get(key: string): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined || this.now() - entry.storedAt > this.limits.ttlMs) {
-      if (entry !== undefined) this.drop(key, entry);
+      if (entry !== undefined) this.entries.delete(key);
       this.misses += 1;
       return undefined;
     }
-    // Map order is insertion order: re-inserting makes this the most recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
     this.hits += 1;
     return entry.answer;
   }
 
   set(key: string, answer: CachedAnswer): void {
-    const bytes = sizeOf(key, answer);
-    // One answer that would push out a large share of the others is not worth keeping.
-    if (bytes > this.limits.maxBytes / 8) return;
-    const previous = this.entries.get(key);
-    if (previous !== undefined) this.drop(key, previous);
-    this.entries.set(key, { answer, bytes, storedAt: this.now() });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.entries.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
-      this.drop(oldest, entry);
-    }
+    // One answer that would push out a large share of the others is not worth keeping. Checked here:
+    // lru-cache's maxEntrySize would also drop the answer the key already holds.
+    if (sizeOf(key, answer) > this.limits.maxBytes / 8) return;
+    this.entries.set(key, { answer, storedAt: this.now() });
   }
 
   /**
@@ -92,20 +89,16 @@ export class ClosedRunCache {
    */
   forgetWorkflow(namespace: string, workflowId: string): number {
     const prefix = `workflows/${encodeURIComponent(workflowId)}/`;
-    let dropped = 0;
-    for (const [key, entry] of this.entries) {
+    const matching = [...this.entries.keys()].filter((key) => {
       const [, keyNamespace, path] = key.split("\u0000");
-      if (keyNamespace === namespace && path?.startsWith(prefix)) {
-        this.drop(key, entry);
-        dropped += 1;
-      }
-    }
-    return dropped;
+      return keyNamespace === namespace && path?.startsWith(prefix) === true;
+    });
+    for (const key of matching) this.entries.delete(key);
+    return matching.length;
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
     this.hits = 0;
     this.misses = 0;
   }
@@ -113,17 +106,12 @@ export class ClosedRunCache {
   stats(): ClosedRunCacheStats {
     return {
       entries: this.entries.size,
-      bytes: this.bytes,
+      bytes: this.entries.calculatedSize,
       maxEntries: this.limits.maxEntries,
       maxBytes: this.limits.maxBytes,
       hits: this.hits,
       misses: this.misses,
     };
-  }
-
-  private drop(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
   }
 }
 
