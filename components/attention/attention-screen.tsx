@@ -12,7 +12,7 @@ import { attentionTally } from "@/lib/views/attention-tally";
 import { useAttentionCount } from "@/components/attention/use-attention-count";
 import { RunRetryForecast } from "@/components/actions/retry-forecast";
 import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
@@ -21,7 +21,7 @@ import { BulkRepair } from "@/components/attention/bulk-repair";
 import { runKey, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
-import { FailuresDocsLink } from "@/components/ui/failures-docs-link";
+import { FailuresDocsLink } from "@/components/dw/failures-docs-link";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
 
 const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);

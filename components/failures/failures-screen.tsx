@@ -14,12 +14,12 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
 import { BulkStartAgain } from "@/components/failures/bulk-start-again";
-import { FailuresDocsLink } from "@/components/ui/failures-docs-link";
+import { FailuresDocsLink } from "@/components/dw/failures-docs-link";
 
 const DRILL_ROWS = 50;
 

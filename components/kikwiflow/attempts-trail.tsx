@@ -7,7 +7,7 @@ import type { TypedEvent } from "@/lib/kikwiflow/events";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 import { columnKit } from "@/components/kikwiflow/column-kit";
 import { StackTrace } from "@/components/kikwiflow/stack-trace";
 

@@ -8,7 +8,7 @@ import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 import { rootCauseClass } from "@/lib/kikwiflow/incident-view";
 import { incidentMarker } from "@/components/kikwiflow/incident-marker";
 import { StackTrace } from "@/components/kikwiflow/stack-trace";

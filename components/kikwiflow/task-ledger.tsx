@@ -6,7 +6,7 @@ import { retryForecast } from "@/lib/kikwiflow/retry-policy";
 import { taskBudget } from "@/lib/kikwiflow/task-budget";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 
 /**

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import type { ProcessVariable } from "@/lib/kikwiflow/schemas";
 import { variableRows } from "@/lib/kikwiflow/variables-view";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 
 /**
  * The instance's variables, the data the seed guide's recovery step fixes before a retry. Read-only

@@ -7,7 +7,7 @@ import type { ThemeColor } from "@/components/metrics/chart-style";
 
 /*
  * The Overview's recharts drawings, in their own module: overview-screen loads it with next/dynamic,
- * so recharts (≈ 128 KB gzip) is fetched after the page is up instead of in its first-load JS.
+ * so recharts is fetched after the page is up instead of in its first-load JS.
  */
 
 export interface ChartSize {

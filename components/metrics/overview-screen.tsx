@@ -10,7 +10,7 @@ import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
 import { FLEET_REFRESH_MS, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
 import { metricsHistoryQuery, operatorMetricsQuery } from "@/lib/queries/metrics";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref, runsListHref, screenHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";

@@ -11,7 +11,7 @@ import { Pager } from "@/components/ui/pager";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
-import { Muted } from "@/components/run-detail/section";
+import { Muted } from "@/components/ui/section";
 
 function FailureCell({ failure }: { failure: AttemptFailure | null }) {
   const t = useTranslations("run.activities");
@@ -234,7 +234,7 @@ const ActivityCard = memo(function ActivityCard({ activity }: { activity: Ledger
 /** Activities the Activities tab draws at once: a 12,000-activity run is read page by page. */
 export const LEDGER_PAGE_SIZE = 50;
 
-/** Cards mounted per main-thread task: each card is a table, and 50 at once held the page ~500 ms. */
+/** Cards mounted per main-thread task: each card is a table, and mounting dozens at once held the page. */
 const CARDS_PER_TASK = 5;
 
 /**

@@ -9,7 +9,7 @@ import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { ROWS_PER_STEP, ShowMore, useShownRows } from "@/components/ui/show-more";
 import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 
 const col = dataColumns<ExceptionRow>();
 

@@ -5,8 +5,8 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { RunViewExtras } from "@/lib/views/run-view-wire";
 import { runViewErrorInfo, runViewExtrasQuery } from "@/lib/queries/run-view";
-import { DwErrorState } from "@/components/ui/dw-error-state";
-import { Muted } from "@/components/run-detail/section";
+import { DwErrorState } from "@/components/dw/dw-error-state";
+import { Muted } from "@/components/ui/section";
 
 /**
  * Sections only the run's export has (all tasks, commands, the server's projected waits, links),

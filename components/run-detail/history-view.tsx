@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import type { EventSubject, FailureEventKind, ViewEvent } from "@/lib/views/events";
 import { classifyFailureEvent, eventSubject } from "@/lib/views/events";
 import { Button } from "@/components/ui/button";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import { MENU_ITEM, Menu } from "@/components/ui/menu";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import type { HistoryState } from "@/components/run-detail/use-history";

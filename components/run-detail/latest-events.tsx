@@ -4,7 +4,7 @@ import { memo } from "react";
 import { useTranslations } from "next-intl";
 import type { TimelineListRow } from "@/lib/views/timeline";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 
 /** The newest events, newest first: what the run did last, before (or without) reading its history. */
 export const LatestEvents = memo(function LatestEvents({

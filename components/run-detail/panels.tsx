@@ -12,7 +12,7 @@ import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { waitDue } from "@/lib/views/waits-due";
 import { ShowMore, useShownRows } from "@/components/ui/show-more";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
-import { Muted } from "@/components/run-detail/section";
+import { Muted } from "@/components/ui/section";
 import type { DerivedWait } from "@/lib/views/run-derivation";
 import type { RunLinkGroupKind, RunLinkItem } from "@/lib/views/run-links";
 import { runLinkGroups } from "@/lib/views/run-links";

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import Link from "@/components/ui/link";
 import { getTranslations } from "next-intl/server";
 import type { RunPageData } from "@/lib/queries/run";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import { RunDetail } from "@/components/run-detail/run-detail";
 import { ID_HEADING } from "@/components/ui/id-heading";
 import { runsListHref } from "@/lib/routes/route-for";
@@ -12,7 +12,7 @@ import { runsListHref } from "@/lib/routes/route-for";
  * How long the server render waits for describe + debug before it sends the page without them.
  * React reveals a Suspense boundary that streams in after the page's first frame no sooner than
  * 300 ms after that frame (react-dom's `$RC` batches reveals: `$RT + 300`), so a header streamed
- * behind the shell painted at ≈ 500–550 ms even when its data was there at 140 ms. Sent with the
+ * behind the shell painted late even when its data was there early. Sent with the
  * shell instead, it paints with the first frame. Up to this wait that is never later than
  * streaming; a slower server gets the streamed page (title and "Loading…" first) as before.
  */

@@ -9,7 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { RunDescription, RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { exceptionRows } from "@/lib/views/exceptions";
 import { livenessLabel } from "@/lib/views/liveness";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { useEarlyTab } from "@/components/hooks/use-early-tab";
@@ -24,7 +24,7 @@ import type { RunViewStore, RunViewSummary } from "@/lib/queries/run-view-store"
 import type { TimelineListRow } from "@/lib/views/timeline";
 import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import { RunHeader } from "@/components/run-detail/run-header";
-import { Muted, Section } from "@/components/run-detail/section";
+import { Muted, Section } from "@/components/ui/section";
 import type { RunView, RunViewState, WrittenViewState } from "@/components/run-detail/run-detail-url-state";
 import { RUN_VIEWS, currentViewState, writeViewState } from "@/components/run-detail/run-detail-url-state";
 import { RunTabPanel, RunTabs } from "@/components/run-detail/run-tabs";
@@ -42,7 +42,7 @@ function PanelLoading() {
  * relationships, the export-only extras), the retry forecast (it waits for the streamed views) and
  * the action forms (no zod: the server validates,
  * lib/dw/browser-client.ts) load as separate chunks, so they stay out of the route's first-load JS, and so does the
- * History tab (virtual list, paging hook; ≈ 11 KB). Payload decoding (avsc) is loaded on demand.
+ * History tab (virtual list, paging hook). Payload decoding (avsc) is loaded on demand.
  */
 // A `loading` gives each its own Suspense boundary: without one, a chunk still loading when it first
 // renders would suspend the whole run page (hiding it, and resetting the history list's scroll).
@@ -171,7 +171,7 @@ export function RunDetail({
   const t = useTranslations("run");
   const [state, update] = useRunViewState();
   // The tab bar shows a click at once; the panel it opens renders as background work (a big run's
-  // ledger or timeline drawn in the click's own task held the main thread 100–250 ms).
+  // ledger or timeline drawn in the click's own task held the main thread too long).
   const shownView = useDeferredValue(state.view);
   // A tab clicked while the page was still loading its scripts opens once it is interactive.
   useEarlyTab((view) => {

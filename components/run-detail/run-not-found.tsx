@@ -3,7 +3,7 @@
 import { useParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import Link from "@/components/ui/link";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 import { ID_HEADING } from "@/components/ui/id-heading";
 import { routeParam, runsListHref, workflowHref } from "@/lib/routes/route-for";
 

@@ -17,7 +17,7 @@ import {
   WaitsPanel,
   pendingAsTasks,
 } from "@/components/run-detail/panels";
-import { Muted } from "@/components/run-detail/section";
+import { Muted } from "@/components/ui/section";
 
 interface TabTarget {
   namespace: string;

@@ -7,7 +7,7 @@ import type { LaneSubject, TimelineBar, TimelineChart, TimelineListRow, Timeline
 import { fittingAttemptLabels, laneSubject, markerKindsOf } from "@/lib/views/timeline";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
-import { Muted } from "@/components/run-detail/section";
+import { Muted } from "@/components/ui/section";
 import { VirtualRows } from "@/components/run-detail/virtual-rows";
 import type { RunViewData } from "@/lib/queries/run-view";
 import { assembledChart } from "@/lib/queries/run-view";
@@ -300,7 +300,7 @@ const LANES_VIEW_PX = 600;
 
 /**
  * Every lane, reachable: a run of 12,000 activities has 12,000 lanes, and drawing even 200 of them
- * (bars, markers, titles) held the page for ~250 ms when the chart arrived, so a long chart scrolls in
+ * (bars, markers, titles) held the page in one long task when the chart arrived, so a long chart scrolls in
  * a box that mounts only the lanes in view.
  */
 function LaneRows({ lanes, axis, widthPx }: { lanes: readonly Lane[]; axis: Axis; widthPx: number }) {

@@ -32,7 +32,7 @@ export function useRunViewData(store: RunViewStore): RunViewData {
 /**
  * A store's snapshot whose changes re-render as transitions. `useSyncExternalStore` renders every
  * change synchronously, in one task: on a 50,000-event run the run view's first answer (adopted
- * as hydration ended) re-rendered the page in the same task as the hydration commit (100–150 ms),
+ * as hydration ended) re-rendered the page in the same task as the hydration commit (a long task),
  * and each later update redrew the open tab in one piece. A transition is rendered in slices that
  * yield to input; a newer snapshot replaces one not yet shown. The views may lag the store by a
  * frame, never by more than the last update.

@@ -18,7 +18,7 @@ import { runHref, screenHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
-import { QueryState } from "@/components/ui/query-state";
+import { QueryState } from "@/components/dw/query-state";
 import type { RunsQuery } from "@/components/run-list/run-list-url-state";
 import {
   PAGE_SIZES,

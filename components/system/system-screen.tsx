@@ -21,7 +21,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmPassDialog } from "@/components/system/confirm-pass-dialog";
 import type { PassKind } from "@/components/system/confirm-pass-dialog";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
-import { QueryState } from "@/components/ui/query-state";
+import { QueryState } from "@/components/dw/query-state";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 
 type Scope = NonNullable<NonNullable<RepairStatus["candidates"]>["scopes"]>[number];

@@ -9,7 +9,7 @@ import { taskQueueQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fle
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
-import { QueryState } from "@/components/ui/query-state";
+import { QueryState } from "@/components/dw/query-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";

@@ -15,8 +15,7 @@ export interface DataColumnMeta {
  * The one feature set every console table uses. No sorting: every list the console shows is one
  * page of what the server ordered (runs, attention, workers, incidents), and sorting a page in the
  * browser would put page 1's oldest row above rows that page 2 holds. No table ever asked for it,
- * and TanStack Table 9 registers features statically, so its code (≈ 2.5 KB gzip) went to every
- * route with a table.
+ * and TanStack Table 9 registers features statically, so its code went to every route with a table.
  */
 export const dataTableFeatures = tableFeatures({
   columnMeta: {} as DataColumnMeta,

@@ -8,9 +8,8 @@
  * - Typed errors keyed by `reason` (errors.ts); 409 command rejections are `CommandResult`s.
  * - Payload codec decoding (codec.ts).
  *
- * Bundle weight (esbuild, minified + gzip): this whole barrel ≈ 72 KB in a browser bundle, of which
- * the codec (avsc types + the `buffer` polyfill) is ≈ 35 KB and zod with the schemas most of the
- * rest. Browser code therefore imports neither: it uses `@/lib/dw/transport` with the pass-through
+ * Bundle weight: in a browser bundle this barrel is mostly the codec (avsc types + the `buffer`
+ * polyfill) and zod with the schemas. Browser code therefore imports neither: it uses `@/lib/dw/transport` with the pass-through
  * decoders of `@/lib/dw/prevalidated` (the console's read proxy validates every body with the
  * schemas server-side), `@/lib/dw/errors`, `@/lib/dw/enums`, and `import type` for the rest.
  */

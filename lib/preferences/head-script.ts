@@ -7,15 +7,14 @@ import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
  *    needs the browser's prefers-color-scheme, which only the browser knows) so there is no flash,
  *    and re-applies it whenever the OS scheme changes — from the first moment, not after hydration;
  *  - reports the browser's IANA time zone in a cookie so the server can render local times, after
- *    the HTML is parsed: the first Intl.DateTimeFormat of a page costs 15–80 ms, which held the first
- *    paint;
+ *    the HTML is parsed: the first Intl.DateTimeFormat of a page is slow enough to hold the
+ *    first paint;
  *  - keeps a click on a `data-early-tab` control made before the page is interactive (a run page of
  *    a long history hydrates a second or more after its header paints): the value is left on
  *    <html data-early-tab> (which the control lookup skips) for `useEarlyTab` to apply once
  *    hydrated, instead of being lost. The click's events stop at the window until then: React, whose
  *    listeners are on the document from the moment hydration starts, finishes hydrating in one task
- *    when a discrete event (pointerdown, focus, click) reaches it mid-way, and on a 50,000-event run
- *    that task was 137 ms;
+ *    when a discrete event (pointerdown, focus, click) reaches it mid-way, a long task on a big run;
  *  - when one of the page's scripts fails to load before the page is interactive (SCRIPT_FAILURE);
  *  - on a run page, starts the run view's first read once the HTML is parsed
  *    (lib/queries/run-view-early.ts), so it does not wait for hydration.
@@ -32,7 +31,7 @@ export const SCRIPT_RELOAD_WINDOW_MS = 60_000;
 /**
  * A page script (`/_next/…`) that fails to load before hydration leaves the server HTML on screen
  * and never interactive: buttons stay disabled and nothing refreshes (on a run page React also
- * retried hydrating it without end, 96 % of a core). It happens when the console was rebuilt or restarted
+ * retried hydrating it without end, most of a core). It happens when the console was rebuilt or restarted
  * while the page loaded (the HTML names chunks the new build no longer has) or a proxy drops one.
  * The page reloads itself once, which fetches HTML that names the current chunks; a failure within
  * SCRIPT_RELOAD_WINDOW_MS of that reload, or where sessionStorage is unavailable (no loop guard),

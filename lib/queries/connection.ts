@@ -17,7 +17,7 @@ export const INFO_INTERVAL_MS = 30_000;
 
 /**
  * The fields of a probe's answer the indicator reads (components/shell/connection-state.ts): the
- * health status and checks, cluster info's identity, an error's reason. Cluster info is ≈ 12 KB
+ * health status and checks, cluster info's identity, an error's reason. Cluster info carries much more
  * (capabilities, limits): the rest is not kept, nor sent in the page when the server render probes.
  */
 const PROBE_FIELDS = ["status", "checks", "reason", "version", "server_id", "default_namespace"];

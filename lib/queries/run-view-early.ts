@@ -1,14 +1,14 @@
 /**
  * The run view's first read, started by the head script (lib/preferences/head-script.ts) as soon as
  * a run page's HTML is parsed, instead of after hydration: on a long run the page's scripts load and
- * hydrate for 0.5–1 s after its header paints, and the run-view answer (≈ 1.8 MB of gzip for
- * 50,000 events) can arrive in that time instead of after it. It waits for DOMContentLoaded and then
+ * hydrate for a while after its header paints, and the run-view answer can arrive in that time
+ * instead of after it. It waits for DOMContentLoaded and then
  * for the page's first contentful paint (the `paint` performance entry; where a browser has none,
  * the next frame: a requestAnimationFrame callback, then a task after it), so the header and
- * exceptions paint before any of it is fetched. Started at DOMContentLoaded, a cached answer (local,
- * ≈ 1.7 MB) arrived before the header's first frame: 2 MB sent before that paint against the
- * issue's 300 KB. A frame alone was not enough once the header came with the shell (decision 0034):
- * the HTML was parsed sooner, and the read started at ≈ 320 ms, before the paint at ≈ 360 ms. It
+ * exceptions paint before any of it is fetched. Started at DOMContentLoaded, a cached answer arrived
+ * before the header's first frame and counted against the bytes before that paint. A frame alone
+ * was not enough once the header came with the shell (decision 0034): the HTML was parsed sooner,
+ * and the read started before the paint. It
  * asks at low priority, so the page's own scripts go first. The page's run-view store adopts the
  * response (`takeEarlyRunView`); one nobody adopts within 30 s is aborted, and once the page has
  * made its own first read (it hydrated before that paint, or the tab is hidden and paints nothing)

@@ -79,8 +79,8 @@ export function assembledChart(data: Pick<RunViewData, "snapshot" | "bars" | "ma
 
 /**
  * A list chunk as the console serializes it (lib/server/run-view/run-state.ts: `{ t: "list", rows }`).
- * The event list is 40 % of a run view's bytes and only the Timeline's list mode and the newest 20
- * rows use it, so the reader keeps these lines unparsed until something asks for them.
+ * The event list is a large share of a run view's bytes and only the Timeline's list mode and the
+ * newest 20 rows use it, so the reader keeps these lines unparsed until something asks for them.
  */
 export const LIST_LINE_PREFIX = '{"t":"list",';
 
@@ -341,7 +341,7 @@ export interface RunViewRequest {
 /**
  * Next 16 strips Content-Encoding from route-handler answers and does not compress NDJSON, so the
  * console gzips the view itself when asked (`gzip=1`, lib/server/run-view/responses.ts) and the
- * browser inflates it: 40 MB of lines for a 50,000-event run travel as ≈ 2.7 MB.
+ * browser inflates it: a run's lines travel as a small fraction of their size.
  */
 const CAN_INFLATE = typeof DecompressionStream !== "undefined";
 
@@ -367,9 +367,9 @@ async function failedResponse(response: Response): Promise<RunViewError> {
 
 /**
  * Compressed bytes handed to the inflater at a time. Chromium's DecompressionStream inflates each
- * chunk it is given in one go, on the page's main thread, and a cached answer (1.8 MB, ≈ 40 MB of
- * lines for 50,000 events) is on hand by the time it is read: the network hands it over in large
- * chunks, and inflating was one 75 ms task before any line was read (bench profile). A 64 KB piece
+ * chunk it is given in one go, on the page's main thread, and a cached answer is on hand by the time
+ * it is read: the network hands it over in large chunks, and inflating was one long task before any
+ * line was read (bench profile). A 64 KB piece
  * inflates in about a millisecond, and the next one only when the reader asks for more, so the
  * inflating falls inside readNdjson's slices and their yields.
  */

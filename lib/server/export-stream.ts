@@ -16,8 +16,8 @@ import { credentialHeaders } from "@/lib/server/proxy-credentials";
  * gzip may ask the server for it (`acceptEncoding`); the console's routes ask for identity, because
  * Next drops Content-Encoding from route handlers and compresses JSON answers itself.
  * Node's global fetch always decodes, hence node:http. The body is pulled: the upstream socket is
- * paused while the browser is slower than the server, so a slow download holds ~1 MB here, not the
- * bundle (126 MB of JSON for 50,000 events).
+ * paused while the browser is slower than the server, so a slow download holds a few socket
+ * buffers here, not the whole bundle.
  */
 
 /** Bytes queued towards the browser before the upstream socket is paused. */

@@ -15,16 +15,15 @@ export type SetV8Flags = (flags: string) => void;
  * Keeps the console's V8 heap from growing much while at least one holder holds it
  * (docs/decisions/0042).
  *
- * A history walk allocates fast (about 490 MB for a 50,000-event run) while its live state stays
- * under 5 MB. With V8's default sizing the young generation grows to its 32 MB maximum, and the
- * old generation fills with promoted garbage before it is collected, so a first view raised the
- * console's memory 74–94 MB over a collected console. With these two flags held for the walk it
- * rose 31–35 MB, for about a quarter more walk time (more, smaller collections). The heap then
- * grows back in the requests that follow: measured over six of them, the same CPU in all, more of
- * it in the first.
+ * A history walk allocates fast while its live state stays small. With V8's default sizing the
+ * young generation grows to its maximum, and the old generation fills with promoted garbage before
+ * it is collected, so a first view raised the console's memory well over its budget. With these two
+ * flags held for the walk it stays under it, for somewhat more walk time (more, smaller
+ * collections); the heap then grows back in the requests that follow, the same CPU spent a request
+ * earlier. Figures: docs/performance.md, decision 0042.
  *
- * Only these two: `--optimize-for-size` kept memory as low but ran the walk's own code about three
- * times slower under a profiler and left the next request 40–130 ms dearer. Only while walks read:
+ * Only these two: `--optimize-for-size` kept memory as low but ran the walk's own code much slower
+ * and left the next request dearer. Only while walks read:
  * the rest of the console keeps V8's defaults. Both flags are read each time V8 resizes the heap,
  * so setting them in a running process takes effect (lib/server/heap.test.ts checks that on this
  * Node). One per process in the console (the run-view service is process-wide); holders are

@@ -18,7 +18,7 @@ export interface KnownAnswer {
 /**
  * Hands reads the server render makes to the browser's TanStack Query cache, through
  * `HydrationBoundary`, so hydration does not ask for them again (issue 14: each such request cost
- * the console ≈ 10 ms of route overhead for a few hundred bytes). The render does not wait: a
+ * the console a route's overhead for a few hundred bytes). The render does not wait: a
  * seed is dehydrated as a pending query whose promise React streams in the page's flight data, and
  * the browser's query resumes that promise instead of fetching. The answer counts as read at the
  * time the render started (`dehydratedAt`), so the query's interval and staleness go on from there.

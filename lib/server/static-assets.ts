@@ -9,12 +9,11 @@ import { COPIED_TYPES, COPY_SUFFIX } from "@/lib/http/static-copies";
 /**
  * The build's script and style files, answered before Next.js from copies compressed at build time.
  *
- * `next start` gzips every static file again on every request, on the event loop: 51–105 ms of
- * console CPU for the 17 files a run page loads in a fresh browser (schedstat, keep-alive), and the
- * files wait behind one another and behind page renders. `npm run build` writes a brotli (best
+ * `next start` gzips every static file again on every request, on the event loop: more console CPU
+ * for the files a run page loads in a fresh browser than the page itself, and the files wait
+ * behind one another and behind page renders. `npm run build` writes a brotli (best
  * quality) and a gzip copy beside each (scripts/compress-static.ts); they are read once at start-up
- * and every request is then a write of bytes already made: 4–6 ms for the same 17 files, 234 KB
- * instead of 268 KB. A file without fresh copies, and a request this does not understand (another
+ * and every request is then a write of bytes already made. A file without fresh copies, and a request this does not understand (another
  * method, a range, a date-conditional, an unknown type, a path outside the folder, a client that
  * takes neither encoding), go on to Next.js: the worst case is the old behaviour. Decision 0037.
  */

@@ -49,7 +49,7 @@ export const RUN_VIEW_HEADER = "x-breakwater-run-view";
  * (Added by the service.) With `gzip=1` in the query, the body is the same NDJSON gzip-compressed
  * (flushed after each page, so it inflates line by line) and this header says `gzip`; the browser
  * inflates it with `DecompressionStream("gzip")`. Content-Encoding cannot carry it: Next drops that
- * header from route handler responses. A 50,000-event view is ≈ 40 MB of lines, ≈ 2.7 MB gzipped.
+ * header from route handler responses.
  */
 export const RUN_VIEW_ENCODING_HEADER = "x-breakwater-run-view-encoding";
 export const RUN_VIEW_PATH = "/api/run-view";

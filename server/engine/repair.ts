@@ -431,7 +431,7 @@ function select(engine: Engine, now: number, runIds: string[] | null): Selection
   };
   const queues = new Map<string, { kind: "existing" | "missing"; item: ExistingCandidate | MissingCandidate }[]>();
   // Append in place: copying the scope's list per candidate made selection quadratic (10,000
-  // missing candidates in one scope cost ~30 ms on every operator-metrics call).
+  // missing candidates in one scope were slow on every operator-metrics call).
   const pushToQueue = (
     key: string,
     entry: { kind: "existing" | "missing"; item: ExistingCandidate | MissingCandidate },

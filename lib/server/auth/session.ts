@@ -90,7 +90,7 @@ export function sessionCookieOptions(https: boolean, ttlSeconds: number): Cookie
 /**
  * Sessions signed out before they expired, in this process's memory: bounded (the soonest-expiring
  * entry goes first when full) and forgotten on restart; each console instance has its own
- * (README "Configuration"). On globalThis because proxy.ts and the route handlers are separate
+ * (docs/configuration.md, "Console access control"). On globalThis because proxy.ts and the route handlers are separate
  * bundles in one process.
  */
 export class RevokedSessions {

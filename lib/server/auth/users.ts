@@ -84,8 +84,8 @@ const BCRYPT_ALPHABET = "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0
 /**
  * A well-formed bcrypt hash of the users file's own (highest) cost that no password matches, compared
  * against when the user is unknown: bcrypt's time is set by the cost in the hash, so an unknown user
- * then takes as long as a wrong password (a fixed cost-10 dummy answered 70 ms against 275 ms for the
- * README's cost-12 hashes, which told who has an account). Random per call, so nothing is cached.
+ * then takes as long as a wrong password (a fixed cost-10 dummy answered several times faster than
+ * the cost-12 hashes docs/configuration.md suggests, which told who has an account). Random per call, so nothing is cached.
  */
 export function dummyHash(users: readonly ConsoleUser[]): string {
   const cost = Math.max(4, ...users.map((entry) => bcrypt.getRounds(entry.hash)));

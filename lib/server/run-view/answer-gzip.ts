@@ -34,8 +34,8 @@ export function cutLines(
 
 /**
  * A run's answer gzip-compressed as the walk emits it (issue 14): `head` (the `hit` meta), each page's
- * chunk lines, and at the end the tail. The walk keeps no plain line: a 50,000-event run is ≈ 40 MB
- * of lines and ≈ 3 MB of gzip. A viewer who joins mid-walk, or a plain or `since` answer, gets its
+ * chunk lines, and at the end the tail. The walk keeps no plain line: the lines are over ten
+ * times the gzip. A viewer who joins mid-walk, or a plain or `since` answer, gets its
  * lines by inflating what is compressed so far (on zlib's thread pool); a closed run's finished gzip
  * is the cache entry as it is, so the answer is compressed once, not again at the end.
  */

@@ -17,7 +17,7 @@ export interface CachedView {
   meta: Buffer;
   /**
    * Each chunk's sequence and byte length, in order: where its line sits in the inflated answer. The
-   * plain lines are not kept: a 50,000-event view is ≈ 40 MB of lines and ≈ 3 MB of gzip, and the
+   * plain lines are not kept (they are over ten times the gzip), and the
    * rare plain or `since` answer inflates the gzip instead (service.ts `chunkLines`).
    */
   chunkIndex: ChunkSpan[];

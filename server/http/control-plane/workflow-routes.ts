@@ -379,7 +379,7 @@ function registerHistoryRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): 
     async (request, reply) => {
       const instance = instanceOr404(deps, namespaceOf(request), request.params.id);
       const run = runOr404(deps, instance, request.params.runId);
-      // Built from a snapshot in time slices and streamed: a 50,000-event bundle is ~120 MB of JSON.
+      // Built from a snapshot in time slices and streamed: a long run's bundle is too big to build in one go.
       const gone = new AbortController();
       reply.raw.on("close", () => gone.abort());
       const ref = { namespace: instance.namespace, workflowId: instance.id, runId: run.id };

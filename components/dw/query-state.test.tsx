@@ -4,8 +4,8 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
 import { DwForbiddenError, errorFromResponse } from "@/lib/dw/errors";
-import type { QueryLike } from "@/components/ui/query-state";
-import { QueryState } from "@/components/ui/query-state";
+import type { QueryLike } from "@/components/dw/query-state";
+import { QueryState } from "@/components/dw/query-state";
 
 afterEach(cleanup);
 

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslations } from "next-intl";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
-import { DwErrorState } from "@/components/ui/dw-error-state";
+import { DwErrorState } from "@/components/dw/dw-error-state";
 
 /** A thrown error, or an ErrorInfo a server page already made of one. */
 function errorInfo(error: unknown): ErrorInfo {
