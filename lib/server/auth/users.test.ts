@@ -44,7 +44,7 @@ describe("users file", () => {
   });
 
   it("takes as long for an unknown user as for a wrong password, at the users file's own cost", async () => {
-    // Cost 8 here, 12 in the README: a fixed cost-10 dummy made unknown users 4x slower here (and
+    // Cost 8 here, 12 in docs/configuration.md: a fixed cost-10 dummy made unknown users 4x slower here (and
     // 4x faster against cost 12), which tells who has an account. Medians of interleaved samples.
     const users = parseUsers(
       JSON.stringify([{ user: "ada", hash: bcrypt.hashSync("correct horse", 8), role: "admin" }]),
