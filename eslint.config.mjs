@@ -125,6 +125,25 @@ export default defineConfig([
       ],
     },
   },
+  // components/ui is what every screen shares, Durable Workflow's and Kikwiflow's alike: it knows no
+  // screen folder; what is Durable-Workflow-specific lives in components/dw.
+  {
+    files: ["components/ui/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^@/components/(?!ui/|hooks/)",
+              message:
+                "components/ui is shared by every screen: move the piece into components/ui or use it from a screen folder.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Pages link through the console's Link too (decision 0030): a viewport prefetch of a dynamic page
   // is a server render nobody asked for.
   {
