@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { forwardHeaders } from "@/lib/server/auth/principal";
 import type { Person } from "@/lib/server/auth/principal";
 
@@ -56,6 +56,13 @@ beforeEach(() => {
   vi.resetModules();
 });
 
+// Each download holds one of the person's stream places until its body ends (person-limits.ts), as a
+// browser's does until it has read it; a test that looks only at the status ends the body here.
+const answered: Response[] = [];
+afterEach(async () => {
+  for (const response of answered.splice(0)) if (!response.bodyUsed) await response.body?.cancel();
+});
+
 const PASSWORD_AUTH = {
   BREAKWATER_AUTH: "password",
   BREAKWATER_USERS_FILE: "/unused/users.json",
@@ -93,13 +100,15 @@ async function exportOf(env: Record<string, string>, person: Person | null, targ
   const path = `/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}/runs/${encodeURIComponent(runId)}/export`;
   const request = new NextRequest(`http://127.0.0.1:3000${path}`, { headers });
   // As Next passes them: the path's segments, still percent-encoded (routeParam decodes them).
-  return GET(request, {
+  const response = await GET(request, {
     params: Promise.resolve({
       namespace,
       workflowId: encodeURIComponent(workflowId),
       runId: encodeURIComponent(runId),
     }),
   });
+  answered.push(response);
+  return response;
 }
 
 describe("history export token", () => {
