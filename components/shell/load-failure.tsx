@@ -4,7 +4,7 @@ import { buttonClass } from "@/components/ui/button";
 
 /**
  * Hidden until the head script finds that one of the page's scripts did not load before hydration
- * and a reload did not help (lib/preferences/head-script.ts, SCRIPT_FAILURE). Plain server HTML: it
+ * and a reload did not help (lib/preferences/head-script.ts, recoverFromScriptFailure). Plain server HTML: it
  * has to work exactly when the page's own code does not. The script sets the link to the page's
  * address and removes `hidden`, so React must not mind the difference.
  */

@@ -41,6 +41,34 @@ afterEach(() => {
 });
 
 describe("head script", () => {
+  it("applies the chosen theme, and for 'system' the OS scheme now and whenever it changes", () => {
+    const root = document.documentElement;
+    let onChange: () => void = () => undefined;
+    const scheme = {
+      matches: true,
+      addEventListener: (type: string, listener: () => void) => void (type === "change" && (onChange = listener)),
+    };
+    const matchMedia = vi.fn(() => scheme);
+    vi.stubGlobal("matchMedia", matchMedia);
+    try {
+      root.setAttribute("data-theme-preference", "light");
+      runHeadScript();
+      expect(matchMedia).toHaveBeenCalledWith("(prefers-color-scheme: dark)");
+      expect([root.classList.contains("dark"), root.style.colorScheme]).toEqual([false, "light"]);
+      root.setAttribute("data-theme-preference", "system");
+      onChange();
+      expect([root.classList.contains("dark"), root.style.colorScheme]).toEqual([true, "dark"]);
+      scheme.matches = false;
+      onChange();
+      expect([root.classList.contains("dark"), root.style.colorScheme]).toEqual([false, "light"]);
+    } finally {
+      vi.unstubAllGlobals();
+      root.removeAttribute("data-theme-preference");
+      root.classList.remove("dark");
+      root.style.colorScheme = "";
+    }
+  });
+
   it("reports the time zone only after the HTML is parsed, not before the first paint", () => {
     vi.useFakeTimers();
     vi.spyOn(document, "readyState", "get").mockReturnValue("loading");

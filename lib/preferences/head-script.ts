@@ -1,4 +1,4 @@
-import { TIME_ZONE_COOKIE } from "@/lib/preferences";
+import { HEAD_SCRIPT_PARTS } from "@/lib/preferences/head-script.generated";
 import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
 
 /**
@@ -15,18 +15,13 @@ import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
  *    hydrated, instead of being lost. The click's events stop at the window until then: React, whose
  *    listeners are on the document from the moment hydration starts, finishes hydrating in one task
  *    when a discrete event (pointerdown, focus, click) reaches it mid-way, a long task on a big run;
- *  - when one of the page's scripts fails to load before the page is interactive (SCRIPT_FAILURE);
+ *  - when one of the page's scripts fails to load before the page is interactive, reloads once (below);
  *  - on a run page, starts the run view's first read once the HTML is parsed
  *    (lib/queries/run-view-early.ts), so it does not wait for hydration.
  * Kept dependency-free and tiny; errors are swallowed (each part on its own) so a locked-down browser
  * still renders.
  */
-/** The element `LoadFailure` renders (hidden) and SCRIPT_FAILURE shows. */
-export const LOAD_FAILURE_ID = "bw-load-failed";
-/** sessionStorage key: when the page last reloaded itself after a failed script. */
-export const SCRIPT_RELOAD_KEY = "bw-script-reload";
-/** Within this long of that reload, a second failure is shown instead of reloading again. */
-export const SCRIPT_RELOAD_WINDOW_MS = 60_000;
+export { LOAD_FAILURE_ID, SCRIPT_RELOAD_KEY, SCRIPT_RELOAD_WINDOW_MS } from "@/lib/preferences/head-script-names";
 
 /**
  * A page script (`/_next/…`) that fails to load before hydration leaves the server HTML on screen
@@ -37,7 +32,9 @@ export const SCRIPT_RELOAD_WINDOW_MS = 60_000;
  * SCRIPT_RELOAD_WINDOW_MS of that reload, or where sessionStorage is unavailable (no loop guard),
  * shows the hidden LoadFailure alert instead, with a link that reloads. After hydration
  * (`window.__bwHydrated`) a failing chunk is the screen's own error to show, and nothing here acts.
+ *
+ * The parts are ordinary TypeScript in head-script-source.ts, built into head-script.generated.ts
+ * (`node --import tsx scripts/head-script.ts`); the early run-view read follows in its own function.
+ * lib/server/csp.ts hashes this very string for the CSP (decision 0012).
  */
-const SCRIPT_FAILURE = `try{var reloading=false;window.addEventListener("error",function(e){var s=e.target;if(reloading||window.__bwHydrated||!s||s.tagName!=="SCRIPT"||!s.src||s.src.indexOf("/_next/")<0)return;var k=${JSON.stringify(SCRIPT_RELOAD_KEY)},n=Date.now(),last;try{last=sessionStorage.getItem(k)}catch(x){last=n}if(last===null||n-Number(last)>${SCRIPT_RELOAD_WINDOW_MS}||n<Number(last)){try{sessionStorage.setItem(k,String(n));reloading=true;location.reload();return}catch(x){}}var show=function(){var b=document.getElementById(${JSON.stringify(LOAD_FAILURE_ID)});if(!b)return;b.hidden=false;var a=b.querySelector("a");if(a)a.href=location.href};if(document.readyState==="loading")document.addEventListener("DOMContentLoaded",show,{once:true});else show()},true)}catch(e){}`;
-
-export const HEAD_SCRIPT = `(function(){try{var d=document.documentElement;var m=window.matchMedia("(prefers-color-scheme: dark)");var a=function(){var p=d.getAttribute("data-theme-preference");var k=p==="dark"||(p!=="light"&&m.matches);d.classList.toggle("dark",k);d.style.colorScheme=k?"dark":"light"};a();m.addEventListener("change",a);}catch(e){}try{var tz=function(){try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;var c=${JSON.stringify(`${TIME_ZONE_COOKIE}=`)}+encodeURIComponent(z);if(z&&document.cookie.split("; ").indexOf(c)<0){document.cookie=c+"; Path=/; Max-Age=31536000; SameSite=Lax"}}catch(e){}};if(document.readyState==="loading")document.addEventListener("DOMContentLoaded",function(){setTimeout(tz,0)},{once:true});else tz()}catch(e){}try{var early=function(e){if(window.__bwHydrated)return;var t=e.target&&e.target.closest&&e.target.closest("[data-early-tab]");if(!t||t===document.documentElement)return;e.stopPropagation();if(e.type==="click")document.documentElement.setAttribute("data-early-tab",t.getAttribute("data-early-tab"))};["pointerdown","mousedown","touchstart","focusin","pointerup","mouseup","touchend","click"].forEach(function(n){window.addEventListener(n,early,true)})}catch(e){}${SCRIPT_FAILURE}${EARLY_RUN_VIEW_SCRIPT}})();`;
+export const HEAD_SCRIPT = `${HEAD_SCRIPT_PARTS}(function(){${EARLY_RUN_VIEW_SCRIPT}})();`;
