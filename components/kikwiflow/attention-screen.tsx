@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -11,7 +11,9 @@ import { kikwiflowInstanceHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Pill } from "@/components/ui/status-badge";
+import { Button } from "@/components/ui/button";
 import { EngineError } from "@/components/kikwiflow/engine-error";
+import { BulkRetry } from "@/components/kikwiflow/bulk-retry";
 
 /** Instance links shown per group; the rest are counted. */
 const SHOWN_INSTANCES = 5;
@@ -59,7 +61,10 @@ function CategoryCell({ group }: { group: AttentionGroup }) {
   );
 }
 
-function useGroupColumns(definitions: Readonly<Record<string, DefinitionLabel>>) {
+function useGroupColumns(
+  definitions: Readonly<Record<string, DefinitionLabel>>,
+  onRetryAll: (group: AttentionGroup) => void,
+) {
   const t = useTranslations("kikwiflow.attention");
   const time = useTimeFormat();
   return useMemo(
@@ -109,8 +114,22 @@ function useGroupColumns(definitions: Readonly<Record<string, DefinitionLabel>>)
           header: () => t("instances"),
           cell: ({ row }) => <Instances group={row.original} />,
         }),
+        col.display({
+          id: "actions",
+          header: () => t("actions"),
+          cell: ({ row }) => (
+            <Button
+              size="sm"
+              data-testid="kikwiflow-attention-retry-all"
+              onClick={() => onRetryAll(row.original)}
+              className="whitespace-nowrap"
+            >
+              {t("retryAll", { count: row.original.count })}
+            </Button>
+          ),
+        }),
       ]),
-    [t, time, definitions],
+    [t, time, definitions, onRetryAll],
   );
 }
 
@@ -132,13 +151,16 @@ const NO_DEFINITIONS: Readonly<Record<string, DefinitionLabel>> = {};
 export function KikwiflowAttentionScreen() {
   const t = useTranslations("kikwiflow.attention");
   const query = useQuery(kikwiflowAttentionQuery());
-  const columns = useGroupColumns(query.data?.definitions ?? NO_DEFINITIONS);
+  // The group as it was when its panel opened: the scan refreshes underneath it.
+  const [retrying, setRetrying] = useState<AttentionGroup | null>(null);
+  const columns = useGroupColumns(query.data?.definitions ?? NO_DEFINITIONS, setRetrying);
   const scan = query.data;
   return (
     <section className="flex flex-col gap-3" data-testid="kikwiflow-attention">
       {query.isPending ? <p className="text-sm text-fg-muted">{t("scanning")}</p> : null}
       {query.error ? <EngineError error={query.error} /> : null}
       {scan ? <ScanLine scan={scan} /> : null}
+      {retrying ? <BulkRetry key={retrying.key} group={retrying} onClose={() => setRetrying(null)} /> : null}
       {scan ? (
         scan.groups.length === 0 ? (
           <p className="text-sm text-fg-muted">{t("none")}</p>

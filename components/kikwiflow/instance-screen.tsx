@@ -19,7 +19,6 @@ import {
 } from "@/lib/queries/kikwiflow";
 import type { DefinitionLabel } from "@/lib/queries/kikwiflow";
 import { KIKWIFLOW_HREF, kikwiflowDefinitionHref } from "@/lib/routes/route-for";
-import { useActionContext } from "@/components/actions/use-action-context";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { AttemptsTrail } from "@/components/kikwiflow/attempts-trail";
@@ -30,6 +29,8 @@ import { activeNodeIds } from "@/components/kikwiflow/active-nodes";
 import { RetryAlreadyDone, RetryOutcome } from "@/components/kikwiflow/retry-outcome";
 import { TaskLedger } from "@/components/kikwiflow/task-ledger";
 import { VariablesTable } from "@/components/kikwiflow/variables-table";
+import { useActDisabledReason } from "@/components/kikwiflow/use-act-disabled-reason";
+import { CancelInstance, CancelOutcome, useCancelInstance } from "@/components/kikwiflow/cancel-instance";
 import { statusTone } from "@/components/kikwiflow/status-tone";
 
 function InstanceHeader({ instance, definition }: { instance: ProcessInstance; definition: DefinitionLabel | null }) {
@@ -76,26 +77,11 @@ function InstanceHeader({ instance, definition }: { instance: ProcessInstance; d
   );
 }
 
-/**
- * Why Retry is disabled (null: it is not), judged like the action guard will judge the click:
- * read-only mode, then role ≥ operator.
- */
-function useRetryDisabledReason(): string | null {
-  const context = useActionContext();
-  const shell = useTranslations("shell");
-  const t = useTranslations("kikwiflow.incidents");
-  // Disabled, without a sentence, for the moment until the console said what it allows.
-  if (!context.known) return "";
-  if (context.readOnly) return shell("readOnlyDescription");
-  if (context.personRole === "viewer" || context.role === "worker") return t("needsOperator");
-  return null;
-}
-
 function useRetry(instanceId: string) {
   const queryClient = useQueryClient();
   const [answer, setAnswer] = useState<Extract<RetryAnswer, { result: "accepted" }> | null>(null);
   const mutation = useMutation({
-    mutationFn: retryKikwiflowIncident,
+    mutationFn: (incidentId: string) => retryKikwiflowIncident(incidentId),
     onMutate: () => setAnswer(null),
     onSuccess: (result) => setAnswer(result.result === "accepted" ? result : null),
     onSettled: () => queryClient.invalidateQueries({ queryKey: kikwiflowInstanceKey(instanceId) }),
@@ -110,7 +96,10 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
   const incidents = useQuery(kikwiflowIncidentsQuery(instanceId));
   const events = useQuery(kikwiflowEventsQuery(instanceId));
   const { answer, mutation } = useRetry(instanceId);
-  const disabledReason = useRetryDisabledReason();
+  const cancel = useCancelInstance(instanceId);
+  // Once the engine shows the instance gone, its last reads would only be stale.
+  const cancelled = cancel.answer?.verdict.phase === "confirmed";
+  const disabledReason = useActDisabledReason(t("incidents.needsOperator"));
   const onRetry = useCallback((id: string) => mutation.mutate(id), [mutation]);
   const retry: RetryControl = useMemo(
     () => ({ disabledReason, pendingId: mutation.isPending ? (mutation.variables ?? null) : null, onRetry }),
@@ -142,11 +131,13 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
       ) : mutation.error ? (
         <EngineError error={mutation.error} />
       ) : null}
-      {snapshot.error ? <EngineError error={snapshot.error} /> : null}
+      <CancelOutcome handle={cancel} />
+      {snapshot.error && !cancelled ? <EngineError error={snapshot.error} /> : null}
       {!snapshot.data && !snapshot.error ? <p className="text-sm text-fg-muted">{t("loading")}</p> : null}
-      {snapshot.data ? (
+      {snapshot.data && !cancelled ? (
         <>
           <InstanceHeader instance={snapshot.data.instance} definition={snapshot.data.definition} />
+          <CancelInstance status={snapshot.data.instance.status} handle={cancel} />
           <TaskLedger tasks={snapshot.data.executableTasks} />
           <IncidentsTable rows={rows} retry={retry} />
           <VariablesTable variables={snapshot.data.instance.variables} />

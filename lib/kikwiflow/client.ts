@@ -127,6 +127,12 @@ export interface KikwiflowClient {
   /** `GET /process-definitions/{id}`: instances name their definition by this id (a UUID), not by key. */
   getProcessDefinition(id: string, opts?: KikwiflowRequestOptions): Promise<ProcessDefinition>;
   startProcessInstance(request: StartProcessInstance, opts?: KikwiflowRequestOptions): Promise<ProcessInstance>;
+  /**
+   * `PUT /process-instances/{id}` (204): the engine's only way to stop an instance. It removes the
+   * instance and its tasks from the live store; no CANCELLED status, no outbox event; incidents stay
+   * (ProcessInstanceOperationsRestApi.deleteInstance, InMemoryKikwiEngineRepository.deleteProcessInstanceById@3b62f35).
+   */
+  deleteProcessInstance(id: string, opts?: KikwiflowRequestOptions): Promise<void>;
 }
 
 /** One path segment; `.`/`..` cannot be sent at all (URL parsers collapse them, even encoded). */
@@ -271,6 +277,12 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
     async startProcessInstance(request, opts) {
       const spec: RequestSpec = { method: "POST", path: "/process-instances", body: compact(request) };
       return call(spec, processInstanceSchema, opts, [200, 201]);
+    },
+    async deleteProcessInstance(id, opts) {
+      const raw = await send({ method: "PUT", path: instance(id) }, opts);
+      if (raw.status < 200 || raw.status >= 300) {
+        throw kikwiflowErrorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+      }
     },
   };
 }

@@ -7,6 +7,7 @@ import type {
   ProcessInstanceStatus,
 } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
+import type { CancelAnswer } from "@/lib/kikwiflow/cancel-confirm";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import type { AttentionScan } from "@/lib/kikwiflow/attention";
 import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
@@ -172,10 +173,31 @@ export function kikwiflowInstanceKey(id: string) {
 }
 
 /** The guarded retry; the answer is the route's confirmation, read back from the engine. */
-export async function retryKikwiflowIncident(incidentId: string): Promise<RetryAnswer> {
+export async function retryKikwiflowIncident(incidentId: string, signal?: AbortSignal): Promise<RetryAnswer> {
   const response = await fetch(`/api/kikwiflow/incidents/${encodeURIComponent(incidentId)}/retry`, {
     method: "POST",
     headers: { accept: "application/json" },
+    signal,
   });
   return (await answerOf(response)) as RetryAnswer;
+}
+
+/** One instance's incidents, read afresh (a bulk retry's dry run and follow-up, not a cached query). */
+export function fetchKikwiflowIncidents(id: string, signal?: AbortSignal): Promise<Incident[]> {
+  return getJson<Incident[]>(`${instancePath(id)}/incidents`, signal);
+}
+
+/** One instance's snapshot, read afresh; a finished or cancelled instance is the route's 404. */
+export function fetchKikwiflowSnapshot(id: string, signal?: AbortSignal): Promise<InstanceSnapshot> {
+  return getJson<InstanceSnapshot>(instancePath(id), signal);
+}
+
+/** The guarded cancel; the answer is the route's confirmation (the instance read back as gone). */
+export async function cancelKikwiflowInstance(id: string, reason: string): Promise<CancelAnswer> {
+  const response = await fetch(`${instancePath(id)}/cancel`, {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify({ reason }),
+  });
+  return (await answerOf(response)) as CancelAnswer;
 }

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 const CONSOLE = "http://console.test:3000";
 type Handler = (request: NextRequest, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 let retry: Handler;
+let cancel: Handler;
 let search: (request: NextRequest) => Promise<Response>;
 let attention: (request: NextRequest) => Promise<Response>;
 
@@ -18,14 +19,21 @@ beforeAll(async () => {
   process.env.DW_TOKEN = "adm-token";
   process.env.DW_REQUEST_TIMEOUT_MS = "2000";
   ({ POST: retry } = await import("@/app/api/kikwiflow/incidents/[id]/retry/route"));
+  ({ POST: cancel } = await import("@/app/api/kikwiflow/instances/[id]/cancel/route"));
   ({ GET: search } = await import("@/app/api/kikwiflow/instances/route"));
   ({ GET: attention } = await import("@/app/api/kikwiflow/attention/route"));
 });
 
-function request(path: string, method: "GET" | "POST", headers: Record<string, string> = {}): NextRequest {
+function request(
+  path: string,
+  method: "GET" | "POST",
+  headers: Record<string, string> = {},
+  body?: unknown,
+): NextRequest {
   return new NextRequest(`${CONSOLE}${path}`, {
     method,
     headers: { host: "console.test:3000", "x-breakwater-host": "console.test:3000", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
 
@@ -57,6 +65,22 @@ describe("Kikwiflow routes", () => {
     const scanned = await attention(request("/api/kikwiflow/attention", "GET"));
     expect(scanned.status).toBe(502);
     expect(await scanned.json()).toMatchObject({ reason: "server_unavailable" });
+  });
+
+  it("refuses a cross-site cancel, and a cancel without a reason, before anything reaches the engine", async () => {
+    const path = "/api/kikwiflow/instances/p1/cancel";
+    const crossSite = { origin: "http://evil.test", "sec-fetch-site": "cross-site" };
+    const refused = await cancel(request(path, "POST", crossSite, { reason: "stop" }), params("p1"));
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ reason: "cross_origin" });
+    for (const body of [{}, { reason: "   " }, undefined]) {
+      const answer = await cancel(request(path, "POST", sameOrigin, body), params("p1"));
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ message: "A reason is required to cancel an instance." });
+    }
+    // With a reason it goes on to the engine, which is down here.
+    const sent = await cancel(request(path, "POST", sameOrigin, { reason: "customer asked" }), params("p1"));
+    expect(sent.status).toBe(502);
   });
 
   it("refuses a page size over the engine's 100 as a 400", async () => {
