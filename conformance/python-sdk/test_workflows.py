@@ -379,3 +379,55 @@ def test_sdk_refuses_what_the_server_does_not_advertise(server: EmbeddedServer) 
                 await client.update_workflow("any-workflow", "rename", args=["x"])
 
     asyncio.run(scenario())
+
+
+SIGNAL_COUNT = 1_100
+
+
+@workflow.defn(name="conformance.signal-counter")
+class SignalCounterWorkflow:
+    def __init__(self) -> None:
+        self.seen = 0
+        self.total = 0
+
+    @workflow.signal("add")
+    def on_add(self, n: int) -> None:
+        self.seen += 1
+        self.total += n
+
+    def run(self, ctx, target):  # noqa: ANN001, ANN201
+        yield ctx.wait_condition(lambda: self.seen >= target, key="all-added")
+        return {"seen": self.seen, "total": self.total}
+
+
+def test_long_signal_heavy_histories_replay_without_drift(server: EmbeddedServer) -> None:
+    """1,100 signals, 16 in flight, into one condition wait, several runs: every history replays.
+
+    sdk-python binds only the first unseen signal after a condition wait to that wait
+    (workflow.py `_receiver_condition_wait_bindings`); a worker handed more than one drifted on
+    replay (the first of three runs, before signals were held back for the next claim)."""
+
+    async def scenario() -> None:
+        async with sdk_client(server) as client:
+            for _ in range(4):
+                queue, wid = new_id("q"), new_id("signal-counter")
+                handle = await client.start_workflow(
+                    workflow_type="conformance.signal-counter", task_queue=queue, workflow_id=wid, input=[SIGNAL_COUNT],
+                )
+                async with running_worker(client, task_queue=queue, workflows=[SignalCounterWorkflow]):
+                    in_flight = asyncio.Semaphore(16)
+
+                    async def send(n: int) -> None:
+                        async with in_flight:
+                            await client.signal_workflow(wid, "add", args=[n])
+
+                    await asyncio.gather(*(send(n) for n in range(SIGNAL_COUNT)))
+                    events = await wait_history(
+                        client, wid, handle.run_id, closed("WorkflowCompleted"), what="every signal counted", deadline=120,
+                    )
+                expected = {"seen": SIGNAL_COUNT, "total": sum(range(SIGNAL_COUNT))}
+                assert await client.get_result(handle) == expected
+                assert len(of_type(events, "SignalReceived")) == SIGNAL_COUNT
+                assert_replays(SignalCounterWorkflow, events, [SIGNAL_COUNT], expected)
+
+    asyncio.run(scenario())

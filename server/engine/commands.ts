@@ -607,42 +607,140 @@ export function signalWorkflow(tx: Tx, input: SignalWorkflowInput): CommandResul
     messageSequence,
   });
   const signalId = newId(tx.now);
+  const defer = mustDeferSignal(tx, t.run.id);
+  tx.db
+    .prepare(
+      `INSERT INTO workflow_signal_records (id, workflow_run_id, workflow_command_id, signal_name, status, payload_codec, arguments, message_sequence, received_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      signalId,
+      t.run.id,
+      row.id,
+      input.signal_name,
+      defer ? "pending" : "received",
+      args.codec,
+      args.blob,
+      messageSequence,
+      tx.now,
+      tx.now,
+      tx.now,
+    );
+  if (!defer) recordSignalReceived(tx, t.run, signalId);
+  return resultFromRow(tx, row);
+}
+
+interface SignalRecord {
+  id: string;
+  workflow_command_id: string | null;
+  signal_name: string;
+  payload_codec: string | null;
+  arguments: string | null;
+}
+
+/**
+ * Whether a signal's `SignalReceived` must wait for the next workflow task to finish. sdk-python
+ * replays the first signal after a condition wait at that wait and any later one at the *next*
+ * wait (durable_workflow/workflow.py@2.12.0 `_receiver_condition_wait_bindings`), while a worker
+ * applies every signal it was handed. So a claimed task may be handed at most one signal that no
+ * task has seen since the last condition wait opened; more would replay differently from how they
+ * ran (a 1,100-signal run drifted). A signal that arrives while a task is leased is recorded at
+ * once: that worker never sees it, and replay puts it at the next wait as the worker's next task does.
+ */
+function mustDeferSignal(tx: Tx, runId: string): boolean {
+  const pending = tx.db
+    .prepare("SELECT 1 FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'pending' LIMIT 1")
+    .get(runId);
+  if (pending) return true;
+  return unseenSignalSinceLastWait(tx, runId) && !workflowTaskLeased(tx, runId);
+}
+
+function workflowTaskLeased(tx: Tx, runId: string): boolean {
+  return (
+    tx.db
+      .prepare(
+        "SELECT 1 FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'leased' LIMIT 1",
+      )
+      .get(runId) !== undefined
+  );
+}
+
+/** A recorded signal no claim has handed out yet, after the run's last `ConditionWaitOpened`. */
+function unseenSignalSinceLastWait(tx: Tx, runId: string): boolean {
+  return (
+    tx.db
+      .prepare(
+        `SELECT 1 FROM workflow_signal_records r JOIN workflow_history_events e
+           ON e.workflow_run_id = r.workflow_run_id AND e.event_type = 'SignalReceived' AND json_extract(e.payload, '$.signal_id') = r.id
+         WHERE r.workflow_run_id = ? AND r.status = 'received'
+           AND e.sequence > COALESCE((SELECT MAX(sequence) FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'ConditionWaitOpened'), 0)
+         LIMIT 1`,
+      )
+      .get(runId, runId) !== undefined
+  );
+}
+
+/** `SignalReceived` for a signal record, and a workflow task so the workflow sees it. */
+function recordSignalReceived(tx: Tx, run: RunRow, signalId: string): void {
+  const s = tx.db.prepare("SELECT * FROM workflow_signal_records WHERE id = ?").get(signalId) as SignalRecord;
   const wait = tx.db
     .prepare(
       "SELECT json_extract(payload, '$.signal_wait_id') AS id FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1",
     )
-    .get(t.run.id, input.signal_name) as { id: string | null } | undefined;
+    .get(run.id, s.signal_name) as { id: string | null } | undefined;
   tx.db
-    .prepare(
-      `INSERT INTO workflow_signal_records (id, workflow_run_id, workflow_command_id, signal_name, status, payload_codec, arguments, message_sequence, received_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'received', ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(signalId, t.run.id, row.id, input.signal_name, args.codec, args.blob, messageSequence, tx.now, tx.now, tx.now);
+    .prepare("UPDATE workflow_signal_records SET status = 'received', updated_at = ? WHERE id = ?")
+    .run(tx.now, signalId);
   tx.appendEvent(
-    t.run.id,
+    run.id,
     "SignalReceived",
     {
-      workflow_command_id: row.id,
+      workflow_command_id: s.workflow_command_id,
       signal_id: signalId,
-      workflow_instance_id: input.workflow_id,
-      workflow_run_id: t.run.id,
-      signal_name: input.signal_name,
+      workflow_instance_id: run.workflow_instance_id,
+      workflow_run_id: run.id,
+      signal_name: s.signal_name,
       signal_wait_id: wait?.id ?? null,
-      arguments: args.blob,
-      payload_codec: args.codec,
+      arguments: s.arguments,
+      payload_codec: s.payload_codec,
     },
-    { commandId: row.id },
+    { commandId: s.workflow_command_id },
   );
-  tx.ensureWorkflowTask(t.run, {
+  tx.ensureWorkflowTask(run, {
     resume_source_kind: "signal",
     resume_source_id: signalId,
     workflow_signal_id: signalId,
-    signal_name: input.signal_name,
+    signal_name: s.signal_name,
     signal_wait_id: wait?.id ?? null,
-    workflow_command_id: row.id,
+    workflow_command_id: s.workflow_command_id,
     workflow_event_type: "SignalReceived",
   });
-  return resultFromRow(tx, row);
+}
+
+/** Right after a claim has read the history it hands out: every deferred signal, in order. */
+export function releaseDeferredSignals(tx: Tx, runId: string): void {
+  const run = tx.mustRun(runId);
+  const pending = tx.db
+    .prepare(
+      "SELECT id FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'pending' ORDER BY message_sequence, received_at",
+    )
+    .all(runId) as { id: string }[];
+  for (const signal of pending) recordSignalReceived(tx, run, signal.id);
+}
+
+/**
+ * After a workflow task completes: the oldest deferred signal (see {@link mustDeferSignal}) is
+ * recorded once the run's history again holds no unseen signal since its last condition wait.
+ */
+export function releaseDeferredSignal(tx: Tx, runId: string): void {
+  const run = tx.mustRun(runId);
+  if (isTerminal(run.status) || unseenSignalSinceLastWait(tx, runId) || workflowTaskLeased(tx, runId)) return;
+  const next = tx.db
+    .prepare(
+      "SELECT id FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'pending' ORDER BY message_sequence, received_at LIMIT 1",
+    )
+    .get(runId) as { id: string } | undefined;
+  if (next) recordSignalReceived(tx, run, next.id);
 }
 
 function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "terminate"): CommandResult {

@@ -3,7 +3,7 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
-import { createInstance, startRun } from "./commands";
+import { createInstance, releaseDeferredSignal, releaseDeferredSignals, startRun } from "./commands";
 import type { Memo } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
@@ -374,7 +374,11 @@ export function claimWorkflowTask(
         current.last_history_sequence,
         task.id,
       ) as TaskRow;
-    return view(tx, leased, current, pageSize);
+    const claimed = view(tx, leased, current, pageSize);
+    // Signals held back for this claim go in after the history it hands out, as if they arrived
+    // during the lease: the next task sees them together (see commands.ts `mustDeferSignal`).
+    releaseDeferredSignals(tx, run.id);
+    return claimed;
   }
 }
 
@@ -898,6 +902,7 @@ export function completeWorkflowTask(
   if (!isTerminal(runStatus)) {
     tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
     runStatus = "waiting";
+    releaseDeferredSignal(tx, run.id);
   }
   tx.touch(run.id);
   return {
