@@ -72,6 +72,8 @@ export default defineConfig([
       ...playwright.configs["flat/recommended"].rules,
       // Specs skip, with a reason shown in the report, when their fixture (a DW server, a build) is absent.
       "playwright/no-skipped-test": ["warn", { allowConditional: true }],
+      // Helpers shared by specs that assert inside (e2e/sdk-runs.ts) count as assertions.
+      "playwright/expect-expect": ["warn", { assertFunctionNames: ["expectRetriedActivity", "expectRefusedActivity"] }],
     },
   },
   {
