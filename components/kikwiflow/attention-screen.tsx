@@ -147,6 +147,11 @@ function ScanLine({ scan }: { scan: AttentionScan }) {
 
 const NO_DEFINITIONS: Readonly<Record<string, DefinitionLabel>> = {};
 
+function groupDefinition(group: AttentionGroup, definitions: Readonly<Record<string, DefinitionLabel>>): string {
+  const id = group.processDefinitionId;
+  return id ? definitionText(id, definitions[id]) : "–";
+}
+
 /** Kikwiflow's attention inbox: OPEN incidents across ACTIVE instances, grouped (issue 17 item 4). */
 export function KikwiflowAttentionScreen() {
   const t = useTranslations("kikwiflow.attention");
@@ -160,7 +165,14 @@ export function KikwiflowAttentionScreen() {
       {query.isPending ? <p className="text-sm text-fg-muted">{t("scanning")}</p> : null}
       {query.error ? <EngineError error={query.error} /> : null}
       {scan ? <ScanLine scan={scan} /> : null}
-      {retrying ? <BulkRetry key={retrying.key} group={retrying} onClose={() => setRetrying(null)} /> : null}
+      {retrying ? (
+        <BulkRetry
+          key={retrying.key}
+          group={retrying}
+          definition={groupDefinition(retrying, scan?.definitions ?? NO_DEFINITIONS)}
+          onClose={() => setRetrying(null)}
+        />
+      ) : null}
       {scan ? (
         scan.groups.length === 0 ? (
           <p className="text-sm text-fg-muted">{t("none")}</p>

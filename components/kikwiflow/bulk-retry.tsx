@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import Link from "@/components/ui/link";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -103,7 +103,16 @@ const retryFlow: RetryFlow = {
  * progress (each confirmed by the route from the engine), then each instance followed until it
  * failed again or moved on. A fatal group asks first: the engine fails it again unless the data is fixed.
  */
-export function BulkRetry({ group, onClose }: { group: AttentionGroup; onClose: () => void }) {
+export function BulkRetry({
+  group,
+  definition,
+  onClose,
+}: {
+  group: AttentionGroup;
+  /** The group's definition as the table names it (`kiki-fatal v1`). */
+  definition: string;
+  onClose: () => void;
+}) {
   const t = useTranslations("kikwiflow.bulkRetry");
   const queryClient = useQueryClient();
   const disabledReason = useActDisabledReason(t("needsOperator"));
@@ -119,16 +128,20 @@ export function BulkRetry({ group, onClose }: { group: AttentionGroup; onClose: 
   useEffect(() => {
     if (view.done) void queryClient.invalidateQueries({ queryKey: kikwiflowKey("attention") });
   }, [view.done, queryClient]);
+  // Opened from a row further down: the panel sits above the table, so bring it into view.
+  const panelRef = useRef<HTMLDivElement>(null);
+  useEffect(() => panelRef.current?.scrollIntoView({ block: "nearest" }), []);
   const canSend = stage.kind === "planned" && stage.plan.counts.retry > 0 && disabledReason === null;
   return (
     <div
+      ref={panelRef}
       data-testid="kikwiflow-bulk-retry"
       data-stage={view.shown}
       className="space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
     >
       <BulkPanelHeader
         heading="h4"
-        title={t("title", { task: group.taskName ?? group.taskDefinitionId ?? "–" })}
+        title={t("title", { task: group.taskName ?? group.taskDefinitionId ?? "–", definition })}
         closeLabel={t("close")}
         onClose={onClose}
       />
