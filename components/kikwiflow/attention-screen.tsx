@@ -70,6 +70,21 @@ function useGroupColumns(
   return useMemo(
     () =>
       col.columns([
+        // First, so a phone sees it without scrolling the table sideways (as the incidents' Retry).
+        col.display({
+          id: "actions",
+          header: () => t("actions"),
+          cell: ({ row }) => (
+            <Button
+              size="sm"
+              data-testid="kikwiflow-attention-retry-all"
+              onClick={() => onRetryAll(row.original)}
+              className="whitespace-nowrap"
+            >
+              {t("retryAll", { count: row.original.count })}
+            </Button>
+          ),
+        }),
         col.accessor("processDefinitionId", {
           header: () => t("definition"),
           cell: (info) => {
@@ -113,20 +128,6 @@ function useGroupColumns(
           id: "instances",
           header: () => t("instances"),
           cell: ({ row }) => <Instances group={row.original} />,
-        }),
-        col.display({
-          id: "actions",
-          header: () => t("actions"),
-          cell: ({ row }) => (
-            <Button
-              size="sm"
-              data-testid="kikwiflow-attention-retry-all"
-              onClick={() => onRetryAll(row.original)}
-              className="whitespace-nowrap"
-            >
-              {t("retryAll", { count: row.original.count })}
-            </Button>
-          ),
         }),
       ]),
     [t, time, definitions, onRetryAll],
