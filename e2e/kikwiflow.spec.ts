@@ -164,3 +164,31 @@ test("exhausted backoff: the attempts trail from RETRY_SCHEDULED and the busines
   await expect(row.getByTestId("kikwiflow-incident-category")).toContainText("UNHANDLED_BUSINESS_ERROR");
   await expect(row.getByTestId("kikwiflow-incident-marker")).toHaveText("business error");
 });
+
+test("cancel instance: a reason is required, the engine's delete is confirmed by its 404, incidents kept", async ({
+  page,
+}) => {
+  const failing = await startInstance("kiki-fatal", `e2e-cancel-${Date.now()}`);
+  const incident = await openIncident(failing.id);
+  await page.goto(`/kikwiflow/instances/${failing.id}`);
+  await expect(page.getByTestId("kikwiflow-instance-header")).toContainText("ACTIVE");
+  const open = page.getByTestId("kikwiflow-cancel-open");
+  await expect(open).toBeEnabled({ timeout: 20_000 });
+  await open.click();
+
+  const dialog = page.getByTestId("kikwiflow-cancel-dialog");
+  await expect(dialog).toContainText("The engine’s REST has no cancel");
+  await dialog.getByTestId("kikwiflow-cancel-submit").click();
+  await expect(dialog.getByRole("alert")).toHaveText("A reason is required.");
+  expect((await fetch(`${engine()}/process-instances/${failing.id}`)).status).toBe(200);
+  await dialog.getByLabel("Reason").fill("Ledger data is corrupt beyond repair; customer asked to stop");
+  await snapBothThemes(page, "kikwiflow-cancel-dialog");
+  await dialog.getByTestId("kikwiflow-cancel-submit").click();
+
+  const outcome = page.getByTestId("kikwiflow-cancel-outcome");
+  await expect(outcome).toHaveAttribute("data-phase", "confirmed");
+  await expect(outcome).toContainText("it no longer has this instance (a re-read answered 404)");
+  expect((await fetch(`${engine()}/process-instances/${failing.id}`)).status).toBe(404);
+  expect((await fetch(`${engine()}/incidents/${incident.id}`)).status).toBe(200);
+  await snapBothThemes(page, "kikwiflow-cancel-outcome");
+});
