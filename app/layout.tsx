@@ -5,6 +5,7 @@ import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
 import { AppShell } from "@/components/shell/app-shell";
 import { HydratedFlag } from "@/components/shell/hydrated-flag";
+import { ThemeSync } from "@/components/shell/theme-sync";
 import { LoadFailure } from "@/components/shell/load-failure";
 import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { QueryProvider } from "@/components/providers/query-provider";
@@ -41,6 +42,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <AppShell context={context}>{children}</AppShell>
             </QuerySeeds>
             <HydratedFlag />
+            <ThemeSync />
           </QueryProvider>
         </NextIntlClientProvider>
       </body>

@@ -356,6 +356,15 @@ test.describe("run detail", () => {
     await expect(page).toHaveURL("/namespaces/default/runs");
   });
 
+  test("a not-found page follows a dark OS like every other page", async ({ page }) => {
+    // A 404 decided before streaming is Next's error document, where the layout's head script never runs.
+    await page.emulateMedia({ colorScheme: "dark" });
+    const path = "/namespaces/default/workflows/no-such-workflow-in-the-dark";
+    await expect.poll(async () => (await page.goto(path))?.status(), { timeout: 20_000 }).toBe(404);
+    await expect(page.getByTestId("dw-error")).toBeVisible();
+    await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  });
+
   test("an unknown run of a known workflow answers 404 with the not-found state", async ({ page, request }) => {
     await e2eScenarios();
     await expectNotFoundStatus(request, runPath(SCENARIO_IDS.retried, "no-such-run"));
