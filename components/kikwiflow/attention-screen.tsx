@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import dynamic from "next/dynamic";
 import Link from "@/components/ui/link";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -13,7 +14,11 @@ import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Pill } from "@/components/ui/status-badge";
 import { Button } from "@/components/ui/button";
 import { EngineError } from "@/components/kikwiflow/engine-error";
-import { BulkRetry } from "@/components/kikwiflow/bulk-retry";
+
+// The bulk panel (and the bulk runner it drives) loads when an operator opens it, not with the page.
+const BulkRetry = dynamic(() => import("@/components/kikwiflow/bulk-retry").then((m) => m.BulkRetry), {
+  loading: () => null,
+});
 
 /** Instance links shown per group; the rest are counted. */
 const SHOWN_INSTANCES = 5;
