@@ -38,8 +38,11 @@ const EVENT_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 };
 
+/** Seconds a refused pulse view is told to wait: a relay's slot frees when someone leaves a pulse page. */
+const BUSY_RETRY_AFTER_SECONDS = 15;
+
 function busy(): Response {
-  return kikwiflowJson(
+  const response = kikwiflowJson(
     {
       reason: "relay_busy",
       message: `${PULSE_RELAY_LIMIT} live pulse views are open on this console already; close one or try again later.`,
@@ -47,6 +50,8 @@ function busy(): Response {
     },
     503,
   );
+  response.headers.set("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+  return response;
 }
 
 /** When a relay ends, as a timer: `schedule(end)` arms it and returns how to disarm it. */
@@ -83,6 +88,9 @@ export async function relayPulse(
   host: string,
   options: RelayOptions,
 ): Promise<Response> {
+  // Next answers HEAD with this GET handler and never cancels the body: a relay opened for it would
+  // hold its slot and the person's share until its lifetime ends. The headers, no relay.
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers: EVENT_STREAM_HEADERS });
   const signal = request.signal;
   const share = await (options.limiter ?? personLimiter()).acquire("pulse", options.person, options.perPerson);
   if (share === null) return tooManyInFlight("pulse", options.perPerson);

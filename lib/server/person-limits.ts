@@ -114,6 +114,13 @@ export function releasedAtEnd(response: Response, request: Request, lease: Lease
     lease.release();
     return response;
   }
+  // Next answers HEAD with the GET handler and never reads nor cancels the body: the place would be
+  // held forever. Same status and headers, no body, the place given back now.
+  if (request.method === "HEAD") {
+    lease.release();
+    source.cancel().catch(() => undefined);
+    return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
   const reader = source.getReader();
   const onAbort = () => {
     lease.release();

@@ -36,8 +36,9 @@ withKikwiflowHost(async ({ host, kiki }) => {
   fatalId = (await kiki.getProcessDefinitionByKey("kiki-fatal")).id;
 });
 
-function pulseRequest(id: string, user: string, controller: AbortController): NextRequest {
+function pulseRequest(id: string, user: string, controller: AbortController, method = "GET"): NextRequest {
   return new NextRequest(`${CONSOLE}/api/kikwiflow/definitions/${id}/pulse`, {
+    method,
     headers: { host: "console.test:3000", [FORWARDED_USER]: user, [FORWARDED_ROLE]: "viewer" },
     signal: controller.signal,
   });
@@ -104,6 +105,17 @@ describe("pulse relay on the real engine", () => {
     await response.body?.cancel().catch(() => undefined);
   }, 20_000);
 
+  it("answers a HEAD with the stream's headers and no body, opening no relay", async () => {
+    // Next answers HEAD with the GET handler and never cancels the body: a relay opened for it would
+    // hold its slot and the person's share until the lifetime ends.
+    const request = pulseRequest(fatalId, "hedy", new AbortController(), "HEAD");
+    const response = await pulse(request, { params: Promise.resolve({ id: fatalId }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(response.body).toBeNull();
+    expect(active()).toBe(0);
+  });
+
   it("answers 404 for an unknown definition at once, without holding a slot", async () => {
     const started = Date.now();
     const response = await open("no-such-definition").answer;
@@ -128,6 +140,7 @@ describe("pulse relay on the real engine", () => {
     expect(active()).toBe(limit);
     const refused = await open(fatalId, { user: "latecomer" }).answer;
     expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("15");
     expect(await refused.json()).toMatchObject({ reason: "relay_busy", message: expect.stringContaining(`${limit}`) });
     opened[0]!.controller.abort();
     await until("one slot free", () => active() === limit - 1);
