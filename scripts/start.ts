@@ -14,6 +14,12 @@ import { distDir } from "../lib/http/dist-dir";
 import { compressStatic } from "./compress-static";
 import { TOKEN_VARIABLES } from "../server/http/control-plane/config";
 import { readTokensFile, tokensFilePath } from "../server/http/embedded-tokens";
+import {
+  START_NONCE_VARIABLE,
+  checkEmbeddedServer,
+  newStartNonce,
+  portAcceptsConnections,
+} from "../server/start-proof";
 
 const root = join(__dirname, "..");
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
@@ -158,8 +164,20 @@ async function main(): Promise<void> {
   let credentials: Record<string, string> = {};
   if (!serverUrl) {
     serverUrl = `http://127.0.0.1:${embeddedPort}`;
-    superviseServer(["--import", "tsx", "server/main.ts", "--demo"], embeddedServerEnv(env));
+    // Whoever answers on the port gets the admin token, so it must be our child (decision 0043).
+    const taken = `Port ${embeddedPort} on 127.0.0.1`;
+    const movePort = "set DW_EMBEDDED_PORT to a free port, or stop what listens there";
+    if (await portAcceptsConnections(embeddedPort))
+      throw new Error(`${taken} is already in use, so the embedded server cannot start there: ${movePort}.`);
+    const nonce = newStartNonce();
+    superviseServer(["--import", "tsx", "server/main.ts", "--demo"], {
+      ...embeddedServerEnv(env),
+      [START_NONCE_VARIABLE]: nonce,
+    });
     await waitFor(`${serverUrl}/api/health`, 60_000);
+    const check = await checkEmbeddedServer(serverUrl, nonce);
+    if (!check.ok)
+      throw new Error(`${taken}: ${check.reason}; not starting the console with its admin token — ${movePort}.`);
     credentials = consoleTokens();
     console.log(`Embedded Durable Workflow server with the demo fleet: ${serverUrl}`);
   }

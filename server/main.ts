@@ -13,6 +13,7 @@ import { openDb } from "./store/db";
 import { startDemoFleet } from "./demo/fleet";
 import type { DemoFleet } from "./demo/fleet";
 import { fleetStatePath, removeFleetState } from "./demo/fleet-state";
+import { START_NONCE_VARIABLE, installStartProof } from "./start-proof";
 
 /** How often timeouts, lease expiry, timers and the deadline watchdog run. */
 const SWEEP_INTERVAL_MS = 1000;
@@ -108,6 +109,9 @@ async function main(): Promise<void> {
     hosts,
     exportSigning: exportSigningFromEnv(),
   });
+  // `npm start` checks it is talking to this process before giving the console the admin token.
+  const startNonce = process.env[START_NONCE_VARIABLE];
+  if (startNonce) installStartProof(app, startNonce);
 
   const sweep = setInterval(() => {
     try {
