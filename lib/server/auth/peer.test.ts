@@ -9,6 +9,7 @@ import {
   PEER_HEADER,
   peerStampInstalled,
   REPEATED_HEADER,
+  requestsInFlightFrom,
 } from "./peer";
 import { parseTrustedProxies } from "./trusted-proxies";
 
@@ -177,6 +178,33 @@ describe("peer stamp", () => {
       for (const res of pending.slice(2)) res.end("done");
       expect((await third.answer).status).toBe(200);
       expect((await fourth.answer).status).toBe(200);
+    } finally {
+      installPeerStamp();
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it("frees the places of pipelined requests when their connection drops, not only the one being answered", async () => {
+    // Node emits `close` only on the response bound to the socket; the queued ones see their request's.
+    const seen: IncomingMessage[] = [];
+    const holder = createServer((req) => void seen.push(req));
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    const holderPort = (holder.address() as AddressInfo).port;
+    const until = async (check: () => boolean) => {
+      while (!check()) await new Promise((resolve) => setImmediate(resolve));
+    };
+    installPeerStamp({ requestsPerAddress: 8 });
+    try {
+      const socket = new Socket();
+      socket.on("error", () => undefined);
+      await new Promise<void>((resolve) => socket.connect(holderPort, "127.0.0.1", resolve));
+      socket.write("GET /hang HTTP/1.1\r\nHost: x\r\n\r\n".repeat(4));
+      await until(() => seen.length === 4);
+      expect(requestsInFlightFrom("127.0.0.1")).toBe(4);
+      socket.destroy();
+      await until(() => seen.every((req) => req.closed));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(requestsInFlightFrom("127.0.0.1")).toBe(0);
     } finally {
       installPeerStamp();
       await new Promise((resolve) => holder.close(resolve));

@@ -134,12 +134,23 @@ function admitted(request: IncomingMessage, response: ServerResponse, peer: stri
     return false;
   }
   counts.set(client, held + 1);
-  response.once("close", () => {
+  // Node emits the response's `close` only for the response bound to the socket: when a connection
+  // with pipelined requests drops, the queued ones see only their request's `close`. Whichever first.
+  const release = () => {
+    response.off("close", release);
+    request.off("close", release);
     const left = (counts.get(client) ?? 1) - 1;
     if (left <= 0) counts.delete(client);
     else counts.set(client, left);
-  });
+  };
+  response.once("close", release);
+  request.once("close", release);
   return true;
+}
+
+/** Requests `client` has in flight through the stamp now (for tests and the log). */
+export function requestsInFlightFrom(client: string): number {
+  return (globalThis as Registry)[IN_FLIGHT]?.get(client) ?? 0;
 }
 
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
