@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Clock } from "../clock";
 import { migrations } from "./migrations";
@@ -12,7 +12,7 @@ export type Db = Database.Database;
  * and a power cut alike: the server promises never to lose an acknowledged write.
  */
 export function openDb(file: string, clock: Clock): Db {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  if (file !== ":memory:") createOwnerOnly(file);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = FULL");
@@ -20,6 +20,22 @@ export function openDb(file: string, clock: Clock): Db {
   db.pragma("busy_timeout = 5000");
   migrate(db, clock);
   return db;
+}
+
+/**
+ * Run inputs and outputs are as private as the tokens beside them (decision 0043). A directory the
+ * server makes is 0700 (one the user already had keeps its mode). The file is made 0600 before SQLite
+ * opens it, and an older too-open one is narrowed: SQLite gives `-wal` and `-shm` the database
+ * file's mode when it creates them, whatever the umask.
+ */
+function createOwnerOnly(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, constants.O_CREAT | constants.O_WRONLY, 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (!existsSync(path)) continue;
+    const mode = statSync(path).mode & 0o777;
+    if ((mode & 0o077) !== 0) chmodSync(path, mode & 0o700);
+  }
 }
 
 /**
