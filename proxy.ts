@@ -4,7 +4,7 @@ import { getConfig } from "@/lib/server/config";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { authenticate, forwardHeaders } from "@/lib/server/auth/principal";
 import type { Authentication } from "@/lib/server/auth/principal";
-import { PEER_HEADER, peerStampInstalled, REPEATED_HEADER } from "@/lib/server/auth/peer";
+import { REPEATED_HEADER, stampedPeer } from "@/lib/server/auth/peer";
 import { SESSION_COOKIE } from "@/lib/server/auth/session";
 import { contentSecurityPolicy, newNonce } from "@/lib/server/csp";
 import { checkHost, requestIsHttps, VALIDATED_HOST } from "@/lib/server/hosts";
@@ -137,7 +137,7 @@ function visitedNamespace(pathname: string): string | null {
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = getConfig();
-  const peer = peerStampInstalled() ? request.headers.get(PEER_HEADER) : null;
+  const peer = stampedPeer(request.headers);
   const checked = precheck(request, config, peer);
   if ("refusal" in checked) return checked.refusal;
 

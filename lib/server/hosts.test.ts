@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/server/config";
-import { installPeerStamp } from "./auth/peer";
+import { PEER_HEADER } from "./auth/peer";
+import { stampedHeaders } from "./auth/peer-test-support";
 import { checkHost, clientAddress, parseHost, parseHostPolicy, requestIsHttps } from "./hosts";
 import type { HostPolicy } from "./hosts";
 
@@ -92,22 +93,25 @@ describe("the client address for login throttling", () => {
 });
 
 describe("whether the browser came over https", () => {
-  const over = (protocol: string, proto?: string) => ({
-    nextUrl: { protocol },
-    headers: new Headers(proto === undefined ? {} : { "x-forwarded-proto": proto }),
-  });
+  const over = (protocol: string, proto?: string, stamped: Headers = new Headers()) => {
+    const headers = new Headers(stamped);
+    if (proto !== undefined) headers.set("x-forwarded-proto", proto);
+    return { nextUrl: { protocol }, headers };
+  };
 
-  it("says no without the peer stamp, whatever the URL or X-Forwarded-Proto claim (Next believes that header from anyone)", () => {
+  it("says no on a request the peer stamp did not see, whatever the URL or X-Forwarded-Proto claim (Next believes that header from anyone)", async () => {
+    await stampedHeaders(); // installed, yet these headers never went through it
     expect(requestIsHttps(over("https:", "https"))).toBe(false);
+    expect(requestIsHttps(over("https:", "https", new Headers({ [PEER_HEADER]: "10.0.0.5" })))).toBe(false);
   });
 
-  it("with the stamp, believes the X-Forwarded-Proto left (a trusted proxy's, its nearest hop), else the URL's scheme", () => {
-    installPeerStamp();
-    expect(requestIsHttps(over("https:", "https"))).toBe(true);
-    expect(requestIsHttps(over("http:", "http, https"))).toBe(true);
+  it("on a stamped request, believes the X-Forwarded-Proto left (a trusted proxy's, its nearest hop), else the URL's scheme", async () => {
+    const stamped = await stampedHeaders();
+    expect(requestIsHttps(over("https:", "https", stamped))).toBe(true);
+    expect(requestIsHttps(over("http:", "http, https", stamped))).toBe(true);
     // Next's own test is `includes("https")`: the nearest proxy said http, so it is http.
-    expect(requestIsHttps(over("https:", "https, http"))).toBe(false);
-    expect(requestIsHttps(over("https:"))).toBe(true);
-    expect(requestIsHttps(over("http:"))).toBe(false);
+    expect(requestIsHttps(over("https:", "https, http", stamped))).toBe(false);
+    expect(requestIsHttps(over("https:", undefined, stamped))).toBe(true);
+    expect(requestIsHttps(over("http:", undefined, stamped))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import { isIP } from "node:net";
-import { peerStampInstalled } from "@/lib/server/auth/peer";
+import { stampedPeer } from "@/lib/server/auth/peer";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import type { AuthProblem } from "@/lib/server/auth/settings";
 import { clientAddressOf, parseTrustedProxies } from "@/lib/server/auth/trusted-proxies";
@@ -101,7 +101,8 @@ export function checkHost(policy: HostPolicy, headers: HeaderSource, peer: strin
 /**
  * The client's address for throttling: the socket's peer, or, when that peer is a trusted proxy, the
  * last `X-Forwarded-For` hop that is not itself a trusted proxy (behind a TLS terminator every
- * request has the terminator's address, which would make one bucket of everyone).
+ * request has the terminator's address, which would make one bucket of everyone). `peer` is
+ * stampedPeer's answer (null, "unknown", for a request the stamp did not see).
  */
 export function clientAddress(policy: HostPolicy, headers: HeaderSource, peer: string | null): string {
   if (!peer) return "unknown";
@@ -112,11 +113,11 @@ export function clientAddress(policy: HostPolicy, headers: HeaderSource, peer: s
  * Whether the browser reached the console over https, for the session cookie's `Secure` and the
  * CSP's `upgrade-insecure-requests`. The peer stamp deleted `X-Forwarded-Proto` unless the peer is
  * a trusted proxy, so a value here is that proxy's (its last one: the nearest hop's); with none,
- * Next derived the URL's scheme from the socket. Without the stamp nothing here is verified (Next
+ * Next derived the URL's scheme from the socket. On a request the stamp did not see nothing here is verified (Next
  * itself believes `X-Forwarded-Proto` from anyone), so the answer is no.
  */
 export function requestIsHttps(request: { headers: HeaderSource; nextUrl: { protocol: string } }): boolean {
-  if (!peerStampInstalled()) return false;
+  if (stampedPeer(request.headers) === null) return false;
   const forwarded = request.headers.get("x-forwarded-proto");
   if (forwarded !== null) return forwarded.split(",").at(-1)?.trim().toLowerCase() === "https";
   return request.nextUrl.protocol === "https:";

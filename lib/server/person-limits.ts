@@ -1,7 +1,7 @@
 import "server-only";
 import type { ConsoleConfig } from "@/lib/server/config";
 import { getConfig } from "@/lib/server/config";
-import { PEER_HEADER, peerStampInstalled } from "@/lib/server/auth/peer";
+import { stampedPeer } from "@/lib/server/auth/peer";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import { clientAddress } from "@/lib/server/hosts";
@@ -75,8 +75,7 @@ export function personLimiter(): InFlightLimiter {
 export function personKey(config: Pick<ConsoleConfig, "hosts">, headers: HeaderSource): string {
   const person = forwardedPerson(headers);
   if (person) return `user:${person.user}`;
-  const peer = peerStampInstalled() ? headers.get(PEER_HEADER) : null;
-  return `address:${clientAddress(config.hosts, headers, peer)}`;
+  return `address:${clientAddress(config.hosts, headers, stampedPeer(headers))}`;
 }
 
 /** Seconds a refused person is told to wait: a read ends within seconds, a stream's place frees more slowly. */

@@ -10,7 +10,10 @@ import {
   peerStampInstalled,
   REPEATED_HEADER,
   requestsInFlightFrom,
+  STAMP_HEADER,
+  stampedPeer,
 } from "./peer";
+import { stampedHeaders } from "./peer-test-support";
 import { parseTrustedProxies } from "./trusted-proxies";
 
 /** A real HTTP server on 127.0.0.1: the stamp replaces whatever peer header the client sent. */
@@ -208,6 +211,45 @@ describe("peer stamp", () => {
     } finally {
       installPeerStamp();
       await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it("vouches for a peer only on a request it stamped, whatever PEER_HEADER or marker a client sent", async () => {
+    // Requests that reached Next before the stamp was installed carry the client's own headers.
+    const forged = await stampedHeaders({ [PEER_HEADER]: "10.0.0.5", [STAMP_HEADER]: "guessed" });
+    expect(stampedPeer(forged)).toBe("127.0.0.1");
+    expect(stampedPeer(new Headers({ [PEER_HEADER]: "10.0.0.5" }))).toBeNull();
+    expect(stampedPeer(new Headers({ [PEER_HEADER]: "10.0.0.5", [STAMP_HEADER]: "guessed" }))).toBeNull();
+    const wrong = forged.get(STAMP_HEADER)!.replace(/^./, (c) => (c === "A" ? "B" : "A"));
+    expect(stampedPeer(new Headers({ [PEER_HEADER]: "10.0.0.5", [STAMP_HEADER]: wrong }))).toBeNull();
+  });
+
+  it("closes an upgrade request in production before any handler sees it", async () => {
+    const reached: string[] = [];
+    const probe = createServer();
+    probe.on("upgrade", (req: IncomingMessage) => reached.push(req.url ?? ""));
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const probePort = (probe.address() as AddressInfo).port;
+    const mode = process.env.NODE_ENV;
+    process.env.NODE_ENV = "production";
+    try {
+      const socket = new Socket();
+      socket.on("error", () => undefined);
+      await new Promise<void>((resolve) => socket.connect(probePort, "127.0.0.1", resolve));
+      const closed = new Promise<string>((resolve) => {
+        let got = "";
+        socket.on("data", (chunk: Buffer) => (got += chunk.toString()));
+        socket.on("close", () => resolve(got));
+      });
+      socket.write(
+        "GET /_next/webpack-hmr HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" +
+          `${PEER_HEADER}: 10.0.0.5\r\n\r\n`,
+      );
+      expect(await closed).toBe("");
+      expect(reached).toEqual([]);
+    } finally {
+      process.env.NODE_ENV = mode;
+      await new Promise((resolve) => probe.close(resolve));
     }
   });
 

@@ -1,5 +1,8 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import type { EventEmitter } from "node:events";
 import { IncomingMessage, Server as HttpServer, ServerResponse } from "node:http";
 import { Server as HttpsServer } from "node:https";
+import type { Duplex } from "node:stream";
 import { clientAddressOf } from "./trusted-proxies";
 import type { TrustedProxies } from "./trusted-proxies";
 
@@ -9,8 +12,8 @@ import type { TrustedProxies } from "./trusted-proxies";
  * chose. This stamp, installed from instrumentation.ts before the first request, writes the socket's
  * remote address into PEER_HEADER on every incoming request, replacing anything the client sent,
  * and deletes the forwarded headers (FORWARDED_HEADERS) of every peer that is not a trusted proxy.
- * Proxy-mode identity headers are believed only when this stamp is installed in the process
- * (docs/decisions/0009).
+ * Proxy-mode identity headers are believed only for a request this stamp saw (stampedPeer,
+ * docs/decisions/0009).
  */
 
 export const PEER_HEADER = "x-breakwater-peer";
@@ -20,12 +23,20 @@ export const PEER_HEADER = "x-breakwater-peer";
  * list; only the raw headers tell them apart (proxy.ts refuses repeated identity headers).
  */
 export const REPEATED_HEADER = "x-breakwater-repeated";
+/**
+ * This process's random marker, written by the stamp on every request it saw (any client copy
+ * replaced). `next start` listens before instrumentation installs the stamp, so a request in that gap
+ * reaches proxy.ts unstamped with whatever PEER_HEADER the client chose; only the marker tells a
+ * stamped request from it (stampedPeer).
+ */
+export const STAMP_HEADER = "x-breakwater-stamp";
 const INSTALLED = Symbol.for("breakwater.peer-stamp");
 const LOOPBACK_ONLY = Symbol.for("breakwater.loopback-only");
 const SERVE_FIRST = Symbol.for("breakwater.serve-first");
 const TRUSTED = Symbol.for("breakwater.trusted-proxies");
 const PER_ADDRESS = Symbol.for("breakwater.requests-per-address");
 const IN_FLIGHT = Symbol.for("breakwater.in-flight-by-address");
+const MARKER = Symbol.for("breakwater.peer-stamp-marker");
 
 /**
  * Headers a reverse proxy writes about the client's connection (scheme, host, port, address, path
@@ -58,6 +69,7 @@ type Registry = {
   [TRUSTED]?: TrustedProxies;
   [PER_ADDRESS]?: number;
   [IN_FLIGHT]?: Map<string, number>;
+  [MARKER]?: string;
 };
 
 /** Answers a request before Next.js and returns true, or returns false and leaves it to Next.js. */
@@ -113,6 +125,28 @@ function stripUntrustedForwarded(request: IncomingMessage, peer: string): void {
  * (lib/server/person-limits.ts).
  */
 function admitted(request: IncomingMessage, response: ServerResponse, peer: string): boolean {
+  return admittedFor(request, peer, {
+    refuse: (limit) => {
+      const body = JSON.stringify({
+        reason: "too_many_in_flight",
+        message: `Your address has ${limit} requests to this console in flight already; wait for them or try again in 1 s.`,
+        httpStatus: 429,
+      });
+      response.writeHead(429, { "content-type": "application/json", "cache-control": "no-store", "retry-after": "1" });
+      response.end(body);
+    },
+    // Node emits the response's `close` only for the response bound to the socket: when a connection
+    // with pipelined requests drops, the queued ones see only their request's `close`. Whichever first.
+    ends: [response, request],
+  });
+}
+
+/** The per-address bound for a request or an upgrade: `refuse` answers one over it, `ends` free its place. */
+function admittedFor(
+  request: IncomingMessage,
+  peer: string,
+  how: { refuse: (limit: number) => void; ends: EventEmitter[] },
+): boolean {
   const registry = globalThis as Registry;
   const limit = registry[PER_ADDRESS];
   if (limit === undefined) return true;
@@ -124,27 +158,17 @@ function admitted(request: IncomingMessage, response: ServerResponse, peer: stri
   const counts = (registry[IN_FLIGHT] ??= new Map());
   const held = counts.get(client) ?? 0;
   if (held >= limit) {
-    const body = JSON.stringify({
-      reason: "too_many_in_flight",
-      message: `Your address has ${limit} requests to this console in flight already; wait for them or try again in 1 s.`,
-      httpStatus: 429,
-    });
-    response.writeHead(429, { "content-type": "application/json", "cache-control": "no-store", "retry-after": "1" });
-    response.end(body);
+    how.refuse(limit);
     return false;
   }
   counts.set(client, held + 1);
-  // Node emits the response's `close` only for the response bound to the socket: when a connection
-  // with pipelined requests drops, the queued ones see only their request's `close`. Whichever first.
   const release = () => {
-    response.off("close", release);
-    request.off("close", release);
+    for (const end of how.ends) end.off("close", release);
     const left = (counts.get(client) ?? 1) - 1;
     if (left <= 0) counts.delete(client);
     else counts.set(client, left);
   };
-  response.once("close", release);
-  request.once("close", release);
+  for (const end of how.ends) end.once("close", release);
   return true;
 }
 
@@ -155,19 +179,48 @@ export function requestsInFlightFrom(client: string): number {
 
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
 
+/** Writes what the stamp vouches for: the socket's peer and this process's marker (stampedPeer). */
+function stamp(request: IncomingMessage, peer: string): void {
+  request.headers[PEER_HEADER] = peer;
+  request.headers[STAMP_HEADER] = (globalThis as Registry)[MARKER] ?? "";
+  stripUntrustedForwarded(request, peer);
+  request.headers[REPEATED_HEADER] = repeatedNames(request.rawHeaders);
+}
+
+/**
+ * An upgrade (websocket) request: `next start` handles it, running proxy.ts on it. The console has
+ * no websockets in production, so there it is closed unread; under `next dev` (its HMR socket) it
+ * is stamped and counted like a request, its place held until the socket closes.
+ */
+function upgraded(request: IncomingMessage, socket: unknown): boolean {
+  if (process.env.NODE_ENV === "production" || !isDuplex(socket)) {
+    request.socket.destroy();
+    return false;
+  }
+  if (refusedOffLoopback(request, socket)) return false;
+  const peer = request.socket.remoteAddress ?? "";
+  if (!admittedFor(request, peer, { refuse: () => socket.destroy(), ends: [socket] })) return false;
+  stamp(request, peer);
+  return true;
+}
+
+function isDuplex(value: unknown): value is Duplex {
+  return typeof value === "object" && value !== null && "destroy" in value && "once" in value;
+}
+
 function patch(prototype: { emit: Emit }): void {
   const original = prototype.emit;
   prototype.emit = function stampPeer(this: unknown, event: string | symbol, ...args: unknown[]): boolean {
     const request = args[0];
-    if (event === "request" && request instanceof IncomingMessage) {
+    if (event === "upgrade" && request instanceof IncomingMessage) {
+      if (!upgraded(request, args[1])) return true;
+    } else if (event === "request" && request instanceof IncomingMessage) {
       if (refusedOffLoopback(request, args[1])) return true;
       const peer = request.socket.remoteAddress ?? "";
       if (args[1] instanceof ServerResponse && !admitted(request, args[1], peer)) return true;
       const first = (globalThis as Registry)[SERVE_FIRST];
       if (first && args[1] instanceof ServerResponse && first(request, args[1])) return true;
-      request.headers[PEER_HEADER] = peer;
-      stripUntrustedForwarded(request, peer);
-      request.headers[REPEATED_HEADER] = repeatedNames(request.rawHeaders);
+      stamp(request, peer);
     }
     return original.call(this, event, ...args);
   };
@@ -194,6 +247,7 @@ export function installPeerStamp(
   registry[TRUSTED] = options.trustedProxies;
   registry[PER_ADDRESS] = options.requestsPerAddress;
   if (registry[INSTALLED]) return;
+  registry[MARKER] = randomBytes(24).toString("base64url");
   patch(HttpServer.prototype as unknown as { emit: Emit });
   if (HttpsServer.prototype.emit !== HttpServer.prototype.emit)
     patch(HttpsServer.prototype as unknown as { emit: Emit });
@@ -202,4 +256,19 @@ export function installPeerStamp(
 
 export function peerStampInstalled(): boolean {
   return (globalThis as Registry)[INSTALLED] === true;
+}
+
+/**
+ * The socket's peer as the stamp wrote it, or null when this request was not stamped by this
+ * process (no stamp yet, or one that arrived before it was installed): the one way anything reads
+ * PEER_HEADER. Null makes proxy mode refuse, https false, and the limits key on "unknown".
+ */
+export function stampedPeer(headers: { get(name: string): string | null }): string | null {
+  const marker = (globalThis as Registry)[MARKER];
+  const sent = headers.get(STAMP_HEADER);
+  if (marker === undefined || sent === null) return null;
+  const expected = Buffer.from(marker);
+  const actual = Buffer.from(sent);
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  return headers.get(PEER_HEADER);
 }

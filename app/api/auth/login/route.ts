@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/config";
 import { sameOriginProblem } from "@/lib/server/action-guard";
-import { PEER_HEADER, peerStampInstalled } from "@/lib/server/auth/peer";
+import { stampedPeer } from "@/lib/server/auth/peer";
 import { LoginLimiter } from "@/lib/server/auth/rate-limit";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
@@ -62,11 +62,7 @@ export async function POST(request: NextRequest): Promise<Response> {
     .slice(0, 128);
   const password = String(form.get("password") ?? "");
   const next = safeNextPath(form.get("next"));
-  const peer = clientAddress(
-    config.hosts,
-    request.headers,
-    peerStampInstalled() ? request.headers.get(PEER_HEADER) : null,
-  );
+  const peer = clientAddress(config.hosts, request.headers, stampedPeer(request.headers));
   const log = getLogger();
 
   if (!user || !password) return backToLogin("missing", next);
