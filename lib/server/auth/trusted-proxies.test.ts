@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTrustedProxies } from "./trusted-proxies";
+import { clientAddressOf, parseTrustedProxies } from "./trusted-proxies";
 
 function proxies(spec: string) {
   const parsed = parseTrustedProxies(spec);
@@ -35,5 +35,18 @@ describe("trusted proxies", () => {
     expect(parseTrustedProxies("10.0.0.0/33")).toHaveProperty("problem");
     expect(parseTrustedProxies("10.0.0.0/8/1")).toHaveProperty("problem");
     expect(parseTrustedProxies("")).toMatchObject({ count: 0 });
+  });
+});
+
+describe("the client behind a trusted proxy", () => {
+  it("reads X-Forwarded-For hops that carry a port (some proxies write them) as their address", () => {
+    const list = proxies("127.0.0.1, 10.0.0.0/8");
+    expect(clientAddressOf(list, "203.0.113.5:41234", "127.0.0.1")).toBe("203.0.113.5");
+    expect(clientAddressOf(list, "[2001:db8::1]:443", "127.0.0.1")).toBe("2001:db8::1");
+    expect(clientAddressOf(list, "[2001:db8::2]", "127.0.0.1")).toBe("2001:db8::2");
+    expect(clientAddressOf(list, "2001:db8::3", "127.0.0.1")).toBe("2001:db8::3");
+    // A trusted hop with a port is still skipped.
+    expect(clientAddressOf(list, "198.51.100.7, 10.0.0.4:8080", "127.0.0.1")).toBe("198.51.100.7");
+    expect(clientAddressOf(list, "not-an-ip:80", "127.0.0.1")).toBe("127.0.0.1");
   });
 });

@@ -18,12 +18,20 @@ export function clientAddressOf(trusted: TrustedProxies, forwardedFor: string | 
   if (!trusted.includes(peer)) return peer;
   const hops = (forwardedFor ?? "")
     .split(",")
-    .map((hop) => hop.trim())
+    .map((hop) => hopAddress(hop.trim()))
     .filter((hop) => hop !== "");
   for (const hop of [...hops].reverse()) {
     if (!trusted.includes(hop)) return isIP(hop) ? hop : peer;
   }
   return peer;
+}
+
+/** A hop without the port some proxies add: `203.0.113.5:41234`, `[2001:db8::1]:443`, `[2001:db8::1]`. */
+function hopAddress(hop: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(hop);
+  if (bracketed?.[1] !== undefined) return bracketed[1];
+  const v4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(hop);
+  return v4?.[1] ?? hop;
 }
 
 export function normalizeAddress(address: string): string {
