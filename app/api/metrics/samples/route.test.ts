@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "@/lib/server/config";
 import { metricsHistoryResponse, metricsReadFor } from "@/lib/server/metrics-history";
 import { MetricsSampler } from "@/lib/server/metrics-sampler";
+import { personKey, personLimiter } from "@/lib/server/person-limits";
 import type { MetricsHistory } from "@/lib/views/metrics-samples";
 import { systemClock } from "@/server/clock";
 import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
@@ -76,5 +77,23 @@ describe("GET /api/metrics/samples", () => {
     expect(points.at(-1)).toMatchObject({ gap: true });
     expect(points.slice(0, -1).every((p) => !("gap" in p))).toBe(true);
     sampler.stop();
+  });
+
+  it("is one of the person's reads: refused with 429 while they hold every place, answered once one is free", async () => {
+    const config = parseConfig(process.env);
+    const person = personKey(config, request("default").headers);
+    // Every place this person has left (earlier tests' unread answers may hold some).
+    const held = [];
+    for (let lease; (lease = await personLimiter().acquire("reads", person, config.personLimits.reads));)
+      held.push(lease);
+    try {
+      const refused = await GET(request("default"));
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toMatchObject({ reason: "too_many_in_flight" });
+      held.pop()?.release();
+      expect((await GET(request("default"))).status).toBe(200);
+    } finally {
+      for (const lease of held) lease.release();
+    }
   });
 });
