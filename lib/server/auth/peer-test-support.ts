@@ -1,3 +1,4 @@
+import "server-only";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { installPeerStamp } from "./peer";

@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, request, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   FORWARDED_HEADERS,
   installPeerStamp,
@@ -230,8 +230,7 @@ describe("peer stamp", () => {
     probe.on("upgrade", (req: IncomingMessage) => reached.push(req.url ?? ""));
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const probePort = (probe.address() as AddressInfo).port;
-    const mode = process.env.NODE_ENV;
-    process.env.NODE_ENV = "production";
+    vi.stubEnv("NODE_ENV", "production");
     try {
       const socket = new Socket();
       socket.on("error", () => undefined);
@@ -248,7 +247,7 @@ describe("peer stamp", () => {
       expect(await closed).toBe("");
       expect(reached).toEqual([]);
     } finally {
-      process.env.NODE_ENV = mode;
+      vi.unstubAllEnvs();
       await new Promise((resolve) => probe.close(resolve));
     }
   });
