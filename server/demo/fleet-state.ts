@@ -33,7 +33,10 @@ export function loadFleetState(path: string, log: (line: string) => void = () =>
 
 export function saveFleetState(path: string, state: FleetState): void {
   const tmp = `${path}.tmp`;
-  writeFileSync(tmp, JSON.stringify(state));
+  // Owner-only like the data file and tokens beside it (decision 0043); a leftover temp file keeps
+  // its old mode, so it goes first.
+  rmSync(tmp, { force: true });
+  writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });
   renameSync(tmp, path);
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -312,6 +312,20 @@ describe("restart on the same data file", () => {
       const suffix = loadFleetState(statePath)?.suffix ?? "?";
       expect(log).toContain(`resumed fleet ${suffix}: ${seededIds.length} scenarios seeded earlier, 5 orders`);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the fleet state owner-only, like the data file beside it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bw-fleet-state-"));
+    const statePath = join(dir, "demo.db.demo.json");
+    const umask = process.umask(0o022);
+    try {
+      writeFileSync(`${statePath}.tmp`, "{}", { mode: 0o644 }); // a crashed save's leftover
+      saveFleetState(statePath, { version: 1, suffix: "own", seeded: {}, orderCount: 0, restocks: 0 });
+      expect(statSync(statePath).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(umask);
       rmSync(dir, { recursive: true, force: true });
     }
   });
