@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cp, startCpHarness } from "@/server/http/control-plane/test-support";
 import type { CpHarness } from "@/server/http/control-plane/test-support";
 import { ScriptedWorker } from "@/server/http/test-support";
-import { encodePayload } from "@/server/sdk/codec";
+import { encodePayload } from "@/server/codec/codec";
 import { realFixture } from "./fixtures/load";
 import type { RealEndpoint } from "./fixtures/load";
 import { shapeDifferences, shapeOf } from "./shape";

@@ -5,7 +5,7 @@ import { systemClock } from "../../server/clock";
 import { createEngine } from "../../server/engine";
 import { buildApp } from "../../server/http/app";
 import { openDb } from "../../server/store/db";
-import { encodePayload } from "../../server/sdk/codec";
+import { encodePayload } from "../../server/codec/codec";
 
 /**
  * The embedded server as the benchmark's child process (its own core), driven over IPC:

@@ -1,7 +1,7 @@
 import { FakeClock, isoMicros } from "../../server/clock";
 import { createEngine } from "../../server/engine";
 import { newId } from "../../server/ids";
-import { encodeBlob } from "../../server/sdk/codec";
+import { encodeBlob } from "../../server/codec/codec";
 import type { Db } from "../../server/store/db";
 
 /**

@@ -1,4 +1,4 @@
-import { encodePayload } from "../sdk/codec";
+import { encodePayload } from "../codec/codec";
 import { WorkerClient, WorkerProtocolError } from "../sdk/client";
 import { activityOutcomeResponseSchema, activityPollResponseSchema, registerResponseSchema } from "../sdk/protocol";
 import type { ActivityOutcomeResponse, ActivityTask } from "../sdk/protocol";

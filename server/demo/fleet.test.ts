@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../clock";
-import { encodePayload } from "../sdk/codec";
+import { encodePayload } from "../codec/codec";
 import {
   currentRun,
   eventually,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "../store/db";
 import type { CommandResult, StartWorkflowInput } from "../engine";
-import { encodePayload } from "../sdk/codec";
+import { encodePayload } from "../codec/codec";
 import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
 import type { CrashingWorker } from "./crashing-worker";

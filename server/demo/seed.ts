@@ -4,7 +4,7 @@ import { isoMicros, systemClock } from "../clock";
 import { newId } from "../ids";
 import { openDb } from "../store/db";
 import type { Db } from "../store/db";
-import { encodeBlob } from "../sdk/codec";
+import { encodeBlob } from "../codec/codec";
 import { at } from "../invariant";
 
 /**

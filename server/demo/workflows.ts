@@ -1,6 +1,6 @@
 import { ApplicationError, defineActivity, NonRetryableError } from "../sdk/activity";
 import { ActivityFailure, defineWorkflow } from "../sdk/workflow";
-import type { PayloadValue } from "../sdk/codec";
+import type { PayloadValue } from "../codec/codec";
 
 /**
  * The demo fleet's workflows and activities. Each order carries a `scenario` that decides how its

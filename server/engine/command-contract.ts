@@ -1,5 +1,5 @@
-import { decodeBlob } from "../sdk/codec";
-import type { PayloadValue } from "../sdk/codec";
+import { decodeBlob } from "../codec/codec";
+import type { PayloadValue } from "../codec/codec";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Harness, ScriptedWorker as Worker } from "../http/test-support";
 import { blob, historyOf, startWorkerHarness, typesOf } from "../http/test-support";
-import { decodePayload, encodePayload } from "../sdk/codec";
+import { decodePayload, encodePayload } from "../codec/codec";
 import { EMPTY_ARGUMENTS } from "./commands";
 
 // open_condition_wait as sdk-python 2.12.0 sends it for `ctx.wait_condition` (gaps the official

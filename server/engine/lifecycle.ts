@@ -1,5 +1,5 @@
 import { isoMicros } from "../clock";
-import { encodeBlob } from "../sdk/codec";
+import { encodeBlob } from "../codec/codec";
 import { activityParallelPath, parallelKeys } from "./parallel-groups";
 import { newId } from "../ids";
 import type { ActivityRow, AttemptRow, FailureRow, RunRow, TimerRow } from "./rows";

@@ -1,4 +1,4 @@
-import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
+import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../codec/codec";
 import type { Json } from "./format";
 
 /**

@@ -9,7 +9,7 @@ import { FakeClock } from "../clock";
 import { startDemoFleet } from "../demo/fleet";
 import type { DemoFleet } from "../demo/fleet";
 import { quietFleetOptions } from "../demo/test-fleet";
-import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../sdk/codec";
+import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../codec/codec";
 import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN } from "../sdk/testing";
 import type { TestServer } from "../sdk/testing";
 import { exportRun } from "./export";

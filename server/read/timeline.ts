@@ -1,6 +1,6 @@
 import type { ActivityRow, CommandRow, TaskRow, TimerRow } from "../engine/rows";
-import { decodeBlob } from "../sdk/codec";
-import type { PayloadValue } from "../sdk/codec";
+import { decodeBlob } from "../codec/codec";
+import type { PayloadValue } from "../codec/codec";
 import { isoMicros } from "./format";
 import type { Json } from "./format";
 

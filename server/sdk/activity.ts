@@ -1,4 +1,4 @@
-import type { PayloadValue } from "./codec";
+import type { PayloadValue } from "../codec/codec";
 import type { ActivityOptions } from "./workflow";
 
 /**

@@ -26,6 +26,6 @@ export type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./a
 export { Worker } from "./worker";
 export type { WorkerOptions, WorkerStats } from "./worker";
 export { WorkerClient, WorkerProtocolError } from "./client";
-export { encodePayload, decodePayload, encodeBlob, decodeBlob, PayloadCodecError } from "./codec";
-export type { PayloadEnvelope, PayloadValue } from "./codec";
+export { encodePayload, decodePayload, encodeBlob, decodeBlob, PayloadCodecError } from "../codec/codec";
+export type { PayloadEnvelope, PayloadValue } from "../codec/codec";
 export { replayWorkflow } from "./replay";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodePayload, encodeBlob } from "./codec";
-import type { PayloadValue } from "./codec";
+import { decodePayload, encodeBlob } from "../codec/codec";
+import type { PayloadValue } from "../codec/codec";
 import type { HistoryEvent, WorkflowCommand } from "./protocol";
 import { replayWorkflow } from "./replay";
 import { ActivityFailure, defineWorkflow, InvalidYieldError, NonDeterminismError } from "./workflow";

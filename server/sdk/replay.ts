@@ -1,5 +1,5 @@
-import { decodePayload, encodePayload } from "./codec";
-import type { PayloadValue } from "./codec";
+import { decodePayload, encodePayload } from "../codec/codec";
+import type { PayloadValue } from "../codec/codec";
 import type { HistoryEvent, WorkflowCommand } from "./protocol";
 import {
   ActivityFailure,

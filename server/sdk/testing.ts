@@ -7,8 +7,8 @@ import type { Engine } from "../engine";
 import { buildApp } from "../http/app";
 import { openDb } from "../store/db";
 import type { Db } from "../store/db";
-import { decodePayload } from "./codec";
-import type { PayloadValue } from "./codec";
+import { decodePayload } from "../codec/codec";
+import type { PayloadValue } from "../codec/codec";
 
 /**
  * Starts the real embedded server (SQLite file in a temp dir, Fastify on an ephemeral loopback

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../clock";
 import { defineActivity, NonRetryableError } from "./activity";
-import { decodePayload, encodePayload } from "./codec";
+import { decodePayload, encodePayload } from "../codec/codec";
 import { replayWorkflow } from "./replay";
 import { currentRun, eventually, historyOf, startTestServer, TEST_WORKER_TOKEN } from "./testing";
 import type { TestServer } from "./testing";

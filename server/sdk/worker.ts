@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
-import { decodePayload, encodePayload } from "./codec";
-import type { PayloadValue } from "./codec";
+import { decodePayload, encodePayload } from "../codec/codec";
+import type { PayloadValue } from "../codec/codec";
 import { WorkerClient, WorkerProtocolError } from "./client";
 import {
   activityHeartbeatResponseSchema,

@@ -1,4 +1,4 @@
-import type { PayloadValue } from "./codec";
+import type { PayloadValue } from "../codec/codec";
 
 /**
  * Workflow authoring. A workflow is a generator function replayed from history on every workflow

@@ -14,8 +14,8 @@ import { historyPage } from "../../read/history";
 import type { InstanceRow, RunRow } from "../../engine/rows";
 import type { PayloadDecoder } from "../../read/runs";
 import { currentRun, describeRun, findInstance, findRun, listRuns, listWorkflows } from "../../read/runs";
-import type { PayloadValue } from "../../sdk/codec";
-import { decodeBlob, encodePayload, PayloadCodecError } from "../../sdk/codec";
+import type { PayloadValue } from "../../codec/codec";
+import { decodeBlob, encodePayload, PayloadCodecError } from "../../codec/codec";
 import type { ControlPlaneDeps } from "./context";
 import { intParam, namespaceOf, OPERATOR, operationOf, parseInput, routeConfig } from "./context";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
@@ -46,9 +46,9 @@ const decodePayload: PayloadDecoder = (env) => {
 };
 
 const envelopeInput = z.object({ codec: z.string().min(1), blob: z.string() });
-const inputField = z.union([z.array(z.unknown()), envelopeInput]).optional();
+export const inputField = z.union([z.array(z.unknown()), envelopeInput]).optional();
 
-function toEnvelope(input: z.infer<typeof inputField>): { codec: string; blob: string } | null {
+export function toEnvelope(input: z.infer<typeof inputField>): { codec: string; blob: string } | null {
   if (input === undefined) return null;
   if (!Array.isArray(input)) return { codec: input.codec, blob: input.blob };
   try {
@@ -90,7 +90,7 @@ const reasonBody = z
   .loose();
 const repairBody = z.object({ request_id: z.string().max(255).nullish() }).loose();
 const signalBody = z.object({ input: inputField, request_id: z.string().max(255).nullish() }).loose();
-const operationName = z
+export const operationName = z
   .string()
   .min(1)
   .max(256)
@@ -206,7 +206,7 @@ function signalStatus(r: CommandResult): number {
   return r.command_status === "accepted" ? 202 : 409;
 }
 
-function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRow {
+export function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRow {
   const instance = findInstance(deps.engine.db, namespace, workflowId);
   if (!instance) throw new EngineError(404, "instance_not_found", "Workflow not found.", { workflow_id: workflowId });
   return instance;
@@ -228,7 +228,7 @@ function currentOr404(deps: ControlPlaneDeps, instance: InstanceRow): RunRow {
 }
 
 /** A run-targeted command must name the current run; historical or unknown runs are refused (409). */
-function requireCurrentRun(deps: ControlPlaneDeps, namespace: string, workflowId: string, runId: string): void {
+export function requireCurrentRun(deps: ControlPlaneDeps, namespace: string, workflowId: string, runId: string): void {
   const instance = instanceOr404(deps, namespace, workflowId);
   if (currentRun(deps.engine.db, instance)?.id !== runId) {
     throw new EngineError(
@@ -246,7 +246,7 @@ function requireCurrentRun(deps: ControlPlaneDeps, namespace: string, workflowId
 
 const cfg = (operation: Operation | null) => ({ config: routeConfig(OPERATOR, { operation }) });
 
-function send(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>) {
+export function send(request: FastifyRequest, reply: FastifyReply, status: number, body: Record<string, unknown>) {
   return sendControlPlane(reply, status, body, operationOf(request));
 }
 

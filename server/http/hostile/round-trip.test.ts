@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { CpHarness } from "../control-plane/test-support";
 import { startCpHarness } from "../control-plane/test-support";
 import { blob, ScriptedWorker } from "../test-support";
-import { encodePayload } from "../../sdk/codec";
+import { encodePayload } from "../../codec/codec";
 import { hostileString } from "./endpoints";
 import { CP_HEADERS, expectAnswered, expectCpError, propertyParams, rawRequest } from "./raw-client";
 import type { RawResponse } from "./raw-client";
