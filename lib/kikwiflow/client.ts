@@ -133,6 +133,16 @@ export interface KikwiflowClient {
    * (ProcessInstanceOperationsRestApi.deleteInstance, InMemoryKikwiEngineRepository.deleteProcessInstanceById@3b62f35).
    */
   deleteProcessInstance(id: string, opts?: KikwiflowRequestOptions): Promise<void>;
+  /**
+   * `PUT /process-instances/{id}/variables` `{variables}`: merged by name into the instance
+   * (InMemoryKikwiEngineRepository.addVariables@3b62f35). Its answer is not decoded: for an unknown
+   * id the engine answers 200 with no body, so only a read of the instance tells what it holds.
+   */
+  setProcessInstanceVariables(
+    id: string,
+    variables: Record<string, ProcessVariable>,
+    opts?: KikwiflowRequestOptions,
+  ): Promise<void>;
 }
 
 /** One path segment; `.`/`..` cannot be sent at all (URL parsers collapse them, even encoded). */
@@ -280,6 +290,12 @@ export function createKikwiflowClient(options: KikwiflowClientOptions): Kikwiflo
     },
     async deleteProcessInstance(id, opts) {
       const raw = await send({ method: "PUT", path: instance(id) }, opts);
+      if (raw.status < 200 || raw.status >= 300) {
+        throw kikwiflowErrorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+      }
+    },
+    async setProcessInstanceVariables(id, variables, opts) {
+      const raw = await send({ method: "PUT", path: `${instance(id)}/variables`, body: { variables } }, opts);
       if (raw.status < 200 || raw.status >= 300) {
         throw kikwiflowErrorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
       }
