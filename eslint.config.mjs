@@ -101,7 +101,7 @@ export default defineConfig([
             {
               group: ["@/lib/server", "@/lib/server/**"],
               allowTypeImports: true,
-              message: "Server-only code: load data in lib/server/loaders.ts from an app/ page and pass it down.",
+              message: "Server-only code: load data in lib/server/pages/loaders.ts from an app/ page and pass it down.",
             },
             {
               // A regex, not a group: a gitignore-style "@/lib/dw" would also match every module below it.

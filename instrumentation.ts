@@ -5,7 +5,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     // Validates the configuration, installs the peer stamp and refuses an open bind without auth.
-    const { validateConfigAtStartup } = await import("@/lib/server/startup");
+    const { validateConfigAtStartup } = await import("@/lib/server/process/startup");
     validateConfigAtStartup();
   }
 }

@@ -1,15 +1,15 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/server/config";
-import type { ConsoleConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
 import { authenticate, forwardHeaders } from "@/lib/server/auth/principal";
 import type { Authentication } from "@/lib/server/auth/principal";
 import { REPEATED_HEADER, stampedPeer } from "@/lib/server/auth/peer";
 import { SESSION_COOKIE } from "@/lib/server/auth/session";
-import { contentSecurityPolicy, newNonce } from "@/lib/server/csp";
-import { checkHost, requestIsHttps, VALIDATED_HOST } from "@/lib/server/hosts";
-import { getLogger } from "@/lib/server/log";
-import { PAGE_NAMESPACE_HEADER } from "@/lib/server/request-namespace";
+import { contentSecurityPolicy, newNonce } from "@/lib/server/edge/csp";
+import { checkHost, requestIsHttps, VALIDATED_HOST } from "@/lib/server/edge/hosts";
+import { getLogger } from "@/lib/server/process/log";
+import { PAGE_NAMESPACE_HEADER } from "@/lib/server/proxy/request-namespace";
 import { NAMESPACE_COOKIE, parseNamespace, preferenceCookie } from "@/lib/preferences";
 import { legacyRedirectPath, routeParam } from "@/lib/routes/route-for";
 

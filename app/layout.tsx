@@ -9,8 +9,8 @@ import { ThemeSync } from "@/components/shell/theme-sync";
 import { LoadFailure } from "@/components/shell/load-failure";
 import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
 import { QueryProvider } from "@/components/providers/query-provider";
-import { getShellContext, shellShown } from "@/lib/server/shell-context";
-import { loadShellSeeds } from "@/lib/server/loaders";
+import { getShellContext, shellShown } from "@/lib/server/pages/shell-context";
+import { loadShellSeeds } from "@/lib/server/pages/loaders";
 import "@/app/globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -3,7 +3,7 @@ import type { Response } from "@playwright/test";
 
 /**
  * The build's script and style files come from the copies `npm run build` compressed
- * (lib/server/static-assets.ts, decision 0037): brotli to Chromium, with the caching and security
+ * (lib/server/edge/static-assets.ts, decision 0037): brotli to Chromium, with the caching and security
  * headers Next.js would have sent, and the page they make works.
  */
 

@@ -8,7 +8,7 @@ import { COPIED_TYPES, COPY_SUFFIX } from "../lib/http/static-copies";
 /**
  * After `next build`: a brotli (best quality) and a gzip (level 9) copy beside every script and
  * style file of the build, which the console answers from instead of compressing each file again
- * on every request (lib/server/static-assets.ts, decision 0037). `npm run build` runs it, and so do
+ * on every request (lib/server/edge/static-assets.ts, decision 0037). `npm run build` runs it, and so do
  * the builds of `npm start`, `npm test` and the bench. Usage: `node --import tsx
  * scripts/compress-static.ts [buildDir]` (default BREAKWATER_DIST_DIR or .next).
  */
@@ -38,7 +38,7 @@ async function compressOne(file: string): Promise<{ raw: number; br: number }> {
     brotli(raw, { params }),
     gzipAsync(raw, { level: constants.Z_BEST_COMPRESSION }),
   ]);
-  // The raw file first, the copies after it: lib/server/static-assets.ts takes copies no older than it.
+  // The raw file first, the copies after it: lib/server/edge/static-assets.ts takes copies no older than it.
   await writeFile(file + COPY_SUFFIX.gzip, gz);
   await writeFile(file + COPY_SUFFIX.br, br);
   return { raw: raw.byteLength, br: br.byteLength };

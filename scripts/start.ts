@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseAuthSettings } from "../lib/server/auth/settings";
-import { launcherBindHost } from "../lib/server/bind";
+import { launcherBindHost } from "../lib/server/process/bind";
 import { distDir } from "../lib/http/dist-dir";
 import { compressStatic } from "./compress-static";
 import { TOKEN_VARIABLES } from "../server/http/control-plane/config";
@@ -27,7 +27,7 @@ const consolePort = Number(process.env.PORT ?? 3000);
 // A console that can terminate workflows is reachable from other machines only behind its own
 // access control: the *parsed* auth mode decides, so BREAKWATER_AUTH=none (or an auth setting the
 // console will refuse) listens on loopback whatever BREAKWATER_HOST says. The console itself also
-// refuses an open bind without auth (lib/server/startup.ts).
+// refuses an open bind without auth (lib/server/process/startup.ts).
 const parsedAuth = parseAuthSettings(process.env);
 const consoleAuth = "settings" in parsedAuth ? parsedAuth.settings.mode : "none";
 const consoleHost = launcherBindHost(process.env);

@@ -1,6 +1,6 @@
 import { getTranslations } from "next-intl/server";
 import { EmptyState } from "@/components/ui/empty-state";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 
 /**
  * /kikwiflow/** without KIKWIFLOW_URL: still a 404 (this console has no such section, and a link

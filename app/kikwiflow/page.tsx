@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { KikwiflowInstancesScreen } from "@/components/kikwiflow/instances-screen";
 import { PageHeader } from "@/components/ui/page-header";
 import Link from "@/components/ui/link";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { KIKWIFLOW_ATTENTION_HREF, KIKWIFLOW_DEFINITIONS_HREF } from "@/lib/routes/route-for";
 
 export async function generateMetadata(): Promise<Metadata> {

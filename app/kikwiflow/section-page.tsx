@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import type { ReactNode } from "react";
 import Link from "@/components/ui/link";
 import { PageHeader } from "@/components/ui/page-header";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { KIKWIFLOW_HREF } from "@/lib/routes/route-for";
 
 /**

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { Button } from "@/components/ui/button";

@@ -4,14 +4,14 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { SCHEMA_DECODERS } from "../../lib/dw/client";
-import { parseConfig } from "../../lib/server/config";
-import { startExportStream } from "../../lib/server/export-stream";
+import { parseConfig } from "../../lib/server/process/config";
+import { startExportStream } from "../../lib/server/proxy/export-stream";
 
 /**
  * The console's export relay in a process of its own, so its memory can be read while one export
  * streams (bench/export-download.ts). `node --expose-gc --conditions=react-server --import tsx`.
  *
- * - `GET /relay/stream/{wf}/{run}`: lib/server/export-stream.ts, piped to the socket the way Next.js
+ * - `GET /relay/stream/{wf}/{run}`: lib/server/proxy/export-stream.ts, piped to the socket the way Next.js
  *   pipes a route's web stream (pulled, with back-pressure).
  * - `GET /relay/buffered/{wf}/{run}`: what the read proxy did before issue 14 (fetch, `text()`,
  *   JSON.parse, the zod export schema, JSON.stringify), for comparison.

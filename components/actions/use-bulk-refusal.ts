@@ -7,7 +7,7 @@ import { personCapability } from "@/lib/views/capabilities";
 
 /**
  * Why this person may not send a bulk command (repair, start again), or null when they may. Same
- * order as the guard (lib/server/action-guard.ts): read-only, the signed-in person, then the token.
+ * order as the guard (lib/server/proxy/action-guard.ts): read-only, the signed-in person, then the token.
  */
 export function useBulkRefusal(): string | null {
   const t = useTranslations("attention");

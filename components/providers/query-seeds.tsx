@@ -28,7 +28,7 @@ function newGate(): Gate {
 }
 
 /**
- * Hands the server render's reads (lib/server/query-seeds.ts) to the browser's queries.
+ * Hands the server render's reads (lib/server/pages/query-seeds.ts) to the browser's queries.
  * `HydrationBoundary` alone would take a streamed answer the moment it arrived — possibly in the
  * middle of hydration, or already in the server's HTML render of some components but not of
  * others — and hydrating with other data than that HTML shows is React #418 (the whole page drawn

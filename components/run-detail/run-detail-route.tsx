@@ -35,7 +35,7 @@ async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<{ valu
 }
 
 /**
- * Server half of the run detail. When the page's loader (lib/server/loaders.ts `loadRunPage`)
+ * Server half of the run detail. When the page's loader (lib/server/pages/loaders.ts `loadRunPage`)
  * answers within RUN_HEADER_WAIT_MS, the header and exceptions are part of the first HTML;
  * otherwise the shell streams at once (the browser fetches CSS and scripts meanwhile) and the run
  * streams in when the loader answers. The newest events stream behind the header either way.

@@ -20,7 +20,7 @@ export interface HistoryState {
   error: ErrorInfo | null;
 }
 
-/** Outlasts the read proxy, which stops waiting at the same advertised limit (lib/server/proxy.ts). */
+/** Outlasts the read proxy, which stops waiting at the same advertised limit (lib/server/proxy/read-proxy.ts). */
 const BEYOND_PROXY_MS = 5_000;
 let longPollLimit: Promise<number> | null = null;
 

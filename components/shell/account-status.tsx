@@ -1,5 +1,5 @@
 import { getTranslations } from "next-intl/server";
-import type { ShellContext } from "@/lib/server/shell-context";
+import type { ShellContext } from "@/lib/server/pages/shell-context";
 import { Button } from "@/components/ui/button";
 
 /**

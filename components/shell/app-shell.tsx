@@ -9,7 +9,7 @@ import { NamespaceSwitcher } from "@/components/shell/namespace-switcher";
 import { PrimaryNav } from "@/components/shell/primary-nav";
 import { ThemeToggle } from "@/components/shell/theme-toggle";
 import { TimeModeToggle } from "@/components/shell/time-mode-toggle";
-import type { ShellContext } from "@/lib/server/shell-context";
+import type { ShellContext } from "@/lib/server/pages/shell-context";
 
 /** The frame around every screen: brand and navigation, namespace, connection and display preferences. */
 export async function AppShell({ context, children }: { context: ShellContext; children: ReactNode }) {

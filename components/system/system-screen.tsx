@@ -64,7 +64,7 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const [timeoutPass, setTimeoutPass] = useState<PassState<ActivityTimeoutPassReport>>({ kind: "idle" });
   const [confirming, setConfirming] = useState<PassKind | null>(null);
 
-  // The guard's order (lib/server/action-guard.ts): read-only, the signed-in person, then the token.
+  // The guard's order (lib/server/proxy/action-guard.ts): read-only, the signed-in person, then the token.
   const byPerson = personCapability(context.personRole, "admin");
   const refusal = !context.known
     ? t("checking")

@@ -30,7 +30,7 @@ export const BULK_TRACK_FOR_MS = 10 * 60_000;
 
 /**
  * How old a closed run's describe or debug answer served by the console's cache may be
- * (lib/server/closed-run-cache.ts). Here, not there, so the screens can state it.
+ * (lib/server/proxy/closed-run-cache.ts). Here, not there, so the screens can state it.
  */
 export const CLOSED_RUN_CACHE_TTL_MS = 10 * 60_000;
 

@@ -1,7 +1,7 @@
 /**
  * Headers on every response of the console, set by next.config.ts for what Next.js serves and by
- * lib/server/static-assets.ts for the script and style files it answers before Next.js. The
- * Content-Security-Policy needs a per-request nonce, so proxy.ts sets it (lib/server/csp.ts).
+ * lib/server/edge/static-assets.ts for the script and style files it answers before Next.js. The
+ * Content-Security-Policy needs a per-request nonce, so proxy.ts sets it (lib/server/edge/csp.ts).
  */
 
 /** Browser features the console never uses, switched off for it and anything it could embed. */

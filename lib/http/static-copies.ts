@@ -1,6 +1,6 @@
 /**
  * Which of the build's static files get compressed copies and what the copies are called: written
- * by scripts/compress-static.ts after `next build`, served by lib/server/static-assets.ts
+ * by scripts/compress-static.ts after `next build`, served by lib/server/edge/static-assets.ts
  * (decision 0037). Plain data, so the build script (plain Node) and the server share it.
  */
 

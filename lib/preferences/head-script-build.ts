@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 /**
  * Bundles lib/preferences/head-script-source.ts (and the names it imports) into one minified IIFE.
  * The page inlines a committed copy of this text (head-script.generated.ts) rather than building it
- * in each bundle, so the HTML and the CSP hash (lib/server/csp.ts) read the very same string.
+ * in each bundle, so the HTML and the CSP hash (lib/server/edge/csp.ts) read the very same string.
  * ES2019: every browser that runs the console's own bundles runs this.
  */
 export function buildHeadScript(): string {

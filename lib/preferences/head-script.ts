@@ -35,6 +35,6 @@ export { LOAD_FAILURE_ID, SCRIPT_RELOAD_KEY, SCRIPT_RELOAD_WINDOW_MS } from "@/l
  *
  * The parts are ordinary TypeScript in head-script-source.ts, built into head-script.generated.ts
  * (`node --import tsx scripts/head-script.ts`); the early run-view read follows in its own function.
- * lib/server/csp.ts hashes this very string for the CSP (decision 0012).
+ * lib/server/edge/csp.ts hashes this very string for the CSP (decision 0012).
  */
 export const HEAD_SCRIPT = `${HEAD_SCRIPT_PARTS}(function(){${EARLY_RUN_VIEW_SCRIPT}})();`;

@@ -31,7 +31,7 @@ export interface FailuresScan {
  * and has no time filter, so the window is applied to each row's `closed_at` here, over at most
  * {@link SCAN_LIMIT} rows of the `failed` bucket (failed, cancelled, terminated). Only runs closed in
  * the window get a debug read, {@link SCAN_CONCURRENCY} at a time; a closed run's debug answer is
- * served by the console's closed-run cache after the first read (lib/server/closed-run-cache.ts).
+ * served by the console's closed-run cache after the first read (lib/server/proxy/closed-run-cache.ts).
  */
 async function scanFailures(
   namespace: string,

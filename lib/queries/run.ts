@@ -45,7 +45,7 @@ export function runHistoryHeadQuery(namespace: string, workflowId: string, runId
   });
 }
 
-/** What the run page's server render hands the screen (lib/server/loaders.ts `loadRunPage`). */
+/** What the run page's server render hands the screen (lib/server/pages/loaders.ts `loadRunPage`). */
 export interface RunPageData {
   describe: RunDescription | null;
   debug: WorkflowDebug | null;

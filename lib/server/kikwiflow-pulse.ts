@@ -2,8 +2,8 @@ import "server-only";
 import type { KikwiflowClient, PulseSnapshot } from "@/lib/kikwiflow";
 import { sseFrame } from "@/lib/kikwiflow/sse";
 import { kikwiflowFailure, kikwiflowJson } from "@/lib/server/kikwiflow";
-import type { InFlightLimiter } from "@/lib/server/person-limits";
-import { personLimiter, tooManyInFlight } from "@/lib/server/person-limits";
+import type { InFlightLimiter } from "@/lib/server/proxy/person-limits";
+import { personLimiter, tooManyInFlight } from "@/lib/server/proxy/person-limits";
 
 /**
  * The live pulse relay behind `GET /api/kikwiflow/definitions/{id}/pulse` (decision 0028): the
@@ -65,7 +65,7 @@ export function lifetimeOf(ms: number): RelayLifetime {
 }
 
 export interface RelayOptions {
-  /** Whose relay this is (lib/server/person-limits.ts personKey). */
+  /** Whose relay this is (lib/server/proxy/person-limits.ts personKey). */
   person: string;
   /** Relays one person may hold at once. */
   perPerson: number;

@@ -2,9 +2,9 @@ import "server-only";
 import { createKikwiflowClient, isKikwiflowError, MAX_SEARCH_PAGE_SIZE } from "@/lib/kikwiflow";
 import type { KikwiflowClient, ProcessInstanceStatus } from "@/lib/kikwiflow";
 import { PROCESS_INSTANCE_STATUSES } from "@/lib/kikwiflow";
-import { getConfig } from "@/lib/server/config";
-import type { ConsoleConfig, KikwiflowSettings } from "@/lib/server/config";
-import { withPersonLimit } from "@/lib/server/person-limits";
+import { getConfig } from "@/lib/server/process/config";
+import type { ConsoleConfig, KikwiflowSettings } from "@/lib/server/process/config";
+import { withPersonLimit } from "@/lib/server/proxy/person-limits";
 
 /**
  * The console's server side of a Kikwiflow engine (KIKWIFLOW_URL). The engine has no authentication,
@@ -85,7 +85,7 @@ export function kikwiflowFailure(error: unknown, host: string, missing: MissingT
 /**
  * A read route's whole answer: the configured engine's client, one read with the request's signal
  * (the engine call stops when the browser leaves), its result as JSON or the failure as an answer;
- * in one of the person's read places (lib/server/person-limits.ts).
+ * in one of the person's read places (lib/server/proxy/person-limits.ts).
  */
 export async function kikwiflowRead(
   request: Request,

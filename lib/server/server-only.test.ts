@@ -51,7 +51,7 @@ describe("server-only marker", () => {
       "lib/server/auth/roles.ts",
       "lib/server/auth/settings.ts",
       "lib/server/auth/trusted-proxies.ts",
-      "lib/server/bind.ts",
+      "lib/server/process/bind.ts",
     ]);
   });
 

@@ -1,7 +1,7 @@
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 
 /**
- * The Overview's chart points, shared by the console server's sampler (lib/server/metrics-sampler.ts,
+ * The Overview's chart points, shared by the console server's sampler (lib/server/metrics/sampler.ts,
  * which keeps 24 h of them) and the page (which merges that history with its own fresh reads).
  * Pure: no fetch, no React (docs/decisions/0027).
  */

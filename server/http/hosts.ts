@@ -5,7 +5,7 @@ import { isIP } from "node:net";
  * whose name the attacker re-points at 127.0.0.1 reaches this server from the operator's browser
  * with `Host: rebind.attacker.test`, so every request — both planes, every route, health included —
  * is answered only for the names the server is really reached by: loopback names and addresses
- * (any port) plus DW_EMBEDDED_ALLOWED_HOSTS. The console has the same rule (lib/server/hosts.ts,
+ * (any port) plus DW_EMBEDDED_ALLOWED_HOSTS. The console has the same rule (lib/server/edge/hosts.ts,
  * BREAKWATER_ALLOWED_HOSTS); server/ and the console share no code, so this is the server's own.
  */
 

@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { screenTitle } from "@/components/shell/screen-title";
 import { OverviewScreen } from "@/components/metrics/overview-screen";
 import { PageHeader } from "@/components/ui/page-header";
-import { pageNamespace } from "@/lib/server/loaders";
+import { pageNamespace } from "@/lib/server/pages/loaders";
 
 type Params = Promise<{ namespace: string }>;
 

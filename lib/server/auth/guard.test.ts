@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { actionContext, guardAction } from "@/lib/server/action-guard";
+import { actionContext, guardAction } from "@/lib/server/proxy/action-guard";
 import { personCapability } from "@/lib/views/capabilities";
 import type { Role } from "@/lib/views/capabilities";
-import { parseConfig } from "@/lib/server/config";
+import { parseConfig } from "@/lib/server/process/config";
 import { forwardHeaders } from "./principal";
 import type { Person } from "./principal";
 

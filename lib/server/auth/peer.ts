@@ -122,7 +122,7 @@ function stripUntrustedForwarded(request: IncomingMessage, peer: string): void {
  * trivial one. Refused here, one costs microseconds. The client is the peer, or behind a trusted
  * proxy its X-Forwarded-For client; a place is given back when the response closes (sent, or the
  * connection dropped). Per-person limits on reads and streams come after, in the routes
- * (lib/server/person-limits.ts).
+ * (lib/server/proxy/person-limits.ts).
  */
 function admitted(request: IncomingMessage, response: ServerResponse, peer: string): boolean {
   return admittedFor(request, peer, {
@@ -229,7 +229,7 @@ function patch(prototype: { emit: Emit }): void {
 /**
  * `loopbackOnly`: refuse connections that did not arrive on a loopback address (no console auth).
  * `serveFirst`: what the console answers itself, after that refusal and before Next.js (the build's
- * compressed script and style files, lib/server/static-assets.ts).
+ * compressed script and style files, lib/server/edge/static-assets.ts).
  * `trustedProxies`: peers whose FORWARDED_HEADERS are kept; from every other peer they are deleted.
  * `requestsPerAddress`: requests one client address may have in flight (unset: no bound).
  */

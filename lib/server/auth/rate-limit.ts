@@ -9,7 +9,7 @@ import "server-only";
  *    to try: a correct password signs in, a wrong one is throttled. The victim is not locked out by
  *    failures that came from elsewhere;
  *  - every verification, process-wide: 60, then 5 per second — a ceiling on bcrypt work.
- * The address is the client's (behind trusted proxies, from X-Forwarded-For: lib/server/hosts.ts).
+ * The address is the client's (behind trusted proxies, from X-Forwarded-For: lib/server/edge/hosts.ts).
  */
 
 export interface BucketSpec {

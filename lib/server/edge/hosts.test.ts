@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/server/config";
-import { PEER_HEADER } from "./auth/peer";
-import { stampedHeaders } from "./auth/peer-test-support";
+import { ConfigError, parseConfig } from "@/lib/server/process/config";
+import { PEER_HEADER } from "../auth/peer";
+import { stampedHeaders } from "../auth/peer-test-support";
 import { checkHost, clientAddress, parseHost, parseHostPolicy, requestIsHttps } from "./hosts";
 import type { HostPolicy } from "./hosts";
 

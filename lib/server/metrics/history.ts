@@ -1,13 +1,13 @@
 import "server-only";
 import { createDwClient } from "@/lib/dw/client";
 import { forwardedPerson } from "@/lib/server/auth/principal";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { credentialedFetch } from "@/lib/server/dw";
-import { getLogger, loggedFetch } from "@/lib/server/log";
-import { MetricsSampler } from "@/lib/server/metrics-sampler";
-import type { MetricsRead, SamplerCredential } from "@/lib/server/metrics-sampler";
-import { namespaceRequired } from "@/lib/server/proxy";
-import { requestNamespace } from "@/lib/server/request-namespace";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { credentialedFetch } from "@/lib/server/proxy/dw-client";
+import { getLogger, loggedFetch } from "@/lib/server/process/log";
+import { MetricsSampler } from "@/lib/server/metrics/sampler";
+import type { MetricsRead, SamplerCredential } from "@/lib/server/metrics/sampler";
+import { namespaceRequired } from "@/lib/server/proxy/read-proxy";
+import { requestNamespace } from "@/lib/server/proxy/request-namespace";
 import { errorEnvelope, jsonError } from "@/lib/server/run-view/responses";
 import { toSample } from "@/lib/views/metrics-samples";
 
@@ -18,7 +18,7 @@ import { toSample } from "@/lib/views/metrics-samples";
  * the read proxy relays it, so the page shows the same "requires admin" it shows for the live read.
  */
 
-/** operator_metrics read with the token of `credential`'s role (lib/server/dw.ts tokenFor). */
+/** operator_metrics read with the token of `credential`'s role (lib/server/proxy/dw-client.ts tokenFor). */
 export function metricsReadFor(
   config: ConsoleConfig,
   base: typeof fetch = globalThis.fetch.bind(globalThis),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DwForbiddenError, DwServerUnavailableError } from "@/lib/dw/errors";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
-import { MetricsRing } from "@/lib/server/metrics-ring";
-import { MetricsSampler } from "@/lib/server/metrics-sampler";
-import type { SamplerCredential } from "@/lib/server/metrics-sampler";
+import { MetricsRing } from "@/lib/server/metrics/ring";
+import { MetricsSampler } from "@/lib/server/metrics/sampler";
+import type { SamplerCredential } from "@/lib/server/metrics/sampler";
 import type { MetricsSample } from "@/lib/views/metrics-samples";
 
 function sample(at: number, running = 1): MetricsSample {

@@ -3,7 +3,7 @@ import { isDwError } from "@/lib/dw/errors";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import { PERSON_ROLES } from "@/lib/server/auth/roles";
 import type { PersonRole } from "@/lib/server/auth/roles";
-import { MetricsRing } from "@/lib/server/metrics-ring";
+import { MetricsRing } from "@/lib/server/metrics/ring";
 import { toSample } from "@/lib/views/metrics-samples";
 import type { MetricsHistory, MetricsSample } from "@/lib/views/metrics-samples";
 

@@ -7,12 +7,12 @@ import type { RunPageData } from "@/lib/queries/run";
 import { fetchRunsList } from "@/lib/queries/runs";
 import type { RunsListFilter } from "@/lib/queries/runs";
 import { routeParam } from "@/lib/routes/route-for";
-import { getDwClient, tokenForRequest } from "@/lib/server/dw";
+import { getDwClient, tokenForRequest } from "@/lib/server/proxy/dw-client";
 import "server-only";
-import { actionContext } from "@/lib/server/action-guard";
-import { getConfig } from "@/lib/server/config";
-import { proxyGet } from "@/lib/server/proxy";
-import { seedQueries } from "@/lib/server/query-seeds";
+import { actionContext } from "@/lib/server/proxy/action-guard";
+import { getConfig } from "@/lib/server/process/config";
+import { proxyGet } from "@/lib/server/proxy/read-proxy";
+import { seedQueries } from "@/lib/server/pages/query-seeds";
 import type { DehydratedState } from "@tanstack/react-query";
 import {
   actionContextQuery,
@@ -133,7 +133,7 @@ async function probeOnServer(segments: string[], token: string | null): Promise<
 
 /**
  * The shell's reads, made by the server render of a page's document and handed to the browser's
- * queries (lib/server/query-seeds.ts), so hydration does not ask for them again: the connection
+ * queries (lib/server/pages/query-seeds.ts), so hydration does not ask for them again: the connection
  * probes, the namespace list, the navigation's attention count for `namespace`, and the action
  * context (computed here, no upstream read). Same keys as the browser's queries.
  */

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { Person } from "@/lib/server/auth/principal";
 import type { AuthMode } from "@/lib/server/auth/settings";
@@ -13,7 +13,7 @@ import {
   TIME_MODE_COOKIE,
 } from "@/lib/preferences";
 import type { ThemePreference, TimeMode } from "@/lib/preferences";
-import { PAGE_NAMESPACE_HEADER } from "@/lib/server/request-namespace";
+import { PAGE_NAMESPACE_HEADER } from "@/lib/server/proxy/request-namespace";
 
 /** What the app shell needs to render a request: public facts only, never the token. */
 export interface ShellContext {

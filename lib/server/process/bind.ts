@@ -1,13 +1,13 @@
 import { Server } from "node:net";
-import { isLoopbackAddress } from "./auth/peer";
-import { parseAuthSettings } from "./auth/settings";
+import { isLoopbackAddress } from "../auth/peer";
+import { parseAuthSettings } from "../auth/settings";
 
 /**
  * Where the console may listen. Without console authentication it is for local access only, and
  * two places hold that line (docs/decisions/0012):
  *  - `npm start` (scripts/start.ts) binds from the *parsed* auth mode, so `BREAKWATER_AUTH=none`
  *    (or a setting the console would refuse anyway) keeps it on 127.0.0.1 whatever BREAKWATER_HOST says;
- *  - the console process itself (instrumentation → lib/server/startup.ts) refuses to start when auth
+ *  - the console process itself (instrumentation → lib/server/process/startup.ts) refuses to start when auth
  *    is off and it is listening beyond loopback (`npx next start` without `-H` binds every interface),
  *    and, as a backstop, refuses any connection that arrives on a non-loopback address.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "@/lib/server/config";
+import { ConfigError, parseConfig } from "@/lib/server/process/config";
 
 describe("parseConfig", () => {
   it("defaults to the embedded server on 8080, namespace default, writable", () => {

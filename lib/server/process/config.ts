@@ -4,8 +4,8 @@ import type { PersonRole } from "@/lib/server/auth/roles";
 import type { AuthSettings } from "@/lib/server/auth/settings";
 import { parseAuthSettings } from "@/lib/server/auth/settings";
 import { loadUsers } from "@/lib/server/auth/users";
-import type { HostPolicy } from "@/lib/server/hosts";
-import { parseHostPolicy } from "@/lib/server/hosts";
+import type { HostPolicy } from "@/lib/server/edge/hosts";
+import { parseHostPolicy } from "@/lib/server/edge/hosts";
 
 /** The console's server-side configuration. The token never leaves this process. */
 export interface ConsoleConfig {
@@ -23,7 +23,7 @@ export interface ConsoleConfig {
   timeoutMs: number;
   /** Read timeout of `history/export`, which a real server builds in one go (DW_EXPORT_TIMEOUT_MS). */
   exportTimeoutMs: number;
-  /** How calls to the server authenticate (DW_AUTH_DRIVER; lib/server/proxy-credentials.ts). */
+  /** How calls to the server authenticate (DW_AUTH_DRIVER; lib/server/proxy/credentials.ts). */
   dwAuth: DwAuth;
   /** BREAKWATER_AUTH and its settings (lib/server/auth). */
   auth: AuthSettings;
@@ -32,7 +32,7 @@ export interface ConsoleConfig {
    * DW_OPERATOR_TOKEN, each falling back to DW_TOKEN; a non-admin is never given the admin token.
    */
   personTokens: Readonly<Record<PersonRole, PersonToken>>;
-  /** BREAKWATER_ALLOWED_HOSTS and BREAKWATER_TRUSTED_PROXIES: who the console answers (lib/server/hosts.ts). */
+  /** BREAKWATER_ALLOWED_HOSTS and BREAKWATER_TRUSTED_PROXIES: who the console answers (lib/server/edge/hosts.ts). */
   hosts: HostPolicy;
   /**
    * The largest history export the console relays, in bytes as sent on the wire (BREAKWATER_EXPORT_MAX_MB,
@@ -43,7 +43,7 @@ export interface ConsoleConfig {
   runView: RunViewSettings;
   /** A Kikwiflow engine (KIKWIFLOW_URL), or null: then the console has no Kikwiflow section. */
   kikwiflow: KikwiflowSettings | null;
-  /** What one person may hold at once (lib/server/person-limits.ts, docs/decisions/0044). */
+  /** What one person may hold at once (lib/server/proxy/person-limits.ts, docs/decisions/0044). */
   personLimits: PersonLimitSettings;
 }
 
@@ -86,7 +86,7 @@ export interface RunViewSettings {
   maxLongPolls: number;
   /**
    * While a history walk reads, V8's heap grows less (BREAKWATER_RUN_VIEW_SMALL_HEAP, default on;
-   * lib/server/heap.ts, docs/decisions/0042).
+   * lib/server/process/heap.ts, docs/decisions/0042).
    */
   smallHeap: boolean;
 }

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_HEAP_FLAGS, SMALL_HEAP_FLAGS, SmallHeap } from "@/lib/server/heap";
+import { DEFAULT_HEAP_FLAGS, SMALL_HEAP_FLAGS, SmallHeap } from "@/lib/server/process/heap";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 
 /**
  * A process shaped like the console on a first view of a big run: a long-lived heap (about 30 MB),
@@ -14,7 +14,7 @@ const ROOT = resolve(__dirname, "../..");
  */
 const WORKLOAD = `
 const v8 = require("node:v8");
-const { SmallHeap } = require("./lib/server/heap.ts");
+const { SmallHeap } = require("./lib/server/process/heap.ts");
 const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
 function pass(recent) {
   let peak = 0;

@@ -25,7 +25,7 @@ export type SetV8Flags = (flags: string) => void;
  * Only these two: `--optimize-for-size` kept memory as low but ran the walk's own code much slower
  * and left the next request dearer. Only while walks read:
  * the rest of the console keeps V8's defaults. Both flags are read each time V8 resizes the heap,
- * so setting them in a running process takes effect (lib/server/heap.test.ts checks that on this
+ * so setting them in a running process takes effect (lib/server/process/heap.test.ts checks that on this
  * Node). One per process in the console (the run-view service is process-wide); holders are
  * counted, and the defaults return when the last one releases.
  */

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger, humanLine, logFormat, loggedFetch, OUTAGE_SUMMARY_MS } from "@/lib/server/log";
+import { createLogger, humanLine, logFormat, loggedFetch, OUTAGE_SUMMARY_MS } from "@/lib/server/process/log";
 
 /** Real HTTP on 127.0.0.1 and the real pino logger writing into a captured stream. */
 

@@ -1,11 +1,11 @@
 import "server-only";
 import { join } from "node:path";
 import { distDir } from "@/lib/http/dist-dir";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { installPeerStamp } from "@/lib/server/auth/peer";
 import type { TrustedProxies } from "@/lib/server/auth/trusted-proxies";
-import { listeningAddresses, openBindProblem } from "@/lib/server/bind";
-import { createAssetServer } from "@/lib/server/static-assets";
+import { listeningAddresses, openBindProblem } from "@/lib/server/process/bind";
+import { createAssetServer } from "@/lib/server/edge/static-assets";
 
 /** The build's compressed script and style files (decision 0037), in next.config.ts's distDir. */
 function assetServer() {
@@ -15,7 +15,7 @@ function assetServer() {
 /**
  * A bad environment stops the console at start-up with a message naming the variable, instead of a
  * server that reports "ready" and then fails every request. So does a console without
- * authentication that listens beyond loopback (lib/server/bind.ts).
+ * authentication that listens beyond loopback (lib/server/process/bind.ts).
  */
 export function validateConfigAtStartup(): void {
   let openConsole: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionContext, consoleRole, guardAction, sameOriginProblem } from "@/lib/server/action-guard";
+import { actionContext, consoleRole, guardAction, sameOriginProblem } from "@/lib/server/proxy/action-guard";
 
 const writable = { readOnly: false, tokenSource: null } as const;
 

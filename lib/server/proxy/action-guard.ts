@@ -1,9 +1,9 @@
 import "server-only";
 import type { Role } from "@/lib/views/capabilities";
 import type { ActionContext } from "@/lib/actions/contract";
-import type { ConsoleConfig } from "@/lib/server/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
 import { forwardedPerson, personRefusal } from "@/lib/server/auth/principal";
-import { VALIDATED_HOST } from "@/lib/server/hosts";
+import { VALIDATED_HOST } from "@/lib/server/edge/hosts";
 
 /**
  * The gate every action handler passes before it sends anything with the console's token:
@@ -28,7 +28,7 @@ export interface HeaderSource {
  * Browsers send `Sec-Fetch-Site` on every fetch and `Origin` on every POST, and a page cannot forge
  * either. A request with neither is not from a browser page of this console, so it is refused too:
  * the action API is for the console's own screens. Origin is compared with the host proxy.ts
- * validated against the allow-list (lib/server/hosts.ts), never with a raw `Host`/`X-Forwarded-Host`:
+ * validated against the allow-list (lib/server/edge/hosts.ts), never with a raw `Host`/`X-Forwarded-Host`:
  * a DNS-rebinding page sends a Host and an Origin that agree with each other.
  */
 export function sameOriginProblem(headers: HeaderSource): string | null {

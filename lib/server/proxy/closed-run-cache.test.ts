@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { parseConfig } from "@/lib/server/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { parseConfig } from "@/lib/server/process/config";
 import {
   ClosedRunCache,
   closedRunCache,
   closedRunKey,
   closedRunRead,
   credentialFingerprint,
-} from "@/lib/server/closed-run-cache";
-import { CACHE_HEADER, proxyGet } from "@/lib/server/proxy";
+} from "@/lib/server/proxy/closed-run-cache";
+import { CACHE_HEADER, proxyGet } from "@/lib/server/proxy/read-proxy";
 import { systemClock } from "@/server/clock";
 import type { Engine } from "@/server/engine";
 import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";

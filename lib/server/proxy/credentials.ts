@@ -1,6 +1,6 @@
 import "server-only";
 import { SIGNATURE_HEADER, requestSignature } from "@/lib/dw/signature";
-import type { ConsoleConfig } from "@/lib/server/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
 
 /**
  * The credential headers for one call to the Durable Workflow server, by DW_AUTH_DRIVER: a bearer

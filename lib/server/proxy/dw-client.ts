@@ -2,12 +2,12 @@ import "server-only";
 import { headers } from "next/headers";
 import { createDwClient } from "@/lib/dw";
 import type { DwClient } from "@/lib/dw";
-import { getConfig } from "@/lib/server/config";
-import type { ConsoleConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { HeaderSource, Person } from "@/lib/server/auth/principal";
-import { getLogger, loggedFetch } from "@/lib/server/log";
-import { credentialHeaders } from "@/lib/server/proxy-credentials";
+import { getLogger, loggedFetch } from "@/lib/server/process/log";
+import { credentialHeaders } from "@/lib/server/proxy/credentials";
 
 /**
  * The token for whoever the request is from. Without console auth it is the console's token; with

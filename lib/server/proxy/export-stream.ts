@@ -6,9 +6,9 @@ import { request as httpsRequest } from "node:https";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import type { Logger } from "pino";
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER } from "@/lib/dw/client";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { getLogger, REQUEST_ID_HEADER } from "@/lib/server/log";
-import { credentialHeaders } from "@/lib/server/proxy-credentials";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { getLogger, REQUEST_ID_HEADER } from "@/lib/server/process/log";
+import { credentialHeaders } from "@/lib/server/proxy/credentials";
 
 /**
  * The history export relayed byte for byte (issue 14 item 3): undecoded and unparsed, so the
@@ -35,7 +35,7 @@ export interface ExportStreamRequest {
   workflowId: string;
   runId: string;
   namespace: string;
-  /** The signed-in person's token (lib/server/dw.ts `tokenForRequest`). */
+  /** The signed-in person's token (lib/server/proxy/dw-client.ts `tokenForRequest`). */
   token: string | null;
   /** The client's Accept-Encoding: gzip is asked for only when the client can decode it. */
   acceptEncoding: string | null;

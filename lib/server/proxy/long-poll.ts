@@ -1,7 +1,7 @@
 import "server-only";
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER, SCHEMA_DECODERS, longPollLimitMs } from "@/lib/dw/client";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { credentialHeaders } from "@/lib/server/proxy-credentials";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { credentialHeaders } from "@/lib/server/proxy/credentials";
 
 /**
  * How long the read proxy waits for a history long-poll: the server's advertised hold (cluster/info

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { FORWARDED_ROLE, FORWARDED_USER } from "./auth/principal";
+import { FORWARDED_ROLE, FORWARDED_USER } from "../auth/principal";
 import type { Lease } from "./person-limits";
 import { MemoryInFlightLimiter, personKey, releasedAtEnd, tooManyInFlight, withPersonLimit } from "./person-limits";
-import { parseConfig } from "./config";
+import { parseConfig } from "../process/config";
 
 /** The per-person in-flight limits (docs/decisions/0044): the counter, the 429, and when a place is given back. */
 

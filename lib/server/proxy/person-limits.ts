@@ -1,10 +1,10 @@
 import "server-only";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { getConfig } from "@/lib/server/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { getConfig } from "@/lib/server/process/config";
 import { stampedPeer } from "@/lib/server/auth/peer";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import { forwardedPerson } from "@/lib/server/auth/principal";
-import { clientAddress } from "@/lib/server/hosts";
+import { clientAddress } from "@/lib/server/edge/hosts";
 
 /**
  * Per-person fairness (docs/decisions/0044): one person's reads and streams in flight are bounded, so

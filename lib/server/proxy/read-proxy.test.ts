@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import workflowList from "@/lib/dw/fixtures/workflow-list.json";
-import { parseConfig } from "@/lib/server/config";
-import { isProxiedPath, proxyGet, upstreamUrl } from "@/lib/server/proxy";
+import { parseConfig } from "@/lib/server/process/config";
+import { isProxiedPath, proxyGet, upstreamUrl } from "@/lib/server/proxy/read-proxy";
 
 interface Seen {
   url: string;

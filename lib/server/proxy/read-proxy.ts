@@ -1,31 +1,31 @@
 import "server-only";
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER } from "@/lib/dw/client";
 import { MALFORMED_UPSTREAM_REASON } from "@/lib/dw/errors";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { responseContract } from "@/lib/server/proxy-validation";
-import type { ResponseContract } from "@/lib/server/proxy-validation";
-import { getLogger, loggedFetch } from "@/lib/server/log";
-import { credentialHeaders } from "@/lib/server/proxy-credentials";
-import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
-import type { CachedAnswer } from "@/lib/server/closed-run-cache";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { responseContract } from "@/lib/server/proxy/validation";
+import type { ResponseContract } from "@/lib/server/proxy/validation";
+import { getLogger, loggedFetch } from "@/lib/server/process/log";
+import { credentialHeaders } from "@/lib/server/proxy/credentials";
+import { exportFailureResponse, startExportStream } from "@/lib/server/proxy/export-stream";
+import type { CachedAnswer } from "@/lib/server/proxy/closed-run-cache";
 import {
   closedRunCache,
   closedRunKey,
   closedRunRead,
   credentialFingerprint,
   isClosedAnswer,
-} from "@/lib/server/closed-run-cache";
-import { longPollLimitFor } from "@/lib/server/proxy-long-poll";
+} from "@/lib/server/proxy/closed-run-cache";
+import { longPollLimitFor } from "@/lib/server/proxy/long-poll";
 
 /**
  * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the person's token and the
  * namespace and forwards to `<DW_SERVER_URL>/api/<path>`. Only GETs on an allow-list pass, so the
  * browser can read what the console shows and nothing else with the console's credentials.
- * Bodies the console reads are validated here (proxy-validation.ts) and re-serialised from the
+ * Bodies the console reads are validated here (validation.ts) and re-serialised from the
  * parsed value; a contract break is answered 502 `malformed_response` with the offending field.
  * Allow-listed paths no console screen reads (e.g. `namespaces/<name>`) are relayed as they are.
  * The history export is neither parsed nor buffered: it is streamed as the download is
- * (lib/server/export-stream.ts), under the same size limit.
+ * (lib/server/proxy/export-stream.ts), under the same size limit.
  */
 
 const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-durable-workflow-control-plane-version", "retry-after"];
@@ -65,7 +65,7 @@ export function isNamespaceFree(segments: readonly string[]): boolean {
 export interface ProxyRequest {
   segments: readonly string[];
   /**
-   * The token of the person this call is made for (lib/server/dw.ts `tokenForRequest`), never the
+   * The token of the person this call is made for (lib/server/proxy/dw-client.ts `tokenForRequest`), never the
    * process-wide `config.token`: that prefers DW_ADMIN_TOKEN, and a viewer's call must not carry it.
    */
   token: string | null;

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REAL_VERSIONS, realFixture } from "@/contracts/fixtures/load";
 import type { RealEndpoint, RealVersion } from "@/contracts/fixtures/load";
-import { parseConfig } from "@/lib/server/config";
-import { proxyGet } from "@/lib/server/proxy";
+import { parseConfig } from "@/lib/server/process/config";
+import { proxyGet } from "@/lib/server/proxy/read-proxy";
 
 /**
  * The browser reads through the read proxy, which validates each body before relaying it (decision

@@ -5,10 +5,10 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { realFixture } from "@/contracts/fixtures/load";
 import { createDwClient } from "@/lib/dw/client";
-import { ConfigError, parseConfig } from "@/lib/server/config";
-import { credentialedFetch } from "@/lib/server/dw";
-import { proxyGet, readTimeoutMs } from "@/lib/server/proxy";
-import { longPollLimitFor, resetLongPollLimits } from "@/lib/server/proxy-long-poll";
+import { ConfigError, parseConfig } from "@/lib/server/process/config";
+import { credentialedFetch } from "@/lib/server/proxy/dw-client";
+import { proxyGet, readTimeoutMs } from "@/lib/server/proxy/read-proxy";
+import { longPollLimitFor, resetLongPollLimits } from "@/lib/server/proxy/long-poll";
 
 /**
  * A loopback server that authenticates like the real `signature` driver

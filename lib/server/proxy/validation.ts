@@ -77,7 +77,7 @@ function workflowContract(rest: readonly string[]): ResponseContract | null {
       if (second !== "runs") return null;
       if (fourth === "debug") return contract(d.workflowDebug);
       return fourth === "history" ? contract(d.historyPage) : null;
-    // `runs/{run}/history/export` is not parsed: it is relayed byte for byte (lib/server/export-stream.ts).
+    // `runs/{run}/history/export` is not parsed: it is relayed byte for byte (lib/server/proxy/export-stream.ts).
     default:
       return null;
   }

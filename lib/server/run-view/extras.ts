@@ -4,9 +4,9 @@ import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER, pathSegment } from
 import { DwServerUnavailableError, errorFromResponse } from "@/lib/dw/errors";
 import type { RunViewExtras } from "@/lib/views/run-view-wire";
 import { forwardedPerson } from "@/lib/server/auth/principal";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { credentialedFetch } from "@/lib/server/dw";
-import { loggedFetch } from "@/lib/server/log";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { credentialedFetch } from "@/lib/server/proxy/dw-client";
+import { loggedFetch } from "@/lib/server/process/log";
 import { errorEnvelope } from "./responses";
 import type { WalkTarget } from "./walker";
 

@@ -3,7 +3,7 @@ import { createGzip } from "node:zlib";
 import { isDwError } from "@/lib/dw/errors";
 import { DwServerUnavailableError } from "@/lib/dw/errors";
 import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
-import type { ConsoleConfig } from "@/lib/server/config";
+import type { ConsoleConfig } from "@/lib/server/process/config";
 import type { Subscriber } from "./run-state";
 
 export type CacheOutcome = "hit" | "joined" | "miss" | "extend";

@@ -25,9 +25,9 @@ import { seedLongRun } from "@/bench/support/history-seed";
 import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
 import type { RunViewExtras } from "@/lib/views/run-view-wire";
 import { forwardHeaders } from "@/lib/server/auth/principal";
-import { parseConfig } from "@/lib/server/config";
-import { DEFAULT_HEAP_FLAGS, SMALL_HEAP_FLAGS } from "@/lib/server/heap";
-import { createLogger } from "@/lib/server/log";
+import { parseConfig } from "@/lib/server/process/config";
+import { DEFAULT_HEAP_FLAGS, SMALL_HEAP_FLAGS } from "@/lib/server/process/heap";
+import { createLogger } from "@/lib/server/process/log";
 import { RunViewCache } from "./cache";
 import type { CacheEntry } from "./cache";
 import { RunViewService } from "./service";
@@ -204,7 +204,7 @@ function service(
   const recorder = recordingFetch(hook);
   const config = parseConfig({ DW_SERVER_URL: dw.url, DW_TOKEN: TOKENS.admin, ...env });
   const logger = createLogger(undefined, "silent");
-  // The V8 flags a walk would set (lib/server/heap.ts), recorded instead of set in the test process.
+  // The V8 flags a walk would set (lib/server/process/heap.ts), recorded instead of set in the test process.
   const v8Flags: string[] = [];
   const setV8Flags = (flags: string) => void v8Flags.push(flags);
   return { svc: new RunViewService(config, { fetch: recorder.fetch, logger, setV8Flags }), ...recorder, v8Flags };

@@ -8,13 +8,13 @@ import type { DwClient } from "@/lib/dw/client";
 import { RunDerivation } from "@/lib/views/run-derivation";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { forwardedPerson } from "@/lib/server/auth/principal";
-import type { ConsoleConfig } from "@/lib/server/config";
-import { credentialedFetch } from "@/lib/server/dw";
-import { SmallHeap } from "@/lib/server/heap";
-import type { SetV8Flags } from "@/lib/server/heap";
-import { getLogger, loggedFetch } from "@/lib/server/log";
-import { namespaceRequired } from "@/lib/server/proxy";
-import { requestNamespace } from "@/lib/server/request-namespace";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import { credentialedFetch } from "@/lib/server/proxy/dw-client";
+import { SmallHeap } from "@/lib/server/process/heap";
+import type { SetV8Flags } from "@/lib/server/process/heap";
+import { getLogger, loggedFetch } from "@/lib/server/process/log";
+import { namespaceRequired } from "@/lib/server/proxy/read-proxy";
+import { requestNamespace } from "@/lib/server/proxy/request-namespace";
 import { RunViewCache } from "./cache";
 import type { CachedView } from "./cache";
 import { GzipAnswer, cutLines } from "./answer-gzip";
@@ -58,7 +58,7 @@ export interface RunViewStats {
   upstreamLongPolls: number;
   queuedWalks: number;
   liveRuns: number;
-  /** V8's heap is held small for the walks reading now (lib/server/heap.ts; false when turned off). */
+  /** V8's heap is held small for the walks reading now (lib/server/process/heap.ts; false when turned off). */
   smallHeap: boolean;
 }
 
@@ -66,7 +66,7 @@ export interface RunViewServiceOptions {
   /** The fetch under the person's credentials and the request log (tests count calls through it). */
   fetch?: typeof fetch;
   logger?: Logger;
-  /** Where the walk's V8 heap sizing goes (lib/server/heap.ts); tests record it. */
+  /** Where the walk's V8 heap sizing goes (lib/server/process/heap.ts); tests record it. */
   setV8Flags?: SetV8Flags;
 }
 
@@ -131,7 +131,7 @@ export class RunViewService {
     };
   }
 
-  /** A client that carries the request's person's credentials (lib/server/dw.ts) into the namespace. */
+  /** A client that carries the request's person's credentials (lib/server/proxy/dw-client.ts) into the namespace. */
   private clientFor(request: Request, namespace: string): DwClient {
     const person = forwardedPerson(request.headers);
     return createDwClient({

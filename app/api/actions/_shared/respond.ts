@@ -1,7 +1,7 @@
 import "server-only";
 import { isDwError } from "@/lib/dw/errors";
-import type { ConsoleConfig } from "@/lib/server/config";
-import type { GuardRefusal } from "@/lib/server/action-guard";
+import type { ConsoleConfig } from "@/lib/server/process/config";
+import type { GuardRefusal } from "@/lib/server/proxy/action-guard";
 
 /** Shared plumbing of the action handlers: namespace, refusals and failures as JSON answers. */
 

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { actionContext } from "@/lib/server/action-guard";
-import { getConfig } from "@/lib/server/config";
+import { actionContext } from "@/lib/server/proxy/action-guard";
+import { getConfig } from "@/lib/server/process/config";
 
 /**
  * Read-only mode, the signed-in person's role and their token's, so action widgets can disable and

@@ -1,12 +1,12 @@
 import type { NextRequest } from "next/server";
 import { parseRunActionRequest, sendRunCommand } from "@/lib/actions/commands";
-import { guardAction } from "@/lib/server/action-guard";
+import { guardAction } from "@/lib/server/proxy/action-guard";
 import { failure, jsonAnswer, refusal } from "@/app/api/actions/_shared/respond";
-import { namespaceRequired } from "@/lib/server/proxy";
-import { requestNamespace } from "@/lib/server/request-namespace";
-import { getConfig } from "@/lib/server/config";
-import { getDwClient } from "@/lib/server/dw";
-import { closedRunCache } from "@/lib/server/closed-run-cache";
+import { namespaceRequired } from "@/lib/server/proxy/read-proxy";
+import { requestNamespace } from "@/lib/server/proxy/request-namespace";
+import { getConfig } from "@/lib/server/process/config";
+import { getDwClient } from "@/lib/server/proxy/dw-client";
+import { closedRunCache } from "@/lib/server/proxy/closed-run-cache";
 
 /**
  * `POST /api/actions/runs`: one run command (repair, cancel, terminate, archive, signal, start

@@ -1,14 +1,14 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/server/config";
-import { sameOriginProblem } from "@/lib/server/action-guard";
+import { getConfig } from "@/lib/server/process/config";
+import { sameOriginProblem } from "@/lib/server/proxy/action-guard";
 import { stampedPeer } from "@/lib/server/auth/peer";
 import { LoginLimiter } from "@/lib/server/auth/rate-limit";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
 import { loadUsers, verifyPassword } from "@/lib/server/auth/users";
-import { clientAddress, requestIsHttps } from "@/lib/server/hosts";
-import { getLogger } from "@/lib/server/log";
+import { clientAddress, requestIsHttps } from "@/lib/server/edge/hosts";
+import { getLogger } from "@/lib/server/process/log";
 
 /**
  * `POST /api/auth/login` (password mode): the login form posts here; the answer is a 303 to where the

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
-import { sameOriginProblem } from "@/lib/server/action-guard";
-import { getConfig } from "@/lib/server/config";
+import { sameOriginProblem } from "@/lib/server/proxy/action-guard";
+import { getConfig } from "@/lib/server/process/config";
 import { revokedSessions, SESSION_COOKIE, verifySession } from "@/lib/server/auth/session";
 
 /**

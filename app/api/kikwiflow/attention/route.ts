@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { scanAttention } from "@/lib/kikwiflow/attention";
-import { getConfig } from "@/lib/server/config";
-import { withPersonLimit } from "@/lib/server/person-limits";
+import { getConfig } from "@/lib/server/process/config";
+import { withPersonLimit } from "@/lib/server/proxy/person-limits";
 import {
   definitionLabelsOf,
   getKikwiflowClient,
@@ -29,7 +29,7 @@ async function read(request: NextRequest): Promise<Response> {
   }
 }
 
-/** In one of the person's read places (lib/server/person-limits.ts). */
+/** In one of the person's read places (lib/server/proxy/person-limits.ts). */
 export async function GET(request: NextRequest): Promise<Response> {
   return withPersonLimit(request, "reads", () => read(request));
 }

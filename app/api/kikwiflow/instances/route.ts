@@ -5,8 +5,8 @@ import type { KikwiflowClient, ProcessInstancePage } from "@/lib/kikwiflow";
 import { ATTENTION_CONCURRENCY, walkActiveInstances } from "@/lib/kikwiflow/attention";
 import { incidentCounts, openIncidentPage } from "@/lib/kikwiflow/instance-list";
 import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
-import { getConfig } from "@/lib/server/config";
-import { withPersonLimit } from "@/lib/server/person-limits";
+import { getConfig } from "@/lib/server/process/config";
+import { withPersonLimit } from "@/lib/server/proxy/person-limits";
 import {
   definitionLabelsOf,
   getKikwiflowClient,
@@ -98,7 +98,7 @@ async function read(request: NextRequest): Promise<Response> {
   }
 }
 
-/** In one of the person's read places (lib/server/person-limits.ts). */
+/** In one of the person's read places (lib/server/proxy/person-limits.ts). */
 export async function GET(request: NextRequest): Promise<Response> {
   return withPersonLimit(request, "reads", () => read(request));
 }

@@ -1,9 +1,9 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "@/lib/server/config";
-import { metricsHistoryResponse, metricsReadFor } from "@/lib/server/metrics-history";
-import { MetricsSampler } from "@/lib/server/metrics-sampler";
-import { personKey, personLimiter } from "@/lib/server/person-limits";
+import { parseConfig } from "@/lib/server/process/config";
+import { metricsHistoryResponse, metricsReadFor } from "@/lib/server/metrics/history";
+import { MetricsSampler } from "@/lib/server/metrics/sampler";
+import { personKey, personLimiter } from "@/lib/server/proxy/person-limits";
 import type { MetricsHistory } from "@/lib/views/metrics-samples";
 import { systemClock } from "@/server/clock";
 import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/server/config";
-import { getMetricsSampler, metricsHistoryResponse } from "@/lib/server/metrics-history";
-import { withPersonLimit } from "@/lib/server/person-limits";
+import { getConfig } from "@/lib/server/process/config";
+import { getMetricsSampler, metricsHistoryResponse } from "@/lib/server/metrics/history";
+import { withPersonLimit } from "@/lib/server/proxy/person-limits";
 
 /**
  * `GET /api/metrics/samples[?since=ms]` with `X-Namespace`: the console's own 24 h of Overview

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { POST } from "@/app/api/payload/decode/route";
-import { VALIDATED_HOST } from "@/lib/server/hosts";
+import { VALIDATED_HOST } from "@/lib/server/edge/hosts";
 
 function post(body: string, headers: Record<string, string> = {}): Promise<Response> {
   return POST(

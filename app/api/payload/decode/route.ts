@@ -1,4 +1,4 @@
-import { sameOriginProblem } from "@/lib/server/action-guard";
+import { sameOriginProblem } from "@/lib/server/proxy/action-guard";
 import { decodeForDisplay, displayJson } from "@/lib/dw/payload-display";
 
 /** One history event's payload is small; anything far larger is not what the history pane sends. */

@@ -1,4 +1,4 @@
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { getRunViewService } from "@/lib/server/run-view/service";
 
 /**

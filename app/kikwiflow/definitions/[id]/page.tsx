@@ -4,7 +4,7 @@ import { getTranslations } from "next-intl/server";
 import Link from "@/components/ui/link";
 import { KikwiflowDefinitionScreen } from "@/components/kikwiflow/definition-screen";
 import { ID_HEADING } from "@/components/ui/id-heading";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { KIKWIFLOW_DEFINITIONS_HREF, routeParam } from "@/lib/routes/route-for";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { KikwiflowInstanceScreen } from "@/components/kikwiflow/instance-screen";
 import { ID_HEADING } from "@/components/ui/id-heading";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { routeParam } from "@/lib/routes/route-for";
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {

@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { screenTitle } from "@/components/shell/screen-title";
 import { AttentionScreen } from "@/components/attention/attention-screen";
 import { PageHeader } from "@/components/ui/page-header";
-import { pageNamespace } from "@/lib/server/loaders";
+import { pageNamespace } from "@/lib/server/pages/loaders";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: await screenTitle("attention") };

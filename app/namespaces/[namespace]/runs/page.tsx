@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunsScreen } from "@/components/run-list/runs-screen";
 import { parseRunsQuery } from "@/components/run-list/run-list-url-state";
-import { loadRunsPage, pageNamespace } from "@/lib/server/loaders";
+import { loadRunsPage, pageNamespace } from "@/lib/server/pages/loaders";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("pages");

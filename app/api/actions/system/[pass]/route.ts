@@ -1,11 +1,11 @@
 import type { NextRequest } from "next/server";
 import { isSystemPass, runSystemPass, systemPassBodySchema } from "@/lib/actions/system-passes";
-import { guardAction } from "@/lib/server/action-guard";
+import { guardAction } from "@/lib/server/proxy/action-guard";
 import { failure, jsonAnswer, refusal } from "@/app/api/actions/_shared/respond";
-import { namespaceRequired } from "@/lib/server/proxy";
-import { requestNamespace } from "@/lib/server/request-namespace";
-import { getConfig } from "@/lib/server/config";
-import { getDwClient } from "@/lib/server/dw";
+import { namespaceRequired } from "@/lib/server/proxy/read-proxy";
+import { requestNamespace } from "@/lib/server/proxy/request-namespace";
+import { getConfig } from "@/lib/server/process/config";
+import { getDwClient } from "@/lib/server/proxy/dw-client";
 
 /**
  * `POST /api/actions/system/repair-pass` and `/activity-timeout-pass`: the admin maintenance passes

@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
-import { getConfig } from "@/lib/server/config";
+import { getConfig } from "@/lib/server/process/config";
 import { getKikwiflowClient, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
 import { lifetimeOf, relayPulse } from "@/lib/server/kikwiflow-pulse";
-import { personKey } from "@/lib/server/person-limits";
+import { personKey } from "@/lib/server/proxy/person-limits";
 
 /**
  * `GET /api/kikwiflow/definitions/{id}/pulse`: the engine's pulse for one definition as

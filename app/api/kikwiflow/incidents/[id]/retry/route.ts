@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { refusal } from "@/app/api/actions/_shared/respond";
-import { guardAction } from "@/lib/server/action-guard";
-import { getConfig } from "@/lib/server/config";
+import { guardAction } from "@/lib/server/proxy/action-guard";
+import { getConfig } from "@/lib/server/process/config";
 import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
 import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
 

@@ -1,11 +1,11 @@
 import type { NextRequest } from "next/server";
 import { refusal } from "@/app/api/actions/_shared/respond";
 import { cancelReasonProblem } from "@/lib/kikwiflow/cancel-confirm";
-import { guardAction } from "@/lib/server/action-guard";
-import { getConfig } from "@/lib/server/config";
+import { guardAction } from "@/lib/server/proxy/action-guard";
+import { getConfig } from "@/lib/server/process/config";
 import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
 import { cancelInstanceConfirmed } from "@/lib/server/kikwiflow-cancel";
-import { getLogger } from "@/lib/server/log";
+import { getLogger } from "@/lib/server/process/log";
 
 /**
  * `POST /api/kikwiflow/instances/{id}/cancel` `{reason}`: the engine's delete-instance behind the

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { QuerySeeds } from "@/components/providers/query-seeds";
 import { RunDetailPage } from "@/components/run-detail/run-detail-route";
 import { routeParam } from "@/lib/routes/route-for";
-import { loadRunPage, loadWorkflowRunsSeed, pageNamespace } from "@/lib/server/loaders";
+import { loadRunPage, loadWorkflowRunsSeed, pageNamespace } from "@/lib/server/pages/loaders";
 
 type Params = Promise<{ namespace: string; workflowId: string; runId: string }>;
 

@@ -4,11 +4,11 @@ import { routeParam, runHref } from "@/lib/routes/route-for";
 import { LOCALE_COOKIE, parseNamespace } from "@/lib/preferences";
 import { resolveLocale } from "@/lib/i18n/locales";
 import { loadMessages } from "@/lib/i18n/messages";
-import { getConfig } from "@/lib/server/config";
-import { tokenForRequest } from "@/lib/server/dw";
-import type { ExportFailure, ExportPageWords } from "@/lib/server/export-stream";
-import { exportFailureResponse, startExportStream } from "@/lib/server/export-stream";
-import { withPersonLimit } from "@/lib/server/person-limits";
+import { getConfig } from "@/lib/server/process/config";
+import { tokenForRequest } from "@/lib/server/proxy/dw-client";
+import type { ExportFailure, ExportPageWords } from "@/lib/server/proxy/export-stream";
+import { exportFailureResponse, startExportStream } from "@/lib/server/proxy/export-stream";
+import { withPersonLimit } from "@/lib/server/proxy/person-limits";
 
 /** File names keep to a safe alphabet; the ids themselves travel in the bundle. */
 function fileName(workflowId: string, runId: string): string {
@@ -48,7 +48,7 @@ function wantsHtml(request: NextRequest): boolean {
 
 /**
  * "Download history export": the server's bundle relayed byte for byte, still compressed
- * (lib/server/export-stream.ts), as an attachment; its integrity checksum stays valid. The
+ * (lib/server/proxy/export-stream.ts), as an attachment; its integrity checksum stays valid. The
  * signed-in person's token is added here (a viewer's export goes out with the viewer's token, like
  * every other read) and never reaches the browser. A failure before the first byte is a page with
  * a way back to the run for a person, the JSON error for a program.
@@ -88,7 +88,7 @@ async function download(
   return response;
 }
 
-/** One of the person's stream places until the download ends (lib/server/person-limits.ts). */
+/** One of the person's stream places until the download ends (lib/server/proxy/person-limits.ts). */
 export async function GET(
   request: NextRequest,
   context: { params: Promise<{ namespace: string; workflowId: string; runId: string }> },
