@@ -28,6 +28,43 @@ const CONSOLE_TO_SERVER_ZONE = {
   message: "The console talks to server/ only over the HTTP API: import nothing from it.",
 };
 
+/**
+ * The embedded server's layers (issue 40): store ← engine ← read ← http, one way. The worker SDK
+ * (server/sdk) and the demo stand apart: it talks to the server over HTTP only, and no layer imports
+ * either. codec/ and the root leaves (clock, ids, invariant) are shared by all and import none of them.
+ */
+const SERVER_LAYERS = ["store", "engine", "read", "http"];
+const SERVER_ABOVE = (layer) => SERVER_LAYERS.slice(SERVER_LAYERS.indexOf(layer) + 1).map((l) => `./server/${l}`);
+/** Harnesses and fixtures that start or script a real server; tests (and each other) import them. */
+const SERVER_TEST_SUPPORT = [
+  "./server/test-support",
+  "./server/http/test-support.ts",
+  "./server/http/control-plane/test-support.ts",
+  "./server/http/hostile",
+];
+const SERVER_ZONES = [
+  ...SERVER_LAYERS.map((layer) => ({
+    target: `./server/${layer}`,
+    from: [...SERVER_ABOVE(layer), "./server/sdk", "./server/demo", "./server/main.ts"],
+    message: `server/${layer} imports only the layers below it (store ← engine ← read ← http), never sdk/ or demo/ (docs/architecture.md).`,
+  })),
+  {
+    target: "./server/sdk",
+    from: ["./server/store", "./server/engine", "./server/read", "./server/http", "./server/demo"],
+    message: "The worker SDK talks to the server over HTTP only; the payload codec is server/codec.",
+  },
+  {
+    target: ["./server/codec", "./server/clock.ts", "./server/ids.ts", "./server/invariant.ts"],
+    from: ["./server/store", "./server/engine", "./server/read", "./server/http", "./server/sdk", "./server/demo"],
+    message: "codec/ and the root leaves are shared by every server layer and import none of them.",
+  },
+  {
+    target: "./server",
+    from: SERVER_TEST_SUPPORT,
+    message: "Test support (harnesses, fixtures) is for tests only: *.test.ts or server/test-support.",
+  },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -56,6 +93,13 @@ export default defineConfig([
     rules: {
       "import/no-restricted-paths": ["error", { zones: [...BOUNDARY_ZONES, CONSOLE_TO_SERVER_ZONE] }],
     },
+  },
+  // The server's layers hold for its production code; its tests may start the whole server (the
+  // harnesses are what the test-support zone keeps out of production code).
+  {
+    files: ["server/**/*.ts"],
+    ignores: ["server/**/*.test.ts", "server/test-support/**", "server/**/test-support.ts", "server/http/hostile/**"],
+    rules: { "import/no-restricted-paths": ["error", { zones: [...BOUNDARY_ZONES, ...SERVER_ZONES] }] },
   },
   // Type-aware lint (issue 13, item 6): a promise nobody awaits loses its rejection, so every one is
   // awaited, handled, or marked `void` on purpose. projectService reads tsconfig.json per file.

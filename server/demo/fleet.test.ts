@@ -11,15 +11,15 @@ import {
   startTestServer,
   TEST_OPERATOR_TOKEN,
   TEST_WORKER_TOKEN,
-} from "../sdk/testing";
-import type { TestServer } from "../sdk/testing";
+} from "../test-support/test-server";
+import type { TestServer } from "../test-support/test-server";
 import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
 import { loseTransport, waitForReadyTask } from "./faults";
 import { createStarter, startDemoFleet } from "./fleet";
 import type { DemoFleet } from "./fleet";
 import { loadFleetState, saveFleetState } from "./fleet-state";
-import { quietFleetOptions } from "./test-fleet";
+import { quietFleetOptions } from "../test-support/test-fleet";
 import { demoWorkflows, paymentsQueueActivities } from "./workflows";
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { CpHarness, JsonTree } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
-import { writeFiveKnownRuns } from "./known-runs";
+import { writeFiveKnownRuns } from "../test-support/known-runs";
 
 const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
 

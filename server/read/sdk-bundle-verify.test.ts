@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeClock } from "../clock";
 import { startDemoFleet } from "../demo/fleet";
 import type { DemoFleet } from "../demo/fleet";
-import { quietFleetOptions } from "../demo/test-fleet";
+import { quietFleetOptions } from "../test-support/test-fleet";
 import { VALUE_SCHEMA, VALUE_SCHEMA_FINGERPRINT_HEX } from "../codec/codec";
-import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN } from "../sdk/testing";
-import type { TestServer } from "../sdk/testing";
+import { currentRun, eventually, historyOf, startTestServer, TEST_OPERATOR_TOKEN } from "../test-support/test-server";
+import type { TestServer } from "../test-support/test-server";
 import { exportRun } from "./export";
 import { VALUE_SCHEMA_JSON } from "./payload-manifest";
 

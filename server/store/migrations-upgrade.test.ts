@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { FakeClock } from "../clock";
 import { seedRuns } from "../demo/seed";
-import { writeFiveKnownRuns } from "../engine/known-runs";
+import { writeFiveKnownRuns } from "../test-support/known-runs";
 import type { CpHarness } from "../http/control-plane/test-support";
 import { startCpHarness } from "../http/control-plane/test-support";
 import type { Db } from "./db";

@@ -1,6 +1,6 @@
-import type { TestServer } from "../sdk/testing";
-import { TEST_OPERATOR_TOKEN, TEST_WORKER_TOKEN } from "../sdk/testing";
-import type { DemoFleetOptions } from "./fleet";
+import type { TestServer } from "./test-server";
+import { TEST_OPERATOR_TOKEN, TEST_WORKER_TOKEN } from "./test-server";
+import type { DemoFleetOptions } from "../demo/fleet";
 
 /**
  * Demo-fleet options for tests against `startTestServer`: both planes' test tokens, the server's
