@@ -334,7 +334,7 @@ async function repeatView(
  * 7.3 and 24.6 ms for the same 10,000-event run in two runs of the bench).
  */
 async function runViewHit(ctx: Ctx, run: SeededRun): Promise<Value> {
-  // gzip=1 as the browser asks (lib/queries/run-view.ts): a plain answer now inflates the cached gzip.
+  // gzip=1 as the browser asks (lib/run-view/stream.ts): a plain answer now inflates the cached gzip.
   const url = `${ctx.base}/api/run-view?workflow_id=${encodeURIComponent(run.workflowId)}&run_id=${encodeURIComponent(run.runId)}&gzip=1`;
   const res = await fetch(url, { headers: { "X-Namespace": "default" }, signal: AbortSignal.timeout(120_000) });
   await res.arrayBuffer().catch(() => undefined);

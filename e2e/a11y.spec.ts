@@ -57,7 +57,7 @@ const SCREENS: { name: string; path: () => Promise<string>; ready: (page: Page) 
   {
     name: "retried run timeline",
     path: async () => runPath(SCENARIO_IDS.retried, (await e2eScenarios()).retried),
-    // The last attempt's "#3" is dropped where it has no room (timeline-view.tsx); "#2" is drawn.
+    // The last attempt's "#3" is dropped where it has no room (timeline-tab.tsx); "#2" is drawn.
     ready: (page) => page.getByTestId("timeline-attempt-label").filter({ hasText: "#2" }),
   },
   {

@@ -5,8 +5,8 @@ import { useTranslations } from "next-intl";
 import type { AttemptFailure, AttemptGap, LedgerActivity } from "@/lib/views/attempts";
 import { attemptGap, retryRules, retryVerdict } from "@/lib/views/attempts";
 import { RetryForecast } from "@/components/actions/retry-forecast";
-import type { RunViewData } from "@/lib/queries/run-view";
-import { ledgerCount, ledgerSlice } from "@/lib/queries/run-view";
+import { ledgerCount, ledgerSlice } from "@/lib/run-view/stream";
+import type { RunTabData } from "@/components/run-detail/run-tab-registry";
 import { Pager } from "@/components/ui/pager";
 import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
@@ -273,7 +273,7 @@ export function ActivitiesLedger({ activities }: { activities: readonly LedgerAc
  * The Activities tab over the streamed views: the first page draws as soon as its activities are
  * read, and the pager moves through the rest; only one page of cards is ever in the DOM.
  */
-export function ActivitiesPanel({ data }: { data: RunViewData }) {
+export function ActivitiesTab({ data }: Pick<RunTabData, "data">) {
   const t = useTranslations("run.activities");
   const [page, setPage] = useState(0);
   const total = ledgerCount(data);

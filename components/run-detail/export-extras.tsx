@@ -3,8 +3,9 @@
 import type { ReactNode } from "react";
 import { useFormatter, useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
-import type { RunViewExtras } from "@/lib/views/run-view-wire";
-import { runViewErrorInfo, runViewExtrasQuery } from "@/lib/queries/run-view";
+import type { HistoryExport } from "@/lib/dw/schemas-export";
+import type { RunViewExtras } from "@/lib/run-view/wire";
+import { runViewErrorInfo, runViewExtrasQuery } from "@/lib/run-view/stream";
 import { DwErrorState } from "@/components/dw/dw-error-state";
 import { Muted } from "@/components/ui/section";
 
@@ -44,4 +45,26 @@ export function ExportExtras({
       {children(extras.data)}
     </div>
   );
+}
+
+// The extras are export rows relayed as read (lib/run-view/wire.ts): the export's own shapes.
+export const exportTasks = (extras: RunViewExtras) => extras.tasks as unknown as NonNullable<HistoryExport["tasks"]>;
+export const exportCommands = (extras: RunViewExtras) =>
+  extras.commands as unknown as NonNullable<HistoryExport["commands"]>;
+export const exportWaits = (extras: RunViewExtras) => extras.waits as unknown as NonNullable<HistoryExport["waits"]>;
+export const exportLinks = (extras: RunViewExtras) => (extras.links ?? undefined) as HistoryExport["links"] | undefined;
+
+/** A table cell's text: an export value as it reads, "–" for none. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "–";
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : JSON.stringify(value);
+}
+
+export const NOWRAP = { className: "whitespace-nowrap" };
+
+/** A sub-heading inside a tab's panel. */
+export function Heading({ children }: { children: string }) {
+  return <h3 className="mb-1 text-xs font-semibold text-fg-muted uppercase">{children}</h3>;
 }

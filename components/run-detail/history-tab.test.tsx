@@ -6,7 +6,7 @@ import en from "@/messages/en.json";
 import de from "@/messages/de.json";
 import { loadMessages } from "@/lib/i18n/messages";
 import { HistoryBuffer } from "@/components/run-detail/history-buffer";
-import { HistoryRow, HistoryView, pageStep, rowStep } from "@/components/run-detail/history-view";
+import { HistoryRow, HistoryView, pageStep, rowStep } from "@/components/run-detail/history-tab";
 import retried from "@/lib/views/fixtures/retry-then-success.json";
 import type * as PayloadModule from "@/components/run-detail/payload";
 

@@ -13,6 +13,7 @@ import { useHistory } from "@/components/run-detail/use-history";
 import type { PayloadEntry } from "@/components/run-detail/payload";
 import { decodePayloadTree, payloadEntries, prettyJson } from "@/components/run-detail/payload";
 import { ROW_HEIGHT, VirtualRows } from "@/components/run-detail/virtual-rows";
+import type { RunTabProps } from "@/components/run-detail/run-tab-registry";
 
 /** The subject of an event as words: a name, or a timer's delay and what it times out. */
 function useSubjectText() {
@@ -480,22 +481,22 @@ export function HistoryView({
 }
 
 /** The History tab: pages and tails the run's event log itself, then shows it. */
-export function HistoryPanel({
-  namespace,
-  workflowId,
-  runId,
-  live,
-  ...view
-}: {
-  namespace: string;
-  workflowId: string;
-  runId: string;
-  live: boolean;
-  types: readonly string[];
-  failuresOnly: boolean;
-  selected: number | null;
-  onChange: (change: { types?: string[]; failuresOnly?: boolean; selected?: number | null }) => void;
-}) {
-  const history = useHistory(namespace, workflowId, runId, live);
-  return <HistoryView history={history} {...view} />;
+/** The History tab: pages and tails the event log on its own; its filters and selection live in the URL. */
+export function HistoryTab({ namespace, workflowId, runId, open, settings, onSettings }: RunTabProps) {
+  const history = useHistory(namespace, workflowId, runId, open);
+  return (
+    <HistoryView
+      history={history}
+      types={settings.historyTypes}
+      failuresOnly={settings.failuresOnly}
+      selected={settings.selectedEvent}
+      onChange={(change) =>
+        onSettings({
+          ...(change.types !== undefined ? { historyTypes: change.types } : {}),
+          ...(change.failuresOnly !== undefined ? { failuresOnly: change.failuresOnly } : {}),
+          ...(change.selected !== undefined ? { selectedEvent: change.selected } : {}),
+        })
+      }
+    />
+  );
 }

@@ -3,14 +3,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
 import en from "@/messages/en.json";
-import { RelationshipsPanel } from "@/components/run-detail/panels";
+import { RunRelationships } from "@/components/run-detail/relationships-tab";
 
 afterEach(cleanup);
 
-function renderLinks(links: Parameters<typeof RelationshipsPanel>[0]["links"]) {
+function renderLinks(links: Parameters<typeof RunRelationships>[0]["links"]) {
   return render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
-      <RelationshipsPanel namespace="default" workflowId="order-1" runId="run-2" runs={[]} links={links} />
+      <RunRelationships namespace="default" workflowId="order-1" runId="run-2" runs={[]} links={links} />
     </NextIntlClientProvider>,
   );
 }

@@ -1,14 +1,17 @@
-/** The run detail's view state in the URL: tab, timeline mode, history filters, selected event. */
+/** The run page's state in the URL: the open tab (`view=`), timeline mode, history filters, selected event. */
+import type { RunTab } from "@/components/run-detail/run-tab-registry";
+import { isRunTab } from "@/components/run-detail/run-tab-registry";
 
-export const RUN_VIEWS = ["timeline", "activities", "history", "waits", "tasks", "commands", "relationships"] as const;
-export type RunView = (typeof RUN_VIEWS)[number];
-
-export interface RunViewState {
-  view: RunView;
+/** What the tabs keep in the URL besides which tab is open; a tab reads and changes these. */
+export interface RunTabSettings {
   timelineMode: "chart" | "list";
   historyTypes: string[];
   failuresOnly: boolean;
   selectedEvent: number | null;
+}
+
+export interface RunUrlState extends RunTabSettings {
+  tab: RunTab;
 }
 
 /**
@@ -20,11 +23,11 @@ function parseHistoryTypes(values: readonly string[]): string[] {
   return [...new Set(types.filter((type) => type !== ""))];
 }
 
-export function parseRunViewState(params: URLSearchParams): RunViewState {
-  const view = params.get("view") ?? "";
+export function parseRunUrlState(params: URLSearchParams): RunUrlState {
+  const tab = params.get("view") ?? "";
   const event = Number(params.get("event"));
   return {
-    view: (RUN_VIEWS as readonly string[]).includes(view) ? (view as RunView) : "timeline",
+    tab: isRunTab(tab) ? tab : "timeline",
     timelineMode: params.get("tl") === "list" ? "list" : "chart",
     historyTypes: parseHistoryTypes(params.getAll("htype")),
     failuresOnly: params.get("hfail") === "1",
@@ -32,9 +35,9 @@ export function parseRunViewState(params: URLSearchParams): RunViewState {
   };
 }
 
-export function runViewQueryString(state: RunViewState): string {
+export function runUrlQuery(state: RunUrlState): string {
   const params = new URLSearchParams();
-  if (state.view !== "timeline") params.set("view", state.view);
+  if (state.tab !== "timeline") params.set("view", state.tab);
   if (state.timelineMode !== "chart") params.set("tl", state.timelineMode);
   if (state.historyTypes.length > 0) params.set("htype", state.historyTypes.join(","));
   if (state.failuresOnly) params.set("hfail", "1");
@@ -44,25 +47,25 @@ export function runViewQueryString(state: RunViewState): string {
 }
 
 /** A state this page wrote to the URL itself: the search it replaced and the one it wrote. */
-export interface WrittenViewState {
+export interface WrittenUrlState {
   before: string;
   written: string;
-  state: RunViewState;
+  state: RunUrlState;
 }
 
 /**
  * The state to show for the URL's search (`URLSearchParams.toString()`, no "?"). A state the page
  * wrote itself is shown at once, while Next's search parameters still say `before` (they follow a
- * replaceState in a transition, which the run view's updates keep interrupting on a big run), and
+ * replaceState in a transition, which the run-view stream's updates keep interrupting on a big run), and
  * once they say `written`; any other search (a link, back/forward) wins over it.
  */
-export function currentViewState(search: string, written: WrittenViewState | null): RunViewState {
+export function currentUrlState(search: string, written: WrittenUrlState | null): RunUrlState {
   if (written && (search === written.before || search === written.written)) return written.state;
-  return parseRunViewState(new URLSearchParams(search));
+  return parseRunUrlState(new URLSearchParams(search));
 }
 
 /** What writing `change` over `state` puts in the URL, relative to the search shown now. */
-export function writeViewState(search: string, state: RunViewState, change: Partial<RunViewState>): WrittenViewState {
+export function writeUrlState(search: string, state: RunUrlState, change: Partial<RunUrlState>): WrittenUrlState {
   const next = { ...state, ...change };
-  return { before: search, written: runViewQueryString(next).replace(/^\?/, ""), state: next };
+  return { before: search, written: runUrlQuery(next).replace(/^\?/, ""), state: next };
 }

@@ -14,75 +14,41 @@ import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { useEarlyTab } from "@/components/hooks/use-early-tab";
 import { useTicker } from "@/components/hooks/use-time-format";
-import { useRunView, useRunViewData } from "@/components/run-detail/use-run-view";
+import { useRunView, useRunViewData } from "@/lib/run-view/use-run-view";
 import { RunViewProgress } from "@/components/run-detail/run-view-progress";
 import { LatestEvents } from "@/components/run-detail/latest-events";
 import { ExceptionsTable } from "@/components/run-detail/exceptions-table";
 import { runDebugQuery, runDescribeQuery } from "@/lib/queries/run";
-import type { RunViewData } from "@/lib/queries/run-view";
-import type { RunViewStore, RunViewSummary } from "@/lib/queries/run-view-store";
+import type { RunViewData } from "@/lib/run-view/stream";
+import type { RunViewStore, RunViewSummary } from "@/lib/run-view/store";
 import type { TimelineListRow } from "@/lib/views/timeline";
 import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import { RunHeader } from "@/components/run-detail/run-header";
 import { Muted, Section } from "@/components/ui/section";
-import type { RunView, RunViewState, WrittenViewState } from "@/components/run-detail/run-detail-url-state";
-import { RUN_VIEWS, currentViewState, writeViewState } from "@/components/run-detail/run-detail-url-state";
+import type { RunUrlState, WrittenUrlState } from "@/components/run-detail/run-detail-url-state";
+import { currentUrlState, writeUrlState } from "@/components/run-detail/run-detail-url-state";
+import type { RunTabData, RunTabEntry, RunTabProps } from "@/components/run-detail/run-tab-registry";
+import { isRunTab, ledgerCode, preloadTabCode, runTab } from "@/components/run-detail/run-tab-registry";
 import { RunTabPanel, RunTabs } from "@/components/run-detail/run-tabs";
 
 const NO_RUNS: readonly RunListItem[] = [];
 
-function PanelLoading() {
-  const t = useTranslations("run");
-  return <Muted>{t("loading")}</Muted>;
-}
-
 /*
  * Only the header, the actions bar, the progress line, the exceptions table and the latest events
- * are needed for the first paint; the tab panels (timeline, activities, waits, tasks, commands,
- * relationships, the export-only extras), the retry forecast (it waits for the streamed views) and
- * the action forms (no zod: the server validates,
- * lib/dw/browser-client.ts) load as separate chunks, so they stay out of the route's first-load JS, and so does the
- * History tab (virtual list, paging hook). Payload decoding (avsc) is loaded on demand.
+ * are needed for the first paint; the tab panels (run-tab-registry.tsx), the retry forecast (it
+ * waits for the streamed views) and the action forms (no zod: the server validates,
+ * lib/dw/browser-client.ts) load as separate chunks, so they stay out of the route's first-load JS.
+ * Payload decoding (avsc) is loaded on demand.
  */
-// A `loading` gives each its own Suspense boundary: without one, a chunk still loading when it first
-// renders would suspend the whole run page (hiding it, and resetting the history list's scroll).
 const renderNothing = () => null;
 const RunActions = dynamic(() => import("@/components/actions/run-actions").then((m) => m.RunActions), {
   loading: renderNothing,
 });
-// One loader per module, shared by the panels and by PANEL_CODE below: each `import()` site is a
-// chunk of its own, so a preload through a second site would fetch the same code twice.
-const ledgerCode = () => import("@/components/run-detail/activities-ledger");
-const historyCode = () => import("@/components/run-detail/history-view");
-const extrasCode = () => import("@/components/run-detail/run-tab-extras");
 const BundleRetryForecast = dynamic(() => ledgerCode().then((m) => m.BundleRetryForecast), { loading: renderNothing });
-// Client-only: its virtual list measures itself on mount, and the events come from the browser anyway.
-const HistoryPanel = dynamic(() => historyCode().then((m) => m.HistoryPanel), { ssr: false, loading: PanelLoading });
-const TimelinePanel = dynamic(() => import("@/components/run-detail/timeline-view").then((m) => m.TimelinePanel), {
-  loading: PanelLoading,
-});
-const ActivitiesPanel = dynamic(() => ledgerCode().then((m) => m.ActivitiesPanel), { loading: PanelLoading });
-const RunTabExtras = dynamic(() => extrasCode().then((m) => m.RunTabExtras), { loading: PanelLoading });
 
-/**
- * Tab panels whose code starts loading with this module instead of when the tab first renders
- * (after hydration, ≈ 0.8–0.9 s into a 50,000-event run's load): the attempt ledger, the tab an
- * operator opens first on a failing run (a click made while the page loads is applied only once
- * it is interactive), and the tab a copied link names. The timeline (the default tab) is rendered
- * by the server, so its code is in the page's preloads already.
- */
-const PANEL_CODE: Partial<Record<RunView, () => Promise<unknown>>> = {
-  activities: ledgerCode,
-  history: historyCode,
-  waits: extrasCode,
-  tasks: extrasCode,
-  commands: extrasCode,
-  relationships: extrasCode,
-};
-if (typeof window !== "undefined") {
-  const linked = new URLSearchParams(window.location.search).get("view");
-  for (const view of new Set(["activities", linked])) void PANEL_CODE[view as RunView]?.().catch(() => undefined);
-}
+// Panel code that starts loading with this module instead of when its tab first renders (after
+// hydration): the preloaded tabs and the tab a copied link names.
+if (typeof window !== "undefined") preloadTabCode(new URLSearchParams(window.location.search).get("view"));
 
 interface RunDetailProps {
   namespace: string;
@@ -115,15 +81,15 @@ function WithRunViewData({ store, children }: { store: RunViewStore; children: (
 
 /** The newest events: the streamed list's tail once it is read, else the server render's page. */
 function Latest({
-  view,
+  summary,
   initial,
   total,
 }: {
-  view: RunViewSummary;
+  summary: RunViewSummary;
   initial: RunDetailProps["initialLatest"];
   total: number | null;
 }) {
-  if (view.latest) return <LatestEvents rows={view.latest} total={total} />;
+  if (summary.latest) return <LatestEvents rows={summary.latest} total={total} />;
   if (!initial) return null;
   return (
     <Suspense fallback={null}>
@@ -134,22 +100,31 @@ function Latest({
 
 /**
  * The tab, timeline mode and history filters: the URL's, with a change shown at once from local
- * state. Next's search parameters follow a replaceState in a transition, and on a big run the run
- * view's updates (every 100 ms) kept interrupting it: a tab click waited for the whole read.
+ * state. Next's search parameters follow a replaceState in a transition, and on a big run the
+ * run-view stream's updates (every 100 ms) kept interrupting it: a tab click waited for the whole read.
  */
-function useRunViewState(): [RunViewState, (change: Partial<RunViewState>) => void] {
+function useRunUrlState(): [RunUrlState, (change: Partial<RunUrlState>) => void] {
   const search = useSearchParams().toString();
-  const [written, setWritten] = useState<WrittenViewState | null>(null);
-  const state = useMemo(() => currentViewState(search, written), [search, written]);
+  const [written, setWritten] = useState<WrittenUrlState | null>(null);
+  const state = useMemo(() => currentUrlState(search, written), [search, written]);
   const update = useCallback(
-    (change: Partial<RunViewState>) => {
-      const next = writeViewState(search, state, change);
+    (change: Partial<RunUrlState>) => {
+      const next = writeUrlState(search, state, change);
       setWritten(next);
       window.history.replaceState(null, "", `${window.location.pathname}${next.written ? `?${next.written}` : ""}`);
     },
     [search, state],
   );
   return [state, update];
+}
+
+/**
+ * The open tab's panel, given what every panel takes and the data its entry names; a panel that
+ * needs the streamed views re-renders as lines stream in, the page does not.
+ */
+function OpenTab({ entry, props, page }: { entry: RunTabEntry; props: RunTabProps; page: Omit<RunTabData, "data"> }) {
+  if (!entry.needs.includes("data")) return entry.render(props, page);
+  return <WithRunViewData store={page.store}>{(data) => entry.render(props, { ...page, data })}</WithRunViewData>;
 }
 
 /**
@@ -169,13 +144,13 @@ export function RunDetail({
   initialLatest,
 }: RunDetailProps) {
   const t = useTranslations("run");
-  const [state, update] = useRunViewState();
+  const [state, update] = useRunUrlState();
   // The tab bar shows a click at once; the panel it opens renders as background work (a big run's
   // ledger or timeline drawn in the click's own task held the main thread too long).
-  const shownView = useDeferredValue(state.view);
+  const shownTab = useDeferredValue(state.tab);
   // A tab clicked while the page was still loading its scripts opens once it is interactive.
-  useEarlyTab((view) => {
-    if ((RUN_VIEWS as readonly string[]).includes(view)) update({ view: view as RunView });
+  useEarlyTab((tab) => {
+    if (isRunTab(tab)) update({ tab });
   });
   const describe = useQuery({
     ...runDescribeQuery(namespace, workflowId, runId),
@@ -188,11 +163,11 @@ export function RunDetail({
   });
   // The page follows the summary (a few renders per read); only the progress line and the open tab
   // re-render as lines stream in.
-  const { summary: view, store, retry } = useRunView(namespace, workflowId, runId, open);
+  const { summary, store, retry } = useRunView(namespace, workflowId, runId, open);
   const runs = useQuery(workflowRunsQuery(namespace, workflowId, open));
   const now = useTicker(open ? 5_000 : 60_000);
 
-  const snapshot = view.complete ? view.snapshot : null;
+  const snapshot = summary.complete ? summary.snapshot : null;
   const recentFailures = debug.data?.recent_failures;
   const exceptions = useMemo(
     () => snapshot?.exceptions ?? exceptionRows({ recent_failures: recentFailures ?? [] }),
@@ -228,46 +203,15 @@ export function RunDetail({
       <Muted>{t("loading")}</Muted>
     );
   }
-  const eventCount = snapshot?.counts.events ?? debug.data?.execution.last_event?.sequence ?? view.total;
-  const tab = { namespace, workflowId, runId, open, pending: debug.data?.pending_workflow_tasks };
-  const panel: Record<RunView, () => ReactNode> = {
-    // The ticking "now" only stretches the axis of open bars; the rows are built once per snapshot.
-    timeline: () => (
-      <WithRunViewData store={store}>
-        {(data) => (
-          <TimelinePanel
-            data={data}
-            now={now}
-            mode={state.timelineMode}
-            onMode={(mode) => update({ timelineMode: mode })}
-            onWantList={store.wantList}
-          />
-        )}
-      </WithRunViewData>
-    ),
-    activities: () => <WithRunViewData store={store}>{(data) => <ActivitiesPanel data={data} />}</WithRunViewData>,
-    history: () => (
-      <HistoryPanel
-        namespace={namespace}
-        workflowId={workflowId}
-        runId={runId}
-        live={open}
-        types={state.historyTypes}
-        failuresOnly={state.failuresOnly}
-        selected={state.selectedEvent}
-        onChange={(change) =>
-          update({
-            ...(change.types !== undefined ? { historyTypes: change.types } : {}),
-            ...(change.failuresOnly !== undefined ? { failuresOnly: change.failuresOnly } : {}),
-            ...(change.selected !== undefined ? { selectedEvent: change.selected } : {}),
-          })
-        }
-      />
-    ),
-    waits: () => <RunTabExtras {...tab} view="waits" waits={view.snapshot?.waits ?? null} />,
-    tasks: () => <RunTabExtras {...tab} view="tasks" />,
-    commands: () => <RunTabExtras {...tab} view="commands" />,
-    relationships: () => <RunTabExtras {...tab} view="relationships" runs={runs.data?.runs ?? []} />,
+  const eventCount = snapshot?.counts.events ?? debug.data?.execution.last_event?.sequence ?? summary.total;
+  const tabProps: RunTabProps = { namespace, workflowId, runId, open, settings: state, onSettings: update };
+  // The ticking "now" only stretches the axis of open bars; the rows are built once per snapshot.
+  const tabData = {
+    summary,
+    store,
+    pending: debug.data?.pending_workflow_tasks,
+    runs: runs.data?.runs ?? NO_RUNS,
+    now,
   };
 
   return (
@@ -301,21 +245,23 @@ export function RunDetail({
           />
         )}
       </WithRunViewData>
-      {view.snapshot ? (
+      {summary.snapshot ? (
         <BundleRetryForecast
-          ledger={view.snapshot.openLedger}
+          ledger={summary.snapshot.openLedger}
           className="rounded-lg border border-line bg-panel px-4 py-2 text-sm"
         />
       ) : null}
-      <ExceptionsTable rows={exceptions} complete={snapshot !== null} reading={view.status === "reading"} />
+      <ExceptionsTable rows={exceptions} complete={snapshot !== null} reading={summary.status === "reading"} />
       {/* The tabs come right after the exceptions, so they are in a 1440×900 window's first screen. */}
       <Section
-        title={t(`views.${state.view}`)}
-        actions={<RunTabs selected={state.view} onSelect={(v) => update({ view: v })} />}
+        title={t(runTab(state.tab).label)}
+        actions={<RunTabs selected={state.tab} onSelect={(tab) => update({ tab })} />}
       >
-        <RunTabPanel view={shownView}>{panel[shownView]()}</RunTabPanel>
+        <RunTabPanel tab={shownTab}>
+          <OpenTab entry={runTab(shownTab)} props={tabProps} page={tabData} />
+        </RunTabPanel>
       </Section>
-      <Latest view={view} initial={initialLatest} total={eventCount ?? null} />
+      <Latest summary={summary} initial={initialLatest} total={eventCount ?? null} />
     </div>
   );
 }

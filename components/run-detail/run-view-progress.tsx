@@ -1,7 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import type { RunViewData } from "@/lib/queries/run-view";
+import type { RunViewData } from "@/lib/run-view/stream";
 import { Button } from "@/components/ui/button";
 
 /**

@@ -10,10 +10,10 @@ import type { HistoryEventInput } from "@/lib/views/events";
 import type { LedgerActivity } from "@/lib/views/attempts";
 import { attemptLedger } from "@/lib/views/attempts";
 import { timelineList } from "@/lib/views/timeline";
-import type { RunViewData } from "@/lib/queries/run-view";
-import { ndjson, runViewLines, streamedResponse } from "@/lib/queries/run-view-fake";
+import type { RunViewData } from "@/lib/run-view/stream";
+import { ndjson, runViewLines, streamedResponse } from "@/lib/run-view/fake";
 import { RunViewProgress } from "@/components/run-detail/run-view-progress";
-import { ActivitiesPanel, LEDGER_PAGE_SIZE } from "@/components/run-detail/activities-ledger";
+import { ActivitiesTab, LEDGER_PAGE_SIZE } from "@/components/run-detail/activities-ledger";
 import { RunDetail } from "@/components/run-detail/run-detail";
 
 vi.mock("next/navigation", () => ({
@@ -98,7 +98,7 @@ describe("RunViewProgress", () => {
   });
 });
 
-describe("ActivitiesPanel", () => {
+describe("ActivitiesTab", () => {
   const exhausted = realFixture("2026-08", "history-export") as unknown as { history_events: HistoryEventInput[] };
   const one = attemptLedger(exhausted.history_events)[0]!;
   const many = (count: number, from = 0): LedgerActivity[] =>
@@ -106,7 +106,7 @@ describe("ActivitiesPanel", () => {
 
   it("draws the first page while the ledger streams, a few cards per task, then pages through the rest", async () => {
     const closedLedger = many(120);
-    const { rerender } = render(withIntl(<ActivitiesPanel data={viewData({ closedLedger })} />));
+    const { rerender } = render(withIntl(<ActivitiesTab data={viewData({ closedLedger })} />));
     const ledger = screen.getByTestId("activities-ledger");
     expect(ledger.dataset).toMatchObject({ total: "120", complete: "false" });
     // Not all 50 cards in the first task (each is a table): they follow in the next few.
@@ -121,7 +121,7 @@ describe("ActivitiesPanel", () => {
 
     // The snapshot's open activities follow the closed ones; the last page holds them.
     const snapshot = { openLedger: many(5, 120) } as unknown as RunViewData["snapshot"];
-    rerender(withIntl(<ActivitiesPanel data={viewData({ closedLedger, snapshot, complete: true, status: "done" })} />));
+    rerender(withIntl(<ActivitiesTab data={viewData({ closedLedger, snapshot, complete: true, status: "done" })} />));
     expect(screen.getByTestId("activities-ledger").dataset).toMatchObject({ total: "125", complete: "true" });
     fireEvent.click(screen.getAllByRole("button", { name: "Next 50" })[0]!);
     await waitFor(() => expect(screen.getAllByTestId("ledger-activity")).toHaveLength(25), slow);

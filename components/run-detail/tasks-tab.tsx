@@ -1,141 +1,144 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo } from "react";
 import { useTranslations } from "next-intl";
-import { useQuery } from "@tanstack/react-query";
 import type { HistoryExport } from "@/lib/dw/schemas-export";
-import type { RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
-import { runViewExtrasQuery } from "@/lib/queries/run-view";
-import type { DerivedWait } from "@/lib/views/run-derivation";
-import type { RunViewExtras } from "@/lib/views/run-view-wire";
-import { Button } from "@/components/ui/button";
-import { ExportExtras } from "@/components/run-detail/export-extras";
-import {
-  CommandsPanel,
-  RelationshipsPanel,
-  TasksPanel,
-  WaitsPanel,
-  pendingAsTasks,
-} from "@/components/run-detail/panels";
+import type { WorkflowDebug } from "@/lib/dw/schemas-workflows";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Muted } from "@/components/ui/section";
+import { StatusBadge } from "@/components/ui/status-badge";
+import { ExportExtras, Heading, NOWRAP, cellText, exportTasks } from "@/components/run-detail/export-extras";
+import type { RunTabData, RunTabProps } from "@/components/run-detail/run-tab-registry";
 
-interface TabTarget {
-  namespace: string;
-  workflowId: string;
-  runId: string;
-  open: boolean;
-  pending: WorkflowDebug["pending_workflow_tasks"];
-}
+type Task = NonNullable<HistoryExport["tasks"]>[number];
+const taskCol = dataColumns<Task>();
 
-// The extras are export rows relayed as read (lib/views/run-view-wire.ts): the export's own shapes.
-type Tasks = NonNullable<HistoryExport["tasks"]>;
-type Commands = NonNullable<HistoryExport["commands"]>;
-type Waits = NonNullable<HistoryExport["waits"]>;
-const tasksOf = (extras: RunViewExtras) => extras.tasks as unknown as Tasks;
-const commandsOf = (extras: RunViewExtras) => extras.commands as unknown as Commands;
-const waitsOf = (extras: RunViewExtras) => extras.waits as unknown as Waits;
-const linksOf = (extras: RunViewExtras) => (extras.links ?? undefined) as HistoryExport["links"] | undefined;
-
-function Heading({ children }: { children: string }) {
-  return <h3 className="mb-1 text-xs font-semibold text-fg-muted uppercase">{children}</h3>;
-}
-
-/** Waits derived from history at once; the server's projection (export) on request. */
-function WaitsTab({ target, waits }: { target: TabTarget; waits: readonly DerivedWait[] | null }) {
-  const t = useTranslations("run.waits");
-  const tf = useTranslations("run.extrasFields");
-  const [projected, setProjected] = useState(false);
-  return (
-    <div className="space-y-4">
-      <div>
-        <p className="mb-2 text-xs text-fg-muted" data-testid="waits-derived">
-          {t("derived")}
-        </p>
-        {waits ? <WaitsPanel waits={waits} /> : <Muted>{t("none")}</Muted>}
-      </div>
-      {projected ? (
-        <div>
-          <Heading>{t("projected")}</Heading>
-          <ExportExtras {...target} fields={tf("waits")}>
-            {(extras) => <WaitsPanel waits={waitsOf(extras)} testId="projected-waits-table" />}
-          </ExportExtras>
-        </div>
-      ) : (
-        <Button size="xs" onClick={() => setProjected(true)} data-testid="show-projected-waits">
-          {t("showProjected")}
-        </Button>
-      )}
-    </div>
+function useTaskColumns(transport: ReadonlyMap<string, string | null>) {
+  const t = useTranslations("run.tasks");
+  const time = useTimeFormat();
+  return useMemo(
+    () =>
+      taskCol.columns([
+        taskCol.accessor("type", {
+          header: () => t("type"),
+          cell: ({ row }) => (
+            <>
+              {row.original.type}
+              <div className="font-mono text-[10px] text-fg-muted">{row.original.id}</div>
+            </>
+          ),
+        }),
+        taskCol.accessor("status", {
+          header: () => t("status"),
+          cell: (info) => <StatusBadge status={info.getValue()} />,
+        }),
+        taskCol.display({
+          id: "transport",
+          header: () => t("transport"),
+          cell: ({ row }) =>
+            (typeof row.original.transport_state === "string"
+              ? row.original.transport_state
+              : transport.get(row.original.id)) ?? "–",
+        }),
+        taskCol.display({ id: "queue", header: () => t("queue"), cell: ({ row }) => cellText(row.original.queue) }),
+        taskCol.display({
+          id: "attempts",
+          header: () => t("attempts"),
+          cell: ({ row }) =>
+            t("attemptCount", { attempts: row.original.attempt_count ?? 0, repairs: row.original.repair_count ?? 0 }),
+        }),
+        taskCol.accessor("available_at", {
+          header: () => t("available"),
+          cell: (info) => time.dateTime(info.getValue()),
+          meta: NOWRAP,
+        }),
+        taskCol.display({
+          id: "lease",
+          header: () => t("lease"),
+          cell: ({ row }) => (
+            <>
+              {row.original.lease_owner ? <span className="font-mono">{row.original.lease_owner}</span> : "–"}
+              {row.original.lease_expires_at ? (
+                <div className="text-fg-muted">{time.dateTime(row.original.lease_expires_at)}</div>
+              ) : null}
+            </>
+          ),
+          meta: { className: "text-xs" },
+        }),
+        taskCol.display({
+          id: "error",
+          header: () => t("error"),
+          cell: ({ row }) => cellText(row.original.last_dispatch_error ?? row.original.last_claim_error),
+          meta: { className: "max-w-xs text-xs break-words" },
+        }),
+      ]),
+    [t, time, transport],
   );
 }
 
+/** Tasks with their transport state: the export row's, else the debug view of the same open task. */
+export function TasksTable({
+  tasks,
+  pending,
+  testId = "tasks-table",
+}: {
+  tasks: readonly Task[];
+  pending: WorkflowDebug["pending_workflow_tasks"];
+  testId?: string;
+}) {
+  const t = useTranslations("run.tasks");
+  const transport = useMemo(
+    () => new Map((pending ?? []).map((task) => [task.task_id, task.transport_state ?? null] as const)),
+    [pending],
+  );
+  const columns = useTaskColumns(transport);
+  return (
+    <DataTable
+      columns={columns}
+      data={tasks}
+      getRowId={(task) => task.id}
+      testId={testId}
+      empty={<Muted>{t("none")}</Muted>}
+    />
+  );
+}
+
+type PendingTask = NonNullable<WorkflowDebug["pending_workflow_tasks"]>[number];
+
+/** Debug's open workflow tasks (at most 25) in the export's task shape, shown before any export read. */
+export function pendingAsTasks(pending: readonly PendingTask[] | undefined): Task[] {
+  return (pending ?? []).map((task) => ({
+    id: task.task_id,
+    type: task.task_type ?? "workflow",
+    status: task.status ?? "pending",
+    transport_state: task.transport_state ?? null,
+    queue: task.queue ?? null,
+    attempt_count: task.attempt_count ?? 0,
+    repair_count: task.repair_count ?? 0,
+    available_at: task.available_at ?? null,
+    lease_owner: task.lease_owner ?? null,
+    lease_expires_at: task.lease_expires_at ?? null,
+    last_dispatch_error: task.last_error ?? null,
+  })) as unknown as Task[];
+}
+
 /** Debug's open tasks at once; every task of the run from the export. */
-function TasksTab({ target }: { target: TabTarget }) {
+export function TasksTab({ pending, ...run }: RunTabProps & Pick<RunTabData, "pending">) {
   const t = useTranslations("run.tasks");
   const tf = useTranslations("run.extrasFields");
   return (
     <div className="space-y-4">
       <div>
         <Heading>{t("pendingTitle")}</Heading>
-        <TasksPanel tasks={pendingAsTasks(target.pending)} pending={target.pending} testId="pending-tasks-table" />
+        <TasksTable tasks={pendingAsTasks(pending)} pending={pending} testId="pending-tasks-table" />
       </div>
       <div>
         <Heading>{t("allTitle")}</Heading>
-        <ExportExtras {...target} fields={tf("tasks")}>
-          {(extras) => <TasksPanel tasks={tasksOf(extras)} pending={target.pending} />}
+        <ExportExtras {...run} fields={tf("tasks")}>
+          {(extras) => <TasksTable tasks={exportTasks(extras)} pending={pending} />}
         </ExportExtras>
       </div>
     </div>
   );
-}
-
-/** The continue-as-new chain at once (runs list); parent and child links from the export. */
-function RelationshipsTab({ target, runs }: { target: TabTarget; runs: readonly RunListItem[] }) {
-  const tf = useTranslations("run.extrasFields");
-  const extras = useQuery(runViewExtrasQuery(target.namespace, target.workflowId, target.runId, target.open));
-  const links = extras.data ? linksOf(extras.data) : undefined;
-  return (
-    <RelationshipsPanel
-      namespace={target.namespace}
-      workflowId={target.workflowId}
-      runId={target.runId}
-      runs={runs}
-      links={links}
-      linksPending={
-        extras.data ? undefined : (
-          <ExportExtras {...target} fields={tf("links")}>
-            {() => null}
-          </ExportExtras>
-        )
-      }
-    />
-  );
-}
-
-/** The Waits, Tasks, Commands and Runs-and-links tabs: what debug and the derived views have, then the export's part. */
-export function RunTabExtras({
-  view,
-  waits = null,
-  runs = [],
-  ...target
-}: TabTarget & {
-  view: "waits" | "tasks" | "commands" | "relationships";
-  waits?: readonly DerivedWait[] | null;
-  runs?: readonly RunListItem[];
-}) {
-  const tf = useTranslations("run.extrasFields");
-  switch (view) {
-    case "waits":
-      return <WaitsTab target={target} waits={waits} />;
-    case "tasks":
-      return <TasksTab target={target} />;
-    case "commands":
-      return (
-        <ExportExtras {...target} fields={tf("commands")}>
-          {(extras) => <CommandsPanel commands={commandsOf(extras)} />}
-        </ExportExtras>
-      );
-    case "relationships":
-      return <RelationshipsTab target={target} runs={runs} />;
-  }
 }

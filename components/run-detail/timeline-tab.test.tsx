@@ -6,7 +6,7 @@ import en from "@/messages/en.json";
 import type { TimelineChart } from "@/lib/views/timeline";
 import { timelineRows } from "@/lib/views/timeline";
 import activityTimeout from "@/lib/views/fixtures/activity-timeout.json";
-import { TimelineView } from "@/components/run-detail/timeline-view";
+import { TimelineView } from "@/components/run-detail/timeline-tab";
 
 afterEach(cleanup);
 

@@ -9,8 +9,8 @@ import { SegmentedControl } from "@/components/ui/segmented-control";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Muted } from "@/components/ui/section";
 import { VirtualRows } from "@/components/run-detail/virtual-rows";
-import type { RunViewData } from "@/lib/queries/run-view";
-import { assembledChart } from "@/lib/queries/run-view";
+import { assembledChart } from "@/lib/run-view/stream";
+import type { RunTabData, RunTabProps } from "@/components/run-detail/run-tab-registry";
 
 const BAR_COLORS: Readonly<Record<string, string>> = {
   completed: "bg-ok/70",
@@ -444,24 +444,21 @@ export function TimelineView({
  * a few dozen in the DOM); the time axis needs the run's bounds and open bars from the snapshot, so
  * it is drawn once the history is read (its bars are joined once per snapshot, not per chunk).
  */
-export function TimelinePanel({
+export function TimelineTab({
   data,
+  store,
   now,
-  mode,
-  onMode,
-  onWantList,
-}: {
-  data: RunViewData;
-  now: number;
-  mode: "chart" | "list";
-  onMode: (mode: "chart" | "list") => void;
-  /** The list mode is shown: the event list, kept unparsed until then, is wanted (RunViewStore.wantList). */
-  onWantList?: () => void;
-}) {
+  settings,
+  onSettings,
+}: RunTabProps & Pick<RunTabData, "data" | "store" | "now">) {
+  const mode = settings.timelineMode;
+  const onMode = (next: "chart" | "list") => onSettings({ timelineMode: next });
+  // The list mode is shown: the event list, kept unparsed until then, is wanted (RunViewStore.wantList).
+  const onWantList = store.wantList;
   const t = useTranslations("run.timeline");
   const { snapshot, bars, markers } = data;
   useEffect(() => {
-    if (mode === "list") onWantList?.();
+    if (mode === "list") onWantList();
   }, [mode, onWantList]);
   // Bars and markers only grow together with a new snapshot: the chart is joined once per snapshot.
   const chart = useMemo(() => assembledChart({ snapshot, bars, markers }), [snapshot, bars, markers]);

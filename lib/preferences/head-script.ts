@@ -1,5 +1,5 @@
 import { HEAD_SCRIPT_PARTS } from "@/lib/preferences/head-script.generated";
-import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
+import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/run-view/early";
 
 /**
  * Inline script that runs in <head> before the body paints:
@@ -17,7 +17,7 @@ import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
  *    when a discrete event (pointerdown, focus, click) reaches it mid-way, a long task on a big run;
  *  - when one of the page's scripts fails to load before the page is interactive, reloads once (below);
  *  - on a run page, starts the run view's first read once the HTML is parsed
- *    (lib/queries/run-view-early.ts), so it does not wait for hydration.
+ *    (lib/run-view/early.ts), so it does not wait for hydration.
  * Kept dependency-free and tiny; errors are swallowed (each part on its own) so a locked-down browser
  * still renders.
  */

@@ -11,8 +11,8 @@ import {
 } from "@/lib/queries/invalidate";
 import { clusterInfoQuery, operatorMetricsQuery } from "@/lib/queries/metrics";
 import { runDebugQuery, runDescribeQuery, runHistoryHeadQuery } from "@/lib/queries/run";
-import { runViewExtrasQuery } from "@/lib/queries/run-view";
-import { runViewQuery } from "@/lib/queries/run-view-store";
+import { runViewExtrasQuery } from "@/lib/run-view/stream";
+import { runViewQuery } from "@/lib/run-view/store";
 import { runsListQuery, runsListRequest } from "@/lib/queries/runs";
 import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import type { RunsListFilter } from "@/lib/queries/runs";

@@ -2,12 +2,12 @@ import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import exhausted from "@/lib/views/fixtures/exhausted-retries.json";
 import type { HistoryEventInput } from "@/lib/views/events";
-import type { RunViewLine } from "@/lib/views/run-view-wire";
-import { RUN_VIEW_ENCODING_HEADER } from "@/lib/views/run-view-wire";
+import type { RunViewLine } from "@/lib/run-view/wire";
+import { RUN_VIEW_ENCODING_HEADER } from "@/lib/run-view/wire";
 import { HEAD_SCRIPT } from "@/lib/preferences/head-script";
-import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/queries/run-view-early";
-import { fetchRunView, runViewUrl } from "@/lib/queries/run-view";
-import { ndjson, runViewLines } from "@/lib/queries/run-view-fake";
+import { EARLY_RUN_VIEW_SCRIPT } from "@/lib/run-view/early";
+import { fetchRunView, runViewUrl } from "@/lib/run-view/stream";
+import { ndjson, runViewLines } from "@/lib/run-view/fake";
 
 const lines = runViewLines((exhausted as { history_events: HistoryEventInput[] }).history_events);
 const zipped = () =>

@@ -31,7 +31,7 @@ declare global {
 }
 
 /**
- * ES5 for the head script. The URL is built as `runViewUrl` builds it (lib/queries/run-view.ts:
+ * ES5 for the head script. The URL is built as `runViewUrl` builds it (lib/run-view/stream.ts:
  * workflow_id, run_id, then gzip=1), which `takeEarlyRunView` checks; only browsers that can inflate
  * ask for gzip, and the others skip the early read.
  */

@@ -1,7 +1,7 @@
 import type { HistoryEventInput } from "@/lib/views/events";
 import type { FailureInput } from "@/lib/views/exceptions";
 import { RunDerivation } from "@/lib/views/run-derivation";
-import type { RunViewLine } from "@/lib/views/run-view-wire";
+import type { RunViewLine } from "@/lib/run-view/wire";
 
 /**
  * Test support (imported by tests only): the lines a console server would stream for a recorded

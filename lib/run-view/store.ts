@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { runKey } from "@/lib/queries/keys";
-import type { RunViewData, RunViewStatus } from "@/lib/queries/run-view";
+import type { RunViewData, RunViewStatus } from "@/lib/run-view/stream";
 import {
   PAGE_SLICER,
   RUN_VIEW_GC_MS,
@@ -8,9 +8,9 @@ import {
   RunViewError,
   fetchRunView,
   runViewErrorInfo,
-} from "@/lib/queries/run-view";
+} from "@/lib/run-view/stream";
 import type { ErrorInfo } from "@/lib/views/error-info";
-import type { RunViewLine } from "@/lib/views/run-view-wire";
+import type { RunViewLine } from "@/lib/run-view/wire";
 import type { TimelineListRow } from "@/lib/views/timeline";
 
 /** React re-renders at most this often while lines stream in (meta, snapshot, done and errors show at once). */

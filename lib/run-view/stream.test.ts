@@ -7,8 +7,8 @@ import exhausted from "@/lib/views/fixtures/exhausted-retries.json";
 import retryThenSuccess from "@/lib/views/fixtures/retry-then-success.json";
 import { assembleRunView } from "@/lib/views/run-derivation";
 import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
-import type { RunViewLine } from "@/lib/views/run-view-wire";
-import { RUN_VIEW_ENCODING_HEADER } from "@/lib/views/run-view-wire";
+import type { RunViewLine } from "@/lib/run-view/wire";
+import { RUN_VIEW_ENCODING_HEADER } from "@/lib/run-view/wire";
 import {
   RunViewAccumulator,
   RunViewError,
@@ -21,10 +21,10 @@ import {
   runViewUrl,
   splitChunks,
   yieldToMain,
-} from "@/lib/queries/run-view";
-import type { RunViewData } from "@/lib/queries/run-view";
-import { RunViewStore, runViewQuery } from "@/lib/queries/run-view-store";
-import { ndjson, runViewLines, streamedResponse } from "@/lib/queries/run-view-fake";
+} from "@/lib/run-view/stream";
+import type { RunViewData } from "@/lib/run-view/stream";
+import { RunViewStore, runViewQuery } from "@/lib/run-view/store";
+import { ndjson, runViewLines, streamedResponse } from "@/lib/run-view/fake";
 
 const eventsOf = (fixture: unknown) => (fixture as { history_events: HistoryEventInput[] }).history_events;
 const target = { namespace: "default", workflowId: "order-1001", runId: "run-1" };

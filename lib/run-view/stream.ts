@@ -7,12 +7,12 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
 import { assembleChart } from "@/lib/views/timeline-chart";
 import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from "@/lib/views/timeline";
-import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
-import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/views/run-view-wire";
-import { takeEarlyRunView } from "@/lib/queries/run-view-early";
+import type { RunViewExtras, RunViewLine } from "@/lib/run-view/wire";
+import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_EXTRAS_PATH, RUN_VIEW_PATH } from "@/lib/run-view/wire";
+import { takeEarlyRunView } from "@/lib/run-view/early";
 
 /**
- * The run page's views, read from the console's run-view stream (lib/views/run-view-wire.ts) instead
+ * The run page's views, read from the console's run-view stream (lib/run-view/wire.ts) instead
  * of the export bundle (issue 14). The lines are small slices the console server derived, so the
  * browser only parses and appends them; no worker is needed, but a read that delivers many lines is
  * handled in batches with a yield between them, so no main-thread task runs long.
@@ -20,7 +20,7 @@ import { takeEarlyRunView } from "@/lib/queries/run-view-early";
 
 export type RunViewStatus = "idle" | "reading" | "done" | "error";
 /**
- * The meta line, with the service's additive fields (lib/views/run-view-wire.ts on h-service):
+ * The meta line, with the service's additive fields (lib/run-view/wire.ts on h-service):
  * `from` (the sequence the chunks follow; 0 = a whole view, drop what is held) and `held` (false:
  * answered at once, so a tailing reader pauses before asking again).
  */
@@ -388,7 +388,7 @@ export function splitChunks(max: number): TransformStream<Uint8Array<ArrayBuffer
 export async function fetchRunView(request: RunViewRequest, onLine: (line: RunViewLine) => void): Promise<void> {
   const fetchImpl = request.fetchImpl ?? fetch;
   const url = runViewUrl(request.workflowId, request.runId, request.since, request.wait);
-  // The page's first read may already be on its way (started by the head script, lib/queries/run-view-early.ts).
+  // The page's first read may already be on its way (started by the head script, lib/run-view/early.ts).
   const early = request.since === undefined && !request.wait ? takeEarlyRunView(request.namespace, url) : null;
   let response: Response;
   try {

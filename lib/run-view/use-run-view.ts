@@ -2,9 +2,9 @@
 
 import { startTransition, useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import type { RunViewData } from "@/lib/queries/run-view";
-import type { RunViewStore, RunViewSummary } from "@/lib/queries/run-view-store";
-import { runViewQuery } from "@/lib/queries/run-view-store";
+import type { RunViewData } from "@/lib/run-view/stream";
+import type { RunViewStore, RunViewSummary } from "@/lib/run-view/store";
+import { runViewQuery } from "@/lib/run-view/store";
 
 /**
  * The run's views from the run-view stream while the page is mounted: reading starts on mount,

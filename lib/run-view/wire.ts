@@ -1,5 +1,5 @@
-import type { ErrorInfo } from "./error-info";
-import type { DerivedChunk, DerivedSnapshot } from "./run-derivation";
+import type { ErrorInfo } from "@/lib/views/error-info";
+import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
 
 /**
  * The console's run-view stream (issue 14): `GET /api/run-view?workflow_id=…&run_id=…[&since=N][&wait=1]`

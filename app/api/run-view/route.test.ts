@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
-import type { RunViewExtras, RunViewLine } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_HEADER } from "@/lib/run-view/wire";
+import type { RunViewExtras, RunViewLine } from "@/lib/run-view/wire";
 import { systemClock } from "@/server/clock";
 import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
 import type { EmbeddedServer } from "@/server/http/test-support";

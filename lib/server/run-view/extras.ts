@@ -2,7 +2,7 @@ import "server-only";
 import type { Logger } from "pino";
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER, pathSegment } from "@/lib/dw/transport";
 import { DwServerUnavailableError, errorFromResponse } from "@/lib/dw/errors";
-import type { RunViewExtras } from "@/lib/views/run-view-wire";
+import type { RunViewExtras } from "@/lib/run-view/wire";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { ConsoleConfig } from "@/lib/server/process/config";
 import { credentialedFetch } from "@/lib/server/proxy/dw-client";

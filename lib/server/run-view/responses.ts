@@ -2,7 +2,7 @@ import "server-only";
 import { createGzip } from "node:zlib";
 import { isDwError } from "@/lib/dw/errors";
 import { DwServerUnavailableError } from "@/lib/dw/errors";
-import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/views/run-view-wire";
+import { RUN_VIEW_ENCODING_HEADER, RUN_VIEW_HEADER } from "@/lib/run-view/wire";
 import type { ConsoleConfig } from "@/lib/server/process/config";
 import type { Subscriber } from "./run-state";
 
@@ -108,7 +108,7 @@ export function gzippedView(outcome: CacheOutcome, gzip: Buffer): Response {
  * through `Readable.toWeb`, whose adapter can enqueue after a cancel and throw. It takes the request,
  * not only its signal, and keeps it until the end: a Request's signal follows its init signal
  * through a weak reference, so a collected request would stop the abort from arriving (see
- * lib/server/kikwiflow-pulse.ts).
+ * lib/server/kikwiflow/pulse-relay.ts).
  */
 export function streamedView(
   outcome: CacheOutcome,

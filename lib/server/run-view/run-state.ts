@@ -1,5 +1,5 @@
 import "server-only";
-import type { RunViewLine } from "@/lib/views/run-view-wire";
+import type { RunViewLine } from "@/lib/run-view/wire";
 import type { RunDerivation } from "@/lib/views/run-derivation";
 import type { GzipAnswer } from "./answer-gzip";
 import type { CachedView } from "./cache";

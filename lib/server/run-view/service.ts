@@ -30,7 +30,7 @@ import type { PageRead, WalkTarget } from "./walker";
 
 /**
  * The console-side run view (issue 14, docs/decisions/0020): `GET /api/run-view` answers a run's
- * derived views as NDJSON (lib/views/run-view-wire.ts). Every request is authorised by describing
+ * derived views as NDJSON (lib/run-view/wire.ts). Every request is authorised by describing
  * the run with the person's credentials; then a closed run comes from the byte cache, or one walk
  * per run reads the history pages and feeds the derivation, shared by every viewer.
  */
