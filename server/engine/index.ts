@@ -15,6 +15,7 @@ import { GroupCommitter } from "./group-commit";
 import { attachHistoryCache, HistoryCache } from "./history-cache";
 import { SummaryCache } from "./summary-cache";
 import { EngineNotifier } from "./notifier";
+import { QueryTaskBroker } from "./query-tasks";
 import { withStatementCache } from "./statement-cache";
 import { refreshRunSummary } from "./summary";
 import { createDeadlineTasks, dueQueues, expireWorkflowLeases, fireTimers } from "./sweep";
@@ -60,6 +61,8 @@ export interface Engine {
   readonly db: Db;
   readonly clock: Clock;
   readonly notifier: EngineNotifier;
+  /** Worker-routed workflow queries: ephemeral, in memory, never history (query-tasks.ts). */
+  readonly queryTasks: QueryTaskBroker;
   /**
    * Runs `fn` as one state transition: one immediate SQLite transaction, summaries of every touched
    * run refreshed inside it, wake-ups (`task-ready`, `history`) emitted after commit.
@@ -228,11 +231,13 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
   const { transaction, group } = createTransitions(rawDb, db, clock, leaseConfig, notifier);
   const pollRequests = new PollRequests();
   const workerQueues = new WorkerQueues(db);
+  const queryTasks = new QueryTaskBroker(db, clock);
 
   return {
     db,
     clock,
     notifier,
+    queryTasks,
     transaction: (fn) => transaction(fn),
     startWorkflow: (input) => transaction((tx) => startWorkflow(tx, input)),
     signalWorkflow: (input) => transaction((tx) => signalWorkflow(tx, input)),
@@ -265,6 +270,10 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
       group.run((tx) => completeActivityTask(tx, taskId, attemptId, owner, result), true),
     failActivityTask: (taskId, attemptId, owner, failure) =>
       group.run((tx) => failActivityTask(tx, taskId, attemptId, owner, failure), true),
-    sweep: (now = clock.now()) => sweepAll(transaction, now),
+    sweep(now = clock.now()) {
+      // Queries past their deadline answer query_worker_timeout; they write nothing, so no report field.
+      queryTasks.expireDue(now);
+      return sweepAll(transaction, now);
+    },
   };
 }

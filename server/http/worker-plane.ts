@@ -12,6 +12,7 @@ import {
 } from "../engine/workflow-tasks";
 import type { AuthConfig } from "./auth";
 import { requireRoles } from "./auth";
+import { registerQueryTaskRoutes } from "./worker-query-tasks";
 import {
   LONG_POLL_TIMEOUT_SECONDS,
   sendWorker,
@@ -329,6 +330,14 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
           200,
           await engine.failActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, failure),
         );
+      });
+
+      registerQueryTaskRoutes(scope, {
+        engine,
+        pollTimeoutMs,
+        maxPollSeconds: MAX_LONG_POLL_TIMEOUT_SECONDS,
+        shutdown: opts.shutdown,
+        namespaceOf,
       });
     },
     { prefix: "/api/worker" },

@@ -108,7 +108,7 @@ export const SERVER_CAPABILITIES = {
   workflow_task_poll_request_idempotency: true,
   history_page_size_default: HISTORY_PAGE_SIZE_DEFAULT,
   history_page_size_max: HISTORY_PAGE_SIZE_MAX,
-  query_tasks: false,
+  query_tasks: true,
   activity_retry_policy: true,
   activity_timeouts: true,
   child_workflow_retry_policy: false,
@@ -117,13 +117,14 @@ export const SERVER_CAPABILITIES = {
   non_retryable_failures: true,
   // What protocol 1.20 adds, each said false (not left out) so the SDKs refuse the feature up front
   // ("does not support cooperative cancellation") instead of failing discovery (sdk-python 2.12.0
-  // worker.py `_register`, client.py `_require_cooperative_cancellation`).
+  // worker.py `_register`, client.py `_require_cooperative_cancellation`). Except the query-claim
+  // observation, `GET /worker/query-tasks/{id}/status`, which is implemented (worker-query-tasks.ts).
   cooperative_cancellation: false,
   nexus_cooperative_cancellation: false,
   prepared_local_activities: false,
   prepared_local_activity_groups: false,
   prepared_local_activity_cancellation_policies: [] as string[],
-  query_task_authority: false,
+  query_task_authority: true,
   response_compression: [] as string[],
   history_compression: { supported_encodings: [] as string[], compression_threshold: 50 },
 } as const;

@@ -129,13 +129,16 @@ interface QueueTaskRow extends TaskRow {
   workflow_instance_id: string;
 }
 
+/** The query-task broker's `queueAdmission` (server/engine/query-tasks.ts): its pending count lives in memory. */
+export type QueryAdmission = (namespace: string, queue: string) => Json;
+
 /** Counts, leases and repair state of one queue from its open tasks (index `workflow_tasks_poll`). */
 export function queueDetail(
   db: Db,
   namespace: string,
   name: string,
   now: number,
-  opts: { withAdmission: boolean },
+  opts: { withAdmission: boolean; queryAdmission?: QueryAdmission },
 ): Json {
   const open = db
     .prepare(
@@ -266,14 +269,14 @@ export function queueDetail(
     result.admission = {
       workflow_tasks: admission("workflow"),
       activity_tasks: admission("activity"),
-      query_tasks: {
+      query_tasks: opts.queryAdmission?.(namespace, name) ?? {
         budget_source: "server.query_tasks.max_pending_per_queue",
         max_pending_per_queue: 0,
         approximate_pending_count: 0,
         remaining_pending_capacity: 0,
         lock_required: true,
         lock_supported: false,
-        // Worker-routed queries are not served by the embedded server.
+        // Only when no query broker is passed (reads outside the running server).
         status: "unavailable",
       },
     };
@@ -282,7 +285,7 @@ export function queueDetail(
 }
 
 /** Queue names: union of queues with tasks in the namespace and queues named by worker registrations. */
-export function listTaskQueues(db: Db, namespace: string, now: number): Json {
+export function listTaskQueues(db: Db, namespace: string, now: number, queryAdmission?: QueryAdmission): Json {
   const names = new Set<string>();
   for (const r of db
     .prepare(
@@ -297,7 +300,7 @@ export function listTaskQueues(db: Db, namespace: string, now: number): Json {
   return {
     namespace,
     task_queues: [...names].sort().map((n) => {
-      const d = queueDetail(db, namespace, n, now, { withAdmission: true });
+      const d = queueDetail(db, namespace, n, now, { withAdmission: true, queryAdmission });
       return { name: n, stats: d.stats, repair: d.repair, admission: d.admission };
     }),
   };

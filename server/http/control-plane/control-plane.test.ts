@@ -80,14 +80,15 @@ describe("control plane without auth", () => {
     ]);
     expect(info.body.control_plane?.response_contract?.operations?.repair?.success_fields).toEqual(["outcome"]);
     expect(info.body.worker_protocol?.version).toBe("1.20");
-    // Every capability protocol 1.20 adds, said false rather than left out.
+    // Every capability protocol 1.20 adds, said false rather than left out, except the query-claim
+    // observation, which is implemented (queries.test.ts).
     expect(info.body.worker_protocol?.server_capabilities).toMatchObject({
       cooperative_cancellation: false,
       nexus_cooperative_cancellation: false,
       prepared_local_activities: false,
       prepared_local_activity_groups: false,
       prepared_local_activity_cancellation_policies: [],
-      query_task_authority: false,
+      query_task_authority: true,
     });
     // The real server's negotiation advertisement (app/Support/WorkerProtocol.php@051508c `negotiation`).
     const stability = (

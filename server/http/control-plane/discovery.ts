@@ -182,7 +182,7 @@ export function registerDiscoveryRoutes(scope: FastifyInstance, deps: ControlPla
           workflow_tasks: true,
           activity_tasks: true,
           signals: true,
-          queries: false,
+          queries: SERVER_CAPABILITIES.query_tasks,
           updates: false,
           schedules: false,
           schedule_jitter: false,

@@ -12,6 +12,7 @@ export type Operation =
   | "debug_workflow"
   | "history"
   | "signal"
+  | "query"
   | "cancel"
   | "terminate"
   | "repair"
@@ -40,6 +41,11 @@ export const OPERATIONS: Record<
     required_fields: ["workflow_id", "operation_name", "operation_name_field"],
     success_fields: ["outcome"],
     name_field: "signal_name",
+  },
+  query: {
+    required_fields: ["workflow_id", "operation_name", "operation_name_field"],
+    success_fields: ["result"],
+    name_field: "query_name",
   },
   cancel: { required_fields: ["workflow_id"], success_fields: ["outcome"] },
   terminate: { required_fields: ["workflow_id"], success_fields: ["outcome"] },

@@ -49,15 +49,24 @@ export function registerFleetRoutes(scope: FastifyInstance, deps: ControlPlaneDe
     return sendControlPlane(reply, 200, w, null);
   });
 
+  const queryAdmission = (namespace: string, queue: string) => engine.queryTasks.queueAdmission(namespace, queue);
   scope.get("/task-queues", operator, async (request, reply) =>
-    sendControlPlane(reply, 200, listTaskQueues(engine.db, namespaceOf(request), engine.clock.now()), null),
+    sendControlPlane(
+      reply,
+      200,
+      listTaskQueues(engine.db, namespaceOf(request), engine.clock.now(), queryAdmission),
+      null,
+    ),
   );
 
   scope.get<{ Params: { name: string } }>("/task-queues/:name", operator, async (request, reply) =>
     sendControlPlane(
       reply,
       200,
-      queueDetail(engine.db, namespaceOf(request), request.params.name, engine.clock.now(), { withAdmission: true }),
+      queueDetail(engine.db, namespaceOf(request), request.params.name, engine.clock.now(), {
+        withAdmission: true,
+        queryAdmission,
+      }),
       null,
     ),
   );

@@ -11,6 +11,7 @@ import { cpConfig, namespaceOf, operationOf } from "./context";
 import { registerDiscoveryRoutes } from "./discovery";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
 import { registerFleetRoutes } from "./fleet-routes";
+import { registerQueryRoutes } from "./queries";
 import { registerSystemRoutes } from "./system-routes";
 import { registerWorkflowRoutes } from "./workflow-routes";
 
@@ -128,6 +129,7 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
 
       registerDiscoveryRoutes(scope, deps);
       registerWorkflowRoutes(scope, deps);
+      registerQueryRoutes(scope, deps);
       registerSystemRoutes(scope, deps);
       registerFleetRoutes(scope, deps);
     },

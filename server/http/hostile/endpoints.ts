@@ -60,6 +60,8 @@ export const CONTROL_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: "/api/workflows/:id/runs/:runId/terminate", plane: "control", operation: "terminate" },
   { method: "POST", path: "/api/workflows/:id/signal/:name", plane: "control", operation: "signal" },
   { method: "POST", path: "/api/workflows/:id/runs/:runId/signal/:name", plane: "control", operation: "signal" },
+  { method: "POST", path: "/api/workflows/:id/query/:name", plane: "control", operation: "query" },
+  { method: "POST", path: "/api/workflows/:id/runs/:runId/query/:name", plane: "control", operation: "query" },
   { method: "POST", path: "/api/workflows/:id/repair", plane: "control", operation: "repair" },
   { method: "POST", path: "/api/workflows/:id/archive", plane: "control", operation: "archive" },
   { method: "GET", path: "/api/system/operator-metrics", plane: "control", operation: null },
@@ -88,6 +90,9 @@ export const WORKER_ENDPOINTS: readonly Endpoint[] = [
   "/activity-tasks/:id/heartbeat",
   "/activity-tasks/:id/complete",
   "/activity-tasks/:id/fail",
+  "/query-tasks/poll",
+  "/query-tasks/:id/complete",
+  "/query-tasks/:id/fail",
 ].map((p) => ({ method: "POST" as const, path: `/api/worker${p}`, plane: "worker" as const, operation: null }));
 
 export const ALL_ENDPOINTS: readonly Endpoint[] = [...CONTROL_ENDPOINTS, ...WORKER_ENDPOINTS];

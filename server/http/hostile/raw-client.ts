@@ -97,6 +97,10 @@ export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
     "task_not_found",
     "attempt_not_found",
     "activity_execution_missing",
+    // Queries (WorkflowQueryTaskBroker.php@11d35b7, DefaultWorkflowControlPlane::query@8dc90d64).
+    "query_not_found",
+    "rejected_unknown_query",
+    "query_task_not_found",
   ],
   405: ["method_not_allowed"],
   409: [
@@ -117,6 +121,11 @@ export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
     "task_not_leased",
     "lease_expired",
     "stale_attempt",
+    "query_rejected",
+    "query_worker_unavailable",
+    "workflow_definition_unavailable",
+    "query_task_not_leased",
+    "query_task_attempt_mismatch",
   ],
   412: ["worker_not_registered"],
   413: ["payload_too_large"],
