@@ -67,7 +67,7 @@ export function usePulse(definitionId: string): { state: PulseState; snapshot: P
           setSnapshot(JSON.parse(data) as PulseSnapshot);
           apply({ type: "frame", at: Date.now() });
         }
-        // A clean end is the relay's lifetime running out (lib/server/kikwiflow-pulse.ts): open the
+        // A clean end is the relay's lifetime running out (lib/server/kikwiflow/pulse-relay.ts): open the
         // next one now, still live. Every failure errors the stream instead and lands in the catch.
         if (!stopped) void connect();
       } catch {

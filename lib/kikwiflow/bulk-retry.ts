@@ -7,7 +7,7 @@ import type { ExecutableTask, Incident } from "./schemas";
  * Bulk retry of an attention group, planned and tallied for the console's one bulk runner
  * (lib/confirm/bulk-runner.ts): a dry run that re-reads each instance's incidents (only a still-OPEN
  * incident is retried), the sends through the single retry's route (each answered only once the
- * engine shows the incident RESOLVED and its task PENDING, lib/server/kikwiflow-retry.ts), then each
+ * engine shows the incident RESOLVED and its task PENDING, lib/server/kikwiflow/retry.ts), then each
  * instance followed by the single retry's rule (lib/kikwiflow/retry-follow.ts): a newer incident on
  * the same task is the task failing again. Pure and browser-safe.
  */

@@ -13,7 +13,7 @@ import type { AttentionScan } from "@/lib/kikwiflow/attention";
 import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
 import type { DefinitionSummary } from "@/lib/kikwiflow/definition-view";
 import { serverKey } from "@/lib/queries/keys";
-import type { DefinitionLabel } from "@/lib/server/kikwiflow";
+import type { DefinitionLabel } from "@/lib/server/kikwiflow/engine";
 
 export type { DefinitionLabel };
 /** The search page with the key, name and version of each definition id on it. */

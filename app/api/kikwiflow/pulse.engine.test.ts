@@ -6,7 +6,7 @@ import { withKikwiflowHost } from "@/lib/kikwiflow/engine-host-suite";
 import type { KikwiflowClient } from "@/lib/kikwiflow";
 import { sseData } from "@/lib/kikwiflow/sse";
 import { FORWARDED_ROLE, FORWARDED_USER } from "@/lib/server/auth/principal";
-import type { RelayLifetime, relayPulse } from "@/lib/server/kikwiflow-pulse";
+import type { RelayLifetime, relayPulse } from "@/lib/server/kikwiflow/pulse-relay";
 
 /**
  * The pulse relay (GET /api/kikwiflow/definitions/{id}/pulse) against the REAL engine
@@ -28,9 +28,9 @@ withKikwiflowHost(async ({ host, kiki }) => {
   process.env.KIKWIFLOW_URL = host.baseUrl;
   process.env.DW_TOKEN = "adm-token";
   ({ GET: pulse } = await import("@/app/api/kikwiflow/definitions/[id]/pulse/route"));
-  const relayModule = await import("@/lib/server/kikwiflow-pulse");
+  const relayModule = await import("@/lib/server/kikwiflow/pulse-relay");
   relay = relayModule;
-  client = (await import("@/lib/server/kikwiflow")).getKikwiflowClient()!;
+  client = (await import("@/lib/server/kikwiflow/engine")).getKikwiflowClient()!;
   active = relayModule.activePulseRelays;
   limit = relayModule.PULSE_RELAY_LIMIT;
   fatalId = (await kiki.getProcessDefinitionByKey("kiki-fatal")).id;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 /**
  * The Kikwiflow routes' own answers, with KIKWIFLOW_URL on a closed port (no engine): the retry
  * passes the action guard first, and an engine that cannot be reached is a 502 naming its host.
- * The answers from a live engine are checked in lib/server/kikwiflow-retry.engine.test.ts and e2e.
+ * The answers from a live engine are checked in lib/server/kikwiflow/retry.engine.test.ts and e2e.
  */
 
 const CONSOLE = "http://console.test:3000";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createKikwiflowClient, KikwiflowNotFoundError } from "@/lib/kikwiflow";
 import type { Incident, KikwiflowClient } from "@/lib/kikwiflow";
 import { withKikwiflowHost } from "@/lib/kikwiflow/engine-host-suite";
-import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
+import { retryIncidentConfirmed } from "@/lib/server/kikwiflow/retry";
 import { setVariableConfirmed } from "@/lib/server/kikwiflow/variables";
 
 /**

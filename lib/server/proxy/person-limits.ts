@@ -105,7 +105,7 @@ export function tooManyInFlight(pool: LimitPool, limit: number): Response {
  * The response with its body passed through, releasing the lease once the body ends, fails or is
  * cancelled, or the request is aborted — whichever comes first. It takes the request, not only its
  * signal, and keeps it until then: a Request's signal follows its init signal through a weak
- * reference, so a collected request would stop the abort from arriving (lib/server/kikwiflow-pulse.ts).
+ * reference, so a collected request would stop the abort from arriving (lib/server/kikwiflow/pulse-relay.ts).
  */
 export function releasedAtEnd(response: Response, request: Request, lease: Lease): Response {
   const source = response.body;

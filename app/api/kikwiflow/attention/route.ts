@@ -8,7 +8,7 @@ import {
   kikwiflowFailure,
   kikwiflowJson,
   kikwiflowNotConfigured,
-} from "@/lib/server/kikwiflow";
+} from "@/lib/server/kikwiflow/engine";
 
 /**
  * `GET /api/kikwiflow/attention`: OPEN incidents grouped by definition × type × task × root cause, with

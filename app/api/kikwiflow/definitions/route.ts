@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import { definitionSummaries } from "@/lib/kikwiflow/definition-view";
-import { kikwiflowRead } from "@/lib/server/kikwiflow";
+import { kikwiflowRead } from "@/lib/server/kikwiflow/engine";
 
 /**
  * `GET /api/kikwiflow/definitions`: every deployed version as a summary row (key, version, id, name,

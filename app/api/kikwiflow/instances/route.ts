@@ -14,8 +14,8 @@ import {
   kikwiflowJson,
   kikwiflowNotConfigured,
   parseInstanceSearch,
-} from "@/lib/server/kikwiflow";
-import type { InstanceSearchParams } from "@/lib/server/kikwiflow";
+} from "@/lib/server/kikwiflow/engine";
+import type { InstanceSearchParams } from "@/lib/server/kikwiflow/engine";
 
 /**
  * `GET /api/kikwiflow/instances?page=0&size=20&status=ACTIVE&q=…&incidents=open`: the engine's

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { definitionLabelsOf, kikwiflowRead } from "@/lib/server/kikwiflow";
+import { definitionLabelsOf, kikwiflowRead } from "@/lib/server/kikwiflow/engine";
 
 /**
  * `GET /api/kikwiflow/instances/{id}`: the engine's snapshot (instance, executable tasks, incidents)

@@ -1,12 +1,12 @@
 import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/process/config";
-import { getKikwiflowClient, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
-import { lifetimeOf, relayPulse } from "@/lib/server/kikwiflow-pulse";
+import { getKikwiflowClient, kikwiflowNotConfigured } from "@/lib/server/kikwiflow/engine";
+import { lifetimeOf, relayPulse } from "@/lib/server/kikwiflow/pulse-relay";
 import { personKey } from "@/lib/server/proxy/person-limits";
 
 /**
  * `GET /api/kikwiflow/definitions/{id}/pulse`: the engine's pulse for one definition as
- * text/event-stream, one validated KKFProcessStats per `data:` frame (lib/server/kikwiflow-pulse.ts),
+ * text/event-stream, one validated KKFProcessStats per `data:` frame (lib/server/kikwiflow/pulse-relay.ts),
  * at most BREAKWATER_PULSE_RELAYS_PER_PERSON per person, each for BREAKWATER_PULSE_MAX_MINUTES.
  */
 export const dynamic = "force-dynamic";

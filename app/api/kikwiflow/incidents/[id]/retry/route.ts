@@ -2,13 +2,13 @@ import type { NextRequest } from "next/server";
 import { refusal } from "@/app/api/actions/_shared/respond";
 import { guardAction } from "@/lib/server/proxy/action-guard";
 import { getConfig } from "@/lib/server/process/config";
-import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
-import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
+import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow/engine";
+import { retryIncidentConfirmed } from "@/lib/server/kikwiflow/retry";
 
 /**
  * `POST /api/kikwiflow/incidents/{id}/retry`: the engine's retry-incident behind the guard every
  * action passes (same origin, read-only mode, role ≥ operator), answered only once a re-read shows
- * the effect (lib/server/kikwiflow-retry.ts). 409: the incident was not OPEN any more.
+ * the effect (lib/server/kikwiflow/retry.ts). 409: the incident was not OPEN any more.
  */
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const config = getConfig();

@@ -3,14 +3,14 @@ import { refusal } from "@/app/api/actions/_shared/respond";
 import { cancelReasonProblem } from "@/lib/kikwiflow/cancel-confirm";
 import { guardAction } from "@/lib/server/proxy/action-guard";
 import { getConfig } from "@/lib/server/process/config";
-import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow";
-import { cancelInstanceConfirmed } from "@/lib/server/kikwiflow-cancel";
+import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow/engine";
+import { cancelInstanceConfirmed } from "@/lib/server/kikwiflow/cancel";
 import { getLogger } from "@/lib/server/process/log";
 
 /**
  * `POST /api/kikwiflow/instances/{id}/cancel` `{reason}`: the engine's delete-instance behind the
  * guard every action passes (same origin, read-only mode, role ≥ operator), with a reason as
- * Terminate requires; answered once a re-read shows the instance gone (lib/server/kikwiflow-cancel.ts).
+ * Terminate requires; answered once a re-read shows the instance gone (lib/server/kikwiflow/cancel.ts).
  * The engine takes no reason, so the console's log keeps it. 409: the instance was not ACTIVE.
  */
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }): Promise<Response> {

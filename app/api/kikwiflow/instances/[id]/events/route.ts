@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { failedExecutionEvents, incidentLineages, retryScheduledEvents } from "@/lib/kikwiflow/events";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
-import { kikwiflowRead } from "@/lib/server/kikwiflow";
+import { kikwiflowRead } from "@/lib/server/kikwiflow/engine";
 
 /**
  * `GET /api/kikwiflow/instances/{id}/events`: the instance's outbox events, oldest first; an empty

@@ -5,8 +5,8 @@ import type { Incident, KikwiflowClient } from "@/lib/kikwiflow";
 import { withKikwiflowHost } from "@/lib/kikwiflow/engine-host-suite";
 import { failedJobWasFatal } from "@/lib/kikwiflow/incident-lineage";
 import { followRetry } from "@/lib/kikwiflow/retry-follow";
-import { definitionLabelsOf } from "@/lib/server/kikwiflow";
-import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
+import { definitionLabelsOf } from "@/lib/server/kikwiflow/engine";
+import { retryIncidentConfirmed } from "@/lib/server/kikwiflow/retry";
 
 /**
  * The console's retry confirmation against the REAL engine (KIKWIFLOW_HOST_JAR, built by

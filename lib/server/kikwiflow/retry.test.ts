@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { KikwiflowNotFoundError, KikwiflowServerError, KikwiflowUnavailableError } from "@/lib/kikwiflow";
 import type { ExecutableTask, Incident, KikwiflowClient, ProcessInstanceSnapshot, RetryPolicy } from "@/lib/kikwiflow";
-import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
-import { kikwiflowFailure, parseInstanceSearch } from "@/lib/server/kikwiflow";
+import { retryIncidentConfirmed } from "@/lib/server/kikwiflow/retry";
+import { kikwiflowFailure, parseInstanceSearch } from "@/lib/server/kikwiflow/engine";
 
 const policy: RetryPolicy = { strategy: "LINEAR", maxRetries: 5, intervals: ["PT0.3S"] };
 const failedTask: ExecutableTask = { id: "t1", status: "ERROR", executions: 1, retries: 0, retryPolicy: policy };

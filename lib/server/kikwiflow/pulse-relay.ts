@@ -1,7 +1,7 @@
 import "server-only";
 import type { KikwiflowClient, PulseSnapshot } from "@/lib/kikwiflow";
 import { sseFrame } from "@/lib/kikwiflow/sse";
-import { kikwiflowFailure, kikwiflowJson } from "@/lib/server/kikwiflow";
+import { kikwiflowFailure, kikwiflowJson } from "@/lib/server/kikwiflow/engine";
 import type { InFlightLimiter } from "@/lib/server/proxy/person-limits";
 import { personLimiter, tooManyInFlight } from "@/lib/server/proxy/person-limits";
 

@@ -5,8 +5,8 @@ import type { Incident, KikwiflowClient } from "@/lib/kikwiflow";
 import { bulkFollow, bulkRetryOutcome, bulkRetryPlan, retryItems, retrySendResult } from "@/lib/kikwiflow/bulk-retry";
 import type { AcceptedRetry, RetryFollow } from "@/lib/kikwiflow/bulk-retry";
 import { withKikwiflowHost } from "@/lib/kikwiflow/engine-host-suite";
-import { cancelInstanceConfirmed } from "@/lib/server/kikwiflow-cancel";
-import { retryIncidentConfirmed } from "@/lib/server/kikwiflow-retry";
+import { cancelInstanceConfirmed } from "@/lib/server/kikwiflow/cancel";
+import { retryIncidentConfirmed } from "@/lib/server/kikwiflow/retry";
 
 /**
  * Bulk retry of an attention group and Cancel instance against the REAL engine (KIKWIFLOW_HOST_JAR;
