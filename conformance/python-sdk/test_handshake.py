@@ -34,12 +34,14 @@ def test_cluster_info_passes_the_sdk_compatibility_check(server: EmbeddedServer)
         _validate_server_compatibility(info)
         assert info["worker_protocol"]["version"] == "1.20"
         caps = info["worker_protocol"]["server_capabilities"]
-        # Advertised only as implemented: no query tasks, none of what 1.20 adds (said false, so the
-        # SDK refuses those features up front), no fenced deregistration, no sticky execution.
-        assert caps["query_tasks"] is False
+        # Advertised only as implemented: query tasks and their claim observation (test_queries.py),
+        # none of the rest of what 1.20 adds (said false, so the SDK refuses those features up front),
+        # no fenced deregistration, no sticky execution.
+        assert caps["query_tasks"] is True
+        assert caps["query_task_authority"] is True
         for added_by_1_20 in (
             "cooperative_cancellation", "nexus_cooperative_cancellation", "prepared_local_activities",
-            "prepared_local_activity_groups", "query_task_authority",
+            "prepared_local_activity_groups",
         ):
             assert caps[added_by_1_20] is False
         assert caps["prepared_local_activity_cancellation_policies"] == []

@@ -1,6 +1,6 @@
 """Workflow-level features through real SDK workers: timers, signals (condition waits), child
 workflows, continue-as-new, cancel and terminate from the SDK client, and the SDK refusing what the
-server does not advertise (queries, updates). Each asserts on the durable history read back."""
+server does not advertise (updates, cooperative cancellation). Each asserts on the durable history read back."""
 
 from __future__ import annotations
 
@@ -366,13 +366,11 @@ def test_cancel_and_terminate_from_the_sdk_client(server: EmbeddedServer, action
 
 
 def test_sdk_refuses_what_the_server_does_not_advertise(server: EmbeddedServer) -> None:
-    """Queries, updates and cooperative cancellation are not implemented, so not advertised: the SDK
-    refuses them before sending anything."""
+    """Updates and cooperative cancellation are not implemented, so not advertised: the SDK refuses
+    them before sending anything. (Queries are served: test_queries.py.)"""
 
     async def scenario() -> None:
         async with sdk_client(server) as client:
-            with pytest.raises(RuntimeCapabilityUnsupported, match="query_tasks is false"):
-                await client.query_workflow("any-workflow", "status")
             with pytest.raises(RuntimeCapabilityUnsupported, match="does not support cooperative cancellation"):
                 await client.request_workflow_cancellation("any-workflow")
             with pytest.raises(RuntimeDiscoveryUnavailable, match="update wait stages"):

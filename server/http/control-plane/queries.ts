@@ -74,7 +74,10 @@ async function answer(deps: ControlPlaneDeps, request: FastifyRequest, name: str
   const envelope = Array.isArray(b.input) && b.input.length === 0 ? null : toEnvelope(b.input);
   const broker = deps.engine.queryTasks;
   if (!broker.hasWorkerFor(namespace, run)) return withoutWorker(deps, instance, run, name);
-  return broker.query(namespace, run, name, envelope ?? { codec: null, blob: null }, deps.shutdown);
+  // No input: `queryTaskPayload`'s own fallback, the codec named and no blob. (`{codec: null}`, what
+  // PayloadEnvelopeResolver::resolve gives for no input, is refused by sdk-python 2.12.0's decoder.)
+  const args = envelope ?? { codec: run.payload_codec ?? "avro", blob: null };
+  return broker.query(namespace, run, name, args, deps.shutdown);
 }
 
 export function registerQueryRoutes(scope: FastifyInstance, deps: ControlPlaneDeps): void {
