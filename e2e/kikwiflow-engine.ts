@@ -17,11 +17,19 @@ export interface Incident {
   type: string;
 }
 
-export async function startInstance(processDefinitionKey: string, businessKey: string): Promise<Started> {
+/** As the engine's REST takes variables: name → {name, value}. */
+const asVariables = (values: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { name, value }]));
+
+export async function startInstance(
+  processDefinitionKey: string,
+  businessKey: string,
+  variables?: Record<string, unknown>,
+): Promise<Started> {
   const response = await fetch(`${engine()}/process-instances`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ processDefinitionKey, businessKey }),
+    body: JSON.stringify({ processDefinitionKey, businessKey, variables: variables && asVariables(variables) }),
   });
   expect(response.ok, `start ${processDefinitionKey}: HTTP ${response.status}`).toBe(true);
   return (await response.json()) as Started;
@@ -35,4 +43,24 @@ export async function openIncident(instanceId: string): Promise<Incident> {
     const incidents = (await response.json()) as Incident[];
     return incidents.find((incident) => incident.status === "OPEN");
   });
+}
+
+/** The instance's variables as the engine holds them (name → value), read from its own REST. */
+export async function engineVariables(instanceId: string): Promise<Record<string, unknown>> {
+  return waitFor("the engine's instance", async () => {
+    const response = await fetch(`${engine()}/process-instances/${instanceId}`);
+    if (!response.ok) return null;
+    const instance = (await response.json()) as { variables?: Record<string, { value: unknown }> | null };
+    return Object.fromEntries(Object.entries(instance.variables ?? {}).map(([name, v]) => [name, v.value]));
+  });
+}
+
+/** Another hand changing a variable behind the console's back, through the engine's own REST. */
+export async function setEngineVariable(instanceId: string, name: string, value: unknown): Promise<void> {
+  const response = await fetch(`${engine()}/process-instances/${instanceId}/variables`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ variables: asVariables({ [name]: value }) }),
+  });
+  expect(response.ok, `set ${name}: HTTP ${response.status}`).toBe(true);
 }

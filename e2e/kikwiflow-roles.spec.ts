@@ -5,11 +5,11 @@ import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { PASSWORDS, SESSION_SECRET, startConsole, writeUsersFile } from "./operator-fixtures";
 import type { ExtraConsole } from "./operator-fixtures";
-import { openIncident, startInstance } from "./kikwiflow-engine";
+import { engineVariables, openIncident, startInstance } from "./kikwiflow-engine";
 import type { Incident, Started } from "./kikwiflow-engine";
 
 /**
- * Kikwiflow's commands (bulk retry of an attention group, Cancel instance) refused, with the reason,
+ * Kikwiflow's commands (bulk retry of an attention group, Cancel instance, editing a variable) refused, with the reason,
  * in read-only mode and for a viewer: on screen before any click, and by the route when posted
  * directly. Each case runs its own console on the shared real engine.
  */
@@ -23,7 +23,7 @@ test.beforeAll(async () => {
   const stamp = Date.now();
   fatal = await startInstance("kiki-fatal", `e2e-roles-fatal-${stamp}`);
   incident = await openIncident(fatal.id);
-  waiting = await startInstance("kiki-await-review", `e2e-roles-wait-${stamp}`);
+  waiting = await startInstance("kiki-await-review", `e2e-roles-wait-${stamp}`, { limit: 5 });
 });
 
 const kikwiflowEnv = () => ({ KIKWIFLOW_URL: process.env.E2E_KIKWIFLOW_URL ?? "" });
@@ -32,7 +32,7 @@ const kikwiflowEnv = () => ({ KIKWIFLOW_URL: process.env.E2E_KIKWIFLOW_URL ?? ""
 async function expectRefusedOnScreen(
   page: Page,
   baseUrl: string,
-  why: { bulk: string; cancel: string },
+  why: { bulk: string; cancel: string; variables: string },
 ): Promise<void> {
   await page.goto(`${baseUrl}/kikwiflow/attention`);
   const group = page
@@ -50,6 +50,8 @@ async function expectRefusedOnScreen(
   await page.goto(`${baseUrl}/kikwiflow/instances/${waiting.id}`);
   await expect(page.getByTestId("kikwiflow-cancel-reason")).toHaveText(why.cancel, { timeout: 20_000 });
   await expect(page.getByTestId("kikwiflow-cancel-open")).toBeDisabled();
+  await expect(page.getByTestId("kikwiflow-variables-reason")).toHaveText(why.variables);
+  await expect(page.getByTestId("kikwiflow-variable-edit")).toBeDisabled();
 }
 
 /** Direct POSTs with the page's own cookies and origin, then a read: was the instance left alone? */
@@ -60,30 +62,41 @@ async function postDirectly(page: Page, baseUrl: string) {
     headers,
     data: { reason: "should be refused" },
   });
+  const edited = await page.request.post(`${baseUrl}/api/kikwiflow/instances/${waiting.id}/variables`, {
+    headers,
+    data: { name: "limit", value: 9, expected: 5 },
+  });
   const after = await page.request.get(`${baseUrl}/api/kikwiflow/instances/${waiting.id}`);
   return {
     retry: { status: retried.status(), body: (await retried.json()) as unknown },
     cancel: { status: cancelled.status(), body: (await cancelled.json()) as unknown },
+    edit: { status: edited.status(), body: (await edited.json()) as unknown },
     instanceAfter: after.status(),
   };
 }
 
-test("read-only mode: bulk retry and cancel disabled with the reason, and refused server-side", async ({ page }) => {
+test("read-only mode: bulk retry, cancel and variable edit disabled with the reason, and refused server-side", async ({
+  page,
+}) => {
   let app: ExtraConsole | undefined;
   try {
     app = await startConsole({ ...kikwiflowEnv(), BREAKWATER_READ_ONLY: "1" });
     const why = "This console is in read-only mode: actions are disabled by its operator.";
-    await expectRefusedOnScreen(page, app.baseUrl, { bulk: why, cancel: why });
+    await expectRefusedOnScreen(page, app.baseUrl, { bulk: why, cancel: why, variables: why });
     const direct = await postDirectly(page, app.baseUrl);
     expect(direct.retry).toMatchObject({ status: 403, body: { reason: "read_only" } });
     expect(direct.cancel).toMatchObject({ status: 403, body: { reason: "read_only" } });
+    expect(direct.edit).toMatchObject({ status: 403, body: { reason: "read_only" } });
+    expect((await engineVariables(waiting.id)).limit).toBe(5);
     expect(direct.instanceAfter).toBe(200);
   } finally {
     await app?.stop();
   }
 });
 
-test("a viewer: bulk retry and cancel disabled with the role they need, and refused server-side", async ({ page }) => {
+test("a viewer: bulk retry, cancel and variable edit disabled with the role they need, and refused server-side", async ({
+  page,
+}) => {
   let app: ExtraConsole | undefined;
   try {
     app = await startConsole({
@@ -101,10 +114,13 @@ test("a viewer: bulk retry and cancel disabled with the role they need, and refu
     await expectRefusedOnScreen(page, app.baseUrl, {
       bulk: "Retrying incidents needs the operator role.",
       cancel: "Cancelling an instance needs the operator role.",
+      variables: "Changing a variable needs the operator role.",
     });
     const direct = await postDirectly(page, app.baseUrl);
     expect(direct.retry).toMatchObject({ status: 403, body: { reason: "role" } });
     expect(direct.cancel).toMatchObject({ status: 403, body: { reason: "role" } });
+    expect(direct.edit).toMatchObject({ status: 403, body: { reason: "role" } });
+    expect((await engineVariables(waiting.id)).limit).toBe(5);
     expect(direct.instanceAfter).toBe(200);
   } finally {
     await app?.stop();

@@ -140,7 +140,7 @@ export function KikwiflowInstanceScreen({ instanceId }: { instanceId: string }) 
           <CancelInstance status={snapshot.data.instance.status} handle={cancel} />
           <TaskLedger tasks={snapshot.data.executableTasks} />
           <IncidentsTable rows={rows} retry={retry} />
-          <VariablesTable variables={snapshot.data.instance.variables} />
+          <VariablesTable instanceId={instanceId} variables={snapshot.data.instance.variables} />
           {events.error ? <EngineError error={events.error} /> : null}
           {events.data ? <AttemptsTrail trail={events.data} /> : null}
         </>

@@ -24,6 +24,8 @@ export interface KikwiflowHost {
   readonly baseUrl: string;
   /** Wall time from spawn until every process definition was deployed. */
   readonly startupMs: number;
+  /** The JVM's own process id, for tests that kill or freeze the engine (SIGKILL, SIGSTOP). */
+  readonly pid: number;
   /** What the JVM printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
@@ -36,6 +38,8 @@ export interface StartHostOptions {
   java?: string;
   /** Bound on start-up (JVM + Spring + auto-deploy); default 120 s on a busy 2-core machine. */
   timeoutMs?: number;
+  /** Port to bind; default 0, any free one. */
+  port?: number;
 }
 
 /** The jar tests must run against; throws (never skips) when it is not there. */
@@ -94,7 +98,8 @@ export async function startKikwiflowHost(options: StartHostOptions = {}): Promis
   const timeoutMs = options.timeoutMs ?? 120_000;
   const started = Date.now();
   // Bounded heap and a single JIT tier keep the JVM small and quick to start on shared cores.
-  const child = spawn(java, ["-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar, "--server.port=0"], {
+  const args = ["-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar, `--server.port=${options.port ?? 0}`];
+  const child = spawn(java, args, {
     env: { ...process.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -114,7 +119,8 @@ export async function startKikwiflowHost(options: StartHostOptions = {}): Promis
       const port = portFrom(output);
       if (port !== null && (await deployed(`http://127.0.0.1:${port}`))) {
         const baseUrl = `http://127.0.0.1:${port}`;
-        return { baseUrl, startupMs: Date.now() - started, output: () => output, stop: () => stopChild(child) };
+        const pid = child.pid ?? -1;
+        return { baseUrl, pid, startupMs: Date.now() - started, output: () => output, stop: () => stopChild(child) };
       }
       await new Promise((r) => setTimeout(r, 200));
     }

@@ -33,8 +33,21 @@ export function draftOf(value: unknown, kind: VariableKind): string {
   return JSON.stringify(value ?? null, null, 2);
 }
 
-export type VariableProblem =
-  "number_syntax" | "number_unsafe" | "boolean" | "json_syntax" | "too_large" | "unchanged" | "name" | "expected";
+export const VARIABLE_PROBLEMS = [
+  "number_syntax",
+  "number_unsafe",
+  "boolean",
+  "json_syntax",
+  "too_large",
+  "unchanged",
+  "name",
+  "expected",
+] as const;
+export type VariableProblem = (typeof VARIABLE_PROBLEMS)[number];
+
+export function isVariableProblem(value: unknown): value is VariableProblem {
+  return (VARIABLE_PROBLEMS as readonly unknown[]).includes(value);
+}
 
 export type DraftResult =
   { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: VariableProblem };

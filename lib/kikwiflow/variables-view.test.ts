@@ -10,9 +10,9 @@ describe("variableRows", () => {
         token: { name: "token", isTransient: true, value: "x" },
       }),
     ).toEqual([
-      { name: "applicant", value: '{"id":"a-1"}', transient: false },
-      { name: "failTimes", value: "3", transient: false },
-      { name: "token", value: '"x"', transient: true },
+      { name: "applicant", value: '{"id":"a-1"}', raw: { id: "a-1" }, transient: false },
+      { name: "failTimes", value: "3", raw: 3, transient: false },
+      { name: "token", value: '"x"', raw: "x", transient: true },
     ]);
   });
 

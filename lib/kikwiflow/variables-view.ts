@@ -8,6 +8,8 @@ import type { ProcessVariable } from "./schemas";
 export interface VariableRow {
   readonly name: string;
   readonly value: string;
+  /** The value as the engine sent it, for the editor. */
+  readonly raw: unknown;
   readonly transient: boolean;
 }
 
@@ -16,6 +18,7 @@ export function variableRows(variables: Readonly<Record<string, ProcessVariable>
     .map(([key, variable]) => ({
       name: variable.name ?? key,
       value: JSON.stringify(variable.value ?? null) ?? "null",
+      raw: variable.value ?? null,
       transient: variable.isTransient === true,
     }))
     .sort((a, b) => a.name.localeCompare(b.name));

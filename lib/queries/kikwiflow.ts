@@ -8,6 +8,7 @@ import type {
 } from "@/lib/kikwiflow/schemas";
 import type { RetryAnswer } from "@/lib/kikwiflow/retry-confirm";
 import type { CancelAnswer } from "@/lib/kikwiflow/cancel-confirm";
+import type { VariableEdit, VariableEditAnswer } from "@/lib/kikwiflow/variable-edit";
 import type { KikwiflowTrail } from "@/lib/kikwiflow/trail";
 import type { AttentionScan } from "@/lib/kikwiflow/attention";
 import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
@@ -44,12 +45,15 @@ export function definitionText(id: string, label: DefinitionLabel | null | undef
 export class KikwiflowApiError extends Error {
   readonly status: number;
   readonly reason: string;
+  /** The route's whole answer, for the fields a screen words itself (a 409's current value). */
+  readonly body: unknown;
 
-  constructor(status: number, reason: string, message: string) {
+  constructor(status: number, reason: string, message: string, body: unknown = null) {
     super(message);
     this.name = "KikwiflowApiError";
     this.status = status;
     this.reason = reason;
+    this.body = body;
   }
 }
 
@@ -67,6 +71,7 @@ async function answerOf(response: Response): Promise<unknown> {
     response.status,
     typeof body.reason === "string" ? body.reason : "http_error",
     typeof body.message === "string" ? body.message : `HTTP ${response.status}`,
+    json,
   );
 }
 
@@ -200,4 +205,14 @@ export async function cancelKikwiflowInstance(id: string, reason: string): Promi
     body: JSON.stringify({ reason }),
   });
   return (await answerOf(response)) as CancelAnswer;
+}
+
+/** The guarded variable edit; the answer is the route's read of the instance after the engine's PUT. */
+export async function setKikwiflowVariable(id: string, edit: VariableEdit): Promise<VariableEditAnswer> {
+  const response = await fetch(`${instancePath(id)}/variables`, {
+    method: "POST",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify(edit),
+  });
+  return (await answerOf(response)) as VariableEditAnswer;
 }

@@ -1,0 +1,117 @@
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { startKikwiflowHost } from "../lib/kikwiflow/engine-host";
+import type { KikwiflowHost } from "../lib/kikwiflow/engine-host";
+import { snapBothThemes, startConsole } from "./operator-fixtures";
+import type { ExtraConsole } from "./operator-fixtures";
+
+/**
+ * The live pulse against an engine that hangs and one that dies (issue 38 item 6): this spec starts
+ * its OWN engine process (never the shared one of playwright.config.ts) and a console on it, then
+ * SIGSTOPs the JVM (hung: connections accepted, nothing answered), SIGCONTs it (recovery), and
+ * SIGKILLs it (dead). The definition screen must leave "live" and reach "stale", never going back to
+ * "live" while the engine is down; an edit sent to the dead engine is said as unreachable.
+ */
+test.describe.configure({ timeout: 240_000 });
+
+const jar = () => process.env.KIKWIFLOW_HOST_JAR ?? join(__dirname, "..", ".cache", "kikwiflow-host.jar");
+
+/** Records every data-phase the pulse status takes from now on, in order. */
+async function recordPhases(page: Page): Promise<void> {
+  await page.getByTestId("kikwiflow-pulse-status").evaluate((element) => {
+    const log: string[] = [element.getAttribute("data-phase") ?? ""];
+    (window as unknown as { __phases: string[] }).__phases = log;
+    new MutationObserver(() => log.push(element.getAttribute("data-phase") ?? "")).observe(element, {
+      attributes: true,
+      attributeFilter: ["data-phase"],
+    });
+  });
+}
+
+/** The phases since {@link recordPhases}, from the first one that was not "live". */
+async function phasesAfterLeavingLive(page: Page): Promise<string[]> {
+  const log = await page.evaluate(() => (window as unknown as { __phases: string[] }).__phases);
+  return log.slice(log.findIndex((phase) => phase !== "live"));
+}
+
+/** A frozen JVM cannot take SIGTERM: wake it first (harmless once the SIGKILL ended it), then stop it. */
+async function stopEngine(host: KikwiflowHost | undefined): Promise<void> {
+  if (!host) return;
+  try {
+    process.kill(host.pid, "SIGCONT");
+  } catch {
+    // Already gone.
+  }
+  await host.stop();
+}
+
+test("the pulse leaves live for a hung engine, comes back when it resumes, and stays stale once it is killed", async ({
+  page,
+  context,
+}) => {
+  let host: KikwiflowHost | undefined;
+  let app: ExtraConsole | undefined;
+  try {
+    host = await startKikwiflowHost({ jar: jar(), port: Number(process.env.E2E_KIKWIFLOW_OWN_PORT ?? 0) });
+    const pid = host.pid;
+    app = await startConsole({ KIKWIFLOW_URL: host.baseUrl });
+    const rest = `${host.baseUrl}/kikwiflow/api/v1`;
+    const definition = (await (await fetch(`${rest}/process-definitions/one-by-key/kiki-fatal`)).json()) as {
+      id: string;
+    };
+    const waiting = (await (
+      await fetch(`${rest}/process-instances`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          processDefinitionKey: "kiki-await-review",
+          businessKey: `e2e-pulse-faults-${Date.now()}`,
+          variables: { limit: { name: "limit", value: 5 } },
+        }),
+      })
+    ).json()) as { id: string };
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${app.baseUrl}/kikwiflow/definitions/${definition.id}`);
+    const status = page.getByTestId("kikwiflow-pulse-status");
+    await expect(status).toHaveAttribute("data-phase", "live");
+
+    // Hung: the JVM is frozen, its port still accepts connections.
+    await recordPhases(page);
+    process.kill(pid, "SIGSTOP");
+    await expect(status).toHaveAttribute("data-phase", "stale", { timeout: 60_000 });
+    await expect(status).toContainText(/stale since \d{2}:\d{2}:\d{2}/);
+    expect(await phasesAfterLeavingLive(page)).not.toContain("live");
+    await snapBothThemes(page, "kikwiflow-pulse-hung");
+
+    // Resumed: frames flow again and the screen says live.
+    process.kill(pid, "SIGCONT");
+    await expect(status).toHaveAttribute("data-phase", "live", { timeout: 60_000 });
+
+    // An edit is open on another tab when the engine dies.
+    const editor = await context.newPage();
+    await editor.goto(`${app.baseUrl}/kikwiflow/instances/${waiting.id}`);
+    await editor.getByTestId("kikwiflow-variable-edit").click();
+    await editor.getByTestId("kikwiflow-variable-input").fill("9");
+    await editor.getByTestId("kikwiflow-variable-review").click();
+
+    // Killed: the stream breaks, the relay cannot reach the engine, the screen says so.
+    await recordPhases(page);
+    process.kill(pid, "SIGKILL");
+    await expect(status).toHaveAttribute("data-phase", "stale", { timeout: 60_000 });
+    await expect(status).toContainText("did not answer", { timeout: 60_000 });
+    expect(await phasesAfterLeavingLive(page)).not.toContain("live");
+    await expect(status).toHaveAttribute("data-phase", "stale");
+    await snapBothThemes(page, "kikwiflow-pulse-killed");
+
+    await editor.getByTestId("kikwiflow-variable-submit").click();
+    await expect(editor.getByTestId("kikwiflow-variables").getByTestId("kikwiflow-error")).toContainText(
+      "did not answer",
+    );
+    await expect(editor.getByTestId("kikwiflow-variable-outcome")).toHaveCount(0);
+  } finally {
+    await stopEngine(host);
+    await app?.stop();
+  }
+});
