@@ -171,6 +171,32 @@ export default defineConfig([
       ],
     },
   },
+  // The run view's browser half (lib/run-view: wire, stream reader, store, early read, hook) runs in
+  // the run page; its server half is lib/server/run-view. So no server-only code, and only types
+  // from the zod-carrying lib/dw modules (decision 0010), as for components/.
+  {
+    files: ["lib/run-view/**/*.{ts,tsx}"],
+    ignores: ["lib/run-view/**/*.test.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/lib/server", "@/lib/server/**"],
+              allowTypeImports: true,
+              message: "lib/run-view runs in the browser: server code goes in lib/server/run-view.",
+            },
+            {
+              regex: "^@/lib/dw(/(index|client|schema-kit|schemas-[a-z]+|payload-display))?$",
+              allowTypeImports: true,
+              message: "These lib/dw modules carry zod: lib/run-view imports only their types.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // components/ui is what every screen shares, Durable Workflow's and Kikwiflow's alike: it knows no
   // screen folder; what is Durable-Workflow-specific lives in components/dw.
   {
