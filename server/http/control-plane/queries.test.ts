@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { blob, ScriptedWorker, tokenAuth, typesOf } from "../test-support";
 import type { HttpResult } from "../test-support";
@@ -255,6 +256,58 @@ describe("workflow queries routed to a polling worker", () => {
   });
 });
 
+/** The real-shape answer (lib/dw/fixtures/queries.md), read as data: the console's code is not imported. */
+function realShape(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`../../../lib/dw/fixtures/${name}.json`, import.meta.url), "utf8")) as unknown;
+}
+
+/** Keys and JSON types, recursively; a query's `result` is whatever the handler returned, so only its presence counts. */
+function shapeOf(v: unknown, key = ""): unknown {
+  if (key === "result" && v !== null) return "result";
+  if (Array.isArray(v)) return v.map((x) => shapeOf(x));
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, shapeOf(x, k)]),
+    );
+  return v === null ? null : typeof v;
+}
+
+describe("answers in the real server's shapes", () => {
+  beforeEach(async () => {
+    h = await startCpHarness();
+    worker = new ScriptedWorker(h.url, "query-worker");
+    await worker.register();
+  });
+  afterEach(async () => h.close());
+
+  test("answered, failed, unknown name and timed out carry the real answers' keys and types", async () => {
+    await start("q-shapes");
+    const path = (name: string) => `/workflows/${wf("q-shapes")}/query/${name}`;
+    const [answered, t1] = await sendAndClaim(path("status"));
+    await complete(t1, { stage: "charging", attempt: 2 });
+    const [failedQ, t2] = await sendAndClaim(path("status"));
+    await fail(t2, { message: "charge ledger is not loaded", reason: "query_rejected" });
+    const [unknown, t3] = await sendAndClaim(path("nope"));
+    await fail(t3, { message: "unknown query 'nope'", reason: "rejected_unknown_query" });
+    const enqueued = nextEnqueue();
+    const timedOut = cp(h.url, path("status"), { body: {} });
+    await enqueued;
+    h.advance(30);
+    for (const [answer, name, status] of [
+      [answered, "query-answered", 200],
+      [failedQ, "query-failed", 409],
+      [unknown, "query-unknown-name", 404],
+      [timedOut, "query-worker-timeout", 504],
+    ] as const) {
+      const r = await answer;
+      expect(r.status, name).toBe(status);
+      expect(shapeOf(r.body), name).toEqual(shapeOf(realShape(name)));
+    }
+  });
+});
+
 describe("workflow queries without a worker", () => {
   beforeEach(async () => {
     h = await startCpHarness();
@@ -319,6 +372,7 @@ describe("who may query", () => {
       const asOperator = await cp(h.url, `/workflows/q-auth/query/status`, { token: "o-token", body: {} });
       expect(asOperator.status).toBe(404);
       expect(asOperator.body).toMatchObject({ reason: "query_not_found" });
+      expect(shapeOf(asOperator.body)).toEqual(shapeOf(realShape("query-not-found")));
     } finally {
       await h.close();
     }
