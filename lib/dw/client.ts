@@ -27,6 +27,7 @@ import {
   workflowDebugSchema,
   workflowListSchema,
 } from "./schemas-workflows";
+import { workflowQueryRequestSchema, workflowQueryResultSchema } from "./schemas-query";
 import { createDwClientWith } from "./transport";
 import type { Decoded, Decoder, DwClient, DwClientOptions, DwDecoders } from "./transport";
 
@@ -76,7 +77,13 @@ export const SCHEMA_DECODERS: DwDecoders = {
   worker: zodDecoder(workerSchema),
   taskQueueList: zodDecoder(taskQueueListSchema),
   taskQueueDetail: zodDecoder(taskQueueDetailSchema),
+  workflowQueryResult: zodDecoder(workflowQueryResultSchema),
 };
+
+/** The body schema of each POST that reads (endpoints.ts `request`), checked before it is forwarded. */
+export const REQUEST_SCHEMAS = {
+  workflowQuery: zodDecoder(workflowQueryRequestSchema),
+} as const;
 
 /** The client that validates every response body: for code that talks to the server directly. */
 export function createDwClient(options: DwClientOptions): DwClient {

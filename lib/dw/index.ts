@@ -28,5 +28,7 @@ export * from "./schemas-workflows";
 export * from "./schemas-export";
 export * from "./schemas-fleet";
 export * from "./schemas-system";
+export * from "./schemas-query";
+export * from "./endpoints";
 export * from "./client";
 export * from "./codec";

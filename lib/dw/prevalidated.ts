@@ -34,4 +34,5 @@ export const PREVALIDATED_DECODERS: DwDecoders = {
   worker: prevalidated(),
   taskQueueList: prevalidated(),
   taskQueueDetail: prevalidated(),
+  workflowQueryResult: prevalidated(),
 };

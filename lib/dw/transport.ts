@@ -9,6 +9,8 @@ import {
   DwServerUnavailableError,
   errorFromResponse,
 } from "./errors";
+import { ENDPOINTS, endpointPath } from "./endpoints";
+import type { EndpointAnswer, EndpointName, EndpointParams } from "./endpoints";
 import type { PayloadEnvelope } from "./schema-kit";
 import type { HistoryExport } from "./schemas-export";
 import type {
@@ -38,6 +40,7 @@ import type {
   WorkflowDebug,
   WorkflowList,
 } from "./schemas-workflows";
+import type { WorkflowQueryResult } from "./schemas-query";
 
 /**
  * The one fetch wrapper for the Durable Workflow Server API (server-api.md §1–§2).
@@ -177,7 +180,32 @@ export interface ListWorkersParams {
   status?: string;
 }
 
+export interface QueryWorkflowParams {
+  /** Ask this run; the server refuses one that is not the workflow's current run (409). */
+  runId?: string;
+  input?: unknown[] | PayloadEnvelope;
+}
+
+/** The endpoints a GET reads and a decoder parses (endpoints.ts): what {@link DwClient.read} takes. */
+export type ReadName = {
+  [N in EndpointName]: (typeof ENDPOINTS)[N]["method"] extends "GET"
+    ? (typeof ENDPOINTS)[N]["response"] extends null
+      ? never
+      : N
+    : never;
+}[EndpointName];
+
+export type ReadQuery = Record<string, string | number | undefined | null>;
+
 export interface DwClient {
+  /** Any GET of the endpoint table by name: a new endpoint needs no method of its own. */
+  read<N extends ReadName>(
+    name: N,
+    params: EndpointParams<N>,
+    query?: ReadQuery,
+    opts?: DwRequestOptions,
+  ): Promise<EndpointAnswer<N>>;
+
   health(opts?: DwRequestOptions): Promise<Health>;
   ready(opts?: DwRequestOptions): Promise<Ready>;
   clusterInfo(opts?: DwRequestOptions): Promise<ClusterInfo>;
@@ -234,6 +262,14 @@ export interface DwClient {
   getWorker(workerId: string, opts?: DwRequestOptions): Promise<Worker>;
   listTaskQueues(opts?: DwRequestOptions): Promise<TaskQueueList>;
   getTaskQueue(name: string, opts?: DwRequestOptions): Promise<TaskQueueDetail>;
+
+  /** A workflow query: a POST that reads (endpoints.ts `queryWorkflow`); a refusal is a typed error. */
+  queryWorkflow(
+    workflowId: string,
+    queryName: string,
+    params?: QueryWorkflowParams,
+    opts?: DwRequestOptions,
+  ): Promise<WorkflowQueryResult>;
 }
 
 /** Cursor for "events after `sequence`" — the server's history token is `base64(last sequence)`. */
@@ -266,7 +302,7 @@ export function pathSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-type Query = Record<string, string | number | undefined | null>;
+type Query = ReadQuery;
 
 interface RequestSpec {
   method: "GET" | "POST";
@@ -315,6 +351,7 @@ export interface DwDecoders {
   worker: Decoder<Worker>;
   taskQueueList: Decoder<TaskQueueList>;
   taskQueueDetail: Decoder<TaskQueueDetail>;
+  workflowQueryResult: Decoder<WorkflowQueryResult>;
 }
 
 function decodeWith<T>(decoder: Decoder<T>, raw: RawResponse, what: string): T {
@@ -408,26 +445,32 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
   }
 
   const wf = (workflowId: string) => `/workflows/${pathSegment(workflowId)}`;
-  const run = (workflowId: string, runId: string) => `${wf(workflowId)}/runs/${pathSegment(runId)}`;
   const commandTarget = (workflowId: string, runId: string | undefined) =>
-    runId === undefined ? wf(workflowId) : run(workflowId, runId);
+    runId === undefined ? wf(workflowId) : `${wf(workflowId)}/runs/${pathSegment(runId)}`;
+
+  /** A GET declared in endpoints.ts: its path, decoder and the statuses that carry a body come from there. */
+  async function read<N extends ReadName>(
+    name: N,
+    params: EndpointParams<N>,
+    opts: DwRequestOptions | undefined,
+    extra: Omit<RequestSpec, "method" | "path"> = {},
+  ): Promise<EndpointAnswer<N>> {
+    const endpoint = ENDPOINTS[name];
+    const path = endpointPath(name, params, pathSegment);
+    const decoder = decoders[endpoint.response] as Decoder<EndpointAnswer<N>>;
+    return (await call({ method: "GET", path, ...extra }, decoder, opts, endpoint.statuses)).data;
+  }
+  const none = {};
 
   return {
-    async health(opts) {
-      // 503 carries the same body with `status: "degraded"`: a probe answer, not a failure.
-      return (await call({ method: "GET", path: "/health" }, decoders.health, opts, [200, 503])).data;
-    },
-    async ready(opts) {
-      return (await call({ method: "GET", path: "/ready" }, decoders.ready, opts, [200, 503])).data;
-    },
-    async clusterInfo(opts) {
-      return (await call({ method: "GET", path: "/cluster/info" }, decoders.clusterInfo, opts)).data;
-    },
-    async listNamespaces(opts) {
-      return (await call({ method: "GET", path: "/namespaces" }, decoders.namespaceList, opts)).data;
-    },
+    read: (name, params, query, opts) => read(name, params, opts, { query }),
+    // health and ready: a 503 carries the same body with `status: "degraded"`, a probe answer.
+    health: (opts) => read("health", none, opts),
+    ready: (opts) => read("ready", none, opts),
+    clusterInfo: (opts) => read("clusterInfo", none, opts),
+    listNamespaces: (opts) => read("listNamespaces", none, opts),
 
-    async listWorkflows(params = {}, opts) {
+    listWorkflows(params = {}, opts) {
       const query: Query = {
         status: params.status,
         workflow_type: params.workflowType,
@@ -435,49 +478,37 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
         page_size: params.pageSize,
         next_page_token: params.nextPageToken,
       };
-      return (await call({ method: "GET", path: "/workflows", query }, decoders.workflowList, opts)).data;
+      return read("listWorkflows", none, opts, { query });
     },
-    async describeWorkflow(workflowId, opts) {
-      return (await call({ method: "GET", path: wf(workflowId) }, decoders.runDescription, opts)).data;
-    },
-    async listRuns(workflowId, opts) {
-      return (await call({ method: "GET", path: `${wf(workflowId)}/runs` }, decoders.runList, opts)).data;
-    },
-    async describeRun(workflowId, runId, opts) {
-      return (await call({ method: "GET", path: run(workflowId, runId) }, decoders.runDescription, opts)).data;
-    },
-    async debugWorkflow(workflowId, params = {}, opts) {
+    describeWorkflow: (workflowId, opts) => read("describeWorkflow", { workflowId }, opts),
+    listRuns: (workflowId, opts) => read("listRuns", { workflowId }, opts),
+    describeRun: (workflowId, runId, opts) => read("describeRun", { workflowId, runId }, opts),
+    debugWorkflow(workflowId, params = {}, opts) {
       const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
-      return (await call({ method: "GET", path: `${wf(workflowId)}/debug`, query }, decoders.workflowDebug, opts)).data;
+      return read("debugWorkflow", { workflowId }, opts, { query });
     },
-    async debugRun(workflowId, runId, params = {}, opts) {
+    debugRun(workflowId, runId, params = {}, opts) {
       const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
-      return (
-        await call({ method: "GET", path: `${run(workflowId, runId)}/debug`, query }, decoders.workflowDebug, opts)
-      ).data;
+      return read("debugRun", { workflowId, runId }, opts, { query });
     },
-    async getHistory(workflowId, runId, params = {}, opts) {
+    getHistory(workflowId, runId, params = {}, opts) {
       const query: Query = {
         page_size: params.pageSize,
         next_page_token: params.nextPageToken,
         // Laravel's boolean rule rejects "true"/"false"; only 1/0 are accepted.
         wait_new_event: params.waitNewEvent ? 1 : undefined,
       };
-      const spec: RequestSpec = {
-        method: "GET",
-        path: `${run(workflowId, runId)}/history`,
-        query,
-        longPoll: params.waitNewEvent === true,
-      };
-      return (await call(spec, decoders.historyPage, opts)).data;
+      return read("getHistory", { workflowId, runId }, opts, { query, longPoll: params.waitNewEvent === true });
     },
-    async exportHistory(workflowId, runId, opts) {
-      const spec: RequestSpec = {
-        method: "GET",
-        path: `${run(workflowId, runId)}/history/export`,
-        timeoutMs: exportTimeout,
-      };
-      return (await call(spec, decoders.historyExport, opts)).data;
+    exportHistory: (workflowId, runId, opts) =>
+      read("exportHistory", { workflowId, runId }, opts, { timeoutMs: exportTimeout }),
+
+    async queryWorkflow(workflowId, queryName, params = {}, opts) {
+      const { runId } = params;
+      const target = runId === undefined ? "queryWorkflow" : "queryRun";
+      const path = endpointPath(target, { workflowId, runId: runId ?? "", queryName }, pathSegment);
+      const spec: RequestSpec = { method: "POST", path, body: compact({ input: params.input }) };
+      return (await call(spec, decoders.workflowQueryResult, opts, ENDPOINTS[target].statuses)).data;
     },
 
     async startWorkflow(params, opts) {
@@ -517,15 +548,9 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       return command({ method: "POST", path, body }, decoders.commandResponse, opts);
     },
 
-    async operatorMetrics(opts) {
-      return (await call({ method: "GET", path: "/system/operator-metrics" }, decoders.operatorMetrics, opts)).data;
-    },
-    async systemMetrics(opts) {
-      return (await call({ method: "GET", path: "/system/metrics" }, decoders.systemMetrics, opts)).data;
-    },
-    async repairStatus(opts) {
-      return (await call({ method: "GET", path: "/system/repair" }, decoders.repairStatus, opts)).data;
-    },
+    operatorMetrics: (opts) => read("operatorMetrics", none, opts),
+    systemMetrics: (opts) => read("systemMetrics", none, opts),
+    repairStatus: (opts) => read("repairStatus", none, opts),
     async runRepairPass(params = {}, opts) {
       const body = compact({ run_ids: params.runIds, instance_id: params.instanceId });
       const { status, data } = await call(
@@ -536,15 +561,7 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       );
       return { httpStatus: status, partial: status === 207, report: data };
     },
-    async activityTimeouts(params = {}, opts) {
-      return (
-        await call(
-          { method: "GET", path: "/system/activity-timeouts", query: { limit: params.limit } },
-          decoders.activityTimeoutStatus,
-          opts,
-        )
-      ).data;
-    },
+    activityTimeouts: (params = {}, opts) => read("activityTimeouts", none, opts, { query: { limit: params.limit } }),
     async runActivityTimeoutPass(params = {}, opts) {
       const body = compact({ limit: params.limit, execution_ids: params.executionIds });
       const spec: RequestSpec = { method: "POST", path: "/system/activity-timeouts/pass", body };
@@ -552,19 +569,12 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       return { httpStatus: status, partial: status === 207, report: data };
     },
 
-    async listWorkers(params = {}, opts) {
+    listWorkers(params = {}, opts) {
       const query: Query = { task_queue: params.taskQueue, status: params.status };
-      return (await call({ method: "GET", path: "/workers", query }, decoders.workerList, opts)).data;
+      return read("listWorkers", none, opts, { query });
     },
-    async getWorker(workerId, opts) {
-      return (await call({ method: "GET", path: `/workers/${pathSegment(workerId)}` }, decoders.worker, opts)).data;
-    },
-    async listTaskQueues(opts) {
-      return (await call({ method: "GET", path: "/task-queues" }, decoders.taskQueueList, opts)).data;
-    },
-    async getTaskQueue(name, opts) {
-      return (await call({ method: "GET", path: `/task-queues/${pathSegment(name)}` }, decoders.taskQueueDetail, opts))
-        .data;
-    },
+    getWorker: (workerId, opts) => read("getWorker", { workerId }, opts),
+    listTaskQueues: (opts) => read("listTaskQueues", none, opts),
+    getTaskQueue: (name, opts) => read("getTaskQueue", { name }, opts),
   };
 }

@@ -1,0 +1,384 @@
+import type { DwDecoders } from "./transport";
+
+/**
+ * Every Durable Workflow endpoint the console reads, declared once. The typed client builds its read
+ * calls from it (transport.ts `read`), the read proxy takes its allow-list, namespace rule and response
+ * validation from it (lib/server/proxy), and the query factories their keys and refresh
+ * (lib/queries/endpoint-query.ts). Browser-safe: the response is named by its decoder, so zod and the
+ * schemas stay on the server (client.ts maps each name to its schema).
+ *
+ * Roles are the real server's (durable-workflow/server routes/api.php@11d35b7): `operator` routes take
+ * an operator or admin token, `admin` ones only admin. Every entry is a read: the console sends it for
+ * any signed-in person, viewers included, and in read-only mode (BREAKWATER_READ_ONLY) too.
+ */
+
+/** The least server role whose token the route accepts; `none`: no token needed. */
+export type ServerRole = "none" | "any" | "operator" | "admin";
+
+/** What the same-origin proxy does with the answer: validate it, stream it unparsed, or relay it as is. */
+export type ProxyAnswer = "validated" | "stream" | "relay";
+
+export interface EndpointSpec {
+  readonly method: "GET" | "POST";
+  /** Path after `/api`, ids as `{name}` (each one URL segment). */
+  readonly path: string;
+  /** The decoder of the answer; null when no console screen parses it (relayed as the server sent it). */
+  readonly response: keyof DwDecoders | null;
+  /** A POST's body schema (client.ts `REQUEST_SCHEMAS`), checked by the proxy before it forwards. */
+  readonly request?: "workflowQuery";
+  /** The statuses that carry that body (the probes answer 503 with it too). */
+  readonly statuses: readonly number[];
+  /** `server`: the same in every namespace, sent without `X-Namespace`; else it must name one. */
+  readonly scope: "server" | "namespace";
+  readonly role: ServerRole;
+  /** Reachable through `/api/dw` (false: only the console server calls it). */
+  readonly proxy: ProxyAnswer | false;
+  /** The query key under the scope's prefix (lib/queries/keys.ts); params fill in `{name}` parts. */
+  readonly key: readonly string[];
+  /** How often a screen showing it re-reads, in ms (false: only when asked). */
+  readonly refreshMs: number | false;
+}
+
+const OK = [200] as const;
+const PROBE = [200, 503] as const;
+const FLEET_REFRESH_MS = 5_000;
+
+export const ENDPOINTS = {
+  health: {
+    method: "GET",
+    path: "/health",
+    response: "health",
+    statuses: PROBE,
+    scope: "server",
+    role: "none",
+    proxy: "validated",
+    key: ["connection", "health"],
+    refreshMs: 10_000,
+  },
+  ready: {
+    method: "GET",
+    path: "/ready",
+    response: "ready",
+    statuses: PROBE,
+    scope: "server",
+    role: "none",
+    proxy: "validated",
+    key: ["ready"],
+    refreshMs: 10_000,
+  },
+  clusterInfo: {
+    method: "GET",
+    path: "/cluster/info",
+    response: "clusterInfo",
+    statuses: OK,
+    scope: "server",
+    role: "any",
+    proxy: "validated",
+    key: ["connection", "cluster-info"],
+    refreshMs: 30_000,
+  },
+  listNamespaces: {
+    method: "GET",
+    path: "/namespaces",
+    response: "namespaceList",
+    statuses: OK,
+    scope: "server",
+    role: "operator",
+    proxy: "validated",
+    key: ["namespaces"],
+    refreshMs: false,
+  },
+  describeNamespace: {
+    method: "GET",
+    path: "/namespaces/{namespace}",
+    response: null,
+    statuses: OK,
+    scope: "server",
+    role: "operator",
+    proxy: "relay",
+    key: ["namespace", "{namespace}"],
+    refreshMs: false,
+  },
+  listWorkflows: {
+    method: "GET",
+    path: "/workflows",
+    response: "workflowList",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["runs"],
+    refreshMs: 5_000,
+  },
+  describeWorkflow: {
+    method: "GET",
+    path: "/workflows/{workflowId}",
+    response: "runDescription",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["workflow", "{workflowId}", "describe"],
+    refreshMs: 5_000,
+  },
+  debugWorkflow: {
+    method: "GET",
+    path: "/workflows/{workflowId}/debug",
+    response: "workflowDebug",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["workflow", "{workflowId}", "debug"],
+    refreshMs: 5_000,
+  },
+  listRuns: {
+    method: "GET",
+    path: "/workflows/{workflowId}/runs",
+    response: "runList",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["workflow-runs", "{workflowId}"],
+    // While the run page shows an open run (lib/queries/workflow-runs.ts).
+    refreshMs: 30_000,
+  },
+  describeRun: {
+    method: "GET",
+    path: "/workflows/{workflowId}/runs/{runId}",
+    response: "runDescription",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["run", "{workflowId}", "{runId}", "describe"],
+    // An open run's; a closed run's describe stops refreshing (lib/queries/run.ts).
+    refreshMs: 5_000,
+  },
+  debugRun: {
+    method: "GET",
+    path: "/workflows/{workflowId}/runs/{runId}/debug",
+    response: "workflowDebug",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["run", "{workflowId}", "{runId}", "debug"],
+    refreshMs: 5_000,
+  },
+  getHistory: {
+    method: "GET",
+    path: "/workflows/{workflowId}/runs/{runId}/history",
+    response: "historyPage",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["run", "{workflowId}", "{runId}", "history-head"],
+    refreshMs: 10_000,
+  },
+  exportHistory: {
+    method: "GET",
+    path: "/workflows/{workflowId}/runs/{runId}/history/export",
+    response: "historyExport",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    // Relayed byte for byte, never parsed (lib/server/proxy/export-stream.ts): its checksum covers the bytes.
+    proxy: "stream",
+    key: ["run", "{workflowId}", "{runId}", "export"],
+    refreshMs: false,
+  },
+  /**
+   * A workflow query: a POST that reads. It runs the workflow's query handler on a worker and changes
+   * nothing (no history event, no command), so viewers may send it and read-only mode allows it.
+   * Body `{input?: [...] | {codec, blob}}`, answer the query result (schemas-query.ts; durable-workflow/
+   * server WorkflowController::query@11d35b7, cli schemas/output/workflow-query.schema.json@830d26e).
+   */
+  queryWorkflow: {
+    method: "POST",
+    path: "/workflows/{workflowId}/query/{queryName}",
+    response: "workflowQueryResult",
+    request: "workflowQuery",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["workflow", "{workflowId}", "query", "{queryName}"],
+    refreshMs: false,
+  },
+  /** The same query aimed at one run; the server refuses a run that is not the current one (409). */
+  queryRun: {
+    method: "POST",
+    path: "/workflows/{workflowId}/runs/{runId}/query/{queryName}",
+    response: "workflowQueryResult",
+    request: "workflowQuery",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["run", "{workflowId}", "{runId}", "query", "{queryName}"],
+    refreshMs: false,
+  },
+  operatorMetrics: {
+    method: "GET",
+    path: "/system/operator-metrics",
+    response: "operatorMetrics",
+    statuses: OK,
+    scope: "namespace",
+    role: "admin",
+    proxy: "validated",
+    key: ["operator-metrics"],
+    refreshMs: 5_000,
+  },
+  systemMetrics: {
+    method: "GET",
+    path: "/system/metrics",
+    response: "systemMetrics",
+    statuses: OK,
+    scope: "namespace",
+    role: "admin",
+    proxy: "validated",
+    key: ["system", "metrics"],
+    refreshMs: 5_000,
+  },
+  repairStatus: {
+    method: "GET",
+    path: "/system/repair",
+    response: "repairStatus",
+    statuses: OK,
+    scope: "namespace",
+    role: "admin",
+    proxy: "validated",
+    key: ["system", "repair"],
+    refreshMs: 5_000,
+  },
+  activityTimeouts: {
+    method: "GET",
+    path: "/system/activity-timeouts",
+    response: "activityTimeoutStatus",
+    statuses: OK,
+    scope: "namespace",
+    role: "admin",
+    proxy: "validated",
+    key: ["system", "activity-timeouts"],
+    refreshMs: 5_000,
+  },
+  listWorkers: {
+    method: "GET",
+    path: "/workers",
+    response: "workerList",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["workers"],
+    refreshMs: FLEET_REFRESH_MS,
+  },
+  getWorker: {
+    method: "GET",
+    path: "/workers/{workerId}",
+    response: "worker",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["worker", "{workerId}"],
+    refreshMs: FLEET_REFRESH_MS,
+  },
+  listTaskQueues: {
+    method: "GET",
+    path: "/task-queues",
+    response: "taskQueueList",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["task-queues"],
+    refreshMs: FLEET_REFRESH_MS,
+  },
+  getTaskQueue: {
+    method: "GET",
+    path: "/task-queues/{name}",
+    response: "taskQueueDetail",
+    statuses: OK,
+    scope: "namespace",
+    role: "operator",
+    proxy: "validated",
+    key: ["task-queue", "{name}"],
+    refreshMs: FLEET_REFRESH_MS,
+  },
+} as const satisfies Record<string, EndpointSpec>;
+
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** `{a}/x/{b}` → `"a" | "b"`. */
+type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+
+/** The path parameters an endpoint takes, by name: `{ workflowId: string; runId: string }`. */
+export type EndpointParams<N extends EndpointName> = {
+  readonly [K in ParamNames<(typeof ENDPOINTS)[N]["path"]>]: string;
+};
+
+/** The decoded answer of an endpoint (never for one relayed unparsed). */
+export type EndpointAnswer<N extends EndpointName> = (typeof ENDPOINTS)[N]["response"] extends infer R
+  ? R extends keyof DwDecoders
+    ? DwDecoders[R] extends (json: unknown) => infer D
+      ? D extends { ok: true; value: infer V }
+        ? V
+        : never
+      : never
+    : never
+  : never;
+
+const PARAM = /^\{(\w+)\}$/;
+
+/** The path with each `{name}` replaced by `encode(params[name])` (one URL segment each). */
+export function endpointPath(
+  name: EndpointName,
+  params: Readonly<Record<string, string>>,
+  encode: (segment: string) => string,
+): string {
+  return ENDPOINTS[name].path.replace(/\{(\w+)\}/g, (_, param: string) => encode(params[param] ?? ""));
+}
+
+/** The query key parts (after the `["ns", namespace]` or `["server"]` prefix) for those params. */
+export function endpointKey(name: EndpointName, params: Readonly<Record<string, string>>): string[] {
+  return ENDPOINTS[name].key.map((part) => {
+    const param = PARAM.exec(part)?.[1];
+    return param === undefined ? part : (params[param] ?? "");
+  });
+}
+
+export interface EndpointMatch {
+  name: EndpointName;
+  spec: EndpointSpec;
+  params: Record<string, string>;
+}
+
+const PATTERNS = (Object.entries(ENDPOINTS) as [EndpointName, EndpointSpec][]).map(([name, spec]) => ({
+  name,
+  spec,
+  segments: spec.path.split("/").slice(1),
+}));
+
+/**
+ * The endpoint a request names: method and the decoded path segments after `/api/`. Null for
+ * anything not declared here, for an empty segment, `.` and `..` (every URL parser collapses them).
+ */
+export function matchEndpoint(method: string, segments: readonly string[]): EndpointMatch | null {
+  if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) return null;
+  for (const { name, spec, segments: pattern } of PATTERNS) {
+    if (spec.method !== method || pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const fits = pattern.every((part, i) => {
+      const param = PARAM.exec(part)?.[1];
+      if (param === undefined) return part === segments[i];
+      params[param] = segments[i] ?? "";
+      return true;
+    });
+    if (fits) return { name, spec, params };
+  }
+  return null;
+}
