@@ -2,7 +2,9 @@ import "server-only";
 import { CONTROL_PLANE_VERSION, CONTROL_PLANE_VERSION_HEADER } from "@/lib/dw/client";
 import { MALFORMED_UPSTREAM_REASON } from "@/lib/dw/errors";
 import type { ConsoleConfig } from "@/lib/server/process/config";
-import { responseContract } from "@/lib/server/proxy/validation";
+import { matchEndpoint } from "@/lib/dw/endpoints";
+import type { EndpointMatch } from "@/lib/dw/endpoints";
+import { requestDecoder, responseContract } from "@/lib/server/proxy/validation";
 import type { ResponseContract } from "@/lib/server/proxy/validation";
 import { getLogger, loggedFetch } from "@/lib/server/process/log";
 import { credentialHeaders } from "@/lib/server/proxy/credentials";
@@ -19,38 +21,26 @@ import { longPollLimitFor } from "@/lib/server/proxy/long-poll";
 
 /**
  * The same-origin read proxy: the browser asks `/api/dw/<path>`, this process adds the person's token and the
- * namespace and forwards to `<DW_SERVER_URL>/api/<path>`. Only GETs on an allow-list pass, so the
- * browser can read what the console shows and nothing else with the console's credentials.
- * Bodies the console reads are validated here (validation.ts) and re-serialised from the
- * parsed value; a contract break is answered 502 `malformed_response` with the offending field.
- * Allow-listed paths no console screen reads (e.g. `namespaces/<name>`) are relayed as they are.
+ * namespace and forwards to `<DW_SERVER_URL>/api/<path>`. Only the reads declared in lib/dw/endpoints.ts
+ * pass (GETs, and POSTs that read such as a workflow query), so the browser can read what the console
+ * shows and nothing else with the console's credentials. Bodies the console reads are validated here
+ * (validation.ts) and re-serialised from the parsed value; a contract break is answered 502
+ * `malformed_response` with the offending field. Declared paths no console screen parses (e.g.
+ * `namespaces/<name>`) are relayed as they are.
  * The history export is neither parsed nor buffered: it is streamed as the download is
  * (lib/server/proxy/export-stream.ts), under the same size limit.
  */
 
 const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-durable-workflow-control-plane-version", "retry-after"];
 
+/** The declared read a request names, if the browser may send it through the proxy. */
+export function proxiedEndpoint(method: string, segments: readonly string[]): EndpointMatch | null {
+  const match = matchEndpoint(method, segments);
+  return match !== null && match.spec.proxy !== false ? match : null;
+}
+
 export function isProxiedPath(segments: readonly string[]): boolean {
-  if (segments.length === 0) return false;
-  if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) return false;
-  const [head, ...rest] = segments;
-  switch (head) {
-    case "health":
-    case "ready":
-      return rest.length === 0;
-    case "cluster":
-      return rest.length === 1 && rest[0] === "info";
-    case "namespaces":
-      return rest.length <= 1;
-    case "system":
-      return rest.length >= 1;
-    case "workflows":
-    case "workers":
-    case "task-queues":
-      return true;
-    default:
-      return false;
-  }
+  return proxiedEndpoint("GET", segments) !== null;
 }
 
 /**
@@ -58,8 +48,7 @@ export function isProxiedPath(segments: readonly string[]): boolean {
  * other proxied path reads a namespace's data and must name it (docs/decisions/0017).
  */
 export function isNamespaceFree(segments: readonly string[]): boolean {
-  const head = segments[0];
-  return head === "health" || head === "ready" || head === "cluster" || head === "namespaces";
+  return matchEndpoint("GET", segments)?.spec.scope === "server";
 }
 
 export interface ProxyRequest {
@@ -106,7 +95,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 function isHistoryExport(segments: readonly string[]): boolean {
-  return segments[0] === "workflows" && segments.at(-2) === "history" && segments.at(-1) === "export";
+  return matchEndpoint("GET", segments)?.spec.proxy === "stream";
 }
 
 /**
@@ -124,18 +113,18 @@ export async function readTimeoutMs(
   return isHistoryExport(request.segments) ? Math.max(config.timeoutMs, config.exportTimeoutMs) : config.timeoutMs;
 }
 
+function notProxied(): Response {
+  return errorResponse(404, {
+    reason: "not_proxied",
+    message: "This path is not readable through the console proxy.",
+  });
+}
+
 export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Promise<Response> {
-  if (!isProxiedPath(request.segments)) {
-    return errorResponse(404, {
-      reason: "not_proxied",
-      message: "This path is not readable through the console proxy.",
-    });
-  }
-
-  if (request.namespace === null && !isNamespaceFree(request.segments)) return namespaceRequired();
-
-  if (isHistoryExport(request.segments) && request.segments.length === 6 && request.segments[2] === "runs")
-    return relayExport(config, request, request.namespace ?? "");
+  const match = proxiedEndpoint("GET", request.segments);
+  if (match === null) return notProxied();
+  if (request.namespace === null && match.spec.scope !== "server") return namespaceRequired();
+  if (match.spec.proxy === "stream") return relayExport(config, request, match);
 
   const credentials = await credentialHeaders(config, request.token, "");
   const read = closedRunRead(request.segments);
@@ -145,13 +134,51 @@ export async function proxyGet(config: ConsoleConfig, request: ProxyRequest): Pr
       : closedRunKey(credentialFingerprint(credentials), request.namespace, request.segments, request.search);
   const hit = cacheKey === null ? undefined : closedRunCache().get(cacheKey);
   if (hit !== undefined) return cachedResponse(hit);
-  const response = await forward(config, request, credentials, (value, answer) => {
+  const response = await forward(config, request, match, credentials, (value, answer) => {
     // Only a closed run's answer: an open run's describe and debug change with every event.
     if (cacheKey !== null && read !== null && answer.status === 200 && isClosedAnswer(read, value))
       closedRunCache().set(cacheKey, answer);
   });
   if (cacheKey !== null) response.headers.set(CACHE_HEADER, "miss");
   return response;
+}
+
+/** A POST that reads needs no more than this; a bigger body is refused before it is parsed. */
+export const READ_BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * A POST that reads (a workflow query, lib/dw/endpoints.ts): the body is checked against the entry's
+ * request schema, then sent with the person's credentials (a signature covers exactly these bytes)
+ * and the answer validated like a GET's. Never cached: a query's answer is the workflow's state now.
+ */
+export async function proxyPost(config: ConsoleConfig, request: ProxyRequest & { body: string }): Promise<Response> {
+  const match = proxiedEndpoint("POST", request.segments);
+  if (match === null) return notProxied();
+  if (request.namespace === null && match.spec.scope !== "server") return namespaceRequired();
+  if (Buffer.byteLength(request.body) > READ_BODY_LIMIT_BYTES)
+    return invalidRequest(413, "$", `the body is over ${READ_BODY_LIMIT_BYTES} bytes`);
+  const decoder = requestDecoder(match.spec);
+  if (decoder !== null) {
+    let json: unknown;
+    try {
+      json = request.body === "" ? {} : JSON.parse(request.body);
+    } catch {
+      return invalidRequest(400, "$", "not JSON");
+    }
+    const decoded = decoder(json);
+    if (!decoded.ok) return invalidRequest(400, decoded.issuePath, decoded.message);
+  }
+  const credentials = await credentialHeaders(config, request.token, request.body);
+  return forward(config, request, match, credentials, () => undefined, request.body);
+}
+
+function invalidRequest(status: number, issuePath: string, problem: string): Response {
+  return errorResponse(status, {
+    reason: "invalid_request",
+    message: `The request body does not fit this read at ${issuePath}: ${problem}`,
+    issue_path: issuePath,
+    httpStatus: status,
+  });
 }
 
 /** Why an answer came from the closed-run cache: the header lets tests and operators see it. */
@@ -168,15 +195,18 @@ type OnValid = (value: unknown, answer: CachedAnswer) => void;
 async function forward(
   config: ConsoleConfig,
   request: ProxyRequest,
+  match: EndpointMatch,
   credentials: Record<string, string>,
   onValid: OnValid,
+  body?: string,
 ): Promise<Response> {
   const url = upstreamUrl(config, request.segments, request.search);
   const headers: Record<string, string> = {
     Accept: "application/json",
+    ...(body === undefined ? {} : { "Content-Type": "application/json" }),
     ...(request.namespace === null ? {} : { "X-Namespace": request.namespace }),
     [CONTROL_PLANE_VERSION_HEADER]: CONTROL_PLANE_VERSION,
-    // A GET has no body: under the signature driver it carries the HMAC of "".
+    // A GET has no body: under the signature driver it carries the HMAC of "" (a POST, of its body).
     ...credentials,
   };
   const timeout = AbortSignal.timeout(await readTimeoutMs(config, request));
@@ -185,8 +215,9 @@ async function forward(
   try {
     // Logged with a request id (sent as X-Request-Id), like every other call to the server.
     const upstream = await loggedFetch(getLogger())(url, {
-      method: "GET",
+      method: match.spec.method,
       headers,
+      body,
       signal,
       cache: "no-store",
       redirect: "manual",
@@ -197,7 +228,7 @@ async function forward(
       const value = upstream.headers.get(name);
       if (value !== null) responseHeaders.set(name, value);
     }
-    const contract = responseContract(request.segments);
+    const contract = responseContract(match.spec);
     if (contract === null || !contract.statuses.includes(upstream.status)) {
       return new Response(upstream.body, { status: upstream.status, headers: responseHeaders });
     }
@@ -219,12 +250,12 @@ async function forward(
   }
 }
 
-async function relayExport(config: ConsoleConfig, request: ProxyRequest, namespace: string): Promise<Response> {
-  const [, workflowId = "", , runId = ""] = request.segments;
+async function relayExport(config: ConsoleConfig, request: ProxyRequest, match: EndpointMatch): Promise<Response> {
+  const { workflowId = "", runId = "" } = match.params;
   const started = await startExportStream(config, {
     workflowId,
     runId,
-    namespace,
+    namespace: request.namespace ?? "",
     token: request.token,
     acceptEncoding: request.acceptEncoding ?? null,
     signal: request.signal,
