@@ -1,20 +1,17 @@
 import { queryOptions } from "@tanstack/react-query";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { DwServerUnavailableError, errorFromResponse } from "@/lib/dw/errors";
+import { ENDPOINTS } from "@/lib/dw/endpoints";
+import { endpointQuery } from "@/lib/queries/endpoint-query";
 import { namespaceKey } from "@/lib/queries/keys";
 import { mergePoints, METRICS_SAMPLES_PATH } from "@/lib/views/metrics-samples";
 import type { MetricsHistory } from "@/lib/views/metrics-samples";
 
 /** The overview samples the server's counters at this rate to draw its charts. */
-export const METRICS_REFRESH_MS = 5_000;
+export const METRICS_REFRESH_MS = ENDPOINTS.operatorMetrics.refreshMs;
 
 export function operatorMetricsQuery(namespace: string) {
-  return queryOptions({
-    queryKey: namespaceKey(namespace, "operator-metrics"),
-    queryFn: ({ signal }) => browserDwClientFor(namespace).operatorMetrics({ signal }),
-    refetchInterval: METRICS_REFRESH_MS,
-    retry: false,
-  });
+  return endpointQuery(namespace, "operatorMetrics", {});
 }
 
 /** Cluster info as one namespace's page reads it (its `worker_fleet` counts that namespace). */

@@ -1,12 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { DwClient, RunDescription, WorkflowDebug } from "@/lib/dw";
-import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { runKey } from "@/lib/queries/keys";
+import { ENDPOINTS } from "@/lib/dw/endpoints";
+import { endpointQuery } from "@/lib/queries/endpoint-query";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import type { TimelineListRow } from "@/lib/views/timeline";
 
 /** An open run's describe and debug refresh every 5 s; a closed run's stop refreshing. */
-export const OPEN_RUN_REFRESH_MS = 5_000;
+export const OPEN_RUN_REFRESH_MS = ENDPOINTS.describeRun.refreshMs;
 /** Describe of a run; `runId: null` is the workflow's current run (the server page's first read). */
 export function fetchRunDescribe(client: DwClient, workflowId: string, runId: string | null): Promise<RunDescription> {
   return runId === null ? client.describeWorkflow(workflowId) : client.describeRun(workflowId, runId);
@@ -18,31 +18,21 @@ export function fetchRunDebug(client: DwClient, workflowId: string, runId: strin
 
 export function runDescribeQuery(namespace: string, workflowId: string, runId: string) {
   return queryOptions({
-    queryKey: [...runKey(namespace, workflowId, runId), "describe"] as const,
-    queryFn: ({ signal }) => browserDwClientFor(namespace).describeRun(workflowId, runId, { signal }),
+    ...endpointQuery(namespace, "describeRun", { workflowId, runId }),
     refetchInterval: (query) => (query.state.data?.is_terminal ? false : OPEN_RUN_REFRESH_MS),
-    retry: false,
   });
 }
 
 export function runDebugQuery(namespace: string, workflowId: string, runId: string, open: boolean) {
   return queryOptions({
-    queryKey: [...runKey(namespace, workflowId, runId), "debug"] as const,
-    queryFn: ({ signal }) => browserDwClientFor(namespace).debugRun(workflowId, runId, {}, { signal }),
+    ...endpointQuery(namespace, "debugRun", { workflowId, runId }),
     refetchInterval: open ? OPEN_RUN_REFRESH_MS : false,
-    retry: false,
   });
 }
 
 /** The first 1,000 history events, for the retry forecast of a run whose page is not open. */
 export function runHistoryHeadQuery(namespace: string, workflowId: string, runId: string) {
-  return queryOptions({
-    queryKey: [...runKey(namespace, workflowId, runId), "history-head"] as const,
-    queryFn: ({ signal }) =>
-      browserDwClientFor(namespace).getHistory(workflowId, runId, { pageSize: 1000 }, { signal }),
-    refetchInterval: 10_000,
-    retry: false,
-  });
+  return endpointQuery(namespace, "getHistory", { workflowId, runId }, { page_size: 1000 });
 }
 
 /** What the run page's server render hands the screen (lib/server/pages/loaders.ts `loadRunPage`). */

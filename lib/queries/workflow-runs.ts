@@ -1,15 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
-import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { namespaceKey } from "@/lib/queries/keys";
+import { endpointQuery } from "@/lib/queries/endpoint-query";
 
 // Apart from runs.ts (the runs list and its console-side scan), which the run page does not need.
 
-/** The runs of one workflow id (the run page's previous/next and its runs panel). */
+/** The runs of one workflow id (the run page's previous/next and its runs panel), refreshed while the run is open. */
 export function workflowRunsQuery(namespace: string, workflowId: string, open: boolean) {
-  return queryOptions({
-    queryKey: namespaceKey(namespace, "workflow-runs", workflowId),
-    queryFn: ({ signal }) => browserDwClientFor(namespace).listRuns(workflowId, { signal }),
-    refetchInterval: open ? 30_000 : false,
-    retry: false,
-  });
+  const query = endpointQuery(namespace, "listRuns", { workflowId });
+  return queryOptions({ ...query, refetchInterval: open ? query.refetchInterval : false });
 }

@@ -1,0 +1,28 @@
+import { queryOptions } from "@tanstack/react-query";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { ENDPOINTS, endpointKey } from "@/lib/dw/endpoints";
+import type { EndpointParams } from "@/lib/dw/endpoints";
+import type { ReadName, ReadQuery } from "@/lib/dw/transport";
+import { namespaceKey, serverKey } from "@/lib/queries/keys";
+
+/**
+ * The query of one declared read (lib/dw/endpoints.ts): its key under the namespace (or the server)
+ * from the entry's `key`, its fetch through the read proxy, its refresh from `refreshMs`. A factory
+ * that needs more (a refresh that depends on the answer, a transformed answer) spreads this and
+ * overrides that one field, so the key stays the one invalidation aims at.
+ */
+export function endpointQuery<N extends ReadName>(
+  namespace: string,
+  name: N,
+  params: EndpointParams<N>,
+  query?: ReadQuery,
+) {
+  const spec = ENDPOINTS[name];
+  const parts = endpointKey(name, params);
+  return queryOptions({
+    queryKey: spec.scope === "server" ? serverKey(...parts) : namespaceKey(namespace, ...parts),
+    queryFn: ({ signal }) => browserDwClientFor(namespace).read(name, params, query, { signal }),
+    refetchInterval: spec.refreshMs,
+    retry: false,
+  });
+}
