@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { healthProbeQuery } from "@/lib/queries/connection";
+import { endpointQueryKey } from "@/lib/queries/endpoint-query";
 import { taskQueueQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
 import { runKey } from "@/lib/queries/keys";
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
@@ -23,6 +25,14 @@ describe("queries from the endpoint table", () => {
     expect(taskQueueQuery("ns", "q").queryKey).toEqual(["ns", "ns", "task-queue", "q"]);
     expect(operatorMetricsQuery("ns").queryKey).toEqual(["ns", "ns", "operator-metrics"]);
     expect(workflowRunsQuery("ns", "wf", true).queryKey).toEqual(["ns", "ns", "workflow-runs", "wf"]);
+  });
+
+  it("give the server render's seeds the key of the browser's query, server-wide reads under the server", () => {
+    expect(endpointQueryKey("ns", "listRuns", { workflowId: "wf" })).toEqual(
+      workflowRunsQuery("ns", "wf", false).queryKey,
+    );
+    expect(endpointQueryKey("ns", "operatorMetrics", {})).toEqual(operatorMetricsQuery("ns").queryKey);
+    expect(endpointQueryKey("ns", "health", {})).toEqual(healthProbeQuery().queryKey);
   });
 
   it("keep each screen's refresh", () => {

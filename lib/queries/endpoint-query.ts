@@ -17,12 +17,16 @@ export function endpointQuery<N extends ReadName>(
   params: EndpointParams<N>,
   query?: ReadQuery,
 ) {
-  const spec = ENDPOINTS[name];
-  const parts = endpointKey(name, params);
   return queryOptions({
-    queryKey: spec.scope === "server" ? serverKey(...parts) : namespaceKey(namespace, ...parts),
+    queryKey: endpointQueryKey(namespace, name, params),
     queryFn: ({ signal }) => browserDwClientFor(namespace).read(name, params, query, { signal }),
-    refetchInterval: spec.refreshMs,
+    refetchInterval: ENDPOINTS[name].refreshMs,
     retry: false,
   });
+}
+
+/** The key of a declared read: under `["server"]` for a server-wide one, else under the namespace. */
+export function endpointQueryKey<N extends ReadName>(namespace: string, name: N, params: EndpointParams<N>) {
+  const parts = endpointKey(name, params);
+  return ENDPOINTS[name].scope === "server" ? serverKey(...parts) : namespaceKey(namespace, ...parts);
 }

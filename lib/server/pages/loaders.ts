@@ -13,6 +13,10 @@ import { actionContext } from "@/lib/server/proxy/action-guard";
 import { getConfig } from "@/lib/server/process/config";
 import { proxyGet } from "@/lib/server/proxy/read-proxy";
 import { seedQueries } from "@/lib/server/pages/query-seeds";
+import type { QuerySeed } from "@/lib/server/pages/query-seeds";
+import type { EndpointParams } from "@/lib/dw/endpoints";
+import type { ReadName } from "@/lib/dw/transport";
+import { endpointQueryKey } from "@/lib/queries/endpoint-query";
 import type { DehydratedState } from "@tanstack/react-query";
 import {
   actionContextQuery,
@@ -23,8 +27,6 @@ import {
   probeBody,
 } from "@/lib/queries/connection";
 import type { ProbeResult } from "@/lib/queries/connection";
-import { operatorMetricsQuery } from "@/lib/queries/metrics";
-import { workflowRunsQuery } from "@/lib/queries/workflow-runs";
 import type { ErrorInfo } from "@/lib/views/error-info";
 import { toErrorInfo } from "@/lib/views/error-info";
 import type { DwClient, WorkflowList } from "@/lib/dw";
@@ -146,7 +148,7 @@ export async function loadShellSeeds(namespace: string): Promise<DehydratedState
       { queryKey: healthProbeQuery().queryKey, read: () => probeOnServer(["health"], token) },
       { queryKey: clusterInfoProbeQuery(() => false).queryKey, read: () => probeOnServer(["cluster", "info"], token) },
       { queryKey: namespacesQuery().queryKey, read: () => fetchNamespaceNames(getDwClient()) },
-      { queryKey: operatorMetricsQuery(namespace).queryKey, read: () => getDwClient(namespace).operatorMetrics() },
+      endpointSeed(namespace, "operatorMetrics", {}),
     ],
     [{ queryKey: actionContextQuery().queryKey, data: actionContext(config, requestHeaders) }],
   );
@@ -155,10 +157,10 @@ export async function loadShellSeeds(namespace: string): Promise<DehydratedState
 /** The run page's list of the workflow's runs (previous/next, the runs panel), read by its server render. */
 export function loadWorkflowRunsSeed(namespace: string, workflowId: string): DehydratedState {
   // `open` only changes the refresh interval, not the key.
-  return seedQueries([
-    {
-      queryKey: workflowRunsQuery(namespace, workflowId, false).queryKey,
-      read: () => getDwClient(namespace).listRuns(workflowId),
-    },
-  ]);
+  return seedQueries([endpointSeed(namespace, "listRuns", { workflowId })]);
+}
+
+/** A declared read (lib/dw/endpoints.ts) started by the server render for its client query: same key, same answer. */
+function endpointSeed<N extends ReadName>(namespace: string, name: N, params: EndpointParams<N>): QuerySeed {
+  return { queryKey: endpointQueryKey(namespace, name, params), read: () => getDwClient(namespace).read(name, params) };
 }
