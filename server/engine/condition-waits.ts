@@ -107,10 +107,17 @@ function latestOpenWait(tx: Tx, runId: string): OpenWait | null {
  */
 export function satisfyConditionWaitOnSignalResume(tx: Tx, run: RunRow, task: TaskRow): void {
   const resume = parseJson<JsonObject>(task.payload) ?? {};
-  if (resume.resume_source_kind !== "signal") return;
+  if (resume.resume_source_kind !== "workflow_signal") return;
   const wait = latestOpenWait(tx, run.id);
   if (!wait) return;
   const p = wait.payload;
+  // The wait consumed its resuming signal (`markConditionWaitSignalConsumed`): no longer pending.
+  if (typeof resume.workflow_signal_id === "string" && typeof p.sequence === "number")
+    tx.db
+      .prepare(
+        "UPDATE workflow_signal_records SET status = 'applied', applied_at = COALESCE(applied_at, ?), updated_at = ? WHERE id = ? AND workflow_run_id = ?",
+      )
+      .run(tx.now, tx.now, resume.workflow_signal_id, run.id);
   tx.appendEvent(
     run.id,
     "ConditionWaitSatisfied",
@@ -123,6 +130,7 @@ export function satisfyConditionWaitOnSignalResume(tx: Tx, run: RunRow, task: Ta
       timeout_seconds: p.timeout_seconds ?? null,
       workflow_signal_id: typeof resume.workflow_signal_id === "string" ? resume.workflow_signal_id : null,
       signal_name: typeof resume.signal_name === "string" ? resume.signal_name : null,
+      signal_wait_id: typeof resume.signal_wait_id === "string" ? resume.signal_wait_id : null,
     }),
     { taskId: task.id },
   );

@@ -1,4 +1,5 @@
 import { isoMicros } from "../clock";
+import { releaseHeldSignals } from "./commands";
 import { timerEventKeys } from "./lifecycle";
 import type { RunRow, TaskRow, TimerRow } from "./rows";
 import { isTerminal } from "./rows";
@@ -6,9 +7,15 @@ import type { Tx } from "./tx";
 import { parseJson } from "./tx";
 import { expiredDeadline } from "./workflow-tasks";
 
-/** Expired workflow-task leases: ready again with repair_count + 1 (the late worker's completion is then refused). */
+/**
+ * Expired workflow-task leases: ready again with repair_count + 1 (the late worker's completion is
+ * then refused), and the signals held during the lease go into history for the next claim.
+ */
 export function expireWorkflowLeases(tx: Tx): number {
-  return tx.expireLeases("workflow");
+  const runs = new Set<string>();
+  const expired = tx.expireLeases("workflow", (task) => runs.add(task.workflow_run_id));
+  for (const runId of runs) releaseHeldSignals(tx, runId);
+  return expired;
 }
 
 /** Due timer tasks fire: TimerFired, the timer row `fired`, and a workflow resume task. */

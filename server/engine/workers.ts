@@ -1,5 +1,6 @@
 import { newId } from "../ids";
 import type { Db } from "../store/db";
+import { releaseHeldSignals } from "./commands";
 import { EngineError } from "./errors";
 import type { RegisterWorkerInput } from "./index";
 import type { TaskRow } from "./rows";
@@ -93,6 +94,7 @@ export function deregisterWorker(
       .run(tx.now, tx.now, task.id);
     tx.markTaskReady(task);
     tx.touch(task.workflow_run_id);
+    releaseHeldSignals(tx, task.workflow_run_id);
   }
   return { worker_id: workerId, outcome: "deregistered" as const, recovered_workflow_task_count: leased.length };
 }

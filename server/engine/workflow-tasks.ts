@@ -3,7 +3,14 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
-import { createInstance, releaseDeferredSignal, releaseDeferredSignals, startRun } from "./commands";
+import {
+  createInstance,
+  createNextSignalTask,
+  recordAppliedSignal,
+  releaseHeldSignals,
+  SIGNAL_RESUME,
+  startRun,
+} from "./commands";
 import type { Memo } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
@@ -287,39 +294,6 @@ export function expiredDeadline(run: RunRow, now: number): "execution_timeout" |
   return null;
 }
 
-/** Marks signals the workflow has not seen yet as applied; the claimed history then carries SignalApplied. */
-function applyReceivedSignals(tx: Tx, run: RunRow, taskId: string): void {
-  const signals = tx.db
-    .prepare(
-      "SELECT * FROM workflow_signal_records WHERE workflow_run_id = ? AND status = 'received' ORDER BY message_sequence, received_at",
-    )
-    .all(run.id) as { id: string; workflow_command_id: string | null; signal_name: string; arguments: string | null }[];
-  for (const s of signals) {
-    tx.db
-      .prepare("UPDATE workflow_signal_records SET status = 'applied', applied_at = ?, updated_at = ? WHERE id = ?")
-      .run(tx.now, tx.now, s.id);
-    const wait = tx.db
-      .prepare(
-        "SELECT payload FROM workflow_history_events WHERE workflow_run_id = ? AND event_type = 'SignalWaitOpened' AND json_extract(payload, '$.signal_name') = ? ORDER BY sequence DESC LIMIT 1",
-      )
-      .get(run.id, s.signal_name) as { payload: string } | undefined;
-    const waitPayload = wait ? (JSON.parse(wait.payload) as JsonObject) : {};
-    tx.appendEvent(
-      run.id,
-      "SignalApplied",
-      {
-        workflow_command_id: s.workflow_command_id,
-        signal_id: s.id,
-        signal_name: s.signal_name,
-        signal_wait_id: waitPayload.signal_wait_id ?? null,
-        sequence: waitPayload.sequence ?? null,
-        value: s.arguments,
-      },
-      { taskId, commandId: s.workflow_command_id },
-    );
-  }
-}
-
 /**
  * Claims the oldest due workflow task of the queue whose run has no other leased workflow task.
  * An expired execution/run deadline is enforced here (the task is consumed and the search goes on).
@@ -346,6 +320,9 @@ export function claimWorkflowTask(
       if (run) tx.touch(run.id);
       continue;
     }
+    // Signals held during a lease that ended without a completion (expiry, a departed worker)
+    // go in before this claim reads history.
+    releaseHeldSignals(tx, run.id);
     const expired = expiredDeadline(run, tx.now);
     if (expired) {
       timeoutRun(tx, run, expired, task.id);
@@ -354,7 +331,6 @@ export function claimWorkflowTask(
     }
     tx.db.prepare("UPDATE workflow_runs SET status = 'running', updated_at = ? WHERE id = ?").run(tx.now, run.id);
     tx.touch(run.id);
-    applyReceivedSignals(tx, run, task.id);
     const current = tx.mustRun(run.id);
     // The lease also remembers how much history it delivered: failures in it that the completion
     // does not turn into a workflow failure were caught by the workflow (FailureHandled).
@@ -374,11 +350,7 @@ export function claimWorkflowTask(
         current.last_history_sequence,
         task.id,
       ) as TaskRow;
-    const claimed = view(tx, leased, current, pageSize);
-    // Signals held back for this claim go in after the history it hands out, as if they arrived
-    // during the lease: the next task sees them together (see commands.ts `mustDeferSignal`).
-    releaseDeferredSignals(tx, run.id);
-    return claimed;
+    return view(tx, leased, current, pageSize);
   }
 }
 
@@ -713,6 +685,14 @@ function recordHandledFailures(tx: Tx, run: RunRow, task: TaskRow): void {
   }
 }
 
+/** The signal a workflow task was created for (`workflowSignalIdForTask`, DefaultWorkflowTaskBridge.php@8dc90d64). */
+function resumedSignalId(task: TaskRow): string | null {
+  const resume = parseJson<JsonObject>(task.payload) ?? {};
+  if (resume.resume_source_kind !== SIGNAL_RESUME) return null;
+  const id = resume.workflow_signal_id ?? resume.resume_source_id;
+  return typeof id === "string" && id !== "" ? id : null;
+}
+
 /**
  * Applies a completion's commands in order (one transaction). Terminal commands close the run;
  * otherwise the run parks as `waiting` until a resume task is created by an outcome.
@@ -726,9 +706,15 @@ export function completeWorkflowTask(
 ): JsonObject {
   const { task, run } = leasedWorkflowTask(tx, taskId, leaseOwner, attempt);
   if (!commands.some((c) => c.type === "fail_workflow")) recordHandledFailures(tx, run, task);
+  // The engine's completion order (DefaultWorkflowTaskBridge.php@8dc90d64 `complete`): the
+  // resuming signal's SignalApplied, the satisfied condition wait, then the commands.
+  recordAppliedSignal(tx, run, task);
   satisfyConditionWaitOnSignalResume(tx, run, task);
   const created: string[] = [];
   for (const cmd of commands) {
+    // Signals held during this lease follow the task's own events, before a terminal one
+    // (commands.ts, "How a signal reaches history").
+    if (TERMINAL_COMMANDS.has(cmd.type)) releaseHeldSignals(tx, run.id);
     const current = tx.mustRun(run.id);
     switch (cmd.type) {
       case "schedule_activity":
@@ -895,14 +881,16 @@ export function completeWorkflowTask(
         break;
     }
   }
+  let runStatus = tx.mustRun(run.id).status;
+  if (!isTerminal(runStatus)) releaseHeldSignals(tx, run.id);
   tx.db
     .prepare("UPDATE workflow_tasks SET status = 'completed', lease_expires_at = NULL, updated_at = ? WHERE id = ?")
     .run(tx.now, task.id);
-  let runStatus = tx.mustRun(run.id).status;
   if (!isTerminal(runStatus)) {
     tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
     runStatus = "waiting";
-    releaseDeferredSignal(tx, run.id);
+    const next = createNextSignalTask(tx, run, resumedSignalId(task));
+    if (next) created.push(next);
   }
   tx.touch(run.id);
   return {
@@ -946,6 +934,8 @@ export function failWorkflowTask(
     attemptCount: task.attempt_count,
   });
   tx.db.prepare("UPDATE workflow_runs SET status = 'waiting', updated_at = ? WHERE id = ?").run(tx.now, run.id);
+  // The retry task is open, so held signals go into history for it without a task of their own.
+  releaseHeldSignals(tx, run.id);
   return {
     task_id: task.id,
     workflow_task_attempt: task.attempt_count,
