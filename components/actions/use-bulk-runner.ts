@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { mapBounded } from "@/lib/confirm/bulk";
 import { BULK_READ_CONCURRENCY, BULK_SEND_CONCURRENCY, BULK_TRACK_INTERVAL_MS } from "@/lib/confirm/bulk-limits";
 import type { BulkEvent, BulkSent, BulkStage } from "@/lib/confirm/bulk-runner";
-import { bulkStep, sendResults } from "@/lib/confirm/bulk-runner";
+import { bulkStep, bulkView, sendResults } from "@/lib/confirm/bulk-runner";
 import type { SendResult } from "@/lib/confirm/bulk";
 import { invalidateAfterBulkRepair } from "@/lib/queries/invalidate";
 import type { SendOutcome } from "@/components/actions/send-action";
@@ -39,7 +39,8 @@ export interface BulkFlow<Target, Read, Plan, Item, Input, Sent extends BulkSent
  * Drives {@link bulkStep} for one flow: the dry-run reads when the targets change, `execute` for the
  * sends and the tracking loop, and an abort of whatever is in flight when the panel closes. The flow's
  * functions are read at the moment they are needed; a new `plan` function re-plans a shown plan (the
- * signal flow's plan follows the typed name), so the others keep theirs stable (useMemo).
+ * signal flow's plan follows the typed name), so the others keep theirs stable (useMemo). `view` is
+ * what a panel shows of the stage (`bulkView`).
  */
 export function useBulkRunner<Target, Read, Plan, Item, Input, Sent extends BulkSent, Follow, Outcome>(
   namespace: string,
@@ -158,7 +159,7 @@ export function useBulkRunner<Target, Read, Plan, Item, Input, Sent extends Bulk
     [dispatch, namespace, queryClient],
   );
 
-  return { stage, reads, execute };
+  return { stage, view: bulkView(stage), reads, execute };
 }
 
 /** The send result of one run action answer, as every flow tallies it. */

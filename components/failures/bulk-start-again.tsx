@@ -7,18 +7,26 @@ import type { RunRef } from "@/lib/views/failure-groups";
 import type { BulkOutcome, FollowUp } from "@/lib/confirm/bulk";
 import { bulkOutcome } from "@/lib/confirm/bulk";
 import type { BulkSent } from "@/lib/confirm/bulk-runner";
-import { bulkView } from "@/lib/confirm/bulk-runner";
-import type { PlannedStart, StartAgainPlan } from "@/lib/confirm/bulk-start-again";
+import type { PlannedStart, StartAgainBucket, StartAgainPlan } from "@/lib/confirm/bulk-start-again";
 import { startAgainPlan } from "@/lib/confirm/bulk-start-again";
-import { BULK_TRACK_FOR_MS, WALK_LIMITS, boundedMembers } from "@/lib/confirm/bulk-limits";
+import { BULK_TRACK_FOR_MS } from "@/lib/confirm/bulk-limits";
+import { useBulkGroup } from "@/components/actions/use-bulk-group";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { followUp } from "@/components/attention/bulk-repair";
 import { runHref } from "@/lib/routes/route-for";
-import { Button } from "@/components/ui/button";
-import { BulkPanelHeader, BulkProgress } from "@/components/actions/bulk-panel";
+import {
+  BulkFailedBy,
+  BulkOutcome as BulkOutcomeLines,
+  BulkPanel,
+  BulkPlanSentence,
+  BulkSend,
+  toneClass,
+} from "@/components/actions/bulk-panel";
+import type { GroupBulkProps } from "@/components/actions/bulk-panel";
+import { afterTone, categoryList, firstInBucket, firstOf, refusals, shownBuckets } from "@/lib/views/bulk-panel";
 
 /** A start's result and the new run, as the server named it in its answer. */
 interface StartSent extends BulkSent {
@@ -55,96 +63,78 @@ function startedRuns(results: readonly (StartSent | null)[]): RunRef[] {
 }
 
 const SAMPLES = 3;
+const START_BUCKETS: readonly StartAgainBucket[] = ["start", "skip_same_workflow"];
 
 /**
  * "Start again" for a failure group, in the three stages of bulk repair: the dry-run plan (new ids,
  * nothing sent), the starts with progress, then what the new runs went on to do, read back from the
  * server until each closed or tracking gave up.
  */
-export function BulkStartAgain({
-  namespace,
-  members: allMembers,
-  canAct,
-  disabledReason,
-  onClose,
-}: {
-  namespace: string;
-  members: readonly RunRef[];
-  canAct: boolean;
-  disabledReason: string | null;
-  onClose: () => void;
-}) {
+export function BulkStartAgain({ namespace, members, canAct, disabledReason, onClose }: GroupBulkProps) {
   const t = useTranslations("failures.bulk");
-  const { planned: members, left } = useMemo(() => boundedMembers(allMembers), [allMembers]);
+  const { planned, capped } = useBulkGroup(members);
   const flow = useMemo(() => startFlow(namespace), [namespace]);
-  const { stage, execute } = useBulkRunner(namespace, members, flow);
-  const view = bulkView(stage);
-  const plan = view.plan;
+  const { stage, view, execute } = useBulkRunner(namespace, planned, flow);
+  const started = stage.kind === "done" || stage.kind === "tracking" ? startedRuns(stage.results) : [];
   return (
-    <div
-      data-testid="bulk-start-again"
-      data-stage={view.shown}
-      className="mt-3 space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
-    >
-      <BulkPanelHeader heading="h4" title={t("title")} closeLabel={t("close")} onClose={onClose} />
-      <p className="text-xs text-fg-muted">
-        {t("rule")}{" "}
-        {t("limits", {
-          sends: WALK_LIMITS.bulkSendConcurrency,
-          interval: WALK_LIMITS.trackIntervalSeconds,
-          minutes: WALK_LIMITS.trackForMinutes,
-        })}
-        {left > 0 ? ` ${t("capped", { limit: WALK_LIMITS.bulkMaxRuns, total: allMembers.length })}` : ""}
-      </p>
-      <div role="status" aria-live="polite" className="space-y-1">
-        {plan ? <StartPlan plan={plan} executed={stage.kind !== "planned"} /> : null}
-        {view.progress ? (
-          <BulkProgress progress={view.progress} text={t("sending", view.progress)} label={t("progressLabel")} />
-        ) : null}
-        {view.outcome ? (
-          <StartOutcome
-            namespace={namespace}
-            outcome={view.outcome}
-            started={stage.kind === "done" || stage.kind === "tracking" ? startedRuns(stage.results) : []}
-            checks={view.checks}
-            done={view.done}
-          />
-        ) : null}
-      </div>
-      {stage.kind === "planned" ? (
+    <BulkPanel
+      testId="bulk-start-again"
+      place="group"
+      className="mt-3"
+      view={view}
+      words={t}
+      title={t("title")}
+      onClose={onClose}
+      trackForMs={BULK_TRACK_FOR_MS}
+      limits={{ rule: t("rule"), capped: capped && t("capped", capped) }}
+      statusClassName="space-y-1"
+      plan={(plan, heading) => <StartPlan plan={plan} heading={heading} />}
+      progress={{ barLabel: t("progressLabel") }}
+      outcome={(outcome, tracking) => (
+        <StartOutcome namespace={namespace} outcome={outcome} started={started} tracking={tracking} />
+      )}
+      controls={(plan) => (
         <div className="flex items-center gap-3">
-          <Button
-            variant="primary"
-            data-testid="bulk-execute"
-            disabled={!canAct || stage.plan.counts.start === 0}
-            onClick={() => void execute()}
-          >
-            {t("execute", { count: stage.plan.counts.start })}
-          </Button>
-          {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
+          <BulkSend
+            testId="bulk-execute"
+            label={t("execute", { count: plan.counts.start })}
+            disabled={!canAct || plan.counts.start === 0}
+            onSend={() => void execute()}
+            refusal={canAct ? null : disabledReason}
+          />
         </div>
-      ) : null}
-    </div>
+      )}
+    />
   );
 }
 
-function StartPlan({ plan, executed }: { plan: StartAgainPlan; executed: boolean }) {
+function StartPlan({ plan, heading }: { plan: StartAgainPlan; heading: string }) {
   const t = useTranslations("failures.bulk");
-  const samples = plan.runs.filter((run) => run.bucket === "start").slice(0, SAMPLES);
+  const words = { start: "planStart", skip_same_workflow: "planSkip" } as const;
   return (
-    <>
-      <p data-testid="bulk-plan" data-start={plan.counts.start} className="font-medium">
-        {executed ? t("planExecuted") : t("planHeading")} {t("planStart", { count: plan.counts.start })}
-        {plan.counts.skip_same_workflow ? ` ${t("planSkip", { count: plan.counts.skip_same_workflow })}` : ""}
-      </p>
-      <ul className="text-xs text-fg-muted">
-        {samples.map((run) => (
-          <li key={run.runId} className="break-all">
-            <span className="font-mono">{run.workflowId}</span> → <span className="font-mono">{run.newWorkflowId}</span>
-          </li>
-        ))}
-      </ul>
-    </>
+    <BulkPlanSentence
+      className="space-y-1"
+      data={{ "data-testid": "bulk-plan", "data-start": plan.counts.start }}
+      parts={[
+        heading,
+        ...shownBuckets(START_BUCKETS, plan.counts, "start").map((bucket) =>
+          t(words[bucket], { count: plan.counts[bucket] }),
+        ),
+      ]}
+      list={{
+        className: "text-xs text-fg-muted",
+        items: firstInBucket(plan.runs, "start", SAMPLES).map((run) => ({
+          key: run.runId,
+          className: "break-all",
+          content: (
+            <>
+              <span className="font-mono">{run.workflowId}</span> →{" "}
+              <span className="font-mono">{run.newWorkflowId}</span>
+            </>
+          ),
+        })),
+      }}
+    />
   );
 }
 
@@ -152,31 +142,31 @@ function StartOutcome({
   namespace,
   outcome,
   started,
-  checks,
-  done,
+  tracking,
 }: {
   namespace: string;
   outcome: BulkOutcome;
   started: readonly RunRef[];
-  checks: number;
-  done: boolean;
+  tracking: string;
 }) {
   const t = useTranslations("failures.bulk");
-  const categories = Object.entries(outcome.failedByCategory);
+  const refused = refusals(outcome);
+  const named = firstOf(started, SAMPLES);
   return (
-    <div
-      data-testid="bulk-outcome"
-      data-settled={outcome.settled}
-      data-accepted={outcome.accepted}
-      data-completed={outcome.completed}
-      data-failed={outcome.failedAgain}
+    <BulkOutcomeLines
+      data={{
+        "data-testid": "bulk-outcome",
+        "data-settled": outcome.settled,
+        "data-accepted": outcome.accepted,
+        "data-completed": outcome.completed,
+        "data-failed": outcome.failedAgain,
+      }}
       className="space-y-1"
+      tally={t("started", { accepted: outcome.accepted, sent: outcome.sent })}
+      refused={refused && t("notStarted", refused)}
+      tracking={tracking}
     >
-      <p className="font-medium">{t("started", { accepted: outcome.accepted, sent: outcome.sent })}</p>
-      {outcome.rejected || outcome.errors ? (
-        <p className="text-bad">{t("notStarted", { rejected: outcome.rejected, errors: outcome.errors })}</p>
-      ) : null}
-      <p className={outcome.failedAgain ? "text-bad" : outcome.settled ? "text-ok" : undefined}>
+      <p className={toneClass(afterTone(outcome, outcome.failedAgain > 0))}>
         {t("afterwards", {
           completed: outcome.completed,
           failed: outcome.failedAgain,
@@ -184,13 +174,9 @@ function StartOutcome({
           other: outcome.otherClosed,
         })}
       </p>
-      {categories.length ? (
-        <p className="text-bad">
-          {t("failedBy")} {categories.map(([category, count]) => `${category} × ${count}`).join(", ")}
-        </p>
-      ) : null}
+      <BulkFailedBy label={t("failedBy")} categories={categoryList(outcome.failedByCategory)} />
       <ul className="text-xs">
-        {started.slice(0, SAMPLES).map((run) => (
+        {named.shown.map((run) => (
           <li key={run.runId}>
             <Link
               href={runHref(namespace, run.workflowId, run.runId)}
@@ -200,11 +186,8 @@ function StartOutcome({
             </Link>
           </li>
         ))}
-        {started.length > SAMPLES ? (
-          <li className="text-fg-muted">{t("moreStarted", { count: started.length - SAMPLES })}</li>
-        ) : null}
+        {named.more > 0 ? <li className="text-fg-muted">{t("moreStarted", { count: named.more })}</li> : null}
       </ul>
-      <p className="text-xs text-fg-muted">{done ? t("trackingDone", { checks }) : t("tracking", { checks })}</p>
-    </div>
+    </BulkOutcomeLines>
   );
 }

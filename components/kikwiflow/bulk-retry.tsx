@@ -1,13 +1,13 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import Link from "@/components/ui/link";
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
 import type { SendResult } from "@/lib/confirm/bulk";
 import type { BulkSent } from "@/lib/confirm/bulk-runner";
-import { bulkView } from "@/lib/confirm/bulk-runner";
-import { BULK_TRACK_FOR_MS, WALK_LIMITS, boundedMembers } from "@/lib/confirm/bulk-limits";
+import { BULK_TRACK_FOR_MS } from "@/lib/confirm/bulk-limits";
+import { useBulkGroup } from "@/components/actions/use-bulk-group";
 import type { AttentionGroup } from "@/lib/kikwiflow/attention";
 import type {
   AcceptedRetry,
@@ -18,7 +18,14 @@ import type {
   RetryRow,
   RetryTarget,
 } from "@/lib/kikwiflow/bulk-retry";
-import { bulkFollow, bulkRetryOutcome, bulkRetryPlan, retryItems, retrySendResult } from "@/lib/kikwiflow/bulk-retry";
+import {
+  RETRY_BUCKETS,
+  bulkFollow,
+  bulkRetryOutcome,
+  bulkRetryPlan,
+  retryItems,
+  retrySendResult,
+} from "@/lib/kikwiflow/bulk-retry";
 import {
   fetchKikwiflowIncidents,
   fetchKikwiflowSnapshot,
@@ -29,8 +36,9 @@ import {
 import { kikwiflowInstanceHref } from "@/lib/routes/route-for";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { useBulkRunner } from "@/components/actions/use-bulk-runner";
-import { BulkPanelHeader, BulkProgress } from "@/components/actions/bulk-panel";
-import { Button } from "@/components/ui/button";
+import { BulkOutcome, BulkPanel, BulkPlanSentence, BulkSend, toneClass } from "@/components/actions/bulk-panel";
+import type { BulkTone } from "@/lib/views/bulk-panel";
+import { shownBuckets } from "@/lib/views/bulk-panel";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { useActDisabledReason } from "@/components/kikwiflow/use-act-disabled-reason";
 
@@ -120,9 +128,8 @@ export function BulkRetry({
   const [all] = useState(() =>
     group.instances.map(({ processInstanceId, incidentId }) => ({ processInstanceId, incidentId })),
   );
-  const { planned: targets, left } = useMemo(() => boundedMembers(all), [all]);
-  const { stage, execute } = useBulkRunner(RUNNER_SCOPE, targets, retryFlow);
-  const view = bulkView(stage);
+  const { planned, capped } = useBulkGroup(all);
+  const { view, execute } = useBulkRunner(RUNNER_SCOPE, planned, retryFlow);
   const [consent, setConsent] = useState(false);
   const fatal = group.fatal > 0;
   useEffect(() => {
@@ -131,38 +138,23 @@ export function BulkRetry({
   // Opened from a row further down: the panel sits above the table, so bring it into view.
   const panelRef = useRef<HTMLDivElement>(null);
   useEffect(() => panelRef.current?.scrollIntoView({ block: "nearest" }), []);
-  const canSend = stage.kind === "planned" && stage.plan.counts.retry > 0 && disabledReason === null;
   return (
-    <div
+    <BulkPanel
       ref={panelRef}
-      data-testid="kikwiflow-bulk-retry"
-      data-stage={view.shown}
-      className="space-y-3 rounded-md border border-line bg-panel-muted p-3 text-sm"
-    >
-      <BulkPanelHeader
-        heading="h4"
-        title={t("title", { task: group.taskName ?? group.taskDefinitionId ?? "–", definition })}
-        closeLabel={t("close")}
-        onClose={onClose}
-      />
-      <p className="text-xs text-fg-muted">
-        {t("rule")}{" "}
-        {t("limits", {
-          sends: WALK_LIMITS.bulkSendConcurrency,
-          interval: WALK_LIMITS.trackIntervalSeconds,
-          minutes: WALK_LIMITS.trackForMinutes,
-        })}
-        {left > 0 ? ` ${t("capped", { limit: WALK_LIMITS.bulkMaxRuns, total: all.length })}` : ""}
-      </p>
-      <div role="status" aria-live="polite" className="space-y-1">
-        {view.reads && stage.kind === "planning" ? <p>{t("reading", view.reads)}</p> : null}
-        {view.plan ? <RetryPlan plan={view.plan} executed={stage.kind !== "planned"} /> : null}
-        {view.progress ? (
-          <BulkProgress progress={view.progress} text={t("sending", view.progress)} label={t("progressLabel")} />
-        ) : null}
-        {view.outcome ? <RetryOutcomeList outcome={view.outcome} checks={view.checks} done={view.done} /> : null}
-      </div>
-      {stage.kind === "planned" ? (
+      testId="kikwiflow-bulk-retry"
+      place="group"
+      view={view}
+      words={t}
+      title={t("title", { task: group.taskName ?? group.taskDefinitionId ?? "–", definition })}
+      onClose={onClose}
+      trackForMs={BULK_TRACK_FOR_MS}
+      limits={{ rule: t("rule"), capped: capped && t("capped", capped) }}
+      statusClassName="space-y-1"
+      reading={(reads) => t("reading", reads)}
+      plan={(plan, heading) => <RetryPlan plan={plan} heading={heading} executed={view.shown !== "planned"} />}
+      progress={{ barLabel: t("progressLabel") }}
+      outcome={(outcome, tracking) => <RetryOutcomeList outcome={outcome} tracking={tracking} />}
+      controls={(plan) => (
         <div className="space-y-2">
           {fatal ? (
             <label className="flex items-start gap-2 rounded-md border border-warn/40 bg-warn/10 p-2">
@@ -177,76 +169,82 @@ export function BulkRetry({
             </label>
           ) : null}
           <div className="flex flex-wrap items-center gap-3">
-            <Button
-              variant="primary"
-              data-testid="kikwiflow-bulk-retry-execute"
-              disabled={!canSend || (fatal && !consent)}
-              onClick={() => void execute()}
-            >
-              {t("execute", { count: stage.plan.counts.retry })}
-            </Button>
-            {disabledReason ? (
-              <span className="text-xs text-fg-muted" data-testid="kikwiflow-bulk-retry-refused">
-                {disabledReason}
-              </span>
-            ) : null}
+            <BulkSend
+              testId="kikwiflow-bulk-retry-execute"
+              label={t("execute", { count: plan.counts.retry })}
+              disabled={plan.counts.retry === 0 || disabledReason !== null || (fatal && !consent)}
+              onSend={() => void execute()}
+              refusal={disabledReason}
+              refusalTestId="kikwiflow-bulk-retry-refused"
+            />
           </div>
         </div>
-      ) : null}
-    </div>
+      )}
+    />
   );
 }
 
-function RetryPlan({ plan, executed }: { plan: BulkRetryPlan; executed: boolean }) {
+const PLAN_WORDS = { retry: "planRetry", skip_not_open: "planNotOpen", skip_unreadable: "planUnreadable" } as const;
+
+function RetryPlan({ plan, heading, executed }: { plan: BulkRetryPlan; heading: string; executed: boolean }) {
   const t = useTranslations("kikwiflow.bulkRetry");
   const { counts } = plan;
   return (
-    <div>
-      <p data-testid="kikwiflow-bulk-retry-plan" data-retry={counts.retry} className="font-medium">
-        {executed ? t("planExecuted") : t("planHeading")} {t("planRetry", { count: counts.retry })}
-        {counts.skip_not_open ? ` ${t("planNotOpen", { count: counts.skip_not_open })}` : ""}
-        {counts.skip_unreadable ? ` ${t("planUnreadable", { count: counts.skip_unreadable })}` : ""}
-      </p>
-      {executed ? null : (
-        <ul className="max-h-40 overflow-y-auto text-xs" data-testid="kikwiflow-bulk-retry-planned">
-          {plan.items
-            .filter((item) => item.bucket === "retry")
-            .map((item) => (
-              <li key={item.incidentId} className="font-mono break-all">
-                {item.processInstanceId}
-              </li>
-            ))}
-        </ul>
-      )}
-    </div>
+    <BulkPlanSentence
+      data={{ "data-testid": "kikwiflow-bulk-retry-plan", "data-retry": counts.retry }}
+      parts={[
+        heading,
+        ...shownBuckets(RETRY_BUCKETS, counts, "retry").map((bucket) =>
+          t(PLAN_WORDS[bucket], { count: counts[bucket] }),
+        ),
+      ]}
+      // Once sent, the outcome lists every instance; the plan's list would say it twice.
+      list={
+        executed
+          ? null
+          : {
+              className: "max-h-40 overflow-y-auto text-xs",
+              testId: "kikwiflow-bulk-retry-planned",
+              items: plan.items
+                .filter((item) => item.bucket === "retry")
+                .map((item) => ({
+                  key: item.incidentId,
+                  className: "font-mono break-all",
+                  content: item.processInstanceId,
+                })),
+            }
+      }
+    />
   );
 }
 
-const STATE_TONE: Readonly<Record<RetryRow["state"], string>> = {
-  confirmed: "text-ok",
-  moved_on: "text-ok",
-  failed_again: "text-bad",
-  unconfirmed: "text-warn",
-  already_retried: "text-fg-muted",
-  error: "text-bad",
+const STATE_TONE: Readonly<Record<RetryRow["state"], BulkTone>> = {
+  confirmed: "ok",
+  moved_on: "ok",
+  failed_again: "bad",
+  unconfirmed: "warn",
+  already_retried: "muted",
+  error: "bad",
 };
 
-function RetryOutcomeList({ outcome, checks, done }: { outcome: BulkRetryOutcome; checks: number; done: boolean }) {
+function RetryOutcomeList({ outcome, tracking }: { outcome: BulkRetryOutcome; tracking: string }) {
   const t = useTranslations("kikwiflow.bulkRetry");
   const time = useTimeFormat();
   const { counts } = outcome;
   return (
-    <div data-testid="kikwiflow-bulk-retry-outcome" data-settled={outcome.settled} className="space-y-1">
-      <p className="font-medium">
-        {t("tally", {
-          confirmed: counts.confirmed,
-          failed: counts.failed_again,
-          moved: counts.moved_on,
-          unconfirmed: counts.unconfirmed,
-          already: counts.already_retried,
-          errors: counts.error,
-        })}
-      </p>
+    <BulkOutcome
+      data={{ "data-testid": "kikwiflow-bulk-retry-outcome", "data-settled": outcome.settled }}
+      className="space-y-1"
+      tally={t("tally", {
+        confirmed: counts.confirmed,
+        failed: counts.failed_again,
+        moved: counts.moved_on,
+        unconfirmed: counts.unconfirmed,
+        already: counts.already_retried,
+        errors: counts.error,
+      })}
+      tracking={tracking}
+    >
       <ul className="max-h-64 space-y-1 overflow-y-auto text-xs">
         {outcome.rows.map((row) => (
           <li
@@ -258,7 +256,7 @@ function RetryOutcomeList({ outcome, checks, done }: { outcome: BulkRetryOutcome
             <Link href={kikwiflowInstanceHref(row.processInstanceId)} className="font-mono text-accent hover:underline">
               {row.processInstanceId}
             </Link>{" "}
-            <span className={STATE_TONE[row.state]}>
+            <span className={toneClass(STATE_TONE[row.state])}>
               {row.state === "failed_again" && row.incident
                 ? t("state.failed_again", {
                     time: time.dateTime(row.incident.createdAt),
@@ -270,7 +268,6 @@ function RetryOutcomeList({ outcome, checks, done }: { outcome: BulkRetryOutcome
           </li>
         ))}
       </ul>
-      <p className="text-xs text-fg-muted">{done ? t("trackingDone", { checks }) : t("tracking", { checks })}</p>
-    </div>
+    </BulkOutcome>
   );
 }

@@ -3,7 +3,6 @@
 import { useCallback, useMemo, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { BulkSent } from "@/lib/confirm/bulk-runner";
-import { bulkView } from "@/lib/confirm/bulk-runner";
 import type { ObservedEvent } from "@/lib/confirm/confirm";
 import { mergeEvents } from "@/lib/confirm/confirm";
 import { parseSignalInput } from "@/lib/actions/contract";
@@ -24,8 +23,9 @@ import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { Button } from "@/components/ui/button";
-import { BulkPanelHeader } from "@/components/actions/bulk-panel";
-import { BATCH_TRACK_FOR_MS, BatchLimits, BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
+import { BulkInput, BulkPanel, BulkPlanBuckets, BulkSend, toneClass } from "@/components/actions/bulk-panel";
+import { afterTone, shownBuckets } from "@/lib/views/bulk-panel";
+import { BATCH_TRACK_FOR_MS, BatchOutcomeFrame } from "@/components/run-list/runs-batch-parts";
 import type { BatchTarget } from "@/components/run-list/runs-batch";
 
 /** History pages (of 1000) one run's dry-run read walks at most; a longer run is planned from what was read. */
@@ -157,140 +157,135 @@ export function RunsBatchSignal({
     [name],
   );
   const flow = useMemo(() => signalFlow(namespace, planFor), [namespace, planFor]);
-  const { stage, reads, execute } = useBulkRunner(namespace, targets, flow);
-  const view = bulkView(stage);
+  const { view, reads, execute } = useBulkRunner(namespace, targets, flow);
   const inputs = useMemo(() => reads.map((read) => read.input), [reads]);
   const offered = useMemo(() => batchAwaitedNames(inputs), [inputs]);
   const parsedArgs = parseSignalInput(args);
-  const plan = view.plan;
-  const closest =
-    stage.kind === "planned" && stage.plan.counts.unawaited > 0 && name.trim() !== ""
-      ? closestName(
-          name.trim(),
-          offered.map((o) => o.name),
-        )
-      : null;
   return (
-    <section
-      data-testid="runs-batch"
-      data-action="signal"
-      data-stage={view.shown}
-      aria-label={t("title.signal")}
-      className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
-    >
-      <BulkPanelHeader heading="h2" title={t("title.signal")} closeLabel={t("close")} onClose={onClose} />
-      <BatchLimits />
-      {stage.kind === "planned" ? (
-        <form
-          className="space-y-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (parsedArgs.ok) void execute({ name: stage.plan.name, args: parsedArgs.value });
-          }}
-        >
-          <div className="flex flex-wrap items-start gap-3">
-            <label className="flex flex-col text-xs text-fg-muted">
-              {t("signal.name")}
-              <input
-                required
+    <BulkPanel
+      testId="runs-batch"
+      data={{ "data-action": "signal" }}
+      place="section"
+      view={view}
+      words={t}
+      title={t("title.signal")}
+      onClose={onClose}
+      trackForMs={BATCH_TRACK_FOR_MS}
+      reading={(reads) => t("planning", reads)}
+      plan={(plan, heading) =>
+        plan.name !== "" ? (
+          <BulkPlanBuckets
+            testId="runs-batch-plan"
+            namespace={namespace}
+            heading={heading}
+            runs={plan.runs}
+            lines={shownBuckets(SIGNAL_BUCKETS, plan.counts).map((bucket) => ({
+              bucket,
+              count: plan.counts[bucket],
+              label: t(`signal.bucket.${bucket}`, { name: plan.name }),
+              className: bucket === "unawaited" ? "text-warn" : undefined,
+            }))}
+          />
+        ) : null
+      }
+      outcome={(outcome) =>
+        view.plan ? <SignalOutcomeView outcome={outcome} name={view.plan.name} done={view.done} /> : null
+      }
+      controlsFirst
+      controls={(plan) => {
+        const closest =
+          plan.counts.unawaited > 0 && name.trim() !== ""
+            ? closestName(
+                name.trim(),
+                offered.map((o) => o.name),
+              )
+            : null;
+        return (
+          <form
+            className="space-y-2"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (parsedArgs.ok) void execute({ name: plan.name, args: parsedArgs.value });
+            }}
+          >
+            <div className="flex flex-wrap items-start gap-3">
+              <BulkInput
+                label={t("signal.name")}
+                testId="runs-batch-signal-name"
                 value={name}
-                onChange={(event) => setName(event.target.value)}
+                onChange={setName}
                 maxLength={255}
-                className="mt-1 h-8 w-64 rounded-md border border-line bg-panel px-2 font-mono text-sm text-fg"
-                data-testid="runs-batch-signal-name"
+                className="w-64 font-mono"
               />
-            </label>
-            <label className="flex flex-col text-xs text-fg-muted">
-              {t("signal.args")}
-              <textarea
-                value={args}
-                onChange={(event) => setArgs(event.target.value)}
-                rows={2}
-                aria-invalid={!parsedArgs.ok}
-                aria-describedby="runs-batch-signal-args-hint"
-                className="mt-1 w-80 rounded-md border border-line bg-panel px-2 py-1 font-mono text-sm text-fg"
-                data-testid="runs-batch-signal-args"
-              />
-              <span id="runs-batch-signal-args-hint" className={parsedArgs.ok ? "mt-1" : "mt-1 text-bad"}>
-                {parsedArgs.ok ? t("signal.argsHint") : t(`signal.argsProblem.${parsedArgs.problem}`)}
-              </span>
-            </label>
-          </div>
-          {offered.length > 0 ? (
-            <div className="flex flex-wrap items-center gap-1.5" data-testid="runs-batch-signal-offers">
-              <span className="text-xs text-fg-muted">{t("signal.offered")}</span>
-              {offered.map((offer) => (
-                <Button
-                  key={offer.name}
-                  size="xs"
-                  pressed={name.trim() === offer.name}
-                  onClick={() => setName(offer.name)}
-                  className="font-mono"
-                >
-                  {t("signal.offer", { name: offer.name, runs: offer.runs })}
-                </Button>
-              ))}
+              <label className="flex flex-col text-xs text-fg-muted">
+                {t("signal.args")}
+                <textarea
+                  value={args}
+                  onChange={(event) => setArgs(event.target.value)}
+                  rows={2}
+                  aria-invalid={!parsedArgs.ok}
+                  aria-describedby="runs-batch-signal-args-hint"
+                  className="mt-1 w-80 rounded-md border border-line bg-panel px-2 py-1 font-mono text-sm text-fg"
+                  data-testid="runs-batch-signal-args"
+                />
+                <span id="runs-batch-signal-args-hint" className={parsedArgs.ok ? "mt-1" : "mt-1 text-bad"}>
+                  {parsedArgs.ok ? t("signal.argsHint") : t(`signal.argsProblem.${parsedArgs.problem}`)}
+                </span>
+              </label>
             </div>
-          ) : (
-            <p className="text-xs text-fg-muted">{t("signal.noneOffered")}</p>
-          )}
-          {closest ? (
-            <p
-              role="alert"
-              data-testid="runs-batch-signal-warning"
-              className="flex flex-wrap items-center gap-2 text-warn"
-            >
-              <span>
-                <span aria-hidden="true">⚠ </span>
-                {t("signal.warning", { count: stage.plan.counts.unawaited, name: name.trim() })}
-              </span>
-              <Button size="xs" variant="primary" onClick={() => setName(closest)}>
-                {t("signal.useClosest", { closest })}
-              </Button>
-            </p>
-          ) : null}
-          <div className="flex flex-wrap items-center gap-3">
-            <Button
-              type="submit"
-              variant="primary"
-              data-testid="runs-batch-execute"
-              disabled={!canAct || stage.plan.sendCount === 0 || name.trim() === "" || !parsedArgs.ok}
-            >
-              {t("execute.signal", { count: stage.plan.sendCount })}
-            </Button>
-            {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
-          </div>
-        </form>
-      ) : null}
-      <div role="status" aria-live="polite">
-        {view.reads ? <p>{t("planning", view.reads)}</p> : null}
-        {plan && plan.name !== "" ? (
-          <SignalPlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} />
-        ) : null}
-        {view.progress ? <p>{t("sending", view.progress)}</p> : null}
-        {plan && view.outcome ? <SignalOutcomeView outcome={view.outcome} name={plan.name} done={view.done} /> : null}
-      </div>
-    </section>
+            {offered.length > 0 ? (
+              <div className="flex flex-wrap items-center gap-1.5" data-testid="runs-batch-signal-offers">
+                <span className="text-xs text-fg-muted">{t("signal.offered")}</span>
+                {offered.map((offer) => (
+                  <Button
+                    key={offer.name}
+                    size="xs"
+                    pressed={name.trim() === offer.name}
+                    onClick={() => setName(offer.name)}
+                    className="font-mono"
+                  >
+                    {t("signal.offer", { name: offer.name, runs: offer.runs })}
+                  </Button>
+                ))}
+              </div>
+            ) : (
+              <p className="text-xs text-fg-muted">{t("signal.noneOffered")}</p>
+            )}
+            {closest ? (
+              <p
+                role="alert"
+                data-testid="runs-batch-signal-warning"
+                className="flex flex-wrap items-center gap-2 text-warn"
+              >
+                <span>
+                  <span aria-hidden="true">⚠ </span>
+                  {t("signal.warning", { count: plan.counts.unawaited, name: name.trim() })}
+                </span>
+                <Button size="xs" variant="primary" onClick={() => setName(closest)}>
+                  {t("signal.useClosest", { closest })}
+                </Button>
+              </p>
+            ) : null}
+            <div className="flex flex-wrap items-center gap-3">
+              <BulkSend
+                testId="runs-batch-execute"
+                label={t("execute.signal", { count: plan.sendCount })}
+                disabled={!canAct || plan.sendCount === 0 || name.trim() === "" || !parsedArgs.ok}
+                refusal={canAct ? null : disabledReason}
+              />
+            </div>
+          </form>
+        );
+      }}
+    />
   );
-}
-
-function SignalPlanView({ namespace, plan, executed }: { namespace: string; plan: SignalPlan; executed: boolean }) {
-  const t = useTranslations("runs.batch");
-  const rows = SIGNAL_BUCKETS.filter((bucket) => plan.counts[bucket] > 0).map((bucket) => ({
-    bucket,
-    count: plan.counts[bucket],
-    label: t(`signal.bucket.${bucket}`, { name: plan.name }),
-    className: bucket === "unawaited" ? "text-warn" : undefined,
-  }));
-  return <BatchPlanList namespace={namespace} executed={executed} rows={rows} runs={plan.runs} />;
 }
 
 function SignalOutcomeView({ outcome, name, done }: { outcome: SignalBatchOutcome; name: string; done: boolean }) {
   const t = useTranslations("runs.batch");
   return (
-    <div data-testid="runs-batch-outcome" data-settled={outcome.settled} className="mt-2 space-y-1">
-      <SendTally outcome={outcome} />
-      <p data-testid="runs-batch-signal-recorded" className={outcome.settled ? "text-ok" : undefined}>
+    <BatchOutcomeFrame outcome={outcome} done={done}>
+      <p data-testid="runs-batch-signal-recorded" className={toneClass(afterTone(outcome, false))}>
         {t("signal.recorded", { done: outcome.recordedDone, pending: outcome.pending, name })}
       </p>
       {outcome.recordedStillWaiting > 0 ? (
@@ -298,7 +293,6 @@ function SignalOutcomeView({ outcome, name, done }: { outcome: SignalBatchOutcom
           {t("signal.stillWaiting", { count: outcome.recordedStillWaiting, name })}
         </p>
       ) : null}
-      <p className="text-xs text-fg-muted">{done ? t("trackingDone") : t("tracking")}</p>
-    </div>
+    </BatchOutcomeFrame>
   );
 }

@@ -3,7 +3,6 @@
 import { useMemo, useState } from "react";
 import { useFormatter, useTranslations } from "next-intl";
 import type { BulkSent } from "@/lib/confirm/bulk-runner";
-import { bulkView } from "@/lib/confirm/bulk-runner";
 import type { BatchAction, BatchFollowUp, BatchOutcome, BatchPlan, BatchPlannedRun } from "@/lib/views/run-batch";
 import { BATCH_BUCKETS, batchOutcome, batchPlan } from "@/lib/views/run-batch";
 import type { RunDescription } from "@/lib/dw/schemas-workflows";
@@ -11,9 +10,9 @@ import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
-import { Button } from "@/components/ui/button";
-import { BulkPanelHeader } from "@/components/actions/bulk-panel";
-import { BATCH_TRACK_FOR_MS, BatchLimits, BatchPlanList, SendTally } from "@/components/run-list/batch-plan-list";
+import { BulkInput, BulkPanel, BulkPlanBuckets, BulkSend, toneClass } from "@/components/actions/bulk-panel";
+import { afterTone, shownBuckets } from "@/lib/views/bulk-panel";
+import { BATCH_TRACK_FOR_MS, BatchOutcomeFrame } from "@/components/run-list/runs-batch-parts";
 
 export interface BatchTarget {
   workflowId: string;
@@ -81,27 +80,33 @@ export function RunsBatch({
   const t = useTranslations("runs.batch");
   const [reason, setReason] = useState("");
   const flow = useMemo(() => cancelFlow(namespace, action), [namespace, action]);
-  const { stage, execute } = useBulkRunner(namespace, targets, flow);
-  const view = bulkView(stage);
-
-  const plan = view.plan;
+  const { view, execute } = useBulkRunner(namespace, targets, flow);
   return (
-    <section
-      data-testid="runs-batch"
-      data-action={action}
-      data-stage={view.shown}
-      aria-label={t(`title.${action}`)}
-      className="space-y-3 rounded-lg border border-line bg-panel-muted p-3 text-sm"
-    >
-      <BulkPanelHeader heading="h2" title={t(`title.${action}`)} closeLabel={t("close")} onClose={onClose} />
-      <BatchLimits />
-      <div role="status" aria-live="polite">
-        {view.reads ? <p>{t("planning", view.reads)}</p> : null}
-        {plan ? <BatchPlanView namespace={namespace} plan={plan} executed={stage.kind !== "planned"} /> : null}
-        {view.progress ? <p>{t("sending", view.progress)}</p> : null}
-        {view.outcome ? <BatchOutcomeView outcome={view.outcome} done={view.done} /> : null}
-      </div>
-      {stage.kind === "planned" ? (
+    <BulkPanel
+      testId="runs-batch"
+      data={{ "data-action": action }}
+      place="section"
+      view={view}
+      words={t}
+      title={t(`title.${action}`)}
+      onClose={onClose}
+      trackForMs={BATCH_TRACK_FOR_MS}
+      reading={(reads) => t("planning", reads)}
+      plan={(plan, heading) => (
+        <BulkPlanBuckets
+          testId="runs-batch-plan"
+          namespace={namespace}
+          heading={heading}
+          runs={plan.runs}
+          lines={shownBuckets(BATCH_BUCKETS, plan.counts, "send").map((bucket) => ({
+            bucket,
+            count: plan.counts[bucket],
+            label: t(`bucket.${bucket}`, { action: plan.action }),
+          }))}
+        />
+      )}
+      outcome={(outcome) => <BatchOutcomeView outcome={outcome} done={view.done} />}
+      controls={(plan) => (
         <form
           className="flex flex-wrap items-end gap-3"
           onSubmit={(event) => {
@@ -109,40 +114,24 @@ export function RunsBatch({
             void execute(reason.trim());
           }}
         >
-          <label className="flex flex-col text-xs text-fg-muted">
-            {t("reason")}
-            <input
-              required
-              value={reason}
-              onChange={(event) => setReason(event.target.value)}
-              maxLength={1000}
-              className="mt-1 h-8 w-80 rounded-md border border-line bg-panel px-2 text-sm text-fg"
-              data-testid="runs-batch-reason"
-            />
-          </label>
-          <Button
-            type="submit"
-            variant="primary"
-            data-testid="runs-batch-execute"
-            disabled={!canAct || stage.plan.counts.send === 0 || reason.trim() === ""}
-          >
-            {t(`execute.${action}`, { count: stage.plan.counts.send })}
-          </Button>
-          {!canAct && disabledReason ? <span className="text-xs text-fg-muted">{disabledReason}</span> : null}
+          <BulkInput
+            label={t("reason")}
+            testId="runs-batch-reason"
+            value={reason}
+            onChange={setReason}
+            maxLength={1000}
+            className="w-80"
+          />
+          <BulkSend
+            testId="runs-batch-execute"
+            label={t(`execute.${action}`, { count: plan.counts.send })}
+            disabled={!canAct || plan.counts.send === 0 || reason.trim() === ""}
+            refusal={canAct ? null : disabledReason}
+          />
         </form>
-      ) : null}
-    </section>
+      )}
+    />
   );
-}
-
-function BatchPlanView({ namespace, plan, executed }: { namespace: string; plan: BatchPlan; executed: boolean }) {
-  const t = useTranslations("runs.batch");
-  const rows = BATCH_BUCKETS.filter((bucket) => bucket === "send" || plan.counts[bucket] > 0).map((bucket) => ({
-    bucket,
-    count: plan.counts[bucket],
-    label: t(`bucket.${bucket}`, { action: plan.action }),
-  }));
-  return <BatchPlanList namespace={namespace} executed={executed} rows={rows} runs={plan.runs} />;
 }
 
 export function BatchOutcomeView({ outcome, done }: { outcome: BatchOutcome; done: boolean }) {
@@ -159,15 +148,13 @@ export function BatchOutcomeView({ outcome, done }: { outcome: BatchOutcome; don
     }),
   );
   return (
-    <div data-testid="runs-batch-outcome" data-settled={outcome.settled} className="mt-2 space-y-1">
-      <SendTally outcome={outcome} />
-      <p data-testid="runs-batch-closed" className={outcome.settled ? "text-ok" : undefined}>
+    <BatchOutcomeFrame outcome={outcome} done={done}>
+      <p data-testid="runs-batch-closed" className={toneClass(afterTone(outcome, false))}>
         {t("afterwards", {
           closed: closed.length ? format.list(closed, { type: "conjunction" }) : "0",
           open: outcome.stillOpen,
         })}
       </p>
-      <p className="text-xs text-fg-muted">{done ? t("trackingDone") : t("tracking")}</p>
-    </div>
+    </BatchOutcomeFrame>
   );
 }
