@@ -1,33 +1,6 @@
 import type { z } from "zod";
-import { historyExportSchema } from "./schemas-export";
-import {
-  clusterInfoSchema,
-  healthSchema,
-  namespaceListSchema,
-  readySchema,
-  taskQueueDetailSchema,
-  taskQueueListSchema,
-  workerListSchema,
-  workerSchema,
-} from "./schemas-fleet";
-import {
-  activityTimeoutPassReportSchema,
-  activityTimeoutStatusSchema,
-  operatorMetricsResponseSchema,
-  repairPassReportSchema,
-  repairStatusSchema,
-  systemMetricsSchema,
-} from "./schemas-system";
-import {
-  commandResponseSchema,
-  historyPageSchema,
-  runDescriptionSchema,
-  runListSchema,
-  startResponseSchema,
-  workflowDebugSchema,
-  workflowListSchema,
-} from "./schemas-workflows";
-import { workflowQueryRequestSchema, workflowQueryResultSchema } from "./schemas-query";
+import { workflowQueryRequestSchema } from "./schemas-query";
+import { RESPONSE_SCHEMAS } from "./schemas-responses";
 import { createDwClientWith } from "./transport";
 import type { Decoded, Decoder, DwClient, DwClientOptions, DwDecoders } from "./transport";
 
@@ -53,32 +26,10 @@ export function zodDecoder<S extends z.ZodType>(schema: S): Decoder<z.infer<S>> 
   };
 }
 
-/** Every response shape checked against its zod schema (server-api.md §1–§7). */
-export const SCHEMA_DECODERS: DwDecoders = {
-  health: zodDecoder(healthSchema),
-  ready: zodDecoder(readySchema),
-  clusterInfo: zodDecoder(clusterInfoSchema),
-  namespaceList: zodDecoder(namespaceListSchema),
-  workflowList: zodDecoder(workflowListSchema),
-  runDescription: zodDecoder(runDescriptionSchema),
-  runList: zodDecoder(runListSchema),
-  workflowDebug: zodDecoder(workflowDebugSchema),
-  historyPage: zodDecoder(historyPageSchema),
-  historyExport: zodDecoder(historyExportSchema),
-  startResponse: zodDecoder(startResponseSchema),
-  commandResponse: zodDecoder(commandResponseSchema),
-  operatorMetrics: zodDecoder(operatorMetricsResponseSchema),
-  systemMetrics: zodDecoder(systemMetricsSchema),
-  repairStatus: zodDecoder(repairStatusSchema),
-  repairPassReport: zodDecoder(repairPassReportSchema),
-  activityTimeoutStatus: zodDecoder(activityTimeoutStatusSchema),
-  activityTimeoutPassReport: zodDecoder(activityTimeoutPassReportSchema),
-  workerList: zodDecoder(workerListSchema),
-  worker: zodDecoder(workerSchema),
-  taskQueueList: zodDecoder(taskQueueListSchema),
-  taskQueueDetail: zodDecoder(taskQueueDetailSchema),
-  workflowQueryResult: zodDecoder(workflowQueryResultSchema),
-};
+/** Every response shape checked against its zod schema (server-api.md §1–§7), one per RESPONSE_SCHEMAS entry. */
+export const SCHEMA_DECODERS = Object.fromEntries(
+  Object.entries(RESPONSE_SCHEMAS).map(([name, schema]) => [name, zodDecoder(schema)]),
+) as unknown as DwDecoders;
 
 /** The body schema of each POST that reads (endpoints.ts `request`), checked before it is forwarded. */
 export const REQUEST_SCHEMAS = {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { StatusBucketFilter } from "./enums";
 import { type Decoded, type Decoder, type RawResponse, type SendFailures, sendJsonRequest } from "../http/request";
 import { isRecord } from "../http/typed-errors";
@@ -41,6 +42,7 @@ import type {
   WorkflowList,
 } from "./schemas-workflows";
 import type { WorkflowQueryResult } from "./schemas-query";
+import type { RESPONSE_SCHEMAS } from "./schemas-responses";
 
 /**
  * The one fetch wrapper for the Durable Workflow Server API (server-api.md §1–§2).
@@ -327,32 +329,10 @@ const SEND_FAILURES: SendFailures<DwError> = {
     }),
 };
 
-/** One decoder per response shape the client reads. */
-export interface DwDecoders {
-  health: Decoder<Health>;
-  ready: Decoder<Ready>;
-  clusterInfo: Decoder<ClusterInfo>;
-  namespaceList: Decoder<NamespaceList>;
-  workflowList: Decoder<WorkflowList>;
-  runDescription: Decoder<RunDescription>;
-  runList: Decoder<RunList>;
-  workflowDebug: Decoder<WorkflowDebug>;
-  historyPage: Decoder<HistoryPage>;
-  historyExport: Decoder<HistoryExport>;
-  startResponse: Decoder<StartResponse>;
-  commandResponse: Decoder<CommandResponse>;
-  operatorMetrics: Decoder<OperatorMetricsResponse>;
-  systemMetrics: Decoder<SystemMetrics>;
-  repairStatus: Decoder<RepairStatus>;
-  repairPassReport: Decoder<RepairPassReport>;
-  activityTimeoutStatus: Decoder<ActivityTimeoutStatus>;
-  activityTimeoutPassReport: Decoder<ActivityTimeoutPassReport>;
-  workerList: Decoder<WorkerList>;
-  worker: Decoder<Worker>;
-  taskQueueList: Decoder<TaskQueueList>;
-  taskQueueDetail: Decoder<TaskQueueDetail>;
-  workflowQueryResult: Decoder<WorkflowQueryResult>;
-}
+/** One decoder per response shape the client reads, named as in schemas-responses.ts. */
+export type DwDecoders = {
+  readonly [K in keyof typeof RESPONSE_SCHEMAS]: Decoder<z.infer<(typeof RESPONSE_SCHEMAS)[K]>>;
+};
 
 function decodeWith<T>(decoder: Decoder<T>, raw: RawResponse, what: string): T {
   if (!raw.isJson) {

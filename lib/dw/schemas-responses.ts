@@ -1,0 +1,60 @@
+import { historyExportSchema } from "./schemas-export";
+import {
+  clusterInfoSchema,
+  healthSchema,
+  namespaceListSchema,
+  readySchema,
+  taskQueueDetailSchema,
+  taskQueueListSchema,
+  workerListSchema,
+  workerSchema,
+} from "./schemas-fleet";
+import { workflowQueryResultSchema } from "./schemas-query";
+import {
+  activityTimeoutPassReportSchema,
+  activityTimeoutStatusSchema,
+  operatorMetricsResponseSchema,
+  repairPassReportSchema,
+  repairStatusSchema,
+  systemMetricsSchema,
+} from "./schemas-system";
+import {
+  commandResponseSchema,
+  historyPageSchema,
+  runDescriptionSchema,
+  runListSchema,
+  startResponseSchema,
+  workflowDebugSchema,
+  workflowListSchema,
+} from "./schemas-workflows";
+
+/**
+ * Every answer the client parses, by the decoder name an endpoint entry (endpoints.ts `response`)
+ * gives it. The one list: `DwDecoders` (transport.ts) is its type, `SCHEMA_DECODERS` (client.ts) its
+ * zod decoders, and the browser's pass-through decoders (prevalidated.ts) cover it without a list.
+ */
+export const RESPONSE_SCHEMAS = {
+  health: healthSchema,
+  ready: readySchema,
+  clusterInfo: clusterInfoSchema,
+  namespaceList: namespaceListSchema,
+  workflowList: workflowListSchema,
+  runDescription: runDescriptionSchema,
+  runList: runListSchema,
+  workflowDebug: workflowDebugSchema,
+  historyPage: historyPageSchema,
+  historyExport: historyExportSchema,
+  startResponse: startResponseSchema,
+  commandResponse: commandResponseSchema,
+  operatorMetrics: operatorMetricsResponseSchema,
+  systemMetrics: systemMetricsSchema,
+  repairStatus: repairStatusSchema,
+  repairPassReport: repairPassReportSchema,
+  activityTimeoutStatus: activityTimeoutStatusSchema,
+  activityTimeoutPassReport: activityTimeoutPassReportSchema,
+  workerList: workerListSchema,
+  worker: workerSchema,
+  taskQueueList: taskQueueListSchema,
+  taskQueueDetail: taskQueueDetailSchema,
+  workflowQueryResult: workflowQueryResultSchema,
+};
