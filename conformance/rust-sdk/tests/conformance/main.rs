@@ -6,6 +6,7 @@
 
 mod activities;
 mod lifecycle;
+mod queries;
 mod workflows;
 
 use std::future::Future;
@@ -41,6 +42,7 @@ const SCENARIOS: &[(&str, Scenario)] = scenarios![
     workflows::continue_as_new,
     lifecycle::cancel_from_the_client,
     lifecycle::terminate_from_the_client,
+    queries::query_answered_and_refused,
 ];
 
 struct Result_ {
