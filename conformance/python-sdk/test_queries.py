@@ -39,7 +39,7 @@ class QueryableWorkflow:
 
     def run(self, ctx, who):  # noqa: ANN001, ANN201
         self.stage = f"waiting for {who}"
-        yield ctx.wait_condition(lambda: len(self.items) >= 1, key="an-item")
+        yield ctx.wait_condition(lambda: len(self.items) >= 2, key="two-items")
         self.stage = "done"
         return list(self.items)
 
@@ -63,15 +63,15 @@ def test_query_handlers_answer_from_replayed_state(server: EmbeddedServer) -> No
                 # Queries are read-only: nothing was appended to the run's history.
                 assert types(await history(client, wid, handle.run_id)) == before
 
-                # One signal: two in quick succession trip the twin's known signal-recording drift (issue 39).
                 await client.signal_workflow(wid, "add", args=["apples"])
-                await wait_history(client, wid, handle.run_id, closed("WorkflowCompleted"), what="the signal finishes the run")
+                await client.signal_workflow(wid, "add", args=["pears"])
+                await wait_history(client, wid, handle.run_id, closed("WorkflowCompleted"), what="two signals finish the run")
 
                 # A closed run is still answered by its worker, replaying the whole history.
                 closed_answer = await handle.query("status")
-                assert closed_answer["result"] == {"stage": "done", "items": ["apples"]}
-                by_arg = await client.query_workflow(wid, "item_at", args=[0])
-                assert by_arg["result"] == "apples"
+                assert closed_answer["result"] == {"stage": "done", "items": ["apples", "pears"]}
+                by_arg = await client.query_workflow(wid, "item_at", args=[1])
+                assert by_arg["result"] == "pears"
 
     asyncio.run(scenario())
 
