@@ -182,6 +182,15 @@ export interface BucketLine {
 /** Runs named beside a plan line; the rest are only counted. */
 const NAMED_RUNS = 3;
 
+/** A run named on a bulk panel, by its workflow id, linked to its run page. */
+export function BulkRunLink({ namespace, run }: { namespace: string; run: { workflowId: string; runId: string } }) {
+  return (
+    <Link href={runHref(namespace, run.workflowId, run.runId)} className="font-mono text-accent hover:underline">
+      {run.workflowId}
+    </Link>
+  );
+}
+
 /** A dry run as one line per bucket: its count, its words, and its first runs linked. */
 export function BulkPlanBuckets({
   testId,
@@ -214,12 +223,7 @@ export function BulkPlanBuckets({
                   {named.map((run, index) => (
                     <span key={run.runId}>
                       {index > 0 ? ", " : ""}
-                      <Link
-                        href={runHref(namespace, run.workflowId, run.runId)}
-                        className="font-mono text-accent hover:underline"
-                      >
-                        {run.workflowId}
-                      </Link>
+                      <BulkRunLink namespace={namespace} run={run} />
                     </span>
                   ))}
                 </span>
@@ -333,6 +337,33 @@ export function BulkInput({
         data-testid={testId}
       />
     </label>
+  );
+}
+
+/** A group panel's send row: the button, refused while the person may not act or nothing is to be sent. */
+export function BulkGroupSend({
+  label,
+  count,
+  canAct,
+  disabledReason,
+  onSend,
+}: {
+  label: string;
+  count: number;
+  canAct: boolean;
+  disabledReason: string | null;
+  onSend: () => void;
+}) {
+  return (
+    <div className="flex items-center gap-3">
+      <BulkSend
+        testId="bulk-execute"
+        label={label}
+        disabled={!canAct || count === 0}
+        onSend={onSend}
+        refusal={canAct ? null : disabledReason}
+      />
+    </div>
   );
 }
 

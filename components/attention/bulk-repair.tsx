@@ -17,7 +17,7 @@ import {
   BulkOutcome as BulkOutcomeLines,
   BulkPanel,
   BulkPlanBuckets,
-  BulkSend,
+  BulkGroupSend,
   toneClass,
 } from "@/components/actions/bulk-panel";
 import type { GroupBulkProps } from "@/components/actions/bulk-panel";
@@ -96,15 +96,13 @@ export function BulkRepair({ namespace, members, canAct, disabledReason, onClose
       progress={{ barLabel: t("progressLabel"), className: "mt-2 space-y-1" }}
       outcome={(outcome, tracking) => <OutcomeView outcome={outcome} tracking={tracking} />}
       controls={(plan) => (
-        <div className="flex items-center gap-3">
-          <BulkSend
-            testId="bulk-execute"
-            label={t("execute", { count: plan.counts.repair })}
-            disabled={!canAct || plan.counts.repair === 0}
-            onSend={() => void execute()}
-            refusal={canAct ? null : disabledReason}
-          />
-        </div>
+        <BulkGroupSend
+          label={t("execute", { count: plan.counts.repair })}
+          count={plan.counts.repair}
+          canAct={canAct}
+          disabledReason={disabledReason}
+          onSend={() => void execute()}
+        />
       )}
     />
   );

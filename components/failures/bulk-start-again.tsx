@@ -1,7 +1,6 @@
 "use client";
 
 import { useMemo } from "react";
-import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import type { RunRef } from "@/lib/views/failure-groups";
 import type { BulkOutcome, FollowUp } from "@/lib/confirm/bulk";
@@ -16,13 +15,13 @@ import { newRequestId, sendRunAction } from "@/components/actions/send-action";
 import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { followUp } from "@/components/attention/bulk-repair";
-import { runHref } from "@/lib/routes/route-for";
 import {
   BulkFailedBy,
   BulkOutcome as BulkOutcomeLines,
   BulkPanel,
   BulkPlanSentence,
-  BulkSend,
+  BulkRunLink,
+  BulkGroupSend,
   toneClass,
 } from "@/components/actions/bulk-panel";
 import type { GroupBulkProps } from "@/components/actions/bulk-panel";
@@ -94,15 +93,13 @@ export function BulkStartAgain({ namespace, members, canAct, disabledReason, onC
         <StartOutcome namespace={namespace} outcome={outcome} started={started} tracking={tracking} />
       )}
       controls={(plan) => (
-        <div className="flex items-center gap-3">
-          <BulkSend
-            testId="bulk-execute"
-            label={t("execute", { count: plan.counts.start })}
-            disabled={!canAct || plan.counts.start === 0}
-            onSend={() => void execute()}
-            refusal={canAct ? null : disabledReason}
-          />
-        </div>
+        <BulkGroupSend
+          label={t("execute", { count: plan.counts.start })}
+          count={plan.counts.start}
+          canAct={canAct}
+          disabledReason={disabledReason}
+          onSend={() => void execute()}
+        />
       )}
     />
   );
@@ -178,12 +175,7 @@ function StartOutcome({
       <ul className="text-xs">
         {named.shown.map((run) => (
           <li key={run.runId}>
-            <Link
-              href={runHref(namespace, run.workflowId, run.runId)}
-              className="font-mono text-accent hover:underline"
-            >
-              {run.workflowId}
-            </Link>
+            <BulkRunLink namespace={namespace} run={run} />
           </li>
         ))}
         {named.more > 0 ? <li className="text-fg-muted">{t("moreStarted", { count: named.more })}</li> : null}

@@ -8,6 +8,15 @@ import { BulkOutcome } from "@/components/actions/bulk-panel";
 /** A cancel takes effect when the workflow's next task runs; a terminate at once. Tracking stops after this long. */
 export const BATCH_TRACK_FOR_MS = 2 * 60_000;
 
+/** What the runs list gives a batch panel: the selected runs and whether this person may act. */
+export interface RunsBatchProps {
+  namespace: string;
+  targets: readonly { workflowId: string; runId: string }[];
+  canAct: boolean;
+  disabledReason: string | null;
+  onClose: () => void;
+}
+
 /** A runs-list outcome: how many commands the server accepted and refused, the flow's lines, tracking. */
 export function BatchOutcomeFrame({
   outcome,

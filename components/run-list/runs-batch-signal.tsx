@@ -25,6 +25,7 @@ import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runne
 import { Button } from "@/components/ui/button";
 import { BulkInput, BulkPanel, BulkPlanBuckets, BulkSend, toneClass } from "@/components/actions/bulk-panel";
 import { afterTone, shownBuckets } from "@/lib/views/bulk-panel";
+import type { RunsBatchProps } from "@/components/run-list/runs-batch-parts";
 import { BATCH_TRACK_FOR_MS, BatchOutcomeFrame } from "@/components/run-list/runs-batch-parts";
 import type { BatchTarget } from "@/components/run-list/runs-batch";
 
@@ -132,19 +133,7 @@ function signalFlow(namespace: string, plan: SignalFlow["plan"]): SignalFlow {
  * request id each and bounded concurrency, then each run's history re-read until its SignalReceived
  * is there, and whether the run still awaits the name.
  */
-export function RunsBatchSignal({
-  namespace,
-  targets,
-  canAct,
-  disabledReason,
-  onClose,
-}: {
-  namespace: string;
-  targets: readonly BatchTarget[];
-  canAct: boolean;
-  disabledReason: string | null;
-  onClose: () => void;
-}) {
+export function RunsBatchSignal({ namespace, targets, canAct, disabledReason, onClose }: RunsBatchProps) {
   const t = useTranslations("runs.batch");
   const [name, setName] = useState("");
   const [args, setArgs] = useState("");

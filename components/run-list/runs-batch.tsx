@@ -12,6 +12,7 @@ import type { BulkFlow } from "@/components/actions/use-bulk-runner";
 import { toSendResult, useBulkRunner } from "@/components/actions/use-bulk-runner";
 import { BulkInput, BulkPanel, BulkPlanBuckets, BulkSend, toneClass } from "@/components/actions/bulk-panel";
 import { afterTone, shownBuckets } from "@/lib/views/bulk-panel";
+import type { RunsBatchProps } from "@/components/run-list/runs-batch-parts";
 import { BATCH_TRACK_FOR_MS, BatchOutcomeFrame } from "@/components/run-list/runs-batch-parts";
 
 export interface BatchTarget {
@@ -69,14 +70,7 @@ export function RunsBatch({
   canAct,
   disabledReason,
   onClose,
-}: {
-  namespace: string;
-  action: BatchAction;
-  targets: readonly BatchTarget[];
-  canAct: boolean;
-  disabledReason: string | null;
-  onClose: () => void;
-}) {
+}: RunsBatchProps & { action: BatchAction }) {
   const t = useTranslations("runs.batch");
   const [reason, setReason] = useState("");
   const flow = useMemo(() => cancelFlow(namespace, action), [namespace, action]);
