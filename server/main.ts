@@ -7,7 +7,7 @@ import { buildApp } from "./http/app";
 import { embeddedAuthFromEnv, exportSigningFromEnv } from "./http/control-plane/config";
 import type { EmbeddedAuth } from "./http/control-plane/config";
 import { hostPolicyFromEnv } from "./http/hosts";
-import { REPAIR_POLICY } from "./engine/summary";
+import { REPAIR_POLICY } from "./engine/task-health";
 import { runRepairPass } from "./engine/repair";
 import { openDb } from "./store/db";
 import { startDemoFleet } from "./demo/fleet";

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { REPAIR_POLICY } from "./summary";
+import { REPAIR_POLICY } from "./task-health";
 
 /**
  * The queries behind `OperatorMetrics::snapshot` (metrics.ts shapes their answers into the

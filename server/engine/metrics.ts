@@ -10,7 +10,8 @@ import type {
 } from "./metric-facts";
 import { readMetricFacts, WORKER_STALE_AFTER_MS, workflowTaskFailuresByType } from "./metric-facts";
 import { repairStatus } from "./repair";
-import { HISTORY_BUDGET, REPAIR_POLICY } from "./summary";
+import { HISTORY_BUDGET } from "./summary";
+import { REPAIR_POLICY } from "./task-health";
 import type { JsonObject } from "./tx";
 
 /** Limits the embedded server enforces or advertises (`structural_limits`, engine defaults). */

@@ -7,7 +7,7 @@ import type { CpHarness } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker, startWorkerHarness, typesOf } from "../http/test-support";
 import { refreshStaleSummaries } from "./repair";
-import { repairBackoffSeconds } from "./summary";
+import { repairBackoffSeconds } from "./task-health";
 
 const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));
 

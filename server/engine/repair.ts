@@ -5,19 +5,17 @@ import { EngineError } from "./errors";
 import { enforceActivityTimeouts } from "./activities";
 import type { Engine } from "./index";
 import type { CommandRow, CommandStatus, RunRow, TaskRow } from "./rows";
-import { isTerminal } from "./rows";
+import { isTerminal, parsePayload } from "./rows";
 import type { RunSummary } from "./summary";
+import { projectRunSummary, refreshRunSummary } from "./summary";
 import {
   REPAIR_POLICY,
   claimFailed,
   dispatchFailed,
   dispatchOverdue,
   leaseExpired,
-  parsePayload,
-  projectRunSummary,
-  refreshRunSummary,
   repairBackoffSeconds,
-} from "./summary";
+} from "./task-health";
 import type { JsonObject, Tx } from "./tx";
 import { dropNulls, taskSnapshot } from "./tx";
 import { createDeadlineTasks } from "./sweep";

@@ -209,3 +209,14 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<string> = new Set(["completed", 
 export function isTerminal(status: string): boolean {
   return TERMINAL_RUN_STATUSES.has(status);
 }
+
+/** A JSON-object column (a task's `payload`, an event's) as an object: `{}` when empty, unparsable or not an object. */
+export function parsePayload(text: string | null): Record<string, unknown> {
+  if (!text) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import type { Db } from "../store/db";
 
 type Statement = ReturnType<Db["prepare"]>;
@@ -67,4 +68,26 @@ function countWrites(stmt: Statement, writes: WriteCounts, table: CountedTable):
       },
     });
   }
+}
+
+type AnyStatement = Database.Statement<unknown[]>;
+const preparedByDb = new WeakMap<Db, Map<string, AnyStatement>>();
+
+/**
+ * `db.prepare(sql)`, once per connection, for code that is also handed connections not made by
+ * `withStatementCache` (the summary projection runs from the demo, repair and reads too): it runs
+ * in every transition, so re-preparing would dominate its cost.
+ */
+export function preparedOnce(db: Db, sql: string): AnyStatement {
+  let cache = preparedByDb.get(db);
+  if (!cache) {
+    cache = new Map();
+    preparedByDb.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare<unknown[]>(sql);
+    cache.set(sql, s);
+  }
+  return s;
 }

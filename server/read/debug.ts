@@ -1,14 +1,7 @@
 import type { Db } from "../store/db";
-import {
-  claimFailed,
-  dispatchFailed,
-  dispatchOverdue,
-  leaseExpired,
-  parsePayload,
-  transportState,
-} from "../engine/summary";
+import { claimFailed, dispatchFailed, dispatchOverdue, leaseExpired, transportState } from "../engine/task-health";
 import type { ActivityRow, AttemptRow, FailureRow, RunRow, TaskRow } from "../engine/rows";
-import { isTerminal } from "../engine/rows";
+import { isTerminal, parsePayload } from "../engine/rows";
 import type { RunSummary } from "../engine/summary";
 import { fleetSummary, queueDetail } from "./fleet";
 import { compact, isoMicros, str } from "./format";

@@ -1,4 +1,5 @@
-import { parsePayload, statusBucket } from "../engine/summary";
+import { parsePayload } from "../engine/rows";
+import { statusBucket } from "../engine/summary";
 import type { ActivityRow, AttemptRow, CommandRow, FailureRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
 import { EXCEPTION_CLASSES, WORKER_FAILURE_CLASS } from "../engine/lifecycle";
 import type { RunSummary } from "../engine/summary";

@@ -1,5 +1,5 @@
 import type { Db } from "../store/db";
-import { parsePayload } from "../engine/summary";
+import { parsePayload } from "../engine/rows";
 import type {
   ActivityRow,
   AttemptRow,

@@ -1,5 +1,6 @@
 import type { Db } from "../store/db";
-import { REPAIR_POLICY, dispatchFailed, dispatchOverdue, leaseExpired, parsePayload } from "../engine/summary";
+import { parsePayload } from "../engine/rows";
+import { REPAIR_POLICY, dispatchFailed, dispatchOverdue, leaseExpired } from "../engine/task-health";
 import type { TaskRow } from "../engine/rows";
 import { isoMicros, isoOffset, parseArray } from "./format";
 import type { Json } from "./format";
