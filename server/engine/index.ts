@@ -1,14 +1,10 @@
 import type { Clock } from "../clock";
 import type { Db } from "../store/db";
-import type { ActivityFailureInput, ActivityTaskView, HeartbeatInput } from "./activities";
-import {
-  claimActivityTask,
-  completeActivityTask,
-  enforceActivityTimeouts,
-  expireActivityLeases,
-  failActivityTask,
-  heartbeatActivityTask,
-} from "./activities";
+import type { ActivityTaskView } from "./activities";
+import { claimActivityTask } from "./activities";
+import type { ActivityFailureInput, HeartbeatInput } from "./activity-reports";
+import { completeActivityTask, failActivityTask, heartbeatActivityTask } from "./activity-reports";
+import { enforceActivityTimeouts, expireActivityLeases } from "./activity-timeouts";
 import type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkflowInput } from "./commands";
 import { cancelWorkflow, signalWorkflow, startWorkflow, terminateWorkflow } from "./commands";
 import { GroupCommitter } from "./group-commit";
@@ -25,7 +21,8 @@ import type { WorkflowTaskCommand, WorkflowTaskView } from "./workflow-tasks";
 import { completeWorkflowTask, failWorkflowTask, heartbeatWorkflowTask, workflowTaskHistory } from "./workflow-tasks";
 import { deregisterWorker, PollRequests, registerWorker, workerHeartbeat, WorkerQueues } from "./workers";
 
-export type { ActivityFailureInput, ActivityTaskView, HeartbeatInput } from "./activities";
+export type { ActivityTaskView } from "./activities";
+export type { ActivityFailureInput, HeartbeatInput } from "./activity-reports";
 export type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkflowInput } from "./commands";
 export { EngineError } from "./errors";
 export { EngineNotifier } from "./notifier";

@@ -2,7 +2,7 @@ import { isoMicros } from "../clock";
 import type { CommandRequest, CommandResponse } from "./commands";
 import { commandResponse, findByRequestId, insertCommand } from "./commands";
 import { EngineError } from "./errors";
-import { enforceActivityTimeouts } from "./activities";
+import { enforceActivityTimeouts } from "./activity-timeouts";
 import type { Engine } from "./index";
 import type { CommandRow, CommandStatus, RunRow, TaskRow } from "./rows";
 import { isTerminal, parsePayload } from "./rows";

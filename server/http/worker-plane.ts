@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import type { Engine } from "../engine";
 import { EngineError } from "../engine";
-import { validateFailure } from "../engine/activities";
+import { validateFailure } from "../engine/activity-reports";
 import { validationError } from "../engine/errors";
 import {
   envelopeSchema,
