@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useState } from "react";
+import dynamic from "next/dynamic";
 import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { useQueryClient } from "@tanstack/react-query";
@@ -17,12 +18,16 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { EmptyState } from "@/components/ui/empty-state";
-import { BulkRepair } from "@/components/attention/bulk-repair";
 import { runKey, SCAN_LIMIT, useAttentionScan } from "@/components/attention/use-attention-scan";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
 import { FailuresDocsLink } from "@/components/dw/failures-docs-link";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
+
+// The bulk panel (and the bulk runner it drives) loads when an operator opens it, not with the page.
+const BulkRepair = dynamic(() => import("@/components/attention/bulk-repair").then((m) => m.BulkRepair), {
+  loading: () => null,
+});
 
 const REPAIRABLE_CAUSES = new Set(["repair_needed", "replay_blocked"]);
 const SAMPLE_SIZE = 3;

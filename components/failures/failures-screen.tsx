@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import dynamic from "next/dynamic";
 import Link from "@/components/ui/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
@@ -18,8 +19,12 @@ import { DwErrorState } from "@/components/dw/dw-error-state";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
-import { BulkStartAgain } from "@/components/failures/bulk-start-again";
 import { FailuresDocsLink } from "@/components/dw/failures-docs-link";
+
+// The start-again panel (and the bulk runner it drives) loads when an operator opens it, not with the page.
+const BulkStartAgain = dynamic(() => import("@/components/failures/bulk-start-again").then((m) => m.BulkStartAgain), {
+  loading: () => null,
+});
 
 const DRILL_ROWS = 50;
 
