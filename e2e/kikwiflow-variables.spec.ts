@@ -47,7 +47,10 @@ test("fix the data, then retry: failTimes edited as a number, confirmed from the
   await page.goto(`/kikwiflow/instances/${started.id}`);
 
   // A hostile value is text: its JSON shown as is, no element made of it, no script run.
-  await expect(variableRow(page, "note").getByTestId("kikwiflow-variable-value")).toHaveText(JSON.stringify(hostile));
+  // The right-to-left override is shown as its escape: it cannot turn "evil" into "live" on screen.
+  await expect(variableRow(page, "note").getByTestId("kikwiflow-variable-value")).toHaveText(
+    JSON.stringify(hostile).replace("\u202e", "\\u202e"),
+  );
   await expect(page.getByTestId("kikwiflow-variables").locator("img, b")).toHaveCount(0);
 
   const dialog = await editTo(page, "failTimes", "ten");

@@ -13,6 +13,7 @@ import {
   parseDraft,
   sameValue,
   VARIABLE_KINDS,
+  visibleText,
 } from "@/lib/kikwiflow/variable-edit";
 import { KikwiflowApiError, kikwiflowInstanceKey, setKikwiflowVariable } from "@/lib/queries/kikwiflow";
 import { Button } from "@/components/ui/button";
@@ -144,7 +145,7 @@ export function VariableEditor({
       {step.stage === "edit" ? (
         <form onSubmit={review} className="space-y-4 p-5" data-testid="kikwiflow-variable-dialog" noValidate>
           <h2 id="kikwiflow-variable-title" className="text-base font-semibold break-all">
-            {t("dialogTitle", { name })}
+            {t("dialogTitle", { name: visibleText(name) })}
           </h2>
           <Field label={t("current")}>
             <ValueBox value={value} testId="kikwiflow-variable-current" />
@@ -184,7 +185,7 @@ export function VariableEditor({
       ) : (
         <div className="space-y-4 p-5" data-testid="kikwiflow-variable-confirm">
           <h2 id="kikwiflow-variable-title" className="text-base font-semibold break-all">
-            {t("confirmTitle", { name })}
+            {t("confirmTitle", { name: visibleText(name) })}
           </h2>
           <div className="grid gap-2 sm:grid-cols-2">
             <div className="min-w-0 space-y-1 text-sm">
@@ -221,7 +222,8 @@ export function VariableEditOutcome({ handle }: { handle: VariableEditHandle }) 
     );
   }
   if (answer?.result === "accepted") {
-    const { verdict, name } = answer;
+    const { verdict } = answer;
+    const name = visibleText(answer.name);
     const words =
       verdict.phase === "confirmed"
         ? t("confirmed", { name, value: displayValue(answer.value) })
@@ -260,7 +262,7 @@ type Translate = ReturnType<typeof useTranslations<"kikwiflow.variables">>;
 
 function refusalWords(t: Translate, error: KikwiflowApiError): string {
   const body = (error.body ?? {}) as Record<string, unknown>;
-  const name = typeof body.name === "string" ? body.name : "";
+  const name = typeof body.name === "string" ? visibleText(body.name) : "";
   if (error.status === 409) {
     return Object.hasOwn(body, "current")
       ? t("changedSince", { name, current: displayValue(body.current) })

@@ -5,6 +5,7 @@ import { useTranslations } from "next-intl";
 import type { ProcessVariable } from "@/lib/kikwiflow/schemas";
 import { variableRows } from "@/lib/kikwiflow/variables-view";
 import type { VariableRow } from "@/lib/kikwiflow/variables-view";
+import { visibleText } from "@/lib/kikwiflow/variable-edit";
 import { Button } from "@/components/ui/button";
 import { Muted, Section } from "@/components/ui/section";
 import { useActDisabledReason } from "@/components/kikwiflow/use-act-disabled-reason";
@@ -45,7 +46,7 @@ export function VariablesTable({
           {rows.map((row) => (
             <div key={row.name} className="contents" data-testid="kikwiflow-variable">
               <dt className="font-mono text-xs break-all">
-                {row.name}
+                {visibleText(row.name)}
                 {row.transient ? <span className="ml-1 text-fg-muted">({t("transient")})</span> : null}
               </dt>
               <dd className="min-w-0 font-mono text-xs break-all" data-testid="kikwiflow-variable-value">
@@ -55,7 +56,7 @@ export function VariablesTable({
                 <Button
                   size="xs"
                   data-testid="kikwiflow-variable-edit"
-                  aria-label={t("editLabel", { name: row.name })}
+                  aria-label={t("editLabel", { name: visibleText(row.name) })}
                   disabled={disabledReason !== null || handle.mutation.isPending}
                   onClick={() => setEditing(row)}
                 >

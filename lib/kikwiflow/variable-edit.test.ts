@@ -8,6 +8,7 @@ import {
   parseDraft,
   parseEditRequest,
   sameValue,
+  visibleText,
 } from "./variable-edit";
 
 describe("variable edit: types and drafts", () => {
@@ -105,5 +106,14 @@ describe("variable edit: confirmed from the engine's read-back", () => {
     expect(displayValue("10")).toBe('"10"');
     expect(displayValue(10)).toBe("10");
     expect(displayValue(undefined)).toBe("null");
+  });
+
+  it("escapes bidi overrides and invisible characters, so a value cannot reorder or hide what is read", () => {
+    expect(displayValue("pay \u202eevil")).toBe('"pay \\u202eevil"');
+    expect(displayValue({ "a\u200bb": "\u2066x\u2069\ufeff\u0085" })).toBe(
+      '{"a\\u200bb":"\\u2066x\\u2069\\ufeff\\u0085"}',
+    );
+    expect(JSON.parse(displayValue("pay \u202eevil"))).toBe("pay \u202eevil");
+    expect(visibleText("limit\u202e")).toBe("limit\\u202e");
   });
 });

@@ -124,9 +124,20 @@ export function sameValue(a: unknown, b: unknown): boolean {
   );
 }
 
-/** A value as one line of compact JSON, so "1" the string and 1 the number read apart. */
+// Bidi overrides (U+202E shows "evil" as "live"), zero-width and C1 characters reorder or hide text.
+const INVISIBLE = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/**
+ * A value as one line of compact JSON, so "1" the string and 1 the number read apart; invisible
+ * and direction-changing characters appear as their JSON escapes, which is still the same value.
+ */
 export function displayValue(value: unknown): string {
-  return JSON.stringify(value ?? null) ?? "null";
+  return visibleText(JSON.stringify(value ?? null) ?? "null");
+}
+
+/** Text with its invisible and direction-changing characters written as `\\uXXXX` (a variable's name). */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** What an operator asks: set `name` to `value`, provided the engine still holds `expected`. */

@@ -1,8 +1,10 @@
 import type { ProcessVariable } from "./schemas";
+import { displayValue } from "./variable-edit";
 
 /**
  * An instance's variables as rows (ProcessInstance.variables@3b62f35: name → {name, isTransient,
- * value}), sorted by name, each value as compact JSON so a string, a number and an object read apart.
+ * value}), sorted by name, each value as compact JSON so a string, a number and an object read apart
+ * (bidi overrides and invisible characters escaped, `displayValue`).
  * Pure and zod-free.
  */
 export interface VariableRow {
@@ -17,7 +19,7 @@ export function variableRows(variables: Readonly<Record<string, ProcessVariable>
   return Object.entries(variables ?? {})
     .map(([key, variable]) => ({
       name: variable.name ?? key,
-      value: JSON.stringify(variable.value ?? null) ?? "null",
+      value: displayValue(variable.value),
       raw: variable.value ?? null,
       transient: variable.isTransient === true,
     }))
