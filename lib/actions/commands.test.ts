@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { DwClient } from "@/lib/dw/transport";
+import type { DwCommandClient } from "@/lib/dw/commands";
 import type { RunActionName, RunActionRequest } from "./contract";
 import { parseRunActionRequest, RUN_ACTION_COMMANDS, runActionRequestSchema, sendRunCommand } from "./commands";
 
@@ -96,7 +96,7 @@ describe("the request union", () => {
   });
 });
 
-/** A DwClient that records the calls the descriptors make and answers as the server would. */
+/** A DwCommandClient that records the calls the descriptors make and answers as the server would. */
 function recordingClient(currentRunId = "run-1") {
   const calls: [string, ...unknown[]][] = [];
   const accepted = (extra: Record<string, unknown> = {}) => ({
@@ -131,7 +131,7 @@ function recordingClient(currentRunId = "run-1") {
       body: { workflow_id: "order-42-again", run_id: "run-new", outcome: "started_new" },
     }),
   };
-  return { client: client as unknown as DwClient, calls };
+  return { client: client as unknown as DwCommandClient, calls };
 }
 
 describe("the server call each request becomes", () => {

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import type { DwClient } from "@/lib/dw/transport";
+import type { DwCommandClient } from "@/lib/dw/commands";
 import type { ActionAnswer, RequestOf, RunActionName, RunActionRequest } from "./contract";
 import { fromCommand, fromStart, notCurrentAnswer } from "./answers";
 import { newWorkflowId, reasonOptional, reasonRequired, signalInput, signalName, target } from "./schemas";
@@ -15,7 +15,7 @@ export interface RunActionCommand<A extends RunActionName> {
   /** The handler's parse of this action's body: it never trusts the browser's shape. */
   schema: z.ZodType<RequestOf<A>>;
   /** Sends the command; a rejection is an answer (409/404/422), a failure to reach the server throws. */
-  send(client: DwClient, request: RequestOf<A>): Promise<ActionAnswer>;
+  send(client: DwCommandClient, request: RequestOf<A>): Promise<ActionAnswer>;
 }
 
 const schemas = {
@@ -32,7 +32,7 @@ const schemas = {
  * page they would hit another run, so the console refuses them itself.
  */
 async function unlessNotCurrent(
-  client: DwClient,
+  client: DwCommandClient,
   request: RunActionRequest,
   send: () => Promise<ActionAnswer>,
 ): Promise<ActionAnswer> {
@@ -43,7 +43,7 @@ async function unlessNotCurrent(
 }
 
 /** Start again reads the old run's input from the server, so the new run gets exactly its arguments. */
-async function startAgain(client: DwClient, request: RequestOf<"startAgain">): Promise<ActionAnswer> {
+async function startAgain(client: DwCommandClient, request: RequestOf<"startAgain">): Promise<ActionAnswer> {
   const old = await client.describeRun(request.workflowId, request.runId);
   const started = await client.startWorkflow({
     workflow_type: old.workflow_type,
@@ -127,13 +127,13 @@ export function parseRunActionRequest(raw: unknown): ParsedRequest {
 }
 
 /** The request's descriptor sends it. */
-export function sendRunCommand(client: DwClient, request: RunActionRequest): Promise<ActionAnswer> {
+export function sendRunCommand(client: DwCommandClient, request: RunActionRequest): Promise<ActionAnswer> {
   return sendWith(RUN_ACTION_COMMANDS[request.action] as RunActionCommand<typeof request.action>, client, request);
 }
 
 function sendWith<A extends RunActionName>(
   command: RunActionCommand<A>,
-  client: DwClient,
+  client: DwCommandClient,
   request: RequestOf<A>,
 ): Promise<ActionAnswer> {
   return command.send(client, request);

@@ -1,5 +1,6 @@
 import * as z from "zod";
-import type { DwClient, PassResult } from "@/lib/dw/transport";
+import type { DwCommandClient } from "@/lib/dw/commands";
+import type { PassResult } from "@/lib/dw/transport";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
 
 /**
@@ -21,7 +22,7 @@ export const systemPassBodySchema = z.object({ runIds: ids.optional(), execution
 export type SystemPassBody = z.infer<typeof systemPassBodySchema>;
 
 export function runSystemPass(
-  client: DwClient,
+  client: DwCommandClient,
   pass: SystemPass,
   body: SystemPassBody,
 ): Promise<PassResult<RepairPassReport | ActivityTimeoutPassReport>> {

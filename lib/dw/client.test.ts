@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDwClient, historyResumeToken, historyTokenAfter, type DwClient } from "./client";
+import { createDwClient, historyResumeToken, historyTokenAfter, type DwCommandClient } from "./client";
 import { DwInvalidArgumentError } from "./errors";
 import { fixture, fixtureFetch, type RecordedRequest } from "./fixtures/fixture-fetch";
 
@@ -11,7 +11,7 @@ const TOKEN = "operator-token-123";
 
 interface EndpointCase {
   name: string;
-  call: (client: DwClient) => Promise<unknown>;
+  call: (client: DwCommandClient) => Promise<unknown>;
   method: "GET" | "POST";
   /** Expected path and query after the base URL. */
   url: string;

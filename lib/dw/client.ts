@@ -1,10 +1,12 @@
 import type { z } from "zod";
 import { workflowQueryRequestSchema } from "./schemas-query";
 import { RESPONSE_SCHEMAS } from "./schemas-responses";
-import { createDwClientWith } from "./transport";
-import type { Decoded, Decoder, DwClient, DwClientOptions, DwDecoders } from "./transport";
+import { createDwCommandClientWith } from "./commands";
+import type { DwCommandClient } from "./commands";
+import type { Decoded, Decoder, DwClientOptions, DwDecoders } from "./transport";
 
 export * from "./transport";
+export * from "./commands";
 export { errorFromResponse } from "./errors";
 
 /** `$.a[0].b` for the first issue, so a malformed response names the field that broke. */
@@ -36,7 +38,7 @@ export const REQUEST_SCHEMAS = {
   workflowQuery: zodDecoder(workflowQueryRequestSchema),
 } as const;
 
-/** The client that validates every response body: for code that talks to the server directly. */
-export function createDwClient(options: DwClientOptions): DwClient {
-  return createDwClientWith(SCHEMA_DECODERS, options);
+/** The client that validates every response body, with the commands: for the console server. */
+export function createDwClient(options: DwClientOptions): DwCommandClient {
+  return createDwCommandClientWith(SCHEMA_DECODERS, options);
 }

@@ -357,11 +357,13 @@ export interface EndpointMatch {
   params: Record<string, string>;
 }
 
-const PATTERNS = (Object.entries(ENDPOINTS) as [EndpointName, EndpointSpec][]).map(([name, spec]) => ({
-  name,
-  spec,
-  segments: spec.path.split("/").slice(1),
-}));
+interface Pattern {
+  name: EndpointName;
+  spec: EndpointSpec;
+  segments: string[];
+}
+// Made on first use: browser bundles carry the table, and nothing there matches requests.
+let patterns: Pattern[] | undefined;
 
 /**
  * The endpoint a request names: method and the decoded path segments after `/api/`. Null for
@@ -369,7 +371,12 @@ const PATTERNS = (Object.entries(ENDPOINTS) as [EndpointName, EndpointSpec][]).m
  */
 export function matchEndpoint(method: string, segments: readonly string[]): EndpointMatch | null {
   if (segments.some((segment) => segment === "" || segment === "." || segment === "..")) return null;
-  for (const { name, spec, segments: pattern } of PATTERNS) {
+  patterns ??= (Object.entries(ENDPOINTS) as [EndpointName, EndpointSpec][]).map(([name, spec]) => ({
+    name,
+    spec,
+    segments: spec.path.split("/").slice(1),
+  }));
+  for (const { name, spec, segments: pattern } of patterns) {
     if (spec.method !== method || pattern.length !== segments.length) continue;
     const params: Record<string, string> = {};
     const fits = pattern.every((part, i) => {

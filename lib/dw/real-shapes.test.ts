@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { REAL_ENDPOINTS, REAL_VERSIONS, goldenCases, realFixture } from "@/contracts/fixtures/load";
 import type { RealEndpoint, RealVersion } from "@/contracts/fixtures/load";
 import { SCHEMA_DECODERS, createDwClient } from "./client";
-import type { DwClient } from "./client";
+import type { DwCommandClient } from "./client";
 import { decodeBlob, payloadValueToJson } from "./codec";
 import { fixtureFetch } from "./fixtures/fixture-fetch";
 
@@ -12,12 +12,12 @@ import { fixtureFetch } from "./fixtures/fixture-fetch";
  * over an injected fetch, so the path, the status handling and the zod decoder are all exercised.
  */
 
-function clientFor(version: RealVersion, endpoint: RealEndpoint): DwClient {
+function clientFor(version: RealVersion, endpoint: RealEndpoint): DwCommandClient {
   const { fetch } = fixtureFetch({ json: realFixture(version, endpoint) });
   return createDwClient({ baseUrl: "http://127.0.0.1:9", fetch });
 }
 
-const CALLS: Record<RealEndpoint, (client: DwClient) => Promise<unknown>> = {
+const CALLS: Record<RealEndpoint, (client: DwCommandClient) => Promise<unknown>> = {
   health: (c) => c.health(),
   ready: (c) => c.ready(),
   "cluster-info": (c) => c.clusterInfo(),

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import type { StatusBucketFilter } from "./enums";
 import { type Decoded, type Decoder, type RawResponse, type SendFailures, sendJsonRequest } from "../http/request";
-import { isRecord } from "../http/typed-errors";
 import {
   DwAbortedError,
   type DwError,
@@ -24,23 +23,8 @@ import type {
   Worker,
   WorkerList,
 } from "./schemas-fleet";
-import type {
-  ActivityTimeoutPassReport,
-  ActivityTimeoutStatus,
-  OperatorMetricsResponse,
-  RepairPassReport,
-  RepairStatus,
-  SystemMetrics,
-} from "./schemas-system";
-import type {
-  CommandResponse,
-  HistoryPage,
-  RunDescription,
-  RunList,
-  StartResponse,
-  WorkflowDebug,
-  WorkflowList,
-} from "./schemas-workflows";
+import type { ActivityTimeoutStatus, OperatorMetricsResponse, RepairStatus, SystemMetrics } from "./schemas-system";
+import type { HistoryPage, RunDescription, RunList, WorkflowDebug, WorkflowList } from "./schemas-workflows";
 import type { WorkflowQueryResult } from "./schemas-query";
 import type { RESPONSE_SCHEMAS } from "./schemas-responses";
 
@@ -199,6 +183,10 @@ export type ReadName = {
 
 export type ReadQuery = Record<string, string | number | undefined | null>;
 
+/**
+ * The reads: what the browser's client holds (it reaches the server only through the read proxy,
+ * which passes reads alone) and what every server-side reader takes.
+ */
 export interface DwClient {
   /** Any GET of the endpoint table by name: a new endpoint needs no method of its own. */
   read<N extends ReadName>(
@@ -222,44 +210,10 @@ export interface DwClient {
   getHistory(workflowId: string, runId: string, params?: HistoryParams, opts?: DwRequestOptions): Promise<HistoryPage>;
   exportHistory(workflowId: string, runId: string, opts?: DwRequestOptions): Promise<HistoryExport>;
 
-  startWorkflow(params: StartWorkflowParams, opts?: DwRequestOptions): Promise<CommandResult<StartResponse>>;
-  cancelWorkflow(
-    workflowId: string,
-    params?: ReasonCommandParams,
-    opts?: DwRequestOptions,
-  ): Promise<CommandResult<CommandResponse>>;
-  terminateWorkflow(
-    workflowId: string,
-    params?: ReasonCommandParams,
-    opts?: DwRequestOptions,
-  ): Promise<CommandResult<CommandResponse>>;
-  repairWorkflow(
-    workflowId: string,
-    params?: Omit<CommandParams, "runId">,
-    opts?: DwRequestOptions,
-  ): Promise<CommandResult<CommandResponse>>;
-  archiveWorkflow(
-    workflowId: string,
-    params?: Omit<ReasonCommandParams, "runId">,
-    opts?: DwRequestOptions,
-  ): Promise<CommandResult<CommandResponse>>;
-  signalWorkflow(
-    workflowId: string,
-    signalName: string,
-    params?: SignalParams,
-    opts?: DwRequestOptions,
-  ): Promise<CommandResult<CommandResponse>>;
-
   operatorMetrics(opts?: DwRequestOptions): Promise<OperatorMetricsResponse>;
   systemMetrics(opts?: DwRequestOptions): Promise<SystemMetrics>;
   repairStatus(opts?: DwRequestOptions): Promise<RepairStatus>;
-  runRepairPass(params?: RepairPassParams, opts?: DwRequestOptions): Promise<PassResult<RepairPassReport>>;
   activityTimeouts(params?: { limit?: number }, opts?: DwRequestOptions): Promise<ActivityTimeoutStatus>;
-  runActivityTimeoutPass(
-    params?: ActivityTimeoutPassParams,
-    opts?: DwRequestOptions,
-  ): Promise<PassResult<ActivityTimeoutPassReport>>;
-
   listWorkers(params?: ListWorkersParams, opts?: DwRequestOptions): Promise<WorkerList>;
   getWorker(workerId: string, opts?: DwRequestOptions): Promise<Worker>;
   listTaskQueues(opts?: DwRequestOptions): Promise<TaskQueueList>;
@@ -306,7 +260,7 @@ export function pathSegment(value: string): string {
 
 type Query = ReadQuery;
 
-interface RequestSpec {
+export interface RequestSpec {
   method: "GET" | "POST";
   path: string;
   query?: Query;
@@ -334,7 +288,7 @@ export type DwDecoders = {
   readonly [K in keyof typeof RESPONSE_SCHEMAS]: Decoder<z.infer<(typeof RESPONSE_SCHEMAS)[K]>>;
 };
 
-function decodeWith<T>(decoder: Decoder<T>, raw: RawResponse, what: string): T {
+export function decodeWith<T>(decoder: Decoder<T>, raw: RawResponse, what: string): T {
   if (!raw.isJson) {
     throw new DwMalformedResponseError(`${what}: response is not JSON`, { httpStatus: raw.status, issuePath: "$" });
   }
@@ -351,21 +305,31 @@ function decodeWith<T>(decoder: Decoder<T>, raw: RawResponse, what: string): T {
 }
 
 /** Compact request body: omits undefined keys so optional fields are not sent as nulls. */
-function compact(body: Record<string, unknown>): Record<string, unknown> | undefined {
+export function compact(body: Record<string, unknown>): Record<string, unknown> | undefined {
   const entries = Object.entries(body).filter(([, v]) => v !== undefined);
   return entries.length === 0 ? undefined : Object.fromEntries(entries);
 }
 
-/**
- * The client over a set of decoders: `createDwClient` (client.ts) validates every body with the zod
- * schemas; the browser client trusts bodies the same-origin proxy has already validated.
- */
-export function createDwClientWith(decoders: DwDecoders, options: DwClientOptions): DwClient {
+/** One configured connection: the requests the reads (below) and the commands (commands.ts) are made of. */
+export interface DwTransport {
+  readonly decoders: DwDecoders;
+  readonly exportTimeoutMs: number;
+  send(spec: RequestSpec, opts?: DwRequestOptions): Promise<RawResponse>;
+  /** GET/POST whose success is exactly `ok` statuses; anything else is a typed error. */
+  call<T>(
+    spec: RequestSpec,
+    decoder: Decoder<T>,
+    opts: DwRequestOptions | undefined,
+    ok?: readonly number[],
+  ): Promise<{ status: number; data: T }>;
+}
+
+export function dwTransport(decoders: DwDecoders, options: DwClientOptions): DwTransport {
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const root = options.baseUrl.replace(/\/+$/, "") + (options.apiPrefix ?? "/api");
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const longPollTimeout = Math.max(defaultTimeout, options.longPollTimeoutMs ?? DEFAULT_LONG_POLL_TIMEOUT_MS);
-  const exportTimeout = Math.max(defaultTimeout, options.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS);
+  const exportTimeoutMs = Math.max(defaultTimeout, options.exportTimeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS);
 
   async function send(spec: RequestSpec, opts: DwRequestOptions = {}): Promise<RawResponse> {
     const query = new URLSearchParams();
@@ -389,7 +353,6 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     return sendJsonRequest(fetchImpl, request, SEND_FAILURES);
   }
 
-  /** GET/POST whose success is exactly `ok` statuses; anything else is a typed error. */
   async function call<T>(
     spec: RequestSpec,
     decoder: Decoder<T>,
@@ -404,31 +367,21 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     return { status: raw.status, data: decodeWith(decoder, raw, `${spec.method} ${spec.path}`) };
   }
 
-  async function command<T>(
-    spec: RequestSpec,
-    decoder: Decoder<T>,
-    opts: DwRequestOptions | undefined,
-  ): Promise<CommandResult<T>> {
-    const raw = await send(spec, opts);
-    const what = `${spec.method} ${spec.path}`;
-    if (raw.status >= 200 && raw.status < 300) {
-      return { kind: "accepted", httpStatus: raw.status, body: decodeWith(decoder, raw, what) };
-    }
-    // Engine rejections come back as 409 (404/422 for unknown signal / invalid arguments) with the
-    // full command body; envelopes without an outcome (e.g. historical_run_command_rejected) are errors.
-    const body = raw.isJson && isRecord(raw.json) ? raw.json : null;
-    const isCommandBody = body !== null && (body.command_status === "rejected" || typeof body.outcome === "string");
-    if (isCommandBody && (raw.status === 409 || raw.status === 404 || raw.status === 422)) {
-      return { kind: "rejected", httpStatus: raw.status, body: decodeWith(decoder, raw, what) };
-    }
-    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
-  }
+  return { decoders, exportTimeoutMs, send, call };
+}
 
-  const wf = (workflowId: string) => `/workflows/${pathSegment(workflowId)}`;
-  const commandTarget = (workflowId: string, runId: string | undefined) =>
-    runId === undefined ? wf(workflowId) : `${wf(workflowId)}/runs/${pathSegment(runId)}`;
+/**
+ * The reading client over a set of decoders: `createDwClient` (client.ts) validates every body with
+ * the zod schemas and adds the commands; the browser client trusts bodies the same-origin proxy has
+ * already validated, and holds no command (the proxy would refuse them).
+ */
+export function createDwClientWith(decoders: DwDecoders, options: DwClientOptions): DwClient {
+  return readsOf(dwTransport(decoders, options));
+}
 
-  /** A GET declared in endpoints.ts: its path, decoder and the statuses that carry a body come from there. */
+/** The reads, each a GET (or a POST that reads) declared in endpoints.ts. */
+export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwClient {
+  /** Path, decoder and the statuses that carry a body come from the endpoint's entry. */
   async function read<N extends ReadName>(
     name: N,
     params: EndpointParams<N>,
@@ -441,6 +394,9 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     return (await call({ method: "GET", path, ...extra }, decoder, opts, endpoint.statuses)).data;
   }
   const none = {};
+  const debugQuery = (params: DebugParams): Query => ({
+    include_last_event_payload: params.includeLastEventPayload ? "true" : undefined,
+  });
 
   return {
     read: (name, params, query, opts) => read(name, params, opts, { query }),
@@ -463,14 +419,10 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
     describeWorkflow: (workflowId, opts) => read("describeWorkflow", { workflowId }, opts),
     listRuns: (workflowId, opts) => read("listRuns", { workflowId }, opts),
     describeRun: (workflowId, runId, opts) => read("describeRun", { workflowId, runId }, opts),
-    debugWorkflow(workflowId, params = {}, opts) {
-      const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
-      return read("debugWorkflow", { workflowId }, opts, { query });
-    },
-    debugRun(workflowId, runId, params = {}, opts) {
-      const query: Query = { include_last_event_payload: params.includeLastEventPayload ? "true" : undefined };
-      return read("debugRun", { workflowId, runId }, opts, { query });
-    },
+    debugWorkflow: (workflowId, params = {}, opts) =>
+      read("debugWorkflow", { workflowId }, opts, { query: debugQuery(params) }),
+    debugRun: (workflowId, runId, params = {}, opts) =>
+      read("debugRun", { workflowId, runId }, opts, { query: debugQuery(params) }),
     getHistory(workflowId, runId, params = {}, opts) {
       const query: Query = {
         page_size: params.pageSize,
@@ -481,7 +433,7 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       return read("getHistory", { workflowId, runId }, opts, { query, longPoll: params.waitNewEvent === true });
     },
     exportHistory: (workflowId, runId, opts) =>
-      read("exportHistory", { workflowId, runId }, opts, { timeoutMs: exportTimeout }),
+      read("exportHistory", { workflowId, runId }, opts, { timeoutMs: exportTimeoutMs }),
 
     async queryWorkflow(workflowId, queryName, params = {}, opts) {
       const { runId } = params;
@@ -491,63 +443,10 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
       return (await call(spec, decoders.workflowQueryResult, opts, ENDPOINTS[target].statuses)).data;
     },
 
-    async startWorkflow(params, opts) {
-      return command(
-        { method: "POST", path: "/workflows", body: compact({ ...params }) },
-        decoders.startResponse,
-        opts,
-      );
-    },
-    async cancelWorkflow(workflowId, params = {}, opts) {
-      const body = compact({ reason: params.reason, request_id: params.requestId });
-      return command(
-        { method: "POST", path: `${commandTarget(workflowId, params.runId)}/cancel`, body },
-        decoders.commandResponse,
-        opts,
-      );
-    },
-    async terminateWorkflow(workflowId, params = {}, opts) {
-      const body = compact({ reason: params.reason, request_id: params.requestId });
-      return command(
-        { method: "POST", path: `${commandTarget(workflowId, params.runId)}/terminate`, body },
-        decoders.commandResponse,
-        opts,
-      );
-    },
-    async repairWorkflow(workflowId, params = {}, opts) {
-      const body = compact({ request_id: params.requestId });
-      return command({ method: "POST", path: `${wf(workflowId)}/repair`, body }, decoders.commandResponse, opts);
-    },
-    async archiveWorkflow(workflowId, params = {}, opts) {
-      const body = compact({ reason: params.reason, request_id: params.requestId });
-      return command({ method: "POST", path: `${wf(workflowId)}/archive`, body }, decoders.commandResponse, opts);
-    },
-    async signalWorkflow(workflowId, signalName, params = {}, opts) {
-      const body = compact({ input: params.input, request_id: params.requestId });
-      const path = `${commandTarget(workflowId, params.runId)}/signal/${pathSegment(signalName)}`;
-      return command({ method: "POST", path, body }, decoders.commandResponse, opts);
-    },
-
     operatorMetrics: (opts) => read("operatorMetrics", none, opts),
     systemMetrics: (opts) => read("systemMetrics", none, opts),
     repairStatus: (opts) => read("repairStatus", none, opts),
-    async runRepairPass(params = {}, opts) {
-      const body = compact({ run_ids: params.runIds, instance_id: params.instanceId });
-      const { status, data } = await call(
-        { method: "POST", path: "/system/repair/pass", body },
-        decoders.repairPassReport,
-        opts,
-        [200, 207],
-      );
-      return { httpStatus: status, partial: status === 207, report: data };
-    },
     activityTimeouts: (params = {}, opts) => read("activityTimeouts", none, opts, { query: { limit: params.limit } }),
-    async runActivityTimeoutPass(params = {}, opts) {
-      const body = compact({ limit: params.limit, execution_ids: params.executionIds });
-      const spec: RequestSpec = { method: "POST", path: "/system/activity-timeouts/pass", body };
-      const { status, data } = await call(spec, decoders.activityTimeoutPassReport, opts, [200, 207]);
-      return { httpStatus: status, partial: status === 207, report: data };
-    },
 
     listWorkers(params = {}, opts) {
       const query: Query = { task_queue: params.taskQueue, status: params.status };

@@ -1,7 +1,7 @@
 import "server-only";
 import { headers } from "next/headers";
 import { createDwClient } from "@/lib/dw";
-import type { DwClient } from "@/lib/dw";
+import type { DwCommandClient } from "@/lib/dw";
 import { getConfig } from "@/lib/server/process/config";
 import type { ConsoleConfig } from "@/lib/server/process/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
@@ -56,7 +56,7 @@ export function credentialedFetch(
  * request's namespace (see getShellContext / the namespace cookie); it defaults to DW_NAMESPACE.
  * The token is chosen per call from the request's person, and every call is logged with a request id.
  */
-export function getDwClient(namespace?: string): DwClient {
+export function getDwClient(namespace?: string): DwCommandClient {
   const config = getConfig();
   const authorized = credentialedFetch(config, currentPerson, loggedFetch(getLogger()));
   return createDwClient({
