@@ -43,28 +43,28 @@ export interface RunTabData {
 }
 export type RunTabNeed = keyof RunTabData;
 
-type TabLabel = `tabs.${keyof Messages["run"]["tabs"]}`;
+/** A tab's id is its label's key in the catalog (`run.tabs.<id>`), so a tab without words does not compile. */
+type TabId = keyof Messages["run"]["tabs"];
 
 /** A tab as declared below: its panel must take what the page gives for the data it `needs`. */
-interface RunTabDeclaration<Id extends string, Need extends RunTabNeed, Props> {
+interface RunTabDeclaration<Id extends TabId, Need extends RunTabNeed, Props> {
   id: Id;
-  /** Its name in the `run` catalog namespace; also the panel's section title. */
-  label: TabLabel;
   needs: readonly Need[];
   panel: ComponentType<Props>;
-  /** The panel's module: loaded by `panel`, and ahead of time for a tab with `preload` or a linked one. */
-  code: () => Promise<unknown>;
+  /** The panel's module, for loading it before the tab first renders (`lazy` sets both). */
+  code?: () => Promise<unknown>;
   /** Starts loading with the page instead of on first open. */
   preload?: boolean;
 }
 
 /** A registered tab: its panel rendered with the props every panel takes and only the data it names. */
-export interface RunTabEntry<Id extends string = string> {
+export interface RunTabEntry<Id extends TabId = TabId> {
   id: Id;
-  label: TabLabel;
+  /** Its words in the `run` catalog namespace: the tab's button and the panel's section title. */
+  label: `tabs.${Id}`;
   needs: readonly RunTabNeed[];
-  code: () => Promise<unknown>;
-  preload: boolean;
+  code?: () => Promise<unknown>;
+  preload?: boolean;
   /** `data.data` is there only when the entry needs it (the page then re-renders the panel with the stream). */
   render: (props: RunTabProps, data: Omit<RunTabData, "data"> & Partial<Pick<RunTabData, "data">>) => ReactNode;
 }
@@ -75,20 +75,13 @@ type PanelFits<Need extends RunTabNeed, Props> = [RunTabProps & Pick<RunTabData,
   : { panelPropsMustBeRunTabPropsAndTheDataItNeeds: never };
 
 /** Registers a tab; its panel is refused at compile time unless it takes what the page gives it. */
-function tab<const Id extends string, const Need extends RunTabNeed, Props>(
+function tab<const Id extends TabId, const Need extends RunTabNeed, Props>(
   declared: RunTabDeclaration<Id, Need, Props> & PanelFits<Need, Props>,
 ): RunTabEntry<Id> {
-  const Panel = declared.panel as ComponentType<RunTabProps & Pick<RunTabData, Need>>;
+  const { needs, panel: Panel } = declared as RunTabDeclaration<Id, Need, RunTabProps & Pick<RunTabData, Need>>;
   const given = (data: Partial<RunTabData>) =>
-    Object.fromEntries(declared.needs.map((need) => [need, data[need]])) as Pick<RunTabData, Need>;
-  return {
-    id: declared.id,
-    label: declared.label,
-    needs: declared.needs,
-    code: declared.code,
-    preload: declared.preload ?? false,
-    render: (props, data) => <Panel {...props} {...given(data)} />,
-  };
+    Object.fromEntries(needs.map((need) => [need, data[need]])) as Pick<RunTabData, Need>;
+  return { ...declared, label: `tabs.${declared.id}`, render: (props, data) => <Panel {...props} {...given(data)} /> };
 }
 
 export function PanelLoading() {
@@ -96,66 +89,77 @@ export function PanelLoading() {
   return <Muted>{t("loading")}</Muted>;
 }
 
-/*
- * Panels load as chunks of their own, out of the route's first-load JS. One loader per module,
- * shared by its `panel` and its `code`: each `import()` site is a chunk of its own, so a preload
- * through a second site would fetch the same code twice. A `loading` gives each panel its own
- * Suspense boundary: without one, a chunk still loading when it first renders would suspend the
- * whole run page (hiding it, and resetting the history list's scroll).
+/**
+ * A panel in a chunk of its own (out of the route's first-load JS), loaded when its tab first
+ * renders or earlier through `code`. One `import()` site per module: a preload through a second
+ * site would fetch the same code twice. The `loading` gives each panel a Suspense boundary of its
+ * own: without one, a chunk still loading when it first renders would suspend the whole run page
+ * (hiding it, and resetting the history list's scroll).
  */
-const timelineCode = () => import("@/components/run-detail/timeline-tab");
+function lazy<Module, Props>(code: () => Promise<Module>, pick: (module: Module) => ComponentType<Props>, ssr = true) {
+  return { code, panel: dynamic(() => code().then(pick), { loading: PanelLoading, ssr }) };
+}
+
 /** Also the retry forecast's module (it sits above the tabs). */
 export const ledgerCode = () => import("@/components/run-detail/activities-ledger");
-const historyCode = () => import("@/components/run-detail/history-tab");
-const waitsCode = () => import("@/components/run-detail/waits-tab");
-const tasksCode = () => import("@/components/run-detail/tasks-tab");
-const commandsCode = () => import("@/components/run-detail/commands-tab");
-const relationshipsCode = () => import("@/components/run-detail/relationships-tab");
-
-const TimelineTab = dynamic(() => timelineCode().then((m) => m.TimelineTab), { loading: PanelLoading });
-const ActivitiesTab = dynamic(() => ledgerCode().then((m) => m.ActivitiesTab), { loading: PanelLoading });
-// Client-only: its virtual list measures itself on mount, and the events come from the browser anyway.
-const HistoryTab = dynamic(() => historyCode().then((m) => m.HistoryTab), { ssr: false, loading: PanelLoading });
-const WaitsTab = dynamic(() => waitsCode().then((m) => m.WaitsTab), { loading: PanelLoading });
-const TasksTab = dynamic(() => tasksCode().then((m) => m.TasksTab), { loading: PanelLoading });
-const CommandsTab = dynamic(() => commandsCode().then((m) => m.CommandsTab), { loading: PanelLoading });
-const RelationshipsTab = dynamic(() => relationshipsCode().then((m) => m.RelationshipsTab), {
-  loading: PanelLoading,
-});
 
 /**
- * In display and keyboard order (←/→ move along it). The timeline is the default tab and is
- * rendered by the server, so its code is in the page's preloads already. The attempt ledger is
- * preloaded: it is the tab an operator opens first on a failing run, and a click made while the
- * page loads is applied only once the page is interactive (≈ 0.8–0.9 s into a 50,000-event run's
- * load), so its code should be there by then.
+ * In display and keyboard order (←/→ move along it). The timeline is the default tab and the
+ * server renders it: its `import()` is written in its `dynamic()` call, the form from which the
+ * build lists the chunk in the page's preloads. The attempt ledger is preloaded: it is the tab an
+ * operator opens first on a failing run, and a click made while the page loads is applied only
+ * once it is interactive (≈ 0.8–0.9 s into a 50,000-event run's load). The history renders in the
+ * browser only: its virtual list measures itself on mount, and its events come from the browser.
  */
 const ENTRIES = [
   tab({
     id: "timeline",
-    label: "tabs.timeline",
     needs: ["data", "store", "now"],
-    panel: TimelineTab,
-    code: timelineCode,
+    panel: dynamic(() => import("@/components/run-detail/timeline-tab").then((m) => m.TimelineTab), {
+      loading: PanelLoading,
+    }),
+  }),
+  tab({ id: "activities", needs: ["data"], ...lazy(ledgerCode, (m) => m.ActivitiesTab), preload: true }),
+  tab({
+    id: "history",
+    needs: [],
+    ...lazy(
+      () => import("@/components/run-detail/history-tab"),
+      (m) => m.HistoryTab,
+      false,
+    ),
   }),
   tab({
-    id: "activities",
-    label: "tabs.activities",
-    needs: ["data"],
-    panel: ActivitiesTab,
-    code: ledgerCode,
-    preload: true,
+    id: "waits",
+    needs: ["summary"],
+    ...lazy(
+      () => import("@/components/run-detail/waits-tab"),
+      (m) => m.WaitsTab,
+    ),
   }),
-  tab({ id: "history", label: "tabs.history", needs: [], panel: HistoryTab, code: historyCode }),
-  tab({ id: "waits", label: "tabs.waits", needs: ["summary"], panel: WaitsTab, code: waitsCode }),
-  tab({ id: "tasks", label: "tabs.tasks", needs: ["pending"], panel: TasksTab, code: tasksCode }),
-  tab({ id: "commands", label: "tabs.commands", needs: [], panel: CommandsTab, code: commandsCode }),
+  tab({
+    id: "tasks",
+    needs: ["pending"],
+    ...lazy(
+      () => import("@/components/run-detail/tasks-tab"),
+      (m) => m.TasksTab,
+    ),
+  }),
+  tab({
+    id: "commands",
+    needs: [],
+    ...lazy(
+      () => import("@/components/run-detail/commands-tab"),
+      (m) => m.CommandsTab,
+    ),
+  }),
   tab({
     id: "relationships",
-    label: "tabs.relationships",
     needs: ["runs"],
-    panel: RelationshipsTab,
-    code: relationshipsCode,
+    ...lazy(
+      () => import("@/components/run-detail/relationships-tab"),
+      (m) => m.RelationshipsTab,
+    ),
   }),
 ] as const;
 
@@ -172,5 +176,5 @@ export function runTab(id: RunTab): RunTabEntry<RunTab> {
 
 /** Loads the preloaded tabs' code and the code of the tab a copied link opens (`view=`). */
 export function preloadTabCode(linked: string | null): void {
-  for (const entry of RUN_TABS) if (entry.preload || entry.id === linked) void entry.code().catch(() => undefined);
+  for (const entry of RUN_TABS) if (entry.preload || entry.id === linked) void entry.code?.().catch(() => undefined);
 }
