@@ -8,7 +8,7 @@ import { embeddedAuthFromEnv, exportSigningFromEnv } from "./http/control-plane/
 import type { EmbeddedAuth } from "./http/control-plane/config";
 import { hostPolicyFromEnv } from "./http/hosts";
 import { REPAIR_POLICY } from "./engine/task-health";
-import { runRepairPass } from "./engine/repair";
+import { runRepairPass } from "./engine/repair-pass";
 import { openDb } from "./store/db";
 import { startDemoFleet } from "./demo/fleet";
 import type { DemoFleet } from "./demo/fleet";

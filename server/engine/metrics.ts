@@ -9,7 +9,7 @@ import type {
   WorkerRow,
 } from "./metric-facts";
 import { readMetricFacts, WORKER_STALE_AFTER_MS, workflowTaskFailuresByType } from "./metric-facts";
-import { repairStatus } from "./repair";
+import { repairStatus } from "./repair-pass";
 import { HISTORY_BUDGET } from "./summary";
 import { REPAIR_POLICY } from "./task-health";
 import type { JsonObject } from "./tx";

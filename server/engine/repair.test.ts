@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { CpHarness } from "../http/control-plane/test-support";
 import { cp, list, startCpHarness } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker, startWorkerHarness, typesOf } from "../http/test-support";
-import { refreshStaleSummaries } from "./repair";
+import { refreshStaleSummaries } from "./repair-pass";
 import { repairBackoffSeconds } from "./task-health";
 
 const CONTRACTS = fileURLToPath(new URL("../../contracts", import.meta.url));

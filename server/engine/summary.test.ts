@@ -3,7 +3,7 @@ import type { CpHarness } from "../http/control-plane/test-support";
 import { cp, startCpHarness } from "../http/control-plane/test-support";
 import type { ScriptedWorker } from "../http/test-support";
 import { blob, startWorkerHarness } from "../http/test-support";
-import { refreshStaleSummaries } from "./repair";
+import { refreshStaleSummaries } from "./repair-pass";
 import type { RunSummary } from "./summary";
 import { projectRunSummary } from "./summary";
 

@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeClock } from "../clock";
-import { refreshStaleSummaries } from "../engine/repair";
+import { refreshStaleSummaries } from "../engine/repair-pass";
 import type { RawResponse } from "./hostile/raw-client";
 import { CP_HEADERS, rawRequest, WORKER_HEADERS } from "./hostile/raw-client";
 import type { HostPolicy } from "./hosts";

@@ -1,7 +1,7 @@
 import type { CpHarness } from "../http/control-plane/test-support";
 import { cp } from "../http/control-plane/test-support";
 import { blob, ScriptedWorker } from "../http/test-support";
-import { refreshStaleSummaries } from "../engine/repair";
+import { refreshStaleSummaries } from "../engine/repair-pass";
 
 /**
  * Test scaffolding (not a test file): five runs whose every count is known — completed; failed after a

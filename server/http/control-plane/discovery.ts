@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { STRUCTURAL_LIMITS } from "../../engine/metrics";
-import { repairStatus } from "../../engine/repair";
+import { repairStatus } from "../../engine/repair-pass";
 import { fleetSummary } from "../../read/fleet";
 import { isoOffset } from "../../read/format";
 import { MAX_PAYLOAD_BYTES } from "../worker-plane";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { operatorMetrics, systemMetrics } from "../../engine/metrics";
-import { repairStatus, runRepairPass } from "../../engine/repair";
+import { repairStatus, runRepairPass } from "../../engine/repair-pass";
 import type { ControlPlaneDeps } from "./context";
 import { ADMIN, intParam, namespaceOf, parseInput, routeConfig } from "./context";
 import { sendControlPlane } from "./envelope";
