@@ -82,6 +82,32 @@ export type ActivityTask = z.infer<typeof activityTaskSchema>;
 
 export const activityPollResponseSchema = z.object({ task: activityTaskSchema.nullable() }).loose();
 
+/** A query task (`POST /worker/query-tasks/poll`; server WorkflowQueryTaskBroker `queryTaskPayload`@11d35b7). */
+export const queryTaskSchema = z
+  .object({
+    query_task_id: z.string(),
+    query_task_attempt: z.number(),
+    workflow_id: z.string(),
+    run_id: z.string(),
+    workflow_type: z.string(),
+    query_name: z.string(),
+    payload_codec: nullableString,
+    workflow_arguments: z.unknown().nullish(),
+    query_arguments: z.unknown().nullish(),
+    history_events: z.array(historyEventSchema).default([]),
+    task_queue: nullableString,
+    lease_owner: z.string(),
+  })
+  .loose();
+export type QueryTask = z.infer<typeof queryTaskSchema>;
+
+export const queryPollResponseSchema = z.object({ task: queryTaskSchema.nullable() }).loose();
+
+/** `{query_task_id, query_task_attempt, outcome}` of a query task's complete or fail. */
+export const queryTaskOutcomeResponseSchema = z
+  .object({ query_task_id: nullableString, outcome: nullableString, reason: nullableString })
+  .loose();
+
 export const registerResponseSchema = z.object({ worker_id: z.string(), registered: z.boolean().optional() }).loose();
 
 export const heartbeatResponseSchema = z

@@ -452,3 +452,27 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
   replay.assertAllReplayed();
   return { commands: [returnedCommand(next.value)], terminal: true };
 }
+
+/**
+ * Replays the history as far as it goes and hands back the context, for a query: the handlers the
+ * code registered on the way see the state it reached. Nothing is decided (no commands), and a run
+ * the history has closed is replayed to its end like an open one.
+ */
+export function replayForQuery(input: ReplayInput): WorkflowContext {
+  const replay = new HistoryReplay(input.history, input.info.workflowType);
+  const ctx = new WorkflowContext(input.info, input.activityDefaults ?? (() => undefined));
+  const gen = input.definition.run(ctx, ...input.args);
+  try {
+    let next = gen.next();
+    while (!next.done) {
+      const outcome = replay.resolve(next.value);
+      if (outcome === null) break;
+      next = outcome.ok ? gen.next(outcome.value) : gen.throw(outcome.error);
+    }
+  } catch (e) {
+    // The run's own failure (the code threw) still leaves its handlers answerable; a replay that
+    // disagrees with history does not.
+    if (e instanceof NonDeterminismError || e instanceof InvalidYieldError) throw e;
+  }
+  return ctx;
+}

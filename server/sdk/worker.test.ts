@@ -3,7 +3,14 @@ import { FakeClock } from "../clock";
 import { defineActivity, NonRetryableError } from "./activity";
 import { decodePayload, encodePayload } from "../codec/codec";
 import { replayWorkflow } from "./replay";
-import { currentRun, eventually, historyOf, startTestServer, TEST_WORKER_TOKEN } from "../test-support/test-server";
+import {
+  currentRun,
+  eventually,
+  historyOf,
+  startTestServer,
+  TEST_OPERATOR_TOKEN,
+  TEST_WORKER_TOKEN,
+} from "../test-support/test-server";
 import type { TestServer } from "../test-support/test-server";
 import { Worker } from "./worker";
 import type { WorkerOptions } from "./worker";
@@ -428,5 +435,56 @@ describe("worker over HTTP against the embedded server", () => {
     start("SlowFlow", "slow-2", []);
     await new Promise((r) => setTimeout(r, 200));
     expect(currentRun(server.db, "slow-2")?.status).toBe("pending");
+  });
+
+  it("answers queries from the replayed state: a value, a failing handler, an unknown name; history untouched", async () => {
+    const wf = defineWorkflow(
+      "Queried",
+      function* (ctx, who) {
+        let stage = `reserving for ${String(who)}`;
+        ctx.setQueryHandler("status", () => ({ stage }));
+        ctx.setQueryHandler("echo", (a, b) => [b, a]);
+        ctx.setQueryHandler("ledger", () => {
+          throw new Error("charge ledger is not loaded");
+        });
+        yield ctx.activity("Reserve", []);
+        stage = "waiting for approval";
+        yield* ctx.waitForSignal("approve");
+        return stage;
+      },
+      { contract: { queries: ["status", "echo", "ledger"], signals: ["approve"] } },
+    );
+    const reserve = defineActivity("Reserve", async () => "ok");
+    await startWorker({ workflows: [wf], activities: [reserve] });
+    const runId = start("Queried", "queried-1", ["Ada"]).run_id ?? "";
+    await eventually(() => eventsOf("queried-1").includes("SignalWaitOpened"), "the run waits for approve");
+    const before = eventsOf("queried-1");
+    const query = async (name: string, input?: unknown[]) => {
+      const res = await fetch(`${server.baseUrl}/api/workflows/queried-1/runs/${runId}/query/${name}`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`,
+          "Content-Type": "application/json",
+          "X-Durable-Workflow-Control-Plane-Version": "2",
+        },
+        body: JSON.stringify(input === undefined ? {} : { input }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+
+    const status = await query("status");
+    expect(status).toMatchObject({ status: 200, body: { result: { stage: "waiting for approval" } } });
+    expect(decodePayload(status.body.result_envelope)).toEqual({ stage: "waiting for approval" });
+    expect(await query("echo", [1, "eu"])).toMatchObject({ status: 200, body: { result: ["eu", 1] } });
+    expect(await query("ledger")).toMatchObject({
+      status: 409,
+      body: { reason: "query_rejected", message: "charge ledger is not loaded" },
+    });
+    expect(await query("nope")).toMatchObject({ status: 404, body: { reason: "rejected_unknown_query" } });
+    // The contract the worker registered reached WorkflowStarted, where the console reads it.
+    const started = historyOf(server.db, runId).find((e) => e.event_type === "WorkflowStarted");
+    expect(started?.payload.declared_queries).toEqual(["echo", "ledger", "status"]);
+    expect(eventsOf("queried-1")).toEqual(before);
+    expect(errors).toEqual([]);
   });
 });

@@ -9,12 +9,14 @@ import {
   activityPollResponseSchema,
   heartbeatResponseSchema,
   historyPageResponseSchema,
+  queryPollResponseSchema,
+  queryTaskOutcomeResponseSchema,
   registerResponseSchema,
   workflowPollResponseSchema,
   workflowTaskCompleteResponseSchema,
 } from "./protocol";
-import type { ActivityOutcomeResponse, ActivityTask, HistoryEvent, WorkflowTask } from "./protocol";
-import { replayWorkflow } from "./replay";
+import type { ActivityOutcomeResponse, ActivityTask, HistoryEvent, QueryTask, WorkflowTask } from "./protocol";
+import { replayForQuery, replayWorkflow } from "./replay";
 import type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./activity";
 import type { WorkflowDefinition } from "./workflow";
 
@@ -44,6 +46,8 @@ export interface WorkerStats {
   activitiesCompleted: number;
   activitiesFailed: number;
   staleReports: number;
+  queriesAnswered: number;
+  queriesFailed: number;
 }
 
 const SDK_VERSION = "0.1.0";
@@ -70,6 +74,13 @@ class Slots {
   }
 }
 
+/** A task's argument list: an envelope (a `blob` of null is no arguments) or a bare blob. */
+function listPayload(field: unknown, codec: string | null | undefined): PayloadValue[] {
+  if (field && typeof field === "object" && (field as { blob?: unknown }).blob === null) return [];
+  const decoded = decodePayload(field, codec);
+  return Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded];
+}
+
 function errorType(e: Error): string {
   return e.name && e.name !== "Error" ? e.name : e.constructor.name;
 }
@@ -88,6 +99,8 @@ export class Worker {
     activitiesCompleted: 0,
     activitiesFailed: 0,
     staleReports: 0,
+    queriesAnswered: 0,
+    queriesFailed: 0,
   };
   private readonly client: WorkerClient;
   private readonly workflows: Map<string, WorkflowDefinition>;
@@ -98,6 +111,7 @@ export class Worker {
   private loops: Promise<void>[] = [];
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private stopping = false;
+  private queryTasksUnsupported = false;
 
   constructor(private readonly opts: WorkerOptions) {
     this.workerId = opts.workerId ?? `ts-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -129,6 +143,17 @@ export class Worker {
           ),
         );
     }
+    if (this.workflows.size > 0) {
+      // One query poller: a query is a replay and a handler call, answered in milliseconds.
+      this.loops.push(
+        this.loop(
+          new Slots(1),
+          () => this.pollQueryTask(),
+          (t) => this.runQueryTask(t),
+          () => !this.queryTasksUnsupported,
+        ),
+      );
+    }
     if (this.activities.size > 0) {
       const slots = new Slots(maxAct);
       for (let i = 0; i < Math.min(pollers, maxAct); i++)
@@ -155,9 +180,30 @@ export class Worker {
         supported_activity_types: [...this.activities.keys()],
         max_concurrent_workflow_tasks: this.opts.maxConcurrentWorkflowTasks ?? 10,
         max_concurrent_activity_tasks: this.opts.maxConcurrentActivityTasks ?? 10,
+        ...this.commandContracts(),
       },
       registerResponseSchema,
     );
+  }
+
+  /** The declared contracts, per workflow type, of the definitions that declare one (WorkflowDefinition `contract`). */
+  private commandContracts(): { workflow_command_contracts?: Record<string, Record<string, unknown>> } {
+    const contracts: Record<string, Record<string, unknown>> = {};
+    for (const [name, definition] of this.workflows) {
+      const c = definition.contract;
+      if (!c) continue;
+      const named = (names: readonly string[]) => [...names].sort().map((n) => ({ name: n, parameters: [] }));
+      contracts[name] = {
+        queries: [...c.queries].sort(),
+        query_contracts: named(c.queries),
+        signals: [...c.signals].sort(),
+        signal_contracts: named(c.signals),
+        updates: [],
+        update_contracts: [],
+        update_validators: [],
+      };
+    }
+    return Object.keys(contracts).length > 0 ? { workflow_command_contracts: contracts } : {};
   }
 
   /** A server that forgot this worker (restart, expiry) answers 404 `worker_not_registered`: register again. */
@@ -188,9 +234,14 @@ export class Worker {
     this.client.close();
   }
 
-  private async loop<T>(slots: Slots, poll: () => Promise<T | null>, run: (task: T) => Promise<void>): Promise<void> {
+  private async loop<T>(
+    slots: Slots,
+    poll: () => Promise<T | null>,
+    run: (task: T) => Promise<void>,
+    alive: () => boolean = () => true,
+  ): Promise<void> {
     let failures = 0;
-    while (!this.stopping) {
+    while (!this.stopping && alive()) {
       await slots.acquire();
       if (this.stopping) {
         slots.release();
@@ -265,6 +316,76 @@ export class Worker {
       this.client.post("/activity-tasks/poll", this.pollBody(), activityPollResponseSchema, signal),
     );
     return res.task;
+  }
+
+  private async pollQueryTask(): Promise<QueryTask | null> {
+    try {
+      const res = await this.withPollSignal((signal) =>
+        this.client.post("/query-tasks/poll", this.pollBody(), queryPollResponseSchema, signal),
+      );
+      return res.task;
+    } catch (e) {
+      // A server without query tasks (404 route): stop asking rather than back off forever.
+      if (e instanceof WorkerProtocolError && e.status === 404 && e.reason !== "worker_not_registered") {
+        this.queryTasksUnsupported = true;
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Answers a query task as sdk-python 2.12.0 does (worker.py `_run_query_task_core`): replay the
+   * whole history the task carries, call the handler the code registered, complete with the value
+   * and its Avro envelope; an unknown name fails `rejected_unknown_query` (the caller's 404), a
+   * handler that throws fails `query_rejected` with its message (409).
+   */
+  private async runQueryTask(task: QueryTask): Promise<void> {
+    const path = `/query-tasks/${encodeURIComponent(task.query_task_id)}`;
+    const lease = { lease_owner: task.lease_owner, query_task_attempt: task.query_task_attempt };
+    const fail = async (message: string, reason: string, type: string, stack?: string) => {
+      this.stats.queriesFailed += 1;
+      await this.client.post(
+        `${path}/fail`,
+        { ...lease, failure: { message, reason, type, stack_trace: stack ?? null } },
+        queryTaskOutcomeResponseSchema,
+      );
+    };
+    const definition = this.workflows.get(task.workflow_type);
+    if (!definition)
+      return fail(
+        `no workflow registered for type '${task.workflow_type}'`,
+        "query_workflow_type_not_registered",
+        "WorkflowTypeNotRegistered",
+      );
+    let value: unknown;
+    try {
+      const ctx = replayForQuery({
+        definition,
+        args: listPayload(task.workflow_arguments, task.payload_codec),
+        history: task.history_events,
+        info: {
+          workflowId: task.workflow_id,
+          runId: task.run_id,
+          workflowType: task.workflow_type,
+          taskQueue: task.task_queue ?? null,
+        },
+        activityDefaults: (name) => this.activities.get(name)?.options,
+      });
+      const handler = ctx.queryHandler(task.query_name);
+      if (!handler) return fail(`unknown query '${task.query_name}'`, "rejected_unknown_query", "QueryFailed");
+      value = await handler(...listPayload(task.query_arguments, task.payload_codec));
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      return fail(error.message || "query execution failed", "query_rejected", errorType(error), error.stack);
+    }
+    const result = (value ?? null) as PayloadValue;
+    await this.client.post(
+      `${path}/complete`,
+      { ...lease, result, result_envelope: encodePayload(result) },
+      queryTaskOutcomeResponseSchema,
+    );
+    this.stats.queriesAnswered += 1;
   }
 
   private async fullHistory(task: WorkflowTask): Promise<HistoryEvent[]> {

@@ -111,11 +111,28 @@ export interface WorkflowInfo {
   taskQueue: string | null;
 }
 
+/** Answers a workflow query from the state the replayed code holds; its value must be JSON. */
+export type QueryHandler = (...args: PayloadValue[]) => unknown;
+
 export class WorkflowContext {
+  private readonly queryHandlers = new Map<string, QueryHandler>();
+
   constructor(
     readonly info: WorkflowInfo,
     private readonly activityDefaults: (activityType: string) => ActivityOptions | undefined,
   ) {}
+
+  /**
+   * Answers the query `name` with `handler` from here on. Registered while the code replays, so the
+   * handler's closure sees the state the history has built when a query task replays the run.
+   */
+  setQueryHandler(name: string, handler: QueryHandler): void {
+    this.queryHandlers.set(name, handler);
+  }
+
+  queryHandler(name: string): QueryHandler | undefined {
+    return this.queryHandlers.get(name);
+  }
 
   activity<T = PayloadValue>(
     activityType: string,
@@ -157,17 +174,31 @@ export class WorkflowContext {
 
 export type WorkflowGenerator = Generator<Yieldable, unknown, unknown>;
 
+/**
+ * The queries and signals a workflow declares, registered with the worker as its command contract
+ * (sdk-python 2.12.0 worker.py `_workflow_command_contract`). A start then copies it into
+ * `WorkflowStarted` as `declared_*`, and the server admits only the declared signals: a workflow
+ * that declares a contract must name every signal it waits for.
+ */
+export interface WorkflowCommandContract {
+  queries: readonly string[];
+  signals: readonly string[];
+}
+
 export interface WorkflowDefinition {
   readonly kind: "workflow";
   readonly name: string;
   readonly run: (ctx: WorkflowContext, ...args: PayloadValue[]) => WorkflowGenerator;
+  /** Registered only when given: without one the server admits any signal, as before. */
+  readonly contract?: WorkflowCommandContract;
 }
 
 export function defineWorkflow<A extends PayloadValue[]>(
   name: string,
   run: (ctx: WorkflowContext, ...args: A) => WorkflowGenerator,
+  options: { contract?: WorkflowCommandContract } = {},
 ): WorkflowDefinition {
-  return { kind: "workflow", name, run: run as WorkflowDefinition["run"] };
+  return { kind: "workflow", name, run: run as WorkflowDefinition["run"], ...options };
 }
 
 /** The error a workflow sees when an activity failed terminally (retries exhausted, non-retryable, timed out). */
