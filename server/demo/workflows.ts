@@ -123,32 +123,66 @@ export const settlePayment = defineActivity("SettlePayment", async (ctx, batchId
   return { batchId, settlementId: `st_${ctx.idempotencyKey.slice(-8)}` };
 });
 
-export const orderWorkflow = defineWorkflow("OrderWorkflow", function* (ctx, raw) {
-  const order = asOrder(raw);
-  const reservation = (yield ctx.activity("ReserveInventory", [raw])) as { reservationId: string };
-  let charge: PayloadValue;
-  try {
-    charge = yield* ctx.activity("ChargeCard", [raw]);
-  } catch (e) {
-    // Compensate, then let the failure close the run: a failed run is terminal by design.
-    if (e instanceof ActivityFailure) yield ctx.activity("ReleaseInventory", [reservation.reservationId]);
-    throw e;
-  }
-  const invoice = yield ctx.activity("GenerateInvoice", [raw]);
-  const shipment = yield ctx.activity("ShipOrder", [raw]);
-  yield ctx.activity("SendReceipt", [raw]);
-  return { orderId: order.orderId, status: "fulfilled", charge, invoice, shipment };
-});
+/** The steps an order goes through, in order: the `progress` query counts them. */
+const ORDER_STEPS = ["reserve", "charge", "invoice", "ship", "receipt"] as const;
+
+/**
+ * Answers three queries: `status` and `progress` from the replayed state, and `ledger`, whose
+ * handler always fails (the demo of a query's error). It declares them, and no signals: the server
+ * then refuses a signal to an order, which waits for none.
+ */
+export const orderWorkflow = defineWorkflow(
+  "OrderWorkflow",
+  function* (ctx, raw) {
+    const order = asOrder(raw);
+    const done: string[] = [];
+    let stage = "reserving inventory";
+    ctx.setQueryHandler("status", () => ({ orderId: order.orderId, customer: order.customer, stage }));
+    ctx.setQueryHandler("progress", () => ({ done: done.length, total: ORDER_STEPS.length, steps: [...done] }));
+    ctx.setQueryHandler("ledger", () => {
+      throw new Error("charge ledger is not loaded");
+    });
+    const step = (name: (typeof ORDER_STEPS)[number], next: string) => {
+      done.push(name);
+      stage = next;
+    };
+    const reservation = (yield ctx.activity("ReserveInventory", [raw])) as { reservationId: string };
+    step("reserve", "charging card");
+    let charge: PayloadValue;
+    try {
+      charge = yield* ctx.activity("ChargeCard", [raw]);
+    } catch (e) {
+      // Compensate, then let the failure close the run: a failed run is terminal by design.
+      stage = "releasing inventory";
+      if (e instanceof ActivityFailure) yield ctx.activity("ReleaseInventory", [reservation.reservationId]);
+      stage = "charge failed";
+      throw e;
+    }
+    step("charge", "generating invoice");
+    const invoice = yield ctx.activity("GenerateInvoice", [raw]);
+    step("invoice", "shipping");
+    const shipment = yield ctx.activity("ShipOrder", [raw]);
+    step("ship", "sending receipt");
+    yield ctx.activity("SendReceipt", [raw]);
+    step("receipt", "fulfilled");
+    return { orderId: order.orderId, status: "fulfilled", charge, invoice, shipment };
+  },
+  { contract: { queries: ["status", "progress", "ledger"], signals: [] } },
+);
 
 /** Waits for an operator's `approve` signal (`[true]` or `[false]`); with a timeout it rejects by default. */
 export const refundApprovalWorkflow = defineWorkflow(
   "RefundApprovalWorkflow",
   function* (ctx, orderId, timeoutSeconds) {
+    // Answered, not declared: this workflow keeps admitting any signal (the signal specs send a mistyped one).
+    let stage = "waiting for approve";
+    ctx.setQueryHandler("status", () => ({ orderId, stage }));
     const decision = yield* ctx.waitForSignal(
       "approve",
       typeof timeoutSeconds === "number" ? timeoutSeconds : undefined,
     );
     const approved = decision !== null && decision[0] === true;
+    stage = approved ? "refunding" : decision === null ? "approval timed out" : "refund declined";
     const refund = yield ctx.activity("IssueRefund", [orderId, approved]);
     return { orderId, approved, timedOut: decision === null, refund };
   },
