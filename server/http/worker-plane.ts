@@ -1,18 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import type { Engine } from "../engine";
 import { EngineError } from "../engine";
-import { validateFailure } from "../engine/activity-reports";
-import { validationError } from "../engine/errors";
-import {
-  envelopeSchema,
-  HISTORY_PAGE_SIZE_DEFAULT,
-  HISTORY_PAGE_SIZE_MAX,
-  parseCommands,
-} from "../engine/workflow-tasks";
 import type { AuthConfig } from "./auth";
 import { requireRoles } from "./auth";
 import { registerQueryTaskRoutes } from "./worker-query-tasks";
+import { namespaceOf, parse } from "./worker-request";
+import {
+  MAX_LONG_POLL_TIMEOUT_SECONDS,
+  registerActivityTaskRoutes,
+  registerWorkflowTaskRoutes,
+} from "./worker-task-routes";
 import {
   LONG_POLL_TIMEOUT_SECONDS,
   sendWorker,
@@ -34,20 +32,6 @@ export interface WorkerPlaneOptions {
   shutdown: AbortSignal;
 }
 
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of r.error.issues) {
-    const key = issue.path.join(".") || "body";
-    errors[key] = [...(errors[key] ?? []), issue.message];
-  }
-  throw validationError(errors);
-}
-
-const pageSize = z.number().int().min(1).max(HISTORY_PAGE_SIZE_MAX).nullish();
-const attemptField = z.number().int().min(1).optional();
-
 const registerSchema = z.object({
   worker_id: z.string().min(1).max(255).nullish(),
   task_queue: z.string().min(1).max(255),
@@ -66,57 +50,6 @@ const registerSchema = z.object({
   max_concurrent_activity_tasks: z.number().int().min(1).nullish(),
 });
 const workerIdSchema = z.object({ worker_id: z.string().min(1) });
-const pollSchema = z.object({
-  worker_id: z.string().min(1),
-  task_queue: z.string().min(1),
-  build_id: z.string().nullish(),
-  poll_request_id: z.string().max(255).nullish(),
-  history_page_size: pageSize,
-  accept_history_encoding: z.string().nullish(),
-  // The long-poll window the worker asks for, clamped to [0, 60] s like the engine's
-  // WorkerProtocolVersion::clampLongPollTimeout (src/V2/Support/WorkerProtocolVersion.php@8dc90d64);
-  // 0 is an immediate probe. sdk-python 2.12.0 always sends it (client.py `poll_workflow_task_response`).
-  timeout_seconds: z.number().int().min(0).nullish(),
-});
-
-/**
- * Upper clamp of a requested `timeout_seconds`: the engine's MAX_LONG_POLL_TIMEOUT (60 s), or the
- * server's own default hold when that is configured longer.
- */
-export const MAX_LONG_POLL_TIMEOUT_SECONDS = Math.max(60, LONG_POLL_TIMEOUT_SECONDS);
-const leaseSchema = z.object({ lease_owner: z.string().min(1).optional(), workflow_task_attempt: attemptField });
-const historySchema = leaseSchema.extend({
-  next_history_page_token: z.string().nullish(),
-  history_page_size: pageSize,
-});
-const completeSchema = leaseSchema.extend({ commands: z.unknown() });
-const wfFailSchema = leaseSchema.extend({
-  failure: z.object({ message: z.string().min(1), type: z.string().nullish(), stack_trace: z.string().nullish() }),
-});
-const activityAttemptSchema = z.object({
-  activity_attempt_id: z.string().min(1),
-  lease_owner: z.string().min(1).optional(),
-});
-const activityHeartbeatSchema = activityAttemptSchema.extend({
-  message: z.string().nullish(),
-  current: z.number().nullish(),
-  total: z.number().nullish(),
-  unit: z.string().nullish(),
-  details: z.record(z.string(), z.unknown()).nullish(),
-});
-const activityCompleteSchema = activityAttemptSchema.extend({ result: envelopeSchema.nullish() });
-const activityFailSchema = activityAttemptSchema.extend({ failure: z.unknown() });
-
-type TaskParams = { Params: { id: string } };
-
-function namespaceOf(request: FastifyRequest): string {
-  const header = request.headers["x-namespace"];
-  const fromHeader = Array.isArray(header) ? header[0] : header;
-  const query = (request.query as Record<string, unknown> | undefined)?.namespace;
-  const raw =
-    fromHeader ?? (typeof query === "string" ? query : undefined) ?? process.env.DW_DEFAULT_NAMESPACE ?? "default";
-  return raw.trim().toLowerCase();
-}
 
 /** Registers `/api/worker/*` (server-api.md §5): auth (worker role) → protocol version → namespace → handler. */
 export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptions): void {
@@ -173,164 +106,9 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
         return sendWorker(reply, 200, engine.workerHeartbeat(namespaceOf(request), body.worker_id));
       });
 
-      /** Claims a task, or holds the request until a task-ready wake-up, the poll timeout, or disconnect. */
-      async function longPoll<T>(
-        reply: FastifyReply,
-        kind: "workflow" | "activity",
-        claim: () => Promise<T | null>,
-        namespace: string,
-        queue: string,
-        requestedSeconds: number | null | undefined,
-      ): Promise<FastifyReply> {
-        const holdMs =
-          requestedSeconds === null || requestedSeconds === undefined
-            ? pollTimeoutMs
-            : Math.min(requestedSeconds, MAX_LONG_POLL_TIMEOUT_SECONDS) * 1000;
-        const deadline = Date.now() + holdMs;
-        // One controller per poll, aborted by disconnect or server shutdown; the shutdown listener is
-        // removed afterwards so thousands of polls do not pile listeners onto the long-lived signal.
-        const stop = new AbortController();
-        const onShutdown = (): void => stop.abort();
-        opts.shutdown.addEventListener("abort", onShutdown, { once: true });
-        reply.raw.on("close", onShutdown);
-        try {
-          for (;;) {
-            const waiter = engine.notifier.taskWaiter(
-              namespace,
-              queue,
-              kind,
-              Math.max(0, deadline - Date.now()),
-              stop.signal,
-            );
-            const task = await claim();
-            if (task) {
-              waiter.cancel();
-              return sendWorker(reply, 200, { task });
-            }
-            if (deadline - Date.now() <= 0 || stop.signal.aborted || opts.shutdown.aborted) {
-              waiter.cancel();
-              return sendWorker(reply, 200, { task: null, poll_status: "timeout" });
-            }
-            await waiter.ready;
-          }
-        } finally {
-          opts.shutdown.removeEventListener("abort", onShutdown);
-          reply.raw.off("close", onShutdown);
-        }
-      }
-
-      function checkQueue(namespace: string, workerId: string, queue: string): void {
-        const registered = engine.workerQueue(namespace, workerId);
-        if (registered !== queue) {
-          throw new EngineError(
-            409,
-            "task_queue_mismatch",
-            `Worker ${workerId} is registered for task queue [${registered}], not [${queue}].`,
-            { worker_id: workerId, task_queue: queue, registered_task_queue: registered },
-          );
-        }
-      }
-
-      scope.post("/workflow-tasks/poll", async (request, reply) => {
-        const body = parse(pollSchema, request.body);
-        const namespace = namespaceOf(request);
-        checkQueue(namespace, body.worker_id, body.task_queue);
-        const size = body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT;
-        return longPoll(
-          reply,
-          "workflow",
-          () => engine.pollWorkflowTask(namespace, body.worker_id, body.task_queue, size, body.poll_request_id),
-          namespace,
-          body.task_queue,
-          body.timeout_seconds,
-        );
-      });
-
-      scope.post<TaskParams>("/workflow-tasks/:id/history", async (request, reply) => {
-        const body = parse(historySchema, request.body);
-        return sendWorker(
-          reply,
-          200,
-          engine.workflowTaskHistory(
-            request.params.id,
-            body.lease_owner,
-            body.workflow_task_attempt,
-            body.next_history_page_token ?? null,
-            body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT,
-          ),
-        );
-      });
-
-      scope.post<TaskParams>("/workflow-tasks/:id/heartbeat", async (request, reply) => {
-        const body = parse(leaseSchema, request.body);
-        return sendWorker(
-          reply,
-          200,
-          await engine.heartbeatWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt),
-        );
-      });
-
-      scope.post<TaskParams>("/workflow-tasks/:id/complete", async (request, reply) => {
-        const body = parse(completeSchema, request.body);
-        const commands = parseCommands(body.commands);
-        return sendWorker(
-          reply,
-          200,
-          await engine.completeWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, commands),
-        );
-      });
-
-      scope.post<TaskParams>("/workflow-tasks/:id/fail", async (request, reply) => {
-        const body = parse(wfFailSchema, request.body);
-        return sendWorker(
-          reply,
-          200,
-          await engine.failWorkflowTask(request.params.id, body.lease_owner, body.workflow_task_attempt, body.failure),
-        );
-      });
-
-      scope.post("/activity-tasks/poll", async (request, reply) => {
-        const body = parse(pollSchema, request.body);
-        const namespace = namespaceOf(request);
-        checkQueue(namespace, body.worker_id, body.task_queue);
-        return longPoll(
-          reply,
-          "activity",
-          () => engine.pollActivityTask(namespace, body.worker_id, body.task_queue),
-          namespace,
-          body.task_queue,
-          body.timeout_seconds,
-        );
-      });
-
-      scope.post<TaskParams>("/activity-tasks/:id/heartbeat", async (request, reply) => {
-        const body = parse(activityHeartbeatSchema, request.body);
-        return sendWorker(reply, 200, await engine.heartbeatActivityTask(request.params.id, body));
-      });
-
-      scope.post<TaskParams>("/activity-tasks/:id/complete", async (request, reply) => {
-        const body = parse(activityCompleteSchema, request.body);
-        return sendWorker(
-          reply,
-          200,
-          await engine.completeActivityTask(
-            request.params.id,
-            body.activity_attempt_id,
-            body.lease_owner,
-            body.result ?? null,
-          ),
-        );
-      });
-
-      scope.post<TaskParams>("/activity-tasks/:id/fail", async (request, reply) => {
-        const body = parse(activityFailSchema, request.body);
-        const failure = validateFailure(body.failure);
-        return sendWorker(
-          reply,
-          200,
-          await engine.failActivityTask(request.params.id, body.activity_attempt_id, body.lease_owner, failure),
-        );
-      });
+      const tasks = { engine, pollTimeoutMs, shutdown: opts.shutdown };
+      registerWorkflowTaskRoutes(scope, tasks);
+      registerActivityTaskRoutes(scope, tasks);
 
       registerQueryTaskRoutes(scope, {
         engine,
