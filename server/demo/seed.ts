@@ -54,14 +54,251 @@ interface Event {
   payload: Record<string, unknown>;
 }
 
-export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: number } {
-  const namespace = opts.namespace ?? "default";
-  const now = opts.now ?? Date.now();
-  const batchSize = opts.batchSize ?? 10_000;
-  const tag = now.toString(36);
-  const input = encodeBlob([{ seeded: true }]);
-  const output = encodeBlob({ ok: true });
+/** One seeded run's facts: all but its ids follow from its index, so a seed is repeatable. */
+interface SeedRun {
+  i: number;
+  type: string;
+  shape: Shape;
+  startedAt: number;
+  duration: number;
+  closed: boolean;
+  closedAt: number | null;
+  runId: string;
+  instanceId: string;
+  businessKey: string;
+  queue: string;
+  status: string;
+  closedReason: string | null;
+  execId: string;
+  failureId: string | null;
+  waitId: string;
+}
 
+const STATUS: Record<Shape, string> = {
+  completed: "completed",
+  failed: "failed",
+  timed_out: "failed",
+  cancelled: "cancelled",
+  terminated: "terminated",
+  waiting: "waiting",
+  stuck: "waiting",
+};
+
+function seedRunOf(i: number, now: number, tag: string): SeedRun {
+  const type = at(TYPES, i % TYPES.length);
+  const shape = shapeOf(i);
+  const startedAt = now - Math.floor(((i * 2654435761) % 1_000_000_007) % (30 * DAY_MS));
+  const duration = 200 + ((i * 31) % 120_000);
+  const closed = shape !== "waiting" && shape !== "stuck";
+  const closedAt = closed ? startedAt + duration : null;
+  const runId = newId(startedAt);
+  const execId = newId(startedAt);
+  const failed = shape === "failed" || shape === "timed_out" || shape === "cancelled" || shape === "terminated";
+  const failureId = failed ? newId(closedAt ?? startedAt) : null;
+  return {
+    i,
+    type,
+    shape,
+    startedAt,
+    duration,
+    closed,
+    closedAt,
+    runId,
+    instanceId: `seed-${tag}-${type.replace("Workflow", "").toLowerCase()}-${i}`,
+    businessKey: `customer-${i % 5000}`,
+    queue: at(QUEUES, i % QUEUES.length),
+    status: STATUS[shape],
+    // A closed run's reason is its shape (timed_out included); an open one has none.
+    closedReason: closed ? shape : null,
+    execId,
+    failureId,
+    waitId: newId(startedAt),
+  };
+}
+
+/** When the run's k-th event was recorded: spread over its duration (50 ms apart while open). */
+function stepTime(r: SeedRun, k: number): number {
+  return Math.min(r.startedAt + k * Math.max(1, Math.floor(r.duration / 4)), r.closedAt ?? r.startedAt + k * 50);
+}
+
+/** `workflow_failures` columns between the run id and the timestamps. */
+type FailureColumns = [string, string, string, string, number, string, string | null, string];
+
+/** A failed charge: a declined card fails at once, a gateway outage after three attempts. */
+function activityFailure(r: SeedRun): { events: Event[]; failure: FailureColumns } {
+  const { i, execId, failureId, runId } = r;
+  const nonRetryable = i % 3 === 0;
+  const exceptionType = nonRetryable ? "PaymentDeclined" : "GatewayUnavailable";
+  const message = nonRetryable ? "Card was declined by the issuer." : "Payment gateway unavailable (HTTP 503).";
+  const events: Event[] = [
+    {
+      type: "ActivityScheduled",
+      payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 },
+    },
+    {
+      type: "ActivityFailed",
+      payload: {
+        activity_execution_id: execId,
+        activity_type: "ChargeCard",
+        sequence: 1,
+        attempt_number: nonRetryable ? 1 : 3,
+        failure_id: failureId,
+        failure_category: "activity",
+        non_retryable: nonRetryable,
+        exception_type: exceptionType,
+        message,
+      },
+    },
+    {
+      type: "WorkflowFailed",
+      payload: {
+        failure_id: failureId,
+        source_kind: "workflow_run",
+        source_id: runId,
+        failure_category: "activity",
+        non_retryable: nonRetryable,
+        exception_type: exceptionType,
+        message,
+      },
+    },
+  ];
+  const failure: FailureColumns = [
+    "activity_execution",
+    execId,
+    "activity",
+    "activity",
+    nonRetryable ? 1 : 0,
+    exceptionType,
+    exceptionType,
+    message,
+  ];
+  return { events, failure };
+}
+
+/** The run's history, and the failure row its ending writes (null when it has none). */
+function historyOf(r: SeedRun, output: string): { events: Event[]; failure: FailureColumns | null } {
+  const { type, shape, execId, failureId, runId, closedAt, waitId } = r;
+  const events: Event[] = [
+    {
+      type: "WorkflowStarted",
+      payload: {
+        workflow_type: type,
+        workflow_class: type,
+        workflow_instance_id: r.instanceId,
+        workflow_run_id: runId,
+        business_key: r.businessKey,
+      },
+    },
+  ];
+  let failure: FailureColumns | null = null;
+  if (shape === "completed") {
+    events.push(
+      {
+        type: "ActivityScheduled",
+        payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 },
+      },
+      {
+        type: "ActivityCompleted",
+        payload: {
+          activity_execution_id: execId,
+          activity_type: "ChargeCard",
+          sequence: 1,
+          attempt_number: 1,
+          result: output,
+          payload_codec: "avro",
+        },
+      },
+      { type: "WorkflowCompleted", payload: { output, payload_codec: "avro" } },
+    );
+  } else if (shape === "failed") {
+    const ended = activityFailure(r);
+    events.push(...ended.events);
+    failure = ended.failure;
+  } else if (shape === "timed_out") {
+    const message = `Workflow execution deadline expired at ${isoMicros(closedAt)}.`;
+    events.push({
+      type: "WorkflowTimedOut",
+      payload: { failure_id: failureId, timeout_kind: "execution_timeout", failure_category: "timeout", message },
+    });
+    failure = [
+      "workflow_run",
+      runId,
+      "timeout",
+      "timeout",
+      0,
+      "Workflow\\V2\\Exceptions\\WorkflowTimeoutException",
+      null,
+      message,
+    ];
+  } else if (shape === "cancelled" || shape === "terminated") {
+    const message = shape === "cancelled" ? "Workflow cancelled." : "Workflow terminated.";
+    events.push({
+      type: shape === "cancelled" ? "WorkflowCancelled" : "WorkflowTerminated",
+      payload: { failure_id: failureId, failure_category: shape, closed_reason: shape, message },
+    });
+    failure = [
+      "workflow_run",
+      runId,
+      shape,
+      shape,
+      0,
+      shape === "cancelled"
+        ? "Workflow\\V2\\Exceptions\\WorkflowCancelledException"
+        : "Workflow\\V2\\Exceptions\\WorkflowTerminatedException",
+      null,
+      message,
+    ];
+  } else if (shape === "waiting") {
+    events.push({
+      type: "SignalWaitOpened",
+      payload: { signal_name: "approve", signal_wait_id: waitId, sequence: 1, timeout_seconds: null },
+    });
+  }
+  return { events, failure };
+}
+
+/** The summary row the projector would write for this simple shape. */
+function summaryOf(r: SeedRun, namespace: string, history: { events: number; size: number; lastProgress: number }) {
+  const { closed, shape, status, closedReason, startedAt, closedAt, runId, waitId } = r;
+  const waiting = shape === "waiting";
+  const liveness: [string, string] = closed
+    ? ["closed", `Run closed as ${closedReason ?? status}.`]
+    : waiting
+      ? ["waiting_for_signal", "Waiting for signal approve."]
+      : ["repair_needed", "Run is non-terminal but has no durable next-resume source."];
+  return {
+    id: runId,
+    instance: r.instanceId,
+    namespace,
+    type: r.type,
+    business_key: r.businessKey,
+    status,
+    bucket: closed ? (status === "completed" ? "completed" : "failed") : "running",
+    closed_reason: closedReason,
+    queue: r.queue,
+    started_at: startedAt,
+    sort_key: `${String(startedAt).padStart(15, "0")}:${runId}`,
+    closed_at: closedAt,
+    duration_ms: closedAt !== null ? closedAt - startedAt : null,
+    wait_kind: waiting ? "signal" : null,
+    wait_reason: waiting ? "Waiting for signal approve" : null,
+    wait_started_at: waiting ? stepTime(r, 1) : null,
+    open_wait_id: waiting ? waitId : null,
+    resume_kind: waiting ? "external_input" : null,
+    resume_id: waiting ? waitId : null,
+    liveness: liveness[0],
+    liveness_reason: liveness[1],
+    repair_blocked: closed ? "run_closed" : waiting ? "repair_not_needed" : null,
+    task_problem: shape === "stuck" ? 1 : 0,
+    exceptions: r.failureId ? 1 : 0,
+    event_count: history.events,
+    size_bytes: history.size,
+    created_at: startedAt,
+    updated_at: closedAt ?? history.lastProgress,
+  };
+}
+
+function seedStatements(db: Db) {
   const insInstance = db.prepare(
     `INSERT INTO workflow_instances (id, namespace, workflow_class, workflow_type, business_key, current_run_id, run_count, started_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
@@ -87,191 +324,39 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
        @closed_at, @duration_ms, @wait_kind, @wait_reason, @wait_started_at, @open_wait_id, @resume_kind, @resume_id, @liveness, @liveness_reason,
        @repair_blocked, @task_problem, @exceptions, @event_count, @size_bytes, @created_at, @updated_at)`,
   );
+  return { insInstance, insRun, insEvent, insFailure, insSummary };
+}
+
+export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: number } {
+  const namespace = opts.namespace ?? "default";
+  const now = opts.now ?? Date.now();
+  const batchSize = opts.batchSize ?? 10_000;
+  const tag = now.toString(36);
+  const input = encodeBlob([{ seeded: true }]);
+  const output = encodeBlob({ ok: true });
+  const { insInstance, insRun, insEvent, insFailure, insSummary } = seedStatements(db);
 
   let events = 0;
   const seedOne = (i: number): void => {
-    const type = at(TYPES, i % TYPES.length);
-    const shape = shapeOf(i);
-    const startedAt = now - Math.floor(((i * 2654435761) % 1_000_000_007) % (30 * DAY_MS));
-    const duration = 200 + ((i * 31) % 120_000);
-    const closed = shape !== "waiting" && shape !== "stuck";
-    const closedAt = closed ? startedAt + duration : null;
-    const runId = newId(startedAt);
-    const instanceId = `seed-${tag}-${type.replace("Workflow", "").toLowerCase()}-${i}`;
-    const businessKey = `customer-${i % 5000}`;
-    const queue = at(QUEUES, i % QUEUES.length);
-    const status = {
-      completed: "completed",
-      failed: "failed",
-      timed_out: "failed",
-      cancelled: "cancelled",
-      terminated: "terminated",
-      waiting: "waiting",
-      stuck: "waiting",
-    }[shape];
-    const closedReason = closed
-      ? {
-          completed: "completed",
-          failed: "failed",
-          timed_out: "timed_out",
-          cancelled: "cancelled",
-          terminated: "terminated",
-        }[shape as "completed"]
-      : null;
-    const stepTime = (k: number): number =>
-      Math.min(startedAt + k * Math.max(1, Math.floor(duration / 4)), closedAt ?? startedAt + k * 50);
-
-    const execId = newId(startedAt);
-    const failureId =
-      shape === "failed" || shape === "timed_out" || shape === "cancelled" || shape === "terminated"
-        ? newId(closedAt ?? startedAt)
-        : null;
-    const waitId = newId(startedAt);
-    const list: Event[] = [
-      {
-        type: "WorkflowStarted",
-        payload: {
-          workflow_type: type,
-          workflow_class: type,
-          workflow_instance_id: instanceId,
-          workflow_run_id: runId,
-          business_key: businessKey,
-        },
-      },
-    ];
-    if (shape === "completed") {
-      list.push(
-        {
-          type: "ActivityScheduled",
-          payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 },
-        },
-        {
-          type: "ActivityCompleted",
-          payload: {
-            activity_execution_id: execId,
-            activity_type: "ChargeCard",
-            sequence: 1,
-            attempt_number: 1,
-            result: output,
-            payload_codec: "avro",
-          },
-        },
-        { type: "WorkflowCompleted", payload: { output, payload_codec: "avro" } },
-      );
-    } else if (shape === "failed") {
-      const nonRetryable = i % 3 === 0;
-      const exceptionType = nonRetryable ? "PaymentDeclined" : "GatewayUnavailable";
-      const message = nonRetryable ? "Card was declined by the issuer." : "Payment gateway unavailable (HTTP 503).";
-      list.push(
-        {
-          type: "ActivityScheduled",
-          payload: { activity_execution_id: execId, activity_type: "ChargeCard", sequence: 1 },
-        },
-        {
-          type: "ActivityFailed",
-          payload: {
-            activity_execution_id: execId,
-            activity_type: "ChargeCard",
-            sequence: 1,
-            attempt_number: nonRetryable ? 1 : 3,
-            failure_id: failureId,
-            failure_category: "activity",
-            non_retryable: nonRetryable,
-            exception_type: exceptionType,
-            message,
-          },
-        },
-        {
-          type: "WorkflowFailed",
-          payload: {
-            failure_id: failureId,
-            source_kind: "workflow_run",
-            source_id: runId,
-            failure_category: "activity",
-            non_retryable: nonRetryable,
-            exception_type: exceptionType,
-            message,
-          },
-        },
-      );
-      insFailure.run(
-        failureId,
-        runId,
-        "activity_execution",
-        execId,
-        "activity",
-        "activity",
-        nonRetryable ? 1 : 0,
-        exceptionType,
-        exceptionType,
-        message,
-        closedAt,
-        closedAt,
-      );
-    } else if (shape === "timed_out") {
-      const message = `Workflow execution deadline expired at ${isoMicros(closedAt)}.`;
-      list.push({
-        type: "WorkflowTimedOut",
-        payload: { failure_id: failureId, timeout_kind: "execution_timeout", failure_category: "timeout", message },
-      });
-      insFailure.run(
-        failureId,
-        runId,
-        "workflow_run",
-        runId,
-        "timeout",
-        "timeout",
-        0,
-        "Workflow\\V2\\Exceptions\\WorkflowTimeoutException",
-        null,
-        message,
-        closedAt,
-        closedAt,
-      );
-    } else if (shape === "cancelled" || shape === "terminated") {
-      const message = shape === "cancelled" ? "Workflow cancelled." : "Workflow terminated.";
-      list.push({
-        type: shape === "cancelled" ? "WorkflowCancelled" : "WorkflowTerminated",
-        payload: { failure_id: failureId, failure_category: shape, closed_reason: shape, message },
-      });
-      insFailure.run(
-        failureId,
-        runId,
-        "workflow_run",
-        runId,
-        shape,
-        shape,
-        0,
-        shape === "cancelled"
-          ? "Workflow\\V2\\Exceptions\\WorkflowCancelledException"
-          : "Workflow\\V2\\Exceptions\\WorkflowTerminatedException",
-        null,
-        message,
-        closedAt,
-        closedAt,
-      );
-    } else if (shape === "waiting") {
-      list.push({
-        type: "SignalWaitOpened",
-        payload: { signal_name: "approve", signal_wait_id: waitId, sequence: 1, timeout_seconds: null },
-      });
-    }
-
+    const r = seedRunOf(i, now, tag);
+    const { runId, instanceId, type, startedAt, closedAt } = r;
+    const { events: list, failure } = historyOf(r, output);
+    if (failure) insFailure.run(r.failureId, runId, ...failure, closedAt, closedAt);
     let size = 0;
     list.forEach((e, k) => {
       const json = JSON.stringify(e.payload);
       size += json.length + e.type.length;
-      const t = stepTime(k);
+      const t = stepTime(r, k);
       insEvent.run(newId(t), runId, k + 1, e.type, json, t, t, t);
     });
     events += list.length;
-    const lastProgress = stepTime(list.length - 1);
+    const lastProgress = stepTime(r, list.length - 1);
     insInstance.run(
       instanceId,
       namespace,
       type,
       type,
-      businessKey,
+      r.businessKey,
       runId,
       startedAt,
       startedAt,
@@ -283,13 +368,13 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
       namespace,
       type,
       type,
-      businessKey,
-      status,
-      closedReason,
+      r.businessKey,
+      r.status,
+      r.closedReason,
       input,
-      shape === "completed" ? output : null,
-      shape === "completed" ? "avro" : null,
-      queue,
+      r.shape === "completed" ? output : null,
+      r.shape === "completed" ? "avro" : null,
+      r.queue,
       list.length,
       startedAt,
       closedAt,
@@ -297,42 +382,7 @@ export function seedRuns(db: Db, opts: SeedOptions): { runs: number; events: num
       startedAt,
       closedAt ?? lastProgress,
     );
-
-    const liveness: [string, string] = closed
-      ? ["closed", `Run closed as ${closedReason ?? status}.`]
-      : shape === "waiting"
-        ? ["waiting_for_signal", "Waiting for signal approve."]
-        : ["repair_needed", "Run is non-terminal but has no durable next-resume source."];
-    insSummary.run({
-      id: runId,
-      instance: instanceId,
-      namespace,
-      type,
-      business_key: businessKey,
-      status,
-      bucket: closed ? (status === "completed" ? "completed" : "failed") : "running",
-      closed_reason: closedReason,
-      queue,
-      started_at: startedAt,
-      sort_key: `${String(startedAt).padStart(15, "0")}:${runId}`,
-      closed_at: closedAt,
-      duration_ms: closedAt !== null ? closedAt - startedAt : null,
-      wait_kind: shape === "waiting" ? "signal" : null,
-      wait_reason: shape === "waiting" ? "Waiting for signal approve" : null,
-      wait_started_at: shape === "waiting" ? stepTime(1) : null,
-      open_wait_id: shape === "waiting" ? waitId : null,
-      resume_kind: shape === "waiting" ? "external_input" : null,
-      resume_id: shape === "waiting" ? waitId : null,
-      liveness: liveness[0],
-      liveness_reason: liveness[1],
-      repair_blocked: closed ? "run_closed" : shape === "waiting" ? "repair_not_needed" : null,
-      task_problem: shape === "stuck" ? 1 : 0,
-      exceptions: failureId ? 1 : 0,
-      event_count: list.length,
-      size_bytes: size,
-      created_at: startedAt,
-      updated_at: closedAt ?? lastProgress,
-    });
+    insSummary.run(summaryOf(r, namespace, { events: list.length, size, lastProgress }));
   };
 
   for (let from = 0; from < opts.runs; from += batchSize) {
