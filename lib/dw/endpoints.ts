@@ -43,272 +43,189 @@ const OK = [200] as const;
 const PROBE = [200, 503] as const;
 const FLEET_REFRESH_MS = 5_000;
 
+/** What most reads are: a namespaced GET an operator token may send, validated by the read proxy. */
+const READ = { method: "GET", statuses: OK, scope: "namespace", role: "operator", proxy: "validated" } as const;
+type Entry = Partial<EndpointSpec> & Pick<EndpointSpec, "path" | "response" | "key" | "refreshMs">;
+
+/** A read with {@link READ}'s defaults; the entry states only what differs. */
+function get<const S extends Entry>(spec: S): Omit<typeof READ, keyof S> & S {
+  return { ...READ, ...spec };
+}
+
+/** A POST that reads (a query): the defaults of {@link get} but the method. */
+function post<const S extends Entry>(spec: S) {
+  return get({ ...spec, method: "POST" as const });
+}
+
 export const ENDPOINTS = {
-  health: {
-    method: "GET",
+  health: get({
     path: "/health",
     response: "health",
     statuses: PROBE,
     scope: "server",
     role: "none",
-    proxy: "validated",
     key: ["connection", "health"],
     refreshMs: 10_000,
-  },
-  ready: {
-    method: "GET",
+  }),
+  ready: get({
     path: "/ready",
     response: "ready",
     statuses: PROBE,
     scope: "server",
     role: "none",
-    proxy: "validated",
     key: ["ready"],
     refreshMs: 10_000,
-  },
-  clusterInfo: {
-    method: "GET",
+  }),
+  clusterInfo: get({
     path: "/cluster/info",
     response: "clusterInfo",
-    statuses: OK,
     scope: "server",
     role: "any",
-    proxy: "validated",
     key: ["connection", "cluster-info"],
     refreshMs: 30_000,
-  },
-  listNamespaces: {
-    method: "GET",
+  }),
+  listNamespaces: get({
     path: "/namespaces",
     response: "namespaceList",
-    statuses: OK,
     scope: "server",
-    role: "operator",
-    proxy: "validated",
     key: ["namespaces"],
     refreshMs: false,
-  },
-  describeNamespace: {
-    method: "GET",
+  }),
+  describeNamespace: get({
     path: "/namespaces/{namespace}",
     response: null,
-    statuses: OK,
     scope: "server",
-    role: "operator",
     proxy: "relay",
     key: ["namespace", "{namespace}"],
     refreshMs: false,
-  },
-  listWorkflows: {
-    method: "GET",
+  }),
+  listWorkflows: get({
     path: "/workflows",
     response: "workflowList",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["runs"],
     refreshMs: 5_000,
-  },
-  describeWorkflow: {
-    method: "GET",
+  }),
+  describeWorkflow: get({
     path: "/workflows/{workflowId}",
     response: "runDescription",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["workflow", "{workflowId}", "describe"],
     refreshMs: 5_000,
-  },
-  debugWorkflow: {
-    method: "GET",
+  }),
+  debugWorkflow: get({
     path: "/workflows/{workflowId}/debug",
     response: "workflowDebug",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["workflow", "{workflowId}", "debug"],
     refreshMs: 5_000,
-  },
-  listRuns: {
-    method: "GET",
+  }),
+  listRuns: get({
     path: "/workflows/{workflowId}/runs",
     response: "runList",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["workflow-runs", "{workflowId}"],
     // While the run page shows an open run (lib/queries/workflow-runs.ts).
     refreshMs: 30_000,
-  },
-  describeRun: {
-    method: "GET",
+  }),
+  describeRun: get({
     path: "/workflows/{workflowId}/runs/{runId}",
     response: "runDescription",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["run", "{workflowId}", "{runId}", "describe"],
     // An open run's; a closed run's describe stops refreshing (lib/queries/run.ts).
     refreshMs: 5_000,
-  },
-  debugRun: {
-    method: "GET",
+  }),
+  debugRun: get({
     path: "/workflows/{workflowId}/runs/{runId}/debug",
     response: "workflowDebug",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["run", "{workflowId}", "{runId}", "debug"],
     refreshMs: 5_000,
-  },
-  getHistory: {
-    method: "GET",
+  }),
+  getHistory: get({
     path: "/workflows/{workflowId}/runs/{runId}/history",
     response: "historyPage",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["run", "{workflowId}", "{runId}", "history-head"],
     refreshMs: 10_000,
-  },
-  exportHistory: {
-    method: "GET",
+  }),
+  exportHistory: get({
     path: "/workflows/{workflowId}/runs/{runId}/history/export",
     response: "historyExport",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
     // Relayed byte for byte, never parsed (lib/server/proxy/export-stream.ts): its checksum covers the bytes.
     proxy: "stream",
     key: ["run", "{workflowId}", "{runId}", "export"],
     refreshMs: false,
-  },
+  }),
+
   /**
    * A workflow query: a POST that reads. It runs the workflow's query handler on a worker and changes
    * nothing (no history event, no command), so viewers may send it and read-only mode allows it.
    * Body `{input?: [...] | {codec, blob}}`, answer the query result (schemas-query.ts; durable-workflow/
    * server WorkflowController::query@11d35b7, cli schemas/output/workflow-query.schema.json@830d26e).
    */
-  queryWorkflow: {
-    method: "POST",
+  queryWorkflow: post({
     path: "/workflows/{workflowId}/query/{queryName}",
     response: "workflowQueryResult",
     request: "workflowQuery",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["workflow", "{workflowId}", "query", "{queryName}"],
     refreshMs: false,
-  },
+  }),
+
   /** The same query aimed at one run; the server refuses a run that is not the current one (409). */
-  queryRun: {
-    method: "POST",
+  queryRun: post({
     path: "/workflows/{workflowId}/runs/{runId}/query/{queryName}",
     response: "workflowQueryResult",
     request: "workflowQuery",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["run", "{workflowId}", "{runId}", "query", "{queryName}"],
     refreshMs: false,
-  },
-  operatorMetrics: {
-    method: "GET",
+  }),
+  operatorMetrics: get({
     path: "/system/operator-metrics",
     response: "operatorMetrics",
-    statuses: OK,
-    scope: "namespace",
     role: "admin",
-    proxy: "validated",
     key: ["operator-metrics"],
     refreshMs: 5_000,
-  },
-  systemMetrics: {
-    method: "GET",
+  }),
+  systemMetrics: get({
     path: "/system/metrics",
     response: "systemMetrics",
-    statuses: OK,
-    scope: "namespace",
     role: "admin",
-    proxy: "validated",
     key: ["system", "metrics"],
     refreshMs: 5_000,
-  },
-  repairStatus: {
-    method: "GET",
+  }),
+  repairStatus: get({
     path: "/system/repair",
     response: "repairStatus",
-    statuses: OK,
-    scope: "namespace",
     role: "admin",
-    proxy: "validated",
     key: ["system", "repair"],
     refreshMs: 5_000,
-  },
-  activityTimeouts: {
-    method: "GET",
+  }),
+  activityTimeouts: get({
     path: "/system/activity-timeouts",
     response: "activityTimeoutStatus",
-    statuses: OK,
-    scope: "namespace",
     role: "admin",
-    proxy: "validated",
     key: ["system", "activity-timeouts"],
     refreshMs: 5_000,
-  },
-  listWorkers: {
-    method: "GET",
+  }),
+  listWorkers: get({
     path: "/workers",
     response: "workerList",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["workers"],
     refreshMs: FLEET_REFRESH_MS,
-  },
-  getWorker: {
-    method: "GET",
+  }),
+  getWorker: get({
     path: "/workers/{workerId}",
     response: "worker",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["worker", "{workerId}"],
     refreshMs: FLEET_REFRESH_MS,
-  },
-  listTaskQueues: {
-    method: "GET",
+  }),
+  listTaskQueues: get({
     path: "/task-queues",
     response: "taskQueueList",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["task-queues"],
     refreshMs: FLEET_REFRESH_MS,
-  },
-  getTaskQueue: {
-    method: "GET",
+  }),
+  getTaskQueue: get({
     path: "/task-queues/{name}",
     response: "taskQueueDetail",
-    statuses: OK,
-    scope: "namespace",
-    role: "operator",
-    proxy: "validated",
     key: ["task-queue", "{name}"],
     refreshMs: FLEET_REFRESH_MS,
-  },
+  }),
 } as const satisfies Record<string, EndpointSpec>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -25,7 +25,7 @@ import type {
 } from "./schemas-fleet";
 import type { ActivityTimeoutStatus, OperatorMetricsResponse, RepairStatus, SystemMetrics } from "./schemas-system";
 import type { HistoryPage, RunDescription, RunList, WorkflowDebug, WorkflowList } from "./schemas-workflows";
-import type { WorkflowQueryResult } from "./schemas-query";
+import type { WorkflowQueryRequest, WorkflowQueryResult } from "./schemas-query";
 import type { RESPONSE_SCHEMAS } from "./schemas-responses";
 
 /**
@@ -174,12 +174,13 @@ export interface QueryWorkflowParams {
 
 /** The endpoints a GET reads and a decoder parses (endpoints.ts): what {@link DwClient.read} takes. */
 export type ReadName = {
-  [N in EndpointName]: (typeof ENDPOINTS)[N]["method"] extends "GET"
-    ? (typeof ENDPOINTS)[N]["response"] extends null
-      ? never
-      : N
-    : never;
+  [N in EndpointName]: (typeof ENDPOINTS)[N]["response"] extends null ? never : N;
 }[EndpointName];
+
+/** The body a POST that reads takes (its entry's `request`); a GET takes none. */
+export type ReadBody<N extends ReadName> = (typeof ENDPOINTS)[N] extends { request: "workflowQuery" }
+  ? WorkflowQueryRequest
+  : undefined;
 
 export type ReadQuery = Record<string, string | number | undefined | null>;
 
@@ -188,12 +189,13 @@ export type ReadQuery = Record<string, string | number | undefined | null>;
  * which passes reads alone) and what every server-side reader takes.
  */
 export interface DwClient {
-  /** Any GET of the endpoint table by name: a new endpoint needs no method of its own. */
+  /** Any read of the endpoint table by name (a POST that reads takes its body): no method of its own needed. */
   read<N extends ReadName>(
     name: N,
     params: EndpointParams<N>,
     query?: ReadQuery,
     opts?: DwRequestOptions,
+    body?: ReadBody<N>,
   ): Promise<EndpointAnswer<N>>;
 
   health(opts?: DwRequestOptions): Promise<Health>;
@@ -218,14 +220,6 @@ export interface DwClient {
   getWorker(workerId: string, opts?: DwRequestOptions): Promise<Worker>;
   listTaskQueues(opts?: DwRequestOptions): Promise<TaskQueueList>;
   getTaskQueue(name: string, opts?: DwRequestOptions): Promise<TaskQueueDetail>;
-
-  /** A workflow query: a POST that reads (endpoints.ts `queryWorkflow`); a refusal is a typed error. */
-  queryWorkflow(
-    workflowId: string,
-    queryName: string,
-    params?: QueryWorkflowParams,
-    opts?: DwRequestOptions,
-  ): Promise<WorkflowQueryResult>;
 }
 
 /** Cursor for "events after `sequence`" — the server's history token is `base64(last sequence)`. */
@@ -379,9 +373,29 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
   return readsOf(dwTransport(decoders, options));
 }
 
-/** The reads, each a GET (or a POST that reads) declared in endpoints.ts. */
+/**
+ * Reads whose method takes the ids of the entry's path in order, then the request options: each is
+ * made from its entry, so they cost the browser's first load no more than their names.
+ */
+const BY_IDS = [
+  "health",
+  "ready",
+  "clusterInfo",
+  "listNamespaces",
+  "describeWorkflow",
+  "listRuns",
+  "describeRun",
+  "operatorMetrics",
+  "systemMetrics",
+  "repairStatus",
+  "getWorker",
+  "listTaskQueues",
+  "getTaskQueue",
+] as const;
+
+/** The reads, each declared in endpoints.ts. */
 export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwClient {
-  /** Path, decoder and the statuses that carry a body come from the endpoint's entry. */
+  /** Method, path, decoder and the statuses that carry a body come from the endpoint's entry. */
   async function read<N extends ReadName>(
     name: N,
     params: EndpointParams<N>,
@@ -391,20 +405,26 @@ export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwCli
     const endpoint = ENDPOINTS[name];
     const path = endpointPath(name, params, pathSegment);
     const decoder = decoders[endpoint.response] as Decoder<EndpointAnswer<N>>;
-    return (await call({ method: "GET", path, ...extra }, decoder, opts, endpoint.statuses)).data;
+    return (await call({ method: endpoint.method, path, ...extra }, decoder, opts, endpoint.statuses)).data;
   }
+  const byIds = Object.fromEntries(
+    BY_IDS.map((name) => {
+      const ids = [...ENDPOINTS[name].path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
+      const method = (...args: unknown[]) => {
+        const params = Object.fromEntries(ids.map((id, i) => [id, args[i]])) as EndpointParams<typeof name>;
+        return read(name, params, args[ids.length] as DwRequestOptions | undefined);
+      };
+      return [name, method];
+    }),
+  ) as unknown as Pick<DwClient, (typeof BY_IDS)[number]>;
   const none = {};
   const debugQuery = (params: DebugParams): Query => ({
     include_last_event_payload: params.includeLastEventPayload ? "true" : undefined,
   });
 
   return {
-    read: (name, params, query, opts) => read(name, params, opts, { query }),
-    // health and ready: a 503 carries the same body with `status: "degraded"`, a probe answer.
-    health: (opts) => read("health", none, opts),
-    ready: (opts) => read("ready", none, opts),
-    clusterInfo: (opts) => read("clusterInfo", none, opts),
-    listNamespaces: (opts) => read("listNamespaces", none, opts),
+    ...byIds,
+    read: (name, params, query, opts, body) => read(name, params, opts, { query, body }),
 
     listWorkflows(params = {}, opts) {
       const query: Query = {
@@ -416,9 +436,6 @@ export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwCli
       };
       return read("listWorkflows", none, opts, { query });
     },
-    describeWorkflow: (workflowId, opts) => read("describeWorkflow", { workflowId }, opts),
-    listRuns: (workflowId, opts) => read("listRuns", { workflowId }, opts),
-    describeRun: (workflowId, runId, opts) => read("describeRun", { workflowId, runId }, opts),
     debugWorkflow: (workflowId, params = {}, opts) =>
       read("debugWorkflow", { workflowId }, opts, { query: debugQuery(params) }),
     debugRun: (workflowId, runId, params = {}, opts) =>
@@ -434,26 +451,28 @@ export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwCli
     },
     exportHistory: (workflowId, runId, opts) =>
       read("exportHistory", { workflowId, runId }, opts, { timeoutMs: exportTimeoutMs }),
-
-    async queryWorkflow(workflowId, queryName, params = {}, opts) {
-      const { runId } = params;
-      const target = runId === undefined ? "queryWorkflow" : "queryRun";
-      const path = endpointPath(target, { workflowId, runId: runId ?? "", queryName }, pathSegment);
-      const spec: RequestSpec = { method: "POST", path, body: compact({ input: params.input }) };
-      return (await call(spec, decoders.workflowQueryResult, opts, ENDPOINTS[target].statuses)).data;
-    },
-
-    operatorMetrics: (opts) => read("operatorMetrics", none, opts),
-    systemMetrics: (opts) => read("systemMetrics", none, opts),
-    repairStatus: (opts) => read("repairStatus", none, opts),
     activityTimeouts: (params = {}, opts) => read("activityTimeouts", none, opts, { query: { limit: params.limit } }),
-
     listWorkers(params = {}, opts) {
       const query: Query = { task_queue: params.taskQueue, status: params.status };
       return read("listWorkers", none, opts, { query });
     },
-    getWorker: (workerId, opts) => read("getWorker", { workerId }, opts),
-    listTaskQueues: (opts) => read("listTaskQueues", none, opts),
-    getTaskQueue: (name, opts) => read("getTaskQueue", { name }, opts),
   };
+}
+
+/**
+ * A workflow query, a POST that reads (endpoints.ts `queryWorkflow`, `queryRun` when a run is
+ * named); a refusal (409 handler failed, 404 unknown name, 504 no worker answered) is a typed error.
+ */
+export function queryWorkflow(
+  client: DwClient,
+  workflowId: string,
+  queryName: string,
+  params: QueryWorkflowParams = {},
+  opts?: DwRequestOptions,
+): Promise<WorkflowQueryResult> {
+  const { runId, input } = params;
+  const body = input === undefined ? undefined : { input };
+  return runId === undefined
+    ? client.read("queryWorkflow", { workflowId, queryName }, undefined, opts, body)
+    : client.read("queryRun", { workflowId, runId, queryName }, undefined, opts, body);
 }
