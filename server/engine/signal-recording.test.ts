@@ -118,6 +118,8 @@ describe("a signal accepted while a workflow task is leased", () => {
     expect(done.body.created_task_ids).toEqual([second.task_id]);
     expect(second).toMatchObject({ resume_source_kind: "workflow_signal", signal_name: "add" });
     expect(signalOf(second)).toEqual([2]);
+    // Its arguments ride on the task too: sdk-rust resumes a signal wait from them.
+    expect((second as unknown as Record<string, unknown>).signal_arguments).toEqual(encodePayload([2]));
     expect(second.history_events.map((e) => e.event_type)).toEqual(typesOf(h.db, runId));
     await worker.completeWorkflow(second, [{ type: "complete_workflow" }]);
     expect(story(runId).slice(-4)).toEqual([

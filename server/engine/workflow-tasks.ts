@@ -248,7 +248,20 @@ function view(tx: Tx, task: TaskRow, run: RunRow, pageSize: number): WorkflowTas
     lease_expires_at: isoMicros(task.lease_expires_at),
   };
   for (const k of RESUME_KEYS) v[k] = resume[k] ?? null;
+  if (resume.resume_source_kind === SIGNAL_RESUME) v.signal_arguments = signalArguments(tx, resume.workflow_signal_id);
   return v;
+}
+
+/**
+ * The resuming signal's arguments on its task. sdk-rust 4.10.2 resumes a signal wait from them
+ * (`WorkflowTask.signal_arguments`, lib.rs `decode_resume_signal`), since the wait's SignalApplied
+ * is written only when the task completes; the real server at 11d35b7 sends none, so the SDK decides.
+ */
+function signalArguments(tx: Tx, signalId: unknown): PayloadEnvelope | null {
+  if (typeof signalId !== "string") return null;
+  const s = tx.db.prepare("SELECT payload_codec, arguments FROM workflow_signal_records WHERE id = ?").get(signalId) as
+    { payload_codec: string | null; arguments: string | null } | undefined;
+  return s ? envelope(s.payload_codec, s.arguments) : null;
 }
 
 /** Times a run out (v2-model §8.5): cancels open work, failure row, run failed/timed_out, WorkflowTimedOut. */
