@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import Link from "@/components/ui/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
@@ -108,12 +108,20 @@ function useListState(): [ListState, (next: Partial<ListState>) => void] {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
+  // The last query asked for while its navigation is in flight: router.replace changes the address
+  // bar only once the page's server round trip is done, so a search typed right after a filter click
+  // must build on the click, not on the address bar.
+  const pending = useRef<string | null>(null);
+  const [navigating, startNavigation] = useTransition();
+  useEffect(() => {
+    if (!navigating) pending.current = null;
+  }, [navigating]);
   const state = readListState(new URLSearchParams(params.toString()));
   const update = (next: Partial<ListState>) => {
-    // From the address bar, not this render: two changes in a row must not undo the first.
-    const current = readListState(new URLSearchParams(window.location.search));
-    const query = listStateQuery({ ...current, ...next });
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+    const base = pending.current ?? window.location.search;
+    const query = listStateQuery({ ...readListState(new URLSearchParams(base)), ...next });
+    pending.current = query;
+    startNavigation(() => router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false }));
   };
   return [state, update];
 }
