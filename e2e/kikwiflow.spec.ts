@@ -156,8 +156,8 @@ test("exhausted backoff: the attempts trail from RETRY_SCHEDULED and the busines
   const flakyId = ((await flaky.json()) as { id: string }).id;
   await page.goto(`/kikwiflow/instances/${flakyId}`);
   const variables = page.getByTestId("kikwiflow-variables");
-  await expect(variables.getByTestId("kikwiflow-variable")).toHaveText(["failTimes1"]);
-  await expect(variables).toContainText("does not change it yet");
+  await expect(variables.getByTestId("kikwiflow-variable-value")).toHaveText(["1"]);
+  await expect(variables).toContainText("Fix a bad value here, then retry the incident");
 
   await page.goto(`/kikwiflow/instances/${business.id}`);
   const row = page.getByTestId("kikwiflow-incident-row").filter({ hasText: "OPEN" });
