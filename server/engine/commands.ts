@@ -11,8 +11,7 @@ import {
 import { EngineError } from "./errors";
 import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure } from "./lifecycle";
 import type { CommandRow, CommandStatus, InstanceRow, RunRow, TaskRow } from "./rows";
-import { isTerminal } from "./rows";
-import { parsePayload } from "./summary";
+import { isTerminal, parsePayload } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 import { DEFAULT_PAYLOAD_CODEC, dropNulls, parseJson } from "./tx";
 
