@@ -44,6 +44,7 @@ async def running_worker(
     task_queue: str,
     workflows: Iterable[type] = (),
     activities: Iterable[Callable[..., Any]] = (),
+    interceptors: Iterable[Any] = (),
 ) -> AsyncIterator[Worker]:
     """An SDK worker polling `task_queue` in the background; stopped (and deregistered) on exit."""
     worker = Worker(
@@ -51,6 +52,7 @@ async def running_worker(
         task_queue=task_queue,
         workflows=list(workflows),
         activities=list(activities),
+        interceptors=list(interceptors),
         poll_timeout=2.0,
         shutdown_timeout=10.0,
     )
