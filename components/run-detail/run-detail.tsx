@@ -28,7 +28,7 @@ import { Muted, Section } from "@/components/ui/section";
 import type { RunUrlState, WrittenUrlState } from "@/components/run-detail/run-detail-url-state";
 import { currentUrlState, writeUrlState } from "@/components/run-detail/run-detail-url-state";
 import type { RunTabData, RunTabEntry, RunTabProps } from "@/components/run-detail/run-tab-registry";
-import { isRunTab, ledgerCode, preloadTabCode, runTab } from "@/components/run-detail/run-tab-registry";
+import { isRunTab, ledgerCode, panelProps, preloadTabCode, runTab } from "@/components/run-detail/run-tab-registry";
 import { RunTabPanel, RunTabs } from "@/components/run-detail/run-tabs";
 
 const NO_RUNS: readonly RunListItem[] = [];
@@ -123,8 +123,13 @@ function useRunUrlState(): [RunUrlState, (change: Partial<RunUrlState>) => void]
  * needs the streamed views re-renders as lines stream in, the page does not.
  */
 function OpenTab({ entry, props, page }: { entry: RunTabEntry; props: RunTabProps; page: Omit<RunTabData, "data"> }) {
-  if (!entry.needs.includes("data")) return entry.render(props, page);
-  return <WithRunViewData store={page.store}>{(data) => entry.render(props, { ...page, data })}</WithRunViewData>;
+  const Panel = entry.panel;
+  if (!entry.needs.includes("data")) return <Panel {...panelProps(entry, props, page)} />;
+  return (
+    <WithRunViewData store={page.store}>
+      {(data) => <Panel {...panelProps(entry, props, { ...page, data })} />}
+    </WithRunViewData>
+  );
 }
 
 /**
@@ -254,7 +259,7 @@ export function RunDetail({
       <ExceptionsTable rows={exceptions} complete={snapshot !== null} reading={summary.status === "reading"} />
       {/* The tabs come right after the exceptions, so they are in a 1440×900 window's first screen. */}
       <Section
-        title={t(runTab(state.tab).label)}
+        title={t(`tabs.${state.tab}`)}
         actions={<RunTabs selected={state.tab} onSelect={(tab) => update({ tab })} />}
       >
         <RunTabPanel tab={shownTab}>

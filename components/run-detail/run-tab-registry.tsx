@@ -1,6 +1,6 @@
 "use client";
 
-import type { ComponentType, ReactNode } from "react";
+import type { ComponentType } from "react";
 import dynamic from "next/dynamic";
 import { useTranslations } from "next-intl";
 import type { RunListItem, WorkflowDebug } from "@/lib/dw/schemas-workflows";
@@ -57,16 +57,16 @@ interface RunTabDeclaration<Id extends TabId, Need extends RunTabNeed, Props> {
   preload?: boolean;
 }
 
-/** A registered tab: its panel rendered with the props every panel takes and only the data it names. */
+/**
+ * A registered tab. Its words are `run.tabs.<id>` (the tab's button and the panel's section title);
+ * its panel is given what every panel takes and only the data it names (`panelProps`).
+ */
 export interface RunTabEntry<Id extends TabId = TabId> {
   id: Id;
-  /** Its words in the `run` catalog namespace: the tab's button and the panel's section title. */
-  label: `tabs.${Id}`;
   needs: readonly RunTabNeed[];
+  panel: ComponentType<RunTabProps & Partial<RunTabData>>;
   code?: () => Promise<unknown>;
   preload?: boolean;
-  /** `data.data` is there only when the entry needs it (the page then re-renders the panel with the stream). */
-  render: (props: RunTabProps, data: Omit<RunTabData, "data"> & Partial<Pick<RunTabData, "data">>) => ReactNode;
 }
 
 /** A compile error naming the problem, for a panel that wants more than RunTabProps and its `needs`. */
@@ -74,14 +74,19 @@ type PanelFits<Need extends RunTabNeed, Props> = [RunTabProps & Pick<RunTabData,
   ? unknown
   : { panelPropsMustBeRunTabPropsAndTheDataItNeeds: never };
 
-/** Registers a tab; its panel is refused at compile time unless it takes what the page gives it. */
+/**
+ * Registers a tab; its panel is refused at compile time unless it takes what the page gives it,
+ * which is why it may then be stored as taking any of the data.
+ */
 function tab<const Id extends TabId, const Need extends RunTabNeed, Props>(
   declared: RunTabDeclaration<Id, Need, Props> & PanelFits<Need, Props>,
 ): RunTabEntry<Id> {
-  const { needs, panel: Panel } = declared as RunTabDeclaration<Id, Need, RunTabProps & Pick<RunTabData, Need>>;
-  const given = (data: Partial<RunTabData>) =>
-    Object.fromEntries(needs.map((need) => [need, data[need]])) as Pick<RunTabData, Need>;
-  return { ...declared, label: `tabs.${declared.id}`, render: (props, data) => <Panel {...props} {...given(data)} /> };
+  return declared as unknown as RunTabEntry<Id>;
+}
+
+/** The props the page gives a tab's panel: what every panel takes and only the data its entry names. */
+export function panelProps(entry: RunTabEntry, props: RunTabProps, data: Partial<RunTabData>) {
+  return { ...props, ...Object.fromEntries(entry.needs.map((need) => [need, data[need]])) };
 }
 
 export function PanelLoading() {
@@ -102,6 +107,7 @@ function lazy<Module, Props>(code: () => Promise<Module>, pick: (module: Module)
 
 /** Also the retry forecast's module (it sits above the tabs). */
 export const ledgerCode = () => import("@/components/run-detail/activities-ledger");
+const exportTabsCode = () => import("@/components/run-detail/export-tabs");
 
 /**
  * In display and keyboard order (←/→ move along it). The timeline is the default tab and the
@@ -129,38 +135,10 @@ const ENTRIES = [
       false,
     ),
   }),
-  tab({
-    id: "waits",
-    needs: ["summary"],
-    ...lazy(
-      () => import("@/components/run-detail/waits-tab"),
-      (m) => m.WaitsTab,
-    ),
-  }),
-  tab({
-    id: "tasks",
-    needs: ["pending"],
-    ...lazy(
-      () => import("@/components/run-detail/tasks-tab"),
-      (m) => m.TasksTab,
-    ),
-  }),
-  tab({
-    id: "commands",
-    needs: [],
-    ...lazy(
-      () => import("@/components/run-detail/commands-tab"),
-      (m) => m.CommandsTab,
-    ),
-  }),
-  tab({
-    id: "relationships",
-    needs: ["runs"],
-    ...lazy(
-      () => import("@/components/run-detail/relationships-tab"),
-      (m) => m.RelationshipsTab,
-    ),
-  }),
+  tab({ id: "waits", needs: ["summary"], ...lazy(exportTabsCode, (m) => m.WaitsTab) }),
+  tab({ id: "tasks", needs: ["pending"], ...lazy(exportTabsCode, (m) => m.TasksTab) }),
+  tab({ id: "commands", needs: [], ...lazy(exportTabsCode, (m) => m.CommandsTab) }),
+  tab({ id: "relationships", needs: ["runs"], ...lazy(exportTabsCode, (m) => m.RelationshipsTab) }),
 ] as const;
 
 export type RunTab = (typeof ENTRIES)[number]["id"];
@@ -171,7 +149,7 @@ export function isRunTab(value: string): value is RunTab {
 }
 
 export function runTab(id: RunTab): RunTabEntry<RunTab> {
-  return RUN_TABS.find((entry) => entry.id === id) ?? RUN_TABS[0]!;
+  return RUN_TABS.find((entry) => entry.id === id)!;
 }
 
 /** Loads the preloaded tabs' code and the code of the tab a copied link opens (`view=`). */

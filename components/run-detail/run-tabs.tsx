@@ -50,7 +50,7 @@ export function RunTabs({ selected, onSelect }: { selected: RunTab; onSelect: (t
   };
   return (
     <div ref={list} role="tablist" aria-label={t("tabsLabel")} className="flex flex-wrap gap-1">
-      {RUN_TABS.map(({ id, label }) => (
+      {RUN_TABS.map(({ id }) => (
         <Button
           key={id}
           id={tabId(id)}
@@ -65,7 +65,7 @@ export function RunTabs({ selected, onSelect }: { selected: RunTab; onSelect: (t
           onKeyDown={(event) => onKeyDown(event, id)}
           {...earlyTabProps(id)}
         >
-          {t(label)}
+          {t(`tabs.${id}`)}
         </Button>
       ))}
     </div>
