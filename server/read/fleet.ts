@@ -133,21 +133,11 @@ interface QueueTaskRow extends TaskRow {
 /** The query-task broker's `queueAdmission` (server/engine/query-tasks.ts): its pending count lives in memory. */
 export type QueryAdmission = (namespace: string, queue: string) => Json;
 
-/** Counts, leases and repair state of one queue from its open tasks (index `workflow_tasks_poll`). */
-export function queueDetail(
-  db: Db,
-  namespace: string,
-  name: string,
-  now: number,
-  opts: { withAdmission: boolean; queryAdmission?: QueryAdmission },
-): Json {
-  const open = db
-    .prepare(
-      `SELECT t.*, r.workflow_instance_id FROM workflow_tasks t JOIN workflow_runs r ON r.id = t.workflow_run_id
-       WHERE t.namespace = ? AND t.task_type IN ('workflow', 'activity') AND t.queue = ? AND t.status IN ('ready', 'leased')`,
-    )
-    .all(namespace, name) as QueueTaskRow[];
-  const pollers = (
+type QueuePoller = ReturnType<typeof queuePollers>[number];
+
+/** The workers registered for the queue, as the queue detail lists them. */
+function queuePollers(db: Db, namespace: string, name: string, now: number) {
+  return (
     db
       .prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND task_queue = ? ORDER BY worker_id")
       .all(namespace, name) as WorkerRow[]
@@ -165,22 +155,15 @@ export function queueDetail(
     max_concurrent_workflow_tasks: w.max_concurrent_workflow_tasks ?? 100,
     max_concurrent_activity_tasks: w.max_concurrent_activity_tasks ?? 100,
   }));
-  const kindStats = (kind: string): Json => {
-    const rows = open.filter((t) => t.task_type === kind);
-    return {
-      ready_count: rows.filter((t) => t.status === "ready" && (t.available_at === null || t.available_at <= now))
-        .length,
-      leased_count: rows.filter((t) => t.status === "leased").length,
-      expired_lease_count: rows.filter((t) => leaseExpired(t, now)).length,
-    };
-  };
-  const readyDue = open
-    .filter((t) => t.status === "ready" && (t.available_at === null || t.available_at <= now))
-    .sort((a, b) => (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at));
-  const oldest = readyDue[0];
-  const oldestAge = oldest ? Math.max(0, Math.floor((now - (oldest.available_at ?? oldest.created_at)) / 1000)) : 0;
-  const activePollers = pollers.filter((p) => !p.is_stale && p.status === "active").length;
-  const leases = open
+}
+
+function isReadyDue(t: QueueTaskRow, now: number): boolean {
+  return t.status === "ready" && (t.available_at === null || t.available_at <= now);
+}
+
+/** The queue's leased tasks, expired ones first, then by lease expiry; at most 50. */
+function currentLeases(open: QueueTaskRow[], now: number): Json[] {
+  return open
     .filter((t) => t.status === "leased")
     .sort(
       (a, b) =>
@@ -207,16 +190,25 @@ export function queueDetail(
             attempt_number: t.attempt_count,
           };
     });
-  const expired = open.filter((t) => leaseExpired(t, now)).length;
-  const failed = open.filter((t) => dispatchFailed(t)).length;
-  const overdue = open.filter((t) => dispatchOverdue(t, now)).length;
-  const candidates = open.filter(
-    (t) =>
-      leaseExpired(t, now) ||
-      ((dispatchFailed(t) || dispatchOverdue(t, now)) &&
-        (t.repair_available_at === null || t.repair_available_at <= now)),
-  ).length;
-  const stats = {
+}
+
+/** Backlog, per-kind counts and pollers of the queue. */
+function queueStats(open: QueueTaskRow[], pollers: QueuePoller[], now: number): Json {
+  const kindStats = (kind: string): Json => {
+    const rows = open.filter((t) => t.task_type === kind);
+    return {
+      ready_count: rows.filter((t) => isReadyDue(t, now)).length,
+      leased_count: rows.filter((t) => t.status === "leased").length,
+      expired_lease_count: rows.filter((t) => leaseExpired(t, now)).length,
+    };
+  };
+  const readyDue = open
+    .filter((t) => isReadyDue(t, now))
+    .sort((a, b) => (a.available_at ?? a.created_at) - (b.available_at ?? b.created_at));
+  const oldest = readyDue[0];
+  const oldestAge = oldest ? Math.max(0, Math.floor((now - (oldest.available_at ?? oldest.created_at)) / 1000)) : 0;
+  const activePollers = pollers.filter((p) => !p.is_stale && p.status === "active").length;
+  return {
     approximate_backlog_count: readyDue.length,
     approximate_backlog_age: ageLabel(oldestAge),
     approximate_backlog_age_seconds: oldestAge,
@@ -238,50 +230,92 @@ export function queueDetail(
       stale_after_seconds: WORKER_STALE_AFTER_SECONDS,
     },
   };
-  const repair = {
+}
+
+/** The queue's transport repair state, by the watchdog's predicates. */
+function queueRepair(open: QueueTaskRow[], now: number): Json {
+  const candidates = open.filter(
+    (t) =>
+      leaseExpired(t, now) ||
+      ((dispatchFailed(t) || dispatchOverdue(t, now)) &&
+        (t.repair_available_at === null || t.repair_available_at <= now)),
+  ).length;
+  return {
     candidates,
-    dispatch_failed: failed,
-    expired_leases: expired,
-    dispatch_overdue: overdue,
+    dispatch_failed: open.filter((t) => dispatchFailed(t)).length,
+    expired_leases: open.filter((t) => leaseExpired(t, now)).length,
+    dispatch_overdue: open.filter((t) => dispatchOverdue(t, now)).length,
     needs_attention: candidates > 0,
     policy: { redispatch_after_seconds: REPAIR_POLICY.redispatch_after_seconds },
   };
-  const result: Json = { name, pollers, stats, current_leases: leases, repair };
-  if (opts.withAdmission) {
-    const admission = (kind: "workflow" | "activity"): Json => {
-      const active = pollers.filter((p) => !p.is_stale && p.status === "active");
-      const slots = active.reduce(
-        (sum, p) => sum + (kind === "workflow" ? p.max_concurrent_workflow_tasks : p.max_concurrent_activity_tasks),
-        0,
-      );
-      const leased = open.filter((t) => t.task_type === kind && t.status === "leased").length;
-      const ready = open.filter((t) => t.task_type === kind && t.status === "ready").length;
-      const available = Math.max(0, slots - leased);
-      return {
-        budget_source: `worker_registration.max_concurrent_${kind}_tasks`,
-        active_worker_count: active.length,
-        configured_slot_count: slots,
-        leased_count: leased,
-        ready_count: ready,
-        available_slot_count: available,
-        status: active.length === 0 ? "no_active_workers" : available === 0 ? "saturated" : "accepting",
-      };
+}
+
+/** How much more work the queue's active workers take, per task kind (`admission`). */
+function queueAdmission(
+  open: QueueTaskRow[],
+  pollers: QueuePoller[],
+  namespace: string,
+  name: string,
+  queryAdmission: QueryAdmission | undefined,
+): Json {
+  const admission = (kind: "workflow" | "activity"): Json => {
+    const active = pollers.filter((p) => !p.is_stale && p.status === "active");
+    const slots = active.reduce(
+      (sum, p) => sum + (kind === "workflow" ? p.max_concurrent_workflow_tasks : p.max_concurrent_activity_tasks),
+      0,
+    );
+    const leased = open.filter((t) => t.task_type === kind && t.status === "leased").length;
+    const ready = open.filter((t) => t.task_type === kind && t.status === "ready").length;
+    const available = Math.max(0, slots - leased);
+    return {
+      budget_source: `worker_registration.max_concurrent_${kind}_tasks`,
+      active_worker_count: active.length,
+      configured_slot_count: slots,
+      leased_count: leased,
+      ready_count: ready,
+      available_slot_count: available,
+      status: active.length === 0 ? "no_active_workers" : available === 0 ? "saturated" : "accepting",
     };
-    result.admission = {
-      workflow_tasks: admission("workflow"),
-      activity_tasks: admission("activity"),
-      query_tasks: opts.queryAdmission?.(namespace, name) ?? {
-        budget_source: "server.query_tasks.max_pending_per_queue",
-        max_pending_per_queue: 0,
-        approximate_pending_count: 0,
-        remaining_pending_capacity: 0,
-        lock_required: true,
-        lock_supported: false,
-        // Only when no query broker is passed (reads outside the running server).
-        status: "unavailable",
-      },
-    };
-  }
+  };
+  return {
+    workflow_tasks: admission("workflow"),
+    activity_tasks: admission("activity"),
+    query_tasks: queryAdmission?.(namespace, name) ?? {
+      budget_source: "server.query_tasks.max_pending_per_queue",
+      max_pending_per_queue: 0,
+      approximate_pending_count: 0,
+      remaining_pending_capacity: 0,
+      lock_required: true,
+      lock_supported: false,
+      // Only when no query broker is passed (reads outside the running server).
+      status: "unavailable",
+    },
+  };
+}
+
+/** Counts, leases and repair state of one queue from its open tasks (index `workflow_tasks_poll`). */
+export function queueDetail(
+  db: Db,
+  namespace: string,
+  name: string,
+  now: number,
+  opts: { withAdmission: boolean; queryAdmission?: QueryAdmission },
+): Json {
+  const open = db
+    .prepare(
+      `SELECT t.*, r.workflow_instance_id FROM workflow_tasks t JOIN workflow_runs r ON r.id = t.workflow_run_id
+       WHERE t.namespace = ? AND t.task_type IN ('workflow', 'activity') AND t.queue = ? AND t.status IN ('ready', 'leased')`,
+    )
+    .all(namespace, name) as QueueTaskRow[];
+  const pollers = queuePollers(db, namespace, name, now);
+  const result: Json = {
+    name,
+    pollers,
+    stats: queueStats(open, pollers, now),
+    current_leases: currentLeases(open, now),
+    repair: queueRepair(open, now),
+  };
+  if (opts.withAdmission) result.admission = queueAdmission(open, pollers, namespace, name, opts.queryAdmission);
   return result;
 }
 
