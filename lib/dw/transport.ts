@@ -373,26 +373,6 @@ export function createDwClientWith(decoders: DwDecoders, options: DwClientOption
   return readsOf(dwTransport(decoders, options));
 }
 
-/**
- * Reads whose method takes the ids of the entry's path in order, then the request options: each is
- * made from its entry, so they cost the browser's first load no more than their names.
- */
-const BY_IDS = [
-  "health",
-  "ready",
-  "clusterInfo",
-  "listNamespaces",
-  "describeWorkflow",
-  "listRuns",
-  "describeRun",
-  "operatorMetrics",
-  "systemMetrics",
-  "repairStatus",
-  "getWorker",
-  "listTaskQueues",
-  "getTaskQueue",
-] as const;
-
 /** The reads, each declared in endpoints.ts. */
 export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwClient {
   /** Method, path, decoder and the statuses that carry a body come from the endpoint's entry. */
@@ -407,8 +387,13 @@ export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwCli
     const decoder = decoders[endpoint.response] as Decoder<EndpointAnswer<N>>;
     return (await call({ method: endpoint.method, path, ...extra }, decoder, opts, endpoint.statuses)).data;
   }
+  // Every GET with an answer is a method taking its path's ids in order, then the options; the
+  // reads below that take more (a query string, a long-poll) replace theirs.
+  const gets = (Object.keys(ENDPOINTS) as EndpointName[]).filter(
+    (name): name is ReadName => ENDPOINTS[name].method === "GET" && ENDPOINTS[name].response !== null,
+  );
   const byIds = Object.fromEntries(
-    BY_IDS.map((name) => {
+    gets.map((name) => {
       const ids = [...ENDPOINTS[name].path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
       const method = (...args: unknown[]) => {
         const params = Object.fromEntries(ids.map((id, i) => [id, args[i]])) as EndpointParams<typeof name>;
@@ -416,7 +401,7 @@ export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwCli
       };
       return [name, method];
     }),
-  ) as unknown as Pick<DwClient, (typeof BY_IDS)[number]>;
+  ) as unknown as DwClient;
   const none = {};
   const debugQuery = (params: DebugParams): Query => ({
     include_last_event_payload: params.includeLastEventPayload ? "true" : undefined,
