@@ -52,8 +52,8 @@ describe("run tab registry", () => {
       expect(state.tab).toBe(id);
       expect(runUrlQuery(state)).toBe(id === "timeline" ? "" : `?view=${id}`);
     }
-    expect(isRunTab("queries")).toBe(false);
-    expect(parseRunUrlState(new URLSearchParams("view=queries")).tab).toBe("timeline");
+    expect(isRunTab("nope")).toBe(false);
+    expect(parseRunUrlState(new URLSearchParams("view=nope")).tab).toBe("timeline");
     expect(runTab("waits").id).toBe("waits");
   });
 

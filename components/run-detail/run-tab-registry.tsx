@@ -108,6 +108,7 @@ function lazy<Module, Props>(code: () => Promise<Module>, pick: (module: Module)
 /** Also the retry forecast's module (it sits above the tabs). */
 export const ledgerCode = () => import("@/components/run-detail/activities-ledger");
 const exportTabsCode = () => import("@/components/run-detail/export-tabs");
+const queriesCode = () => import("@/components/run-detail/queries-tab");
 
 /**
  * In display and keyboard order (←/→ move along it). The timeline is the default tab and the
@@ -139,6 +140,8 @@ const ENTRIES = [
   tab({ id: "tasks", needs: ["pending"], ...lazy(exportTabsCode, (m) => m.TasksTab) }),
   tab({ id: "commands", needs: [], ...lazy(exportTabsCode, (m) => m.CommandsTab) }),
   tab({ id: "relationships", needs: ["runs"], ...lazy(exportTabsCode, (m) => m.RelationshipsTab) }),
+  // In the browser only: it offers the query names this browser sent before (localStorage).
+  tab({ id: "queries", needs: [], ...lazy(queriesCode, (m) => m.QueriesTab, false) }),
 ] as const;
 
 export type RunTab = (typeof ENTRIES)[number]["id"];
