@@ -13,6 +13,7 @@ import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from ".
 import { registerFleetRoutes } from "./fleet-routes";
 import { registerQueryRoutes } from "./queries";
 import { registerSystemRoutes } from "./system-routes";
+import { registerWorkflowCommandRoutes } from "./workflow-command-routes";
 import { registerWorkflowRoutes } from "./workflow-routes";
 
 export type { ControlPlaneDeps } from "./context";
@@ -129,6 +130,7 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
 
       registerDiscoveryRoutes(scope, deps);
       registerWorkflowRoutes(scope, deps);
+      registerWorkflowCommandRoutes(scope, deps);
       registerQueryRoutes(scope, deps);
       registerSystemRoutes(scope, deps);
       registerFleetRoutes(scope, deps);
