@@ -5,7 +5,8 @@ import { claimActivityTask } from "./activities";
 import type { ActivityFailureInput, HeartbeatInput } from "./activity-reports";
 import { completeActivityTask, failActivityTask, heartbeatActivityTask } from "./activity-reports";
 import { enforceActivityTimeouts, expireActivityLeases } from "./activity-timeouts";
-import type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkflowInput } from "./commands";
+import type { CommandResult } from "./command-rows";
+import type { CloseWorkflowInput, SignalWorkflowInput, StartWorkflowInput } from "./commands";
 import { cancelWorkflow, signalWorkflow, startWorkflow, terminateWorkflow } from "./commands";
 import { GroupCommitter } from "./group-commit";
 import { attachHistoryCache, HistoryCache } from "./history-cache";
@@ -23,7 +24,8 @@ import { deregisterWorker, PollRequests, registerWorker, workerHeartbeat, Worker
 
 export type { ActivityTaskView } from "./activities";
 export type { ActivityFailureInput, HeartbeatInput } from "./activity-reports";
-export type { CloseWorkflowInput, CommandResult, SignalWorkflowInput, StartWorkflowInput } from "./commands";
+export type { CommandResult } from "./command-rows";
+export type { CloseWorkflowInput, SignalWorkflowInput, StartWorkflowInput } from "./commands";
 export { EngineError } from "./errors";
 export { EngineNotifier } from "./notifier";
 export type { LeaseConfig, PayloadEnvelope } from "./tx";

@@ -1,5 +1,5 @@
-import type { CommandRequest, CommandResponse } from "./commands";
-import { commandResponse, findByRequestId, insertCommand } from "./commands";
+import type { CommandRequest, CommandResponse } from "./command-rows";
+import { commandResponse, findByRequestId, insertCommand } from "./command-rows";
 import { EngineError } from "./errors";
 import type { CommandRow, CommandStatus, RunRow, TaskRow } from "./rows";
 import { isTerminal, parsePayload } from "./rows";

@@ -4,7 +4,7 @@ import { EngineError } from "../../engine";
 import { MAX_DURATION_SECONDS } from "../../engine/activities";
 import { validationError } from "../../engine/errors";
 import type { CommandResult } from "../../engine";
-import type { CommandRequest } from "../../engine/commands";
+import type { CommandRequest } from "../../engine/command-rows";
 import { debugRun } from "../../read/debug";
 import { jsonStream } from "../../read/chunked-json";
 import { exportRunSliced } from "../../read/export";
