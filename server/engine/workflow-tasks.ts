@@ -3,15 +3,7 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
-import {
-  createInstance,
-  createNextSignalTask,
-  recordAppliedSignal,
-  releaseHeldSignals,
-  SIGNAL_RESUME,
-  startRun,
-} from "./commands";
-import type { Memo } from "./commands";
+import { createNextSignalTask, recordAppliedSignal, releaseHeldSignals, SIGNAL_RESUME } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
 import type { HistoryPage } from "./history";
@@ -20,6 +12,8 @@ import { historyCacheOf } from "./history-cache";
 import { cancelOpenWork, EXCEPTION_CLASSES, finishRun, insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
 import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
+import type { Memo } from "./run-start";
+import { createInstance, startRun } from "./run-start";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 import { DEFAULT_PAYLOAD_CODEC, envelope, parseJson, taskSnapshot } from "./tx";
 
