@@ -4,7 +4,7 @@ import { historyOf, ScriptedWorker, startHarness, typesOf } from "../http/test-s
 import { decodePayload, encodePayload } from "../codec/codec";
 
 /**
- * How a signal reaches history (commands.ts "How a signal reaches history"): the real engine's rule
+ * How a signal reaches history (signal-delivery.ts "How a signal reaches history"): the real engine's rule
  * (durable-workflow/workflow@8dc90d64 WorkflowStub.php, DefaultWorkflowTaskBridge.php `complete`,
  * PendingMessageTask.php) — SignalReceived when accepted, one SignalApplied for the resuming
  * signal when its task completes, then ConditionWaitSatisfied, then the commands, then a task for

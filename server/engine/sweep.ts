@@ -1,8 +1,8 @@
 import { isoMicros } from "../clock";
-import { releaseHeldSignals } from "./commands";
 import { timerEventKeys } from "./lifecycle";
 import type { RunRow, TaskRow, TimerRow } from "./rows";
 import { isTerminal } from "./rows";
+import { releaseHeldSignals } from "./signal-delivery";
 import type { Tx } from "./tx";
 import { parseJson } from "./tx";
 import { expiredDeadline } from "./workflow-tasks";

@@ -1,9 +1,9 @@
 import { newId } from "../ids";
 import type { Db } from "../store/db";
-import { releaseHeldSignals } from "./commands";
 import { EngineError } from "./errors";
 import type { RegisterWorkerInput } from "./index";
 import type { TaskRow } from "./rows";
+import { releaseHeldSignals } from "./signal-delivery";
 import type { Tx } from "./tx";
 import type { WorkflowTaskView } from "./workflow-tasks";
 import { claimWorkflowTask, reclaimView } from "./workflow-tasks";

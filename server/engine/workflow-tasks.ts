@@ -3,7 +3,6 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { MAX_DURATION_SECONDS, scheduleActivity, scheduleActivitySchema } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
-import { createNextSignalTask, recordAppliedSignal, releaseHeldSignals, SIGNAL_RESUME } from "./commands";
 import { EngineError, validationError } from "./errors";
 import type { HistoryEventView } from "./history";
 import type { HistoryPage } from "./history";
@@ -14,6 +13,7 @@ import type { FailureRow, RunRow, TaskRow } from "./rows";
 import { isTerminal } from "./rows";
 import type { Memo } from "./run-start";
 import { createInstance, startRun } from "./run-start";
+import { createNextSignalTask, recordAppliedSignal, releaseHeldSignals, SIGNAL_RESUME } from "./signal-delivery";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 import { DEFAULT_PAYLOAD_CODEC, envelope, parseJson, taskSnapshot } from "./tx";
 
@@ -720,7 +720,7 @@ export function completeWorkflowTask(
   const created: string[] = [];
   for (const cmd of commands) {
     // Signals held during this lease follow the task's own events, before a terminal one
-    // (commands.ts, "How a signal reaches history").
+    // (signal-delivery.ts, "How a signal reaches history").
     if (TERMINAL_COMMANDS.has(cmd.type)) releaseHeldSignals(tx, run.id);
     const current = tx.mustRun(run.id);
     switch (cmd.type) {
