@@ -159,6 +159,9 @@ describe("QueriesTab", () => {
     fireEvent.click(screen.getByTestId("query-send"));
     expect(screen.getByTestId("query-problem").textContent).toBe('Write the arguments as a JSON list, e.g. [1, "eu"].');
     expect(sent).toEqual([]);
+    // Editing the arguments takes the old complaint away.
+    fireEvent.change(screen.getByTestId("query-args"), { target: { value: "[1]" } });
+    expect(screen.queryByTestId("query-problem")).toBeNull();
   });
 
   it("without a declared contract, offers the names sent before for this workflow type", async () => {

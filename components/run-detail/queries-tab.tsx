@@ -152,11 +152,14 @@ export function QueriesTab({ namespace, workflowId, runId }: RunTabProps) {
       <Muted>{t("intro")}</Muted>
       <form className="flex flex-col gap-3" onSubmit={(event) => void send(event)} noValidate>
         <div className="grid gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
-          <Field label={t("name")} hint={hint}>
+          <Field label={t("name")} hint={choices.names.length === 0 ? hint : undefined}>
             <input
               className={`${inputClass} font-mono`}
               value={name}
-              onChange={(change) => setName(change.target.value)}
+              onChange={(change) => {
+                setName(change.target.value);
+                setProblem(null);
+              }}
               list={listId}
               autoComplete="off"
               spellCheck={false}
@@ -173,7 +176,10 @@ export function QueriesTab({ namespace, workflowId, runId }: RunTabProps) {
               className={`${inputClass} min-h-[2.25rem] font-mono`}
               rows={1}
               value={args}
-              onChange={(change) => setArgs(change.target.value)}
+              onChange={(change) => {
+                setArgs(change.target.value);
+                setProblem(null);
+              }}
               aria-invalid={problem !== null && problem !== t("nameRequired")}
               spellCheck={false}
               data-testid="query-args"
@@ -182,6 +188,7 @@ export function QueriesTab({ namespace, workflowId, runId }: RunTabProps) {
         </div>
         {choices.names.length > 0 ? (
           <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label={t("offers")}>
+            <span className="mr-1 text-xs text-fg-muted">{hint}</span>
             {choices.names.map((choice) => (
               <Button
                 key={choice}
