@@ -18,7 +18,8 @@ import { refreshRunSummary } from "./summary";
 import { createDeadlineTasks, dueQueues, expireWorkflowLeases, fireTimers } from "./sweep";
 import type { JsonObject, LeaseConfig, PayloadEnvelope } from "./tx";
 import { DEFAULT_LEASES, Tx } from "./tx";
-import type { WorkflowTaskCommand, WorkflowTaskView } from "./workflow-tasks";
+import type { WorkflowTaskCommand } from "./workflow-task-commands";
+import type { WorkflowTaskView } from "./workflow-tasks";
 import { completeWorkflowTask, failWorkflowTask, heartbeatWorkflowTask, workflowTaskHistory } from "./workflow-tasks";
 import { deregisterWorker, PollRequests, registerWorker, workerHeartbeat, WorkerQueues } from "./workers";
 
@@ -30,7 +31,8 @@ export { EngineError } from "./errors";
 export { EngineNotifier } from "./notifier";
 export type { LeaseConfig, PayloadEnvelope } from "./tx";
 export { Tx } from "./tx";
-export type { WorkflowTaskCommand, WorkflowTaskView } from "./workflow-tasks";
+export type { WorkflowTaskCommand } from "./workflow-task-commands";
+export type { WorkflowTaskView } from "./workflow-tasks";
 
 export interface RegisterWorkerInput {
   worker_id?: string | null;

@@ -1,9 +1,6 @@
 import type { FastifyReply } from "fastify";
-import {
-  SUPPORTED_WORKFLOW_TASK_COMMANDS,
-  HISTORY_PAGE_SIZE_DEFAULT,
-  HISTORY_PAGE_SIZE_MAX,
-} from "../engine/workflow-tasks";
+import { SUPPORTED_WORKFLOW_TASK_COMMANDS } from "../engine/workflow-task-commands";
+import { HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "../engine/workflow-tasks";
 
 export const WORKER_PROTOCOL_HEADER = "X-Durable-Workflow-Protocol-Version";
 /**

@@ -3,12 +3,8 @@ import { z } from "zod";
 import type { Engine } from "../engine";
 import { EngineError } from "../engine";
 import { validateFailure } from "../engine/activity-reports";
-import {
-  envelopeSchema,
-  HISTORY_PAGE_SIZE_DEFAULT,
-  HISTORY_PAGE_SIZE_MAX,
-  parseCommands,
-} from "../engine/workflow-tasks";
+import { envelopeSchema, parseCommands } from "../engine/workflow-task-commands";
+import { HISTORY_PAGE_SIZE_DEFAULT, HISTORY_PAGE_SIZE_MAX } from "../engine/workflow-tasks";
 import { namespaceOf, parse } from "./worker-request";
 import { LONG_POLL_TIMEOUT_SECONDS, sendWorker } from "./worker-protocol";
 
