@@ -40,12 +40,12 @@ const WARM_UP = 20;
 async function timeInPage(page: Page, kind: "query" | "signal", target: { workflowId: string; runId: string }) {
   return page.evaluate(
     async ({ kind, target, count }) => {
-      const path = (p: string) => encodeURIComponent(p);
+      // No named functions in here: tsx's helper for their names does not exist in the page.
       const samples: number[] = [];
       for (let i = 0; i < count; i++) {
         const url =
           kind === "query"
-            ? `/api/dw/workflows/${path(target.workflowId)}/runs/${path(target.runId)}/query/status`
+            ? `/api/dw/workflows/${encodeURIComponent(target.workflowId)}/runs/${encodeURIComponent(target.runId)}/query/status`
             : "/api/actions/runs";
         const body =
           kind === "query"
