@@ -18,6 +18,9 @@ const nextConfig: NextConfig = {
   // BREAKWATER_UNMINIFIED=1 (with its own BREAKWATER_DIST_DIR): readable function names in a bench
   // profile (BENCH_PROFILE, bench/support/long-tasks.ts). Never for a build that is shipped.
   ...(process.env.BREAKWATER_UNMINIFIED === "1" ? { experimental: { turbopackMinify: false } } : {}),
+  // BREAKWATER_SOURCE_MAPS=1 (with its own BREAKWATER_DIST_DIR): browser source maps, to rank what the
+  // first-load chunks hold by module. Off by default: a shipped build serves no maps.
+  productionBrowserSourceMaps: process.env.BREAKWATER_SOURCE_MAPS === "1",
   reactStrictMode: true,
   turbopack: {
     resolveAlias: {
