@@ -191,6 +191,35 @@ describe("demo fleet", () => {
     await eventually(() => orders() >= 8, "three trickle orders after the five seeded ones");
   });
 
+  it("answers queries: a finished order's status and progress, a declined one's stage, the ledger's failure", async () => {
+    fleet = await startDemoFleet(quietFleetOptions(server));
+    const s = fleet.seeded;
+    const query = async (name: string, seeded: string) => {
+      const res = await fetch(`${server.baseUrl}/api/workflows/${s[seeded]!.workflowId}/query/${name}`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`,
+          "Content-Type": "application/json",
+          "X-Durable-Workflow-Control-Plane-Version": "2",
+        },
+        body: "{}",
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    await eventually(settled(s.order_happy!.workflowId, "completed"), "happy order");
+    await eventually(settled(s.order_declined!.workflowId, "failed"), "declined order");
+    expect(await query("status", "order_happy")).toMatchObject({
+      status: 200,
+      body: { result: { stage: "fulfilled" } },
+    });
+    expect(await query("progress", "order_happy")).toMatchObject({ body: { result: { done: 5, total: 5 } } });
+    expect(await query("status", "order_declined")).toMatchObject({ body: { result: { stage: "charge failed" } } });
+    expect(await query("ledger", "order_happy")).toMatchObject({
+      status: 409,
+      body: { reason: "query_rejected", message: "charge ledger is not loaded" },
+    });
+  });
+
   it("seeds every scenario and each ends where the console expects it", async () => {
     const log: string[] = [];
     fleet = await startDemoFleet(quietFleetOptions(server, { log: (l) => log.push(l) }));
