@@ -20,7 +20,8 @@ import type { JsonObject, LeaseConfig, PayloadEnvelope } from "./tx";
 import { DEFAULT_LEASES, Tx } from "./tx";
 import type { WorkflowTaskCommand } from "./workflow-task-commands";
 import type { WorkflowTaskView } from "./workflow-tasks";
-import { completeWorkflowTask, failWorkflowTask, heartbeatWorkflowTask, workflowTaskHistory } from "./workflow-tasks";
+import { completeWorkflowTask } from "./workflow-task-completion";
+import { failWorkflowTask, heartbeatWorkflowTask, workflowTaskHistory } from "./workflow-tasks";
 import { deregisterWorker, PollRequests, registerWorker, workerHeartbeat, WorkerQueues } from "./workers";
 
 export type { ActivityTaskView } from "./activities";

@@ -19,7 +19,7 @@ import { DEFAULT_PAYLOAD_CODEC, dropNulls, parseJson } from "./tx";
  * One deviation, because sdk-python 2.12.0 cannot replay the engine's history otherwise: a signal
  * accepted while a workflow task of the run is leased is held, and its `SignalReceived` is written
  * when that lease ends — after the completion's non-terminal events, before a terminal one
- * (workflow-tasks.ts). The engine writes it at once, before the completion's
+ * (workflow-task-completion.ts). The engine writes it at once, before the completion's
  * `ConditionWaitSatisfied`; the SDK's replay then applies it at the wait the worker reopened
  * without it (workflow.py `_receiver_condition_wait_bindings`), completes one wait early and
  * drifts — and the worker that claims the next task fails the same way (issue 39,
