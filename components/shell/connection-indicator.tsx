@@ -1,11 +1,16 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
-import { useLocale, useTimeZone, useTranslations } from "next-intl";
+import { lazy, Suspense, useEffect, useId, useRef, useState } from "react";
+import { useTranslations } from "next-intl";
 import { useConnection } from "@/components/shell/use-connection";
 import type { ConnectionStatus } from "@/components/shell/connection-state";
-import { formatDuration, formatTime } from "@/lib/format/time";
 import { Button } from "@/components/ui/button";
+
+// The panel's words load when the person first points at, focuses or opens the indicator: the shell is
+// in every route's first-load JavaScript, and the panel is closed on every first screen. React's lazy, not
+// next/dynamic: the panel is never server-rendered, and next/dynamic's loader would join the shell too.
+const loadDetails = () => import("@/components/shell/connection-details");
+const ConnectionDetails = lazy(() => loadDetails().then((m) => ({ default: m.ConnectionDetails })));
 
 const DOT: Record<ConnectionStatus, string> = {
   checking: "bg-fg-muted animate-pulse",
@@ -18,10 +23,10 @@ const DOT: Record<ConnectionStatus, string> = {
 /** Shows which server the console talks to (host only) and whether it answers. */
 export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
   const t = useTranslations("connection");
-  const locale = useLocale();
-  const timeZone = useTimeZone() ?? "UTC";
   const { state, recheck, fetching } = useConnection();
   const [open, setOpen] = useState(false);
+  // Drawn from the first opening on, so closing and opening again shows it at once.
+  const [opened, setOpened] = useState(false);
   const panelId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
 
@@ -42,10 +47,6 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
   }, [open]);
 
   const statusLabel = t(`states.${state.status}`);
-  const explanation =
-    state.status === "degraded"
-      ? t("explain.degraded", { checks: state.failingChecks.join(", ") || state.reason || "?" })
-      : t(`explain.${state.status}`);
 
   return (
     <div ref={rootRef} className="relative">
@@ -54,7 +55,12 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
         aria-expanded={open}
         aria-controls={panelId}
         title={open ? t("hideDetails") : t("showDetails")}
-        onClick={() => setOpen((value) => !value)}
+        onPointerEnter={() => void loadDetails()}
+        onFocus={() => void loadDetails()}
+        onClick={() => {
+          setOpened(true);
+          setOpen((value) => !value);
+        }}
         data-testid="connection-indicator"
         data-status={state.status}
         className="inline-flex h-8 max-w-full items-center gap-2 rounded-md border border-line bg-panel px-2.5 text-xs text-fg hover:bg-panel-muted"
@@ -78,48 +84,17 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
         hidden={!open}
         className="absolute right-0 z-20 mt-2 w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 text-sm shadow-lg"
       >
-        <p className="text-fg-muted">{explanation}</p>
-        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-xs">
-          <dt className="text-fg-muted">{t("server")}</dt>
-          <dd className="break-all font-mono">{serverHost}</dd>
-          <dt className="text-fg-muted">{t("details.status")}</dt>
-          <dd>{statusLabel}</dd>
-          {state.version ? (
-            <>
-              <dt className="text-fg-muted">{t("details.version")}</dt>
-              <dd className="font-mono">{state.version}</dd>
-            </>
-          ) : null}
-          {state.serverId ? (
-            <>
-              <dt className="text-fg-muted">{t("details.serverId")}</dt>
-              <dd className="break-all font-mono">{state.serverId}</dd>
-            </>
-          ) : null}
-          {state.defaultNamespace ? (
-            <>
-              <dt className="text-fg-muted">{t("details.defaultNamespace")}</dt>
-              <dd className="font-mono">{state.defaultNamespace}</dd>
-            </>
-          ) : null}
-          {state.latencyMs !== null ? (
-            <>
-              <dt className="text-fg-muted">{t("details.latency")}</dt>
-              <dd>{formatDuration(state.latencyMs, locale)}</dd>
-            </>
-          ) : null}
-          {state.reason ? (
-            <>
-              <dt className="text-fg-muted">{t("details.reason")}</dt>
-              <dd className="font-mono">{state.reason}</dd>
-            </>
-          ) : null}
-          <dt className="text-fg-muted">{t("details.lastChecked")}</dt>
-          <dd>{state.checkedAt ? formatTime(state.checkedAt, { locale, timeZone }) : t("details.never")}</dd>
-        </dl>
-        <Button variant="primary" size="xs" onClick={recheck} disabled={fetching} className="mt-3">
-          {t("retry")}
-        </Button>
+        {opened ? (
+          <Suspense fallback={null}>
+            <ConnectionDetails
+              state={state}
+              serverHost={serverHost}
+              statusLabel={statusLabel}
+              recheck={recheck}
+              fetching={fetching}
+            />
+          </Suspense>
+        ) : null}
       </div>
     </div>
   );
