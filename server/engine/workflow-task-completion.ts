@@ -128,170 +128,7 @@ export function completeWorkflowTask(
     // (signal-delivery.ts, "How a signal reaches history").
     if (TERMINAL_COMMANDS.has(cmd.type)) releaseHeldSignals(tx, run.id);
     const current = tx.mustRun(run.id);
-    switch (cmd.type) {
-      case "schedule_activity":
-        created.push(scheduleActivity(tx, current, task.id, cmd));
-        break;
-      case "start_timer":
-        created.push(scheduleTimer(tx, current, task.id, cmd.delay_seconds, {}));
-        break;
-      case "start_child_workflow":
-        created.push(...startChild(tx, current, task.id, cmd));
-        break;
-      case "open_signal_wait": {
-        const sequence = tx.nextCommandSequence(current.id);
-        const waitId = newId(tx.now);
-        tx.appendEvent(
-          current.id,
-          "SignalWaitOpened",
-          {
-            signal_name: cmd.signal_name,
-            signal_wait_id: waitId,
-            sequence,
-            timeout_seconds: cmd.timeout_seconds ?? null,
-          },
-          { taskId: task.id },
-        );
-        if (cmd.timeout_seconds)
-          created.push(
-            scheduleTimer(tx, current, task.id, cmd.timeout_seconds, {
-              timer_kind: "signal_timeout",
-              signal_wait_id: waitId,
-              signal_name: cmd.signal_name,
-            }),
-          );
-        break;
-      }
-      case "open_condition_wait":
-        created.push(...openConditionWait(tx, current, task.id, cmd));
-        break;
-      case "record_side_effect": {
-        // As DefaultWorkflowTaskBridge::applyRecordSideEffect: the sequence and the result blob.
-        const sequence = tx.nextCommandSequence(current.id);
-        tx.appendEvent(
-          current.id,
-          "SideEffectRecorded",
-          { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob },
-          { taskId: task.id },
-        );
-        break;
-      }
-      case "upsert_search_attributes": {
-        // As DefaultWorkflowTaskBridge::applyUpsertSearchAttributes: null deletes, keys sorted,
-        // the event carries what was sent and the merged result.
-        const sequence = tx.nextCommandSequence(current.id);
-        const merged: Record<string, unknown> = {
-          ...(parseJson<Record<string, unknown>>(current.search_attributes) ?? {}),
-        };
-        for (const [key, value] of Object.entries(cmd.attributes)) {
-          if (value === null) delete merged[key];
-          else merged[key] = value;
-        }
-        const sorted = Object.fromEntries(
-          Object.keys(merged)
-            .sort()
-            .map((k) => [k, merged[k]]),
-        );
-        tx.db
-          .prepare("UPDATE workflow_runs SET search_attributes = ?, updated_at = ? WHERE id = ?")
-          .run(Object.keys(sorted).length > 0 ? JSON.stringify(sorted) : null, tx.now, current.id);
-        tx.appendEvent(
-          current.id,
-          "SearchAttributesUpserted",
-          { sequence, attributes: cmd.attributes, merged: sorted },
-          { taskId: task.id },
-        );
-        break;
-      }
-      case "record_version_marker": {
-        const sequence = tx.nextCommandSequence(current.id);
-        tx.appendEvent(
-          current.id,
-          "VersionMarkerRecorded",
-          {
-            sequence,
-            change_id: cmd.change_id,
-            version: cmd.version,
-            min_supported: cmd.min_supported,
-            max_supported: cmd.max_supported,
-          },
-          { taskId: task.id },
-        );
-        break;
-      }
-      case "complete_workflow":
-        cancelOpenWork(tx, current, { keepTaskId: task.id });
-        tx.appendEvent(
-          current.id,
-          "WorkflowCompleted",
-          { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null },
-          { taskId: task.id },
-        );
-        finishRun(tx, current.id, "completed", "completed", {
-          codec: cmd.result?.codec ?? null,
-          blob: cmd.result?.blob ?? null,
-        });
-        break;
-      case "fail_workflow": {
-        cancelOpenWork(tx, current, { keepTaskId: task.id });
-        const category = classifyTerminal(cmd.message);
-        // Structured members win over the flat fields, as DefaultWorkflowTaskBridge::applyWorkflowFailure
-        // does (src/V2/Support/DefaultWorkflowTaskBridge.php@8dc90d64).
-        const structured = cmd.exception ?? {};
-        const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
-        const exceptionClass = text(structured.class) ?? text(cmd.exception_class) ?? WORKER_FAILURE_CLASS;
-        const exceptionType = text(structured.type) ?? cmd.exception_type ?? null;
-        const nonRetryable = cmd.non_retryable ?? false;
-        const failureId = insertFailure(tx, {
-          runId: current.id,
-          sourceKind: "workflow_run",
-          sourceId: current.id,
-          propagationKind: "terminal",
-          failureCategory: category,
-          nonRetryable,
-          exceptionClass,
-          exceptionType,
-          message: cmd.message,
-          // The bridge's failure row: file '', line 0, trace_preview '' (applyWorkflowFailure@8dc90d64).
-          tracePreview: "",
-          line: 0,
-        });
-        tx.appendEvent(
-          current.id,
-          "WorkflowFailed",
-          {
-            failure_id: failureId,
-            source_kind: "workflow_run",
-            source_id: current.id,
-            failure_category: category,
-            non_retryable: nonRetryable,
-            exception_type: exceptionType,
-            exception_class: exceptionClass,
-            message: cmd.message,
-            // `array_replace([...defaults], $structuredException)` (applyWorkflowFailure@8dc90d64).
-            exception: {
-              class: exceptionClass,
-              type: exceptionType,
-              message: text(structured.message) ?? cmd.message,
-              code: 0,
-              file: "",
-              line: 0,
-              trace: [],
-              properties: [],
-              ...structured,
-            },
-            // Recorded with the (still leased) workflow task, whose snapshot `WorkflowHistoryEvent::record` adds.
-            task: taskSnapshot(task),
-          },
-          { taskId: task.id },
-        );
-        finishRun(tx, current.id, "failed", "failed");
-        break;
-      }
-      case "continue_as_new":
-        created.push(...continueAsNew(tx, current, task.id, cmd));
-        break;
-    }
+    created.push(...applyCommand(tx, current, task, cmd));
   }
   let runStatus = tx.mustRun(run.id).status;
   if (!isTerminal(runStatus)) releaseHeldSignals(tx, run.id);
@@ -315,4 +152,192 @@ export function completeWorkflowTask(
     created_task_ids: created,
     reason: null,
   };
+}
+
+type Command<T extends WorkflowTaskCommand["type"]> = Extract<WorkflowTaskCommand, { type: T }>;
+
+/** One command of a completion, applied to the run as the commands before it left it: the ids of the tasks it created. */
+function applyCommand(tx: Tx, current: RunRow, task: TaskRow, cmd: WorkflowTaskCommand): string[] {
+  switch (cmd.type) {
+    case "schedule_activity":
+      return [scheduleActivity(tx, current, task.id, cmd)];
+    case "start_timer":
+      return [scheduleTimer(tx, current, task.id, cmd.delay_seconds, {})];
+    case "start_child_workflow":
+      return startChild(tx, current, task.id, cmd);
+    case "open_signal_wait":
+      return openSignalWait(tx, current, task.id, cmd);
+    case "open_condition_wait":
+      return openConditionWait(tx, current, task.id, cmd);
+    case "record_side_effect":
+      recordSideEffect(tx, current, task.id, cmd);
+      return [];
+    case "upsert_search_attributes":
+      upsertSearchAttributes(tx, current, task.id, cmd);
+      return [];
+    case "record_version_marker":
+      recordVersionMarker(tx, current, task.id, cmd);
+      return [];
+    case "complete_workflow":
+      completeWorkflow(tx, current, task.id, cmd);
+      return [];
+    case "fail_workflow":
+      failWorkflow(tx, current, task, cmd);
+      return [];
+    case "continue_as_new":
+      return continueAsNew(tx, current, task.id, cmd);
+  }
+}
+
+function openSignalWait(tx: Tx, current: RunRow, taskId: string, cmd: Command<"open_signal_wait">): string[] {
+  const sequence = tx.nextCommandSequence(current.id);
+  const waitId = newId(tx.now);
+  tx.appendEvent(
+    current.id,
+    "SignalWaitOpened",
+    {
+      signal_name: cmd.signal_name,
+      signal_wait_id: waitId,
+      sequence,
+      timeout_seconds: cmd.timeout_seconds ?? null,
+    },
+    { taskId },
+  );
+  if (!cmd.timeout_seconds) return [];
+  return [
+    scheduleTimer(tx, current, taskId, cmd.timeout_seconds, {
+      timer_kind: "signal_timeout",
+      signal_wait_id: waitId,
+      signal_name: cmd.signal_name,
+    }),
+  ];
+}
+
+function recordSideEffect(tx: Tx, current: RunRow, taskId: string, cmd: Command<"record_side_effect">): void {
+  // As DefaultWorkflowTaskBridge::applyRecordSideEffect: the sequence and the result blob.
+  const sequence = tx.nextCommandSequence(current.id);
+  tx.appendEvent(
+    current.id,
+    "SideEffectRecorded",
+    { sequence, result: typeof cmd.result === "string" ? cmd.result : cmd.result.blob },
+    { taskId },
+  );
+}
+
+function upsertSearchAttributes(
+  tx: Tx,
+  current: RunRow,
+  taskId: string,
+  cmd: Command<"upsert_search_attributes">,
+): void {
+  // As DefaultWorkflowTaskBridge::applyUpsertSearchAttributes: null deletes, keys sorted,
+  // the event carries what was sent and the merged result.
+  const sequence = tx.nextCommandSequence(current.id);
+  const merged: Record<string, unknown> = {
+    ...(parseJson<Record<string, unknown>>(current.search_attributes) ?? {}),
+  };
+  for (const [key, value] of Object.entries(cmd.attributes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  const sorted = Object.fromEntries(
+    Object.keys(merged)
+      .sort()
+      .map((k) => [k, merged[k]]),
+  );
+  tx.db
+    .prepare("UPDATE workflow_runs SET search_attributes = ?, updated_at = ? WHERE id = ?")
+    .run(Object.keys(sorted).length > 0 ? JSON.stringify(sorted) : null, tx.now, current.id);
+  tx.appendEvent(
+    current.id,
+    "SearchAttributesUpserted",
+    { sequence, attributes: cmd.attributes, merged: sorted },
+    { taskId },
+  );
+}
+
+function recordVersionMarker(tx: Tx, current: RunRow, taskId: string, cmd: Command<"record_version_marker">): void {
+  const sequence = tx.nextCommandSequence(current.id);
+  tx.appendEvent(
+    current.id,
+    "VersionMarkerRecorded",
+    {
+      sequence,
+      change_id: cmd.change_id,
+      version: cmd.version,
+      min_supported: cmd.min_supported,
+      max_supported: cmd.max_supported,
+    },
+    { taskId },
+  );
+}
+
+function completeWorkflow(tx: Tx, current: RunRow, taskId: string, cmd: Command<"complete_workflow">): void {
+  cancelOpenWork(tx, current, { keepTaskId: taskId });
+  tx.appendEvent(
+    current.id,
+    "WorkflowCompleted",
+    { output: cmd.result?.blob ?? null, payload_codec: cmd.result?.codec ?? null },
+    { taskId },
+  );
+  finishRun(tx, current.id, "completed", "completed", {
+    codec: cmd.result?.codec ?? null,
+    blob: cmd.result?.blob ?? null,
+  });
+}
+
+function failWorkflow(tx: Tx, current: RunRow, task: TaskRow, cmd: Command<"fail_workflow">): void {
+  cancelOpenWork(tx, current, { keepTaskId: task.id });
+  const category = classifyTerminal(cmd.message);
+  // Structured members win over the flat fields, as DefaultWorkflowTaskBridge::applyWorkflowFailure
+  // does (src/V2/Support/DefaultWorkflowTaskBridge.php@8dc90d64).
+  const structured = cmd.exception ?? {};
+  const text = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+  const exceptionClass = text(structured.class) ?? text(cmd.exception_class) ?? WORKER_FAILURE_CLASS;
+  const exceptionType = text(structured.type) ?? cmd.exception_type ?? null;
+  const nonRetryable = cmd.non_retryable ?? false;
+  const failureId = insertFailure(tx, {
+    runId: current.id,
+    sourceKind: "workflow_run",
+    sourceId: current.id,
+    propagationKind: "terminal",
+    failureCategory: category,
+    nonRetryable,
+    exceptionClass,
+    exceptionType,
+    message: cmd.message,
+    // The bridge's failure row: file '', line 0, trace_preview '' (applyWorkflowFailure@8dc90d64).
+    tracePreview: "",
+    line: 0,
+  });
+  tx.appendEvent(
+    current.id,
+    "WorkflowFailed",
+    {
+      failure_id: failureId,
+      source_kind: "workflow_run",
+      source_id: current.id,
+      failure_category: category,
+      non_retryable: nonRetryable,
+      exception_type: exceptionType,
+      exception_class: exceptionClass,
+      message: cmd.message,
+      // `array_replace([...defaults], $structuredException)` (applyWorkflowFailure@8dc90d64).
+      exception: {
+        class: exceptionClass,
+        type: exceptionType,
+        message: text(structured.message) ?? cmd.message,
+        code: 0,
+        file: "",
+        line: 0,
+        trace: [],
+        properties: [],
+        ...structured,
+      },
+      // Recorded with the (still leased) workflow task, whose snapshot `WorkflowHistoryEvent::record` adds.
+      task: taskSnapshot(task),
+    },
+    { taskId: task.id },
+  );
+  finishRun(tx, current.id, "failed", "failed");
 }
