@@ -2,7 +2,12 @@ import type { NextRequest } from "next/server";
 import { refusal } from "@/app/api/actions/_shared/respond";
 import { guardAction } from "@/lib/server/proxy/action-guard";
 import { getConfig } from "@/lib/server/process/config";
-import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow/engine";
+import {
+  getKikwiflowClient,
+  kikwiflowFailure,
+  kikwiflowJson,
+  kikwiflowNotConfigured,
+} from "@/lib/server/kikwiflow/engine";
 import { retryIncidentConfirmed } from "@/lib/server/kikwiflow/retry";
 
 /**

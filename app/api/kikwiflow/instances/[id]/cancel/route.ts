@@ -3,7 +3,12 @@ import { refusal } from "@/app/api/actions/_shared/respond";
 import { cancelReasonProblem } from "@/lib/kikwiflow/cancel-confirm";
 import { guardAction } from "@/lib/server/proxy/action-guard";
 import { getConfig } from "@/lib/server/process/config";
-import { getKikwiflowClient, kikwiflowFailure, kikwiflowJson, kikwiflowNotConfigured } from "@/lib/server/kikwiflow/engine";
+import {
+  getKikwiflowClient,
+  kikwiflowFailure,
+  kikwiflowJson,
+  kikwiflowNotConfigured,
+} from "@/lib/server/kikwiflow/engine";
 import { cancelInstanceConfirmed } from "@/lib/server/kikwiflow/cancel";
 import { getLogger } from "@/lib/server/process/log";
 
