@@ -82,7 +82,7 @@ export function ConnectionIndicator({ serverHost }: { serverHost: string }) {
       <div
         id={panelId}
         hidden={!open}
-        className="absolute right-0 z-20 mt-2 w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 text-sm shadow-lg"
+        className="absolute left-0 z-20 mt-2 w-80 max-w-[calc(100vw-2rem)] rounded-lg border border-line bg-panel p-4 text-sm shadow-lg"
       >
         {opened ? (
           <Suspense fallback={null}>
