@@ -13,9 +13,6 @@ import { taskKind } from "./task-health";
  * its open work gives (run-liveness.ts).
  */
 
-// commands.ts still takes parsePayload from here (it moved to rows.ts; H1 is changing commands.ts).
-export { parsePayload } from "./rows";
-
 type Statement = Database.Statement<unknown[]>;
 
 const BUCKET: Record<string, string> = {

