@@ -1,24 +1,20 @@
 import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
-import { decodePayload, encodePayload } from "../codec/codec";
-import type { PayloadValue } from "../codec/codec";
 import { WorkerClient, WorkerProtocolError } from "./client";
 import {
-  activityHeartbeatResponseSchema,
-  activityOutcomeResponseSchema,
   activityPollResponseSchema,
   heartbeatResponseSchema,
-  historyPageResponseSchema,
   queryPollResponseSchema,
-  queryTaskOutcomeResponseSchema,
   registerResponseSchema,
   workflowPollResponseSchema,
-  workflowTaskCompleteResponseSchema,
 } from "./protocol";
-import type { ActivityOutcomeResponse, ActivityTask, HistoryEvent, QueryTask, WorkflowTask } from "./protocol";
-import { replayForQuery, replayWorkflow } from "./replay";
-import type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./activity";
+import type { ActivityTask, QueryTask, WorkflowTask } from "./protocol";
+import { runActivityTask, runQueryTask, runWorkflowTask } from "./worker-tasks";
+import type { TaskRunContext, WorkerStats } from "./worker-tasks";
+import type { ActivityDefinition } from "./activity";
 import type { WorkflowDefinition } from "./workflow";
+
+export type { WorkerStats } from "./worker-tasks";
 
 export interface WorkerOptions {
   baseUrl: string;
@@ -37,17 +33,6 @@ export interface WorkerOptions {
   heartbeatIntervalMs?: number;
   /** Called for every error the loops survive (bad responses, transient network errors); default: console.error. */
   onError?: (error: unknown, where: string) => void;
-}
-
-export interface WorkerStats {
-  workflowTasksCompleted: number;
-  workflowTasksFailed: number;
-  workflowTasksWithoutProgress: number;
-  activitiesCompleted: number;
-  activitiesFailed: number;
-  staleReports: number;
-  queriesAnswered: number;
-  queriesFailed: number;
 }
 
 const SDK_VERSION = "0.1.0";
@@ -72,17 +57,6 @@ class Slots {
     if (next) next();
     else this.used -= 1;
   }
-}
-
-/** A task's argument list: an envelope (a `blob` of null is no arguments) or a bare blob. */
-function listPayload(field: unknown, codec: string | null | undefined): PayloadValue[] {
-  if (field && typeof field === "object" && (field as { blob?: unknown }).blob === null) return [];
-  const decoded = decodePayload(field, codec);
-  return Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded];
-}
-
-function errorType(e: Error): string {
-  return e.name && e.name !== "Error" ? e.name : e.constructor.name;
 }
 
 /**
@@ -112,6 +86,7 @@ export class Worker {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private queryTasksUnsupported = false;
+  private readonly tasks: TaskRunContext;
 
   constructor(private readonly opts: WorkerOptions) {
     this.workerId = opts.workerId ?? `ts-${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -120,6 +95,14 @@ export class Worker {
     this.activities = new Map((opts.activities ?? []).map((a) => [a.name, a]));
     // Every outstanding long-poll listens for shutdown: more than 10 pollers is not a leak.
     setMaxListeners(0, this.stopPolling.signal);
+    this.tasks = {
+      client: this.client,
+      workerId: this.workerId,
+      workflows: this.workflows,
+      activities: this.activities,
+      stats: this.stats,
+      activityAborts: this.activityAborts,
+    };
   }
 
   async start(): Promise<void> {
@@ -139,7 +122,7 @@ export class Worker {
           this.loop(
             slots,
             () => this.pollWorkflowTask(),
-            (t) => this.runWorkflowTask(t),
+            (t) => runWorkflowTask(this.tasks, t),
           ),
         );
     }
@@ -149,7 +132,7 @@ export class Worker {
         this.loop(
           new Slots(1),
           () => this.pollQueryTask(),
-          (t) => this.runQueryTask(t),
+          (t) => runQueryTask(this.tasks, t),
           () => !this.queryTasksUnsupported,
         ),
       );
@@ -161,7 +144,7 @@ export class Worker {
           this.loop(
             slots,
             () => this.pollActivityTask(),
-            (t) => this.runActivityTask(t),
+            (t) => runActivityTask(this.tasks, t),
           ),
         );
     }
@@ -329,241 +312,6 @@ export class Worker {
       if (e instanceof WorkerProtocolError && e.status === 404 && e.reason !== "worker_not_registered") {
         this.queryTasksUnsupported = true;
         return null;
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * Answers a query task as sdk-python 2.12.0 does (worker.py `_run_query_task_core`): replay the
-   * whole history the task carries, call the handler the code registered, complete with the value
-   * and its Avro envelope; an unknown name fails `rejected_unknown_query` (the caller's 404), a
-   * handler that throws fails `query_rejected` with its message (409).
-   */
-  private async runQueryTask(task: QueryTask): Promise<void> {
-    const path = `/query-tasks/${encodeURIComponent(task.query_task_id)}`;
-    const lease = { lease_owner: task.lease_owner, query_task_attempt: task.query_task_attempt };
-    const fail = async (message: string, reason: string, type: string, stack?: string) => {
-      this.stats.queriesFailed += 1;
-      await this.client.post(
-        `${path}/fail`,
-        { ...lease, failure: { message, reason, type, stack_trace: stack ?? null } },
-        queryTaskOutcomeResponseSchema,
-      );
-    };
-    const definition = this.workflows.get(task.workflow_type);
-    if (!definition)
-      return fail(
-        `no workflow registered for type '${task.workflow_type}'`,
-        "query_workflow_type_not_registered",
-        "WorkflowTypeNotRegistered",
-      );
-    let value: unknown;
-    try {
-      const ctx = replayForQuery({
-        definition,
-        args: listPayload(task.workflow_arguments, task.payload_codec),
-        history: task.history_events,
-        info: {
-          workflowId: task.workflow_id,
-          runId: task.run_id,
-          workflowType: task.workflow_type,
-          taskQueue: task.task_queue ?? null,
-        },
-        activityDefaults: (name) => this.activities.get(name)?.options,
-      });
-      const handler = ctx.queryHandler(task.query_name);
-      if (!handler) return fail(`unknown query '${task.query_name}'`, "rejected_unknown_query", "QueryFailed");
-      value = await handler(...listPayload(task.query_arguments, task.payload_codec));
-    } catch (e) {
-      const error = e instanceof Error ? e : new Error(String(e));
-      return fail(error.message || "query execution failed", "query_rejected", errorType(error), error.stack);
-    }
-    const result = (value ?? null) as PayloadValue;
-    await this.client.post(
-      `${path}/complete`,
-      { ...lease, result, result_envelope: encodePayload(result) },
-      queryTaskOutcomeResponseSchema,
-    );
-    this.stats.queriesAnswered += 1;
-  }
-
-  private async fullHistory(task: WorkflowTask): Promise<HistoryEvent[]> {
-    const events = [...task.history_events];
-    let token = task.next_history_page_token ?? null;
-    while (token) {
-      const page = await this.client.post(
-        `/workflow-tasks/${encodeURIComponent(task.task_id)}/history`,
-        {
-          lease_owner: task.lease_owner,
-          workflow_task_attempt: task.workflow_task_attempt,
-          next_history_page_token: token,
-          history_page_size: 1000,
-        },
-        historyPageResponseSchema,
-      );
-      events.push(...page.history_events);
-      token = page.next_history_page_token ?? null;
-    }
-    return events;
-  }
-
-  private async failWorkflowTask(task: WorkflowTask, error: Error): Promise<void> {
-    await this.client.post(
-      `/workflow-tasks/${encodeURIComponent(task.task_id)}/fail`,
-      {
-        lease_owner: task.lease_owner,
-        workflow_task_attempt: task.workflow_task_attempt,
-        failure: { message: error.message, type: errorType(error), stack_trace: error.stack ?? null },
-      },
-      workflowTaskCompleteResponseSchema,
-    );
-  }
-
-  private async runWorkflowTask(task: WorkflowTask): Promise<void> {
-    const definition = this.workflows.get(task.workflow_type);
-    if (!definition) {
-      this.stats.workflowTasksFailed += 1;
-      await this.failWorkflowTask(
-        task,
-        new Error(`workflow type ${task.workflow_type} is not registered on worker ${this.workerId}`),
-      );
-      return;
-    }
-    let result;
-    try {
-      const history = await this.fullHistory(task);
-      const decoded = decodePayload(task.arguments, task.payload_codec);
-      result = replayWorkflow({
-        definition,
-        args: Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded],
-        history,
-        info: {
-          workflowId: task.workflow_id,
-          runId: task.run_id,
-          workflowType: task.workflow_type,
-          taskQueue: task.task_queue ?? null,
-        },
-        activityDefaults: (name) => this.activities.get(name)?.options,
-      });
-    } catch (e) {
-      this.stats.workflowTasksFailed += 1;
-      await this.failWorkflowTask(task, e instanceof Error ? e : new Error(String(e)));
-      return;
-    }
-    if (result.commands.length === 0) {
-      // Woken by something that unblocks nothing (a signal nobody waits for yet, one member of
-      // ctx.all): the protocol requires at least one command and has no no-op, so the task is
-      // failed instead; the server retries it with a short backoff, by which time the history
-      // holds whatever the code is waiting for.
-      this.stats.workflowTasksWithoutProgress += 1;
-      await this.failWorkflowTask(
-        task,
-        Object.assign(new Error("Workflow task made no progress: every open operation is still pending."), {
-          name: "NoProgress",
-        }),
-      );
-      return;
-    }
-    await this.client.post(
-      `/workflow-tasks/${encodeURIComponent(task.task_id)}/complete`,
-      { lease_owner: task.lease_owner, workflow_task_attempt: task.workflow_task_attempt, commands: result.commands },
-      workflowTaskCompleteResponseSchema,
-    );
-    this.stats.workflowTasksCompleted += 1;
-  }
-
-  private async runActivityTask(task: ActivityTask): Promise<void> {
-    const definition = this.activities.get(task.activity_type);
-    const abort = new AbortController();
-    this.activityAborts.add(abort);
-    const taskPath = `/activity-tasks/${encodeURIComponent(task.task_id)}`;
-    const ctx: ActivityContext = {
-      activityExecutionId: task.activity_execution_id,
-      idempotencyKey: task.activity_execution_id,
-      activityAttemptId: task.activity_attempt_id,
-      attempt: task.attempt_number,
-      activityType: task.activity_type,
-      workflowId: task.workflow_id,
-      runId: task.run_id,
-      taskId: task.task_id,
-      signal: abort.signal,
-      heartbeat: async (progress: HeartbeatProgress = {}) => {
-        let res;
-        try {
-          res = await this.client.post(
-            `${taskPath}/heartbeat`,
-            { activity_attempt_id: task.activity_attempt_id, lease_owner: task.lease_owner, ...progress },
-            activityHeartbeatResponseSchema,
-          );
-        } catch (e) {
-          // A superseded attempt or a closed run answers 409 with `can_continue: false`.
-          if (!(e instanceof WorkerProtocolError && e.status === 409)) throw e;
-          res = activityHeartbeatResponseSchema.parse(e.body);
-        }
-        const canContinue = res.can_continue !== false && res.cancel_requested !== true;
-        if (!canContinue) abort.abort();
-        return canContinue;
-      },
-    };
-    try {
-      let outcome: ActivityOutcomeResponse;
-      try {
-        if (!definition)
-          throw new Error(`activity type ${task.activity_type} is not registered on worker ${this.workerId}`);
-        const decoded = decodePayload(task.arguments, task.payload_codec);
-        const args: PayloadValue[] = Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded];
-        const value = await definition.run(ctx, ...args);
-        outcome = await this.report409(() =>
-          this.client.post(
-            `${taskPath}/complete`,
-            {
-              activity_attempt_id: task.activity_attempt_id,
-              lease_owner: task.lease_owner,
-              result: encodePayload(value ?? null),
-            },
-            activityOutcomeResponseSchema,
-          ),
-        );
-        this.stats.activitiesCompleted += 1;
-      } catch (e) {
-        const error = e instanceof Error ? e : new Error(String(e));
-        const nonRetryable = (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
-        outcome = await this.report409(() =>
-          this.client.post(
-            `${taskPath}/fail`,
-            {
-              activity_attempt_id: task.activity_attempt_id,
-              lease_owner: task.lease_owner,
-              failure: {
-                message: error.message || errorType(error),
-                type: errorType(error),
-                stack_trace: error.stack ?? null,
-                non_retryable: nonRetryable,
-                kind: "application",
-              },
-            },
-            activityOutcomeResponseSchema,
-          ),
-        );
-        this.stats.activitiesFailed += 1;
-      }
-      // A superseded attempt's report is refused without touching history: that is normal
-      // redelivery, not a failure of this worker.
-      if (outcome.recorded === false && outcome.reason === "stale_attempt") this.stats.staleReports += 1;
-    } finally {
-      this.activityAborts.delete(abort);
-    }
-  }
-
-  /** Cancelled/terminated runs answer 409 with an `ignored` outcome body; that is an answer, not an error. */
-  private async report409(send: () => Promise<ActivityOutcomeResponse>): Promise<ActivityOutcomeResponse> {
-    try {
-      return await send();
-    } catch (e) {
-      if (e instanceof WorkerProtocolError && e.status === 409) {
-        const parsed = activityOutcomeResponseSchema.safeParse(e.body);
-        if (parsed.success) return parsed.data;
       }
       throw e;
     }
