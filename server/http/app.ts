@@ -9,7 +9,7 @@ import type { AuthConfig } from "./auth";
 import { registerControlPlane } from "./control-plane";
 import { bodyParserError, MAX_PAYLOAD_BYTES, registerWorkerPlane } from "./worker-plane";
 import { sendWorker } from "./worker-protocol";
-import { sendControlPlane } from "./control-plane/envelope";
+import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./control-plane/envelope";
 import type { HostPolicy } from "./hosts";
 import { hostAllowed, hostRefusal, LOOPBACK_ONLY, rawHostValues } from "./hosts";
 
@@ -77,9 +77,19 @@ function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** Answers a request no route matched: in the worker plane's envelope under `/api/worker`, else plain. */
-function sendUnrouted(url: string, reply: FastifyReply, status: number, body: Record<string, unknown>): FastifyReply {
-  if (url.startsWith("/api/worker/")) return sendWorker(reply, status, body);
+/**
+ * Answers a request no route matched: in the worker plane's envelope under `/api/worker`; with the
+ * control-plane header when the request spoke that version (server@11d35b7 bootstrap/app.php); else plain.
+ */
+function sendUnrouted(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: Record<string, unknown>,
+): FastifyReply {
+  if (request.url.startsWith("/api/worker/")) return sendWorker(reply, status, body);
+  if (request.headers[CONTROL_PLANE_HEADER.toLowerCase()] === CONTROL_PLANE_VERSION)
+    return sendControlPlane(reply, status, body, null);
   return reply.code(status).send(body);
 }
 
@@ -119,7 +129,7 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
     // `not_found` envelope, not Fastify's own body.
     frameworkErrors: (_error, request, reply) =>
       refuseHost(hosts, request, reply) ??
-      sendUnrouted(request.url, reply, 404, {
+      sendUnrouted(request, reply, 404, {
         message: "The request path is not valid URL encoding.",
         reason: "not_found",
       }),
@@ -173,10 +183,14 @@ export function buildApp(opts: BuildAppOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0] ?? "/";
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    // Laravel's router words for a path no route matches (its path is the raw one, without the slash).
     if (allowed.length === 0)
-      return sendUnrouted(request.url, reply, 404, { message: "Not found.", reason: "not_found" });
+      return sendUnrouted(request, reply, 404, {
+        message: `The route ${path.replace(/^\/+/, "")} could not be found.`,
+        reason: "not_found",
+      });
     reply.header("allow", allowed.join(", "));
-    return sendUnrouted(request.url, reply, 405, {
+    return sendUnrouted(request, reply, 405, {
       message: `The ${request.method} method is not supported for this route. Supported methods: ${allowed.join(", ")}.`,
       reason: "method_not_allowed",
     });
