@@ -9,9 +9,11 @@ import type { ExtraConsole } from "./operator-fixtures";
 /**
  * The live pulse against an engine that hangs and one that dies (issue 38 item 6): this spec starts
  * its OWN engine process (never the shared one of playwright.config.ts) and a console on it, then
- * SIGSTOPs the JVM (hung: connections accepted, nothing answered), SIGCONTs it (recovery), and
- * SIGKILLs it (dead). The definition screen must leave "live" and reach "stale", never going back to
- * "live" while the engine is down; an edit sent to the dead engine is said as unreachable.
+ * SIGSTOPs the JVM (hung: connections accepted, nothing answered) the moment the screen shows its
+ * first frame, SIGCONTs it (recovery), and SIGKILLs it (dead). After one frame the screen does not
+ * know the engine's interval yet, so it must say "checking", never "live"; it must reach "stale",
+ * never going back to "live" while the engine is down; an edit sent to the dead engine is said as
+ * unreachable.
  */
 test.describe.configure({ timeout: 240_000 });
 
@@ -30,9 +32,28 @@ async function recordPhases(page: Page): Promise<void> {
 }
 
 /**
+ * Freezes the engine from inside the page the moment the pulse status first leaves "connecting"
+ * (its first frame), through a binding, so no second frame can slip in while the test process
+ * polls; and records every data-phase from page load on.
+ */
+async function hangOnFirstFrame(page: Page, pid: number): Promise<void> {
+  await page.exposeFunction("__hangEngine", () => process.kill(pid, "SIGSTOP"));
+  await page.addInitScript(() => {
+    const w = window as unknown as { __early: string[]; __hangEngine: () => Promise<void> };
+    w.__early = [];
+    new MutationObserver(() => {
+      const phase = document.querySelector("[data-testid=kikwiflow-pulse-status]")?.getAttribute("data-phase");
+      if (!phase || w.__early.at(-1) === phase) return;
+      if (w.__early.every((seen) => seen === "connecting") && phase !== "connecting") void w.__hangEngine();
+      w.__early.push(phase);
+    }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-phase"] });
+  });
+}
+
+/**
  * Seconds from the last frame to the moment the screen stopped saying "live", as the screen itself
- * states both ("last frame at …", "stale since …"). Until two frames showed the engine's interval
- * the rule is pulse-state's 20 s; with the host's 1 s interval it is about 2.5 s.
+ * states both ("last frame at …", "stale since …"). With the engine's interval known (the host's
+ * 1 s) the rule is two intervals plus slack, about 2.5 s.
  */
 async function secondsLiveAfterLastFrame(page: Page): Promise<number> {
   const text = (await page.getByTestId("kikwiflow-pulse-status").textContent()) ?? "";
@@ -44,7 +65,7 @@ async function secondsLiveAfterLastFrame(page: Page): Promise<number> {
   return (gap + 86_400) % 86_400;
 }
 
-/** Live, and a second frame seen, so the screen knows the engine's interval (an operator watching). */
+/** Live, and a further frame seen (an operator watching). */
 async function liveWithInterval(page: Page): Promise<void> {
   const status = page.getByTestId("kikwiflow-pulse-status");
   await expect(status).toHaveAttribute("data-phase", "live", { timeout: 60_000 });
@@ -96,18 +117,35 @@ test("the pulse leaves live for a hung engine, comes back when it resumes, and s
     ).json()) as { id: string };
 
     await page.setViewportSize({ width: 1440, height: 900 });
+    // Hung right after the first frame: the JVM is frozen, its port still accepts connections.
+    await hangOnFirstFrame(page, pid);
+    // The pulse waits until the definition's nodes are on screen, so the hang meets a loaded page.
+    let releasePulse = () => {};
+    const held = new Promise<void>((resolve) => (releasePulse = resolve));
+    await page.route(
+      "**/api/kikwiflow/definitions/*/pulse",
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await page.goto(`${app.baseUrl}/kikwiflow/definitions/${definition.id}`);
+    await expect(page.getByTestId("kikwiflow-node-row").first()).toBeVisible({ timeout: 60_000 });
+    releasePulse();
     const status = page.getByTestId("kikwiflow-pulse-status");
-    await liveWithInterval(page);
-
-    // Hung: the JVM is frozen, its port still accepts connections.
-    await recordPhases(page);
-    process.kill(pid, "SIGSTOP");
+    await expect(page.getByTestId("kikwiflow-pulse-last-frame")).toContainText(/\d{2}:\d{2}:\d{2}/);
+    await expect(status).toHaveAttribute("data-phase", "checking");
+    await expect(status).toContainText("connected, checking");
+    await snapBothThemes(page, "kikwiflow-pulse-checking");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await snapBothThemes(page, "kikwiflow-pulse-checking-phone");
+    await page.setViewportSize({ width: 1440, height: 900 });
     await expect(status).toHaveAttribute("data-phase", "stale", { timeout: 60_000 });
     await expect(status).toContainText(/stale since \d{2}:\d{2}:\d{2}/);
-    expect(await phasesAfterLeavingLive(page)).not.toContain("live");
-    // Issue 38 saw "live" 13–20 s after the engine hung; two observed intervals is the rule now.
-    expect(await secondsLiveAfterLastFrame(page)).toBeLessThan(10);
+    // Issue 38 saw "live" 13–20 s after the engine hung: with one frame the screen never claims it.
+    const early = await page.evaluate(() => (window as unknown as { __early: string[] }).__early);
+    expect(early).toEqual(["connecting", "checking", "reconnecting", "stale"]);
     await snapBothThemes(page, "kikwiflow-pulse-hung");
 
     // Resumed: frames flow again and the screen says live.

@@ -23,13 +23,14 @@ import { usePulse } from "@/components/kikwiflow/use-pulse";
 
 const col = dataColumns<NodeRowWithCounts>();
 
-/** "live" / "reconnecting…" / "stale since HH:MM:SS", with the time of the last frame. */
+/** "checking…" / "live" / "reconnecting…" / "stale since HH:MM:SS", with the time of the last frame. */
 function PulseStatus({ state }: { state: PulseState }) {
   const t = useTranslations("kikwiflow.pulse");
   const time = useTimeFormat();
   const tone = {
     live: "success",
     connecting: "info",
+    checking: "info",
     reconnecting: "warning",
     stale: "danger",
     failed: "danger",

@@ -63,9 +63,12 @@ export function usePulse(definitionId: string): { state: PulseState; snapshot: P
           return;
         }
         if (!response.ok || !response.body) return reconnect(await problemOf(response));
+        let opening = true;
         for await (const data of sseData(response.body)) {
           setSnapshot(JSON.parse(data) as PulseSnapshot);
-          apply({ type: "frame", at: Date.now() });
+          // The relay's first frame is its plain snapshot, off the engine's beat (pulse-state.ts).
+          apply({ type: "frame", at: Date.now(), opening });
+          opening = false;
         }
         // A clean end is the relay's lifetime running out (lib/server/kikwiflow/pulse-relay.ts): open the
         // next one now, still live. Every failure errors the stream instead and lands in the catch.

@@ -16,12 +16,13 @@ const T0 = Date.UTC(2026, 11, 3, 11, 0, 0);
 const run = (events: PulseEvent[], from: PulseState = INITIAL_PULSE_STATE) => events.reduce(pulseReducer, from);
 
 describe("pulse connection state", () => {
-  it("is live from the first frame and keeps the time of the last one", () => {
+  it("is live once two frames of the engine's stream showed its interval, and keeps the time of the last one", () => {
     const state = run([
-      { type: "frame", at: T0 },
+      { type: "frame", at: T0, opening: true },
       { type: "frame", at: T0 + 1_000 },
+      { type: "frame", at: T0 + 2_000 },
     ]);
-    expect(state).toMatchObject({ phase: "live", lastFrameAt: T0 + 1_000, droppedAt: null, attempts: 0 });
+    expect(state).toMatchObject({ phase: "live", lastFrameAt: T0 + 2_000, droppedAt: null, attempts: 0 });
   });
 
   it("reconnects right after a drop, turns stale after STALE_AFTER_MS, live again on a frame", () => {
@@ -36,8 +37,9 @@ describe("pulse connection state", () => {
     // Further failed attempts keep the first drop's time and stay stale.
     const again = run([{ type: "dropped", at: T0 + 20_000, problem: "busy" }], stale);
     expect(again).toMatchObject({ phase: "stale", droppedAt: T0 + 2_000, attempts: 2, problem: "busy" });
-    expect(run([{ type: "frame", at: T0 + 30_000 }], again)).toMatchObject({
-      phase: "live",
+    // Frames again, but no beat measured yet: receiving, not yet "live".
+    expect(run([{ type: "frame", at: T0 + 30_000, opening: true }], again)).toMatchObject({
+      phase: "checking",
       droppedAt: null,
       attempts: 0,
       problem: null,
@@ -46,7 +48,7 @@ describe("pulse connection state", () => {
 
   it("treats a silent open stream as a drop after SILENCE_MS, and says to reopen it", () => {
     const live = run([{ type: "frame", at: T0 }]);
-    expect(run([{ type: "tick", now: T0 + SILENCE_MS - 1 }], live).phase).toBe("live");
+    expect(run([{ type: "tick", now: T0 + SILENCE_MS - 1 }], live).phase).toBe("checking");
     const quiet = run([{ type: "tick", now: T0 + SILENCE_MS }], live);
     expect(quiet).toMatchObject({ phase: "reconnecting", droppedAt: T0 + SILENCE_MS });
     expect(silenced(live, quiet)).toBe(true);
@@ -97,6 +99,44 @@ describe("live only while frames arrive (issue 38 item 6)", () => {
     ]);
     expect(reconnected.frameGapMs).toBeNull();
     expect(silenceAfterMs(reconnected)).toBe(SILENCE_MS);
+  });
+
+  it("says 'checking', never live, after one frame: the interval is unknown, so a hang cannot be told yet", () => {
+    const opened = run([{ type: "frame", at: T0, opening: true }]);
+    expect(opened).toMatchObject({ phase: "checking", lastFrameAt: T0, frameGapMs: null });
+    // The engine hung right after that frame: the screen never claimed live while it did not know.
+    const quiet = run([{ type: "tick", now: T0 + SILENCE_MS - 1 }], opened);
+    expect(quiet.phase).toBe("checking");
+    const dropped = run([{ type: "tick", now: T0 + SILENCE_MS }], quiet);
+    expect(dropped).toMatchObject({ phase: "reconnecting", droppedAt: T0 + SILENCE_MS });
+    expect(silenced(quiet, dropped)).toBe(true);
+  });
+
+  it("does not take the relay's opening snapshot → first stream frame as the interval (a 5 s engine)", () => {
+    // The relay's first frame is the plain snapshot; a fresh engine loop sends its first frame at once.
+    const two = run([
+      { type: "frame", at: T0, opening: true },
+      { type: "frame", at: T0 + 30 },
+    ]);
+    expect(two).toMatchObject({ phase: "checking", frameGapMs: null });
+    // Not dropped 2 s later while the engine is merely between two 5 s beats.
+    expect(run([{ type: "tick", now: T0 + 4_000 }], two).phase).toBe("checking");
+    const live = run([{ type: "frame", at: T0 + 5_030 }], two);
+    expect(live).toMatchObject({ phase: "live", frameGapMs: 5_000 });
+    expect(run([{ type: "tick", now: T0 + 5_030 + 10_000 }], live).phase).toBe("live");
+    expect(run([{ type: "tick", now: T0 + 5_030 + 10_500 }], live).phase).toBe("reconnecting");
+  });
+
+  it("is live from the opening frame of a reopened stream once the interval is known, and keeps that interval", () => {
+    const live = run([
+      { type: "frame", at: T0, opening: true },
+      { type: "frame", at: T0 + 10 },
+      { type: "frame", at: T0 + 1_010 },
+      // The relay's lifetime ended cleanly; the next connection opens with its plain snapshot.
+      { type: "frame", at: T0 + 1_400, opening: true },
+      { type: "frame", at: T0 + 1_420 },
+    ]);
+    expect(live).toMatchObject({ phase: "live", frameGapMs: 1_000, lastFrameAt: T0 + 1_420 });
   });
 
   it("takes the counts away once the engine no longer knows the definition (404)", () => {

@@ -13,6 +13,7 @@ import { personLimiter, tooManyInFlight } from "@/lib/server/proxy/person-limits
  * - The engine's stream answers 200 and then hangs for an unknown id, while the plain snapshot
  *   answers 404 (StatsSSEQueryController vs StatsQueryController@3b62f35), so the plain snapshot is
  *   read first: it decides the 404, and it is also the first frame, sent without waiting an interval.
+ *   Being off the engine's beat, the browser never measures the interval from it (pulse-state.ts).
  * - Each relay holds an upstream connection and an engine polling loop, so at most
  *   PULSE_RELAY_LIMIT run at once; one more is a 503 with a sentence. One person holds at most
  *   their share of them (`perPerson`; more is a 429), so one viewer cannot take every slot.
