@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { operatorMetrics, systemMetrics } from "../../engine/metrics";
+import { operatorMetrics } from "../../engine/metrics";
+import { systemMetrics } from "../../engine/system-metrics";
 import { repairStatus, runRepairPass } from "../../engine/repair-pass";
 import type { ControlPlaneDeps } from "./context";
 import { ADMIN, intParam, namespaceOf, parseInput, routeConfig } from "./context";
