@@ -160,7 +160,7 @@ export function startWorkflow(tx: Tx, input: StartWorkflowInput): CommandResult 
 const WORKER_STALE_AFTER_MS = 60_000;
 
 /** Resolves the targeted run: 404 for an unknown instance, otherwise the current run and, when a run id was named, whether it is current. */
-function target(
+export function target(
   tx: Tx,
   namespace: string,
   workflowId: string,
@@ -173,7 +173,10 @@ function target(
   return { instance, run, notCurrent: Boolean(runId) && run?.id !== runId };
 }
 
-function rejectionFor(t: { run: RunRow | null; notCurrent: boolean }): { outcome: string; reason: string } | null {
+export function rejectionFor(t: {
+  run: RunRow | null;
+  notCurrent: boolean;
+}): { outcome: string; reason: string } | null {
   if (!t.run) return { outcome: "rejected_not_started", reason: "instance_not_started" };
   if (t.notCurrent) return { outcome: "rejected_not_current", reason: "selected_run_not_current" };
   if (isTerminal(t.run.status)) return { outcome: "rejected_not_active", reason: "run_not_active" };

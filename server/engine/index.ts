@@ -6,6 +6,7 @@ import type { ActivityFailureInput, HeartbeatInput } from "./activity-reports";
 import { completeActivityTask, failActivityTask, heartbeatActivityTask } from "./activity-reports";
 import { enforceActivityTimeouts, expireActivityLeases } from "./activity-timeouts";
 import type { CommandResult } from "./command-rows";
+import type { CommandRow } from "./rows";
 import type { CloseWorkflowInput, SignalWorkflowInput, StartWorkflowInput } from "./commands";
 import { cancelWorkflow, signalWorkflow, startWorkflow, terminateWorkflow } from "./commands";
 import { GroupCommitter } from "./group-commit";
@@ -13,8 +14,12 @@ import { attachHistoryCache, HistoryCache } from "./history-cache";
 import { SummaryCache } from "./summary-cache";
 import { EngineNotifier } from "./notifier";
 import { QueryTaskBroker } from "./query-tasks";
+import { UpdateWaits } from "./update-waits";
+import type { UpdateWorkflowInput } from "./updates";
+import { acceptUpdate } from "./updates";
 import { withStatementCache } from "./statement-cache";
 import { refreshRunSummary } from "./summary";
+import { expireCancellationDeadlines } from "./cooperative-cancellation";
 import { createDeadlineTasks, dueQueues, expireWorkflowLeases, fireTimers } from "./sweep";
 import type { JsonObject, LeaseConfig, PayloadEnvelope } from "./tx";
 import { DEFAULT_LEASES, Tx } from "./tx";
@@ -34,6 +39,7 @@ export type { LeaseConfig, PayloadEnvelope } from "./tx";
 export { Tx } from "./tx";
 export type { WorkflowTaskCommand } from "./workflow-task-commands";
 export type { WorkflowTaskView } from "./workflow-tasks";
+export type { UpdateWorkflowInput } from "./updates";
 
 export interface RegisterWorkerInput {
   worker_id?: string | null;
@@ -57,6 +63,8 @@ export interface SweepReport {
   workflow_leases_expired: number;
   timers_fired: number;
   deadline_tasks_created: number;
+  /** Runs closed `cancelled` at their cooperative-cancellation cleanup deadline. */
+  cancellation_deadlines_expired: number;
 }
 
 export interface Engine {
@@ -65,6 +73,8 @@ export interface Engine {
   readonly notifier: EngineNotifier;
   /** Worker-routed workflow queries: ephemeral, in memory, never history (query-tasks.ts). */
   readonly queryTasks: QueryTaskBroker;
+  /** Callers waiting for an update to close (`wait_for: completed`), with their deadlines (update-waits.ts). */
+  readonly updateWaits: UpdateWaits;
   /**
    * Runs `fn` as one state transition: one immediate SQLite transaction, summaries of every touched
    * run refreshed inside it, wake-ups (`task-ready`, `history`) emitted after commit.
@@ -78,6 +88,8 @@ export interface Engine {
   cancelWorkflow(input: CloseWorkflowInput): CommandResult;
   /** Terminates the current run (terminated | rejected_not_active …). */
   terminateWorkflow(input: CloseWorkflowInput): CommandResult;
+  /** Accepts or refuses an update (updates.ts); the retained row for a repeated request id. */
+  updateWorkflow(input: UpdateWorkflowInput): CommandRow;
   registerWorker(namespace: string, input: RegisterWorkerInput): { worker_id: string; registered: true };
   workerHeartbeat(namespace: string, workerId: string): { worker_id: string; acknowledged: true };
   /** Removes a registration and readies the workflow tasks its worker leases; 404 worker_not_found when there is none. */
@@ -218,6 +230,7 @@ function sweepAll(transaction: Transitions["transaction"], now: number): SweepRe
     activity_leases_expired: transaction((tx) => expireActivityLeases(tx), now),
     workflow_leases_expired: transaction((tx) => expireWorkflowLeases(tx), now),
     timers_fired: transaction((tx) => fireTimers(tx), now),
+    cancellation_deadlines_expired: transaction((tx) => expireCancellationDeadlines(tx), now),
     deadline_tasks_created: transaction((tx) => {
       const n = createDeadlineTasks(tx);
       dueQueues(tx);
@@ -234,17 +247,20 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
   const pollRequests = new PollRequests();
   const workerQueues = new WorkerQueues(db);
   const queryTasks = new QueryTaskBroker(db, clock);
+  const updateWaits = new UpdateWaits(db, clock, notifier);
 
   return {
     db,
     clock,
     notifier,
     queryTasks,
+    updateWaits,
     transaction: (fn) => transaction(fn),
     startWorkflow: (input) => transaction((tx) => startWorkflow(tx, input)),
     signalWorkflow: (input) => transaction((tx) => signalWorkflow(tx, input)),
     cancelWorkflow: (input) => transaction((tx) => cancelWorkflow(tx, input)),
     terminateWorkflow: (input) => transaction((tx) => terminateWorkflow(tx, input)),
+    updateWorkflow: (input) => transaction((tx) => acceptUpdate(tx, input)),
     registerWorker(namespace, input) {
       workerQueues.clear();
       return transaction((tx) => registerWorker(tx, namespace, input));
@@ -275,6 +291,7 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
     sweep(now = clock.now()) {
       // Queries past their deadline answer query_worker_timeout; they write nothing, so no report field.
       queryTasks.expireDue(now);
+      updateWaits.expireDue(now);
       return sweepAll(transaction, now);
     },
   };

@@ -76,6 +76,22 @@ const commandSchemas = z.discriminatedUnion("type", [
       }),
     attribute_types: z.record(z.string(), z.string()).nullish(),
   }),
+  // complete_update / fail_update (WorkflowTaskBridge.php@8dc90d64): the answer to the task's
+  // `workflow_update_id`; a result is a serialised blob or an envelope, as for side effects.
+  z.object({
+    type: z.literal("complete_update"),
+    update_id: z.string().min(1),
+    result: z.union([z.string(), envelopeSchema]).nullish(),
+    payload_codec: z.string().min(1).nullish(),
+  }),
+  z.object({
+    type: z.literal("fail_update"),
+    update_id: z.string().min(1),
+    message: z.string().min(1),
+    exception_class: z.string().nullish(),
+    exception_type: z.string().nullish(),
+    non_retryable: z.boolean().nullish(),
+  }),
   z.object({ type: z.literal("complete_workflow"), result: envelopeSchema.nullish() }),
   z.object({
     type: z.literal("fail_workflow"),
@@ -110,6 +126,8 @@ export const SUPPORTED_WORKFLOW_TASK_COMMANDS = [
   "record_side_effect",
   "record_version_marker",
   "upsert_search_attributes",
+  "complete_update",
+  "fail_update",
 ] as const;
 
 export const TERMINAL_COMMANDS: ReadonlySet<string> = new Set([

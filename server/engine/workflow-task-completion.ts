@@ -7,6 +7,7 @@ import { isoMicros } from "../clock";
 import { newId } from "../ids";
 import { scheduleActivity } from "./activities";
 import { openConditionWait, satisfyConditionWaitOnSignalResume } from "./condition-waits";
+import { finishCooperativeCancellation } from "./cooperative-cancellation";
 import { cancelOpenWork, finishRun, insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
 import { continueAsNew, startChild } from "./linked-runs";
 import type { FailureRow, RunRow, TaskRow } from "./rows";
@@ -14,6 +15,7 @@ import { isTerminal } from "./rows";
 import { createNextSignalTask, recordAppliedSignal, releaseHeldSignals, SIGNAL_RESUME } from "./signal-delivery";
 import type { JsonObject, Tx } from "./tx";
 import { parseJson, taskSnapshot } from "./tx";
+import { applyUpdateCommand, createNextUpdateTask } from "./updates";
 import type { WorkflowTaskCommand } from "./workflow-task-commands";
 import { TERMINAL_COMMANDS } from "./workflow-task-commands";
 import { leasedWorkflowTask } from "./workflow-tasks";
@@ -140,6 +142,8 @@ export function completeWorkflowTask(
     runStatus = "waiting";
     const next = createNextSignalTask(tx, run, resumedSignalId(task));
     if (next) created.push(next);
+    const nextUpdate = createNextUpdateTask(tx, run);
+    if (nextUpdate) created.push(nextUpdate);
   }
   tx.touch(run.id);
   return {
@@ -179,13 +183,18 @@ function applyCommand(tx: Tx, current: RunRow, task: TaskRow, cmd: WorkflowTaskC
       recordVersionMarker(tx, current, task.id, cmd);
       return [];
     case "complete_workflow":
-      completeWorkflow(tx, current, task.id, cmd);
-      return [];
     case "fail_workflow":
-      failWorkflow(tx, current, task, cmd);
+      // A run asked to cancel closes cancelled however its cleanup ends (cooperative-cancellation.ts).
+      if (current.cancellation_request_command_id) finishCooperativeCancellation(tx, current, task.id);
+      else if (cmd.type === "complete_workflow") completeWorkflow(tx, current, task.id, cmd);
+      else failWorkflow(tx, current, task, cmd);
       return [];
     case "continue_as_new":
       return continueAsNew(tx, current, task.id, cmd);
+    case "complete_update":
+    case "fail_update":
+      applyUpdateCommand(tx, current, task, cmd);
+      return [];
   }
 }
 

@@ -138,7 +138,11 @@ describe("control plane without auth", () => {
       "identity",
     ]);
     expect(info.body.worker_protocol?.server_capabilities?.cooperative_cancellation).toBe(false);
-    expect(info.body.control_plane!.request_contract!.operations).not.toHaveProperty("update");
+    // The update wait stages sdk-python requires before it sends an update (client.py@2.12.0).
+    expect(info.body.control_plane!.request_contract!.operations!.update!.fields!.wait_for!.canonical_values).toEqual([
+      "accepted",
+      "completed",
+    ]);
     expect(info.body.task_repair?.policy?.scan_limit).toBe(25);
   });
 

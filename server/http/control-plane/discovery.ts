@@ -73,9 +73,12 @@ export const REQUEST_CONTRACT = {
         "request_id",
       ],
     },
-    // No `update` operation: this server implements no workflow updates (capabilities.updates is
-    // false), and sdk-python reads `operations.update.fields.wait_for` to decide that updates are
-    // available (durable_workflow/client.py@2.12.0 `_require_update_wait_stage`).
+    // ControlPlaneRequestContract@11d35b7; sdk-python reads `update.fields.wait_for` to decide that
+    // updates are available (durable_workflow/client.py@2.12.0 `_require_update_wait_stage`).
+    update: {
+      fields: { wait_for: { canonical_values: ["accepted", "completed"] } },
+      removed_fields: { wait_policy: "Use wait_for." },
+    },
   },
 } as const;
 

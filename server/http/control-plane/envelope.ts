@@ -13,6 +13,7 @@ export type Operation =
   | "history"
   | "signal"
   | "query"
+  | "update"
   | "cancel"
   | "terminate"
   | "repair"
@@ -46,6 +47,11 @@ export const OPERATIONS: Record<
     required_fields: ["workflow_id", "operation_name", "operation_name_field"],
     success_fields: ["result"],
     name_field: "query_name",
+  },
+  update: {
+    required_fields: ["workflow_id", "operation_name", "operation_name_field"],
+    success_fields: ["outcome"],
+    name_field: "update_name",
   },
   cancel: { required_fields: ["workflow_id"], success_fields: ["outcome"] },
   terminate: { required_fields: ["workflow_id"], success_fields: ["outcome"] },

@@ -8,10 +8,12 @@ import { authorize } from "../auth";
 import { bodyParserError } from "../worker-plane";
 import type { ControlPlaneDeps } from "./context";
 import { cpConfig, namespaceOf, operationOf } from "./context";
+import { registerCooperativeCancellationRoutes } from "./cooperative-cancellation";
 import { registerDiscoveryRoutes } from "./discovery";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
 import { registerFleetRoutes } from "./fleet-routes";
 import { registerQueryRoutes } from "./queries";
+import { registerUpdateRoutes } from "./updates";
 import { registerSystemRoutes } from "./system-routes";
 import { registerWorkflowCommandRoutes } from "./workflow-command-routes";
 import { registerWorkflowRoutes } from "./workflow-routes";
@@ -132,6 +134,8 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
       registerWorkflowRoutes(scope, deps);
       registerWorkflowCommandRoutes(scope, deps);
       registerQueryRoutes(scope, deps);
+      registerUpdateRoutes(scope, deps);
+      registerCooperativeCancellationRoutes(scope, deps);
       registerSystemRoutes(scope, deps);
       registerFleetRoutes(scope, deps);
     },
