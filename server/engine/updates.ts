@@ -128,16 +128,23 @@ function declaredUpdates(tx: Tx, runId: string): string[] | null {
 function retained(tx: Tx, input: UpdateWorkflowInput, args: PayloadEnvelope): CommandRow | null {
   const prior = findByRequestId(tx, input.namespace, input.workflow_id, "update", input.request_id);
   if (!prior) return null;
-  const sameRun = (input.run_id ?? null) === prior.requested_workflow_run_id;
-  const sameArgs = prior.status === "rejected" || prior.payload === args.blob;
-  if (prior.target_name === input.update_name && sameRun && sameArgs) return prior;
+  const conflict = [
+    prior.target_name !== input.update_name ? "update_name" : null,
+    (input.run_id ?? null) !== prior.requested_workflow_run_id ? "run_target" : null,
+    prior.status !== "rejected" && prior.payload !== args.blob ? "arguments" : null,
+  ].filter((x): x is string => x !== null);
+  if (conflict.length === 0) return prior;
+  // The retained-command fields sdk-python reads into UpdateFailed.details (errors.py@2.12.0).
   throw new EngineError(
     409,
     "request_id_conflict",
     "The update request id is already retained with a different intent.",
     {
       request_id: input.request_id ?? null,
-      details: { retained_command_id: prior.id, retained_update_name: prior.target_name },
+      retained_command_id: prior.id,
+      retained_command_type: "update",
+      retained_outcome: prior.outcome,
+      conflict,
     },
   );
 }
