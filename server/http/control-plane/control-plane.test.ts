@@ -138,6 +138,7 @@ describe("control plane without auth", () => {
       "identity",
     ]);
     expect(info.body.worker_protocol?.server_capabilities?.cooperative_cancellation).toBe(false);
+    expect(info.body.capabilities?.updates).toBe(true);
     // The update wait stages sdk-python requires before it sends an update (client.py@2.12.0).
     expect(info.body.control_plane!.request_contract!.operations!.update!.fields!.wait_for!.canonical_values).toEqual([
       "accepted",

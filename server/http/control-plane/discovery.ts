@@ -159,7 +159,7 @@ function clusterCapabilities(): Record<string, unknown> {
     activity_tasks: true,
     signals: true,
     queries: SERVER_CAPABILITIES.query_tasks,
-    updates: false,
+    updates: true,
     schedules: false,
     schedule_jitter: false,
     schedule_max_runs: false,
