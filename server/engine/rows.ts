@@ -50,6 +50,12 @@ export interface RunRow {
   continued_from_run_id: string | null;
   parent_workflow_instance_id: string | null;
   parent_workflow_run_id: string | null;
+  /** Cooperative cancellation (migration 11): the accepted request, its deadline and delivery. */
+  cancellation_request_command_id?: string | null;
+  cancellation_requested_at?: number | null;
+  cancellation_deadline_at?: number | null;
+  cancellation_delivery_sequence?: number | null;
+  cancellation_delivered_at?: number | null;
   created_at: number;
 }
 

@@ -4,6 +4,7 @@
  * Completion is workflow-task-completion.ts; the completion commands, workflow-task-commands.ts.
  */
 import { isoMicros } from "../clock";
+import { cancellationObservation } from "./cooperative-cancellation";
 import { EngineError } from "./errors";
 import type { HistoryEventView } from "./history";
 import type { HistoryPage } from "./history";
@@ -97,6 +98,9 @@ function view(tx: Tx, task: TaskRow, run: RunRow, pageSize: number): WorkflowTas
   };
   for (const k of RESUME_KEYS) v[k] = resume[k] ?? null;
   if (resume.resume_source_kind === SIGNAL_RESUME) v.signal_arguments = signalArguments(tx, resume.workflow_signal_id);
+  // A run asked to cancel tells its worker on every claim (sdk-python 2.12.0 worker.py `_replay_workflow_claim`).
+  const cancellation = cancellationObservation(run);
+  if (cancellation) v.cancellation_request = cancellation;
   return v;
 }
 
@@ -310,6 +314,7 @@ export function heartbeatWorkflowTask(
     can_continue: true,
     cancel_requested: false,
     reason: null,
+    ...(run.cancellation_request_command_id ? { cancellation_request: cancellationObservation(run) } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Engine } from "../engine";
 import { EngineError } from "../engine";
 import type { AuthConfig } from "./auth";
 import { requireRoles } from "./auth";
+import { registerCancellationDeliveryRoute } from "./worker-cancellation-routes";
 import { registerQueryTaskRoutes } from "./worker-query-tasks";
 import { namespaceOf, parse } from "./worker-request";
 import {
@@ -108,6 +109,7 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
 
       const tasks = { engine, pollTimeoutMs, shutdown: opts.shutdown };
       registerWorkflowTaskRoutes(scope, tasks);
+      registerCancellationDeliveryRoute(scope, engine);
       registerActivityTaskRoutes(scope, tasks);
 
       registerQueryTaskRoutes(scope, {

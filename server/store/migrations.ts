@@ -320,4 +320,21 @@ END;
 ALTER TABLE worker_registrations ADD COLUMN workflow_command_contracts TEXT;
 `,
   },
+  {
+    // Cooperative cancellation: the run's one accepted request, its cleanup deadline and the call
+    // it was delivered at, as the engine keeps them on the run (workflow@0ef75d3
+    // CooperativeCancellationDelivery.php `cancellation_request_command_id`, `cancellation_deadline_at`,
+    // `cancellation_delivery_sequence`); the index is the sweep's way to the expired ones.
+    version: 11,
+    name: "cooperative_cancellation",
+    sql: `
+ALTER TABLE workflow_runs ADD COLUMN cancellation_request_command_id TEXT;
+ALTER TABLE workflow_runs ADD COLUMN cancellation_requested_at INTEGER;
+ALTER TABLE workflow_runs ADD COLUMN cancellation_deadline_at INTEGER;
+ALTER TABLE workflow_runs ADD COLUMN cancellation_delivery_sequence INTEGER;
+ALTER TABLE workflow_runs ADD COLUMN cancellation_delivered_at INTEGER;
+CREATE INDEX workflow_runs_open_cancellation_deadline ON workflow_runs (cancellation_deadline_at)
+  WHERE status IN ('pending','running','waiting') AND cancellation_deadline_at IS NOT NULL;
+`,
+  },
 ];
