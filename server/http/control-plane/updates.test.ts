@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { encodePayload } from "../../codec/codec";
 import { historyOf, ScriptedWorker, typesOf } from "../test-support";
@@ -67,7 +68,6 @@ describe("workflow updates", () => {
       wait_for: "accepted",
       wait_timed_out: false,
       wait_timeout_seconds: null,
-      request_id: "req-1",
       control_plane: { operation: "update", operation_name: "approve", operation_name_field: "update_name" },
     });
     expect(r.body).not.toHaveProperty("status");
@@ -224,5 +224,65 @@ describe("workflow updates", () => {
     const historical = await send("u-run", "approve", {}, "01JZZZZZZZZZZZZZZZZZZZZZZZ");
     expect(historical.status).toBe(409);
     expect(historical.body.reason).toBe("historical_run_command_rejected");
+  });
+});
+
+function realShape(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`../../../lib/dw/fixtures/${name}.json`, import.meta.url), "utf8")) as unknown;
+}
+
+/** Keys and JSON types, recursively (lib/dw/fixtures/updates.md names the PHP each fixture follows). */
+function shapeOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((x) => shapeOf(x));
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, shapeOf(x)]),
+    );
+  return v === null ? null : typeof v;
+}
+
+describe("update answers in the real server's shapes", () => {
+  beforeEach(async () => {
+    h = await startCpHarness();
+    worker = new ScriptedWorker(h.url, "update-worker");
+    await worker.register();
+  });
+  afterEach(async () => h.close());
+
+  test("accepted, completed, failed, timed out and refused carry the real answers' keys and types", async () => {
+    await startWaiting("u-shapes");
+    const accepted = await send("u-shapes", "approve", { input: encodePayload([1]) });
+    const t1 = await updateTask();
+    await worker.completeWorkflow(t1, [
+      { type: "complete_update", update_id: t1.workflow_update_id, result: encodePayload("approved:1") },
+    ]);
+    const pendingDone = send("u-shapes", "approve", { input: encodePayload([3]), wait_for: "completed" });
+    const t2 = await updateTask();
+    await worker.completeWorkflow(t2, [
+      { type: "complete_update", update_id: t2.workflow_update_id, result: encodePayload("approved:3") },
+    ]);
+    const pendingFail = send("u-shapes", "approve", { input: encodePayload([99]), wait_for: "completed" });
+    const t3 = await updateTask();
+    await worker.completeWorkflow(t3, [
+      { type: "fail_update", update_id: t3.workflow_update_id, message: "too much", non_retryable: true },
+    ]);
+    const pendingTimeout = send("u-shapes", "approve", { input: encodePayload([5]), wait_for: "completed" });
+    await updateTask();
+    h.advance(10);
+    const timedOut = await pendingTimeout;
+    await cp(h.url, `/workflows/${wf("u-shapes")}/terminate`, { body: {} });
+    const refused = await send("u-shapes", "approve", { input: encodePayload([6]), wait_for: "completed" });
+    for (const [r, name, status] of [
+      [accepted, "update-accepted", 202],
+      [await pendingDone, "update-completed", 200],
+      [await pendingFail, "update-failed", 422],
+      [timedOut, "update-wait-timed-out", 202],
+      [refused, "update-rejected-closed", 409],
+    ] as const) {
+      expect(r.status, name).toBe(status);
+      expect(shapeOf(r.body), name).toEqual(shapeOf(realShape(name)));
+    }
   });
 });

@@ -62,7 +62,6 @@ function updateBodyOf(
     wait_for: wait.for,
     wait_timed_out: wait.timedOut,
     wait_timeout_seconds: wait.timeoutSeconds,
-    request_id: row.request_id,
   };
 }
 
