@@ -59,19 +59,21 @@ interface EventRow {
   recorded_at: number;
 }
 
-/** The update's events, oldest first (they name its command: `workflow_command_id`). */
-function updateEvents(tx: Pick<Tx, "db">, commandId: string): EventRow[] {
+/** The update's events, oldest first (they name its command: `workflow_command_id`); the run id keeps it on the run's index. */
+function updateEvents(tx: Pick<Tx, "db">, command: CommandRow): EventRow[] {
+  if (!command.workflow_run_id) return [];
   return tx.db
     .prepare(
       `SELECT event_type, payload, recorded_at FROM workflow_history_events
-        WHERE workflow_command_id = ? AND event_type IN ('UpdateAccepted', 'UpdateRejected', 'UpdateApplied', 'UpdateCompleted')
+        WHERE workflow_run_id = ? AND workflow_command_id = ?
+          AND event_type IN ('UpdateAccepted', 'UpdateRejected', 'UpdateApplied', 'UpdateCompleted')
         ORDER BY sequence`,
     )
-    .all(commandId) as EventRow[];
+    .all(command.workflow_run_id, command.id) as EventRow[];
 }
 
 export function updateState(tx: Pick<Tx, "db">, command: CommandRow): UpdateState {
-  const events = updateEvents(tx, command.id);
+  const events = updateEvents(tx, command);
   const payloadOf = (type: string): JsonObject | null => {
     const e = events.find((x) => x.event_type === type);
     return e ? (parseJson<JsonObject>(e.payload) ?? {}) : null;
