@@ -12,7 +12,7 @@ from conftest import EmbeddedServer
 from sdk_support import assert_replays, closed, history, new_id, of_type, running_worker, sdk_client, types, wait_history
 from durable_workflow import workflow
 from durable_workflow.workflow import replay
-from durable_workflow.errors import ChildWorkflowFailed, RuntimeCapabilityUnsupported, RuntimeDiscoveryUnavailable, WorkflowFailed
+from durable_workflow.errors import ChildWorkflowFailed, RuntimeCapabilityUnsupported, WorkflowFailed
 
 
 @workflow.defn(name="conformance.timer")
@@ -367,15 +367,13 @@ def test_cancel_and_terminate_from_the_sdk_client(server: EmbeddedServer, action
 
 
 def test_sdk_refuses_what_the_server_does_not_advertise(server: EmbeddedServer) -> None:
-    """Updates and cooperative cancellation are not implemented, so not advertised: the SDK refuses
-    them before sending anything. (Queries are served: test_queries.py.)"""
+    """Cooperative cancellation is not implemented, so not advertised: the SDK refuses it before
+    sending anything. (Queries and updates are served: test_queries.py, test_updates.py.)"""
 
     async def scenario() -> None:
         async with sdk_client(server) as client:
             with pytest.raises(RuntimeCapabilityUnsupported, match="does not support cooperative cancellation"):
                 await client.request_workflow_cancellation("any-workflow")
-            with pytest.raises(RuntimeDiscoveryUnavailable, match="update wait stages"):
-                await client.update_workflow("any-workflow", "rename", args=["x"])
 
     asyncio.run(scenario())
 
