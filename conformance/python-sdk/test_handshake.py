@@ -35,13 +35,13 @@ def test_cluster_info_passes_the_sdk_compatibility_check(server: EmbeddedServer)
         assert info["worker_protocol"]["version"] == "1.20"
         caps = info["worker_protocol"]["server_capabilities"]
         # Advertised only as implemented: query tasks and their claim observation (test_queries.py),
-        # none of the rest of what 1.20 adds (said false, so the SDK refuses those features up front),
-        # no fenced deregistration, no sticky execution.
+        # cooperative cancellation (test_cancellation.py), none of the rest of what 1.20 adds (said
+        # false, so the SDK refuses those features up front), no fenced deregistration, no sticky execution.
         assert caps["query_tasks"] is True
         assert caps["query_task_authority"] is True
+        assert caps["cooperative_cancellation"] is True
         for added_by_1_20 in (
-            "cooperative_cancellation", "nexus_cooperative_cancellation", "prepared_local_activities",
-            "prepared_local_activity_groups",
+            "nexus_cooperative_cancellation", "prepared_local_activities", "prepared_local_activity_groups",
         ):
             assert caps[added_by_1_20] is False
         assert caps["prepared_local_activity_cancellation_policies"] == []
@@ -89,15 +89,16 @@ def test_sdk_at_protocol_1_19_still_runs_a_workflow(server: EmbeddedServer, monk
     asyncio.run(scenario())
 
 
-def test_sdk_refuses_a_cooperative_cancellation_worker_up_front(server: EmbeddedServer) -> None:
-    """1.20's cooperative cancellation is advertised false: the SDK refuses the feature, not the server."""
+def test_sdk_refuses_a_nexus_cooperative_cancellation_worker_up_front(server: EmbeddedServer) -> None:
+    """1.20's Nexus cooperative cancellation is advertised false: the SDK refuses the feature, not the server."""
 
     async def scenario() -> None:
         async with sdk_client(server) as client:
             worker = Worker(
-                client, task_queue=new_id("q"), workflows=[NoopWorkflow], capabilities=["cooperative_cancellation"],
+                client, task_queue=new_id("q"), workflows=[NoopWorkflow],
+                capabilities=["cooperative_cancellation", "nexus_cooperative_cancellation"],
             )
-            with pytest.raises(RuntimeError, match="cooperative cancellation requires"):
+            with pytest.raises(RuntimeError, match="nexus_cooperative_cancellation_not_supported"):
                 await worker.run_until(workflow_id="never-started", timeout=5)
 
     asyncio.run(scenario())

@@ -16,7 +16,7 @@ import { taskSnapshot } from "./tx";
  * checked against the attempt that is current (v2-model §8.3), so a superseded report writes nothing.
  */
 
-interface ReportContext {
+export interface ReportContext {
   task: TaskRow;
   attempt: AttemptRow;
   activity: ActivityRow;
@@ -36,7 +36,12 @@ function ignored(status: number, reason: string, message: string, extra: JsonObj
  * Resolves a worker's report against the current attempt (v2-model §8.3 steps 1–2). A report from a
  * superseded attempt closes that attempt `expired` and is answered `stale_attempt`, writing no history.
  */
-function reportContext(tx: Tx, taskId: string, attemptId: string, leaseOwner: string | undefined): ReportContext {
+export function reportContext(
+  tx: Tx,
+  taskId: string,
+  attemptId: string,
+  leaseOwner: string | undefined,
+): ReportContext {
   const task = tx.task(taskId);
   if (!task || task.task_type !== "activity")
     throw new EngineError(404, "task_not_found", "Activity task not found.", {
@@ -125,7 +130,7 @@ export interface HeartbeatInput {
 }
 
 /** The 200 a heartbeat gets when its attempt may not go on; `reason` is the engine's word for why. */
-function heartbeatRefusal(e: EngineError): JsonObject {
+export function heartbeatRefusal(e: EngineError): JsonObject {
   const x = e.extra;
   return {
     task_id: x.task_id ?? null,

@@ -1,4 +1,6 @@
 import { isoMicros } from "../clock";
+import type { ReportContext } from "./activity-reports";
+import { heartbeatRefusal, reportContext } from "./activity-reports";
 import type { CommandRequest } from "./command-rows";
 import { insertCommand } from "./command-rows";
 import { EngineError } from "./errors";
@@ -354,4 +356,37 @@ export function expireCancellationDeadlines(tx: Tx): number {
     .all(tx.now) as RunRow[];
   for (const run of runs) finishCooperativeCancellation(tx, run, null);
   return runs.length;
+}
+
+/**
+ * `POST /worker/activity-tasks/{id}/status`: a protocol-1.20 worker's read of its activity claim, which
+ * sdk-python 2.12.0 makes before and while it runs an activity under a cooperative worker
+ * (worker.py `_assert_remote_activity_claim`). Nothing is recorded and nothing renewed; a claim the
+ * run no longer wants is `can_continue: false` with `cancel_requested`, as a heartbeat answers it.
+ */
+export function activityTaskStatus(
+  tx: Tx,
+  taskId: string,
+  attemptId: string,
+  leaseOwner: string | undefined,
+): JsonObject {
+  let ctx: ReportContext;
+  try {
+    ctx = reportContext(tx, taskId, attemptId, leaseOwner);
+  } catch (e) {
+    if (e instanceof EngineError && e.status === 409 && e.reason !== "lease_owner_mismatch") return heartbeatRefusal(e);
+    throw e;
+  }
+  const { task, attempt } = ctx;
+  return {
+    task_id: task.id,
+    activity_attempt_id: attempt.id,
+    lease_owner: attempt.lease_owner,
+    cancel_requested: false,
+    can_continue: true,
+    reason: null,
+    heartbeat_recorded: false,
+    lease_expires_at: isoMicros(attempt.lease_expires_at),
+    last_heartbeat_at: isoMicros(attempt.last_heartbeat_at ?? null),
+  };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { Engine } from "../engine";
 import { EngineError } from "../engine";
-import { deliverCancellation } from "../engine/cooperative-cancellation";
+import { activityTaskStatus, deliverCancellation } from "../engine/cooperative-cancellation";
 import { leasedWorkflowTask } from "../engine/workflow-tasks";
 import { parse } from "./worker-request";
 import { sendWorker, splitProtocolVersion, WORKER_PROTOCOL_HEADER } from "./worker-protocol";
@@ -11,7 +11,8 @@ import { sendWorker, splitProtocolVersion, WORKER_PROTOCOL_HEADER } from "./work
  * `POST /worker/workflow-tasks/{id}/deliver-cancellation`: the lease holder records the authored call
  * at which its workflow sees the run's cancellation request (sdk-python 2.12.0 client.py
  * `deliver_workflow_cancellation`; the rules are cooperative-cancellation.ts `deliverCancellation`).
- * Protocol 1.20 only, as the request and its delivery are 1.20's.
+ * Protocol 1.20 only, as the request and its delivery are 1.20's. And `POST /worker/activity-tasks/{id}/status`,
+ * the read-only claim observation a cooperative worker makes around every activity it runs.
  */
 
 const positive = z.number().int().min(1);
@@ -33,7 +34,17 @@ function speaks120(header: string | string[] | undefined): boolean {
   return version !== null && version[0] === 1 && version[1] >= 20;
 }
 
+const statusSchema = z.object({ activity_attempt_id: z.string().min(1), lease_owner: z.string().min(1).optional() });
+
 export function registerCancellationDeliveryRoute(scope: FastifyInstance, engine: Engine): void {
+  scope.post<{ Params: { id: string } }>("/activity-tasks/:id/status", async (request, reply) => {
+    const body = parse(statusSchema, request.body);
+    const answer = engine.transaction((tx) =>
+      activityTaskStatus(tx, request.params.id, body.activity_attempt_id, body.lease_owner),
+    );
+    return sendWorker(reply, 200, answer);
+  });
+
   scope.post<{ Params: { id: string } }>("/workflow-tasks/:id/deliver-cancellation", async (request, reply) => {
     if (!speaks120(request.headers[WORKER_PROTOCOL_HEADER.toLowerCase()])) {
       throw new EngineError(

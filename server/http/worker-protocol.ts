@@ -112,11 +112,12 @@ export const SERVER_CAPABILITIES = {
   child_workflow_timeouts: true,
   parent_close_policy: false,
   non_retryable_failures: true,
-  // What protocol 1.20 adds, each said false (not left out) so the SDKs refuse the feature up front
-  // ("does not support cooperative cancellation") instead of failing discovery (sdk-python 2.12.0
-  // worker.py `_register`, client.py `_require_cooperative_cancellation`). Except the query-claim
-  // observation, `GET /worker/query-tasks/{id}/status`, which is implemented (worker-query-tasks.ts).
-  cooperative_cancellation: false,
+  // Cooperative cancellation (engine/cooperative-cancellation.ts): the request, its delivery at a
+  // timer and the cleanup deadline; a run it cannot reach (open activities, children, waits) is
+  // refused at the request. The rest of what protocol 1.20 adds is said false (not left out) so the
+  // SDKs refuse it up front instead of failing discovery (sdk-python 2.12.0 worker.py `_register`);
+  // the query-claim observation, `GET /worker/query-tasks/{id}/status`, is implemented (worker-query-tasks.ts).
+  cooperative_cancellation: true,
   nexus_cooperative_cancellation: false,
   prepared_local_activities: false,
   prepared_local_activity_groups: false,

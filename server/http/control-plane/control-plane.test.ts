@@ -81,9 +81,9 @@ describe("control plane without auth", () => {
     expect(info.body.control_plane?.response_contract?.operations?.repair?.success_fields).toEqual(["outcome"]);
     expect(info.body.worker_protocol?.version).toBe("1.20");
     // Every capability protocol 1.20 adds, said false rather than left out, except the query-claim
-    // observation, which is implemented (queries.test.ts).
+    // observation (queries.test.ts) and cooperative cancellation (cooperative-cancellation.test.ts).
     expect(info.body.worker_protocol?.server_capabilities).toMatchObject({
-      cooperative_cancellation: false,
+      cooperative_cancellation: true,
       nexus_cooperative_cancellation: false,
       prepared_local_activities: false,
       prepared_local_activity_groups: false,
@@ -137,7 +137,7 @@ describe("control plane without auth", () => {
       "tls",
       "identity",
     ]);
-    expect(info.body.worker_protocol?.server_capabilities?.cooperative_cancellation).toBe(false);
+    expect(info.body.worker_protocol?.server_capabilities?.cooperative_cancellation).toBe(true);
     expect(info.body.capabilities?.updates).toBe(true);
     // The update wait stages sdk-python requires before it sends an update (client.py@2.12.0).
     expect(info.body.control_plane!.request_contract!.operations!.update!.fields!.wait_for!.canonical_values).toEqual([

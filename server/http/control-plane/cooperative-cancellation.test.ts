@@ -186,4 +186,40 @@ describe("request-cancellation", () => {
     const budget = await request("cc-closed", { cleanup_timeout_seconds: 0 });
     expect(budget.status).toBe(422);
   });
+
+  test("activity status: a cooperative worker reads its claim without writing; a cancelled run says stop", async () => {
+    const started = await cp(h.url, "/workflows", {
+      body: { workflow_id: "cc-status", workflow_type: "w", task_queue: "default" },
+    });
+    const runId = String(started.body.run_id);
+    await worker.completeWorkflow(await worker.mustPollWorkflow(), [
+      { type: "schedule_activity", activity_type: "charge", arguments: null },
+    ]);
+    const claim = await worker.mustPollActivity();
+    const status = () =>
+      worker.post(
+        `/activity-tasks/${claim.task_id}/status`,
+        { activity_attempt_id: claim.activity_attempt_id, lease_owner: claim.lease_owner },
+        { "x-durable-workflow-protocol-version": "1.20" },
+      );
+    const before = typesOf(h.db, runId);
+    const open = await status();
+    expect(open.status).toBe(200);
+    expect(open.body).toMatchObject({
+      task_id: claim.task_id,
+      activity_attempt_id: claim.activity_attempt_id,
+      lease_owner: claim.lease_owner,
+      can_continue: true,
+      cancel_requested: false,
+      heartbeat_recorded: false,
+      reason: null,
+    });
+    expect(typesOf(h.db, runId)).toEqual(before);
+    await cp(h.url, "/workflows/cc-status/cancel", { body: {} });
+    expect((await status()).body).toMatchObject({
+      can_continue: false,
+      cancel_requested: true,
+      heartbeat_recorded: false,
+    });
+  });
 });
