@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { historyOf, runRow, ScriptedWorker, typesOf } from "../test-support";
 import type { WorkflowTaskWire } from "../test-support";
@@ -222,4 +223,34 @@ describe("request-cancellation", () => {
       heartbeat_recorded: false,
     });
   });
+
+  test("the receipts and the delivery answer carry the real shapes' keys and types (lib/dw/fixtures/cancellation.md)", async () => {
+    await runOnTimer("cc-shape");
+    const accepted = await request("cc-shape", { cleanup_timeout_seconds: 60 });
+    expect(shapeOf(accepted.body)).toEqual(shapeOf(realShape("cancellation-accepted")));
+    const task = await worker.mustPollWorkflow();
+    const delivered = await deliver(task, requestIdOf(accepted));
+    const answer = Object.fromEntries(
+      Object.entries(delivered.body).filter(([k]) => k !== "protocol_version" && k !== "server_capabilities"),
+    );
+    expect(shapeOf(answer)).toEqual(shapeOf(realShape("cancellation-delivered")));
+    expect(shapeOf((await request("cc-shape")).body)).toEqual(shapeOf(realShape("cancellation-duplicate")));
+  });
 });
+
+/** A fixture read as data: the console's code is not imported. */
+function realShape(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`../../../lib/dw/fixtures/${name}.json`, import.meta.url), "utf8")) as unknown;
+}
+
+/** Keys and JSON types, recursively. */
+function shapeOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map((x) => shapeOf(x));
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, x]) => [k, shapeOf(x)]),
+    );
+  return v === null ? null : typeof v;
+}
