@@ -12,7 +12,7 @@ from conftest import EmbeddedServer
 from sdk_support import assert_replays, closed, history, new_id, of_type, running_worker, sdk_client, types, wait_history
 from durable_workflow import workflow
 from durable_workflow.workflow import replay
-from durable_workflow.errors import ChildWorkflowFailed, RuntimeCapabilityUnsupported, WorkflowFailed
+from durable_workflow.errors import ChildWorkflowFailed, WorkflowFailed, WorkflowNotFound
 
 
 @workflow.defn(name="conformance.timer")
@@ -366,13 +366,14 @@ def test_cancel_and_terminate_from_the_sdk_client(server: EmbeddedServer, action
     asyncio.run(scenario())
 
 
-def test_sdk_refuses_what_the_server_does_not_advertise(server: EmbeddedServer) -> None:
-    """Cooperative cancellation is not implemented, so not advertised: the SDK refuses it before
-    sending anything. (Queries and updates are served: test_queries.py, test_updates.py.)"""
+def test_sdk_sends_what_the_server_advertises(server: EmbeddedServer) -> None:
+    """Cooperative cancellation is advertised now (test_cancellation.py), so the SDK no longer refuses
+    it up front: the request reaches the server, whose answer for an unknown workflow is its 404.
+    (Queries and updates are served too: test_queries.py, test_updates.py.)"""
 
     async def scenario() -> None:
         async with sdk_client(server) as client:
-            with pytest.raises(RuntimeCapabilityUnsupported, match="does not support cooperative cancellation"):
+            with pytest.raises(WorkflowNotFound):
                 await client.request_workflow_cancellation("any-workflow")
 
     asyncio.run(scenario())
