@@ -1,9 +1,5 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { crashHarness } from "../test-support/crash-server";
 
 /**
  * A cancellation request the server acknowledged survives kill -9: after a restart on the same file
@@ -11,48 +7,15 @@ import { afterAll, describe, expect, it } from "vitest";
  * server's sweep still closes the run at that deadline. A real process, so real time with bounded waits
  * (as crash-safety.test.ts).
  */
-const ROOT = join(__dirname, "..", "..");
-const dir = mkdtempSync(join(tmpdir(), "bw-cancel-crash-"));
-const dataFile = join(dir, "crash.db");
-const children: ChildProcess[] = [];
 const WORKER = "cancel-crash-worker-token";
 const OPERATOR = "cancel-crash-operator-token";
-
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.pid !== undefined) c.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
+const { launch, cleanup } = crashHarness("bw-cancel-crash", {
+  DW_WORKER_TOKEN: WORKER,
+  DW_OPERATOR_TOKEN: OPERATOR,
+  DW_AUTO_REPAIR: "0",
 });
 
-function launch(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DW_EMBEDDED_PORT: "0",
-      DW_EMBEDDED_DATA: dataFile,
-      DW_AUTH_DRIVER: "token",
-      DW_WORKER_TOKEN: WORKER,
-      DW_OPERATOR_TOKEN: OPERATOR,
-      DW_AUTO_REPAIR: "0",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.:]+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-}
+afterAll(cleanup);
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -1,12 +1,8 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { systemClock } from "../clock";
 import { createEngine } from "../engine";
 import { openDb } from "../store/db";
+import { crashHarness } from "../test-support/crash-server";
 import { blob } from "./test-support";
 
 /**
@@ -14,48 +10,15 @@ import { blob } from "./test-support";
  * write the server acknowledged survived and every run still finishes. This suite uses real time
  * (a real process cannot share a FakeClock), with bounded waits.
  */
-const ROOT = join(__dirname, "..", "..");
-const dir = mkdtempSync(join(tmpdir(), "bw-crash-"));
-const dataFile = join(dir, "crash.db");
-const children: ChildProcess[] = [];
 // The worker plane is all this test speaks; a real role token, as a worker would hold.
 const WORKER_TOKEN = "crash-safety-worker-token";
-
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.pid !== undefined) c.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
+const { dataFile, launch, cleanup } = crashHarness("bw-crash", {
+  DW_WORKER_TOKEN: WORKER_TOKEN,
+  DW_WORKFLOW_TASK_LEASE_SECONDS: "2",
+  DW_ACTIVITY_LEASE_SECONDS: "2",
 });
 
-function launch(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DW_EMBEDDED_PORT: "0",
-      DW_EMBEDDED_DATA: dataFile,
-      DW_AUTH_DRIVER: "token",
-      DW_WORKER_TOKEN: WORKER_TOKEN,
-      DW_WORKFLOW_TASK_LEASE_SECONDS: "2",
-      DW_ACTIVITY_LEASE_SECONDS: "2",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.:]+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-}
+afterAll(cleanup);
 
 interface Ack {
   kind: "workflow_task" | "activity_completed" | "activity_retry";

@@ -1,12 +1,8 @@
-import { spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { systemClock } from "../clock";
 import { encodePayload } from "../codec/codec";
 import { openDb } from "../store/db";
+import { crashHarness } from "../test-support/crash-server";
 
 /**
  * Kill -9 the real server right after it acknowledged updates (accepted, and one completed by its
@@ -14,47 +10,14 @@ import { openDb } from "../store/db";
  * request id returns the original receipt, and the updates still open are delivered and finish.
  * A real process cannot share a FakeClock; nothing here waits on time, only on answers.
  */
-const ROOT = join(__dirname, "..", "..");
-const dir = mkdtempSync(join(tmpdir(), "bw-update-crash-"));
-const dataFile = join(dir, "crash.db");
-const children: ChildProcess[] = [];
 const WORKER_TOKEN = "update-crash-worker-token";
 const OPERATOR_TOKEN = "update-crash-operator-token";
-
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.pid !== undefined) c.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
+const { dataFile, launch, cleanup } = crashHarness("bw-update-crash", {
+  DW_WORKER_TOKEN: WORKER_TOKEN,
+  DW_OPERATOR_TOKEN: OPERATOR_TOKEN,
 });
 
-function launch(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DW_EMBEDDED_PORT: "0",
-      DW_EMBEDDED_DATA: dataFile,
-      DW_AUTH_DRIVER: "token",
-      DW_WORKER_TOKEN: WORKER_TOKEN,
-      DW_OPERATOR_TOKEN: OPERATOR_TOKEN,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening on (http:\/\/[\d.:]+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-    child.stderr?.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-}
+afterAll(cleanup);
 
 type Body = Record<string, unknown>;
 
