@@ -55,3 +55,31 @@ test("definitions list → definition with live pulse counts that move when an i
   await page.getByTestId("kikwiflow-instance-definition-link").click();
   await expect(page).toHaveURL(definitionUrl);
 });
+
+test("on a phone (390×844) the definition's nodes stack as cards: no sideways scroll, each retry policy in view", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/kikwiflow/definitions");
+  const row = page.getByTestId("kikwiflow-definition-row").filter({ hasText: "Post ledger entry (fatal exception)" });
+  await row.getByTestId("kikwiflow-definition-link").click();
+  const nodes = page.getByTestId("kikwiflow-node-row");
+  await expect(nodes).toHaveCount(4);
+  const task = nodes.nth(1);
+  await expect(task.getByTestId("kikwiflow-task-policy")).toContainText("LINEAR");
+  // Neither the page nor the table's own box is wider than the screen.
+  const overflow = await page.evaluate(() => {
+    const page = document.scrollingElement!;
+    const box = document.querySelector('[data-testid="kikwiflow-node-rows"]')!.parentElement!;
+    return { page: page.scrollWidth - page.clientWidth, table: box.scrollWidth - box.clientWidth };
+  });
+  expect(overflow).toEqual({ page: 0, table: 0 });
+  // The policy line of the task sits inside the screen, under its node, on the full card width.
+  const policy = await task.getByTestId("kikwiflow-task-policy").boundingBox();
+  const node = await task.locator("td").first().boundingBox();
+  expect(policy && node).toBeTruthy();
+  expect(policy!.x + policy!.width).toBeLessThanOrEqual(390);
+  expect(policy!.y).toBeGreaterThan(node!.y);
+  expect(policy!.width).toBeGreaterThan(390 / 2);
+  await snapBothThemes(page, "kikwiflow-definition-phone");
+});

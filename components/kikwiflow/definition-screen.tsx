@@ -65,22 +65,38 @@ function Count({ value, testId, bad = false }: { value: number | null | undefine
   );
 }
 
+/** A cell's column name, shown only on a phone where the rows stack as cards and the header is hidden. */
+function PhoneLabel({ children }: { children: string }) {
+  return <span className="mr-1 text-xs font-semibold text-fg-muted uppercase sm:hidden">{children}</span>;
+}
+
+// Below `sm` each node row is a three-column card: node and type, then outgoing and retry policy on
+// full-width lines, then the three counts side by side, so nothing scrolls sideways on a phone.
+const PHONE_CARDS =
+  "max-sm:[&_table]:block max-sm:[&_tbody]:block max-sm:[&_thead]:hidden max-sm:[&_tbody_tr]:grid max-sm:[&_tbody_tr]:grid-cols-3 max-sm:[&_tbody_tr]:py-1";
+const FULL_LINE = { className: "max-sm:col-span-3 max-sm:py-0.5" };
+
 function useNodeColumns() {
   const t = useTranslations("kikwiflow.definition");
   return useMemo(() => {
-    const counts = (pick: (c: NodeCounts) => number | null, testId: string, bad = false) => ({
-      cell: ({ row }: { row: { original: NodeRowWithCounts } }) =>
-        row.original.counts ? (
-          <Count value={pick(row.original.counts)} testId={testId} bad={bad} />
-        ) : (
-          <span className="text-fg-muted" title={row.original.taskLike ? t("noFrameYet") : t("noCounts")}>
-            –
-          </span>
-        ),
+    const counts = (label: string, pick: (c: NodeCounts) => number | null, testId: string, bad = false) => ({
+      cell: ({ row }: { row: { original: NodeRowWithCounts } }) => (
+        <>
+          <PhoneLabel>{label}</PhoneLabel>
+          {row.original.counts ? (
+            <Count value={pick(row.original.counts)} testId={testId} bad={bad} />
+          ) : (
+            <span className="text-fg-muted" title={row.original.taskLike ? t("noFrameYet") : t("noCounts")}>
+              –
+            </span>
+          )}
+        </>
+      ),
     });
     return col.columns([
       col.accessor("id", {
         header: () => t("node"),
+        meta: { className: "max-sm:col-span-2" },
         cell: ({ row }) => (
           <span className="flex flex-col">
             <span className="font-mono text-xs">{row.original.id}</span>
@@ -99,26 +115,41 @@ function useNodeColumns() {
       }),
       col.accessor("targets", {
         header: () => t("outgoing"),
-        cell: (info) => <span className="font-mono text-xs">{info.getValue().join(", ") || "–"}</span>,
+        meta: FULL_LINE,
+        cell: (info) => (
+          <>
+            <PhoneLabel>{t("outgoing")}</PhoneLabel>
+            <span className="font-mono text-xs">{info.getValue().join(", ") || "–"}</span>
+          </>
+        ),
       }),
       col.accessor("retryPolicy", {
         header: () => t("retryPolicy"),
-        cell: ({ row }) =>
-          row.original.type === "EXECUTABLE_TASK" ? (
-            <span className="text-xs text-fg-muted">
-              <RetryPolicySummary policy={row.original.retryPolicy} />
-            </span>
-          ) : (
-            <span className="text-fg-muted">–</span>
-          ),
+        meta: FULL_LINE,
+        cell: ({ row }) => (
+          <>
+            <PhoneLabel>{t("retryPolicy")}</PhoneLabel>
+            {row.original.type === "EXECUTABLE_TASK" ? (
+              <span className="text-xs text-fg-muted">
+                <RetryPolicySummary policy={row.original.retryPolicy} />
+              </span>
+            ) : (
+              <span className="text-fg-muted">–</span>
+            )}
+          </>
+        ),
       }),
-      col.display({ id: "running", header: () => t("running"), ...counts((c) => c.running, "kikwiflow-node-running") }),
+      col.display({
+        id: "running",
+        header: () => t("running"),
+        ...counts(t("running"), (c) => c.running, "kikwiflow-node-running"),
+      }),
       col.display({
         id: "failed",
         header: () => t("failed"),
-        ...counts((c) => c.failed, "kikwiflow-node-failed", true),
+        ...counts(t("failed"), (c) => c.failed, "kikwiflow-node-failed", true),
       }),
-      col.display({ id: "sla", header: () => t("sla"), ...counts((c) => c.sla, "kikwiflow-node-sla") }),
+      col.display({ id: "sla", header: () => t("sla"), ...counts(t("sla"), (c) => c.sla, "kikwiflow-node-sla") }),
     ]);
   }, [t]);
 }
@@ -164,6 +195,7 @@ export function KikwiflowDefinitionScreen({ definitionId }: { definitionId: stri
           getRowId={(row) => row.id}
           testId="kikwiflow-node-rows"
           rowTestId="kikwiflow-node-row"
+          className={PHONE_CARDS}
         />
       ) : null}
       <p className="text-xs text-fg-muted">{t("countsNote")}</p>
