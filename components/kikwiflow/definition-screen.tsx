@@ -70,7 +70,7 @@ function PhoneLabel({ children }: { children: string }) {
   return <span className="mr-1 text-xs font-semibold text-fg-muted uppercase sm:hidden">{children}</span>;
 }
 
-// Below `sm` each node row is a three-column card: node and type, then outgoing and retry policy on
+// Below `sm` each node row is a three-column card: node, type, outgoing and retry policy on
 // full-width lines, then the three counts side by side, so nothing scrolls sideways on a phone.
 const PHONE_CARDS =
   "max-sm:[&_table]:block max-sm:[&_tbody]:block max-sm:[&_thead]:hidden max-sm:[&_tbody_tr]:grid max-sm:[&_tbody_tr]:grid-cols-3 max-sm:[&_tbody_tr]:py-1";
@@ -96,7 +96,7 @@ function useNodeColumns() {
     return col.columns([
       col.accessor("id", {
         header: () => t("node"),
-        meta: { className: "max-sm:col-span-2" },
+        meta: { className: "max-sm:col-span-3" },
         cell: ({ row }) => (
           <span className="flex flex-col">
             <span className="font-mono text-xs">{row.original.id}</span>
@@ -106,8 +106,10 @@ function useNodeColumns() {
       }),
       col.accessor("type", {
         header: () => t("type"),
+        meta: FULL_LINE,
         cell: ({ row }) => (
           <span className="flex flex-wrap items-center gap-1">
+            <PhoneLabel>{t("type")}</PhoneLabel>
             <span className="font-mono text-xs">{row.original.type ?? "–"}</span>
             {row.original.reachable ? null : <Pill tone="neutral">{t("unreached")}</Pill>}
           </span>
