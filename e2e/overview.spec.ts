@@ -57,7 +57,8 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
     "sampled by the console every 15 s since",
     { timeout: 20_000 },
   );
-  expect(await page.locator(".recharts-surface").count()).toBeGreaterThanOrEqual(4);
+  // The drawings arrive in their own chunk (next/dynamic) after the captions: wait for the fourth.
+  await expect(page.locator(".recharts-surface").nth(3)).toBeVisible({ timeout: 20_000 });
   await snapBothThemes(page, "overview");
   await failed.click();
   await expect(page).toHaveURL(/\/namespaces\/default\/runs\?status=failed$/);
