@@ -45,14 +45,18 @@ async def running_worker(
     workflows: Iterable[type] = (),
     activities: Iterable[Callable[..., Any]] = (),
     interceptors: Iterable[Any] = (),
+    capabilities: Iterable[str] = (),
 ) -> AsyncIterator[Worker]:
     """An SDK worker polling `task_queue` in the background; stopped (and deregistered) on exit."""
+    # Only a worker that opts in gets `capabilities`: the SDK's own default stays what other tests use.
+    extra: dict[str, Any] = {"capabilities": list(capabilities)} if capabilities else {}
     worker = Worker(
         client,
         task_queue=task_queue,
         workflows=list(workflows),
         activities=list(activities),
         interceptors=list(interceptors),
+        **extra,
         poll_timeout=2.0,
         shutdown_timeout=10.0,
     )

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from conftest import EmbeddedServer
-from sdk_support import closed, history, new_id, of_type, sdk_client, types, wait_history
+from sdk_support import closed, history, new_id, of_type, running_worker, sdk_client, types, wait_history
 from durable_workflow import Client, Worker, activity, serializer, workflow
 from durable_workflow.errors import ServerError, WorkflowCancelled
 
@@ -53,27 +52,15 @@ class QuickWorkflow:
         yield  # a generator workflow that yields nothing
 
 
-@contextlib.asynccontextmanager
-async def capable_worker(client: Client, queue: str) -> AsyncIterator[Worker]:
+def capable_worker(client: Client, queue: str) -> contextlib.AbstractAsyncContextManager[Worker]:
     """An SDK worker that opts in to cooperative cancellation (`capabilities`), polling in the background."""
-    worker = Worker(
+    return running_worker(
         client,
         task_queue=queue,
         workflows=[CleanupWorkflow, IgnoringWorkflow, QuickWorkflow],
         activities=[release_hold],
         capabilities=["cooperative_cancellation"],
-        poll_timeout=2.0,
-        shutdown_timeout=10.0,
     )
-    task = asyncio.create_task(worker.run())
-    try:
-        yield worker
-    finally:
-        await worker.stop()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(task, timeout=15)
-        if task.done() and not task.cancelled() and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
 
 
 def cleanup_of(events: list[dict[str, Any]]) -> dict[str, Any]:
