@@ -34,6 +34,14 @@ pub fn conformance_client(url: &str) -> Outcome<Client> {
     sdk_client(url, OPERATOR_TOKEN, WORKER_TOKEN)
 }
 
+/// An SDK worker for one scenario with its own worker id. The SDK's default id is
+/// `rust-worker-<pid>-<millis>` (lib.rs@4.10.2 `default_worker_id`), so two scenarios of this one
+/// process that create workers in the same millisecond would share an id, against any server; the
+/// defaults themselves are covered by `workflows::registers_at_the_sdk_defaults`.
+pub fn scenario_worker(client: Client, task_queue: &str) -> Worker {
+    Worker::new(client, task_queue).worker_id(format!("{task_queue}-worker"))
+}
+
 /// Runs `body` while an SDK worker polls in the background, then stops the worker. The worker's
 /// own error (a refused registration, say) fails the scenario at once instead of at the deadline.
 pub async fn serve<T>(worker: Worker, body: impl Future<Output = Outcome<T>>) -> Outcome<T> {

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use breakwater_rust_sdk_conformance::support::{
+use breakwater_rust_sdk_conformance::support::{scenario_worker, 
     clip, conformance_client, first, new_id, of_type, serve, types, Outcome,
 };
 use breakwater_rust_sdk_conformance::workflows::{
@@ -35,7 +35,7 @@ pub async fn retried_activity_then_succeeds(ctx: Ctx) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_retry(&mut worker);
     let events = serve(
         worker,
@@ -93,7 +93,7 @@ pub async fn non_retryable_failure(ctx: Ctx) -> Outcome {
             .map_err(|e| format!("start: {e}"))?;
         runs.push((activity_type, wid, handle));
     }
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_non_retryable(&mut worker);
     let histories = serve(worker, async {
         let mut histories = Vec::new();
@@ -187,7 +187,7 @@ pub async fn heartbeat_timeout(ctx: Ctx) -> Outcome {
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
     let (release, late): (_, LateHeartbeat) = (Arc::new(Notify::new()), Arc::default());
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_silent_after_heartbeat(&mut worker, Arc::clone(&release), Arc::clone(&late));
     let events = serve(worker, async {
         ctx.history

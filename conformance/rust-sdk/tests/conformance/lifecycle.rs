@@ -1,11 +1,11 @@
 //! Cancel and terminate sent by the SDK client to a run parked on a ten-minute timer.
 
-use breakwater_rust_sdk_conformance::support::{
+use breakwater_rust_sdk_conformance::support::{scenario_worker, 
     conformance_client, first, new_id, serve, types, Outcome,
 };
 use breakwater_rust_sdk_conformance::workflows::register_long_sleep;
 use breakwater_rust_sdk_conformance::{check, check_eq};
-use durable_workflow::{json, Worker, WorkflowCommandOptions};
+use durable_workflow::{json, WorkflowCommandOptions};
 
 use crate::Ctx;
 
@@ -35,7 +35,7 @@ async fn close_from_the_client(ctx: Ctx, action: Action) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_long_sleep(&mut worker);
     let events = serve(worker, async {
         ctx.history

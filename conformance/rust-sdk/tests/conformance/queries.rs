@@ -3,10 +3,10 @@
 //! real server's WorkflowQueryTaskBroker, server@11d35b7); a failing handler and an unknown name
 //! come back as `Error::QueryFailed` with the real reasons and statuses.
 
-use breakwater_rust_sdk_conformance::support::{conformance_client, new_id, serve, types, Outcome};
+use breakwater_rust_sdk_conformance::support::{scenario_worker, conformance_client, new_id, serve, types, Outcome};
 use breakwater_rust_sdk_conformance::workflows::register_approval;
 use breakwater_rust_sdk_conformance::{check, check_eq};
-use durable_workflow::{json, ActivityError, Client, Error, Value, Worker};
+use durable_workflow::{json, ActivityError, Client, Error, Value};
 
 use crate::Ctx;
 
@@ -27,7 +27,7 @@ pub async fn query_answered_and_refused(ctx: Ctx) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_approval(&mut worker);
     worker.register_query(
         "conformance.approval",

@@ -1,7 +1,7 @@
 //! Workflow commands from an SDK worker: registration at the SDK's defaults, a durable timer, a
 //! signal satisfying a wait, a child workflow and continue-as-new.
 
-use breakwater_rust_sdk_conformance::support::{
+use breakwater_rust_sdk_conformance::support::{scenario_worker, 
     clip, conformance_client, first, new_id, of_type, serve, types, Outcome,
 };
 use breakwater_rust_sdk_conformance::workflows::{
@@ -46,7 +46,7 @@ pub async fn timer(ctx: Ctx) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_timer(&mut worker);
     let events = serve(
         worker,
@@ -85,7 +85,7 @@ pub async fn signal_satisfies_a_wait(ctx: Ctx) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_approval(&mut worker);
     let events = serve(worker, async {
         ctx.history
@@ -132,7 +132,7 @@ pub async fn child_workflow(ctx: Ctx) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_parent_and_child(&mut worker, &queue);
     let events = serve(
         worker,
@@ -185,7 +185,7 @@ pub async fn continue_as_new(ctx: Ctx) -> Outcome {
         .await
         .map_err(|e| format!("start: {e}"))?;
     let first_run = handle.run_id.clone().ok_or("start returned no run id")?;
-    let mut worker = Worker::new(client.clone(), &queue);
+    let mut worker = scenario_worker(client.clone(), &queue);
     register_countdown(&mut worker);
     // Follow the chain through durable history: each run names the run it continued to.
     let runs = serve(worker, async {
