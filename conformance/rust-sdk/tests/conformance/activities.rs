@@ -4,8 +4,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use breakwater_rust_sdk_conformance::support::{scenario_worker, 
-    clip, conformance_client, first, new_id, of_type, serve, types, Outcome,
+use breakwater_rust_sdk_conformance::support::{
+    clip, conformance_client, first, new_id, of_type, scenario_worker, serve, types, Outcome,
 };
 use breakwater_rust_sdk_conformance::workflows::{
     register_non_retryable, register_retry, NON_RETRYABLE_WORKFLOW, REFUSE_BY_FLAG, REFUSE_BY_TYPE,

@@ -1,7 +1,7 @@
 //! Cancel and terminate sent by the SDK client to a run parked on a ten-minute timer.
 
-use breakwater_rust_sdk_conformance::support::{scenario_worker, 
-    conformance_client, first, new_id, serve, types, Outcome,
+use breakwater_rust_sdk_conformance::support::{
+    conformance_client, first, new_id, scenario_worker, serve, types, Outcome,
 };
 use breakwater_rust_sdk_conformance::workflows::register_long_sleep;
 use breakwater_rust_sdk_conformance::{check, check_eq};

@@ -3,7 +3,9 @@
 //! real server's WorkflowQueryTaskBroker, server@11d35b7); a failing handler and an unknown name
 //! come back as `Error::QueryFailed` with the real reasons and statuses.
 
-use breakwater_rust_sdk_conformance::support::{scenario_worker, conformance_client, new_id, serve, types, Outcome};
+use breakwater_rust_sdk_conformance::support::{
+    conformance_client, new_id, scenario_worker, serve, types, Outcome,
+};
 use breakwater_rust_sdk_conformance::workflows::register_approval;
 use breakwater_rust_sdk_conformance::{check, check_eq};
 use durable_workflow::{json, ActivityError, Client, Error, Value};

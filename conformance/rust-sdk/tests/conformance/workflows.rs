@@ -1,8 +1,8 @@
 //! Workflow commands from an SDK worker: registration at the SDK's defaults, a durable timer, a
 //! signal satisfying a wait, a child workflow and continue-as-new.
 
-use breakwater_rust_sdk_conformance::support::{scenario_worker, 
-    clip, conformance_client, first, new_id, of_type, serve, types, Outcome,
+use breakwater_rust_sdk_conformance::support::{
+    clip, conformance_client, first, new_id, of_type, scenario_worker, serve, types, Outcome,
 };
 use breakwater_rust_sdk_conformance::workflows::{
     register_approval, register_countdown, register_parent_and_child, register_retry,
