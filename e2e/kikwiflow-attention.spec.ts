@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { snapBothThemes } from "./operator-fixtures";
-import { engine, openIncident, startInstance } from "./kikwiflow-engine";
+import { engine, incidentInOutbox, openIncident, startInstance } from "./kikwiflow-engine";
 
 /**
  * Kikwiflow attention (issue 17 item 4) against the real engine: instances with OPEN incidents,
@@ -20,7 +20,9 @@ test("open incidents grouped by category, task and exception, each group leading
   const business = await startInstance("kiki-business-error", `e2e-attn-c-${stamp}`);
   // The same task id (POST_LEDGER) in a second process: a group of its own (issue 38 item 3).
   const mirror = await startInstance("kiki-fatal-mirror", `e2e-attn-d-${stamp}`);
-  for (const instance of [...fatal, business, mirror]) await openIncident(instance.id);
+  for (const instance of [...fatal, business, mirror]) {
+    await incidentInOutbox(instance.id, (await openIncident(instance.id)).id);
+  }
 
   await page.goto("/kikwiflow");
   await page.getByTestId("kikwiflow-attention-link").click();

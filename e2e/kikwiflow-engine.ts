@@ -45,6 +45,19 @@ export async function openIncident(instanceId: string): Promise<Incident> {
   });
 }
 
+/**
+ * Waits until the engine's outbox holds the incident's INCIDENT_CREATED: the outbox is written after
+ * the incident, and the console marks a fatal incident only from it (lib/kikwiflow/attention.ts).
+ */
+export async function incidentInOutbox(instanceId: string, incidentId: string): Promise<void> {
+  await waitFor("the incident in the engine's outbox", async () => {
+    const response = await fetch(`${engine()}/process-instances/${instanceId}/events`);
+    if (!response.ok) return null;
+    const events = (await response.json()) as { eventType?: string; payload?: { incidentId?: string } | null }[];
+    return events.some((e) => e.eventType === "INCIDENT_CREATED" && e.payload?.incidentId === incidentId) || null;
+  });
+}
+
 /** The instance's variables as the engine holds them (name → value), read from its own REST. */
 export async function engineVariables(instanceId: string): Promise<Record<string, unknown>> {
   return waitFor("the engine's instance", async () => {

@@ -23,6 +23,16 @@ async function expectAccessible(page: Page, screen: string) {
       (dark) => document.documentElement.classList.contains("dark") === dark,
       scheme === "dark",
     );
+    // Colours fade between themes (transition-colors): axe must read them settled, not mid-fade.
+    // Only transitions end; an infinite animation (a pulse) never would.
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+    );
     const results = await new AxeBuilder({ page }).analyze();
     const blocking = results.violations
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
