@@ -337,4 +337,61 @@ CREATE INDEX workflow_runs_open_cancellation_deadline ON workflow_runs (cancella
   WHERE status IN ('pending','running','waiting') AND cancellation_deadline_at IS NOT NULL;
 `,
   },
+  {
+    // Schedules and their audit stream, after the engine's tables (durable-workflow/workflow
+    // src/migrations/2026_04_14_000157_create_workflow_schedules_table.php and
+    // 2026_04_16_000180_create_workflow_schedule_history_events_table.php @797aa6f, the package
+    // commit server@11d35b7 locks): one row per (namespace, schedule_id), spec/action as JSON,
+    // lifecycle in typed columns; history sequence unique per schedule.
+    version: 12,
+    name: "schedules",
+    sql: `
+CREATE TABLE workflow_schedules (
+  id TEXT PRIMARY KEY,
+  schedule_id TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  action TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'active',
+  overlap_policy TEXT NOT NULL DEFAULT 'skip',
+  note TEXT,
+  memo TEXT,
+  search_attributes TEXT,
+  jitter_seconds INTEGER NOT NULL DEFAULT 0,
+  max_runs INTEGER,
+  remaining_actions INTEGER,
+  fires_count INTEGER NOT NULL DEFAULT 0,
+  failures_count INTEGER NOT NULL DEFAULT 0,
+  recent_actions TEXT,
+  buffered_actions TEXT,
+  last_fired_at INTEGER,
+  next_fire_at INTEGER,
+  latest_workflow_instance_id TEXT,
+  paused_at INTEGER,
+  deleted_at INTEGER,
+  last_skip_reason TEXT,
+  last_skipped_at INTEGER,
+  skipped_trigger_count INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX workflow_schedules_namespace_schedule ON workflow_schedules (namespace, schedule_id);
+CREATE INDEX workflow_schedules_ns_created ON workflow_schedules (namespace, created_at);
+CREATE INDEX workflow_schedules_due ON workflow_schedules (status, next_fire_at);
+CREATE TABLE workflow_schedule_history_events (
+  id TEXT PRIMARY KEY,
+  workflow_schedule_id TEXT NOT NULL,
+  schedule_id TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  sequence INTEGER NOT NULL,
+  event_type TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  workflow_instance_id TEXT,
+  workflow_run_id TEXT,
+  recorded_at INTEGER NOT NULL,
+  UNIQUE (workflow_schedule_id, sequence)
+);
+CREATE INDEX workflow_schedule_history_run ON workflow_schedule_history_events (workflow_run_id);
+`,
+  },
 ];
