@@ -39,6 +39,9 @@ export const workflowTaskSchema = z
     task_queue: nullableString,
     lease_owner: z.string(),
     lease_expires_at: nullableString,
+    // Set on a task readied for an accepted update (WorkflowTaskPayload::forUpdate, workflow@8dc90d64):
+    // the worker runs that update's handler and answers with complete_update / fail_update.
+    workflow_update_id: nullableString,
   })
   .loose();
 export type WorkflowTask = z.infer<typeof workflowTaskSchema>;
@@ -196,4 +199,12 @@ export type WorkflowCommand =
       exception_class?: string;
       non_retryable?: boolean;
     }
-  | { type: "continue_as_new"; arguments: PayloadEnvelopeWire; workflow_type?: string };
+  | { type: "continue_as_new"; arguments: PayloadEnvelopeWire; workflow_type?: string }
+  | { type: "complete_update"; update_id: string; result: PayloadEnvelopeWire }
+  | {
+      type: "fail_update";
+      update_id: string;
+      message: string;
+      exception_type?: string;
+      non_retryable?: boolean;
+    };

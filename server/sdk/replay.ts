@@ -29,10 +29,14 @@ import type { ActivityOptions, Operation, WorkflowDefinition, WorkflowInfo, Yiel
  *    an id, carries the same `sequence`;
  *  - signal waits take delivered signals of their name first-in first-out, unless the wait's
  *    timeout timer fired first (then they resolve to null);
- *  - an operation with no opening event is new: it becomes a command and the code stops there.
+ *  - an operation with no opening event is new: it becomes a command and the code stops there;
+ *  - an applied update (`UpdateApplied`) runs its handler again right before the code receives the
+ *    first outcome history decided after it: the code was waiting there when the update arrived.
  */
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: Error };
+/** What the code receives for one yield; `at` is the history index of the event that decided it. */
+type Outcome = { ok: true; value: unknown; at: number } | { ok: false; error: Error; at: number };
+type Decided = { ok: true; value: unknown } | { ok: false; error: Error };
 
 const OPENING_KIND: Record<string, Operation<unknown>["kind"]> = {
   ActivityScheduled: "activity",
@@ -112,7 +116,7 @@ const ACTIVITY_CLOSES = ["ActivityCompleted", "ActivityFailed", "ActivityTimedOu
 const CHILD_CLOSES = ["ChildRunCompleted", "ChildRunFailed", "ChildRunCancelled", "ChildRunTerminated"];
 
 /** What the code sees for an activity whose closing event is `close`: its result, or the failure to throw. */
-function activityOutcome(op: ActivityOperation<unknown>, close: HistoryEvent): Outcome {
+function activityOutcome(op: ActivityOperation<unknown>, close: HistoryEvent): Decided {
   const p = close.payload;
   const type = op.activityType;
   switch (close.event_type) {
@@ -158,7 +162,7 @@ function activityOutcome(op: ActivityOperation<unknown>, close: HistoryEvent): O
 }
 
 /** What the code sees for a child whose closing event is `close`: its output, or the failure to throw. */
-function childOutcome(op: ChildWorkflowOperation<unknown>, close: HistoryEvent): Outcome {
+function childOutcome(op: ChildWorkflowOperation<unknown>, close: HistoryEvent): Decided {
   const p = close.payload;
   if (close.event_type === "ChildRunCompleted") {
     return { ok: true, value: decodePayload(p.output ?? p.result, str(p.payload_codec)) };
@@ -210,11 +214,11 @@ class SignalInbox {
   }
 
   /** Consumes the oldest unconsumed signal `name` delivered at a history index below `before`. */
-  take(name: string, before: number): PayloadValue[] | undefined {
+  take(name: string, before: number): DeliveredSignal | undefined {
     const signal = this.signals.find((sg) => !sg.consumed && sg.name === name && sg.index < before);
     if (!signal) return undefined;
     signal.consumed = true;
-    return signal.value;
+    return signal;
   }
 }
 
@@ -237,7 +241,9 @@ class HistoryReplay {
   readonly newCommands: WorkflowCommand[] = [];
   private readonly openings: HistoryEvent[];
   private readonly inbox: SignalInbox;
+  private readonly updates: AppliedUpdate[];
   private position = 0;
+  private updatesApplied = 0;
 
   constructor(
     private readonly history: HistoryEvent[],
@@ -248,6 +254,29 @@ class HistoryReplay {
       return kind !== undefined && !(kind === "timer" && isWaitTimer(e));
     });
     this.inbox = new SignalInbox(history);
+    this.updates = appliedUpdates(history);
+  }
+
+  /**
+   * Runs again, in order, the handlers of the updates history applied before index `before` that
+   * have not run yet. They succeeded when first applied, so a missing handler or a throw now means
+   * the code changed.
+   */
+  applyUpdates(ctx: WorkflowContext, before: number): void {
+    for (let u = this.updates[this.updatesApplied]; u && u.index < before; u = this.updates[this.updatesApplied]) {
+      this.updatesApplied += 1;
+      const handler = ctx.updateHandler(u.name);
+      if (!handler)
+        throw new NonDeterminismError(`history applied update ${u.name}, which the code has no handler for`);
+      try {
+        handler(...u.args);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        throw new NonDeterminismError(
+          `update ${u.name} was applied in history but its handler threw on replay: ${why}`,
+        );
+      }
+    }
   }
 
   /** The outcome of one yield (a leaf operation or `all`), or null while any part of it is open. */
@@ -259,10 +288,11 @@ class HistoryReplay {
     }
     if (y instanceof AllOperation) {
       const outcomes = y.operations.map((op) => this.step(op));
-      const failed = outcomes.find((o): o is { ok: false; error: Error } => o !== null && !o.ok);
+      const failed = outcomes.find((o): o is { ok: false; error: Error; at: number } => o !== null && !o.ok);
       if (failed) return failed;
       if (outcomes.some((o) => o === null)) return null;
-      return { ok: true, value: outcomes.map((o) => (o as { ok: true; value: unknown }).value) };
+      const done = outcomes as { ok: true; value: unknown; at: number }[];
+      return { ok: true, value: done.map((o) => o.value), at: Math.max(-1, ...done.map((o) => o.at)) };
     }
     return this.step(y);
   }
@@ -283,7 +313,7 @@ class HistoryReplay {
       // The signal was already in history when the code first reached this wait: it resolved
       // on the spot and no wait was ever opened.
       const buffered = this.inbox.take(op.signalName, opening ? this.history.indexOf(opening) : Infinity);
-      if (buffered) return { ok: true, value: buffered };
+      if (buffered) return { ok: true, value: buffered.value, at: buffered.index };
     }
     this.position += 1;
     if (!opening) {
@@ -312,15 +342,16 @@ class HistoryReplay {
   private resolveActivity(op: ActivityOperation<unknown>, opening: HistoryEvent): Outcome | null {
     this.expectRecorded(str(opening.payload.activity_type), op.activityType, "scheduled activity");
     const close = findClose(this.history, opening, ACTIVITY_CLOSES, ["activity_execution_id"]);
-    return close ? activityOutcome(op, close) : null;
+    return close ? this.decidedBy(close, activityOutcome(op, close)) : null;
   }
 
   private resolveTimer(opening: HistoryEvent): Outcome | null {
     const close = findClose(this.history, opening, ["TimerFired", "TimerCancelled"], ["timer_id"]);
     if (!close) return null;
-    return close.event_type === "TimerFired"
-      ? { ok: true, value: undefined }
-      : { ok: false, error: new TimerCancelled() };
+    return this.decidedBy(
+      close,
+      close.event_type === "TimerFired" ? { ok: true, value: undefined } : { ok: false, error: new TimerCancelled() },
+    );
   }
 
   private resolveChild(op: ChildWorkflowOperation<unknown>, opening: HistoryEvent): Outcome | null {
@@ -331,7 +362,7 @@ class HistoryReplay {
       "workflow_link_id",
       "child_workflow_run_id",
     ]);
-    return close ? childOutcome(op, close) : null;
+    return close ? this.decidedBy(close, childOutcome(op, close)) : null;
   }
 
   /** A signal wait resolves to the next signal of its name, or to null once its timeout timer fired first. */
@@ -344,10 +375,38 @@ class HistoryReplay {
         isWaitTimer(e) &&
         (waitId !== null ? str(e.payload.signal_wait_id) === waitId : sameSequence(opening, e)),
     );
-    const value = this.inbox.take(op.signalName, timeoutAt === -1 ? Infinity : timeoutAt);
-    if (value) return { ok: true, value };
-    return timeoutAt === -1 ? null : { ok: true, value: null };
+    const signal = this.inbox.take(op.signalName, timeoutAt === -1 ? Infinity : timeoutAt);
+    if (signal) return { ok: true, value: signal.value, at: signal.index };
+    return timeoutAt === -1 ? null : { ok: true, value: null, at: timeoutAt };
   }
+
+  private decidedBy(close: HistoryEvent, decided: Decided): Outcome {
+    return { ...decided, at: this.history.indexOf(close) };
+  }
+}
+
+interface AppliedUpdate {
+  index: number;
+  name: string;
+  args: PayloadValue[];
+}
+
+/** The updates history applied (`UpdateApplied`, with the accepted arguments), oldest first; a failed update has none. */
+function appliedUpdates(history: HistoryEvent[]): AppliedUpdate[] {
+  const out: AppliedUpdate[] = [];
+  history.forEach((e, index) => {
+    if (e.event_type !== "UpdateApplied") return;
+    const p = e.payload;
+    out.push({ index, name: str(p.update_name) ?? "", args: updateArguments(p) });
+  });
+  return out;
+}
+
+/** An update's arguments as `UpdateAccepted`/`UpdateApplied` carry them: a serialised list and its codec. */
+export function updateArguments(payload: Record<string, unknown>): PayloadValue[] {
+  const raw = payload.arguments;
+  if (raw === null || raw === undefined) return [];
+  return asArgs(decodePayload(raw, str(payload.payload_codec)));
 }
 
 export function replayWorkflow(input: ReplayInput): ReplayResult {
@@ -360,6 +419,7 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
     while (!next.done) {
       const outcome = replay.resolve(next.value);
       if (outcome === null) return { commands: replay.newCommands, terminal: false };
+      replay.applyUpdates(ctx, outcome.at);
       next = outcome.ok ? gen.next(outcome.value) : gen.throw(outcome.error);
     }
   } catch (e) {
@@ -371,11 +431,11 @@ export function replayWorkflow(input: ReplayInput): ReplayResult {
 }
 
 /**
- * Replays the history as far as it goes and hands back the context, for a query: the handlers the
- * code registered on the way see the state it reached. Nothing is decided (no commands), and a run
- * the history has closed is replayed to its end like an open one.
+ * Replays the history as far as it goes and hands back the context, for a query or an update: the
+ * handlers the code registered on the way see the state it reached, applied updates included.
+ * Nothing is decided (no commands), and a run the history has closed is replayed to its end.
  */
-export function replayForQuery(input: ReplayInput): WorkflowContext {
+export function replayState(input: ReplayInput): WorkflowContext {
   const replay = new HistoryReplay(input.history, input.info.workflowType);
   const ctx = new WorkflowContext(input.info, input.activityDefaults ?? (() => undefined));
   const gen = input.definition.run(ctx, ...input.args);
@@ -384,8 +444,11 @@ export function replayForQuery(input: ReplayInput): WorkflowContext {
     while (!next.done) {
       const outcome = replay.resolve(next.value);
       if (outcome === null) break;
+      replay.applyUpdates(ctx, outcome.at);
       next = outcome.ok ? gen.next(outcome.value) : gen.throw(outcome.error);
     }
+    // The code waits here: every update history applied since arrived while it waited.
+    replay.applyUpdates(ctx, Infinity);
   } catch (e) {
     // The run's own failure (the code threw) still leaves its handlers answerable; a replay that
     // disagrees with history does not.

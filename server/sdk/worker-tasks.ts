@@ -9,10 +9,17 @@ import {
   queryTaskOutcomeResponseSchema,
   workflowTaskCompleteResponseSchema,
 } from "./protocol";
-import type { ActivityOutcomeResponse, ActivityTask, HistoryEvent, QueryTask, WorkflowTask } from "./protocol";
-import { replayForQuery, replayWorkflow } from "./replay";
+import type {
+  ActivityOutcomeResponse,
+  ActivityTask,
+  HistoryEvent,
+  QueryTask,
+  WorkflowCommand,
+  WorkflowTask,
+} from "./protocol";
+import { replayState, replayWorkflow, updateArguments } from "./replay";
 import type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./activity";
-import type { WorkflowDefinition } from "./workflow";
+import type { WorkflowContext, WorkflowDefinition } from "./workflow";
 
 /**
  * Running one claimed task (workflow, query or activity) and reporting its outcome; the worker
@@ -28,6 +35,8 @@ export interface WorkerStats {
   staleReports: number;
   queriesAnswered: number;
   queriesFailed: number;
+  updatesCompleted: number;
+  updatesFailed: number;
 }
 
 /** What running a task needs from its worker: the client, the registered code, the counters. */
@@ -78,7 +87,7 @@ export async function runQueryTask(worker: TaskRunContext, task: QueryTask): Pro
     );
   let value: unknown;
   try {
-    const ctx = replayForQuery({
+    const ctx = replayState({
       definition,
       args: listPayload(task.workflow_arguments, task.payload_codec),
       history: task.history_events,
@@ -153,7 +162,7 @@ export async function runWorkflowTask(worker: TaskRunContext, task: WorkflowTask
   try {
     const history = await fullHistory(worker, task);
     const decoded = decodePayload(task.arguments, task.payload_codec);
-    result = replayWorkflow({
+    const input = {
       definition,
       args: Array.isArray(decoded) ? decoded : decoded === null ? [] : [decoded],
       history,
@@ -163,8 +172,12 @@ export async function runWorkflowTask(worker: TaskRunContext, task: WorkflowTask
         workflowType: task.workflow_type,
         taskQueue: task.task_queue ?? null,
       },
-      activityDefaults: (name) => worker.activities.get(name)?.options,
-    });
+      activityDefaults: (name: string) => worker.activities.get(name)?.options,
+    };
+    const updateId = task.workflow_update_id;
+    result = updateId
+      ? { commands: [updateCommand(replayState(input), history, updateId)], terminal: false }
+      : replayWorkflow(input);
   } catch (e) {
     worker.stats.workflowTasksFailed += 1;
     await failWorkflowTask(worker, task, e instanceof Error ? e : new Error(String(e)));
@@ -191,6 +204,48 @@ export async function runWorkflowTask(worker: TaskRunContext, task: WorkflowTask
     workflowTaskCompleteResponseSchema,
   );
   worker.stats.workflowTasksCompleted += 1;
+  for (const c of result.commands) {
+    if (c.type === "complete_update") worker.stats.updatesCompleted += 1;
+    if (c.type === "fail_update") worker.stats.updatesFailed += 1;
+  }
+}
+
+/**
+ * The one command answering a task readied for update `updateId`, as sdk-python 2.12.0 answers it
+ * (worker.py `_run_workflow_task`, workflow.py `apply_update`): the handler runs on the replayed
+ * state with the arguments `UpdateAccepted` recorded. A throw is `fail_update`, marked
+ * `non_retryable` only when the error says so, as the engine marks its own update failures
+ * (WorkflowExecutor.php@8dc90d64 `FailureFactory::isNonRetryable`); sdk-python marks every one.
+ */
+function updateCommand(ctx: WorkflowContext, history: HistoryEvent[], updateId: string): WorkflowCommand {
+  const fail = (message: string, type: string, nonRetryable: boolean): WorkflowCommand => ({
+    type: "fail_update",
+    update_id: updateId,
+    message,
+    exception_type: type,
+    ...(nonRetryable ? { non_retryable: true } : {}),
+  });
+  const accepted = history.find((e) => e.event_type === "UpdateAccepted" && e.payload.update_id === updateId);
+  if (!accepted) return fail(`accepted update ${updateId} is not in the workflow's history`, "UpdateNotFound", true);
+  const name = typeof accepted.payload.update_name === "string" ? accepted.payload.update_name : "";
+  const handler = ctx.updateHandler(name);
+  if (!handler) return fail(`unknown update '${name}'`, "UnknownUpdate", true);
+  try {
+    const value = handler(...updateArguments(accepted.payload));
+    if (value instanceof Promise) {
+      value.catch(() => undefined); // refused below; its own rejection is not this worker's error
+      return fail(
+        `update handler '${name}' returned a promise; update handlers are synchronous`,
+        "InvalidUpdate",
+        true,
+      );
+    }
+    return { type: "complete_update", update_id: updateId, result: encodePayload((value ?? null) as PayloadValue) };
+  } catch (e) {
+    const error = e instanceof Error ? e : new Error(String(e));
+    const nonRetryable = (error as Error & { nonRetryable?: unknown }).nonRetryable === true;
+    return fail(error.message || errorType(error), errorType(error), nonRetryable);
+  }
 }
 
 export async function runActivityTask(worker: TaskRunContext, task: ActivityTask): Promise<void> {

@@ -75,6 +75,8 @@ export class Worker {
     staleReports: 0,
     queriesAnswered: 0,
     queriesFailed: 0,
+    updatesCompleted: 0,
+    updatesFailed: 0,
   };
   private readonly client: WorkerClient;
   private readonly workflows: Map<string, WorkflowDefinition>;
@@ -181,8 +183,8 @@ export class Worker {
         query_contracts: named(c.queries),
         signals: [...c.signals].sort(),
         signal_contracts: named(c.signals),
-        updates: [],
-        update_contracts: [],
+        updates: [...(c.updates ?? [])].sort(),
+        update_contracts: named(c.updates ?? []),
         update_validators: [],
       };
     }

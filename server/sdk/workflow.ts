@@ -114,8 +114,17 @@ export interface WorkflowInfo {
 /** Answers a workflow query from the state the replayed code holds; its value must be JSON. */
 export type QueryHandler = (...args: PayloadValue[]) => unknown;
 
+/**
+ * Changes the workflow's state and answers the caller; synchronous, deterministic, its value JSON.
+ * It runs on a workflow task carrying the update, and again on every later replay, in the place
+ * history recorded it (`UpdateApplied`). A throw fails the update (non-retryable when the error
+ * carries `nonRetryable: true`, e.g. a `NonRetryableError`) and leaves the state untouched.
+ */
+export type UpdateHandler = (...args: PayloadValue[]) => unknown;
+
 export class WorkflowContext {
   private readonly queryHandlers = new Map<string, QueryHandler>();
+  private readonly updateHandlers = new Map<string, UpdateHandler>();
 
   constructor(
     readonly info: WorkflowInfo,
@@ -132,6 +141,15 @@ export class WorkflowContext {
 
   queryHandler(name: string): QueryHandler | undefined {
     return this.queryHandlers.get(name);
+  }
+
+  /** Applies the update `name` with `handler` from here on; registered while the code replays, like a query handler. */
+  setUpdateHandler(name: string, handler: UpdateHandler): void {
+    this.updateHandlers.set(name, handler);
+  }
+
+  updateHandler(name: string): UpdateHandler | undefined {
+    return this.updateHandlers.get(name);
   }
 
   activity<T = PayloadValue>(
@@ -175,14 +193,15 @@ export class WorkflowContext {
 export type WorkflowGenerator = Generator<Yieldable, unknown, unknown>;
 
 /**
- * The queries and signals a workflow declares, registered with the worker as its command contract
- * (sdk-python 2.12.0 worker.py `_workflow_command_contract`). A start then copies it into
- * `WorkflowStarted` as `declared_*`, and the server admits only the declared signals: a workflow
- * that declares a contract must name every signal it waits for.
+ * The queries, signals and updates a workflow declares, registered with the worker as its command
+ * contract (sdk-python 2.12.0 worker.py `_workflow_command_contract`). A start then copies it into
+ * `WorkflowStarted` as `declared_*`, and the server admits only the declared signals and updates: a
+ * workflow that declares a contract must name every signal it waits for and update it handles.
  */
 export interface WorkflowCommandContract {
   queries: readonly string[];
   signals: readonly string[];
+  updates?: readonly string[];
 }
 
 export interface WorkflowDefinition {
