@@ -346,6 +346,7 @@ interface NamespaceRow {
   description: string | null;
   retention_days: number;
   status: string;
+  external_payload_storage: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -356,7 +357,7 @@ function namespaceView(n: NamespaceRow): Json {
     description: n.description,
     retention_days: n.retention_days,
     status: n.status,
-    external_payload_storage: null,
+    external_payload_storage: n.external_payload_storage ? (JSON.parse(n.external_payload_storage) as Json) : null,
     created_at: isoOffset(n.created_at),
     updated_at: isoOffset(n.updated_at),
   };

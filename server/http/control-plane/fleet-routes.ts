@@ -29,7 +29,7 @@ export function registerFleetRoutes(scope: FastifyInstance, deps: ControlPlaneDe
     const name = request.params.ns.toLowerCase();
     const ns = describeNamespace(engine.db, name);
     if (!ns)
-      throw new EngineError(404, "namespace_not_found", `Namespace [${name}] was not found.`, { namespace: name });
+      throw new EngineError(404, "namespace_not_found", `Namespace [${name}] not found.`, { namespace: name });
     return sendControlPlane(reply, 200, ns, null);
   });
 
