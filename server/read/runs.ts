@@ -5,6 +5,8 @@ import { statusBucket } from "../engine/summary";
 import { isoMicros, isoOffset, memoValue, parseObject } from "./format";
 import type { Json } from "./format";
 import { at } from "../invariant";
+import { parseVisibilityQuery } from "./visibility-query";
+import { visibilitySql } from "./visibility-filter";
 
 export function findInstance(db: Db, namespace: string, workflowId: string): InstanceRow | undefined {
   return db.prepare("SELECT * FROM workflow_instances WHERE namespace = ? AND id = ?").get(namespace, workflowId) as
@@ -326,6 +328,44 @@ function listRows(
   return exact ? byRowids("phrase", exact) : answer("walk", ordered(` AND ${SEARCH_LIKE}`));
 }
 
+/**
+ * A visibility query's rows: when its first positive custom comparison matches at most
+ * `candidateCap` runs (the projection's index says so cheaply), those candidates re-checked and
+ * sorted; else the list walked in order with every condition checked per row, which fills a page
+ * quickly exactly when matches are common.
+ */
+function visibilityRows(
+  db: Db,
+  where: string[],
+  params: Record<string, unknown>,
+  candidates: string | null,
+  t: SearchTuning,
+): ListRow[] {
+  const filter = where.join(" AND ");
+  if (candidates !== null) {
+    const ids = db
+      .prepare(`${candidates} LIMIT ${t.candidateCap + 1}`)
+      .pluck()
+      .all(params) as string[];
+    if (ids.length <= t.candidateCap) {
+      t.onPlan?.("candidates");
+      params.candidates = JSON.stringify(ids);
+      return db
+        .prepare(
+          `SELECT ${LIST_COLUMNS} FROM json_each(@candidates) j CROSS JOIN workflow_run_summaries s ON s.id = j.value
+           WHERE ${filter} ORDER BY s.sort_key DESC LIMIT @limit`,
+        )
+        .all(params) as ListRow[];
+    }
+  }
+  t.onPlan?.("walk");
+  return db
+    .prepare(
+      `SELECT ${LIST_COLUMNS} FROM workflow_run_summaries s WHERE ${filter} ORDER BY s.sort_key DESC LIMIT @limit`,
+    )
+    .all(params) as ListRow[];
+}
+
 /** `GET /workflows`: summary rows in fixed order `sort_timestamp DESC, id DESC`. */
 export function listWorkflows(db: Db, q: ListQuery, tuning: SearchTuning = DEFAULT_SEARCH_TUNING): Json {
   const where = ["s.namespace = @namespace"];
@@ -343,7 +383,13 @@ export function listWorkflows(db: Db, q: ListQuery, tuning: SearchTuning = DEFAU
     where.push("s.sort_key < @after");
     params.after = after;
   }
-  const rows = listRows(db, where, params, q.query, Boolean(q.status || q.workflowType), tuning);
+  // A visibility query (`Region = "eu" AND Priority > 3`) filters; any other text is the substring search.
+  const visibility = q.query ? parseVisibilityQuery(q.query) : null;
+  let rows: ListRow[];
+  if (visibility) {
+    const v = visibilitySql(db, q.namespace, visibility, params);
+    rows = visibilityRows(db, [...where, ...v.where], params, v.candidates, tuning);
+  } else rows = listRows(db, where, params, q.query, Boolean(q.status || q.workflowType), tuning);
   const more = rows.length > q.pageSize;
   const page = more ? rows.slice(0, q.pageSize) : rows;
   const attrs = new Map<string, string | null>();

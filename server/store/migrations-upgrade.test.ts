@@ -67,6 +67,9 @@ function rowsOf(db: Db, table: string, columns: string[] = ["*"]): unknown[] {
   // A counter that went back to zero and one never written mean the same thing.
   if (table === "workflow_run_summary_counts")
     return db.prepare("SELECT * FROM workflow_run_summary_counts WHERE n != 0 ORDER BY namespace, dim, val").all();
+  // The search-attribute projection has no rowid; its key orders it.
+  if (table === "workflow_search_attributes")
+    return db.prepare("SELECT * FROM workflow_search_attributes ORDER BY workflow_run_id, key").all();
   return db.prepare(`SELECT ${columns.join(", ")} FROM "${table}" ORDER BY rowid`).all();
 }
 

@@ -1,4 +1,5 @@
 import { CORE_TABLES_SQL } from "./core-tables";
+import { SEARCH_ATTRIBUTE_TABLES_SQL } from "./search-attribute-tables";
 
 /**
  * Durable schema of the embedded server, modelled on the Durable Workflow v2 tables
@@ -392,6 +393,26 @@ CREATE TABLE workflow_schedule_history_events (
   UNIQUE (workflow_schedule_id, sequence)
 );
 CREATE INDEX workflow_schedule_history_run ON workflow_schedule_history_events (workflow_run_id);
+`,
+  },
+  {
+    // Search attributes: the real server's registry table and the engine's typed projection the
+    // list's visibility queries read, kept by triggers from workflow_runs (search-attribute-tables.ts).
+    version: 13,
+    name: "search_attributes",
+    sql: SEARCH_ATTRIBUTE_TABLES_SQL,
+  },
+  {
+    // Namespaces: the external payload storage policy as the real server keeps it on the namespace
+    // (server@11d35b7 database/migrations/2026_04_22_000100_add_external_payload_storage_to_workflow_namespaces.php,
+    // JSON), and the retention scan's way to a namespace's closed runs oldest-closed first
+    // (HistoryRetentionEnforcer::expiredRunIds) without reading every summary.
+    version: 14,
+    name: "namespace_storage_and_retention",
+    sql: `
+ALTER TABLE namespaces ADD COLUMN external_payload_storage TEXT;
+CREATE INDEX workflow_run_summaries_retention ON workflow_run_summaries (namespace, closed_at)
+  WHERE status_bucket IN ('completed', 'failed') AND closed_at IS NOT NULL AND archived_at IS NULL;
 `,
   },
 ];
