@@ -173,7 +173,7 @@ function clusterCapabilities(): Record<string, unknown> {
     child_workflow_timeouts: SERVER_CAPABILITIES.child_workflow_timeouts,
     parent_close_policy: SERVER_CAPABILITIES.parent_close_policy,
     non_retryable_failures: true,
-    history_retention: false,
+    history_retention: true,
     payload_codec_envelope: true,
     payload_codec_envelope_responses: true,
     bridge_adapter_outcome_contract: false,
