@@ -106,6 +106,7 @@ describe("demo fleet crash under load", () => {
           "order_slow_invoice",
           "order_transient",
           "parent_child",
+          "updates_waiting",
           "worker_crash",
         ].sort(),
       );
@@ -246,6 +247,11 @@ describe("demo fleet crash under load", () => {
           const approved = acks.some((a) => a.kind === "signal" && a.workflowId === run.workflow_id);
           if (waitsForever && !approved) await approve(run.workflow_id);
         }
+        // The held delivery waits for `release` until an operator sends it.
+        if (run.workflow_type === "DeliveryHoldWorkflow")
+          await command("signal", run.workflow_id, () =>
+            cp.signal(run.workflow_id, "release", [], `release-${run.workflow_id}`),
+          );
       };
       const final = await until(
         "every run to reach a terminal status",
@@ -274,6 +280,7 @@ describe("demo fleet crash under load", () => {
         parent_child: "completed",
         worker_crash: "completed",
         lost_transport: "completed",
+        updates_waiting: "completed",
       };
       for (const s of [...first.seeded, ...second.seeded]) {
         expect(byRun.get(s.runId)?.status, `${s.name} ${s.workflowId}`).toBe(expected[s.name]);

@@ -220,6 +220,46 @@ describe("demo fleet", () => {
     });
   });
 
+  it("seeds a held delivery with one completed and one non-retryably failed update, and release dispatches it to the changed address", async () => {
+    fleet = await startDemoFleet(quietFleetOptions(server));
+    const hold = fleet.seeded.updates_waiting!;
+    const events = () => historyOf(server.db, hold.runId ?? "");
+    await eventually(
+      () => events().filter((e) => e.event_type === "UpdateCompleted").length === 2,
+      "both seeded updates answered",
+    );
+    const completed = events().filter((e) => e.event_type === "UpdateCompleted");
+    expect(completed.map((e) => [e.payload.update_name, e.payload.non_retryable ?? null])).toEqual([
+      ["changeAddress", null],
+      ["applyVoucher", true],
+    ]);
+    expect(completed[1]?.payload).toMatchObject({
+      exception_type: "VoucherExpired",
+      message: "voucher WINTER25 expired on 2026-11-30",
+    });
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.baseUrl}/api/workflows/${hold.workflowId}/${path}`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${TEST_OPERATOR_TOKEN}`,
+          "Content-Type": "application/json",
+          "X-Durable-Workflow-Control-Plane-Version": "2",
+        },
+        body: JSON.stringify(body),
+      });
+    const status = await post("query/status", {});
+    expect(await status.json()).toMatchObject({
+      result: { address: "7 Quay Street, Porto", addressChanges: 1, stage: "held at depot" },
+    });
+    expect((await post("signal/release", {})).status).toBe(202);
+    const done = await eventually(settled(hold.workflowId, "completed"), "released delivery");
+    expect(done.output).toMatchObject({
+      address: "7 Quay Street, Porto",
+      addressChanges: 1,
+      dispatched: { dispatched: true },
+    });
+  });
+
   it("seeds every scenario and each ends where the console expects it", async () => {
     const log: string[] = [];
     fleet = await startDemoFleet(quietFleetOptions(server, { log: (l) => log.push(l) }));

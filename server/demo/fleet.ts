@@ -6,7 +6,7 @@ import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
 import type { CrashingWorker } from "./crashing-worker";
 import { loseTransport, waitForReadyTask } from "./faults";
-import { defaultQueueActivities, demoWorkflows, paymentsQueueActivities } from "./workflows";
+import { DELIVERY_HOLD, defaultQueueActivities, demoWorkflows, paymentsQueueActivities } from "./workflows";
 import type { Order, OrderScenario } from "./workflows";
 import { at } from "../invariant";
 import type { FleetState } from "./fleet-state";
@@ -119,6 +119,39 @@ export function createStarter(
   };
 }
 
+/**
+ * Sends an update through `POST /api/workflows/{id}/update/{name}` without waiting for the handler
+ * (`wait_for: accepted`): the worker answers it, and the run's history keeps the outcome.
+ */
+export function createUpdater(
+  opts: DemoFleetOptions,
+): (workflowId: string, name: string, args: unknown[]) => Promise<void> {
+  const base = opts.baseUrl.replace(/\/+$/, "");
+  const token = opts.operatorToken ?? opts.token;
+  return async (workflowId, name, args) => {
+    const res = await fetch(
+      `${base}/api/workflows/${encodeURIComponent(workflowId)}/update/${encodeURIComponent(name)}`,
+      {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "X-Durable-Workflow-Control-Plane-Version": "2",
+          ...(opts.namespace ? { "X-Namespace": opts.namespace } : {}),
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify({
+          input: encodePayload(args),
+          wait_for: "accepted",
+          request_id: `seed-${workflowId}-${name}`,
+        }),
+      },
+    );
+    if (res.status !== 202 && res.status !== 200)
+      throw new Error(`update ${name} ${workflowId}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+  };
+}
+
 const CUSTOMERS = ["ada", "grace", "linus", "margaret", "ken", "barbara", "edsger", "radia", "donald", "frances"];
 
 /** Mostly healthy traffic with the occasional retry and decline, like a real checkout. */
@@ -134,6 +167,7 @@ async function seedScenarios(
   suffix: string,
   order: (scenario: OrderScenario) => { workflowId: string; args: [Order] },
   seed: (name: string, req: StartRequest) => Promise<unknown>,
+  update: (workflowId: string, name: string, args: unknown[]) => Promise<void>,
 ): Promise<void> {
   for (const scenario of ["happy", "transient", "declined", "exhausted", "slow_invoice"] as const) {
     const o = order(scenario);
@@ -175,6 +209,15 @@ async function seedScenarios(
     workflowType: "SettlementWorkflow",
     args: [`settle-${suffix}`],
   });
+  // Held until an operator sends `release`, with one completed and one non-retryably failed update.
+  const hold = `delivery-hold-${suffix}`;
+  await seed("updates_waiting", {
+    workflowId: hold,
+    workflowType: DELIVERY_HOLD.type,
+    args: [`parcel-${suffix}-h1`, "12 Harbour Road, Lisbon"],
+  });
+  await update(hold, DELIVERY_HOLD.changeAddress, ["7 Quay Street, Porto"]);
+  await update(hold, DELIVERY_HOLD.applyVoucher, ["WINTER25"]);
 }
 
 function demoWorkers(opts: DemoFleetOptions, suffix: string, onError: (e: unknown, where: string) => void) {
@@ -263,11 +306,16 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   if (saved) {
     log(`resumed fleet ${suffix}: ${Object.keys(seeded).length} scenarios seeded earlier, ${state.orderCount} orders`);
   } else {
-    await seedScenarios(suffix, order, async (name, req) => {
-      const started = await start(req);
-      seeded[name] = started;
-      log(`seeded ${name}: ${started.workflowId} (${started.runId ?? "?"})`);
-    });
+    await seedScenarios(
+      suffix,
+      order,
+      async (name, req) => {
+        const started = await start(req);
+        seeded[name] = started;
+        log(`seeded ${name}: ${started.workflowId} (${started.runId ?? "?"})`);
+      },
+      createUpdater(opts),
+    );
     persist();
   }
 

@@ -223,6 +223,67 @@ export const warehouseRestockWorkflow = defineWorkflow("WarehouseRestockWorkflow
   return { sku, restocked: true };
 });
 
+/** Every voucher in the demo has expired: applying one is a permanent failure, not worth a retry. */
+export class VoucherExpired extends NonRetryableError {}
+
+/** A blank address is refused; plain Error, so the failure is not marked non-retryable. */
+export class InvalidAddress extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidAddress";
+  }
+}
+
+export const dispatchParcel = defineActivity("DispatchParcel", async (_ctx, parcelId, address) => {
+  await pause(40);
+  return { parcelId, address, dispatched: true };
+});
+
+/** The names `deliveryHoldWorkflow` declares (its command contract), for specs and the fleet. */
+export const DELIVERY_HOLD = {
+  type: "DeliveryHoldWorkflow",
+  query: "status",
+  release: "release",
+  changeAddress: "changeAddress",
+  applyVoucher: "applyVoucher",
+} as const;
+
+/**
+ * Holds a parcel at the depot until the `release` signal, then dispatches it: the demo of updates.
+ * `changeAddress [address]` completes with the new address; a blank one fails (`InvalidAddress`,
+ * retryable). `applyVoucher [code]` always fails non-retryably (`VoucherExpired`). The `status`
+ * query reads the address the completed updates left.
+ */
+export const deliveryHoldWorkflow = defineWorkflow(
+  DELIVERY_HOLD.type,
+  function* (ctx, parcelId, address) {
+    let current = typeof address === "string" && address !== "" ? address : "depot pickup";
+    let addressChanges = 0;
+    let stage = "held at depot";
+    ctx.setQueryHandler(DELIVERY_HOLD.query, () => ({ parcelId, address: current, addressChanges, stage }));
+    ctx.setUpdateHandler(DELIVERY_HOLD.changeAddress, (next) => {
+      if (typeof next !== "string" || next.trim() === "") throw new InvalidAddress("the new address is blank");
+      current = next.trim();
+      addressChanges += 1;
+      return { parcelId, address: current, addressChanges };
+    });
+    ctx.setUpdateHandler(DELIVERY_HOLD.applyVoucher, (code) => {
+      throw new VoucherExpired(`voucher ${String(code)} expired on 2026-11-30`);
+    });
+    yield* ctx.waitForSignal(DELIVERY_HOLD.release);
+    stage = "dispatched";
+    const dispatched = yield ctx.activity("DispatchParcel", [parcelId, current]);
+    return { parcelId, address: current, addressChanges, dispatched };
+  },
+  {
+    contract: {
+      queries: [DELIVERY_HOLD.query],
+      signals: [DELIVERY_HOLD.release],
+      updates: [DELIVERY_HOLD.applyVoucher, DELIVERY_HOLD.changeAddress],
+    },
+  },
+);
+
 export const settlementWorkflow = defineWorkflow("SettlementWorkflow", function* (ctx, batchId) {
   const settled = yield ctx.activity("SettlePayment", [batchId], { queue: "payments", tries: 3 });
   return settled;
@@ -237,6 +298,7 @@ export const demoWorkflows = [
   fulfillmentWorkflow,
   warehouseRestockWorkflow,
   settlementWorkflow,
+  deliveryHoldWorkflow,
 ];
 
 export const defaultQueueActivities = [
@@ -249,6 +311,7 @@ export const defaultQueueActivities = [
   issueRefund,
   syncInventoryPage,
   packParcel,
+  dispatchParcel,
 ];
 
 export const paymentsQueueActivities = [settlePayment];
