@@ -1,6 +1,8 @@
 import { errorFromResponse } from "./errors";
 import type { CommandResponse, StartResponse } from "./schemas-workflows";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "./schemas-system";
+import type { OverlapPolicy, ScheduleCommandAnswer } from "./schemas-schedules";
+import type { SearchAttributeAnswer } from "./schemas-search-attributes";
 import { isRecord } from "../http/typed-errors";
 import { compact, decodeWith, dwTransport, pathSegment, readsOf } from "./transport";
 import type {
@@ -60,7 +62,42 @@ export interface DwCommandClient extends DwClient {
     params?: ActivityTimeoutPassParams,
     opts?: DwRequestOptions,
   ): Promise<PassResult<ActivityTimeoutPassReport>>;
+
+  /** The schedule commands (durable-workflow/server ScheduleController.php@11d35b7). */
+  pauseSchedule(scheduleId: string, note?: string, opts?: DwRequestOptions): Promise<ScheduleCommandResult>;
+  resumeSchedule(scheduleId: string, note?: string, opts?: DwRequestOptions): Promise<ScheduleCommandResult>;
+  triggerSchedule(
+    scheduleId: string,
+    overlapPolicy?: OverlapPolicy,
+    opts?: DwRequestOptions,
+  ): Promise<ScheduleCommandResult>;
+  backfillSchedule(scheduleId: string, params: BackfillParams, opts?: DwRequestOptions): Promise<ScheduleCommandResult>;
+  deleteSchedule(scheduleId: string, opts?: DwRequestOptions): Promise<ScheduleCommandResult>;
+
+  /** The search-attribute registry (durable-workflow/server SearchAttributeController.php@11d35b7). */
+  createSearchAttribute(name: string, type: string, opts?: DwRequestOptions): Promise<RegistryResult>;
+  deleteSearchAttribute(name: string, opts?: DwRequestOptions): Promise<RegistryResult>;
 }
+
+/** A registry change: the answer, or the controller's own refusal (409/404/422 with a `reason`). */
+export type RegistryResult =
+  | { kind: "accepted"; httpStatus: number; body: SearchAttributeAnswer }
+  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
+
+/** Backfill's `[start_time, end_time)` (ISO-8601) and an optional overlap policy for its fires. */
+export interface BackfillParams {
+  startTime: string;
+  endTime: string;
+  overlapPolicy?: OverlapPolicy;
+}
+
+/**
+ * A schedule command's answer. `accepted`: 2xx; `rejected`: the server's 404 `schedule_not_found`,
+ * 409, 422 (`invalid_time_range`) or trigger's 500 `trigger_failed`, which carry a reason in words.
+ */
+export type ScheduleCommandResult =
+  | { kind: "accepted"; httpStatus: number; body: ScheduleCommandAnswer }
+  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
 
 /** The reads and the commands over one connection. */
 export function createDwCommandClientWith(decoders: DwDecoders, options: DwClientOptions): DwCommandClient {
@@ -102,6 +139,48 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
     const { status, data } = await call({ method: "POST", path, body }, decoder, opts, [200, 207]);
     return { httpStatus: status, partial: status === 207, report: data } satisfies PassResult<T>;
   }
+
+  async function registryCommand(spec: RequestSpec, opts: DwRequestOptions | undefined): Promise<RegistryResult> {
+    const raw = await send(spec, opts);
+    if (raw.status >= 200 && raw.status < 300)
+      return {
+        kind: "accepted",
+        httpStatus: raw.status,
+        body: decodeWith(decoders.searchAttributeAnswer, raw, `${spec.method} ${spec.path}`),
+      };
+    const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    // Laravel's validation 422 names no reason; the console's form keeps the same rules, so it is an error.
+    if (answer !== null && typeof answer.reason === "string" && [404, 409, 422].includes(raw.status)) {
+      const message = typeof answer.message === "string" ? answer.message : null;
+      return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+
+  async function scheduleCommand(
+    method: "POST" | "DELETE",
+    path: string,
+    body: Record<string, unknown> | undefined,
+    opts: DwRequestOptions | undefined,
+  ): Promise<ScheduleCommandResult> {
+    const spec: RequestSpec = { method, path, body: body === undefined ? undefined : compact(body) };
+    const raw = await send(spec, opts);
+    if (raw.status >= 200 && raw.status < 300) {
+      return {
+        kind: "accepted",
+        httpStatus: raw.status,
+        body: decodeWith(decoders.scheduleCommandAnswer, raw, `${method} ${path}`),
+      };
+    }
+    const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    // The controller's own refusals name a reason; anything else (auth, version) stays an error.
+    if (answer !== null && typeof answer.reason === "string" && [404, 409, 422, 500].includes(raw.status)) {
+      const message = typeof answer.message === "string" ? answer.message : null;
+      return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+  const schedule = (scheduleId: string) => `/schedules/${pathSegment(scheduleId)}`;
 
   const wf = (workflowId: string) => `/workflows/${pathSegment(workflowId)}`;
   const target = (workflowId: string, runId: string | undefined) =>
@@ -152,5 +231,22 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
         decoders.activityTimeoutPassReport,
         opts,
       ),
+    pauseSchedule: (scheduleId, note, opts) => scheduleCommand("POST", `${schedule(scheduleId)}/pause`, { note }, opts),
+    resumeSchedule: (scheduleId, note, opts) =>
+      scheduleCommand("POST", `${schedule(scheduleId)}/resume`, { note }, opts),
+    triggerSchedule: (scheduleId, overlapPolicy, opts) =>
+      scheduleCommand("POST", `${schedule(scheduleId)}/trigger`, { overlap_policy: overlapPolicy }, opts),
+    backfillSchedule: (scheduleId, params, opts) =>
+      scheduleCommand(
+        "POST",
+        `${schedule(scheduleId)}/backfill`,
+        { start_time: params.startTime, end_time: params.endTime, overlap_policy: params.overlapPolicy },
+        opts,
+      ),
+    deleteSchedule: (scheduleId, opts) => scheduleCommand("DELETE", schedule(scheduleId), undefined, opts),
+    createSearchAttribute: (name, type, opts) =>
+      registryCommand({ method: "POST", path: "/search-attributes", body: { name, type } }, opts),
+    deleteSearchAttribute: (name, opts) =>
+      registryCommand({ method: "DELETE", path: `/search-attributes/${pathSegment(name)}` }, opts),
   };
 }

@@ -6,7 +6,15 @@ import { DwInvalidArgumentError } from "./errors";
 import { fixture, fixtureFetch } from "./fixtures/fixture-fetch";
 
 const NAMES = Object.keys(ENDPOINTS) as EndpointName[];
-const SAMPLE = { workflowId: "a b/c", runId: "r-1", queryName: "stage", namespace: "n", workerId: "w", name: "q" };
+const SAMPLE = {
+  workflowId: "a b/c",
+  runId: "r-1",
+  queryName: "stage",
+  namespace: "n",
+  workerId: "w",
+  name: "q",
+  scheduleId: "nightly/1",
+};
 
 describe("the endpoint table", () => {
   it.each(NAMES)("%s: its own path matches it and no other entry, params decoded back", (name) => {

@@ -226,6 +226,36 @@ export const ENDPOINTS = {
     key: ["task-queue", "{name}"],
     refreshMs: FLEET_REFRESH_MS,
   }),
+  /**
+   * Schedules: every route under the real server's operator middleware (durable-workflow/server
+   * routes/api.php@11d35b7 `schedules` group); answers in schemas-schedules.ts. The list takes the
+   * later server's filters (`status`, `workflow_type`, `page_size`, `next_page_token`).
+   */
+  listSchedules: get({
+    path: "/schedules",
+    response: "scheduleList",
+    key: ["schedules"],
+    refreshMs: 10_000,
+  }),
+  describeSchedule: get({
+    path: "/schedules/{scheduleId}",
+    response: "scheduleDescription",
+    key: ["schedule", "{scheduleId}", "describe"],
+    refreshMs: 10_000,
+  }),
+  scheduleHistory: get({
+    path: "/schedules/{scheduleId}/history",
+    response: "scheduleHistory",
+    key: ["schedule", "{scheduleId}", "history"],
+    refreshMs: 10_000,
+  }),
+  /** The search-attribute registry: `$operator` (routes/api.php@11d35b7); schemas-search-attributes.ts. */
+  searchAttributes: get({
+    path: "/search-attributes",
+    response: "searchAttributeList",
+    key: ["search-attributes"],
+    refreshMs: 30_000,
+  }),
 } as const satisfies Record<string, EndpointSpec>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -10,6 +10,13 @@ import {
   workerSchema,
 } from "./schemas-fleet";
 import { workflowQueryResultSchema } from "./schemas-query";
+import { searchAttributeAnswerSchema, searchAttributeListSchema } from "./schemas-search-attributes";
+import {
+  scheduleCommandAnswerSchema,
+  scheduleDescriptionSchema,
+  scheduleHistorySchema,
+  scheduleListSchema,
+} from "./schemas-schedules";
 import {
   activityTimeoutPassReportSchema,
   activityTimeoutStatusSchema,
@@ -57,4 +64,10 @@ export const RESPONSE_SCHEMAS = {
   taskQueueList: taskQueueListSchema,
   taskQueueDetail: taskQueueDetailSchema,
   workflowQueryResult: workflowQueryResultSchema,
+  scheduleList: scheduleListSchema,
+  scheduleDescription: scheduleDescriptionSchema,
+  scheduleHistory: scheduleHistorySchema,
+  scheduleCommandAnswer: scheduleCommandAnswerSchema,
+  searchAttributeList: searchAttributeListSchema,
+  searchAttributeAnswer: searchAttributeAnswerSchema,
 };

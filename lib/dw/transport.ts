@@ -255,7 +255,8 @@ export function pathSegment(value: string): string {
 type Query = ReadQuery;
 
 export interface RequestSpec {
-  method: "GET" | "POST";
+  /** DELETE: only a schedule's delete (commands.ts). */
+  method: "GET" | "POST" | "DELETE";
   path: string;
   query?: Query;
   body?: unknown;

@@ -40,10 +40,20 @@ const ANSWERS: Record<keyof DwDecoders, unknown> = {
   repairPassReport: fixture("repair-pass"),
   activityTimeoutPassReport: fixture("activity-timeouts-pass"),
   workflowQueryResult: fixture("query-answered"),
+  scheduleList: fixture("schedule-list"),
+  scheduleDescription: fixture("schedule-detail"),
+  scheduleHistory: fixture("schedule-history"),
+  scheduleCommandAnswer: fixture("schedule-paused"),
 };
 
 const PARAMS = { workflowId: "order 42/a", runId: "01jrv0k8d3m6y0x7q9c2n4b5za", queryName: "status" };
-const SAMPLE: Record<string, string> = { ...PARAMS, namespace: "billing", workerId: "w-1", name: "orders" };
+const SAMPLE: Record<string, string> = {
+  ...PARAMS,
+  namespace: "billing",
+  workerId: "w-1",
+  name: "orders",
+  scheduleId: "nightly report/1",
+};
 
 interface Seen {
   method: string;
@@ -126,7 +136,8 @@ describe("every entry of the endpoint table", () => {
 describe("a read the table does not declare", () => {
   it.each([
     // Real server routes (routes/api.php@11d35b7) no console screen reads, and commands.
-    ["GET", "schedules"],
+    ["POST", "schedules/nightly/pause"],
+    ["GET", "schedules/nightly/history/1"],
     ["GET", "search-attributes"],
     ["GET", "task-queues/orders/build-ids"],
     ["GET", "system/retention"],
