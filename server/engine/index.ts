@@ -21,6 +21,10 @@ import { withStatementCache } from "./statement-cache";
 import { refreshRunSummary } from "./summary";
 import { expireCancellationDeadlines } from "./cooperative-cancellation";
 import { createDeadlineTasks, dueQueues, expireWorkflowLeases, fireTimers } from "./sweep";
+import type { TickResult } from "./schedule-fires";
+import { tickSchedules } from "./schedule-fires";
+import type { JitterSource } from "./schedule-spec";
+import { randomJitter } from "./schedule-spec";
 import type { JsonObject, LeaseConfig, PayloadEnvelope } from "./tx";
 import { DEFAULT_LEASES, Tx } from "./tx";
 import type { WorkflowTaskCommand } from "./workflow-task-commands";
@@ -147,6 +151,12 @@ export interface Engine {
   ): Promise<JsonObject>;
   /** Timeouts, lease expiry, timers, deadline watchdog, and wake-ups for tasks now due; `now` defaults to the clock. */
   sweep(now?: number): SweepReport;
+  /** The schedule evaluator (`schedule:evaluate`): drains buffers, fires due schedules once each (schedule-fires.ts). */
+  scheduleTick(now?: number, limit?: number): TickResult[];
+  /** Runs `fn` as one transition at `now` (the schedule routes' backfill walks occurrences with it). */
+  transactionAt<T>(fn: (tx: Tx) => T, now?: number): T;
+  /** The draw of a schedule's jitter seconds; tests pin it. */
+  readonly scheduleJitter: JitterSource;
 }
 
 export interface EngineOptions {
@@ -154,6 +164,8 @@ export interface EngineOptions {
   clock: Clock;
   /** Lease durations; defaults are Durable Workflow's 300 s for both. */
   leases?: Partial<LeaseConfig>;
+  /** Schedule jitter draw in [0, max] seconds; random by default. */
+  scheduleJitter?: JitterSource;
 }
 
 /** How a state transition runs: alone (`transaction`) or group-committed with others (`group`). */
@@ -239,7 +251,7 @@ function sweepAll(transaction: Transitions["transaction"], now: number): SweepRe
   };
 }
 
-export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engine {
+export function createEngine({ db: rawDb, clock, leases, scheduleJitter = randomJitter }: EngineOptions): Engine {
   const db = withStatementCache(rawDb);
   const leaseConfig: LeaseConfig = { ...DEFAULT_LEASES, ...leases };
   const notifier = new EngineNotifier();
@@ -288,6 +300,9 @@ export function createEngine({ db: rawDb, clock, leases }: EngineOptions): Engin
       group.run((tx) => completeActivityTask(tx, taskId, attemptId, owner, result), true),
     failActivityTask: (taskId, attemptId, owner, failure) =>
       group.run((tx) => failActivityTask(tx, taskId, attemptId, owner, failure), true),
+    scheduleJitter,
+    transactionAt: (fn, now) => transaction(fn, now),
+    scheduleTick: (now = clock.now(), limit = 100) => tickSchedules(transaction, now, limit, scheduleJitter),
     sweep(now = clock.now()) {
       // Queries past their deadline answer query_worker_timeout; they write nothing, so no report field.
       queryTasks.expireDue(now);
