@@ -119,6 +119,13 @@ async function main(): Promise<void> {
     } catch (e) {
       console.error("sweep failed", e);
     }
+    // The schedule evaluator (the real server's `schedule:evaluate`, a minutely cron job there):
+    // every second here, so a fire is at most about a second late.
+    try {
+      engine.scheduleTick();
+    } catch (e) {
+      console.error("schedule evaluation failed", e);
+    }
   }, SWEEP_INTERVAL_MS);
   // The automatic repair sweep (TaskWatchdog): at most one pass per loop_throttle_seconds.
   // DW_AUTO_REPAIR=0 turns it off (like a server whose worker loop does not wake the watchdog), so
