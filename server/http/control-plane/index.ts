@@ -12,7 +12,10 @@ import { registerCooperativeCancellationRoutes } from "./cooperative-cancellatio
 import { registerDiscoveryRoutes } from "./discovery";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
 import { registerFleetRoutes } from "./fleet-routes";
+import { registerNamespaceRoutes } from "./namespace-routes";
 import { registerQueryRoutes } from "./queries";
+import { registerScheduleRoutes } from "./schedule-routes";
+import { registerSearchAttributeRoutes } from "./search-attribute-routes";
 import { registerUpdateRoutes } from "./updates";
 import { registerSystemRoutes } from "./system-routes";
 import { registerWorkflowCommandRoutes } from "./workflow-command-routes";
@@ -138,6 +141,9 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
       registerCooperativeCancellationRoutes(scope, deps);
       registerSystemRoutes(scope, deps);
       registerFleetRoutes(scope, deps);
+      registerScheduleRoutes(scope, deps);
+      registerNamespaceRoutes(scope, deps);
+      registerSearchAttributeRoutes(scope, deps);
     },
     { prefix: "/api" },
   );
