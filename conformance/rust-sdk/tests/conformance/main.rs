@@ -7,6 +7,7 @@
 mod activities;
 mod lifecycle;
 mod queries;
+mod updates;
 mod workflows;
 
 use std::future::Future;
@@ -43,6 +44,7 @@ const SCENARIOS: &[(&str, Scenario)] = scenarios![
     lifecycle::cancel_from_the_client,
     lifecycle::terminate_from_the_client,
     queries::query_answered_and_refused,
+    updates::update_completed_and_failed,
 ];
 
 struct Result_ {
