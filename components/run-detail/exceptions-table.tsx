@@ -40,9 +40,13 @@ function useExceptionColumns(open: ReadonlySet<string>, toggle: (id: string) => 
         col.accessor("activity", {
           header: () => t("activity"),
           cell: ({ row }) =>
-            row.original.activity ?? (
+            row.original.activity ??
+            // An update handler's failure names its update, as an activity failure names its activity.
+            (row.original.update !== null ? (
+              <span data-testid="exception-update">{t("update", { name: row.original.update })}</span>
+            ) : (
               <span className="font-mono text-xs text-fg-muted">{row.original.sourceKind ?? "–"}</span>
-            ),
+            )),
         }),
         col.accessor("type", {
           header: () => t("type"),

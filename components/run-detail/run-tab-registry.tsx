@@ -109,6 +109,7 @@ function lazy<Module, Props>(code: () => Promise<Module>, pick: (module: Module)
 export const ledgerCode = () => import("@/components/run-detail/activities-ledger");
 const exportTabsCode = () => import("@/components/run-detail/export-tabs");
 const queriesCode = () => import("@/components/run-detail/queries-tab");
+const updatesCode = () => import("@/components/run-detail/updates-tab");
 
 /**
  * In display and keyboard order (←/→ move along it). The timeline is the default tab and the
@@ -142,6 +143,8 @@ const ENTRIES = [
   tab({ id: "relationships", needs: ["runs"], ...lazy(exportTabsCode, (m) => m.RelationshipsTab) }),
   // In the browser only: it offers the query names this browser sent before (localStorage).
   tab({ id: "queries", needs: [], ...lazy(queriesCode, (m) => m.QueriesTab, false) }),
+  // Its list is the run view's (`summary.snapshot.updates`), so it follows the run as the stream does.
+  tab({ id: "updates", needs: ["summary"], ...lazy(updatesCode, (m) => m.UpdatesTab) }),
 ] as const;
 
 export type RunTab = (typeof ENTRIES)[number]["id"];

@@ -65,7 +65,9 @@ function lanesOf(chart: TimelineChart, t: TimelineT): Lane[] {
     lanes.set(bar.lane, lane);
   }
   for (const marker of chart.markers) {
-    const lane = lanes.get(marker.lane) ?? { id: marker.lane, label: marker.lane, bars: [], markers: [] };
+    const label =
+      marker.kind === "failure" && marker.update != null ? t("laneUpdate", { name: marker.update }) : marker.lane;
+    const lane = lanes.get(marker.lane) ?? { id: marker.lane, label, bars: [], markers: [] };
     lane.markers.push(marker);
     lanes.set(marker.lane, lane);
   }

@@ -1,5 +1,6 @@
 import { errorFromResponse } from "./errors";
 import type { CommandResponse, StartResponse } from "./schemas-workflows";
+import type { UpdateResponse } from "./schemas-updates";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "./schemas-system";
 import type { OverlapPolicy, ScheduleCommandAnswer } from "./schemas-schedules";
 import type { SearchAttributeAnswer } from "./schemas-search-attributes";
@@ -22,6 +23,15 @@ import type {
   SignalParams,
   StartWorkflowParams,
 } from "./transport";
+
+/** What an update is sent with: its arguments as a list, and how long the server holds the answer. */
+export interface UpdateParams {
+  runId?: string;
+  requestId?: string;
+  input?: unknown[];
+  /** `accepted` (the server's default) answers once recorded; `completed` once the handler answered. */
+  waitFor?: "accepted" | "completed";
+}
 
 /**
  * The commands: start, cancel, terminate, repair, archive, signal and the system passes. Only the
@@ -56,6 +66,14 @@ export interface DwCommandClient extends DwClient {
     params?: SignalParams,
     opts?: DwRequestOptions,
   ): Promise<CommandResult<CommandResponse>>;
+
+  /** An update (docs/contract.md "Updates"); 409/404/422 refusals and a failed handler are `rejected` answers. */
+  updateWorkflow(
+    workflowId: string,
+    updateName: string,
+    params?: UpdateParams,
+    opts?: DwRequestOptions,
+  ): Promise<CommandResult<UpdateResponse>>;
 
   runRepairPass(params?: RepairPassParams, opts?: DwRequestOptions): Promise<PassResult<RepairPassReport>>;
   runActivityTimeoutPass(
@@ -211,6 +229,16 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
       sendCommand(`${wf(workflowId)}/repair`, { request_id: params.requestId }, opts),
     archiveWorkflow: (workflowId, params = {}, opts) =>
       sendCommand(`${wf(workflowId)}/archive`, { reason: params.reason, request_id: params.requestId }, opts),
+    updateWorkflow: (workflowId, updateName, params = {}, opts) =>
+      command<UpdateResponse>(
+        {
+          method: "POST",
+          path: `${target(workflowId, params.runId)}/update/${pathSegment(updateName)}`,
+          body: compact({ input: params.input, request_id: params.requestId, wait_for: params.waitFor }),
+        },
+        decoders.updateResponse,
+        opts,
+      ),
     signalWorkflow: (workflowId, signalName, params = {}, opts) =>
       sendCommand(
         `${target(workflowId, params.runId)}/signal/${pathSegment(signalName)}`,

@@ -11,6 +11,7 @@ import {
 } from "./schemas-fleet";
 import { workflowQueryResultSchema } from "./schemas-query";
 import { searchAttributeAnswerSchema, searchAttributeListSchema } from "./schemas-search-attributes";
+import { updateResponseSchema } from "./schemas-updates";
 import {
   scheduleCommandAnswerSchema,
   scheduleDescriptionSchema,
@@ -64,6 +65,7 @@ export const RESPONSE_SCHEMAS = {
   taskQueueList: taskQueueListSchema,
   taskQueueDetail: taskQueueDetailSchema,
   workflowQueryResult: workflowQueryResultSchema,
+  updateResponse: updateResponseSchema,
   scheduleList: scheduleListSchema,
   scheduleDescription: scheduleDescriptionSchema,
   scheduleHistory: scheduleHistorySchema,

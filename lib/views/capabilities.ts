@@ -183,3 +183,18 @@ export function runCapabilities(detail: RunDetailInput, context: CapabilityConte
     startAgain: runCapability("startAgain", detail, context),
   };
 }
+
+/**
+ * Sending an update (the run page's Updates tab): an operator command like a signal, for the
+ * current open run only, since the server refuses a closed run (409 run_not_active, recorded as
+ * `UpdateRejected`) and a historical one. Not in RUN_ACTIONS: it has its own form, not a menu entry.
+ */
+export function updateCapability(detail: RunDetailInput, context: CapabilityContext): Capability {
+  if (context.readOnly) return disabled("read_only");
+  const byPerson = personCapability(context.personRole, "operator");
+  if (!byPerson.enabled) return byPerson;
+  if (context.role !== null && ROLE_RANK[context.role] < ROLE_RANK.operator)
+    return disabled("role", { role: context.role, requiredRole: "operator" });
+  if (detail.is_current_run === false) return disabled("selected_run_not_current");
+  return isTerminal(detail) ? disabled("run_closed") : ENABLED;
+}

@@ -196,4 +196,49 @@ describe("exceptionRows", () => {
       expect.objectContaining({ id: "f-svc", sourceKind: "service_call", sourceId: "s1", eventSequence: 10 }),
     ]);
   });
+
+  it("a failed update is a row like an activity failure: its update named, its category and the badge", () => {
+    // UpdateCompleted as the engine writes it for `fail_update` (DefaultWorkflowTaskBridge.php@8dc90d64 applyFailUpdate).
+    const history = [
+      {
+        sequence: 1,
+        event_type: "UpdateAccepted",
+        timestamp: null,
+        payload: { update_id: "u1", update_name: "approve" },
+      },
+      {
+        sequence: 2,
+        event_type: "UpdateCompleted",
+        timestamp: "2026-01-15T10:00:05.400000Z",
+        payload: {
+          workflow_command_id: "cmd-1",
+          update_id: "u1",
+          update_name: "approve",
+          failure_id: "f-upd",
+          failure_category: "application",
+          non_retryable: true,
+          exception_type: "LimitExceeded",
+          exception_class: "Workflow\\V2\\Exceptions\\WorkerFailure",
+          message: "cannot approve above the limit",
+        },
+      },
+      // A completed update records no failure and makes no row.
+      { sequence: 3, event_type: "UpdateCompleted", timestamp: null, payload: { update_id: "u2", result: "x" } },
+    ];
+    expect(exceptionRows({ failures: [] }, history)).toEqual([
+      expect.objectContaining({
+        id: "f-upd",
+        activity: null,
+        update: "approve",
+        sourceKind: "workflow_command",
+        sourceId: "cmd-1",
+        propagationKind: "update",
+        type: "LimitExceeded",
+        category: "application",
+        nonRetryable: true,
+        message: "cannot approve above the limit",
+        eventSequence: 2,
+      }),
+    ]);
+  });
 });

@@ -65,6 +65,8 @@ export interface ExceptionRow {
   id: string;
   /** Activity type (or class) when the failure came from an activity execution. */
   activity: string | null;
+  /** The update's name when the failure came from an update handler (`UpdateCompleted` with a failure). */
+  update: string | null;
   sourceKind: string | null;
   sourceId: string | null;
   propagationKind: string | null;
@@ -127,6 +129,8 @@ interface FailureEventRecord {
   info: FailureInfo;
   /** activity_type, else activity_class, from the event payload. */
   activity: string | null;
+  /** update_name of a failed update's `UpdateCompleted` (propagation `update`). */
+  update: string | null;
   file: string | null;
   line: number | null;
   frames: string[];
@@ -180,6 +184,7 @@ function exceptionRow(
   return {
     id,
     activity: failureActivity(failure, record, activities),
+    update: record?.update ?? null,
     sourceKind: failure?.source_kind ?? fromEvent?.sourceKind ?? null,
     sourceId: failure?.source_id ?? fromEvent?.sourceId ?? null,
     propagationKind: failure?.propagation_kind ?? fromEvent?.propagationKind ?? null,
@@ -234,6 +239,7 @@ export class ExceptionFold {
       recordedAt: event.recordedAt,
       info: failure,
       activity: readString(event.payload, "activity_type") ?? readString(event.payload, "activity_class"),
+      update: event.type === "UpdateCompleted" ? readString(event.payload, "update_name") : null,
       file: nonEmpty(readString(exception, "file")),
       line: readNumber(exception, "line"),
       frames: frameLines(exception),

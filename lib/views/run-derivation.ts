@@ -8,6 +8,8 @@ import type { TimelineBar, TimelineChart, TimelineListRow, TimelineMarker } from
 import { TimelineFold, activityBars, toListRow } from "./timeline";
 import type { DerivedWait } from "./waits";
 import { WaitFold } from "./waits";
+import type { UpdateRow } from "./updates";
+import { UpdateFold } from "./updates";
 import { assembleChart } from "./timeline-chart";
 
 /**
@@ -40,6 +42,10 @@ export interface DerivedSnapshot {
   waits: DerivedWait[];
   /** Closed waits left out of `waits` to bound memory on long runs (0 when none were). */
   waitsOmitted?: number;
+  /** The run's updates in the order they were sent (the newest UPDATES_KEPT (updates.ts)). */
+  updates?: UpdateRow[];
+  /** Older updates left out of `updates` (0 when none were). */
+  updatesOmitted?: number;
   counts: { events: number; activities: number; failures: number };
 }
 
@@ -49,7 +55,7 @@ export interface RunDerivationOptions {
 }
 
 /**
- * Incremental: each event is folded into the ledger, timeline, exceptions and waits folds as its
+ * Incremental: each event is folded into the ledger, timeline, exceptions, waits and updates folds as its
  * page arrives, and no event is kept. What is settled goes out in chunks and its state is dropped:
  * activities once they and every earlier one are closed (with their attempt bars), every failure or
  * retry marker at once (a marker never changes). Held are the open activities (and settled ones
@@ -62,6 +68,7 @@ export class RunDerivation {
   private readonly timeline = new TimelineFold();
   private readonly failures = new ExceptionFold();
   private readonly waitFold = new WaitFold();
+  private readonly updateFold = new UpdateFold();
   private last = 0;
   private events = 0;
 
@@ -86,6 +93,7 @@ export class RunDerivation {
       this.timeline.add(event);
       this.failures.add(event);
       this.waitFold.add(event);
+      this.updateFold.add(event);
     }
     this.last = lastEvent.sequence;
     this.events += events.length;
@@ -110,6 +118,8 @@ export class RunDerivation {
       chart: this.timeline.chart(openLedger, now),
       waits: this.waitFold.waits(),
       waitsOmitted: this.waitFold.omitted,
+      updates: this.updateFold.rows(),
+      updatesOmitted: this.updateFold.omitted,
       counts: { events: this.events, activities: this.ledger.knownCount, failures: exceptions.length },
     };
   }

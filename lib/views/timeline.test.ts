@@ -27,6 +27,42 @@ import retryPending from "./fixtures/retry-pending.json";
 const at = (iso: string) => Date.parse(iso);
 
 describe("timelineRows", () => {
+  it("a failed update is a failure marker on a lane of its own, named for the update, with its category and badge flag", () => {
+    const payload = { workflow_command_id: "cmd-1", update_id: "u1", update_name: "approve" };
+    const failed = {
+      ...payload,
+      failure_id: "f1",
+      failure_category: "application",
+      non_retryable: true,
+      exception_type: "LimitExceeded",
+      message: "cannot approve above the limit",
+    };
+    const history = [
+      { sequence: 1, event_type: "WorkflowStarted", timestamp: "2026-01-15T10:00:00Z", payload: {} },
+      { sequence: 2, event_type: "UpdateAccepted", timestamp: "2026-01-15T10:00:01Z", payload },
+      { sequence: 3, event_type: "UpdateCompleted", timestamp: "2026-01-15T10:00:02Z", payload: failed },
+      // A completed update is no failure: no marker.
+      {
+        sequence: 4,
+        event_type: "UpdateCompleted",
+        timestamp: "2026-01-15T10:00:03Z",
+        payload: { ...payload, update_id: "u2", result: "x" },
+      },
+    ];
+    const { markers } = timelineRows(history);
+    expect(markers).toHaveLength(1);
+    const marker = markers[0] as FailureMarker;
+    expect(marker).toMatchObject({ kind: "failure", lane: "update:u1", update: "approve", sequence: 3 });
+    expect(marker.failure).toMatchObject({
+      failureCategory: "application",
+      nonRetryable: true,
+      propagationKind: "update",
+    });
+    const row = timelineList(history)[2];
+    expect(row?.failure?.nonRetryable).toBe(true);
+    expect(messageText(row!.summary)).toBe("Update approve failed: cannot approve above the limit.");
+  });
+
   it("draws the workflow, each attempt, the timer and the child on the time axis", () => {
     const chart = timelineRows(activityTimeout.history_events, { activities: activityTimeout.activities });
     const executionId = activityTimeout.activities[0]!.id;

@@ -59,6 +59,8 @@ export interface FailureMarker {
   at: number | null;
   sequence: number;
   failure: FailureInfo;
+  /** The update's name when an update handler failed: its marker gets a lane of its own, as an activity's does. */
+  update?: string | null;
 }
 
 export interface RetryMarker {
@@ -135,6 +137,8 @@ function childKey(event: ViewEvent): string | null {
 
 function markerLane(event: ViewEvent, failure: FailureInfo): string {
   if (failure.activityExecutionId) return ACTIVITY_LANE(failure.activityExecutionId);
+  const update = event.type === "UpdateCompleted" ? readString(event.payload, "update_id") : null;
+  if (update) return `update:${update}`;
   const child = event.type.startsWith("ChildRun") ? childKey(event) : null;
   return child ? `child:${child}` : "workflow";
 }
@@ -237,7 +241,15 @@ function failureMarker(event: ViewEvent): TimelineMarker | null {
       failure,
     };
   }
-  return { kind: "failure", lane: markerLane(event, failure), at: event.at, sequence: event.sequence, failure };
+  const marker: FailureMarker = {
+    kind: "failure",
+    lane: markerLane(event, failure),
+    at: event.at,
+    sequence: event.sequence,
+    failure,
+  };
+  if (event.type === "UpdateCompleted") marker.update = readString(p, "update_name");
+  return marker;
 }
 
 /** Cancellation events that get a {@link CancellationMarker} (the requests, deliveries and cancelled waits). */
