@@ -160,9 +160,10 @@ function clusterCapabilities(): Record<string, unknown> {
     signals: true,
     queries: SERVER_CAPABILITIES.query_tasks,
     updates: true,
-    schedules: false,
-    schedule_jitter: false,
-    schedule_max_runs: false,
+    // Schedules run in the twin (server/engine/schedules.ts), as HealthController@11d35b7 advertises them.
+    schedules: true,
+    schedule_jitter: true,
+    schedule_max_runs: true,
     search_attributes: true,
     history_export: true,
     continue_as_new: SERVER_CAPABILITIES.supported_workflow_task_commands.includes("continue_as_new"),

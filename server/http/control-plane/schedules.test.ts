@@ -193,6 +193,12 @@ describe("schedule routes", () => {
     ]);
   });
 
+  test("cluster/info advertises schedules, jitter and max_runs as HealthController@11d35b7 does", async () => {
+    const info = await call("/cluster/info");
+    const caps = info.body.capabilities;
+    expect([caps.schedules, caps.schedule_jitter, caps.schedule_max_runs]).toEqual([true, true, true]);
+  });
+
   test("a schedule created before a restart fires after it, once, from the same file", async () => {
     await call("/schedules", {
       body: { schedule_id: "minutely", spec: { intervals: [{ every: "PT1M" }] }, action: { workflow_type: "ping" } },
