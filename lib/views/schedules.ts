@@ -1,0 +1,237 @@
+import type { PersonRole } from "@/lib/server/auth/roles";
+import type {
+  RecentAction,
+  ScheduleDescription,
+  ScheduleHistoryEvent,
+  ScheduleListItem,
+} from "@/lib/dw/schemas-schedules";
+import { timestampToEpochMs } from "@/lib/dw/schema-kit";
+import type { Capability, Role } from "./capabilities";
+import { personCapability } from "./capabilities";
+import { message } from "./message";
+
+/**
+ * What the Schedules screens say of a schedule, from the real server's answers (schemas-schedules.ts):
+ * its state and note, whether its fires are late, the last fire and what it started, the share of
+ * its recent runs that failed, and which actions it offers.
+ */
+
+/**
+ * How late a fire may be before it is called overdue. The real server fires from `schedule:tick`,
+ * which its Kubernetes cron job runs every minute (durable-workflow/server
+ * k8s/scheduler-cronjob.yaml@11d35b7), so a fire is due within a minute of its time; a second minute
+ * covers the tick's own run time.
+ */
+export const FIRE_GRACE_MS = 120_000;
+
+export type ScheduleState = "active" | "paused" | "unknown";
+
+export function scheduleState(status: string | null | undefined, paused: boolean | null | undefined): ScheduleState {
+  if (status === "paused" || paused === true) return "paused";
+  if (status === "active" || paused === false) return "active";
+  return "unknown";
+}
+
+export type Lateness = { late: false } | { late: true; byMs: number };
+
+/**
+ * An active schedule whose `next_fire` (jitter included) is more than {@link FIRE_GRACE_MS} in the past
+ * has fires the server did not make on time: the scheduler is not ticking, or it is behind.
+ */
+export function fireLateness(state: ScheduleState, nextFire: string | null | undefined, nowMs: number): Lateness {
+  const due = timestampToEpochMs(nextFire);
+  if (state !== "active" || due === null) return { late: false };
+  const byMs = nowMs - due;
+  return byMs > FIRE_GRACE_MS ? { late: true, byMs } : { late: false };
+}
+
+export interface ScheduleFilters {
+  status: "all" | "active" | "paused";
+  workflowType: string;
+  /** A part of the schedule id, any case. */
+  text: string;
+}
+
+export const NO_SCHEDULE_FILTERS: ScheduleFilters = { status: "all", workflowType: "", text: "" };
+
+/**
+ * The list's filters applied to the server's answer in its own order (newest first). The real
+ * server's list takes no filters at 11d35b7 (every schedule in one answer), so they are applied here.
+ */
+export function filterSchedules(items: readonly ScheduleListItem[], filters: ScheduleFilters): ScheduleListItem[] {
+  const text = filters.text.trim().toLowerCase();
+  const type = filters.workflowType.trim();
+  return items.filter((item) => {
+    const state = scheduleState(item.status, item.paused);
+    if (filters.status !== "all" && state !== filters.status) return false;
+    if (type !== "" && (item.workflow_type ?? item.action?.workflow_type ?? "") !== type) return false;
+    return text === "" || item.schedule_id.toLowerCase().includes(text);
+  });
+}
+
+/** The workflow types the answer holds, for the filter's choices, sorted. */
+export function workflowTypesOf(items: readonly ScheduleListItem[]): string[] {
+  const types = new Set<string>();
+  for (const item of items) {
+    const type = item.workflow_type ?? item.action?.workflow_type;
+    if (type) types.add(type);
+  }
+  return [...types].sort();
+}
+
+/** One page of `size` rows (0-based `page`), clamped to the last page. */
+export function pageOf<T>(rows: readonly T[], page: number, size: number): { rows: T[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(rows.length / size));
+  const shown = Math.min(Math.max(0, page), pages - 1);
+  return { rows: rows.slice(shown * size, (shown + 1) * size), page: shown, pages };
+}
+
+/** A run a recent action started: its ids, or the start failure's reason. */
+export type ActionRun =
+  | {
+      kind: "run";
+      workflowId: string;
+      runId: string | null;
+      outcome: string;
+      firedAt: string | null;
+      lagMs: number | null;
+    }
+  | { kind: "start_failed"; reason: string | null; firedAt: string | null }
+  | { kind: "other"; outcome: string | null; firedAt: string | null };
+
+export function actionRun(action: RecentAction): ActionRun {
+  const firedAt = action.fired_at ?? null;
+  if (action.workflow_id) {
+    return {
+      kind: "run",
+      workflowId: action.workflow_id,
+      runId: action.run_id ?? null,
+      outcome: action.outcome ?? "scheduled",
+      firedAt,
+      lagMs: action.fire_lag_ms ?? null,
+    };
+  }
+  if (action.outcome === "failed") return { kind: "start_failed", reason: action.reason ?? null, firedAt };
+  return { kind: "other", outcome: action.outcome ?? null, firedAt };
+}
+
+/** The ring of the last ten actions (WorkflowSchedule::recordFire), newest first. */
+export function recentActions(detail: ScheduleDescription | null | undefined): ActionRun[] {
+  return [...(detail?.info?.recent_actions ?? [])].reverse().map(actionRun);
+}
+
+/** The newest recent action: what the last fire did. */
+export function lastAction(detail: ScheduleDescription | null | undefined): ActionRun | null {
+  return recentActions(detail)[0] ?? null;
+}
+
+const FAILED_STATUSES = new Set(["failed", "terminated"]);
+const CLOSED_STATUSES = new Set(["completed", "failed", "cancelled", "terminated"]);
+
+export interface FailureShare {
+  /** Closed runs among the recent actions' runs whose status is known. */
+  closed: number;
+  failed: number;
+  /** Runs still open, and runs whose status could not be read. */
+  open: number;
+  unknown: number;
+  /** Fires whose start itself failed (no run). */
+  startFailures: number;
+  /** failed / closed, null with no closed run. */
+  share: number | null;
+}
+
+/**
+ * The share of the recent runs that failed: of the runs the last ten actions started whose status is
+ * read (`statusOf` by workflow id; null if not read), the closed ones that ended failed or terminated.
+ */
+export function failureShare(
+  actions: readonly ActionRun[],
+  statusOf: (workflowId: string) => string | null,
+): FailureShare {
+  const tally = { closed: 0, failed: 0, open: 0, unknown: 0, startFailures: 0 };
+  const seen = new Set<string>();
+  for (const action of actions) {
+    if (action.kind === "start_failed") tally.startFailures += 1;
+    if (action.kind !== "run" || seen.has(action.workflowId)) continue;
+    seen.add(action.workflowId);
+    const status = statusOf(action.workflowId);
+    if (status === null) tally.unknown += 1;
+    else if (!CLOSED_STATUSES.has(status)) tally.open += 1;
+    else {
+      tally.closed += 1;
+      if (FAILED_STATUSES.has(status)) tally.failed += 1;
+    }
+  }
+  return { ...tally, share: tally.closed === 0 ? null : tally.failed / tally.closed };
+}
+
+/** The audit events newest first, each with the run it names (a trigger's) when it names one. */
+export function historyRows(events: readonly ScheduleHistoryEvent[]) {
+  return [...events]
+    .sort((a, b) => b.sequence - a.sequence)
+    .map((event) => ({
+      sequence: event.sequence,
+      type: event.event_type ?? "",
+      recordedAt: event.recorded_at ?? null,
+      workflowId: event.workflow_instance_id ?? stringField(event.payload, "workflow_instance_id"),
+      runId: event.workflow_run_id ?? stringField(event.payload, "workflow_run_id"),
+      reason: stringField(event.payload, "reason"),
+      outcome: stringField(event.payload, "outcome"),
+    }));
+}
+
+function stringField(payload: Readonly<Record<string, unknown>>, key: string): string | null {
+  const value = payload[key];
+  return typeof value === "string" ? value : null;
+}
+
+// ---------------------------------------------------------------- actions
+
+export type ScheduleAction = "pause" | "resume" | "trigger" | "backfill" | "delete";
+export const SCHEDULE_ACTIONS: readonly ScheduleAction[] = ["pause", "resume", "trigger", "backfill", "delete"];
+
+export interface ScheduleActionContext {
+  readOnly: boolean;
+  /** The console token's server role; null when not known (the server decides). */
+  role: Role | null;
+  personRole: PersonRole | null;
+}
+
+const ENABLED: Capability = { enabled: true, reason: null, message: null };
+const ROLE_RANK: Readonly<Record<Role, number>> = { worker: 0, operator: 1, admin: 2 };
+
+/**
+ * Whether an action is offered: every schedule route needs an operator (routes/api.php@11d35b7); pause
+ * only an active schedule, resume only a paused one (ScheduleManager::resume refuses others), trigger
+ * only an active one (ScheduleStatus::allowsTrigger; a paused one answers `skipped`).
+ */
+export function scheduleCapability(
+  action: ScheduleAction,
+  state: ScheduleState,
+  context: ScheduleActionContext,
+): Capability & { stateReason: "schedule_paused" | "schedule_active" | null } {
+  if (context.readOnly)
+    return { enabled: false, reason: "read_only", message: message("views.capability.read_only"), stateReason: null };
+  const byPerson = personCapability(context.personRole, "operator");
+  if (!byPerson.enabled) return { ...byPerson, stateReason: null };
+  if (context.role !== null && ROLE_RANK[context.role] < ROLE_RANK.operator) {
+    const values = { role: context.role, requiredRole: "operator" };
+    return { enabled: false, reason: "role", message: message("views.capability.role", values), stateReason: null };
+  }
+  const needs: Partial<Record<ScheduleAction, ScheduleState>> = {
+    pause: "active",
+    resume: "paused",
+    trigger: "active",
+  };
+  const needed = needs[action];
+  if (needed !== undefined && state !== needed) {
+    return {
+      enabled: false,
+      reason: null,
+      message: null,
+      stateReason: state === "paused" ? "schedule_paused" : "schedule_active",
+    };
+  }
+  return { ...ENABLED, stateReason: null };
+}
