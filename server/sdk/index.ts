@@ -19,7 +19,10 @@ export type {
   WorkflowDefinition,
   WorkflowInfo,
   WorkflowGenerator,
+  WorkflowCommandContract,
   Operation,
+  QueryHandler,
+  UpdateHandler,
 } from "./workflow";
 export { defineActivity, NonRetryableError, ApplicationError } from "./activity";
 export type { ActivityContext, ActivityDefinition, HeartbeatProgress } from "./activity";
