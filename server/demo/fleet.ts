@@ -4,6 +4,7 @@ import type { CommandResult, StartWorkflowInput } from "../engine";
 import { encodePayload } from "../codec/codec";
 import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
+import { seedDemoSchedules } from "./demo-schedules";
 import type { CrashingWorker } from "./crashing-worker";
 import { loseTransport, waitForReadyTask } from "./faults";
 import { DELIVERY_HOLD, defaultQueueActivities, demoWorkflows, paymentsQueueActivities } from "./workflows";
@@ -318,6 +319,14 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
     );
     persist();
   }
+
+  // Issue 42's three schedules; kept as they are when they already exist (a resumed fleet).
+  const schedules = await seedDemoSchedules({
+    baseUrl: opts.baseUrl,
+    token: opts.operatorToken ?? opts.token,
+    namespace: opts.namespace,
+  });
+  if (schedules.length > 0) log(`seeded schedules: ${schedules.join(", ")}`);
 
   // Only once the crashing worker holds the settlement attempt do healthy `payments` pollers join.
   const paymentsStarted = crashingWorker
