@@ -193,6 +193,27 @@ describe("schedule routes", () => {
     ]);
   });
 
+  test("what the real server leaves to an uncaught exception is a 500 here too, and writes nothing", async () => {
+    const badCron = await call("/schedules", { body: { ...NIGHTLY, spec: { cron_expressions: ["0 0 9 * * *"] } } });
+    expect([badCron.status, badCron.body.reason, badCron.body.message]).toEqual([
+      500,
+      "server_error",
+      "Invalid cron expression: [0 0 9 * * *].",
+    ]);
+    const noSpec = await call("/schedules", { body: { ...NIGHTLY, spec: { timezone: "UTC" } } });
+    expect([noSpec.status, noSpec.body.message]).toEqual([
+      500,
+      "Schedule spec must include at least one cron_expression or interval.",
+    ]);
+    expect(db.prepare("SELECT COUNT(*) AS n FROM workflow_schedules").get()).toEqual({ n: 0 });
+    await call("/schedules", { body: NIGHTLY });
+    const notPaused = await call("/schedules/nightly-report/resume", { body: {} });
+    expect([notPaused.status, notPaused.body.message]).toEqual([500, "Schedule [nightly-report] is not paused."]);
+    await call("/schedules/nightly-report", { method: "DELETE" });
+    const reuse = await call("/schedules", { body: NIGHTLY });
+    expect([reuse.status, reuse.body.reason]).toEqual([500, "server_error"]);
+  });
+
   test("cluster/info advertises schedules, jitter and max_runs as HealthController@11d35b7 does", async () => {
     const info = await call("/cluster/info");
     const caps = info.body.capabilities;
