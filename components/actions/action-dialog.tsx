@@ -56,6 +56,7 @@ export function ActionDialog({
             {t(`dialog.${action}.title`)}
           </h2>
           <p className="text-sm text-fg-muted">{t(`dialog.${action}.body`, { workflowId, runId })}</p>
+          {isStop(action) ? <StopEffects current={action} /> : null}
           {action === "repair" && livenessReason ? (
             <p className="rounded-md bg-panel-muted px-3 py-2 font-mono text-xs break-words text-fg">
               {livenessReason}
@@ -96,6 +97,40 @@ export function ActionDialog({
   );
 }
 
+/** The three ways to stop a run, gentlest first; each dialog of the three compares them. */
+type Stop = "requestCancellation" | "cancel" | "terminate";
+const STOPS: readonly Stop[] = ["requestCancellation", "cancel", "terminate"];
+
+function isStop(action: string): action is Stop {
+  return (STOPS as readonly string[]).includes(action);
+}
+
+/**
+ * What each stop does to running activities (workflow@8dc90d64 `WorkflowStub::attemptTerminalCommand`
+ * for Cancel and Terminate; docs/contract.md "Cooperative cancellation" for the request), with the
+ * open dialog's own line marked, so the operator picks knowingly.
+ */
+function StopEffects({ current }: { current: Stop }) {
+  const { t } = useActionWords();
+  return (
+    <div className="space-y-1 rounded-md border border-line px-3 py-2 text-xs" data-testid="stop-effects">
+      <p className="font-medium text-fg">{t("effects.title")}</p>
+      <ul className="space-y-1">
+        {STOPS.map((stop) => (
+          <li
+            key={stop}
+            data-effect={stop}
+            aria-current={stop === current ? "true" : undefined}
+            className={stop === current ? "text-fg" : "text-fg-muted"}
+          >
+            <span className="font-medium">{t(`action.${stop}`)}:</span> {t(`effects.${stop}`)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** "Send ‘aprove’ anyway" when the run does not await the typed name: the button says what it will do. */
 function submitLabel(
   action: NonNullable<ActionDialogHandle["action"]>,
@@ -132,6 +167,7 @@ function FormField({
     maxLength: field.maxLength,
     "aria-invalid": error ? true : undefined,
     className: field.monospace ? `${inputClass} font-mono` : inputClass,
+    inputMode: field.numeric ? ("numeric" as const) : undefined,
   };
   return (
     <div className="space-y-2">

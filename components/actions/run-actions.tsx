@@ -1,6 +1,8 @@
 "use client";
 
 import { useMemo } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { cooperativeCancellationQuery } from "@/lib/queries/server-capabilities";
 import type { RunDescription, WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import { runCapabilities } from "@/lib/views/capabilities";
 import { ActionBar, DisabledReasons, useDisabledReasons } from "@/components/actions/action-bar";
@@ -37,6 +39,7 @@ export interface RunActionsProps {
 export function RunActions({ namespace, workflowId, runId, describe, debug, waits = null }: RunActionsProps) {
   const { t } = useActionWords();
   const context = useActionContext();
+  const cooperativeCancellation = useQuery(cooperativeCancellationQuery(namespace)).data ?? null;
   const capabilities = useMemo(
     () =>
       runCapabilities(
@@ -52,9 +55,10 @@ export function RunActions({ namespace, workflowId, runId, describe, debug, wait
           role: context.role,
           personRole: context.personRole,
           liveness: debug?.execution ?? null,
+          cooperativeCancellation,
         },
       ),
-    [describe, debug, context.readOnly, context.role, context.personRole],
+    [describe, debug, context.readOnly, context.role, context.personRole, cooperativeCancellation],
   );
   const awaitedSignals = useMemo(
     () => awaitedSignalNames(waits?.waits, describe.wait_reason),

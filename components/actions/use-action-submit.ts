@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { ActionAnswer, ActionError, RunActionRequest } from "@/lib/actions/contract";
 import type { RunAction } from "@/lib/views/capabilities";
 import { sendRunAction } from "@/components/actions/send-action";
-import { useConfirmation } from "@/components/actions/use-confirmation";
+import { CONFIRM_TIMEOUT_MS, useConfirmation } from "@/components/actions/use-confirmation";
 import { invalidateAfterRunAction } from "@/lib/queries/invalidate";
 
 export type Phase =
@@ -50,11 +50,15 @@ export function useActionSubmit({
       setPhase({ kind: "answered", action, answer, answerMs: Math.round(performance.now() - clickedAt) });
       if (answer.result !== "accepted") return;
       const isStart = action === "startAgain";
+      // A run has one cancellation request: a repeated one answers the first, recorded before this
+      // page's last event, so its history is read from the start; the close may take the whole bound.
+      const isCancellation = request.action === "requestCancellation";
       start({
         command: { action, commandId: answer.commandId, outcome: answer.outcome },
         workflowId: isStart ? answer.workflowId : workflowId,
         runId: isStart ? (answer.runId ?? "") : runId,
-        afterSequence: isStart ? null : lastSequence,
+        afterSequence: isStart || isCancellation ? null : lastSequence,
+        timeoutMs: isCancellation ? request.cleanupTimeoutSeconds * 1000 + CONFIRM_TIMEOUT_MS : undefined,
         clickedAt,
       });
     },

@@ -11,12 +11,14 @@ const KNOWN_REJECTIONS = new Set<string>([
   "historical_run_command_rejected",
   "rejected_duplicate",
   "workflow_id_reserved_in_namespace",
+  "cooperative_cancellation_propagation_not_available",
 ]);
 type KnownRejection =
   | (typeof REJECTION_REASONS)[number]
   | "historical_run_command_rejected"
   | "rejected_duplicate"
-  | "workflow_id_reserved_in_namespace";
+  | "workflow_id_reserved_in_namespace"
+  | "cooperative_cancellation_propagation_not_available";
 
 const KNOWN_ERRORS = new Set([
   "cross_origin",
@@ -70,6 +72,13 @@ export function useActionWords() {
       const facts = step.facts;
       switch (step.id) {
         case "command_recorded":
+          // The cancellation request's deadline is the one history recorded, not the one typed.
+          if (step.status === "done" && facts.cleanupDeadlineAt)
+            return t("step.command_recorded.doneDeadline", {
+              eventType: facts.eventType ?? "",
+              sequence: step.sequence ?? 0,
+              deadline: facts.cleanupDeadlineAt,
+            });
           // A command event without a recorded outcome (a signal's SignalReceived) has no "(…)" to show.
           if (step.status === "done" && !facts.outcome)
             return t("step.command_recorded.doneBare", {
@@ -90,6 +99,12 @@ export function useActionWords() {
         case "left_repair_needed":
           return t(`step.left_repair_needed.${step.status}`, { livenessState: facts.livenessState ?? "" });
         case "run_closed":
+          if (step.status === "done" && facts.cleanupOutcome)
+            return t("step.run_closed.doneCleanup", {
+              eventType: facts.eventType ?? "",
+              sequence: step.sequence ?? 0,
+              cleanupOutcome: facts.cleanupOutcome,
+            });
           return t(`step.run_closed.${step.status}`, {
             eventType: facts.eventType ?? "",
             sequence: step.sequence ?? 0,
@@ -100,6 +115,14 @@ export function useActionWords() {
           return t(`step.run_archived.${step.status}`);
         case "run_started":
           return t(`step.run_started.${step.status}`);
+        case "cancellation_delivered":
+          return t(`step.cancellation_delivered.${step.status}`, {
+            callKind: facts.callKind ?? "",
+            callSequence: facts.callSequence ?? "",
+            sequence: step.sequence ?? 0,
+            deadline: facts.cleanupDeadlineAt ?? "–",
+            cleanupOutcome: facts.cleanupOutcome ?? "–",
+          });
       }
     },
   };

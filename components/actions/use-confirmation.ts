@@ -17,6 +17,8 @@ export interface ConfirmTarget {
   runId: string;
   /** Last history sequence known before the command; events after it are read. */
   afterSequence: number | null;
+  /** How long to wait before saying what is missing; {@link CONFIRM_TIMEOUT_MS} when absent. */
+  timeoutMs?: number;
   /** `performance.now()` when the operator clicked, for the click-to-durable figure. */
   clickedAt: number;
 }
@@ -123,7 +125,7 @@ export function useConfirmation(namespace: string, onSettled?: () => void) {
             evaluateConfirmation(target.command, observation ?? { events }, {
               startedAt,
               now: Date.now(),
-              timeoutMs: CONFIRM_TIMEOUT_MS,
+              timeoutMs: target.timeoutMs ?? CONFIRM_TIMEOUT_MS,
             });
           if (confirmation.phase === "confirmed" && durableMs === null) {
             durableMs = Math.round(performance.now() - target.clickedAt);

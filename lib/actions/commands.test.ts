@@ -9,6 +9,7 @@ const target = { workflowId: "order-42", runId: "run-1", requestId: "bw-12345678
 
 const VALID: { readonly [A in RunActionName]: Extract<RunActionRequest, { action: A }> } = {
   repair: { action: "repair", ...target },
+  requestCancellation: { action: "requestCancellation", ...target, cleanupTimeoutSeconds: 60, reason: "maintenance" },
   cancel: { action: "cancel", ...target, reason: "customer asked" },
   terminate: { action: "terminate", ...target, reason: "stuck for a week" },
   archive: { action: "archive", ...target, reason: "done" },
@@ -19,6 +20,7 @@ const VALID: { readonly [A in RunActionName]: Extract<RunActionRequest, { action
 /** Each action's own fields, each with values its schema must refuse. */
 const INVALID: { readonly [A in RunActionName]: Record<string, unknown[]> } = {
   repair: {},
+  requestCancellation: { cleanupTimeoutSeconds: [undefined, 0, 3601, 1.5, "60", null], reason: [7, "x".repeat(1001)] },
   cancel: { reason: [undefined, "", "   ", 7, "x".repeat(1001)] },
   terminate: { reason: [undefined, "", "\n\t", null, "x".repeat(1001)] },
   archive: { reason: [7, "x".repeat(1001)] },

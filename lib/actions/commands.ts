@@ -1,8 +1,16 @@
 import * as z from "zod";
 import type { DwCommandClient } from "@/lib/dw/commands";
 import type { ActionAnswer, RequestOf, RunActionName, RunActionRequest } from "./contract";
-import { fromCommand, fromStart, notCurrentAnswer } from "./answers";
-import { newWorkflowId, reasonOptional, reasonRequired, signalInput, signalName, target } from "./schemas";
+import { fromCancellation, fromCommand, fromStart, notCurrentAnswer } from "./answers";
+import {
+  cleanupTimeoutSeconds,
+  newWorkflowId,
+  reasonOptional,
+  reasonRequired,
+  signalInput,
+  signalName,
+  target,
+} from "./schemas";
 
 /**
  * The server half of each run action's descriptor (decision 0019): the zod schema the handler
@@ -20,6 +28,12 @@ export interface RunActionCommand<A extends RunActionName> {
 
 const schemas = {
   repair: z.object({ action: z.literal("repair"), ...target }),
+  requestCancellation: z.object({
+    action: z.literal("requestCancellation"),
+    ...target,
+    cleanupTimeoutSeconds,
+    reason: reasonOptional,
+  }),
   cancel: z.object({ action: z.literal("cancel"), ...target, reason: reasonRequired }),
   terminate: z.object({ action: z.literal("terminate"), ...target, reason: reasonRequired }),
   archive: z.object({ action: z.literal("archive"), ...target, reason: reasonOptional }),
@@ -70,6 +84,19 @@ export const RUN_ACTION_COMMANDS: { readonly [A in RunActionName]: RunActionComm
         ),
       ),
   },
+  requestCancellation: {
+    schema: schemas.requestCancellation,
+    send: async (client, { workflowId, runId, reason, cleanupTimeoutSeconds }) =>
+      fromCancellation(
+        await client.requestWorkflowCancellation(workflowId, {
+          runId,
+          reason: reason || undefined,
+          cleanupTimeoutSeconds,
+        }),
+        workflowId,
+        runId,
+      ),
+  },
   cancel: {
     schema: schemas.cancel,
     send: async (client, { workflowId, runId, requestId, reason }) =>
@@ -109,6 +136,7 @@ export const RUN_ACTION_COMMANDS: { readonly [A in RunActionName]: RunActionComm
 /** Every action's schema in one discriminated union: what `POST /api/actions/runs` accepts. */
 export const runActionRequestSchema = z.discriminatedUnion("action", [
   schemas.repair,
+  schemas.requestCancellation,
   schemas.cancel,
   schemas.terminate,
   schemas.archive,

@@ -19,6 +19,7 @@ export interface ActionTarget {
 
 export type RunActionRequest =
   | (ActionTarget & { action: "repair" })
+  | (ActionTarget & { action: "requestCancellation"; cleanupTimeoutSeconds: number; reason?: string })
   | (ActionTarget & { action: "cancel"; reason: string })
   | (ActionTarget & { action: "terminate"; reason: string })
   | (ActionTarget & { action: "archive"; reason?: string })

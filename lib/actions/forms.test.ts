@@ -7,7 +7,7 @@ import type { RunActionName } from "./contract";
 /** The browser half of every run action's descriptor: its fields and the form → request mapping. */
 
 const target = { workflowId: "order-42", runId: "run-1", requestId: "bw-12345678" };
-const empty: FormValues = { reason: "", signalName: "", signalInput: "", newWorkflowId: "" };
+const empty: FormValues = { reason: "", signalName: "", signalInput: "", newWorkflowId: "", cleanupTimeout: "" };
 const ACTIONS = Object.keys(RUN_ACTION_FORMS) as RunActionName[];
 
 describe("form descriptors", () => {
@@ -17,6 +17,7 @@ describe("form descriptors", () => {
     );
     expect(fields).toEqual({
       repair: [],
+      requestCancellation: ["cleanupTimeout", "reason"],
       cancel: ["reason"],
       terminate: ["reason"],
       archive: ["reason"],
@@ -39,6 +40,7 @@ describe("form descriptors", () => {
       signalName: " approve ",
       signalInput: ' ["yes", 42] ',
       newWorkflowId: " order-42-again ",
+      cleanupTimeout: " 90 ",
     };
     for (const action of ACTIONS) {
       const result = formRequest(action, typed, target);

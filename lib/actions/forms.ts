@@ -1,6 +1,14 @@
 import type { ActionTarget, RequestOf, RunActionName, RunActionRequest } from "./contract";
 import { againWorkflowId, parseSignalInput } from "./contract";
-import { NEW_WORKFLOW_ID_MAX, REASON_MAX, SIGNAL_NAME_MAX, WORKFLOW_ID } from "./limits";
+import {
+  CLEANUP_TIMEOUT_DEFAULT,
+  CLEANUP_TIMEOUT_MAX,
+  CLEANUP_TIMEOUT_MIN,
+  NEW_WORKFLOW_ID_MAX,
+  REASON_MAX,
+  SIGNAL_NAME_MAX,
+  WORKFLOW_ID,
+} from "./limits";
 
 /**
  * The browser half of each run action's descriptor (decision 0019): the fields its dialog shows and
@@ -9,7 +17,7 @@ import { NEW_WORKFLOW_ID_MAX, REASON_MAX, SIGNAL_NAME_MAX, WORKFLOW_ID } from ".
  * screens translate them and this module stays pure.
  */
 
-export type FieldName = "reason" | "signalName" | "signalInput" | "newWorkflowId";
+export type FieldName = "reason" | "signalName" | "signalInput" | "newWorkflowId" | "cleanupTimeout";
 export type FormValues = Readonly<Record<FieldName, string>>;
 
 /** `actions.form.*` message keys. */
@@ -20,9 +28,16 @@ export type FormWord =
   | "signalInput"
   | "signalInputHint"
   | "newWorkflowId"
-  | "newWorkflowIdHint";
+  | "newWorkflowIdHint"
+  | "cleanupTimeout"
+  | "cleanupTimeoutHint";
 export type FormProblem =
-  "reasonRequired" | "signalNameRequired" | "signalInputJson" | "signalInputArray" | "workflowIdInvalid";
+  | "reasonRequired"
+  | "signalNameRequired"
+  | "signalInputJson"
+  | "signalInputArray"
+  | "workflowIdInvalid"
+  | "cleanupTimeoutRange";
 
 export interface FieldSpec {
   name: FieldName;
@@ -32,6 +47,8 @@ export interface FieldSpec {
   rows?: number;
   maxLength?: number;
   monospace?: boolean;
+  /** A number typed into a text input (a phone shows digits). */
+  numeric?: boolean;
 }
 
 export type FormResult<A extends RunActionName> =
@@ -46,7 +63,13 @@ export interface RunActionForm<A extends RunActionName> {
 
 /** What the dialog starts with: empty, except a fresh id suggestion for start again. */
 export function initialValues(workflowId: string, now: number): FormValues {
-  return { reason: "", signalName: "", signalInput: "", newWorkflowId: againWorkflowId(workflowId, now) };
+  return {
+    reason: "",
+    signalName: "",
+    signalInput: "",
+    newWorkflowId: againWorkflowId(workflowId, now),
+    cleanupTimeout: String(CLEANUP_TIMEOUT_DEFAULT),
+  };
 }
 
 const REASON: FieldSpec = { name: "reason", control: "textarea", label: "reason", rows: 3, maxLength: REASON_MAX };
@@ -68,11 +91,40 @@ function withReason<A extends "cancel" | "terminate">(action: A, danger: boolean
   };
 }
 
+/** Whole seconds within the server's bound; anything else (blank, "1.5", "1e3") is refused. */
+export function parseCleanupTimeout(text: string): number | null {
+  const trimmed = text.trim();
+  if (!/^\d{1,5}$/.test(trimmed)) return null;
+  const seconds = Number(trimmed);
+  return seconds >= CLEANUP_TIMEOUT_MIN && seconds <= CLEANUP_TIMEOUT_MAX ? seconds : null;
+}
+
 export const RUN_ACTION_FORMS: { readonly [A in RunActionName]: RunActionForm<A> } = {
   repair: {
     danger: false,
     fields: [],
     toRequest: (_values, target) => ({ ok: true, request: { action: "repair", ...target } }),
+  },
+  // Asks the workflow to clean up within the bound; nothing is stopped at once, so not dangerous.
+  requestCancellation: {
+    danger: false,
+    fields: [
+      {
+        name: "cleanupTimeout",
+        control: "input",
+        label: "cleanupTimeout",
+        hint: "cleanupTimeoutHint",
+        maxLength: 5,
+        numeric: true,
+      },
+      { ...REASON, label: "reasonOptional" },
+    ],
+    toRequest: (values, target) => {
+      const cleanupTimeoutSeconds = parseCleanupTimeout(values.cleanupTimeout);
+      if (cleanupTimeoutSeconds === null) return problem("cleanupTimeout", "cleanupTimeoutRange");
+      const reason = values.reason.trim() || undefined;
+      return { ok: true, request: { action: "requestCancellation", ...target, cleanupTimeoutSeconds, reason } };
+    },
   },
   // Cancel is the ordinary stop; terminate the forced one, so only it reads as dangerous.
   cancel: withReason("cancel", false),

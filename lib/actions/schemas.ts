@@ -1,5 +1,12 @@
 import * as z from "zod";
-import { NEW_WORKFLOW_ID_MAX, REASON_MAX, SIGNAL_NAME_MAX, WORKFLOW_ID } from "./limits";
+import {
+  CLEANUP_TIMEOUT_MAX,
+  CLEANUP_TIMEOUT_MIN,
+  NEW_WORKFLOW_ID_MAX,
+  REASON_MAX,
+  SIGNAL_NAME_MAX,
+  WORKFLOW_ID,
+} from "./limits";
 
 /**
  * The zod pieces the command descriptors (commands.ts) build their request schemas from. Server
@@ -37,6 +44,7 @@ export const signalInput = z
 
 export const reasonRequired = z.string().trim().min(1, "A reason is required.").max(REASON_MAX);
 export const reasonOptional = z.string().trim().max(REASON_MAX).optional();
+export const cleanupTimeoutSeconds = z.number().int().min(CLEANUP_TIMEOUT_MIN).max(CLEANUP_TIMEOUT_MAX);
 export const signalName = z.string().trim().min(1).max(SIGNAL_NAME_MAX);
 export const newWorkflowId = z
   .string()

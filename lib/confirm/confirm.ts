@@ -5,7 +5,8 @@
  * observations (history events after the command, describe/debug fields) and a clock.
  */
 
-export type ConfirmAction = "repair" | "cancel" | "terminate" | "signal" | "archive" | "startAgain";
+export type ConfirmAction =
+  "repair" | "requestCancellation" | "cancel" | "terminate" | "signal" | "archive" | "startAgain";
 
 export type StepId =
   | "command_recorded"
@@ -14,7 +15,8 @@ export type StepId =
   | "run_closed"
   | "status_final"
   | "run_archived"
-  | "run_started";
+  | "run_started"
+  | "cancellation_delivered";
 
 export type StepStatus = "done" | "pending" | "failed" | "skipped";
 
@@ -74,6 +76,7 @@ export interface ConfirmClock {
 
 const REQUESTED_EVENT: Readonly<Partial<Record<ConfirmAction, string>>> = {
   repair: "RepairRequested",
+  requestCancellation: "CooperativeCancellationRequested",
   cancel: "CancelRequested",
   terminate: "TerminateRequested",
   signal: "SignalReceived",
@@ -81,11 +84,13 @@ const REQUESTED_EVENT: Readonly<Partial<Record<ConfirmAction, string>>> = {
 };
 
 const CLOSING_EVENT: Readonly<Partial<Record<ConfirmAction, string>>> = {
+  requestCancellation: "WorkflowCancelled",
   cancel: "WorkflowCancelled",
   terminate: "WorkflowTerminated",
 };
 
 const FINAL_STATUS: Readonly<Partial<Record<ConfirmAction, string>>> = {
+  requestCancellation: "cancelled",
   cancel: "cancelled",
   terminate: "terminated",
 };
@@ -180,6 +185,36 @@ function archiveSteps(command: AcceptedCommand, observation: Observation, record
   return [step("run_archived", archived && observation.archived ? "done" : "pending", archived?.sequence ?? null)];
 }
 
+function record(value: unknown): Readonly<Record<string, unknown>> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * Cooperative cancellation, from history only: the request (its cleanup deadline as recorded), its
+ * delivery to the workflow, and the close. Delivery is claimed only once CooperativeCancellationDelivered
+ * is read; a run closed without it says how (`cancellation_cleanup.outcome`: `not_delivered`,
+ * `deadline_expired`) instead. Every event carries the request id as `workflow_command_id`.
+ */
+function cancellationSteps(command: AcceptedCommand, observation: Observation, recorded: Step): Step[] {
+  const requested = findEvent(observation.events, "CooperativeCancellationRequested", command.commandId);
+  const deadline = text(requested?.payload.cleanup_deadline_at);
+  const recordedStep = deadline ? { ...recorded, facts: { ...recorded.facts, cleanupDeadlineAt: deadline } } : recorded;
+  const delivered = findEvent(observation.events, "CooperativeCancellationDelivered", command.commandId);
+  const closing = findEvent(observation.events, "WorkflowCancelled", command.commandId);
+  const cleanupOutcome = text(record(closing?.payload.cancellation_cleanup).outcome);
+  const deliveredStep = delivered
+    ? step("cancellation_delivered", "done", delivered.sequence, {
+        callKind: text(delivered.payload.call_kind) ?? "",
+        callSequence: String(delivered.payload.sequence ?? ""),
+      })
+    : closing || observation.isTerminal === true
+      ? step("cancellation_delivered", "skipped", null, cleanupOutcome ? { cleanupOutcome } : {})
+      : step("cancellation_delivered", "pending", null, deadline ? { cleanupDeadlineAt: deadline } : {});
+  const [closed, status] = closingSteps(command, observation);
+  const closedStep = cleanupOutcome && closed ? { ...closed, facts: { ...closed.facts, cleanupOutcome } } : closed;
+  return [recordedStep, deliveredStep, closedStep as Step, status as Step];
+}
+
 export function confirmationSteps(command: AcceptedCommand, observation: Observation): Step[] {
   if (command.action === "startAgain") {
     const started =
@@ -187,6 +222,7 @@ export function confirmationSteps(command: AcceptedCommand, observation: Observa
     return [step("run_started", started ? "done" : "pending")];
   }
   const recorded = commandRecorded(command, observation.events);
+  if (command.action === "requestCancellation") return cancellationSteps(command, observation, recorded.step);
   const rest = (() => {
     switch (command.action) {
       case "repair":

@@ -1,4 +1,5 @@
 import { errorFromResponse } from "./errors";
+import type { CancellationReceipt } from "./schemas-cancellation";
 import type { CommandResponse, StartResponse } from "./schemas-workflows";
 import type { UpdateResponse } from "./schemas-updates";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "./schemas-system";
@@ -32,6 +33,27 @@ export interface UpdateParams {
   /** `accepted` (the server's default) answers once recorded; `completed` once the handler answered. */
   waitFor?: "accepted" | "completed";
 }
+
+/** What request-cancellation is sent with (docs/contract.md "Cooperative cancellation"). */
+export interface CancellationParams {
+  runId?: string;
+  reason?: string;
+  /** The cleanup bound, 1–3600 s; the server takes 600 when it is left out. */
+  cleanupTimeoutSeconds?: number;
+}
+
+/**
+ * The receipt, or the server's refusal: a closed run (409 `run_not_active`), a historical run (409),
+ * one the engine cannot reach yet (422 `cooperative_cancellation_propagation_not_available`).
+ * Refusals carry `{reason, message}` and no command body; an unknown workflow (404) is an error.
+ */
+export type CancellationResult =
+  | { readonly kind: "accepted"; readonly httpStatus: number; readonly body: CancellationReceipt }
+  | {
+      readonly kind: "rejected";
+      readonly httpStatus: number;
+      readonly body: { readonly reason: string; readonly message: string | null };
+    };
 
 /**
  * The commands: start, cancel, terminate, repair, archive, signal and the system passes. Only the
@@ -74,6 +96,12 @@ export interface DwCommandClient extends DwClient {
     params?: UpdateParams,
     opts?: DwRequestOptions,
   ): Promise<CommandResult<UpdateResponse>>;
+
+  requestWorkflowCancellation(
+    workflowId: string,
+    params?: CancellationParams,
+    opts?: DwRequestOptions,
+  ): Promise<CancellationResult>;
 
   runRepairPass(params?: RepairPassParams, opts?: DwRequestOptions): Promise<PassResult<RepairPassReport>>;
   runActivityTimeoutPass(
@@ -149,6 +177,31 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
         httpStatus: raw.status,
         body: decodeWith(decoder, raw, `${spec.method} ${spec.path}`),
       };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+
+  // No request_id: the server's body is `{reason?, cleanup_timeout_seconds?}` only, and a second
+  // request on the run answers the first one's receipt (`duplicate: true`) anyway.
+  async function requestCancellation(path: string, params: CancellationParams, opts: DwRequestOptions | undefined) {
+    const spec: RequestSpec = {
+      method: "POST",
+      path,
+      body: compact({ reason: params.reason, cleanup_timeout_seconds: params.cleanupTimeoutSeconds }) ?? {},
+    };
+    const raw = await send(spec, opts);
+    if (raw.status === 200 || raw.status === 202) {
+      const body = decodeWith(decoders.cancellationReceipt, raw, `${spec.method} ${spec.path}`);
+      return { kind: "accepted", httpStatus: raw.status, body } satisfies CancellationResult;
+    }
+    const body = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    if (body !== null && typeof body.reason === "string" && (raw.status === 409 || raw.status === 422)) {
+      const message = typeof body.message === "string" ? body.message : null;
+      return {
+        kind: "rejected",
+        httpStatus: raw.status,
+        body: { reason: body.reason, message },
+      } satisfies CancellationResult;
     }
     throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
   }
@@ -245,6 +298,8 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
         { input: params.input, request_id: params.requestId },
         opts,
       ),
+    requestWorkflowCancellation: (workflowId, params = {}, opts) =>
+      requestCancellation(`${target(workflowId, params.runId)}/request-cancellation`, params, opts),
     runRepairPass: (params = {}, opts) =>
       pass<RepairPassReport>(
         "/system/repair/pass",

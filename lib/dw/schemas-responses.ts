@@ -1,4 +1,5 @@
 import { historyExportSchema } from "./schemas-export";
+import { cancellationReceiptSchema } from "./schemas-cancellation";
 import {
   clusterInfoSchema,
   healthSchema,
@@ -65,6 +66,7 @@ export const RESPONSE_SCHEMAS = {
   taskQueueList: taskQueueListSchema,
   taskQueueDetail: taskQueueDetailSchema,
   workflowQueryResult: workflowQueryResultSchema,
+  cancellationReceipt: cancellationReceiptSchema,
   updateResponse: updateResponseSchema,
   scheduleList: scheduleListSchema,
   scheduleDescription: scheduleDescriptionSchema,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { messageText } from "./message-catalog";
 import type { CapabilityContext, RunAction, RunDetailInput } from "./capabilities";
-import { personCapability, RUN_ACTIONS, runCapabilities } from "./capabilities";
+import { advertisesCooperativeCancellation, personCapability, RUN_ACTIONS, runCapabilities } from "./capabilities";
 import { PERSON_ROLES, personMay } from "@/lib/server/auth/roles";
 
 const ALL_TRUE = { can_signal: true, can_cancel: true, can_terminate: true, can_repair: true, can_archive: true };
@@ -43,6 +43,7 @@ describe("runCapabilities", () => {
   it("open current run that is stuck: everything but archive and start-again", () => {
     expect(reasons(openCurrent, operator("repair_needed"))).toEqual({
       repair: null,
+      requestCancellation: "server_capabilities_unknown",
       cancel: null,
       terminate: null,
       signal: null,
@@ -84,6 +85,7 @@ describe("runCapabilities", () => {
   it("closed run: archive and start again only", () => {
     expect(reasons(failedCurrent, operator("closed"))).toEqual({
       repair: "run_closed",
+      requestCancellation: "run_closed",
       cancel: "run_closed",
       terminate: "run_closed",
       signal: "run_closed",
@@ -99,6 +101,7 @@ describe("runCapabilities", () => {
   it("historical run: commands go to the current run; starting again stays possible", () => {
     expect(reasons(historical, operator("closed"))).toEqual({
       repair: "selected_run_not_current",
+      requestCancellation: "selected_run_not_current",
       cancel: "selected_run_not_current",
       terminate: "selected_run_not_current",
       signal: "selected_run_not_current",
@@ -185,5 +188,60 @@ describe("personCapability", () => {
     for (const role of PERSON_ROLES)
       for (const need of ["operator", "admin"] as const)
         expect(personCapability(role, need).enabled, `${role} → ${need}`).toBe(personMay(role, need));
+  });
+});
+
+describe("request cancellation (issue 41)", () => {
+  const advertised = operator(null, { cooperativeCancellation: true });
+
+  it("is offered on an open current run only when the server advertises cooperative cancellation", () => {
+    expect(runCapabilities(openCurrent, advertised).requestCancellation).toEqual({
+      enabled: true,
+      reason: null,
+      message: null,
+    });
+    expect(
+      runCapabilities(openCurrent, operator(null, { cooperativeCancellation: false })).requestCancellation,
+    ).toMatchObject({
+      enabled: false,
+      reason: "cancellation_not_advertised",
+    });
+    expect(runCapabilities(openCurrent, operator(null)).requestCancellation.reason).toBe("server_capabilities_unknown");
+  });
+
+  it("a closed or historical run refuses it whatever the server advertises", () => {
+    expect(runCapabilities(failedCurrent, advertised).requestCancellation.reason).toBe("run_closed");
+    expect(runCapabilities(historical, advertised).requestCancellation.reason).toBe("selected_run_not_current");
+  });
+
+  it("read-only mode, a viewer and a worker token are refused with their reason", () => {
+    expect(runCapabilities(openCurrent, { ...advertised, readOnly: true }).requestCancellation.reason).toBe(
+      "read_only",
+    );
+    expect(runCapabilities(openCurrent, { ...advertised, personRole: "viewer" }).requestCancellation).toMatchObject({
+      reason: "person_role",
+      message: { values: { personRole: "viewer", requiredRole: "operator" } },
+    });
+    expect(runCapabilities(openCurrent, { ...advertised, role: "worker" }).requestCancellation.reason).toBe("role");
+  });
+
+  it("comes before Cancel and Terminate in the action order", () => {
+    expect(RUN_ACTIONS.indexOf("requestCancellation")).toBeLessThan(RUN_ACTIONS.indexOf("cancel"));
+    expect(RUN_ACTIONS.indexOf("cancel")).toBeLessThan(RUN_ACTIONS.indexOf("terminate"));
+  });
+});
+
+describe("advertisesCooperativeCancellation", () => {
+  it("reads worker_protocol.server_capabilities.cooperative_cancellation, true only when it is true", () => {
+    const info = (flag: unknown) => ({
+      worker_protocol: { version: "1.20", server_capabilities: { cooperative_cancellation: flag } },
+    });
+    expect(advertisesCooperativeCancellation(info(true))).toBe(true);
+    expect(advertisesCooperativeCancellation(info(false))).toBe(false);
+    expect(advertisesCooperativeCancellation(info("true"))).toBe(false);
+    expect(advertisesCooperativeCancellation({ worker_protocol: { version: "1.19" } })).toBe(false);
+    expect(advertisesCooperativeCancellation({})).toBe(false);
+    expect(advertisesCooperativeCancellation(null)).toBeNull();
+    expect(advertisesCooperativeCancellation(undefined)).toBeNull();
   });
 });

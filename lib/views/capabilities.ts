@@ -12,9 +12,18 @@ import { message } from "./message";
 
 export type Role = "admin" | "operator" | "worker";
 
-export type RunAction = "repair" | "cancel" | "terminate" | "signal" | "archive" | "startAgain";
+export type RunAction = "repair" | "requestCancellation" | "cancel" | "terminate" | "signal" | "archive" | "startAgain";
 
-export const RUN_ACTIONS: readonly RunAction[] = ["repair", "cancel", "terminate", "signal", "archive", "startAgain"];
+// Request cancellation comes before Cancel and Terminate: the gentler stop is offered first (issue 41).
+export const RUN_ACTIONS: readonly RunAction[] = [
+  "repair",
+  "requestCancellation",
+  "cancel",
+  "terminate",
+  "signal",
+  "archive",
+  "startAgain",
+];
 
 export type CapabilityReason =
   | "read_only"
@@ -29,7 +38,9 @@ export type CapabilityReason =
   | "repair_not_needed"
   | "unsupported_history"
   | "waiting_for_compatible_worker"
-  | "server_disallowed";
+  | "server_disallowed"
+  | "server_capabilities_unknown"
+  | "cancellation_not_advertised";
 
 export interface Capability {
   enabled: boolean;
@@ -59,6 +70,11 @@ export interface CapabilityContext {
   personRole?: PersonRole | null;
   /** Debug `execution` or export `summary`; repair stays disabled until it is known. */
   liveness?: LivenessInput | null;
+  /**
+   * Whether the server advertises cooperative cancellation (see {@link advertisesCooperativeCancellation});
+   * null or absent until cluster/info is read.
+   */
+  cooperativeCancellation?: boolean | null;
 }
 
 /**
@@ -67,6 +83,7 @@ export interface CapabilityContext {
  */
 const REQUIRED_ROLE: Readonly<Record<RunAction, Role>> = {
   repair: "operator",
+  requestCancellation: "operator",
   cancel: "operator",
   terminate: "operator",
   signal: "operator",
@@ -104,6 +121,7 @@ function stateRule(action: RunAction, detail: RunDetailInput, liveness: Liveness
   const closed = isTerminal(detail);
   const historical = detail.is_current_run === false;
   switch (action) {
+    case "requestCancellation":
     case "cancel":
     case "terminate":
     case "signal":
@@ -166,6 +184,10 @@ export function runCapability(action: RunAction, detail: RunDetailInput, context
   }
   const byState = stateRule(action, detail, context.liveness);
   if (!byState.enabled) return byState;
+  if (action === "requestCancellation" && context.cooperativeCancellation !== true)
+    return disabled(
+      context.cooperativeCancellation === false ? "cancellation_not_advertised" : "server_capabilities_unknown",
+    );
   // The server's flag can only take an action away: `can_repair` is true on any open current run,
   // so it never enables repair by itself.
   const flag = SERVER_FLAG[action];
@@ -176,12 +198,31 @@ export function runCapability(action: RunAction, detail: RunDetailInput, context
 export function runCapabilities(detail: RunDetailInput, context: CapabilityContext): RunCapabilities {
   return {
     repair: runCapability("repair", detail, context),
+    requestCancellation: runCapability("requestCancellation", detail, context),
     cancel: runCapability("cancel", detail, context),
     terminate: runCapability("terminate", detail, context),
     signal: runCapability("signal", detail, context),
     archive: runCapability("archive", detail, context),
     startAgain: runCapability("startAgain", detail, context),
   };
+}
+
+/**
+ * Whether cluster/info advertises cooperative cancellation: `worker_protocol.server_capabilities
+ * .cooperative_cancellation: true`, the flag sdk-python 2.12.0 checks before it sends a request
+ * (docs/contract.md "Cooperative cancellation"). Anything else, a missing key included, is false;
+ * null when there is no answer to read yet.
+ */
+export function advertisesCooperativeCancellation(info: unknown): boolean | null {
+  if (info === null || info === undefined) return null;
+  const protocol = field(info, "worker_protocol");
+  return field(field(protocol, "server_capabilities"), "cooperative_cancellation") === true;
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /**

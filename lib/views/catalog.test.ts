@@ -89,8 +89,11 @@ function emittedIds(): Set<string> {
       for (const detail of details) {
         for (const liveness of livenesses) {
           for (const personRole of [null, "viewer"] as const)
-            for (const capability of Object.values(runCapabilities(detail, { readOnly, role, liveness, personRole })))
-              add(capability.message);
+            for (const cooperativeCancellation of [null, false, true])
+              for (const capability of Object.values(
+                runCapabilities(detail, { readOnly, role, liveness, personRole, cooperativeCancellation }),
+              ))
+                add(capability.message);
         }
       }
     }

@@ -66,6 +66,9 @@ export const VIEW_MESSAGES_EN = {
   "views.capability.unsupported_history": "Repair is blocked: only unsupported diagnostic history remains.",
   "views.capability.waiting_for_compatible_worker": "Repair is blocked: the task is waiting for a compatible worker.",
   "views.capability.server_disallowed": "The server does not allow this action on this run.",
+  "views.capability.server_capabilities_unknown": "Waiting to read the server's capabilities (cluster/info).",
+  "views.capability.cancellation_not_advertised":
+    "The server does not advertise cooperative cancellation (cluster/info).",
 
   "views.forecast.due": "{activity} attempt {attempt} of {max} is due {time} ({relative})",
   "views.forecast.dueUnlimited": "{activity} attempt {attempt} is due {time} ({relative})",

@@ -40,6 +40,7 @@ const ANSWERS: Record<keyof DwDecoders, unknown> = {
   repairPassReport: fixture("repair-pass"),
   activityTimeoutPassReport: fixture("activity-timeouts-pass"),
   workflowQueryResult: fixture("query-answered"),
+  cancellationReceipt: fixture("cancellation-accepted"),
   updateResponse: fixture("update-completed"),
   scheduleList: fixture("schedule-list"),
   scheduleDescription: fixture("schedule-detail"),
