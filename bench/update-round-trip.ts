@@ -8,11 +8,26 @@ import {
   refundApprovalWorkflow,
 } from "../server/demo/workflows";
 import { Worker } from "../server/sdk/worker";
-import { bounded, describePercentiles, figure, ms, percentiles, startEmbeddedServer } from "./support/report";
+import { chromium } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import {
+  bounded,
+  cleanEnv,
+  describePercentiles,
+  ensureBuild,
+  figure,
+  freePort,
+  ms,
+  percentiles,
+  ROOT,
+  spawnChild,
+  startEmbeddedServer,
+  waitForHttp,
+} from "./support/report";
 import type { Spawned } from "./support/report";
 
 /**
- * Update-to-confirmed time (issue 41), browser-less: a Node client on loopback (keep-alive) sends
+ * Update-to-confirmed time (issue 41), measured twice. Browser-less: a Node client on loopback (keep-alive) sends
  * `POST /api/workflows/{id}/runs/{runId}/update/changeAddress` with `wait_for: completed` to the
  * embedded server → the update's workflow task → the one polling TypeScript SDK worker (server/sdk,
  * the demo's DeliveryHoldWorkflow) replays and runs the handler → `complete_update` → the answer;
@@ -22,6 +37,11 @@ import type { Spawned } from "./support/report";
  * back, and a `status` query of a held delivery (the worker's answer). Sent one after another after
  * a warm-up of each; every answer is checked, a failure stops the bench. Updates rotate over
  * several held runs so no run's history (replayed on each update) grows past ~80 events.
+ * Through the console, as query-round-trip.ts measures the query: `fetch` in a Chromium page of the
+ * production console → `POST /api/actions/updates` (wait for completed) → … → the answer, then the
+ * console's read proxy (`GET /api/dw/…/history` from the last cursor) until `UpdateCompleted` with
+ * the answered id, as the Updates tab confirms; the signal the same way (`POST /api/actions/runs`,
+ * then `SignalReceived` with the answered command id read back).
  *
  * `node --import tsx bench/update-round-trip.ts`; BENCH_UPDATES (default 200) of each.
  */
@@ -150,10 +170,128 @@ function report(label: string, samples: number[]): ReturnType<typeof percentiles
   return p;
 }
 
+/**
+ * Sequential sends from the page, each timed until its event is read back through the console's
+ * read proxy: `[answered, confirmed]` per send, on the browser's clock.
+ */
+async function confirmInPage(page: Page, kind: "update" | "signal", targets: Target[]): Promise<number[][]> {
+  return page.evaluate(
+    async ({ kind, targets, count, perRun, updateName }) => {
+      // No named functions in here: tsx's helper for their names does not exist in the page.
+      const samples: number[][] = [];
+      const cursors: (string | null)[] = targets.map(() => null);
+      for (let i = 0; i < count; i++) {
+        const at = kind === "update" ? Math.floor(i / perRun) : 0;
+        const t = targets[at];
+        if (!t) throw new Error(`no target for send ${i}`);
+        const body =
+          kind === "update"
+            ? {
+                workflowId: t.workflowId,
+                runId: t.runId,
+                requestId: `bench-page-update-${i}`,
+                updateName,
+                input: [`${i} Page Lane`],
+                waitFor: "completed",
+              }
+            : {
+                action: "signal",
+                workflowId: t.workflowId,
+                runId: t.runId,
+                requestId: `bench-page-signal-${i}`,
+                signalName: "note",
+                input: [i],
+              };
+        const t0 = performance.now();
+        const response = await fetch(kind === "update" ? "/api/actions/updates" : "/api/actions/runs", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-namespace": "default" },
+          body: JSON.stringify(body),
+        });
+        const answer = (await response.json()) as Record<string, unknown>;
+        const answered = performance.now() - t0;
+        const id = kind === "update" ? answer.updateId : answer.commandId;
+        if (!response.ok || typeof id !== "string")
+          throw new Error(`${kind} ${i}: HTTP ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+        const wanted = kind === "update" ? "UpdateCompleted" : "SignalReceived";
+        const key = kind === "update" ? "update_id" : "workflow_command_id";
+        for (let found = false; !found;) {
+          if (performance.now() - t0 > 30_000) throw new Error(`${kind} ${i}: ${wanted} never read back`);
+          const cursor = cursors[at];
+          const query = `page_size=500${cursor ? `&next_page_token=${encodeURIComponent(cursor)}` : ""}`;
+          const read = await fetch(
+            `/api/dw/workflows/${encodeURIComponent(t.workflowId)}/runs/${encodeURIComponent(t.runId)}/history?${query}`,
+            {
+              headers: { "x-namespace": "default" },
+            },
+          );
+          const page = (await read.json()) as {
+            events?: { sequence: number; event_type: string; payload?: unknown }[];
+          };
+          if (!read.ok) throw new Error(`history ${i}: HTTP ${read.status}`);
+          const events = page.events ?? [];
+          const last = events[events.length - 1];
+          if (last) cursors[at] = btoa(String(last.sequence));
+          found = events.some(
+            (e) =>
+              e.event_type === wanted &&
+              typeof e.payload === "object" &&
+              e.payload !== null &&
+              (e.payload as Record<string, unknown>)[key] === id,
+          );
+          if (!found) await new Promise((r) => setTimeout(r, 2));
+        }
+        samples.push([answered, performance.now() - t0]);
+      }
+      return samples;
+    },
+    {
+      kind,
+      targets: targets.map((t) => ({ workflowId: t.workflowId, runId: t.runId })),
+      count: COUNT + WARM_UP,
+      perRun: UPDATES_PER_RUN,
+      updateName: DELIVERY_HOLD.changeAddress,
+    },
+  );
+}
+
+/** The production console on `serverUrl` and a Chromium page on it; both closed by the caller. */
+async function openConsole(serverUrl: string, children: Spawned[]): Promise<{ browser: Browser; page: Page }> {
+  ensureBuild();
+  const port = await freePort();
+  const next = spawnChild(
+    join(ROOT, "node_modules", ".bin", "next"),
+    ["start", "-H", "127.0.0.1", "-p", String(port)],
+    cleanEnv({ DW_SERVER_URL: serverUrl, PORT: String(port) }),
+  );
+  children.push(next);
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${base}/api/healthz`, 120_000, () => next.child.exitCode === null);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
+  const page = await browser.newPage();
+  // Any console page: the sends are same-origin fetches from it, as the Updates tab's are.
+  await page.goto(`${base}/api/healthz`);
+  return { browser, page };
+}
+
+async function startHolds(serverUrl: string, label: string): Promise<Target[]> {
+  const holds: Target[] = [];
+  for (let r = 0; r < Math.ceil((COUNT + WARM_UP) / UPDATES_PER_RUN); r++)
+    holds.push(
+      await start(serverUrl, DELIVERY_HOLD.type, `bench-hold-${label}-${Date.now()}-${r}`, [`parcel-${r}`, "depot"]),
+    );
+  for (const t of holds) await waitForWait(serverUrl, t);
+  return holds;
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "breakwater-bench-update-"));
   const children: Spawned[] = [];
   let worker: Worker | null = null;
+  let browser: Browser | null = null;
   try {
     const server = await startEmbeddedServer(join(dir, "update.db"));
     children.push(server);
@@ -165,10 +303,7 @@ async function main(): Promise<void> {
     });
     await worker.start();
     const stamp = Date.now();
-    const holds: Target[] = [];
-    for (let r = 0; r < Math.ceil((COUNT + WARM_UP) / UPDATES_PER_RUN); r++)
-      holds.push(await start(server.url, DELIVERY_HOLD.type, `bench-hold-${stamp}-${r}`, [`parcel-${r}`, "depot"]));
-    for (const t of holds) await waitForWait(server.url, t);
+    const holds = await startHolds(server.url, "direct");
     const refund = await start(server.url, "RefundApprovalWorkflow", `bench-refund-${stamp}`, ["order-1"]);
     await waitForWait(server.url, refund);
 
@@ -179,16 +314,44 @@ async function main(): Promise<void> {
     report(`signal answered (note)`, signals.answered);
     const signal = report(`signal to confirmed (SignalReceived read back)`, signals.confirmed);
     const query = report(`query answered (status, 1 worker)`, await timeQueries(server.url, holds[0] as Target));
+
+    const opened = await openConsole(server.url, children);
+    browser = opened.browser;
+    const pageHolds = await startHolds(server.url, "page");
+    const pageRefund = await start(server.url, "RefundApprovalWorkflow", `bench-refund-page-${stamp}`, ["order-2"]);
+    await waitForWait(server.url, pageRefund);
+    const inPageUpdates = await confirmInPage(opened.page, "update", pageHolds);
+    report(
+      `console: update answered`,
+      inPageUpdates.map((x) => x[0] ?? Number.NaN),
+    );
+    const pageUpdate = report(
+      `console: update to confirmed`,
+      inPageUpdates.map((x) => x[1] ?? Number.NaN),
+    );
+    const inPageSignals = await confirmInPage(opened.page, "signal", [pageRefund]);
+    report(
+      `console: signal answered`,
+      inPageSignals.map((x) => x[0] ?? Number.NaN),
+    );
+    const pageSignal = report(
+      `console: signal to confirmed`,
+      inPageSignals.map((x) => x[1] ?? Number.NaN),
+    );
+
     console.log(`worker: ${worker.stats.updatesCompleted} updates completed, ${worker.stats.queriesAnswered} queries`);
-    if (worker.stats.updatesCompleted !== COUNT + WARM_UP)
-      throw new Error(`the worker completed ${worker.stats.updatesCompleted} updates, not ${COUNT + WARM_UP}`);
+    if (worker.stats.updatesCompleted !== 2 * (COUNT + WARM_UP))
+      throw new Error(`the worker completed ${worker.stats.updatesCompleted} updates, not ${2 * (COUNT + WARM_UP)}`);
 
     const pair = (p: ReturnType<typeof percentiles>) => `${ms(p.p50)} / ${ms(p.p95)}`;
+    figure(`update to confirmed via console p50 / p95 (n=${pageUpdate.n}, 1 worker)`, pair(pageUpdate), "—", null);
+    figure(`signal to confirmed via console p50 / p95 (n=${pageSignal.n})`, pair(pageSignal), "—", null);
     figure(`update to confirmed p50 / p95 (n=${update.n}, 1 worker, no browser)`, pair(update), "—", null);
     figure(`update answered p50 / p95 (n=${updateAnswered.n}, wait_for completed)`, pair(updateAnswered), "—", null);
     figure(`signal to confirmed p50 / p95 (n=${signal.n}, no browser)`, pair(signal), "—", null);
     figure(`query answered p50 / p95 (n=${query.n}, 1 worker, no browser)`, pair(query), "—", null);
   } finally {
+    await browser?.close().catch(() => undefined);
     await worker?.shutdown({ abortPolls: true }).catch(() => undefined);
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });
