@@ -163,6 +163,43 @@ describe("update handlers in the TypeScript worker", () => {
   });
 });
 
+describe("updates a workflow without a contract receives", () => {
+  it("fails an update with no handler, and one whose handler returns a promise, both non-retryably", async () => {
+    const loose = defineWorkflow("Loose", function* (ctx) {
+      ctx.setUpdateHandler("later", () => Promise.resolve(1));
+      yield* ctx.waitForSignal("go");
+    });
+    const w = new Worker({
+      baseUrl: server.baseUrl,
+      token: TEST_WORKER_TOKEN,
+      taskQueue: "default",
+      workflows: [loose],
+      onError: (e, where) => errors.push(`${where}: ${e instanceof Error ? e.message : String(e)}`),
+    });
+    workers.push(w);
+    await w.start();
+    server.engine.startWorkflow({
+      namespace: "default",
+      workflow_id: "loose-1",
+      workflow_type: "Loose",
+      task_queue: "default",
+      input: encodePayload([]),
+    });
+    await eventually(() => eventsOf("loose-1").some((e) => e.event_type === "SignalWaitOpened"), "waiting for go");
+    expect(await update("loose-1", "nope", [])).toMatchObject({
+      status: 422,
+      body: { update_status: "failed", failure_message: "unknown update 'nope'" },
+    });
+    expect(await update("loose-1", "later", [])).toMatchObject({ status: 422, body: { update_status: "failed" } });
+    const closed = eventsOf("loose-1").filter((e) => e.event_type === "UpdateCompleted");
+    expect(closed.map((e) => [e.payload.exception_type, e.payload.non_retryable])).toEqual([
+      ["UnknownUpdate", true],
+      ["InvalidUpdate", true],
+    ]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe("replaying applied updates", () => {
   const info = { workflowId: "w", runId: "r", workflowType: "Account", taskQueue: null };
   const ev = (event_type: string, payload: Record<string, unknown>): HistoryEvent => ({ event_type, payload });
