@@ -49,7 +49,8 @@ if (embeddedServer) {
   webServer.push({
     // e2e/run-view-seed.ts first writes the long runs of e2e/run-view.spec.ts into the fresh file
     // (thousands of events: too many to make through a worker in a spec), before the server opens it.
-    command: "node --import tsx e2e/run-view-seed.ts && node --import tsx server/main.ts",
+    command:
+      "node --import tsx e2e/run-view-seed.ts && node --import tsx e2e/retention-seed.ts && node --import tsx server/main.ts",
     url: `http://127.0.0.1:${DW_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
@@ -63,6 +64,8 @@ if (embeddedServer) {
       // Stuck runs stay stuck until the console repairs them (the repair specs need a stable repair_needed run).
       DW_AUTO_REPAIR: "0",
       DW_AUTH_DRIVER: "token",
+      // The console is the gateway: the server records the person it names (decision 0058).
+      DW_TRUST_FORWARDED_ATTRIBUTION_HEADERS: "true",
     },
   });
 }
