@@ -126,8 +126,14 @@ const isSet = (name: string): boolean => (process.env[name] ?? "").trim() !== ""
  */
 function embeddedServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const serverConfigured = isSet("DW_AUTH_DRIVER") || TOKEN_VARIABLES.some(isSet);
-  if (serverConfigured || !isSet("DW_TOKEN")) return { ...env, DW_EMBEDDED_PORT: String(embeddedPort) };
-  return { ...env, DW_EMBEDDED_PORT: String(embeddedPort), DW_AUTH_TOKEN: process.env.DW_TOKEN };
+  // The console is this server's gateway: it records the signed-in person the console names (decision 0058).
+  const own = {
+    ...env,
+    DW_EMBEDDED_PORT: String(embeddedPort),
+    DW_TRUST_FORWARDED_ATTRIBUTION_HEADERS: env.DW_TRUST_FORWARDED_ATTRIBUTION_HEADERS ?? "true",
+  };
+  if (serverConfigured || !isSet("DW_TOKEN")) return own;
+  return { ...own, DW_AUTH_TOKEN: process.env.DW_TOKEN };
 }
 
 /**

@@ -5,10 +5,14 @@
  */
 import { isoMicros } from "../clock";
 import { newId } from "../ids";
+import type { CommandRequest } from "./command-context";
+import { commandAttribution, storedContext } from "./command-context";
 import type { CommandRow, CommandStatus, RunRow } from "./rows";
 import { parsePayload } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 import { dropNulls } from "./tx";
+
+export type { CommandRequest } from "./command-context";
 
 /** The engine `CommandResponse` fields every command returns, read back from its `workflow_commands` row. */
 export interface CommandResponse {
@@ -45,16 +49,6 @@ export interface CommandResult extends CommandResponse {
   command_contract_backfill_available?: boolean;
   declared_signals?: string[];
   signal_admission?: string;
-}
-
-/**
- * The HTTP request that created a command, as the real server records it in the command context
- * (`WorkflowCommandContextFactory::requestMetadata`, durable-workflow/server app/Support/
- * WorkflowCommandContextFactory.php@11d35b7: the method and `'/'.ltrim($request->path(), '/')`).
- */
-export interface CommandRequest {
-  method: string;
-  path: string;
 }
 
 export function commandResponse(row: CommandRow): CommandResponse {
@@ -129,11 +123,10 @@ interface NewCommand {
 /**
  * `WorkflowHistoryEvent::commandSnapshot` (workflow src/V2/Models/WorkflowHistoryEvent.php@8dc90d64):
  * the command as the event saw it, nulls dropped; `context` only for a non-empty public context
- * (none here), the request metadata from the stored context.
+ * (none here), who sent it and the request metadata from the stored context.
  */
 export function commandSnapshot(row: CommandRow): JsonObject {
-  const request = parsePayload(row.context).request as { method?: unknown; path?: unknown } | undefined;
-  const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+  const who = commandAttribution(row);
   return dropNulls({
     id: row.id,
     sequence: row.command_sequence,
@@ -146,9 +139,13 @@ export function commandSnapshot(row: CommandRow): JsonObject {
     payload_codec: row.payload_codec,
     payload: row.payload,
     source: row.source,
-    request_method: text(request?.method),
-    request_path: text(request?.path),
-    request_id: row.request_id,
+    caller_label: who.caller_label,
+    auth_status: who.auth_status,
+    auth_method: who.auth_method,
+    request_method: who.request_method,
+    request_path: who.request_path,
+    request_id: who.request_id,
+    correlation_id: who.correlation_id,
     status: row.status,
     outcome: row.outcome,
     rejection_reason: row.rejection_reason,
@@ -189,7 +186,7 @@ export function insertCommand(tx: Tx, c: NewCommand): CommandRow {
       c.type,
       c.requestedRunId ? "run" : "instance",
       c.targetName ?? null,
-      JSON.stringify(c.request ? { reason: c.reason ?? null, request: c.request } : { reason: c.reason ?? null }),
+      storedContext(c.reason ?? null, c.request),
       c.requestId ?? null,
       c.status,
       c.outcome,

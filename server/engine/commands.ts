@@ -298,7 +298,8 @@ function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "ter
   tx.appendEvent(
     run.id,
     kind === "cancel" ? "CancelRequested" : "TerminateRequested",
-    { ...ids, command_type: kind, reason: input.reason ?? null },
+    // `WorkflowHistoryEvent::record(..., $command)` adds the command snapshot (WorkflowStub.php@8dc90d64).
+    { ...ids, command_type: kind, reason: input.reason ?? null, command: commandSnapshot(row) },
     { commandId: row.id },
   );
   cancelOpenWork(tx, run, { commandId: row.id });
@@ -325,6 +326,7 @@ function closeByCommand(tx: Tx, input: CloseWorkflowInput, kind: "cancel" | "ter
       exception_class: exceptionClass,
       message,
       reason: input.reason ?? null,
+      command: commandSnapshot(row),
     },
     { commandId: row.id },
   );

@@ -8,12 +8,26 @@ export interface AuthConfig {
   tokens: { worker: string | null; operator: string | null; admin: string | null; legacy: string | null };
   /** DW_AUTH_BACKWARD_COMPATIBLE (default true): the legacy DW_AUTH_TOKEN is honoured. */
   backwardCompatible: boolean;
+  /** Command attribution (config/server.php `command_attribution`@11d35b7); absent: trust nothing. */
+  attribution?: AttributionConfig;
+}
+
+/**
+ * DW_TRUST_FORWARDED_ATTRIBUTION_HEADERS (default false) and the four header names
+ * (DW_CALLER_TYPE_HEADER, DW_CALLER_LABEL_HEADER, DW_AUTH_STATUS_HEADER, DW_AUTH_METHOD_HEADER),
+ * as the real server reads them (durable-workflow/server config/server.php@11d35b7).
+ */
+export interface AttributionConfig {
+  trustForwarded: boolean;
+  headers: { callerType: string; callerLabel: string; authStatus: string; authMethod: string };
 }
 
 export interface Principal {
   role: Role;
   /** Driver `none`, or the legacy token with no role tokens configured: every route, worker plane included. */
   legacyFullAccess: boolean;
+  /** Authenticated by the shared DW_AUTH_TOKEN (the real server's subject `legacy-token`). */
+  legacy?: true;
 }
 
 export interface AuthRefusal {
@@ -45,6 +59,23 @@ export function authConfigFromEnv(env: NodeJS.ProcessEnv = process.env): AuthCon
       legacy: nonEmpty(env.DW_AUTH_TOKEN),
     },
     backwardCompatible: (env.DW_AUTH_BACKWARD_COMPATIBLE ?? "true").trim().toLowerCase() !== "false",
+    attribution: attributionConfigFromEnv(env),
+  };
+}
+
+// PHP's FILTER_VALIDATE_BOOLEAN with FILTER_NULL_ON_FAILURE, `?? false`: these words are true.
+const TRUE_WORDS = new Set(["1", "true", "on", "yes"]);
+
+export function attributionConfigFromEnv(env: NodeJS.ProcessEnv): AttributionConfig {
+  const header = (name: string, fallback: string) => nonEmpty(env[name]) ?? fallback;
+  return {
+    trustForwarded: TRUE_WORDS.has((env.DW_TRUST_FORWARDED_ATTRIBUTION_HEADERS ?? "").trim().toLowerCase()),
+    headers: {
+      callerType: header("DW_CALLER_TYPE_HEADER", "X-Workflow-Caller-Type"),
+      callerLabel: header("DW_CALLER_LABEL_HEADER", "X-Workflow-Caller-Label"),
+      authStatus: header("DW_AUTH_STATUS_HEADER", "X-Workflow-Auth-Status"),
+      authMethod: header("DW_AUTH_METHOD_HEADER", "X-Workflow-Auth-Method"),
+    },
   };
 }
 
@@ -68,7 +99,7 @@ export function authenticate(config: AuthConfig, authorization: string | undefin
   if (found) return found;
   if (legacy !== null && config.backwardCompatible && sameSecret(token, legacy)) {
     const anyRoleToken = worker !== null || operator !== null || admin !== null;
-    return { role: "admin", legacyFullAccess: !anyRoleToken };
+    return { role: "admin", legacyFullAccess: !anyRoleToken, legacy: true };
   }
   return null;
 }

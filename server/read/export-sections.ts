@@ -1,4 +1,5 @@
 import { parsePayload } from "../engine/rows";
+import { commandAttribution } from "../engine/command-context";
 import { statusBucket } from "../engine/summary";
 import type { ActivityRow, AttemptRow, CommandRow, FailureRow, RunRow, TaskRow, TimerRow } from "../engine/rows";
 import { EXCEPTION_CLASSES, WORKER_FAILURE_CLASS } from "../engine/lifecycle";
@@ -221,13 +222,6 @@ function exceptionResolution(exceptionClass: string | null): Json {
 }
 
 /** `WorkflowCommand::requestMethod()` / `requestPath()` (workflow@8dc90d64): the context's `request` part. */
-function commandRequestField(context: Json | null, key: "method" | "path"): string | null {
-  const request = context?.request;
-  if (request === null || typeof request !== "object" || Array.isArray(request)) return null;
-  const value = (request as Json)[key];
-  return typeof value === "string" ? value : null;
-}
-
 /** What the history pass learned about failures: the first typed event of each, and the handled ones. */
 export interface FailureHistory {
   typedFailure: Map<string, number>;
@@ -264,6 +258,7 @@ export function failuresExport(failureRows: FailureRow[], history: FailureHistor
 
 export function commandExport(c: CommandRow) {
   const context = parseObject(c.context);
+  const who = commandAttribution(c);
   return {
     id: c.id,
     sequence: c.command_sequence,
@@ -279,18 +274,19 @@ export function commandExport(c: CommandRow) {
     // `WorkflowCommand::publicContext()` (workflow@8dc90d6): only workflow/intake/principal parts,
     // none of which this server records — PHP encodes the empty array as `[]`. The reason is `reason`.
     context: [],
-    caller_label: null,
+    // Who sent it: the stored `caller`/`auth`/`request` parts (engine/command-context.ts).
+    caller_label: who.caller_label,
     principal_type: null,
     principal_id: null,
     principal_label: null,
-    auth_status: null,
-    auth_method: null,
-    request_method: commandRequestField(context, "method"),
-    request_path: commandRequestField(context, "path"),
+    auth_status: who.auth_status,
+    auth_method: who.auth_method,
+    request_method: who.request_method,
+    request_path: who.request_path,
     request_route_name: null,
     request_fingerprint: null,
-    request_id: c.request_id,
-    correlation_id: null,
+    request_id: who.request_id,
+    correlation_id: who.correlation_id,
     status: c.status,
     outcome: c.outcome,
     reason: context && typeof context.reason === "string" ? context.reason : null,

@@ -1,4 +1,5 @@
 import type { ActivityRow, CommandRow, TaskRow, TimerRow } from "../engine/rows";
+import { commandAttribution } from "../engine/command-context";
 import { decodeBlob } from "../codec/codec";
 import type { PayloadValue } from "../codec/codec";
 import { isoMicros } from "./format";
@@ -145,7 +146,10 @@ function historicalCommandOutcome(type: string, command: CommandRow | undefined,
   }
 }
 
-/** `HistoryTimeline::commandMetadata` (HistoryTimeline.php@8dc90d6). This server records no caller, principal or request metadata. */
+/**
+ * `HistoryTimeline::commandMetadata` (HistoryTimeline.php@8dc90d6): the snapshot first, then the row's
+ * stored context (caller, auth, request; engine/command-context.ts). This server records no principal.
+ */
 export function commandMetadata(
   type: string,
   command: CommandRow | undefined,
@@ -153,6 +157,7 @@ export function commandMetadata(
   commandId: string | null,
 ): Json | null {
   const snap = obj(p.command);
+  const who = command ? commandAttribution(command) : null;
   const id = command?.id ?? commandId ?? s(snap?.id);
   if (!command && id === null && !snap && !has(p, "outcome") && !has(p, "rejection_reason") && !has(p, "command_type"))
     return null;
@@ -171,14 +176,14 @@ export function commandMetadata(
     payload: payloadPreview(blob, codec),
     source: s(snap?.source) ?? command?.source ?? null,
     context: obj(snap?.context),
-    caller_label: s(snap?.caller_label),
+    caller_label: s(snap?.caller_label) ?? who?.caller_label ?? null,
     principal_type: s(snap?.principal_type),
     principal_id: s(snap?.principal_id),
     principal_label: s(snap?.principal_label),
-    auth_status: s(snap?.auth_status),
-    auth_method: s(snap?.auth_method),
-    request_method: s(snap?.request_method) ?? commandRequest(command, "method"),
-    request_path: s(snap?.request_path) ?? commandRequest(command, "path"),
+    auth_status: s(snap?.auth_status) ?? who?.auth_status ?? null,
+    auth_method: s(snap?.auth_method) ?? who?.auth_method ?? null,
+    request_method: s(snap?.request_method) ?? who?.request_method ?? null,
+    request_path: s(snap?.request_path) ?? who?.request_path ?? null,
     request_route_name: s(snap?.request_route_name),
     request_fingerprint: s(snap?.request_fingerprint),
     status: historicalCommandStatus(type, command),
@@ -188,17 +193,6 @@ export function commandMetadata(
     applied_at: s(snap?.applied_at) ?? isoMicros(command?.applied_at),
     rejected_at: s(snap?.rejected_at) ?? isoMicros(command?.rejected_at),
   };
-}
-
-/** `$command?->requestMethod()` / `requestPath()`: the `request` part of the stored command context. */
-function commandRequest(command: CommandRow | undefined, key: "method" | "path"): string | null {
-  if (!command?.context) return null;
-  try {
-    const request = (JSON.parse(command.context) as { request?: Record<string, unknown> } | null)?.request;
-    return s(request?.[key]);
-  } catch {
-    return null;
-  }
 }
 
 function historicalTaskType(type: string): string {

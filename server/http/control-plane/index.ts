@@ -9,6 +9,7 @@ import { bodyParserError } from "../worker-plane";
 import type { ControlPlaneDeps } from "./context";
 import { cpConfig, namespaceOf, operationOf } from "./context";
 import { registerCooperativeCancellationRoutes } from "./cooperative-cancellation";
+import { rememberAuth } from "./command-attribution";
 import { registerDiscoveryRoutes } from "./discovery";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
 import { registerFleetRoutes } from "./fleet-routes";
@@ -73,6 +74,8 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
           const refusal = authorize(deps.auth, request.headers.authorization, cfg.roles);
           if (refusal) return sendControlPlane(reply, refusal.status, refusal.body, op);
         }
+        // A command records who sent it (command-attribution.ts), which needs the auth config.
+        rememberAuth(request, deps.auth);
         if (cfg.versioned) {
           const raw = request.headers[CONTROL_PLANE_HEADER.toLowerCase()];
           const requested = (Array.isArray(raw) ? raw[0] : raw)?.trim() || undefined;

@@ -15,6 +15,7 @@ import { currentRun, describeRun, findInstance, findRun, listRuns, listWorkflows
 import type { PayloadValue } from "../../codec/codec";
 import { decodeBlob, encodePayload, PayloadCodecError } from "../../codec/codec";
 import type { ControlPlaneDeps } from "./context";
+import { commandRequestOf } from "./command-attribution";
 import { intParam, namespaceOf, OPERATOR, operationOf, parseInput, routeConfig } from "./context";
 import { CONTROL_PLANE_HEADER, CONTROL_PLANE_VERSION, sendControlPlane } from "./envelope";
 import type { Operation } from "./envelope";
@@ -145,12 +146,11 @@ const startBody = z
 
 /**
  * The request metadata the real server keeps in a command's context
- * (`WorkflowCommandContextFactory::requestMetadata`, durable-workflow/server@11d35b7): the method and
- * the path without its query, with one leading slash.
+ * (`WorkflowCommandContextFactory::make`, durable-workflow/server@11d35b7): method, path, the
+ * request ids, and who sent it (command-attribution.ts).
  */
 export function commandRequest(request: FastifyRequest): CommandRequest {
-  const path = request.url.split("?")[0] ?? "/";
-  return { method: request.method, path: `/${path.replace(/^\/+/, "")}` };
+  return commandRequestOf(request);
 }
 
 export function instanceOr404(deps: ControlPlaneDeps, namespace: string, workflowId: string): InstanceRow {
