@@ -3,6 +3,7 @@ import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/process/config";
 import type { ConsoleConfig } from "@/lib/server/process/config";
 import { authenticate, forwardHeaders } from "@/lib/server/auth/principal";
+import { FORWARDED_PATH } from "@/lib/server/proxy/attribution";
 import type { Authentication } from "@/lib/server/auth/principal";
 import { REPEATED_HEADER, stampedPeer } from "@/lib/server/auth/peer";
 import { SESSION_COOKIE } from "@/lib/server/auth/session";
@@ -168,6 +169,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (checked.host) headers.set(VALIDATED_HOST, checked.host);
   else headers.delete(VALIDATED_HOST);
   headers.set("content-security-policy", csp);
+  headers.set(FORWARDED_PATH, request.nextUrl.pathname);
   const visited = visitedNamespace(request.nextUrl.pathname);
   if (visited) headers.set(PAGE_NAMESPACE_HEADER, visited);
   else headers.delete(PAGE_NAMESPACE_HEADER);

@@ -4,6 +4,7 @@ import type { ActionContext } from "@/lib/actions/contract";
 import type { ConsoleConfig } from "@/lib/server/process/config";
 import { forwardedPerson, personRefusal } from "@/lib/server/auth/principal";
 import { VALIDATED_HOST } from "@/lib/server/edge/hosts";
+import { auditRefusal } from "@/lib/server/proxy/audit";
 
 /**
  * The gate every action handler passes before it sends anything with the console's token:
@@ -73,7 +74,18 @@ export type { ActionContext };
 
 const RANK: Readonly<Record<Role, number>> = { worker: 0, operator: 1, admin: 2 };
 
+/** {@link judgeAction}, with each refusal written to the audit log (lib/server/proxy/audit.ts). */
 export function guardAction(
+  headers: HeaderSource,
+  config: Pick<ConsoleConfig, "readOnly" | "tokenSource"> & Partial<Pick<ConsoleConfig, "auth" | "personTokens">>,
+  requiredRole: Role,
+): GuardRefusal | null {
+  const refused = judgeAction(headers, config, requiredRole);
+  if (refused) auditRefusal(headers, forwardedPerson(headers), refused);
+  return refused;
+}
+
+export function judgeAction(
   headers: HeaderSource,
   config: Pick<ConsoleConfig, "readOnly" | "tokenSource"> & Partial<Pick<ConsoleConfig, "auth" | "personTokens">>,
   requiredRole: Role,

@@ -8,6 +8,8 @@ import { forwardedPerson } from "@/lib/server/auth/principal";
 import type { HeaderSource, Person } from "@/lib/server/auth/principal";
 import { getLogger, loggedFetch } from "@/lib/server/process/log";
 import { credentialHeaders } from "@/lib/server/proxy/credentials";
+import { attributionHeaders, isWrite } from "@/lib/server/proxy/attribution";
+import { auditedFetch } from "@/lib/server/proxy/audit";
 
 /**
  * The token for whoever the request is from. Without console auth it is the console's token; with
@@ -42,11 +44,16 @@ export function credentialedFetch(
   base: typeof fetch,
 ): typeof fetch {
   return async (input, init) => {
-    const token = tokenFor(config, config.auth.mode === "none" ? null : await person());
+    const who = config.auth.mode === "none" ? null : await person();
+    const token = tokenFor(config, who);
     const requestHeaders = new Headers(init?.headers);
     const body = typeof init?.body === "string" ? init.body : "";
     for (const [name, value] of Object.entries(await credentialHeaders(config, token, body)))
       requestHeaders.set(name, value);
+    // A write names the person it is sent for (decision 0058); reads make no command.
+    if (isWrite(init?.method))
+      for (const [name, value] of Object.entries(attributionHeaders(who, config.auth.mode)))
+        requestHeaders.set(name, value);
     return base(input, { ...init, headers: requestHeaders });
   };
 }
@@ -58,7 +65,15 @@ export function credentialedFetch(
  */
 export function getDwClient(namespace?: string): DwCommandClient {
   const config = getConfig();
-  const authorized = credentialedFetch(config, currentPerson, loggedFetch(getLogger()));
+  // Inside loggedFetch, so each audit record carries the X-Request-Id the server logs and records.
+  const authorized = credentialedFetch(
+    config,
+    currentPerson,
+    loggedFetch(
+      getLogger(),
+      auditedFetch(currentPerson, (input, init) => fetch(input, init)),
+    ),
+  );
   return createDwClient({
     baseUrl: config.serverUrl,
     namespace: namespace ?? config.namespace,
