@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { systemClock } from "./clock";
 import type { LeaseConfig } from "./engine";
 import { createEngine } from "./engine";
+import { startScheduleEvaluator } from "./engine/schedule-evaluator";
 import { buildApp } from "./http/app";
 import { embeddedAuthFromEnv, exportSigningFromEnv } from "./http/control-plane/config";
 import type { EmbeddedAuth } from "./http/control-plane/config";
@@ -37,14 +38,24 @@ function leasesFromEnv(): Partial<LeaseConfig> {
 }
 
 /** The demo fleet's workers use the worker token and its client the operator token (admin if only that is set). */
-function fleetTokens(embedded: EmbeddedAuth): { token?: string; workerToken?: string; operatorToken?: string } {
+function fleetTokens(embedded: EmbeddedAuth): {
+  token?: string;
+  workerToken?: string;
+  operatorToken?: string;
+  adminToken?: string;
+} {
   if (embedded.source === "file")
-    return { workerToken: embedded.tokens.worker, operatorToken: embedded.tokens.operator };
+    return {
+      workerToken: embedded.tokens.worker,
+      operatorToken: embedded.tokens.operator,
+      adminToken: embedded.tokens.admin,
+    };
   const { worker, operator, admin, legacy } = embedded.auth.tokens;
   return {
     token: legacy ?? undefined,
     workerToken: worker ?? undefined,
     operatorToken: operator ?? admin ?? undefined,
+    adminToken: admin ?? legacy ?? undefined,
   };
 }
 
@@ -119,14 +130,13 @@ async function main(): Promise<void> {
     } catch (e) {
       console.error("sweep failed", e);
     }
-    // The schedule evaluator (the real server's `schedule:evaluate`, a minutely cron job there):
-    // every second here, so a fire is at most about a second late.
-    try {
-      engine.scheduleTick();
-    } catch (e) {
-      console.error("schedule evaluation failed", e);
-    }
   }, SWEEP_INTERVAL_MS);
+  // The schedule evaluator (the real server's `schedule:evaluate`, a minutely cron job there):
+  // every second here, in batches, so a fire is about a second late (docs/performance.md).
+  const schedules = startScheduleEvaluator(engine, {
+    intervalMs: SWEEP_INTERVAL_MS,
+    onError: (e) => console.error("schedule evaluation failed", e),
+  });
   // The automatic repair sweep (TaskWatchdog): at most one pass per loop_throttle_seconds.
   // DW_AUTO_REPAIR=0 turns it off (like a server whose worker loop does not wake the watchdog), so
   // stuck runs stay stuck until an operator repairs them — the console's e2e needs that.
@@ -172,6 +182,7 @@ async function main(): Promise<void> {
     setTimeout(() => process.exit(0), 10_000).unref();
     await fleet?.stop().catch((e: unknown) => console.error("demo fleet stop failed", e));
     clearInterval(sweep);
+    schedules.stop();
     clearInterval(repairSweep);
     await app.close();
     db.close();

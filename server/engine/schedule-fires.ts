@@ -98,11 +98,10 @@ function failed(
   id: string,
   scheduleId: string,
   e: unknown,
-  now: number,
   jitter: JitterSource,
 ): TickResult {
   const message = e instanceof Error ? e.message : String(e);
-  transaction((tx) => recordFailure(tx, scheduleById(tx.db, id), message, jitter), now);
+  transaction((tx) => recordFailure(tx, scheduleById(tx.db, id), message, jitter));
   return { schedule_id: scheduleId, instance_id: null, error: message };
 }
 
@@ -129,6 +128,7 @@ export function tickSchedules(
   );
   for (const { id, schedule_id } of buffered) {
     try {
+      // Each fire at its own clock reading (`now` only picks what is due), as the engine's now() per fire.
       const started = transaction((tx) => {
         const row = scheduleById(tx.db, id);
         const buffer = listOf(row.buffered_actions);
@@ -137,10 +137,10 @@ export function tickSchedules(
           buffered_actions: buffer.length > 1 ? JSON.stringify(buffer.slice(1)) : null,
         });
         return startScheduledRun(tx, scheduleById(tx.db, id), { outcome: "drained", jitter });
-      }, now);
+      });
       if (started) results.push({ schedule_id, instance_id: started.instanceId });
     } catch (e) {
-      results.push(failed(transaction, id, schedule_id, e, now, jitter));
+      results.push(failed(transaction, id, schedule_id, e, jitter));
     }
   }
   const due = transaction(
@@ -154,10 +154,10 @@ export function tickSchedules(
   );
   for (const { id, schedule_id } of due) {
     try {
-      const r = transaction((tx) => triggerSchedule(tx, id, null, null, jitter), now);
+      const r = transaction((tx) => triggerSchedule(tx, id, null, null, jitter));
       results.push({ schedule_id, instance_id: r.instanceId, outcome: r.outcome });
     } catch (e) {
-      results.push(failed(transaction, id, schedule_id, e, now, jitter));
+      results.push(failed(transaction, id, schedule_id, e, jitter));
     }
   }
   return results;
