@@ -5,6 +5,8 @@ import { encodePayload } from "../codec/codec";
 import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
 import { seedDemoSchedules } from "./demo-schedules";
+import { DEMO_SECOND_NAMESPACE, ensureDemoNamespace } from "./demo-namespace";
+import { orderSearchAttributes, registerDemoSearchAttributes } from "./demo-search-attributes";
 import type { CrashingWorker } from "./crashing-worker";
 import { loseTransport, waitForReadyTask } from "./faults";
 import { DELIVERY_HOLD, defaultQueueActivities, demoWorkflows, paymentsQueueActivities } from "./workflows";
@@ -20,6 +22,8 @@ export interface DemoFleetOptions {
   token?: string;
   workerToken?: string;
   operatorToken?: string;
+  /** Makes the second namespace (demo-namespace.ts); without it the fleet runs in one namespace. */
+  adminToken?: string;
   namespace?: string;
   /** The server's SQLite handle, needed only for the lost-transport fault injection. */
   db?: Db;
@@ -65,6 +69,7 @@ export interface StartRequest {
   args: unknown[];
   businessKey?: string;
   executionTimeoutSeconds?: number;
+  searchAttributes?: Record<string, unknown>;
 }
 
 /** Starts runs through `POST /api/workflows`, or the engine when the control plane lacks the route. */
@@ -93,6 +98,7 @@ export function createStarter(
           input,
           ...(req.businessKey ? { business_key: req.businessKey } : {}),
           ...(req.executionTimeoutSeconds ? { execution_timeout_seconds: req.executionTimeoutSeconds } : {}),
+          ...(req.searchAttributes ? { search_attributes: req.searchAttributes } : {}),
         }),
       });
       if (res.status !== 404 && res.status !== 405) {
@@ -115,6 +121,7 @@ export function createStarter(
       input,
       business_key: req.businessKey ?? null,
       execution_timeout_seconds: req.executionTimeoutSeconds ?? null,
+      search_attributes: req.searchAttributes ?? null,
     });
     return { workflowId: result.workflow_id, runId: result.run_id };
   };
@@ -163,10 +170,17 @@ function trickleScenario(n: number): OrderScenario {
   return "happy";
 }
 
+/** An order to start, with its search attributes (demo-search-attributes.ts). */
+interface DemoOrder {
+  workflowId: string;
+  args: [Order];
+  attributes: Record<string, unknown>;
+}
+
 /** The scenarios seeded once per data file: one run of each thing the console must show. */
 async function seedScenarios(
   suffix: string,
-  order: (scenario: OrderScenario) => { workflowId: string; args: [Order] },
+  order: (scenario: OrderScenario) => DemoOrder,
   seed: (name: string, req: StartRequest) => Promise<unknown>,
   update: (workflowId: string, name: string, args: unknown[]) => Promise<void>,
 ): Promise<void> {
@@ -177,6 +191,7 @@ async function seedScenarios(
       workflowType: "OrderWorkflow",
       args: o.args,
       businessKey: o.args[0].customer,
+      searchAttributes: o.attributes,
     });
   }
   await seed("execution_timeout", {
@@ -282,12 +297,13 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   const onError = (e: unknown, where: string): void =>
     log(`worker ${where} error: ${e instanceof Error ? e.message : String(e)}`);
 
-  const order = (scenario: OrderScenario): { workflowId: string; args: [Order] } => {
+  const order = (scenario: OrderScenario): DemoOrder => {
     state.orderCount += 1;
     const n = state.orderCount;
     const id = `order-${suffix}-${String(n).padStart(4, "0")}`;
     const customer = at(CUSTOMERS, n % CUSTOMERS.length);
-    return { workflowId: id, args: [{ orderId: id, customer, amountCents: 1999 + (n % 7) * 1250, scenario }] };
+    const o: Order = { orderId: id, customer, amountCents: 1999 + (n % 7) * 1250, scenario };
+    return { workflowId: id, args: [o], attributes: orderSearchAttributes(o, n, Date.now()) };
   };
 
   // The crashing worker polls `payments` before any healthy worker does, so it wins the settlement task.
@@ -303,6 +319,14 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       });
   const { defaultWorker, paymentsWorker } = demoWorkers(opts, suffix, onError);
   await defaultWorker.start();
+
+  // Issue 43's custom search attributes, registered before the first order carries them.
+  const attributes = await registerDemoSearchAttributes({
+    baseUrl: opts.baseUrl,
+    token: opts.operatorToken ?? opts.token,
+    namespace: opts.namespace,
+  });
+  if (attributes.length > 0) log(`registered search attributes: ${attributes.join(", ")}`);
 
   if (saved) {
     log(`resumed fleet ${suffix}: ${Object.keys(seeded).length} scenarios seeded earlier, ${state.orderCount} orders`);
@@ -328,6 +352,8 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
   });
   if (schedules.length > 0) log(`seeded schedules: ${schedules.join(", ")}`);
 
+  const second = await startSecondNamespace(opts, suffix, onError, log);
+
   // Only once the crashing worker holds the settlement attempt do healthy `payments` pollers join.
   const paymentsStarted = crashingWorker
     ? crashingWorker.claimed.then(
@@ -350,6 +376,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
             workflowType: "OrderWorkflow",
             args: o.args,
             businessKey: o.args[0].customer,
+            searchAttributes: o.attributes,
           }).catch((e: unknown) => log(`trickle start failed: ${e instanceof Error ? e.message : String(e)}`));
         }, trickleMs)
       : null;
@@ -366,9 +393,45 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       await Promise.all([
         defaultWorker.shutdown({ abortPolls: true, abortActivities: true }),
         paymentsWorker.shutdown({ abortPolls: true, abortActivities: true }),
+        ...second.map((w) => w.shutdown({ abortPolls: true, abortActivities: true })),
       ]);
     },
   };
+}
+
+/**
+ * The second namespace with its own workers; four orders the first time it is made (a restart keeps
+ * the ones it has). Its runs carry no search attributes: those are registered per namespace.
+ */
+async function startSecondNamespace(
+  opts: DemoFleetOptions,
+  suffix: string,
+  onError: (e: unknown, where: string) => void,
+  log: (line: string) => void,
+): Promise<Worker[]> {
+  const ns = await ensureDemoNamespace({ baseUrl: opts.baseUrl, adminToken: opts.adminToken, log });
+  if (!ns.exists) return [];
+  const inNamespace = { ...opts, namespace: DEMO_SECOND_NAMESPACE.name };
+  const { defaultWorker, paymentsWorker } = demoWorkers(
+    inNamespace,
+    `${suffix}-${DEMO_SECOND_NAMESPACE.name}`,
+    onError,
+  );
+  await Promise.all([defaultWorker.start(), paymentsWorker.start()]);
+  if (ns.created) {
+    const start = createStarter(inNamespace);
+    const scenarios: OrderScenario[] = ["happy", "happy", "declined", "happy"];
+    for (const [i, scenario] of scenarios.entries()) {
+      const id = `invoice-${suffix}-${i + 1}`;
+      const o: Order = { orderId: id, customer: at(CUSTOMERS, i), amountCents: 12_000 + i * 250, scenario };
+      await start({ workflowId: id, workflowType: "OrderWorkflow", args: [o], businessKey: o.customer }).catch(
+        (e: unknown) =>
+          log(`${DEMO_SECOND_NAMESPACE.name} start failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    }
+    log(`second namespace ${DEMO_SECOND_NAMESPACE.name}: made, ${scenarios.length} orders started`);
+  }
+  return [defaultWorker, paymentsWorker];
 }
 
 /** One run with lost transport on screen at a time: a new one only once the last was repaired. */
