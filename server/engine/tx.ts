@@ -194,12 +194,15 @@ export class Tx {
   /**
    * Ensures the run has a workflow task to resume it. A ready one already pending absorbs the new
    * reason (the worker replays the whole history anyway); a leased one does not, because its worker
-   * may have read history before this event, so a fresh task follows it.
+   * may have read history before this event, so a fresh task follows it. Nor does an update's task:
+   * its worker answers only the update, so the outcome would never be acted on. The poll leases one
+   * workflow task of a run at a time, so a second ready task waits its turn.
    */
   ensureWorkflowTask(run: RunRow, resume: JsonObject): string {
     const ready = this.db
       .prepare(
-        "SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready' ORDER BY created_at LIMIT 1",
+        `SELECT id FROM workflow_tasks WHERE workflow_run_id = ? AND task_type = 'workflow' AND status = 'ready'
+          AND json_extract(payload, '$.workflow_update_id') IS NULL ORDER BY created_at LIMIT 1`,
       )
       .get(run.id) as { id: string } | undefined;
     if (ready) return ready.id;

@@ -285,4 +285,29 @@ describe("update answers in the real server's shapes", () => {
       expect(shapeOf(r.body), name).toEqual(shapeOf(realShape(name)));
     }
   });
+
+  test("an activity outcome arriving while the update's task is ready is not lost: the update task answers the update, a workflow task follows for the outcome", async () => {
+    const r = await cp(h.url, "/workflows", {
+      body: { workflow_id: "u-absorb", workflow_type: "orders.updatable", input: ["Ada"] },
+    });
+    const runId = r.body.run_id as unknown as string;
+    const first = await worker.mustPollWorkflow();
+    await worker.completeWorkflow(first, [{ type: "schedule_activity", activity_type: "charge" }]);
+    const accepted = await send("u-absorb", "approve", { input: encodePayload([1]) });
+    expect(accepted.status).toBe(202);
+    // The activity completes while the update's task waits, unleased.
+    expect((await worker.completeActivity(await worker.mustPollActivity())).status).toBe(200);
+
+    const task = await updateTask();
+    const updateId = task.workflow_update_id as string;
+    const done = await worker.completeWorkflow(task, [
+      { type: "complete_update", update_id: updateId, result: encodePayload("ok") },
+    ]);
+    expect(done.status).toBe(200);
+    // Every official SDK answers only the update on its task; the outcome still gets its own task.
+    const next = await worker.mustPollWorkflow();
+    expect(next.workflow_update_id ?? null).toBeNull();
+    expect(next.history_events.map((e) => e.event_type)).toContain("ActivityCompleted");
+    expect(typesOf(h.db, runId)).toContain("UpdateCompleted");
+  });
 });
