@@ -9,9 +9,27 @@ import { Muted } from "@/components/ui/section";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { ExportExtras, NOWRAP, cellText, exportCommands } from "@/components/run-detail/export-extras";
 import type { RunTabProps } from "@/components/run-detail/run-tab-registry";
+import { commandSender } from "@/lib/views/command-sender";
 
 type Command = NonNullable<HistoryExport["commands"]>[number];
 const commandCol = dataColumns<Command>();
+
+/** Who the server says sent it (lib/views/command-sender.ts), and how it was authenticated. */
+function SenderCell({ command }: { command: Command }) {
+  const t = useTranslations("run.commands");
+  const sender = commandSender(command);
+  if (!sender) return <span>{cellText(null)}</span>;
+  return (
+    <span className="flex flex-col" data-testid="command-sender">
+      <span className="break-words">{sender.name}</span>
+      {sender.serverItself ? (
+        <span className="text-xs text-fg-muted">{t("noPersonRecorded")}</span>
+      ) : sender.via ? (
+        <span className="font-mono text-xs text-fg-muted">{sender.via}</span>
+      ) : null}
+    </span>
+  );
+}
 
 function useCommandColumns() {
   const t = useTranslations("run.commands");
@@ -37,6 +55,11 @@ function useCommandColumns() {
           cell: ({ row }) => (
             <span data-code="">{cellText(row.original.outcome ?? row.original.rejection_reason)}</span>
           ),
+        }),
+        commandCol.display({
+          id: "sentBy",
+          header: () => t("sentBy"),
+          cell: ({ row }) => <SenderCell command={row.original} />,
         }),
         commandCol.display({
           id: "source",

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { authConfigFromEnv } from "../auth";
 import { cp, startCpHarness } from "./test-support";
 import type { CpHarness } from "./test-support";
@@ -11,6 +13,10 @@ import type { CpHarness } from "./test-support";
  * headers. Read back from the export's commands, the history events' command snapshots and the
  * timeline (HistoryExport.php / WorkflowHistoryEvent.php / HistoryTimeline.php @8dc90d64).
  */
+// The real shape, read as data: server/ imports no console code.
+const fixture = JSON.parse(
+  readFileSync(join(__dirname, "../../../lib/dw/fixtures/command-attribution-export.json"), "utf8"),
+) as { commands: Record<string, unknown>[] };
 const TOKENS = { DW_AUTH_DRIVER: "token", DW_OPERATOR_TOKEN: "op-token", DW_ADMIN_TOKEN: "admin-token" };
 const FORWARDED = {
   "X-Workflow-Caller-Type": "user",
@@ -84,6 +90,8 @@ describe("command attribution with trusted forwarded headers", () => {
       principal_label: null,
       reason: "customer asked",
     });
+    // Every key the real HistoryExport::command writes (lib/dw/fixtures/command-attribution-export.md).
+    expect(Object.keys(cancel ?? {}).sort()).toEqual(Object.keys(fixture.commands[0]!).sort());
     const event = bundle.history_events.find((e) => e.type === "CancelRequested");
     expect(event?.payload.command).toMatchObject({
       caller_label: "Ada Operator",
