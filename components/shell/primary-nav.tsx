@@ -10,6 +10,7 @@ import {
   FlowIcon,
   OverviewIcon,
   RunsIcon,
+  SchedulesIcon,
   SystemIcon,
   WorkersIcon,
 } from "@/components/ui/icons";
@@ -25,6 +26,7 @@ const ITEMS: { key: Screen; icon: ReactNode }[] = [
   { key: "failures", icon: <FailuresIcon /> },
   { key: "system", icon: <SystemIcon /> },
   { key: "workers", icon: <WorkersIcon /> },
+  { key: "schedules", icon: <SchedulesIcon /> },
 ];
 
 const ITEM_CLASS =

@@ -101,3 +101,11 @@ export const BreakwaterMark = () => (
     <path d="M4 7h16" />
   </Icon>
 );
+
+/** Schedules: a calendar page with a clock hand. */
+export const SchedulesIcon = () => (
+  <Icon>
+    <rect x="3" y="4" width="18" height="18" rx="2" />
+    <path d="M16 2v4M8 2v4M3 10h18M12 14v3l2 1" />
+  </Icon>
+);

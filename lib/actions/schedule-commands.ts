@@ -1,6 +1,6 @@
 import * as z from "zod";
 import type { DwCommandClient, ScheduleCommandResult } from "@/lib/dw/commands";
-import { OVERLAP_POLICIES } from "@/lib/dw/schemas-schedules";
+import { OVERLAP_POLICIES } from "@/lib/dw/schedule-enums";
 
 /**
  * The schedule actions as descriptors (decision 0019's server half): the schema the handler parses

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { OVERLAP_POLICIES, SCHEDULE_EVENT_TYPES, SCHEDULE_STATUSES } from "./schedule-enums";
 import { anyMap, nullableString, openEnum, optionalBool, optionalInt, optionalString, timestamp } from "./schema-kit";
 
 /**
@@ -11,30 +12,8 @@ import { anyMap, nullableString, openEnum, optionalBool, optionalInt, optionalSt
  * the console does not read may come and go.
  */
 
-/** durable-workflow/workflow src/V2/Models/WorkflowSchedule.php@8dc90d64 `OVERLAP_POLICIES`. */
-export const OVERLAP_POLICIES = [
-  "skip",
-  "buffer_one",
-  "buffer_all",
-  "cancel_other",
-  "terminate_other",
-  "allow_all",
-] as const;
-export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
-
-/** src/V2/Enums/ScheduleStatus.php@8dc90d64 (`deleted` is never listed nor described). */
-export const SCHEDULE_STATUSES = ["active", "paused", "deleted"] as const;
-
-/** The schedule audit events (src/V2/Enums/HistoryEventType.php@8dc90d64, `Schedule*`). */
-export const SCHEDULE_EVENT_TYPES = [
-  "ScheduleCreated",
-  "SchedulePaused",
-  "ScheduleResumed",
-  "ScheduleUpdated",
-  "ScheduleTriggered",
-  "ScheduleDeleted",
-  "ScheduleTriggerSkipped",
-] as const;
+export { OVERLAP_POLICIES, SCHEDULE_EVENT_TYPES, SCHEDULE_STATUSES } from "./schedule-enums";
+export type { OverlapPolicy } from "./schedule-enums";
 
 const intervalSchema = z.looseObject({ every: z.string(), offset: optionalString });
 

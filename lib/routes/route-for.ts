@@ -6,7 +6,7 @@
  */
 
 /** The namespaced screens of the primary navigation; `overview` is the namespace's root. */
-export const SCREENS = ["overview", "runs", "attention", "failures", "system", "workers"] as const;
+export const SCREENS = ["overview", "runs", "attention", "failures", "system", "workers", "schedules"] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export function namespaceHref(namespace: string): string {
@@ -23,6 +23,11 @@ export function workflowHref(namespace: string, workflowId: string): string {
 
 export function runHref(namespace: string, workflowId: string, runId: string): string {
   return `${workflowHref(namespace, workflowId)}/runs/${encodeURIComponent(runId)}`;
+}
+
+/** One schedule's page (its id one encoded segment). */
+export function scheduleHref(namespace: string, scheduleId: string): string {
+  return `${screenHref(namespace, "schedules")}/${encodeURIComponent(scheduleId)}`;
 }
 
 /** The runs list, optionally on one of the server's status buckets (its `status` filter). */

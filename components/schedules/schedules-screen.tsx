@@ -1,0 +1,227 @@
+"use client";
+
+import { useMemo, useState } from "react";
+import { useTranslations } from "next-intl";
+import { useQueries, useQuery } from "@tanstack/react-query";
+import type { ScheduleDescription, ScheduleListItem } from "@/lib/dw/schemas-schedules";
+import type { RunDescription } from "@/lib/dw/schemas-workflows";
+import { scheduledRunQuery, scheduleQuery, schedulesQuery } from "@/lib/queries/schedules";
+import type { ScheduleFilters } from "@/lib/views/schedules";
+import {
+  filterSchedules,
+  fireLateness,
+  lastAction,
+  NO_SCHEDULE_FILTERS,
+  pageOf,
+  scheduleState,
+  workflowTypesOf,
+} from "@/lib/views/schedules";
+import { scheduleHref } from "@/lib/routes/route-for";
+import { QueryState } from "@/components/dw/query-state";
+import { DataTable, dataColumns } from "@/components/ui/data-table";
+import { Field, inputClass } from "@/components/ui/field";
+import { Pager } from "@/components/ui/pager";
+import { Section } from "@/components/ui/section";
+import { SegmentedControl } from "@/components/ui/segmented-control";
+import Link from "@/components/ui/link";
+import { useTicker } from "@/components/hooks/use-time-format";
+import { ScheduleSpecWords } from "@/components/schedules/schedule-spec-words";
+import { ScheduleStateBadge, FireTime, LastFire } from "@/components/schedules/schedule-facts";
+
+/** Rows a page shows; each visible row may read its schedule and its last run (two reads a row). */
+export const SCHEDULES_PAGE_SIZE = 20;
+
+interface Row {
+  item: ScheduleListItem;
+  detail: ScheduleDescription | undefined;
+  lastRun: RunDescription | undefined;
+}
+
+const col = dataColumns<Row>();
+
+function useColumns(namespace: string, nowMs: number) {
+  const t = useTranslations("schedules");
+  return useMemo(
+    () =>
+      col.columns([
+        col.display({
+          id: "id",
+          header: () => t("col.id"),
+          cell: ({ row }) => (
+            <Link
+              href={scheduleHref(namespace, row.original.item.schedule_id)}
+              className="block max-w-64 truncate font-mono text-accent hover:underline"
+              title={row.original.item.schedule_id}
+            >
+              {row.original.item.schedule_id}
+            </Link>
+          ),
+        }),
+        col.display({
+          id: "type",
+          header: () => t("col.workflowType"),
+          cell: ({ row }) => row.original.item.workflow_type ?? row.original.item.action?.workflow_type ?? "–",
+          meta: { className: "font-mono text-xs" },
+        }),
+        col.display({
+          id: "spec",
+          header: () => t("col.spec"),
+          cell: ({ row }) => {
+            const spec = row.original.item.spec ?? row.original.detail?.spec;
+            return spec === undefined ? (
+              <span className="text-fg-muted">…</span>
+            ) : (
+              <ScheduleSpecWords spec={spec} compact />
+            );
+          },
+        }),
+        col.display({
+          id: "state",
+          header: () => t("col.state"),
+          cell: ({ row }) => (
+            <ScheduleStateBadge
+              status={row.original.item.status}
+              paused={row.original.item.paused}
+              note={row.original.item.note}
+            />
+          ),
+        }),
+        col.display({
+          id: "next",
+          header: () => t("col.nextFire"),
+          cell: ({ row }) => {
+            const state = scheduleState(row.original.item.status, row.original.item.paused);
+            return (
+              <FireTime
+                at={row.original.item.next_fire}
+                late={fireLateness(state, row.original.item.next_fire, nowMs)}
+                now={nowMs}
+              />
+            );
+          },
+          meta: { className: "whitespace-nowrap" },
+        }),
+        col.display({
+          id: "last",
+          header: () => t("col.lastFire"),
+          cell: ({ row }) => (
+            <LastFire
+              namespace={namespace}
+              at={row.original.item.last_fire}
+              action={row.original.detail ? lastAction(row.original.detail) : undefined}
+              run={row.original.lastRun}
+              now={nowMs}
+            />
+          ),
+        }),
+        col.display({
+          id: "fires",
+          header: () => t("col.fires"),
+          cell: ({ row }) => row.original.item.fires_count ?? "–",
+          meta: { className: "tabular-nums text-right" },
+        }),
+      ]),
+    [t, namespace, nowMs],
+  );
+}
+
+/** Details of the visible rows: the schedule (its spec and last action) and the run its last fire started. */
+function useRowDetails(namespace: string, items: readonly ScheduleListItem[]): Row[] {
+  const details = useQueries({ queries: items.map((item) => scheduleQuery(namespace, item.schedule_id)) });
+  const lastRuns = details.map((query) => {
+    const last = query.data ? lastAction(query.data) : null;
+    return last?.kind === "run" ? last.workflowId : null;
+  });
+  const runs = useQueries({
+    queries: lastRuns.map((workflowId) => ({
+      ...scheduledRunQuery(namespace, workflowId ?? ""),
+      enabled: workflowId !== null,
+    })),
+  });
+  return items.map((item, i) => ({ item, detail: details[i]?.data, lastRun: runs[i]?.data }));
+}
+
+/** The namespace's schedules: filters, a page of rows, each with its spec in words and its last fire. */
+export function SchedulesScreen({ namespace }: { namespace: string }) {
+  const t = useTranslations("schedules");
+  const nowMs = useTicker(10_000);
+  const list = useQuery(schedulesQuery(namespace));
+  const [filters, setFilters] = useState<ScheduleFilters>(NO_SCHEDULE_FILTERS);
+  const [page, setPage] = useState(0);
+  const all = useMemo(() => list.data?.schedules ?? [], [list.data]);
+  const filtered = useMemo(() => filterSchedules(all, filters), [all, filters]);
+  const shown = pageOf(filtered, page, SCHEDULES_PAGE_SIZE);
+  const rows = useRowDetails(namespace, shown.rows);
+  const columns = useColumns(namespace, nowMs);
+  const types = useMemo(() => workflowTypesOf(all), [all]);
+  const change = (next: Partial<ScheduleFilters>) => {
+    setFilters((current) => ({ ...current, ...next }));
+    setPage(0);
+  };
+
+  return (
+    <Section title={t("listTitle")} testId="schedules-list">
+      <div className="mb-3 flex flex-wrap items-end gap-3" data-testid="schedules-filters">
+        <SegmentedControl
+          label={t("filter.state")}
+          value={filters.status}
+          options={(["all", "active", "paused"] as const).map((value) => ({ value, label: t(`filter.${value}`) }))}
+          onChange={(status) => change({ status })}
+        />
+        <Field label={t("filter.workflowType")}>
+          <select
+            className={inputClass}
+            value={filters.workflowType}
+            onChange={(e) => change({ workflowType: e.target.value })}
+          >
+            <option value="">{t("filter.anyType")}</option>
+            {types.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label={t("filter.id")}>
+          <input
+            className={inputClass}
+            type="search"
+            value={filters.text}
+            onChange={(e) => change({ text: e.target.value })}
+          />
+        </Field>
+      </div>
+      <QueryState
+        query={list}
+        isEmpty={(data) => data.schedules.length === 0}
+        empty={<p className="text-sm text-fg-muted">{t("none")}</p>}
+      >
+        {(data) => (
+          <div className="space-y-3">
+            <DataTable
+              columns={columns}
+              data={rows}
+              getRowId={(row) => row.item.schedule_id}
+              rowTestId="schedule-row"
+              rowData={(row) => ({ "data-schedule-id": row.item.schedule_id })}
+              empty={<p className="text-sm text-fg-muted">{t("noMatch")}</p>}
+            />
+            <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-fg-muted">
+              <span data-testid="schedules-count">
+                {t("count", { shown: shown.rows.length, matching: filtered.length, total: all.length })}
+              </span>
+              {data.next_page_token ? <span>{t("moreOnServer")}</span> : null}
+              <Pager
+                label={t("pager")}
+                previousLabel={t("previous")}
+                nextLabel={t("next")}
+                onPrevious={shown.page > 0 ? () => setPage(shown.page - 1) : undefined}
+                onNext={shown.page < shown.pages - 1 ? () => setPage(shown.page + 1) : undefined}
+              />
+            </div>
+          </div>
+        )}
+      </QueryState>
+    </Section>
+  );
+}

@@ -1,0 +1,67 @@
+import { queryOptions } from "@tanstack/react-query";
+import { browserDwClientFor } from "@/lib/dw/browser-client";
+import { ENDPOINTS } from "@/lib/dw/endpoints";
+import type { ScheduleHistory, ScheduleHistoryEvent } from "@/lib/dw/schemas-schedules";
+import { endpointQuery, endpointQueryKey } from "@/lib/queries/endpoint-query";
+
+/** The schedules of a namespace: one answer holds them all at server@11d35b7 (no paging there). */
+export function schedulesQuery(namespace: string) {
+  return endpointQuery(namespace, "listSchedules", {});
+}
+
+export function scheduleQuery(namespace: string, scheduleId: string) {
+  return endpointQuery(namespace, "describeSchedule", { scheduleId });
+}
+
+/** The server's largest history page (ScheduleController::parseHistoryLimit). */
+export const HISTORY_PAGE = 500;
+/** Pages read before the screen says it shows only the start of a very long audit. */
+const HISTORY_PAGES_MAX = 20;
+
+export interface ScheduleAudit {
+  /** The newest `keep` events, oldest first. */
+  events: ScheduleHistoryEvent[];
+  lastSequence: number;
+  /** More pages were left unread (the audit is longer than {@link HISTORY_PAGES_MAX} pages). */
+  truncated: boolean;
+}
+
+/** Every audit event after `afterSequence`, page by page (`after_sequence`, `has_more`, `next_cursor`). */
+export async function readScheduleHistory(
+  namespace: string,
+  scheduleId: string,
+  afterSequence = 0,
+  keep = 50,
+  signal?: AbortSignal,
+): Promise<ScheduleAudit> {
+  const client = browserDwClientFor(namespace);
+  let cursor = afterSequence;
+  let events: ScheduleHistoryEvent[] = [];
+  for (let page = 0; page < HISTORY_PAGES_MAX; page += 1) {
+    const answer: ScheduleHistory = await client.read(
+      "scheduleHistory",
+      { scheduleId },
+      { limit: HISTORY_PAGE, after_sequence: cursor > 0 ? cursor : undefined },
+      { signal },
+    );
+    events = [...events, ...answer.events].slice(-keep);
+    cursor = answer.events.at(-1)?.sequence ?? cursor;
+    if (!answer.has_more) return { events, lastSequence: cursor, truncated: false };
+  }
+  return { events, lastSequence: cursor, truncated: true };
+}
+
+/** The schedule's newest audit events (the detail page's "recent actions" history). */
+export function scheduleAuditQuery(namespace: string, scheduleId: string) {
+  return queryOptions({
+    queryKey: endpointQueryKey(namespace, "scheduleHistory", { scheduleId }),
+    queryFn: ({ signal }) => readScheduleHistory(namespace, scheduleId, 0, 50, signal),
+    refetchInterval: ENDPOINTS.scheduleHistory.refreshMs,
+    retry: false,
+  });
+}
+
+/** A run a schedule started, by workflow id (its current run's status). */
+export function scheduledRunQuery(namespace: string, workflowId: string) {
+  return { ...endpointQuery(namespace, "describeWorkflow", { workflowId }), refetchInterval: 30_000 as const };
+}
