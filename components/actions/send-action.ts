@@ -1,3 +1,4 @@
+import type { RetentionPassReport } from "@/lib/dw/schemas-namespaces";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
 import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "@/lib/actions/contract";
 
@@ -121,6 +122,7 @@ export async function sendRunAction(
 interface PassReports {
   "repair-pass": RepairPassReport;
   "activity-timeout-pass": ActivityTimeoutPassReport;
+  "retention-pass": RetentionPassReport;
 }
 
 /**

@@ -11,6 +11,8 @@ import {
   OverviewIcon,
   RunsIcon,
   SchedulesIcon,
+  NamespacesIcon,
+  SearchAttributesIcon,
   SystemIcon,
   WorkersIcon,
 } from "@/components/ui/icons";
@@ -27,6 +29,8 @@ const ITEMS: { key: Screen; icon: ReactNode }[] = [
   { key: "system", icon: <SystemIcon /> },
   { key: "workers", icon: <WorkersIcon /> },
   { key: "schedules", icon: <SchedulesIcon /> },
+  { key: "search-attributes", icon: <SearchAttributesIcon /> },
+  { key: "namespaces", icon: <NamespacesIcon /> },
 ];
 
 const ITEM_CLASS =

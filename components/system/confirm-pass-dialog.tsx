@@ -6,7 +6,7 @@ import { screenHref } from "@/lib/routes/route-for";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 
-export type PassKind = "repair" | "timeouts";
+export type PassKind = "repair" | "timeouts" | "retention";
 
 /**
  * A maintenance pass acts on the whole server, every namespace: the server's repair and
@@ -43,12 +43,17 @@ export function ConfirmPassDialog({
           <p className="text-sm">
             {candidates === null ? t(`${pass}.scopeUnknown`) : t(`${pass}.scope`, { count: candidates })}
           </p>
-          <p className="text-sm text-fg-muted">
-            {t("noRunIds")}{" "}
-            <Link className="text-accent underline" href={screenHref(namespace, "attention")}>
-              {t("attention")}
-            </Link>
-          </p>
+          {pass === "retention" ? (
+            // Retention works in this namespace only and names every run it prunes (HistoryRetentionEnforcer::runPass).
+            <p className="text-sm text-fg-muted">{t("retention.irreversible")}</p>
+          ) : (
+            <p className="text-sm text-fg-muted">
+              {t("noRunIds")}{" "}
+              <Link className="text-accent underline" href={screenHref(namespace, "attention")}>
+                {t("attention")}
+              </Link>
+            </p>
+          )}
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={onClose}>
               {t("cancel")}

@@ -19,6 +19,7 @@ import { useActionWords } from "@/components/actions/use-action-words";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
 import { ConfirmPassDialog } from "@/components/system/confirm-pass-dialog";
+import { RetentionPanel } from "@/components/system/retention-panel";
 import type { PassKind } from "@/components/system/confirm-pass-dialog";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { QueryState } from "@/components/dw/query-state";
@@ -167,6 +168,8 @@ export function SystemScreen({ namespace }: { namespace: string }) {
           ) : null}
         </div>
       </Panel>
+
+      <RetentionPanel namespace={namespace} refusal={refusal} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { UpdateResponse } from "./schemas-updates";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "./schemas-system";
 import type { OverlapPolicy, ScheduleCommandAnswer } from "./schemas-schedules";
 import type { SearchAttributeAnswer } from "./schemas-search-attributes";
+import type { NamespaceAnswer, NamespaceDeleted, RetentionPassReport } from "./schemas-namespaces";
 import { isRecord } from "../http/typed-errors";
 import { compact, decodeWith, dwTransport, pathSegment, readsOf } from "./transport";
 import type {
@@ -108,6 +109,23 @@ export interface DwCommandClient extends DwClient {
     params?: ActivityTimeoutPassParams,
     opts?: DwRequestOptions,
   ): Promise<PassResult<ActivityTimeoutPassReport>>;
+  /** History retention's pass for the client's namespace (SystemController::retentionEnforcePass@11d35b7). */
+  runRetentionPass(
+    params?: { runIds?: string[]; limit?: number },
+    opts?: DwRequestOptions,
+  ): Promise<PassResult<RetentionPassReport>>;
+
+  /** Namespace lifecycle (NamespaceController.php@11d35b7 and the newer `destroy`): admin only. */
+  createNamespace(
+    params: NamespaceParams & { name: string },
+    opts?: DwRequestOptions,
+  ): Promise<NamespaceResult<NamespaceAnswer>>;
+  updateNamespace(
+    name: string,
+    params: NamespaceParams,
+    opts?: DwRequestOptions,
+  ): Promise<NamespaceResult<NamespaceAnswer>>;
+  deleteNamespace(name: string, opts?: DwRequestOptions): Promise<NamespaceResult<NamespaceDeleted>>;
 
   /** The schedule commands (durable-workflow/server ScheduleController.php@11d35b7). */
   pauseSchedule(scheduleId: string, note?: string, opts?: DwRequestOptions): Promise<ScheduleCommandResult>;
@@ -124,6 +142,17 @@ export interface DwCommandClient extends DwClient {
   createSearchAttribute(name: string, type: string, opts?: DwRequestOptions): Promise<RegistryResult>;
   deleteSearchAttribute(name: string, opts?: DwRequestOptions): Promise<RegistryResult>;
 }
+
+/** What a namespace is created or edited with; omitted fields are not sent. */
+export interface NamespaceParams {
+  description?: string | null;
+  retentionDays?: number | null;
+}
+
+/** A namespace change: the answer, or the controller's own refusal (404 / 409 / 503 with a `reason`). */
+export type NamespaceResult<T> =
+  | { kind: "accepted"; httpStatus: number; body: T }
+  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
 
 /** A registry change: the answer, or the controller's own refusal (409/404/422 with a `reason`). */
 export type RegistryResult =
@@ -228,6 +257,32 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
     throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
   }
 
+  async function namespaceCommand<T>(
+    spec: RequestSpec,
+    decoder: Decoder<T>,
+    opts: DwRequestOptions | undefined,
+  ): Promise<NamespaceResult<T>> {
+    const raw = await send(spec, opts);
+    if (raw.status >= 200 && raw.status < 300)
+      return {
+        kind: "accepted",
+        httpStatus: raw.status,
+        body: decodeWith(decoder, raw, `${spec.method} ${spec.path}`),
+      };
+    const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    // The controller's refusals carry a reason; Laravel's 422 validation answer does not and stays an error.
+    if (answer !== null && typeof answer.reason === "string" && [404, 409, 503].includes(raw.status)) {
+      const message = typeof answer.message === "string" ? answer.message : null;
+      return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+  const nsPath = (name: string) => `/namespaces/${pathSegment(name)}`;
+  const nsBody = (params: NamespaceParams) => ({
+    description: params.description,
+    retention_days: params.retentionDays,
+  });
+
   async function scheduleCommand(
     method: "POST" | "DELETE",
     path: string,
@@ -314,6 +369,27 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
         decoders.activityTimeoutPassReport,
         opts,
       ),
+    runRetentionPass: (params = {}, opts) =>
+      pass<RetentionPassReport>(
+        "/system/retention/pass",
+        compact({ limit: params.limit, run_ids: params.runIds }),
+        decoders.retentionPassReport,
+        opts,
+      ),
+    createNamespace: (params, opts) =>
+      namespaceCommand(
+        { method: "POST", path: "/namespaces", body: compact({ name: params.name, ...nsBody(params) }) },
+        decoders.namespaceAnswer,
+        opts,
+      ),
+    updateNamespace: (name, params, opts) =>
+      namespaceCommand(
+        { method: "PUT", path: nsPath(name), body: compact(nsBody(params)) ?? {} },
+        decoders.namespaceAnswer,
+        opts,
+      ),
+    deleteNamespace: (name, opts) =>
+      namespaceCommand({ method: "DELETE", path: nsPath(name) }, decoders.namespaceDeleted, opts),
     pauseSchedule: (scheduleId, note, opts) => scheduleCommand("POST", `${schedule(scheduleId)}/pause`, { note }, opts),
     resumeSchedule: (scheduleId, note, opts) =>
       scheduleCommand("POST", `${schedule(scheduleId)}/resume`, { note }, opts),

@@ -202,6 +202,13 @@ export const ENDPOINTS = {
     key: ["system", "activity-timeouts"],
     refreshMs: 5_000,
   }),
+  retentionStatus: get({
+    path: "/system/retention",
+    response: "retentionStatus",
+    role: "admin",
+    key: ["system", "retention"],
+    refreshMs: 30_000,
+  }),
   listWorkers: get({
     path: "/workers",
     response: "workerList",

@@ -1,5 +1,5 @@
-import { historyExportSchema } from "./schemas-export";
 import { cancellationReceiptSchema } from "./schemas-cancellation";
+import { historyExportSchema } from "./schemas-export";
 import {
   clusterInfoSchema,
   healthSchema,
@@ -10,6 +10,12 @@ import {
   workerListSchema,
   workerSchema,
 } from "./schemas-fleet";
+import {
+  namespaceAnswerSchema,
+  namespaceDeletedSchema,
+  retentionPassReportSchema,
+  retentionStatusSchema,
+} from "./schemas-namespaces";
 import { workflowQueryResultSchema } from "./schemas-query";
 import { searchAttributeAnswerSchema, searchAttributeListSchema } from "./schemas-search-attributes";
 import { updateResponseSchema } from "./schemas-updates";
@@ -61,17 +67,21 @@ export const RESPONSE_SCHEMAS = {
   repairPassReport: repairPassReportSchema,
   activityTimeoutStatus: activityTimeoutStatusSchema,
   activityTimeoutPassReport: activityTimeoutPassReportSchema,
+  retentionStatus: retentionStatusSchema,
+  retentionPassReport: retentionPassReportSchema,
+  namespaceAnswer: namespaceAnswerSchema,
+  namespaceDeleted: namespaceDeletedSchema,
   workerList: workerListSchema,
   worker: workerSchema,
   taskQueueList: taskQueueListSchema,
   taskQueueDetail: taskQueueDetailSchema,
   workflowQueryResult: workflowQueryResultSchema,
-  cancellationReceipt: cancellationReceiptSchema,
   updateResponse: updateResponseSchema,
   scheduleList: scheduleListSchema,
   scheduleDescription: scheduleDescriptionSchema,
   scheduleHistory: scheduleHistorySchema,
   scheduleCommandAnswer: scheduleCommandAnswerSchema,
+  cancellationReceipt: cancellationReceiptSchema,
   searchAttributeList: searchAttributeListSchema,
   searchAttributeAnswer: searchAttributeAnswerSchema,
 };

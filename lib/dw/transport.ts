@@ -24,6 +24,7 @@ import type {
   WorkerList,
 } from "./schemas-fleet";
 import type { ActivityTimeoutStatus, OperatorMetricsResponse, RepairStatus, SystemMetrics } from "./schemas-system";
+import type { RetentionStatus } from "./schemas-namespaces";
 import type { HistoryPage, RunDescription, RunList, WorkflowDebug, WorkflowList } from "./schemas-workflows";
 import type { WorkflowQueryRequest, WorkflowQueryResult } from "./schemas-query";
 import type { RESPONSE_SCHEMAS } from "./schemas-responses";
@@ -216,6 +217,7 @@ export interface DwClient {
   systemMetrics(opts?: DwRequestOptions): Promise<SystemMetrics>;
   repairStatus(opts?: DwRequestOptions): Promise<RepairStatus>;
   activityTimeouts(params?: { limit?: number }, opts?: DwRequestOptions): Promise<ActivityTimeoutStatus>;
+  retentionStatus(params?: { limit?: number }, opts?: DwRequestOptions): Promise<RetentionStatus>;
   listWorkers(params?: ListWorkersParams, opts?: DwRequestOptions): Promise<WorkerList>;
   getWorker(workerId: string, opts?: DwRequestOptions): Promise<Worker>;
   listTaskQueues(opts?: DwRequestOptions): Promise<TaskQueueList>;
@@ -255,8 +257,8 @@ export function pathSegment(value: string): string {
 type Query = ReadQuery;
 
 export interface RequestSpec {
-  /** DELETE: only a schedule's delete (commands.ts). */
-  method: "GET" | "POST" | "DELETE";
+  /** DELETE and PUT: the schedule, search-attribute and namespace commands (commands.ts). */
+  method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   query?: Query;
   body?: unknown;
@@ -438,6 +440,7 @@ export function readsOf({ decoders, exportTimeoutMs, call }: DwTransport): DwCli
     exportHistory: (workflowId, runId, opts) =>
       read("exportHistory", { workflowId, runId }, opts, { timeoutMs: exportTimeoutMs }),
     activityTimeouts: (params = {}, opts) => read("activityTimeouts", none, opts, { query: { limit: params.limit } }),
+    retentionStatus: (params = {}, opts) => read("retentionStatus", none, opts, { query: { limit: params.limit } }),
     listWorkers(params = {}, opts) {
       const query: Query = { task_queue: params.taskQueue, status: params.status };
       return read("listWorkers", none, opts, { query });

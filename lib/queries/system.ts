@@ -13,3 +13,7 @@ export function repairStatusQuery(namespace: string) {
 export function activityTimeoutsQuery(namespace: string) {
   return endpointQuery(namespace, "activityTimeouts", {});
 }
+
+export function retentionStatusQuery(namespace: string) {
+  return endpointQuery(namespace, "retentionStatus", {});
+}

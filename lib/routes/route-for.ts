@@ -6,7 +6,17 @@
  */
 
 /** The namespaced screens of the primary navigation; `overview` is the namespace's root. */
-export const SCREENS = ["overview", "runs", "attention", "failures", "system", "workers", "schedules"] as const;
+export const SCREENS = [
+  "overview",
+  "runs",
+  "attention",
+  "failures",
+  "system",
+  "workers",
+  "schedules",
+  "search-attributes",
+  "namespaces",
+] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export function namespaceHref(namespace: string): string {

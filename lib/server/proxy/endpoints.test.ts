@@ -39,6 +39,10 @@ const ANSWERS: Record<keyof DwDecoders, unknown> = {
   commandResponse: fixture("command-cancel"),
   repairPassReport: fixture("repair-pass"),
   activityTimeoutPassReport: fixture("activity-timeouts-pass"),
+  retentionStatus: fixture("retention-status"),
+  retentionPassReport: fixture("retention-pass"),
+  namespaceAnswer: fixture("namespace-created"),
+  namespaceDeleted: fixture("namespace-deleted"),
   workflowQueryResult: fixture("query-answered"),
   cancellationReceipt: fixture("cancellation-accepted"),
   updateResponse: fixture("update-completed"),
@@ -46,6 +50,8 @@ const ANSWERS: Record<keyof DwDecoders, unknown> = {
   scheduleDescription: fixture("schedule-detail"),
   scheduleHistory: fixture("schedule-history"),
   scheduleCommandAnswer: fixture("schedule-paused"),
+  searchAttributeList: fixture("search-attribute-list"),
+  searchAttributeAnswer: fixture("search-attribute-created"),
 };
 
 const PARAMS = { workflowId: "order 42/a", runId: "01jrv0k8d3m6y0x7q9c2n4b5za", queryName: "status" };
@@ -140,9 +146,9 @@ describe("a read the table does not declare", () => {
     // Real server routes (routes/api.php@11d35b7) no console screen reads, and commands.
     ["POST", "schedules/nightly/pause"],
     ["GET", "schedules/nightly/history/1"],
-    ["GET", "search-attributes"],
+    ["POST", "search-attributes"],
     ["GET", "task-queues/orders/build-ids"],
-    ["GET", "system/retention"],
+    ["GET", "system/retention/pass"],
     ["GET", "workflows/order-42/signal/approve"],
     ["GET", "workflows/order-42/query/status"],
     ["GET", "namespaces/billing/external-storage"],

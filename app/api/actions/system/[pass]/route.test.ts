@@ -44,7 +44,7 @@ function passRequest(
 describe("POST /api/actions/system/{pass}", () => {
   it("refuses cross-origin requests and unknown passes", async () => {
     expect((await POST(...passRequest("repair-pass", { origin: "http://evil.test" }))).status).toBe(403);
-    expect((await POST(...passRequest("retention-pass"))).status).toBe(404);
+    expect((await POST(...passRequest("archive-pass"))).status).toBe(404);
   });
 
   it("refuses a pass that names no namespace", async () => {
@@ -78,5 +78,10 @@ describe("POST /api/actions/system/{pass}", () => {
     const timeouts = await POST(...passRequest("activity-timeout-pass"));
     expect(timeouts.status).toBe(200);
     expect((await timeouts.json()).report).toMatchObject({ processed: 0, failed: 0 });
+
+    // Retention acts in the tab's namespace; nothing there closed long enough ago to expire.
+    const retention = await POST(...passRequest("retention-pass"));
+    expect(retention.status).toBe(200);
+    expect((await retention.json()).report).toEqual({ processed: 0, pruned: 0, skipped: 0, failed: 0, results: [] });
   });
 });
