@@ -10,9 +10,8 @@ import {
   FlowIcon,
   OverviewIcon,
   RunsIcon,
-  SchedulesIcon,
-  NamespacesIcon,
   SearchAttributesIcon,
+  SchedulesIcon,
   SystemIcon,
   WorkersIcon,
 } from "@/components/ui/icons";
@@ -28,9 +27,8 @@ const ITEMS: { key: Screen; icon: ReactNode }[] = [
   { key: "failures", icon: <FailuresIcon /> },
   { key: "system", icon: <SystemIcon /> },
   { key: "workers", icon: <WorkersIcon /> },
-  { key: "schedules", icon: <SchedulesIcon /> },
   { key: "search-attributes", icon: <SearchAttributesIcon /> },
-  { key: "namespaces", icon: <NamespacesIcon /> },
+  { key: "schedules", icon: <SchedulesIcon /> },
 ];
 
 const ITEM_CLASS =

@@ -1,15 +1,7 @@
 import { getTranslations } from "next-intl/server";
 
 export type ScreenKey =
-  | "overview"
-  | "runs"
-  | "attention"
-  | "failures"
-  | "system"
-  | "workers"
-  | "search-attributes"
-  | "namespaces"
-  | "schedules";
+  "overview" | "runs" | "attention" | "failures" | "system" | "workers" | "schedules" | "search-attributes";
 
 /** The page title of a top-level screen, from the catalog (used by each route's metadata). */
 export async function screenTitle(screen: ScreenKey): Promise<string> {

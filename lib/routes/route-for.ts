@@ -15,7 +15,6 @@ export const SCREENS = [
   "workers",
   "schedules",
   "search-attributes",
-  "namespaces",
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
