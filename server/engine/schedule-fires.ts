@@ -152,15 +152,44 @@ export function tickSchedules(
         .all(now, limit) as { id: string; schedule_id: string }[],
     now,
   );
-  for (const { id, schedule_id } of due) {
-    try {
-      const r = transaction((tx) => triggerSchedule(tx, id, null, null, jitter));
-      results.push({ schedule_id, instance_id: r.instanceId, outcome: r.outcome });
-    } catch (e) {
-      results.push(failed(transaction, id, schedule_id, e, jitter));
-    }
-  }
+  for (let i = 0; i < due.length; i += FIRE_BATCH)
+    results.push(...fireBatch(transaction, due.slice(i, i + FIRE_BATCH), jitter));
   return results;
+}
+
+/** Due schedules fired together share one commit (one fsync); each fire is still whole with its run. */
+const FIRE_BATCH = 25;
+
+/**
+ * Fires a batch in one transaction. If any start throws, the whole batch rolled back; its schedules
+ * are then fired one transaction each, so only the failing one records its failure.
+ */
+function fireBatch(
+  transaction: Transaction,
+  batch: { id: string; schedule_id: string }[],
+  jitter: JitterSource,
+): TickResult[] {
+  const asResult = (schedule_id: string, r: TriggerResult): TickResult => ({
+    schedule_id,
+    instance_id: r.instanceId,
+    outcome: r.outcome,
+  });
+  try {
+    return transaction((tx) =>
+      batch.map(({ id, schedule_id }) => asResult(schedule_id, triggerSchedule(tx, id, null, null, jitter))),
+    );
+  } catch {
+    return batch.map(({ id, schedule_id }) => {
+      try {
+        return asResult(
+          schedule_id,
+          transaction((tx) => triggerSchedule(tx, id, null, null, jitter)),
+        );
+      } catch (e) {
+        return failed(transaction, id, schedule_id, e, jitter);
+      }
+    });
+  }
 }
 
 export interface BackfillRow {

@@ -185,6 +185,38 @@ describe("firing on the fake clock", () => {
     expect([row("quarter").fires_count, iso(row("quarter").next_fire_at)]).toEqual([1, "2026-01-15T13:15:00.000Z"]);
   });
 
+  test("a start that throws rolls back only its own fire: the rest of the batch fires, the failure is recorded", () => {
+    for (let i = 0; i < 30; i++) create(`ok${i}`, { intervals: [{ every: "PT1M" }] });
+    // No namespaces row for "ghost": the start refuses, as it would for a namespace deleted under a schedule.
+    const ghost = engine.transactionAt((tx) =>
+      createSchedule(
+        tx,
+        {
+          ...row("ok0"),
+          namespace: "ghost",
+          schedule_id: "ghost",
+          spec: { intervals: [{ every: "PT1M" }] },
+          action: { workflow_type: "x" },
+          overlap_policy: "skip",
+          memo: null,
+          search_attributes: null,
+          jitter_seconds: 0,
+          max_runs: null,
+          note: null,
+        },
+        null,
+        engine.scheduleJitter,
+      ),
+    );
+    clock.advance(60_000);
+    const results = engine.scheduleTick();
+    expect(results.filter((r) => r.outcome === "triggered")).toHaveLength(30);
+    expect(results.filter((r) => r.error)).toEqual([expect.objectContaining({ schedule_id: "ghost" })]);
+    const g = db.prepare("SELECT * FROM workflow_schedules WHERE id = ?").get(ghost.id) as ScheduleRow;
+    expect([g.fires_count, g.failures_count, JSON.parse(g.recent_actions!)[0].outcome]).toEqual([0, 1, "failed"]);
+    expect(iso(g.next_fire_at)).toBe("2026-01-15T10:02:00.000Z");
+  });
+
   test("a fire survives a restart on the same file; a paused schedule does not fire", () => {
     create("durable", { intervals: [{ every: "PT1M" }] });
     create("paused", { intervals: [{ every: "PT1M" }] });
