@@ -2,7 +2,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import en from "@/messages/en.json";
 import { realFixture } from "@/contracts/fixtures/load";
 import { SCHEMA_DECODERS } from "@/lib/dw/client";
@@ -21,17 +20,14 @@ function closedRun(change: (run: RunDescription) => RunDescription): RunDescript
 function renderHeader(run: RunDescription) {
   return render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
-      {/* The header reads the namespace's search-attribute registry to type the run's values. */}
-      <QueryClientProvider client={new QueryClient()}>
-        <RunHeader
-          namespace="default"
-          describe={run}
-          debug={null}
-          eventCount={8}
-          liveness={livenessLabel(null)}
-          runs={[]}
-        />
-      </QueryClientProvider>
+      <RunHeader
+        namespace="default"
+        describe={run}
+        debug={null}
+        eventCount={8}
+        liveness={livenessLabel(null)}
+        runs={[]}
+      />
     </NextIntlClientProvider>,
   );
 }
@@ -75,17 +71,14 @@ describe("run header wait deadline", () => {
   function renderOpen(debug: WorkflowDebug | null) {
     return render(
       <NextIntlClientProvider locale="en" messages={en} timeZone="UTC" now={now}>
-        {/* The header reads the namespace's search-attribute registry to type the run's values. */}
-        <QueryClientProvider client={new QueryClient()}>
-          <RunHeader
-            namespace="default"
-            describe={openRun()}
-            debug={debug}
-            eventCount={8}
-            liveness={livenessLabel(null)}
-            runs={[]}
-          />
-        </QueryClientProvider>
+        <RunHeader
+          namespace="default"
+          describe={openRun()}
+          debug={debug}
+          eventCount={8}
+          liveness={livenessLabel(null)}
+          runs={[]}
+        />
       </NextIntlClientProvider>,
     );
   }

@@ -10,8 +10,9 @@ import {
   FlowIcon,
   OverviewIcon,
   RunsIcon,
-  SearchAttributesIcon,
   SchedulesIcon,
+  NamespacesIcon,
+  SearchAttributesIcon,
   SystemIcon,
   WorkersIcon,
 } from "@/components/ui/icons";
@@ -27,8 +28,9 @@ const ITEMS: { key: Screen; icon: ReactNode }[] = [
   { key: "failures", icon: <FailuresIcon /> },
   { key: "system", icon: <SystemIcon /> },
   { key: "workers", icon: <WorkersIcon /> },
-  { key: "search-attributes", icon: <SearchAttributesIcon /> },
   { key: "schedules", icon: <SchedulesIcon /> },
+  { key: "search-attributes", icon: <SearchAttributesIcon /> },
+  { key: "namespaces", icon: <NamespacesIcon /> },
 ];
 
 const ITEM_CLASS =

@@ -84,11 +84,27 @@ export const WorkersIcon = () => (
   </Icon>
 );
 
+/** Schedules: a calendar page with a clock hand. */
+export const SchedulesIcon = () => (
+  <Icon>
+    <rect x="3" y="4" width="18" height="18" rx="2" />
+    <path d="M16 2v4M8 2v4M3 10h18M12 14v3l2 1" />
+  </Icon>
+);
+
 /** Search attributes: a tag. */
 export const SearchAttributesIcon = () => (
   <Icon>
     <path d="M20.6 13.4 13.4 20.6a2 2 0 0 1-2.8 0L3 13V3h10l7.6 7.6a2 2 0 0 1 0 2.8z" />
     <circle cx="7.5" cy="7.5" r="1.5" />
+  </Icon>
+);
+
+/** Namespaces: stacked layers. */
+export const NamespacesIcon = () => (
+  <Icon>
+    <path d="m12 3 9 5-9 5-9-5 9-5z" />
+    <path d="m3 13 9 5 9-5" />
   </Icon>
 );
 
@@ -107,13 +123,5 @@ export const BreakwaterMark = () => (
     <path d="M2 17c2 0 2-2 4-2s2 2 4 2 2-2 4-2 2 2 4 2 2-2 4-2" />
     <path d="M2 12c2 0 2-2 4-2s2 2 4 2 2-2 4-2 2 2 4 2 2-2 4-2" />
     <path d="M4 7h16" />
-  </Icon>
-);
-
-/** Schedules: a calendar page with a clock hand. */
-export const SchedulesIcon = () => (
-  <Icon>
-    <rect x="3" y="4" width="18" height="18" rx="2" />
-    <path d="M16 2v4M8 2v4M3 10h18M12 14v3l2 1" />
   </Icon>
 );

@@ -15,6 +15,7 @@ export const SCREENS = [
   "workers",
   "schedules",
   "search-attributes",
+  "namespaces",
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
