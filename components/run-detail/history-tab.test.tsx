@@ -6,6 +6,7 @@ import en from "@/messages/en.json";
 import de from "@/messages/de.json";
 import { loadMessages } from "@/lib/i18n/messages";
 import { HistoryBuffer } from "@/components/run-detail/history-buffer";
+import { toViewEvents } from "@/lib/views/events";
 import { HistoryRow, HistoryView, pageStep, rowStep } from "@/components/run-detail/history-tab";
 import retried from "@/lib/views/fixtures/retry-then-success.json";
 import type * as PayloadModule from "@/components/run-detail/payload";
@@ -255,6 +256,27 @@ describe("HistoryView rows and detail", () => {
     const started = rows.find((row) => row.textContent?.includes("WorkflowStarted"))!;
     expect(started.dataset.failure).toBeUndefined();
     expect(within(started).queryByTestId("history-failure-tag")).toBeNull();
+  });
+
+  it("names who sent an event's command where the server recorded a person, never the server itself", () => {
+    const command = (caller: string) => ({ id: "c1", type: "cancel", caller_label: caller, auth_method: "token" });
+    const events = toViewEvents([
+      { sequence: 7, event_type: "CancelRequested", payload: { reason: "x", command: command("ola") } },
+      { sequence: 8, event_type: "SignalReceived", payload: { signal_name: "go", command: command("ola") } },
+      { sequence: 9, event_type: "TerminateRequested", payload: { command: command("Standalone Server") } },
+    ]);
+    render(
+      <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
+        {events.map((event) => (
+          <HistoryRow key={event.sequence} event={event} active={false} onSelect={() => {}} />
+        ))}
+      </NextIntlClientProvider>,
+    );
+    expect(screen.getAllByTestId("history-subject").map((subject) => subject.textContent)).toEqual([
+      "sent by ola",
+      "go · sent by ola",
+      "",
+    ]);
   });
 
   it("shows the selected payload as fields, with the raw JSON a toggle away", async () => {

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslations } from "next-intl";
 import type { EventSubject, FailureEventKind, ViewEvent } from "@/lib/views/events";
 import { classifyFailureEvent, eventSubject } from "@/lib/views/events";
+import { eventSender } from "@/lib/views/command-sender";
 import { Button } from "@/components/ui/button";
 import { DwErrorState } from "@/components/dw/dw-error-state";
 import { MENU_ITEM, Menu } from "@/components/ui/menu";
@@ -18,12 +19,21 @@ import type { RunTabProps } from "@/components/run-detail/run-tab-registry";
 /** The subject of an event as words: a name, or a timer's delay and what it times out. */
 function useSubjectText() {
   const t = useTranslations("run.history");
-  return (subject: EventSubject): string | null => {
-    if (!subject) return null;
-    if (subject.kind !== "timer") return subject.name;
-    if (subject.timeoutOf) return t("subjectTimeoutOf", { name: subject.timeoutOf });
-    return subject.seconds !== null ? t("subjectDelay", { seconds: subject.seconds }) : null;
+  return (subject: EventSubject, event?: Pick<ViewEvent, "payload">): string | null => {
+    // Who sent the command the event records, where the server named a person (lib/views/command-sender.ts).
+    const sender = event ? eventSender(event.payload) : null;
+    const named = subjectName(subject, t);
+    if (!sender) return named;
+    const by = t("subjectSentBy", { name: sender.name });
+    return named ? `${named} · ${by}` : by;
   };
+}
+
+function subjectName(subject: EventSubject, t: ReturnType<typeof useTranslations<"run.history">>): string | null {
+  if (!subject) return null;
+  if (subject.kind !== "timer") return subject.name;
+  if (subject.timeoutOf) return t("subjectTimeoutOf", { name: subject.timeoutOf });
+  return subject.seconds !== null ? t("subjectDelay", { seconds: subject.seconds }) : null;
 }
 
 const FAILURE_TONE: Readonly<Record<FailureEventKind, string>> = {
@@ -97,7 +107,7 @@ function EventPayload({ event }: { event: ViewEvent }) {
     };
   }, [event]);
   const ready = decoded?.sequence === event.sequence;
-  const subject = subjectText(eventSubject(event));
+  const subject = subjectText(eventSubject(event), event);
   const failure = classifyFailureEvent(event);
   return (
     <div className="min-w-0 flex-1 rounded-md border border-line" data-testid="history-payload">
@@ -145,7 +155,7 @@ export function HistoryRow({ event, active, onSelect }: { event: ViewEvent; acti
   const time = useTimeFormat();
   const subjectText = useSubjectText();
   const failure = classifyFailureEvent(event);
-  const subject = subjectText(eventSubject(event));
+  const subject = subjectText(eventSubject(event), event);
   // A failure row is tinted and tagged in words; the tint alone would say nothing to a screen reader.
   const tint = failure?.kind === "terminal" ? "bg-bad/5" : failure?.kind === "attempt" ? "bg-warn/5" : "";
   const typeTone = failure?.kind === "terminal" ? "text-bad" : failure?.kind === "attempt" ? "text-warn" : "";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fixture from "@/lib/dw/fixtures/command-attribution-export.json";
 import { exportCommandSchema } from "@/lib/dw/schemas-export";
-import { commandSender } from "./command-sender";
+import { commandSender, eventSender } from "./command-sender";
 
 /** The Commands tab's "Sent by" from what the server reports (fixture: command-attribution-export.md). */
 describe("commandSender", () => {
@@ -26,5 +26,19 @@ describe("commandSender", () => {
   it("claims nothing when the server reports no sender", () => {
     expect(commandSender({ caller_label: null, principal_label: "  " })).toBeNull();
     expect(commandSender({})).toBeNull();
+  });
+});
+
+describe("eventSender", () => {
+  it("reads the command snapshot of an event and names only a recorded person", () => {
+    expect(eventSender({ command: { caller_label: "ola", auth_method: "breakwater_password" } })).toEqual({
+      name: "ola",
+      via: "breakwater_password",
+      serverItself: false,
+    });
+    expect(eventSender({ command: { caller_label: "Standalone Server", auth_method: "token" } })).toBeNull();
+    expect(eventSender({ command: "not a snapshot" })).toBeNull();
+    expect(eventSender({ reason: "x" })).toBeNull();
+    expect(eventSender(null)).toBeNull();
   });
 });

@@ -37,3 +37,16 @@ export function commandSender(command: CommandSenderFields): CommandSender | nul
   if (name === null) return null;
   return { name, via: text(command.auth_method), serverItself: principal === null && caller === SERVER_CALLER_LABEL };
 }
+
+/**
+ * The sender of the command an event was recorded with: the `command` snapshot the engine adds to
+ * its payload (`WorkflowHistoryEvent::commandSnapshot`, workflow src/V2/Models/
+ * WorkflowHistoryEvent.php@8dc90d64). Null when there is none, or when the server named itself,
+ * so a history row claims a person only where the server recorded one.
+ */
+export function eventSender(payload: Readonly<Record<string, unknown>> | null | undefined): CommandSender | null {
+  const snapshot = payload?.command;
+  if (snapshot === null || typeof snapshot !== "object" || Array.isArray(snapshot)) return null;
+  const sender = commandSender(snapshot as CommandSenderFields);
+  return sender && !sender.serverItself ? sender : null;
+}
