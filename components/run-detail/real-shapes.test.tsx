@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import en from "@/messages/en.json";
 import { goldenAsHistoryEvents, goldenCases, realFixture } from "@/contracts/fixtures/load";
 import type { RealVersion } from "@/contracts/fixtures/load";
@@ -27,14 +28,17 @@ function renderHeader(version: RealVersion) {
   const bundle = decoded(SCHEMA_DECODERS.historyExport, realFixture(version, "history-export"));
   return render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
-      <RunHeader
-        namespace="default"
-        describe={describeBody}
-        debug={null}
-        eventCount={bundle.history_events.length}
-        liveness={livenessLabel(bundle.summary)}
-        runs={[]}
-      />
+      {/* The header reads the namespace's search-attribute registry to type the run's values. */}
+      <QueryClientProvider client={new QueryClient()}>
+        <RunHeader
+          namespace="default"
+          describe={describeBody}
+          debug={null}
+          eventCount={bundle.history_events.length}
+          liveness={livenessLabel(bundle.summary)}
+          runs={[]}
+        />
+      </QueryClientProvider>
     </NextIntlClientProvider>,
   );
 }

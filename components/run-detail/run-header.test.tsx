@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { cleanup, render, screen } from "@testing-library/react";
 import { NextIntlClientProvider } from "next-intl";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import en from "@/messages/en.json";
 import { realFixture } from "@/contracts/fixtures/load";
 import { SCHEMA_DECODERS } from "@/lib/dw/client";
@@ -20,14 +21,17 @@ function closedRun(change: (run: RunDescription) => RunDescription): RunDescript
 function renderHeader(run: RunDescription) {
   return render(
     <NextIntlClientProvider locale="en" messages={en} timeZone="UTC">
-      <RunHeader
-        namespace="default"
-        describe={run}
-        debug={null}
-        eventCount={8}
-        liveness={livenessLabel(null)}
-        runs={[]}
-      />
+      {/* The header reads the namespace's search-attribute registry to type the run's values. */}
+      <QueryClientProvider client={new QueryClient()}>
+        <RunHeader
+          namespace="default"
+          describe={run}
+          debug={null}
+          eventCount={8}
+          liveness={livenessLabel(null)}
+          runs={[]}
+        />
+      </QueryClientProvider>
     </NextIntlClientProvider>,
   );
 }
@@ -71,14 +75,17 @@ describe("run header wait deadline", () => {
   function renderOpen(debug: WorkflowDebug | null) {
     return render(
       <NextIntlClientProvider locale="en" messages={en} timeZone="UTC" now={now}>
-        <RunHeader
-          namespace="default"
-          describe={openRun()}
-          debug={debug}
-          eventCount={8}
-          liveness={livenessLabel(null)}
-          runs={[]}
-        />
+        {/* The header reads the namespace's search-attribute registry to type the run's values. */}
+        <QueryClientProvider client={new QueryClient()}>
+          <RunHeader
+            namespace="default"
+            describe={openRun()}
+            debug={debug}
+            eventCount={8}
+            liveness={livenessLabel(null)}
+            runs={[]}
+          />
+        </QueryClientProvider>
       </NextIntlClientProvider>,
     );
   }

@@ -19,6 +19,7 @@ import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { CopyButton } from "@/components/run-detail/copy-button";
 import { prettyJson } from "@/components/run-detail/payload";
+import { AttributeValues } from "@/components/search-attributes/attribute-values";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -288,7 +289,7 @@ export const RunHeader = memo(function RunHeader({
         <JsonBlock label={t("output")} value={describe.output} testId="run-output" />
         {!isEmptyMap(describe.memo) ? <JsonBlock label={t("memo")} value={describe.memo} testId="run-memo" /> : null}
         {!isEmptyMap(describe.search_attributes) ? (
-          <JsonBlock label={t("searchAttributes")} value={describe.search_attributes} testId="run-search-attributes" />
+          <AttributeValues namespace={namespace} values={describe.search_attributes} />
         ) : null}
       </div>
     </section>

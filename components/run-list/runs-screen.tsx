@@ -19,6 +19,7 @@ import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { Pager } from "@/components/ui/pager";
 import { QueryState } from "@/components/dw/query-state";
+import { AttributeFilter } from "@/components/run-list/attribute-filter";
 import type { RunsQuery } from "@/components/run-list/run-list-url-state";
 import {
   PAGE_SIZES,
@@ -214,6 +215,11 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
         />
         <PageSizeSelect value={query.pageSize} onChange={(pageSize) => navigate(withFilter(query, { pageSize }))} />
       </div>
+      <AttributeFilter
+        namespace={namespace}
+        search={query.search}
+        onChange={(search) => navigate(withFilter(query, { search }))}
+      />
 
       <RunsStatusLine
         latest={latest}
