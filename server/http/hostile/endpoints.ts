@@ -6,7 +6,7 @@ import { at } from "../../invariant";
  * `:segments` are filled per request; `operation` is the `control_plane.operation` its errors carry.
  */
 export interface Endpoint {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   path: string;
   plane: "control" | "worker";
   operation: string | null;
@@ -72,6 +72,21 @@ export const CONTROL_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: "/api/system/activity-timeouts/pass", plane: "control", operation: null },
   { method: "GET", path: "/api/namespaces", plane: "control", operation: null, namespaceExempt: true },
   { method: "GET", path: "/api/namespaces/:ns", plane: "control", operation: null, namespaceExempt: true },
+  // The namespace writes name theirs `:target` (filled with "x"), never `:ns`: a request that reached
+  // DELETE /api/namespaces/default would take the suite's namespace and its runs with it.
+  { method: "POST", path: "/api/namespaces", plane: "control", operation: null, namespaceExempt: true },
+  { method: "PUT", path: "/api/namespaces/:target", plane: "control", operation: null, namespaceExempt: true },
+  { method: "DELETE", path: "/api/namespaces/:target", plane: "control", operation: null, namespaceExempt: true },
+  {
+    method: "PUT",
+    path: "/api/namespaces/:target/external-storage",
+    plane: "control",
+    operation: null,
+    namespaceExempt: true,
+  },
+  { method: "POST", path: "/api/storage/test", plane: "control", operation: null },
+  { method: "GET", path: "/api/system/retention", plane: "control", operation: null },
+  { method: "POST", path: "/api/system/retention/pass", plane: "control", operation: null },
   { method: "GET", path: "/api/workers", plane: "control", operation: null },
   { method: "GET", path: "/api/workers/:workerId", plane: "control", operation: null },
   { method: "GET", path: "/api/task-queues", plane: "control", operation: null },
