@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import type { Page } from "@playwright/test";
 import { hydrated } from "./page-ready";
@@ -98,6 +99,40 @@ test("an admin creates a namespace, with the form refusing a bad name first", as
   // Durable: the server describes it so.
   expect(await dwGet(`/namespaces/${NS}`)).toMatchObject({ name: NS, retention_days: 10, status: "active" });
   await shoot(page, "list");
+});
+
+/** axe finds nothing serious or critical on the page, its form and its delete dialog, in either theme. */
+test("the page and its dialogs have no serious or critical axe violations", async ({ page, baseURL }) => {
+  const blocking = async (what: string) => {
+    const results = await new AxeBuilder({ page }).analyze();
+    const found = results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    expect(found, what).toEqual([]);
+  };
+  for (const theme of ["light", "dark"] as const) {
+    await page.context().addCookies([{ name: "bw-theme", value: theme, url: baseURL ?? "" }]);
+    await page.emulateMedia({ colorScheme: theme });
+    await page.goto(listPath);
+    await hydrated(page);
+    await expect(row(page, NS)).toBeVisible();
+    await blocking(`namespaces (${theme})`);
+    await row(page, NS)
+      .getByRole("button", { name: `Edit namespace ${NS}` })
+      .click();
+    await expect(page.getByTestId("namespace-form")).toBeVisible();
+    await blocking(`edit form (${theme})`);
+    await page.keyboard.press("Escape");
+    await row(page, NS)
+      .getByRole("button", { name: `Delete namespace ${NS}` })
+      .click();
+    await expect(page.getByTestId("namespace-delete")).toBeVisible();
+    await blocking(`delete dialog (${theme})`);
+    await page.keyboard.press("Escape");
+    await page.goto("/namespaces/default/system");
+    await expect(page.getByTestId("retention-days")).toBeVisible();
+    await blocking(`system with retention (${theme})`);
+  }
 });
 
 test("an admin edits the retention; the description is kept", async ({ page }) => {
