@@ -68,11 +68,10 @@ export function LastFire({
   now: number;
 }) {
   const t = useTranslations("schedules");
-  const time = useTimeFormat();
   if (!at) return <span className="text-fg-muted">{t("neverFired")}</span>;
   return (
     <span className="inline-flex flex-col items-start gap-0.5" data-testid="schedule-last-fire">
-      <span title={time.dateTime(at)}>{time.relative(at, now)}</span>
+      <PastTime at={at} now={now} />
       {action?.kind === "run" ? (
         <Link
           href={
@@ -92,4 +91,14 @@ export function LastFire({
       ) : null}
     </span>
   );
+}
+
+/**
+ * A time already past as "3 min ago": the ticker's `now` may be a few seconds older than a fire the
+ * server just made, and a past fire must never read "in 4 s".
+ */
+export function PastTime({ at, now }: { at: string; now: number }) {
+  const time = useTimeFormat();
+  const ms = Date.parse(at);
+  return <span title={time.dateTime(at)}>{time.relative(at, Number.isNaN(ms) ? now : Math.max(now, ms))}</span>;
 }

@@ -15,7 +15,7 @@ import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import Link from "@/components/ui/link";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { ScheduleSpecWords } from "@/components/schedules/schedule-spec-words";
-import { FireTime, ScheduleStateBadge } from "@/components/schedules/schedule-facts";
+import { FireTime, PastTime, ScheduleStateBadge } from "@/components/schedules/schedule-facts";
 import { ScheduleActions } from "@/components/schedules/schedule-actions";
 
 function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -47,7 +47,6 @@ function ScheduleDetail({
   detail: ScheduleDescription;
 }) {
   const t = useTranslations("schedules");
-  const time = useTimeFormat();
   const now = useTicker(10_000);
   const state = scheduleState(detail.state?.status, detail.state?.paused);
   const info = detail.info;
@@ -78,11 +77,7 @@ function ScheduleDetail({
             <FireTime at={info?.next_fire} late={fireLateness(state, info?.next_fire, now)} now={now} />
           </Fact>
           <Fact label={t("col.lastFire")}>
-            {info?.last_fire ? (
-              <span title={time.dateTime(info.last_fire)}>{time.relative(info.last_fire, now)}</span>
-            ) : (
-              t("neverFired")
-            )}
+            {info?.last_fire ? <PastTime at={info.last_fire} now={now} /> : t("neverFired")}
           </Fact>
           <Fact label={t("detail.counts")}>
             {t("detail.countsValue", {

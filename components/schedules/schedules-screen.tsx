@@ -198,14 +198,18 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
       >
         {(data) => (
           <div className="space-y-3">
-            <DataTable
-              columns={columns}
-              data={rows}
-              getRowId={(row) => row.item.schedule_id}
-              rowTestId="schedule-row"
-              rowData={(row) => ({ "data-schedule-id": row.item.schedule_id })}
-              empty={<p className="text-sm text-fg-muted">{t("noMatch")}</p>}
-            />
+            {/* A phone gets one card per schedule: a seven-column table would hide what matters off to the side. */}
+            <ScheduleCards namespace={namespace} rows={rows} nowMs={nowMs} />
+            <div className="hidden md:block">
+              <DataTable
+                columns={columns}
+                data={rows}
+                getRowId={(row) => row.item.schedule_id}
+                rowTestId="schedule-row"
+                rowData={(row) => ({ "data-schedule-id": row.item.schedule_id })}
+                empty={<p className="text-sm text-fg-muted">{t("noMatch")}</p>}
+              />
+            </div>
             <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-fg-muted">
               <span data-testid="schedules-count">
                 {t("count", { shown: shown.rows.length, matching: filtered.length, total: all.length })}
@@ -223,5 +227,57 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
         )}
       </QueryState>
     </Section>
+  );
+}
+
+function ScheduleCards({ namespace, rows, nowMs }: { namespace: string; rows: readonly Row[]; nowMs: number }) {
+  const t = useTranslations("schedules");
+  return (
+    <ul className="space-y-2 md:hidden" data-testid="schedule-cards">
+      {rows.map(({ item, detail, lastRun }) => {
+        const state = scheduleState(item.status, item.paused);
+        const spec = item.spec ?? detail?.spec;
+        return (
+          <li
+            key={item.schedule_id}
+            className="space-y-2 rounded-md border border-line p-3"
+            data-card-id={item.schedule_id}
+          >
+            <div className="flex items-start justify-between gap-2">
+              <Link
+                href={scheduleHref(namespace, item.schedule_id)}
+                className="min-w-0 font-mono text-sm break-all text-accent hover:underline"
+              >
+                {item.schedule_id}
+              </Link>
+              <ScheduleStateBadge status={item.status} paused={item.paused} note={null} />
+            </div>
+            <p className="font-mono text-xs text-fg-muted">{item.workflow_type ?? item.action?.workflow_type ?? "–"}</p>
+            <div className="text-sm">{spec === undefined ? "…" : <ScheduleSpecWords spec={spec} compact />}</div>
+            {item.note ? <p className="text-xs break-words text-fg-muted">{item.note}</p> : null}
+            <dl className="grid grid-cols-2 gap-2 text-sm">
+              <div>
+                <dt className="text-xs text-fg-muted">{t("col.nextFire")}</dt>
+                <dd>
+                  <FireTime at={item.next_fire} late={fireLateness(state, item.next_fire, nowMs)} now={nowMs} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-fg-muted">{t("col.lastFire")}</dt>
+                <dd>
+                  <LastFire
+                    namespace={namespace}
+                    at={item.last_fire}
+                    action={detail ? lastAction(detail) : undefined}
+                    run={lastRun}
+                    now={nowMs}
+                  />
+                </dd>
+              </div>
+            </dl>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
