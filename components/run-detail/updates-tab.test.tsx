@@ -47,6 +47,16 @@ const HISTORY = [
     },
   },
   { sequence: 7, event_type: "UpdateRejected", timestamp: at, payload: { ...ids(3, "discount") } },
+  {
+    sequence: 8,
+    event_type: "UpdateRejected",
+    timestamp: at,
+    payload: {
+      ...ids(4),
+      // The engine's command snapshot on the event (WorkflowHistoryEvent.php@8dc90d64 `commandSnapshot`).
+      command: { id: "cmd-4", source: "control_plane", principal_label: "Grace", rejection_reason: "run_not_active" },
+    },
+  },
 ];
 
 function summaryOf(history: typeof HISTORY): RunViewSummary {
@@ -148,8 +158,13 @@ describe("UpdatesTab", () => {
     serve({});
     renderTab();
     const rows = await screen.findAllByTestId("update-row");
-    expect(rows.map((row) => row.getAttribute("data-state"))).toEqual(["rejected", "failed", "completed"]);
-    const [refused, failed, completed] = rows as [HTMLElement, HTMLElement, HTMLElement];
+    expect(rows.map((row) => row.getAttribute("data-state"))).toEqual(["rejected", "rejected", "failed", "completed"]);
+    const [closed, refused, failed, completed] = rows as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    // The reason and the sender the event's command snapshot recorded.
+    expect(within(closed).getByTestId("update-rejection").textContent).toBe(
+      "Refused before any handler ran (run_not_active): the run had already closed.",
+    );
+    expect(within(closed).getByTestId("update-sender").textContent).toBe("Grace (via control_plane)");
     expect(within(refused).getByTestId("update-rejection").textContent).toBe(
       "Refused before any handler ran: the run declares no update by this name.",
     );

@@ -39,7 +39,7 @@ function useDecoded(namespace: string, runId: string, rows: readonly UpdateRow[]
         ]),
       );
       const decoded = (await decodePayloadTree(tree, signal)) as Record<string, unknown>;
-      const text = (value: unknown) => (value === null || value === undefined ? null : payloadEntries(value)[0]!.text);
+      const text = (value: unknown) => (value === null || value === undefined ? null : shortText(value));
       return Object.fromEntries(
         Object.entries(decoded).map(([id, parts]) => {
           const record = parts as { arguments?: unknown; result?: unknown };
@@ -56,6 +56,17 @@ function useDecoded(namespace: string, runId: string, rows: readonly UpdateRow[]
 function raw(row: UpdateRow): { arguments: string | null; result: string | null } {
   const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
   return { arguments: text(row.arguments), result: text(row.result) };
+}
+
+/** A decoded value on one line when it is short (`["WINTER25"]`), else as the payload pane shows it. */
+function shortText(value: unknown): string {
+  const text = payloadEntries(value)[0]?.text ?? "";
+  try {
+    const compact = JSON.stringify(JSON.parse(text));
+    return compact.length <= 80 ? compact : text;
+  } catch {
+    return text;
+  }
 }
 
 /** The run's updates from its history (streamed with the run view), newest first, and the send form. */
@@ -79,8 +90,10 @@ export function UpdatesTab({ namespace, workflowId, runId, open, summary }: RunT
   const { phase, send } = useUpdateSend(namespace, workflowId, runId, snapshot?.lastSequence ?? null);
   const rows = useMemo(() => [...(snapshot?.updates ?? [])].reverse(), [snapshot]);
   const decoded = useDecoded(namespace, runId, rows);
-  const extras = useQuery({ ...runViewExtrasQuery(namespace, workflowId, runId, open), enabled: rows.length > 0 });
-  // The export is the only place the sender is recorded; a run whose export cannot be read says so.
+  // The export is read only for updates whose events carry no command snapshot (the twin's, so far).
+  const needExport = rows.some((row) => row.sender === null);
+  const extras = useQuery({ ...runViewExtrasQuery(namespace, workflowId, runId, open), enabled: needExport });
+  // A run whose export cannot be read says so.
   const senders = useMemo(
     () => (extras.data ? sendersByCommand(extras.data.commands) : extras.isError ? "unavailable" : null),
     [extras.data, extras.isError],
@@ -110,11 +123,12 @@ export function UpdatesTab({ namespace, workflowId, runId, open, summary }: RunT
               row={row}
               decoded={decoded?.[row.updateId] ?? null}
               sender={
-                senders === null || senders === "unavailable"
+                row.sender ??
+                (senders === null || senders === "unavailable"
                   ? senders
                   : row.commandId
                     ? (senders.get(row.commandId) ?? "none")
-                    : "none"
+                    : "none")
               }
             />
           ))}
@@ -200,7 +214,7 @@ function Outcome({ row, decoded }: { row: UpdateRow; decoded: { result: string |
         <dt className="text-fg-muted">{t("result")}</dt>
         <dd className="min-w-0 font-mono break-words whitespace-pre-wrap" data-testid="update-result">
           {decoded ? (decoded.result ?? "null") : t("decoding")}
-          {closed ? <span className="ml-2 font-sans text-fg-muted">{closed}</span> : null}
+          {closed ? <span className="block font-sans text-fg-muted">{closed}</span> : null}
         </dd>
       </>
     );
@@ -228,7 +242,7 @@ function Outcome({ row, decoded }: { row: UpdateRow; decoded: { result: string |
       <>
         <dt className="text-fg-muted">{t("refusal")}</dt>
         <dd className="min-w-0 break-words" data-testid="update-rejection">
-          {t(`rejection.${row.rejection ?? "unknown"}`, { errors: row.validationErrors.join("; ") })}
+          <RejectionText row={row} />
         </dd>
       </>
     );
@@ -240,6 +254,18 @@ function Outcome({ row, decoded }: { row: UpdateRow; decoded: { result: string |
       </dd>
     </>
   );
+}
+
+const KNOWN_REASONS = new Set(["run_not_active", "unknown_update", "selected_run_not_current"]);
+
+/** The reason the event's command snapshot recorded, else only what the rest of history shows. */
+function RejectionText({ row }: { row: UpdateRow }) {
+  const t = useTranslations("run.updates.rejection");
+  const reason = row.rejectionReason;
+  if (reason && KNOWN_REASONS.has(reason))
+    return <>{t(reason as "run_not_active" | "unknown_update" | "selected_run_not_current")}</>;
+  if (reason) return <>{t("reason", { reason })}</>;
+  return <>{t(row.rejection ?? "unknown", { errors: row.validationErrors.join("; ") })}</>;
 }
 
 type SenderState = null | "none" | "unavailable";

@@ -88,7 +88,14 @@ describe("updates in the run view, from the twin's history", () => {
       nonRetryable: true,
       exceptionType: "VoucherExpired",
     });
-    expect(refused).toMatchObject({ rejection: "run_closed", failure: null });
+    // The reason and the sender come from the command snapshot on the event, as the engine records them.
+    expect(refused).toMatchObject({
+      rejection: "run_closed",
+      rejectionReason: "run_not_active",
+      failure: null,
+      sender: { requestId: "req-approve-late" },
+    });
+    expect(failed?.sender?.requestId).toBe("req-voucher");
     const updateFailures = snapshot.exceptions.filter((row) => row.update !== null);
     expect(updateFailures).toEqual([
       expect.objectContaining({

@@ -56,6 +56,8 @@ describe("updateRows", () => {
         result: "cmVzdWx0",
         failure: null,
         rejection: null,
+        rejectionReason: null,
+        sender: null,
         validationErrors: [],
         sentAt: at(2),
         closedAt: at(9),
@@ -114,6 +116,36 @@ describe("updateRows", () => {
     expect(rows[1]?.validationErrors).toEqual(["amount: too large"]);
     expect(rows[3]?.closedAt).toBe(rows[3]?.sentAt);
     expect(rows.every((row) => row.failure === null)).toBe(true);
+  });
+
+  it("reads the reason and the sender from the command snapshot the engine records on the event", () => {
+    // WorkflowHistoryEvent.php@8dc90d64 `snapshotPayload` / `commandSnapshot`.
+    const command = {
+      id: "cmd-10",
+      type: "update",
+      source: "control_plane",
+      principal_label: "Ada Lovelace",
+      principal_id: "u-7",
+      request_id: "bw-1",
+      status: "rejected",
+      rejection_reason: "selected_run_not_current",
+    };
+    const history = [
+      ...started(["approve"]),
+      event("UpdateRejected", { ...ids(10), command }),
+      event("UpdateAccepted", {
+        ...ids(11),
+        command: { ...command, id: "cmd-11", principal_label: null, principal_id: null, caller_label: "cli" },
+      }),
+    ];
+    const [refused, accepted] = updateRows(history);
+    expect(refused).toMatchObject({
+      state: "rejected",
+      rejectionReason: "selected_run_not_current",
+      sender: { source: "control_plane", principal: "Ada Lovelace", requestId: "bw-1" },
+    });
+    // Only a refusal has a rejection reason; an accepted update's sender falls back to the caller.
+    expect(accepted).toMatchObject({ state: "accepted", rejectionReason: null, sender: { principal: "cli" } });
   });
 
   it("without declared updates a refusal on an open run names no reason", () => {

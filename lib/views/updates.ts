@@ -1,6 +1,6 @@
 import type { FailureCategory } from "@/lib/dw/enums";
 import type { HistoryEventInput, Payload, ViewEvent } from "./events";
-import { classifyFailureEvent, readArray, readString, toViewEvents } from "./events";
+import { classifyFailureEvent, readArray, readObject, readString, toViewEvents } from "./events";
 
 /**
  * The run page's Updates tab (issue 41): the run's updates read from its history, one row per
@@ -9,7 +9,8 @@ import { classifyFailureEvent, readArray, readString, toViewEvents } from "./eve
  * failure_category, non_retryable, exception_*, message) when the worker answers
  * (durable-workflow/workflow src/V2/WorkflowStub.php@8dc90d64 `recordAcceptedUpdateWithArguments`,
  * `rejectUpdateCommand`; DefaultWorkflowTaskBridge.php@8dc90d64 `applyCompleteUpdate`/`applyFailUpdate`).
- * History is the only record the page reads: a rejection's reason and the sender are not in it.
+ * Each event carries its command's snapshot (`payload.command`: source, principal, request id,
+ * rejection reason; WorkflowHistoryEvent.php@8dc90d64 `snapshotPayload`), read when present.
  */
 
 /** `rejected`: the server refused the command (no handler ran); `failed`: the handler ran and threw. */
@@ -25,13 +26,14 @@ export interface UpdateFailure {
 }
 
 /**
- * What history shows about why an update was refused. `UpdateRejected` carries no reason (only
- * `validation_errors`, which no route of server@11d35b7 can produce), so only facts are named:
- * it came after the run closed, or its name is not among those `WorkflowStarted` declares.
+ * Why an update was refused, as history shows it. The engine records the command's snapshot on the
+ * event (`payload.command.rejection_reason`, WorkflowHistoryEvent.php@8dc90d64 `commandSnapshot`);
+ * when it is missing, only facts are named: validation errors (no route of server@11d35b7 produces
+ * them), the run had closed, or the name is not among those `WorkflowStarted` declares.
  */
 export type RejectionHint = "validation" | "run_closed" | "not_declared" | null;
 
-/** Who sent the update, from the export's `commands[]` row of its command (never in history). */
+/** Who sent the update: the command snapshot on its event, else the export's `commands[]` row. */
 export interface UpdateSender {
   source: string | null;
   /** `principal_label`, else `principal_id`, else `caller_label`: what names a person or a client. */
@@ -51,6 +53,10 @@ export interface UpdateRow {
   result: unknown;
   failure: UpdateFailure | null;
   rejection: RejectionHint;
+  /** `command.rejection_reason` of the `UpdateRejected` event (`run_not_active`, `unknown_update`, …). */
+  rejectionReason: string | null;
+  /** From the command snapshot history recorded with the update; null when the event has none. */
+  sender: UpdateSender | null;
   validationErrors: string[];
   /** When the command was accepted or refused, and when the handler's outcome was recorded. */
   sentAt: string | null;
@@ -131,6 +137,7 @@ export class UpdateFold {
     const rejected = event.type === "UpdateRejected";
     const name = readString(p, "update_name") ?? "";
     const errors = rejected ? validationErrors(p) : [];
+    const command = readObject(p, "command");
     this.rowsById.set(updateId, {
       updateId,
       commandId: readString(p, "workflow_command_id"),
@@ -141,6 +148,8 @@ export class UpdateFold {
       result: null,
       failure: null,
       rejection: rejected ? this.rejectionHint(name, errors) : null,
+      rejectionReason: rejected ? readString(command, "rejection_reason") : null,
+      sender: command ? senderOf(command) : null,
       validationErrors: errors,
       sentAt: event.recordedAt,
       closedAt: rejected ? event.recordedAt : null,
@@ -205,17 +214,21 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
+/** A command's sender: the snapshot on an event, or the export's row (the same fields, workflow@8dc90d64). */
+export function senderOf(command: CommandSenderInput): UpdateSender {
+  return {
+    source: text(command.source),
+    principal: text(command.principal_label) ?? text(command.principal_id) ?? text(command.caller_label),
+    requestId: text(command.request_id),
+  };
+}
+
 /** Senders by command id, from the export's commands (WorkflowCommand::publicContext, workflow@8dc90d64). */
 export function sendersByCommand(commands: readonly CommandSenderInput[]): Map<string, UpdateSender> {
   const senders = new Map<string, UpdateSender>();
   for (const command of commands) {
     const id = text(command.id);
-    if (!id) continue;
-    senders.set(id, {
-      source: text(command.source),
-      principal: text(command.principal_label) ?? text(command.principal_id) ?? text(command.caller_label),
-      requestId: text(command.request_id),
-    });
+    if (id) senders.set(id, senderOf(command));
   }
   return senders;
 }

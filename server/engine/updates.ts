@@ -13,7 +13,7 @@ import { isoMicros } from "../clock";
 import { decodeBlob } from "../codec/codec";
 import { newId } from "../ids";
 import type { CommandRequest } from "./command-rows";
-import { findByRequestId, insertCommand } from "./command-rows";
+import { commandSnapshot, findByRequestId, insertCommand } from "./command-rows";
 import { EMPTY_ARGUMENTS, rejectionFor, target } from "./commands";
 import { EngineError } from "./errors";
 import { insertFailure, WORKER_FAILURE_CLASS } from "./lifecycle";
@@ -206,6 +206,8 @@ function recordOpening(tx: Tx, run: RunRow, row: CommandRow, type: string, args:
   };
   // `UpdateCommandGate::blockingSignal`: this server applies signals in their own tasks, so no update waits behind one.
   if (type === "UpdateAccepted") payload.ordering_state = "ready";
+  // `WorkflowHistoryEvent::record(..., $command)` snapshots the command onto the event (sender, reason).
+  payload.command = commandSnapshot(row);
   tx.appendEvent(run.id, type, payload, { commandId: row.id });
   return updateId;
 }
@@ -289,6 +291,8 @@ export function applyUpdateCommand(tx: Tx, run: RunRow, task: TaskRow, cmd: Upda
     workflow_instance_id: run.workflow_instance_id,
     workflow_run_id: run.id,
     update_name: row.target_name,
+    // DefaultWorkflowTaskBridge records both events with the command (WorkflowHistoryEvent `commandSnapshot`).
+    command: commandSnapshot(row),
   };
   const links = { taskId: task.id, commandId: row.id };
   if (cmd.type === "complete_update") {

@@ -82,6 +82,14 @@ describe("workflow updates", () => {
         arguments: args.blob,
         payload_codec: "avro",
         ordering_state: "ready",
+        // The command snapshot the engine records on the event (WorkflowHistoryEvent.php@8dc90d64 `commandSnapshot`).
+        command: expect.objectContaining({
+          id: r.body.command_id,
+          type: "update",
+          target_name: "approve",
+          status: "accepted",
+          request_id: "req-1",
+        }),
       },
     ]);
 
@@ -93,7 +101,11 @@ describe("workflow updates", () => {
     expect(done.status).toBe(200);
 
     expect(typesOf(h.db, runId).slice(-2)).toEqual(["UpdateApplied", "UpdateCompleted"]);
-    expect(eventsOf(runId, "UpdateApplied")[0]).toMatchObject({ update_id: updateId, arguments: args.blob });
+    expect(eventsOf(runId, "UpdateApplied")[0]).toMatchObject({
+      update_id: updateId,
+      arguments: args.blob,
+      command: { id: r.body.command_id, type: "update" },
+    });
     expect(eventsOf(runId, "UpdateCompleted")[0]).toMatchObject({
       update_id: updateId,
       update_name: "approve",
@@ -205,7 +217,13 @@ describe("workflow updates", () => {
       wait_timed_out: false,
     });
     expect(eventsOf(runId, "UpdateRejected")).toEqual([
-      expect.objectContaining({ update_id: r.body.update_id, update_name: "approve", workflow_run_id: runId }),
+      expect.objectContaining({
+        update_id: r.body.update_id,
+        update_name: "approve",
+        workflow_run_id: runId,
+        // Why it was refused is on the event's command snapshot, as the engine records it.
+        command: expect.objectContaining({ status: "rejected", rejection_reason: "run_not_active" }),
+      }),
     ]);
   });
 
