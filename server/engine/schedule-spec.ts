@@ -43,14 +43,21 @@ export function isValidCron(expression: unknown): expression is string {
   }
 }
 
-/** An IANA zone the runtime knows; PHP's `new DateTimeZone()` throws on the rest. */
+const zoneValidity = new Map<string, boolean>();
+
+/** An IANA zone the runtime knows; PHP's `new DateTimeZone()` throws on the rest. Remembered: a formatter per check is costly. */
 export function isValidTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let valid = zoneValidity.get(tz);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (zoneValidity.size < 1_000) zoneValidity.set(tz, valid);
   }
+  return valid;
 }
 
 const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
@@ -167,19 +174,26 @@ export function occurrencesBetween(spec: ScheduleSpec, fromMs: number, toMs: num
   return out;
 }
 
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Minutes east of UTC of `zone` at `ms`. */
 function offsetMinutes(ms: number, zone: string): number {
   if (zone === "UTC") return 0;
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(ms));
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    if (zoneFormats.size < 1_000) zoneFormats.set(zone, format);
+  }
+  const parts = format.formatToParts(new Date(ms));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
   const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
   return Math.round((wall - Math.floor(ms / 1000) * 1000) / 60_000);
