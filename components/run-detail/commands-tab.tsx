@@ -44,6 +44,12 @@ function useCommandColumns() {
           meta: { className: "font-mono" },
         }),
         commandCol.accessor("type", { header: () => t("type") }),
+        // Beside the type, so a phone shows who did what before the table scrolls sideways.
+        commandCol.display({
+          id: "sentBy",
+          header: () => t("sentBy"),
+          cell: ({ row }) => <SenderCell command={row.original} />,
+        }),
         commandCol.accessor("status", {
           header: () => t("status"),
           cell: (info) => <StatusBadge status={info.getValue()} />,
@@ -55,11 +61,6 @@ function useCommandColumns() {
           cell: ({ row }) => (
             <span data-code="">{cellText(row.original.outcome ?? row.original.rejection_reason)}</span>
           ),
-        }),
-        commandCol.display({
-          id: "sentBy",
-          header: () => t("sentBy"),
-          cell: ({ row }) => <SenderCell command={row.original} />,
         }),
         commandCol.display({
           id: "source",
