@@ -195,6 +195,14 @@ describe("sendersByCommand", () => {
     expect(senders.get("cmd-2")?.principal).toBe("cli");
     expect(senders.get("cmd-3")).toEqual({ source: "control_plane", principal: null, requestId: null });
     expect(senders.size).toBe(3);
+    // The server naming itself is no sender (WorkflowCommandContextFactory.php@11d35b7).
+    expect(
+      sendersByCommand([{ id: "c", source: "control_plane", caller_label: "Standalone Server" }]).get("c"),
+    ).toEqual({
+      source: "control_plane",
+      principal: null,
+      requestId: null,
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FailureCategory } from "@/lib/dw/enums";
+import { commandSender } from "./command-sender";
 import type { HistoryEventInput, Payload, ViewEvent } from "./events";
 import { classifyFailureEvent, readArray, readObject, readString, toViewEvents } from "./events";
 
@@ -216,9 +217,11 @@ function text(value: unknown): string | null {
 
 /** A command's sender: the snapshot on an event, or the export's row (the same fields, workflow@8dc90d64). */
 export function senderOf(command: CommandSenderInput): UpdateSender {
+  // The server's own caller label ("Standalone Server") names no person: shown as none (command-sender.ts).
+  const sender = commandSender(command);
   return {
     source: text(command.source),
-    principal: text(command.principal_label) ?? text(command.principal_id) ?? text(command.caller_label),
+    principal: sender && !sender.serverItself ? sender.name : null,
     requestId: text(command.request_id),
   };
 }
