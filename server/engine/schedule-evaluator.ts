@@ -1,18 +1,21 @@
 import type { Engine } from ".";
 
 /**
- * The embedded server's schedule evaluator: every `intervalMs`, `engine.scheduleTick()` in batches
- * of `batch` until a batch comes back short, yielding to the event loop between batches so a
- * thousand schedules due in the same second do not hold every request behind them. One pass at a
- * time; a pass still running when the next is due is not doubled.
+ * The embedded server's schedule evaluator: just after each whole `intervalMs` of the wall clock
+ * (cron times fall on whole seconds, so a pass right after one sees them at once),
+ * `engine.scheduleTick()` in batches of `batch` until a batch comes back short, yielding to the
+ * event loop between batches so a thousand schedules due together do not hold every request behind
+ * them. One pass at a time; a pass still running when the next is due is not doubled.
  */
 export function startScheduleEvaluator(
   engine: Engine,
-  opts: { intervalMs: number; batch?: number; onError?: (e: unknown) => void },
-): { stop(): void } {
+  opts: { intervalMs: number; batch?: number; onError?: (e: unknown) => void; wallClock?: () => number },
+): { stop(): void; pass(): Promise<void> } {
   const batch = opts.batch ?? 100;
+  const wallClock = opts.wallClock ?? Date.now;
   let running = false;
   let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   const pass = async (): Promise<void> => {
     if (running || stopped) return;
     running = true;
@@ -28,11 +31,20 @@ export function startScheduleEvaluator(
       running = false;
     }
   };
-  const timer = setInterval(() => void pass(), opts.intervalMs);
+  const arm = (): void => {
+    if (stopped) return;
+    const delay = opts.intervalMs - (wallClock() % opts.intervalMs) + 5;
+    timer = setTimeout(() => {
+      void pass();
+      arm();
+    }, delay);
+  };
+  arm();
   return {
     stop() {
       stopped = true;
-      clearInterval(timer);
+      if (timer) clearTimeout(timer);
     },
+    pass,
   };
 }
