@@ -46,14 +46,14 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
     // Kept by the German page: "gesunden Worker", "Exception-Tabelle", "Abgelaufene Leases", "Replay", "die Queue".
     ...["worker", "exception", "exceptions", "lease", "replay", "queue"],
     // German words (Duden).
-    ...["server", "system", "status", "version", "plan", "live", "transport", "signal", "timer"],
+    ...["server", "system", "status", "version", "plan", "live", "transport", "signal", "timer", "update", "updates"],
   ],
   fr: [
     // Kept by the French page: "les workers concernés", la politique backoff(), "l’état du runtime".
     ...["worker", "workers", "backoff", "runtime"],
     // French words.
     ...["version", "type", "types", "message", "source", "total", "pages", "exception", "exceptions"],
-    ...["actions", "trace", "transport", "parents", "admission", "signal", "condition"],
+    ...["actions", "trace", "transport", "parents", "admission", "signal", "condition", "arguments"],
   ],
   // The Japanese page writes 「正常な Worker」「キューを処理している Server」 in Latin letters.
   ja: ["server", "worker"],
