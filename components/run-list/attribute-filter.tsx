@@ -114,11 +114,11 @@ export function AttributeFilter({
               ))}
             </select>
           </label>
-          <label className="flex min-w-0 flex-1 flex-col text-xs text-fg-muted">
+          <label className="flex min-w-0 basis-full flex-col text-xs text-fg-muted sm:basis-auto sm:flex-1">
             {t("value")}
             <input
               name="value"
-              className="mt-1 min-w-[8rem] rounded border border-line bg-panel px-2 py-1.5 font-mono text-sm text-fg"
+              className="mt-1 w-full min-w-0 rounded border border-line bg-panel px-2 py-1.5 font-mono text-sm text-fg sm:min-w-[8rem]"
               value={value}
               placeholder={chosen?.type === "datetime" ? "2026-12-07T10:00:00Z" : undefined}
               aria-invalid={error !== null}

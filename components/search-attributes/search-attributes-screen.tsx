@@ -179,7 +179,7 @@ function AddForm({
         if (name !== "" && !invalid) onAdd(name, type);
       }}
     >
-      <label className="flex min-w-0 flex-1 flex-col text-xs text-fg-muted">
+      <label className="flex min-w-0 basis-full flex-col text-xs text-fg-muted sm:basis-auto sm:flex-1">
         {t("name")}
         <input
           className="mt-1 min-w-0 rounded border border-line bg-panel px-2 py-1.5 font-mono text-sm text-fg"
