@@ -152,6 +152,11 @@ test("an operator triggers now with an overlap choice and opens the run it start
   await expect(page.getByTestId("schedule-recent-run").first()).toBeVisible({ timeout: 20_000 });
   await status.getByTestId("schedule-triggered-run").click();
   await expect(page).toHaveURL(/\/workflows\/.+\/runs\//);
+  // The run names the schedule that started it (its own ScheduleTriggered event) and links back.
+  const link = page.getByTestId("run-schedule");
+  await expect(link).toContainText(active, { timeout: 20_000 });
+  await link.getByRole("link", { name: active }).click();
+  await expect(page.getByTestId("schedule-detail")).toBeVisible();
 });
 
 test("an operator backfills a range after seeing its dry-run count", async ({ page, baseURL }) => {

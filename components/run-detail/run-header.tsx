@@ -20,6 +20,7 @@ import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { CopyButton } from "@/components/run-detail/copy-button";
 import { prettyJson } from "@/components/run-detail/payload";
 import { AttributeValues } from "@/components/search-attributes/attribute-values";
+import { RunScheduleLink } from "@/components/schedules/run-schedule-link";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -267,6 +268,7 @@ export const RunHeader = memo(function RunHeader({
         </Field>
         <Field label={t("taskQueue")}>{describe.task_queue ?? "–"}</Field>
         <Field label={t("businessKey")}>{describe.business_key ?? "–"}</Field>
+        <RunScheduleLink namespace={namespace} workflowId={describe.workflow_id} runId={describe.run_id} />
         <Field label={t("started")}>{time.dateTime(describe.started_at)}</Field>
         <Field label={t("closed")}>{time.dateTime(describe.closed_at)}</Field>
         <Field label={t("duration")}>{time.duration(durationMs)}</Field>

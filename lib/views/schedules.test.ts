@@ -11,6 +11,7 @@ import {
   pageOf,
   recentActions,
   scheduleCapability,
+  scheduleOfRun,
   scheduleState,
   workflowTypesOf,
 } from "./schedules";
@@ -118,5 +119,20 @@ describe("schedule actions offered", () => {
     expect(scheduleCapability("resume", "paused", operator).enabled).toBe(true);
     expect(scheduleCapability("backfill", "paused", operator).enabled).toBe(true);
     expect(scheduleCapability("delete", "paused", { ...operator, personRole: null, role: null }).enabled).toBe(true);
+  });
+});
+
+describe("the schedule that started a run", () => {
+  it("is read from the run's ScheduleTriggered event", () => {
+    const events = [
+      { event_type: "WorkflowStarted", payload: {} },
+      { event_type: "ScheduleTriggered", payload: { schedule_id: "nightly", trigger_number: 4 } },
+    ];
+    expect(scheduleOfRun(events)).toEqual({ scheduleId: "nightly", triggerNumber: 4 });
+  });
+
+  it("is nothing for a run without one", () => {
+    expect(scheduleOfRun([{ event_type: "WorkflowStarted", payload: {} }])).toBeNull();
+    expect(scheduleOfRun([{ event_type: "ScheduleTriggered", payload: [] }])).toBeNull();
   });
 });

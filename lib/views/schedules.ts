@@ -235,3 +235,19 @@ export function scheduleCapability(
   }
   return { ...ENABLED, stateReason: null };
 }
+
+/**
+ * The schedule that started a run, from the `ScheduleTriggered` event in the run's own history
+ * (`schedule_id`, `trigger_number`: ScheduleManager::recordScheduleTriggered@8dc90d64); null when the
+ * events hold none (a run started otherwise, or the event is not among those read).
+ */
+export function scheduleOfRun(
+  events: readonly { event_type: string; payload?: unknown }[],
+): { scheduleId: string; triggerNumber: number | null } | null {
+  const event = events.find((e) => e.event_type === "ScheduleTriggered");
+  const payload = event?.payload;
+  if (typeof payload !== "object" || payload === null) return null;
+  const { schedule_id: id, trigger_number: number } = payload as Record<string, unknown>;
+  if (typeof id !== "string" || id === "") return null;
+  return { scheduleId: id, triggerNumber: typeof number === "number" ? number : null };
+}
