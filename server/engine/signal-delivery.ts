@@ -1,7 +1,8 @@
 import { decodeBlob, encodeBlob } from "../codec/codec";
 import { newId } from "../ids";
 import { runCommandContract, SOURCE_DURABLE_HISTORY } from "./command-contract";
-import type { RunRow, TaskRow } from "./rows";
+import { commandSnapshot } from "./command-rows";
+import type { CommandRow, RunRow, TaskRow } from "./rows";
 import type { JsonObject, PayloadEnvelope, Tx } from "./tx";
 import { DEFAULT_PAYLOAD_CODEC, dropNulls, parseJson } from "./tx";
 
@@ -102,6 +103,12 @@ function signalTaskPayload(s: SignalRecord, signalWaitId: string | null): JsonOb
 /** The `resume_source_kind` of a workflow task a signal created. */
 export const SIGNAL_RESUME = "workflow_signal";
 
+function commandSnapshotOf(tx: Tx, commandId: string | null): { command?: JsonObject } {
+  if (!commandId) return {};
+  const row = tx.db.prepare("SELECT * FROM workflow_commands WHERE id = ?").get(commandId) as CommandRow | undefined;
+  return row ? { command: commandSnapshot(row) } : {};
+}
+
 /** `SignalReceived` for a signal record, and a task for it when the run has no open workflow task. */
 function recordSignalReceived(tx: Tx, run: RunRow, signalId: string): void {
   const s = signalRecord(tx, signalId);
@@ -121,6 +128,8 @@ function recordSignalReceived(tx: Tx, run: RunRow, signalId: string): void {
       signal_wait_id: waitId,
       arguments: s.arguments,
       payload_codec: s.payload_codec,
+      // `WorkflowHistoryEvent::record(..., $command)` adds the command snapshot (WorkflowStub.php@8dc90d64).
+      ...commandSnapshotOf(tx, s.workflow_command_id),
     },
     { commandId: s.workflow_command_id },
   );

@@ -103,6 +103,28 @@ describe("command attribution with trusted forwarded headers", () => {
     expect(line?.command).toMatchObject({ caller_label: "Ada Operator", auth_method: "breakwater_password" });
   });
 
+  it("a signal's SignalReceived carries its command snapshot with the forwarded caller", async () => {
+    const started = await cp(h.url, "/workflows", {
+      token: "op-token",
+      body: { workflow_id: "attr-signal", workflow_type: "orders", task_queue: "attr" },
+    });
+    expect(started.status).toBe(201);
+    const signalled = await cp(h.url, "/workflows/attr-signal/signal/go", {
+      token: "op-token",
+      headers: FORWARDED,
+      body: { input: [] },
+    });
+    expect(signalled.status).toBe(202);
+    const runId = encodeURIComponent(String(started.body.run_id));
+    const page = await cp(h.url, `/workflows/attr-signal/runs/${runId}/history`, { token: "op-token" });
+    const events = page.body.events as unknown as { event_type: string; payload: { command?: unknown } }[];
+    expect(events.find((e) => e.event_type === "SignalReceived")?.payload.command).toMatchObject({
+      type: "signal",
+      caller_label: "Ada Operator",
+      auth_method: "breakwater_password",
+    });
+  });
+
   it("a request without the headers is the server's own caller", async () => {
     const started = await cp(h.url, "/workflows", {
       token: "admin-token",
