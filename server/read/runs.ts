@@ -329,34 +329,36 @@ function listRows(
 }
 
 /**
- * A visibility query's rows: when its first positive custom comparison matches at most
- * `candidateCap` runs (the projection's index says so cheaply), those candidates re-checked and
- * sorted; else the list walked in order with every condition checked per row, which fills a page
- * quickly exactly when matches are common.
+ * A visibility query's rows: when one of its positive custom comparisons matches at most
+ * `candidateCap` runs (the projection's index says so, reading at most that many entries each),
+ * the fewest of those candidates re-checked and sorted; else the list walked in order with every
+ * condition checked per row, which fills a page quickly exactly when matches are common.
  */
 function visibilityRows(
   db: Db,
   where: string[],
   params: Record<string, unknown>,
-  candidates: string | null,
+  candidates: string[],
   t: SearchTuning,
 ): ListRow[] {
   const filter = where.join(" AND ");
-  if (candidates !== null) {
+  let fewest: string[] | null = null;
+  for (const sql of candidates) {
     const ids = db
-      .prepare(`${candidates} LIMIT ${t.candidateCap + 1}`)
+      .prepare(`${sql} LIMIT ${t.candidateCap + 1}`)
       .pluck()
       .all(params) as string[];
-    if (ids.length <= t.candidateCap) {
-      t.onPlan?.("candidates");
-      params.candidates = JSON.stringify(ids);
-      return db
-        .prepare(
-          `SELECT ${LIST_COLUMNS} FROM json_each(@candidates) j CROSS JOIN workflow_run_summaries s ON s.id = j.value
+    if (ids.length <= t.candidateCap && (fewest === null || ids.length < fewest.length)) fewest = ids;
+  }
+  if (fewest !== null) {
+    t.onPlan?.("candidates");
+    params.candidates = JSON.stringify(fewest);
+    return db
+      .prepare(
+        `SELECT ${LIST_COLUMNS} FROM json_each(@candidates) j CROSS JOIN workflow_run_summaries s ON s.id = j.value
            WHERE ${filter} ORDER BY s.sort_key DESC LIMIT @limit`,
-        )
-        .all(params) as ListRow[];
-    }
+      )
+      .all(params) as ListRow[];
   }
   t.onPlan?.("walk");
   return db

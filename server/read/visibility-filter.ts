@@ -91,8 +91,8 @@ function coerceOne(c: Comparison, type: ValueType): string | number {
 export interface VisibilitySql {
   /** Conditions on `s`, AND-ed into the list's WHERE. */
   where: string[];
-  /** Run ids of the first positive custom comparison, from the projection's index (`@namespace` bound). */
-  candidates: string | null;
+  /** Run ids of each positive custom comparison, from the projection's index (`@namespace` bound). */
+  candidates: string[];
 }
 
 class Binder {
@@ -162,7 +162,7 @@ export function visibilitySql(
   const b = new Binder(params);
   const definitions = customSearchAttributes(db, namespace);
   const where: string[] = [];
-  let candidates: string | null = null;
+  const candidates: string[] = [];
   for (const c of comparisons) {
     if (c.field === "Status" || c.field === "ExecutionStatus" || SYSTEM_COLUMNS[c.field]) {
       where.push(systemCondition(c, b));
@@ -180,8 +180,10 @@ export function visibilitySql(
       `EXISTS (SELECT 1 FROM workflow_search_attributes a WHERE a.workflow_run_id = s.id AND a.key = ${key} AND ${cond})`,
     );
     const positive = c.operator !== "!=" && c.operator !== "NOT IN" && type !== "keyword_list";
-    if (candidates === null && positive)
-      candidates = `SELECT a.workflow_run_id FROM workflow_search_attributes a WHERE a.namespace = @namespace AND a.key = ${key} AND ${cond}`;
+    if (positive)
+      candidates.push(
+        `SELECT a.workflow_run_id FROM workflow_search_attributes a WHERE a.namespace = @namespace AND a.key = ${key} AND ${cond}`,
+      );
   }
   return { where, candidates };
 }
