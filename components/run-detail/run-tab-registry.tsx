@@ -143,8 +143,9 @@ const ENTRIES = [
   tab({ id: "relationships", needs: ["runs"], ...lazy(exportTabsCode, (m) => m.RelationshipsTab) }),
   // In the browser only: it offers the query names this browser sent before (localStorage).
   tab({ id: "queries", needs: [], ...lazy(queriesCode, (m) => m.QueriesTab, false) }),
-  // Its list is the run view's (`summary.snapshot.updates`), so it follows the run as the stream does.
-  tab({ id: "updates", needs: ["summary"], ...lazy(updatesCode, (m) => m.UpdatesTab) }),
+  // Its list is the run view's (`summary.snapshot.updates`), which only the browser reads; in the
+  // browser only, so its form exists once it is interactive (text typed before hydration was lost).
+  tab({ id: "updates", needs: ["summary"], ...lazy(updatesCode, (m) => m.UpdatesTab, false) }),
 ] as const;
 
 export type RunTab = (typeof ENTRIES)[number]["id"];
