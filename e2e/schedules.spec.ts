@@ -164,8 +164,8 @@ test("an operator backfills a range after seeing its dry-run count", async ({ pa
   const before = await triggeredCount(active);
   await act(page, "backfill");
   // Monday 5 to Saturday 10 January 2026, UTC: 02:00 Berlin on five weekdays.
-  await page.getByTestId("schedule-backfill-start").fill("2026-01-05T00:00");
-  await page.getByTestId("schedule-backfill-end").fill("2026-01-10T00:00");
+  await page.getByTestId("schedule-backfill-start").fill("2026-01-05 00:00");
+  await page.getByTestId("schedule-backfill-end").fill("2026-01-10 00:00");
   await expect(page.getByTestId("schedule-backfill-count")).toContainText("5 fires");
   await page.getByTestId("schedule-overlap-input").selectOption("allow_all");
   await shoot(page, "backfill");

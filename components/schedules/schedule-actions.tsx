@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import type { ScheduleActionRequest } from "@/lib/actions/schedule-commands";
 import type { OverlapPolicy, ScheduleSpec } from "@/lib/dw/schemas-schedules";
 import { OVERLAP_POLICIES } from "@/lib/dw/schedule-enums";
-import { backfillFireCount } from "@/lib/views/schedule-spec";
+import { backfillFireCount, utcIso } from "@/lib/views/schedule-spec";
 import type { ScheduleAction, ScheduleState } from "@/lib/views/schedules";
 import { SCHEDULE_ACTIONS, scheduleCapability } from "@/lib/views/schedules";
 import { runHref, screenHref } from "@/lib/routes/route-for";
@@ -20,13 +20,6 @@ import { useScheduleAction } from "@/components/schedules/use-schedule-action";
 import type { ScheduleActionState } from "@/components/schedules/use-schedule-action";
 
 const NOTE_MAX = 1000;
-
-/** `datetime-local` text read as UTC (the form says so), sent as ISO-8601 with `Z`. */
-function utcIso(local: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(local)) return null;
-  const ms = Date.parse(`${local.length === 16 ? `${local}:00` : local}Z`);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().replace(/\.000Z$/, "Z");
-}
 
 /** The schedule's actions for an operator, each disabled with its reason, and the outcome confirmed. */
 export function ScheduleActions({
@@ -324,7 +317,9 @@ function BackfillDialog({
           <div className="grid gap-3 sm:grid-cols-2">
             <Field label={t("backfill.start")}>
               <input
-                type="datetime-local"
+                type="text"
+                placeholder="YYYY-MM-DD HH:MM"
+                spellCheck={false}
                 className={inputClass}
                 value={start}
                 onChange={(e) => setStart(e.target.value)}
@@ -333,7 +328,9 @@ function BackfillDialog({
             </Field>
             <Field label={t("backfill.end")} error={error}>
               <input
-                type="datetime-local"
+                type="text"
+                placeholder="YYYY-MM-DD HH:MM"
+                spellCheck={false}
                 className={inputClass}
                 value={end}
                 onChange={(e) => setEnd(e.target.value)}

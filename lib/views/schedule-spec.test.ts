@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { backfillFireCount, cronWords, durationSeconds, intervalUnit, nextFires, specParts } from "./schedule-spec";
+import {
+  backfillFireCount,
+  cronWords,
+  durationSeconds,
+  intervalUnit,
+  nextFires,
+  specParts,
+  utcIso,
+} from "./schedule-spec";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -102,5 +110,19 @@ describe("a backfill's dry-run count", () => {
 
   it("is empty for a range that ends before it starts", () => {
     expect(backfillFireCount(everyHour, at("2026-01-02T00:00:00Z"), at("2026-01-01T00:00:00Z")).count).toBe(0);
+  });
+});
+
+describe("the backfill form's times", () => {
+  it("reads a 24-hour UTC time with a space or a T", () => {
+    expect(utcIso("2026-01-05 02:00")).toBe("2026-01-05T02:00:00Z");
+    expect(utcIso(" 2026-01-05T23:59:30 ")).toBe("2026-01-05T23:59:30Z");
+  });
+
+  it("refuses what is not such a time, an impossible date included", () => {
+    expect(utcIso("05/01/2026 2:00 AM")).toBeNull();
+    expect(utcIso("2026-02-30 10:00")).toBeNull();
+    expect(utcIso("2026-01-05 24:00")).toBeNull();
+    expect(utcIso("")).toBeNull();
   });
 });

@@ -135,3 +135,15 @@ export function backfillFireCount(
   const counted = fires.slice(0, cap);
   return { count: counted.length, more: fires.length > cap, first: counted[0] ?? null, last: counted.at(-1) ?? null };
 }
+
+/**
+ * "2026-01-05 02:00" (a `T` also accepted) read as UTC, sent as ISO-8601 with `Z` (the backfill form: a text field rather
+ * than `datetime-local`, whose picker shows the browser's 12-hour clock (decision 0021: one 24-hour clock)).
+ */
+export function utcIso(text: string): string | null {
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2})?$/.exec(text.trim());
+  if (!match) return null;
+  const iso = `${match[1]}T${match[2]}${match[3] ?? ":00"}Z`;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) + "Z" !== iso ? null : iso;
+}
