@@ -91,6 +91,9 @@ export const CONTROL_ENDPOINTS: readonly Endpoint[] = [
   { method: "GET", path: "/api/workers/:workerId", plane: "control", operation: null },
   { method: "GET", path: "/api/task-queues", plane: "control", operation: null },
   { method: "GET", path: "/api/task-queues/:name", plane: "control", operation: null },
+  { method: "GET", path: "/api/search-attributes", plane: "control", operation: null },
+  { method: "POST", path: "/api/search-attributes", plane: "control", operation: null },
+  { method: "DELETE", path: "/api/search-attributes/:name", plane: "control", operation: null },
 ];
 
 export const WORKER_ENDPOINTS: readonly Endpoint[] = [

@@ -101,6 +101,8 @@ export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
     "query_not_found",
     "rejected_unknown_query",
     "query_task_not_found",
+    // Search attributes (SearchAttributeController.php@11d35b7).
+    "attribute_not_found",
   ],
   405: ["method_not_allowed"],
   409: [
@@ -126,11 +128,14 @@ export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
     "workflow_definition_unavailable",
     "query_task_not_leased",
     "query_task_attempt_mismatch",
+    "system_attribute",
+    "name_reserved",
+    "attribute_already_exists",
   ],
   412: ["worker_not_registered"],
   413: ["payload_too_large"],
   415: ["unsupported_media_type"],
-  422: ["validation_failed", "structural_limit_exceeded"],
+  422: ["validation_failed", "structural_limit_exceeded", "search_attribute_limit_reached"],
 };
 
 function asRecord(v: unknown, context: string): Record<string, unknown> {

@@ -119,7 +119,10 @@ describe("workflow ids round-trip as one URL-encoded segment", () => {
         task_queue: "default",
         input: encodePayload([id]),
       });
-      const listed = ok(await get(`/workflows?query=${encodeURIComponent(id)}&page_size=200`), "list");
+      // A word followed by `<`/`>` reads as a visibility query (WorkflowVisibilityQuery@ca70b5e), so such
+      // an id is searched by its longest stretch without them, as the substring search it still is.
+      const term = /[<>=]/.test(id) ? id.split(/[<>=!]/).reduce((a, b) => (b.length > a.length ? b : a), "") : id;
+      const listed = ok(await get(`/workflows?query=${encodeURIComponent(term)}&page_size=200`), "list");
       expect((listed.workflows as { workflow_id: string }[]).map((w) => w.workflow_id)).toContain(id);
       await roundTrip(id, String(started.run_id));
     }
