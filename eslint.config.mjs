@@ -155,6 +155,15 @@ export default defineConfig([
                 "These lib/dw modules carry zod: import only their types (`import type`); read through lib/queries or @/lib/dw/browser-client.",
             },
             {
+              // The handlers' body schemas: zod builds an object schema by probing `new Function`,
+              // which the CSP reports as an eval violation on the page that loads it.
+              regex:
+                "^@/lib/actions/(commands|schemas|system-passes|namespace-actions|schedule-commands|search-attributes|update-command)$",
+              allowTypeImports: true,
+              message:
+                "These lib/actions modules carry zod (the handlers' body schemas): import only their types; rules live in the zod-free *-rules.ts modules.",
+            },
+            {
               group: ["next/link"],
               message: "Use @/components/ui/link: it prefetches on hover or focus only (decision 0030).",
             },
@@ -191,6 +200,35 @@ export default defineConfig([
               regex: "^@/lib/dw(/(index|client|schema-kit|schemas-[a-z]+|payload-display))?$",
               allowTypeImports: true,
               message: "These lib/dw modules carry zod: lib/run-view imports only their types.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // lib/views, lib/queries and lib/confirm run in the browser too (screens import them): the same
+  // zod boundary as components/, so a screen's bundle never builds a schema.
+  {
+    files: ["lib/views/**/*.{ts,tsx}", "lib/queries/**/*.{ts,tsx}", "lib/confirm/**/*.{ts,tsx}"],
+    ignores: ["lib/**/*.test.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^@/lib/dw(/(index|client|schema-kit|schemas-[a-z]+|payload-display))?$",
+              allowTypeImports: true,
+              message: "These lib/dw modules carry zod: browser-side lib code imports only their types.",
+            },
+            {
+              // The handlers' body schemas: zod builds an object schema by probing `new Function`,
+              // which the CSP reports as an eval violation on the page that loads it.
+              regex:
+                "^@/lib/actions/(commands|schemas|system-passes|namespace-actions|schedule-commands|search-attributes|update-command)$",
+              allowTypeImports: true,
+              message:
+                "These lib/actions modules carry zod (the handlers' body schemas): import only their types; rules live in the zod-free *-rules.ts modules.",
             },
           ],
         },

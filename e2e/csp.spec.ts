@@ -59,7 +59,16 @@ test("every screen renders under the CSP with no violation, the theme script and
   const watch = await watchCsp(page);
   const runPage = `/workflows/${encodeURIComponent(SCENARIO_IDS.retried)}/runs/${encodeURIComponent(runs.retried)}`;
 
-  for (const path of ["/", "/runs", "/attention", "/system", "/workers"]) {
+  for (const path of [
+    "/",
+    "/runs",
+    "/attention",
+    "/system",
+    "/workers",
+    "/schedules",
+    "/namespaces",
+    "/search-attributes",
+  ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
     const headers = response?.headers() ?? {};

@@ -7,7 +7,7 @@ import { endpointQuery } from "@/lib/queries/endpoint-query";
 import { personCapability } from "@/lib/views/capabilities";
 import { registryRows } from "@/lib/views/search-attributes";
 import type { RegistryRow } from "@/lib/views/search-attributes";
-import { SEARCH_ATTRIBUTE_NAME, SEARCH_ATTRIBUTE_TYPES } from "@/lib/actions/search-attributes";
+import { SEARCH_ATTRIBUTE_NAME, SEARCH_ATTRIBUTE_TYPES } from "@/lib/actions/search-attribute-rules";
 import type { SearchAttributeType } from "@/lib/actions/search-attributes";
 import { useActionContext } from "@/components/actions/use-action-context";
 import { useActionWords } from "@/components/actions/use-action-words";

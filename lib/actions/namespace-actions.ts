@@ -9,9 +9,9 @@ import type { Namespace } from "@/lib/dw/schemas-fleet";
  * `_`, `-` up to 128, a description up to 1000, retention 1–365 days.
  */
 
-export const NAMESPACE_NAME = /^[a-zA-Z0-9._-]+$/;
-export const RETENTION_MIN = 1;
-export const RETENTION_MAX = 365;
+import { NAMESPACE_NAME, RETENTION_MAX, RETENTION_MIN } from "./namespace-rules";
+
+export { NAMESPACE_NAME, RETENTION_MAX, RETENTION_MIN } from "./namespace-rules";
 
 const name = z.string().min(1).max(128).regex(NAMESPACE_NAME);
 const description = z.string().max(1000).nullable().optional();

@@ -1,14 +1,14 @@
 import * as z from "zod";
+import { SEARCH_ATTRIBUTE_NAME, SEARCH_ATTRIBUTE_TYPES } from "./search-attribute-rules";
+
+export { SEARCH_ATTRIBUTE_NAME, SEARCH_ATTRIBUTE_TYPES } from "./search-attribute-rules";
+export type { SearchAttributeType } from "./search-attribute-rules";
 
 /**
  * A search-attribute registry change as the console's handler accepts it: the real server's own
  * rules for a name (`regex:/^[a-zA-Z][a-zA-Z0-9_]*$/`, `max:128`) and its seven types
  * (SearchAttributeDefinition::ALLOWED_TYPES@11d35b7), checked before anything is sent.
  */
-export const SEARCH_ATTRIBUTE_TYPES = ["keyword", "text", "int", "double", "bool", "datetime", "keyword_list"] as const;
-export type SearchAttributeType = (typeof SEARCH_ATTRIBUTE_TYPES)[number];
-
-export const SEARCH_ATTRIBUTE_NAME = /^[a-zA-Z][a-zA-Z0-9_]*$/;
 
 const name = z.string().max(128).regex(SEARCH_ATTRIBUTE_NAME);
 

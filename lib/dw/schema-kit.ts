@@ -1,5 +1,8 @@
 import * as z from "zod";
 import type { Open } from "./enums";
+import { ISO_INSTANT } from "./timestamps";
+
+export { timestampToEpochMs } from "./timestamps";
 
 /**
  * Building blocks shared by every endpoint schema. Browser-safe: zod only.
@@ -19,18 +22,7 @@ export function openEnum<T extends string>(known: readonly T[]): z.ZodType<Open<
  * ISO-8601 instants in both forms the server emits: Carbon `toJSON()`
  * (`2026-04-13T12:00:00.000000Z`) and `toIso8601String()` (`2026-04-13T12:00:00+00:00`).
  */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})$/;
-
 export const timestamp = z.string().regex(ISO_INSTANT, "expected an ISO-8601 timestamp");
-
-/** Epoch milliseconds of a server timestamp (either form); `null` when absent or unparseable. */
-export function timestampToEpochMs(value: string | null | undefined): number | null {
-  if (value == null || !ISO_INSTANT.test(value)) return null;
-  // Date.parse is only specified for millisecond precision; trim microseconds first.
-  const normalized = value.replace(/(\.\d{3})\d+/, "$1");
-  const ms = Date.parse(normalized);
-  return Number.isNaN(ms) ? null : ms;
-}
 
 /**
  * PHP renders an empty associative array as `[]`; accept it wherever a map is meant and

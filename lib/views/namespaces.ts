@@ -1,6 +1,6 @@
 import type { Namespace } from "@/lib/dw/schemas-fleet";
 import type { RetentionPassReport, RetentionStatus } from "@/lib/dw/schemas-namespaces";
-import { NAMESPACE_NAME, RETENTION_MAX, RETENTION_MIN } from "@/lib/actions/namespace-actions";
+import { NAMESPACE_NAME, RETENTION_MAX, RETENTION_MIN } from "@/lib/actions/namespace-rules";
 
 /**
  * The Namespaces screen and the System page's retention panel, as pure functions: the rows the table
