@@ -35,7 +35,7 @@ const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de
  */
 const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
   // Kikwiflow's SLA is the engine's own metric name (KKFMetrics.sla).
-  shared: ["breakwater", "kikwiflow", "utc", "sla", "id", "namespace", "workflow"],
+  shared: ["breakwater", "kikwiflow", "utc", "sla", "id", "namespace", "namespaces", "workflow"],
   "pt-BR": [
     // Kept by the Portuguese page: "workers relevantes", "expiração de leases", "por replay", backoff(), "estado do runtime".
     ...["worker", "workers", "lease", "replay", "backoff", "runtime"],
@@ -47,13 +47,14 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
     ...["worker", "exception", "exceptions", "lease", "replay", "queue"],
     // German words (Duden).
     ...["server", "system", "status", "version", "plan", "live", "transport", "signal", "timer", "update", "updates"],
+    ...["name", "text"],
   ],
   fr: [
     // Kept by the French page: "les workers concernés", la politique backoff(), "l’état du runtime".
     ...["worker", "workers", "backoff", "runtime"],
     // French words.
     ...["version", "type", "types", "message", "source", "total", "pages", "exception", "exceptions"],
-    ...["actions", "trace", "transport", "parents", "admission", "signal", "condition", "arguments"],
+    ...["actions", "trace", "transport", "parents", "admission", "signal", "condition", "arguments", "description"],
   ],
   // The Japanese page writes 「正常な Worker」「キューを処理している Server」 in Latin letters.
   ja: ["server", "worker"],
