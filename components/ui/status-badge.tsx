@@ -12,6 +12,9 @@ const TONES: Readonly<Record<string, string>> = {
   cancelled: "bg-warn/15 text-warn",
   terminated: "bg-warn/15 text-warn",
   continued: "bg-panel-muted text-fg-muted",
+  // A command's status (the Commands tab): the server took it, or refused it.
+  accepted: "bg-panel-muted text-fg-muted",
+  rejected: "bg-warn/15 text-warn",
 };
 
 /** The statuses the catalogs have a word for (`codes.status`); any other stays the server's code. */
@@ -26,6 +29,8 @@ const WORDED = new Set([
   "timed_out",
   "continued",
   "expired",
+  "accepted",
+  "rejected",
 ]);
 
 /**
