@@ -98,6 +98,8 @@ test("the list shows each schedule's spec in words, its state with the note, and
   await page.getByLabel("Schedule id contains").fill(unique);
   const rows = page.getByTestId("schedule-row");
   await expect(rows).toHaveCount(2, { timeout: 20_000 });
+  // The tally counts the whole namespace (other specs may add schedules): both states are in it.
+  await expect(page.getByTestId("schedules-tally")).toContainText(/\d+ active · \d+ paused/);
   const nightly = page.locator(`[data-schedule-id="${active}"]`);
   await expect(nightly).toContainText("At 02:00, Monday through Friday");
   await expect(nightly).toContainText("in Europe/Berlin");

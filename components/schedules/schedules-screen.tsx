@@ -14,6 +14,7 @@ import {
   NO_SCHEDULE_FILTERS,
   pageOf,
   scheduleState,
+  scheduleTally,
   workflowTypesOf,
 } from "@/lib/views/schedules";
 import { scheduleHref } from "@/lib/routes/route-for";
@@ -191,6 +192,7 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
           />
         </Field>
       </div>
+      <ScheduleTallyLine items={all} nowMs={nowMs} />
       <QueryState
         query={list}
         isEmpty={(data) => data.schedules.length === 0}
@@ -279,5 +281,18 @@ function ScheduleCards({ namespace, rows, nowMs }: { namespace: string; rows: re
         );
       })}
     </ul>
+  );
+}
+
+/** "3 active · 1 paused · 2 late": late ones stand out, so "did last night's run even start?" is one look. */
+function ScheduleTallyLine({ items, nowMs }: { items: readonly ScheduleListItem[]; nowMs: number }) {
+  const t = useTranslations("schedules.tally");
+  if (items.length === 0) return null;
+  const tally = scheduleTally(items, nowMs);
+  return (
+    <p className="mb-3 text-sm" data-testid="schedules-tally" data-late={tally.late}>
+      {t("counts", { active: tally.active, paused: tally.paused })}
+      {tally.late > 0 ? <span className="ml-2 font-medium text-bad">{t("late", { count: tally.late })}</span> : null}
+    </p>
   );
 }

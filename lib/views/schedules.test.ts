@@ -13,6 +13,7 @@ import {
   scheduleCapability,
   scheduleOfRun,
   scheduleState,
+  scheduleTally,
   workflowTypesOf,
 } from "./schedules";
 
@@ -134,5 +135,21 @@ describe("the schedule that started a run", () => {
   it("is nothing for a run without one", () => {
     expect(scheduleOfRun([{ event_type: "WorkflowStarted", payload: {} }])).toBeNull();
     expect(scheduleOfRun([{ event_type: "ScheduleTriggered", payload: [] }])).toBeNull();
+  });
+});
+
+describe("the list's tally", () => {
+  it("counts active, paused and late schedules from the list alone", () => {
+    // The fixture's next fires are on 2026-01-15/16; an hour after the last one, both active ones are late.
+    expect(scheduleTally(list.schedules, Date.parse("2026-01-16T02:00:00Z"))).toEqual({
+      active: 2,
+      paused: 1,
+      late: 2,
+    });
+    expect(scheduleTally(list.schedules, Date.parse("2026-01-15T10:00:00Z"))).toEqual({
+      active: 2,
+      paused: 1,
+      late: 0,
+    });
   });
 });

@@ -5,7 +5,7 @@ import type {
   ScheduleHistoryEvent,
   ScheduleListItem,
 } from "@/lib/dw/schemas-schedules";
-import { timestampToEpochMs } from "@/lib/dw/schema-kit";
+import { timestampToEpochMs } from "@/lib/dw/timestamps";
 import type { Capability, Role } from "./capabilities";
 import { personCapability } from "./capabilities";
 import { message } from "./message";
@@ -250,4 +250,18 @@ export function scheduleOfRun(
   const { schedule_id: id, trigger_number: number } = payload as Record<string, unknown>;
   if (typeof id !== "string" || id === "") return null;
   return { scheduleId: id, triggerNumber: typeof number === "number" ? number : null };
+}
+
+/** What the list's header counts, from the list answer alone (no extra reads): active, paused, late. */
+export function scheduleTally(items: readonly ScheduleListItem[], nowMs: number) {
+  let activeCount = 0;
+  let pausedCount = 0;
+  let late = 0;
+  for (const item of items) {
+    const state = scheduleState(item.status, item.paused);
+    if (state === "active") activeCount += 1;
+    if (state === "paused") pausedCount += 1;
+    if (fireLateness(state, item.next_fire, nowMs).late) late += 1;
+  }
+  return { active: activeCount, paused: pausedCount, late };
 }
