@@ -108,6 +108,8 @@ test("the list shows each schedule's spec in words, its state with the note, and
   await expect(ledger).toContainText("every 15 min");
   await expect(ledger.getByTestId("schedule-state")).toHaveAttribute("data-state", "paused");
   await expect(ledger.getByTestId("schedule-note")).toHaveText("Paused for the ledger migration");
+  // A paused schedule keeps a next_fire it will not keep: not offered as upcoming.
+  await expect(ledger).toContainText("not while paused");
   await page.getByRole("group", { name: "State" }).getByRole("button", { name: "Paused" }).click();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute("data-schedule-id", paused);

@@ -34,9 +34,21 @@ export function ScheduleStateBadge({
 }
 
 /** A fire time as "in 3 min" (the absolute time on hover), flagged when the server is late with it. */
-export function FireTime({ at, late, now }: { at: string | null | undefined; late: Lateness; now: number }) {
+export function FireTime({
+  at,
+  late,
+  now,
+  paused = false,
+}: {
+  at: string | null | undefined;
+  late: Lateness;
+  now: number;
+  /** A paused schedule keeps its `next_fire` but will not fire then: the time is not offered as upcoming. */
+  paused?: boolean;
+}) {
   const t = useTranslations("schedules");
   const time = useTimeFormat();
+  if (paused) return <span className="text-fg-muted">{t("notWhilePaused")}</span>;
   if (!at) return <span className="text-fg-muted">–</span>;
   return (
     <span className="inline-flex flex-col items-start gap-0.5">

@@ -74,7 +74,12 @@ function ScheduleDetail({
             {policy ? t(`overlap.${policy as OverlapPolicy}`) : "–"}
           </Fact>
           <Fact label={t("col.nextFire")}>
-            <FireTime at={info?.next_fire} late={fireLateness(state, info?.next_fire, now)} now={now} />
+            <FireTime
+              at={info?.next_fire}
+              late={fireLateness(state, info?.next_fire, now)}
+              now={now}
+              paused={state === "paused"}
+            />
           </Fact>
           <Fact label={t("col.lastFire")}>
             {info?.last_fire ? <PastTime at={info.last_fire} now={now} /> : t("neverFired")}

@@ -97,6 +97,7 @@ function useColumns(namespace: string, nowMs: number) {
                 at={row.original.item.next_fire}
                 late={fireLateness(state, row.original.item.next_fire, nowMs)}
                 now={nowMs}
+                paused={state === "paused"}
               />
             );
           },
@@ -261,7 +262,12 @@ function ScheduleCards({ namespace, rows, nowMs }: { namespace: string; rows: re
               <div>
                 <dt className="text-xs text-fg-muted">{t("col.nextFire")}</dt>
                 <dd>
-                  <FireTime at={item.next_fire} late={fireLateness(state, item.next_fire, nowMs)} now={nowMs} />
+                  <FireTime
+                    at={item.next_fire}
+                    late={fireLateness(state, item.next_fire, nowMs)}
+                    now={nowMs}
+                    paused={state === "paused"}
+                  />
                 </dd>
               </div>
               <div>
