@@ -298,7 +298,7 @@ describe("the list filtered by visibility queries", () => {
           const page = listWorkflows(
             h.db,
             { namespace: "default", query, pageSize: 2, pageToken: token },
-            { ...DEFAULT_SEARCH_TUNING, candidateCap: cap, onPlan: (p) => plans.push(p) },
+            { ...DEFAULT_SEARCH_TUNING, visibilityCandidateCap: cap, onPlan: (p) => plans.push(p) },
           ) as { workflows: { workflow_id: string }[]; next_page_token: string | null };
           out.push(...page.workflows.map((w) => w.workflow_id));
           token = page.next_page_token ?? undefined;
