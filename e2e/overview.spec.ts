@@ -69,7 +69,8 @@ test("overview shows metric panels, sampled charts, a live region and an alert l
   await snapBothThemes(page, "system");
   await page.getByTestId("repair-pass").click();
   // A fleet-wide pass is confirmed first, and the dialog says its report will name no runs.
-  const confirm = page.getByTestId("confirm-pass-dialog");
+  // The open one: the retention panel keeps a closed dialog of its own on the page.
+  const confirm = page.locator("dialog[open]").and(page.getByTestId("confirm-pass-dialog"));
   // The pass is server-wide (decision in components/system/confirm-pass-dialog.tsx), and says so.
   await expect(confirm).toContainText("every namespace (not only default)");
   await expect(confirm).toContainText("names no runs");
