@@ -28,8 +28,7 @@ export function registerFleetRoutes(scope: FastifyInstance, deps: ControlPlaneDe
   scope.get<{ Params: { ns: string } }>("/namespaces/:ns", nsExempt, async (request, reply) => {
     const name = request.params.ns.toLowerCase();
     const ns = describeNamespace(engine.db, name);
-    if (!ns)
-      throw new EngineError(404, "namespace_not_found", `Namespace [${name}] not found.`, { namespace: name });
+    if (!ns) throw new EngineError(404, "namespace_not_found", `Namespace [${name}] not found.`, { namespace: name });
     return sendControlPlane(reply, 200, ns, null);
   });
 
