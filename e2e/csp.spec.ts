@@ -65,9 +65,9 @@ test("every screen renders under the CSP with no violation, the theme script and
     "/attention",
     "/system",
     "/workers",
-    "/schedules",
-    "/namespaces",
-    "/search-attributes",
+    "/namespaces/default/schedules",
+    "/namespaces/default/namespaces",
+    "/namespaces/default/search-attributes",
   ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
