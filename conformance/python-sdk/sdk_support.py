@@ -113,6 +113,12 @@ async def wait_history(
     raise AssertionError(f"{what}: not in durable history within {deadline}s; history was {types(events)}")
 
 
+def forget_run(workflow_id: str, run_id: str) -> None:
+    """A run a scenario removed on purpose (its namespace deleted, its history pruned) has no bundle to export."""
+    if (workflow_id, run_id) in SDK_MADE_RUNS:
+        SDK_MADE_RUNS.remove((workflow_id, run_id))
+
+
 def closed(event_type: str) -> Callable[[list[dict[str, Any]]], bool]:
     return lambda events: event_type in types(events)
 

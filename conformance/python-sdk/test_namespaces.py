@@ -13,7 +13,7 @@ import asyncio
 
 import pytest
 from conftest import ADMIN_TOKEN, WORKER_TOKEN, EmbeddedServer
-from sdk_support import closed, new_id, running_worker, sdk_client, wait_history
+from sdk_support import closed, forget_run, new_id, running_worker, sdk_client, wait_history
 from durable_workflow import Client, workflow
 from durable_workflow.errors import InvalidArgument, NamespaceNotFound, ServerError
 
@@ -70,6 +70,7 @@ def test_namespace_lifecycle_through_the_sdk(server: EmbeddedServer) -> None:
             deleted = await admin.delete_namespace(name)
             assert deleted.name == name and deleted.status == "deleted"
             assert deleted.deleted is not None and deleted.deleted.get("workflow_runs") == 1
+            forget_run(handle.workflow_id, handle.run_id)
             with pytest.raises(NamespaceNotFound):
                 await admin.describe_namespace(name)
 
@@ -115,6 +116,7 @@ def test_retention_status_and_a_named_pass(server: EmbeddedServer) -> None:
             assert (report["processed"], report["pruned"], report["skipped"], report["failed"]) == (2, 1, 1, 0)
             pruned, skipped = report["results"]
             assert pruned["run_id"] == done.run_id and pruned["outcome"] == "pruned" and pruned["history_events_deleted"] > 0
+            forget_run(done.workflow_id, done.run_id)
             assert skipped == {"run_id": still_open.run_id, "outcome": "skipped", "reason": "run_not_terminal"}
             listed = await admin.list_workflows()
             assert [w.workflow_id for w in listed.executions] == [still_open.workflow_id]
