@@ -221,74 +221,8 @@ export function registerNamespaceRoutes(scope: FastifyInstance, deps: ControlPla
   });
 
   scope.post("/storage/test", adminInNamespace, async (request, reply) => {
-    const b = parseInput(storageTestBody, request.body);
-    const namespace = namespaceOf(request);
-    const policy = readNamespace(engine.db, namespace)?.external_payload_storage ?? null;
-    const driver = b.driver ?? policy?.driver ?? null;
-    if (!driver)
-      return sendControlPlane(
-        reply,
-        422,
-        diagnosticError(
-          "external_storage_not_configured",
-          "External payload storage is not configured for this namespace.",
-          namespace,
-          null,
-        ),
-        null,
-      );
-    if (policy?.enabled === false)
-      return sendControlPlane(
-        reply,
-        422,
-        diagnosticError(
-          "external_storage_disabled",
-          "External payload storage is disabled for this namespace.",
-          namespace,
-          driver,
-        ),
-        null,
-      );
-    if (driver !== policy?.driver)
-      return sendControlPlane(
-        reply,
-        422,
-        diagnosticError(
-          "storage_driver_unavailable",
-          "The requested external payload storage driver is not configured for this namespace.",
-          namespace,
-          driver,
-          { supported_diagnostic_drivers: ["local"] },
-        ),
-        null,
-      );
-    // Object stores need a Laravel filesystem disk on the real server; the twin has none to talk to.
-    if (driver !== "local")
-      return sendControlPlane(
-        reply,
-        422,
-        diagnosticError(
-          "storage_driver_unavailable",
-          "The server can persist this storage policy, but the configured storage driver is not available in this runtime.",
-          namespace,
-          driver,
-          { supported_diagnostic_drivers: ["local", "s3", "gcs", "azure"] },
-        ),
-        null,
-      );
-    const root = localRoot(deps, policy, namespace);
-    return sendControlPlane(
-      reply,
-      200,
-      {
-        status: "passed",
-        namespace,
-        driver,
-        small_payload: roundTrip(root, "small", b.small_payload_bytes),
-        large_payload: roundTrip(root, "large", b.large_payload_bytes),
-      },
-      null,
-    );
+    const [status, body] = storageTest(deps, namespaceOf(request), parseInput(storageTestBody, request.body));
+    return sendControlPlane(reply, status, body, null);
   });
 
   scope.get("/system/retention", adminInNamespace, async (request, reply) => {
@@ -324,4 +258,64 @@ export function registerNamespaceRoutes(scope: FastifyInstance, deps: ControlPla
 
 function notFound(name: string): EngineError {
   return new EngineError(404, "namespace_not_found", `Namespace [${name}] not found.`, { namespace: name });
+}
+
+/** The storage probe's refusals in the real order (no driver, disabled, another driver, not local), else a round trip. */
+function storageTest(deps: ControlPlaneDeps, namespace: string, b: z.infer<typeof storageTestBody>): [number, unknown] {
+  const policy = readNamespace(deps.engine.db, namespace)?.external_payload_storage ?? null;
+  const driver = b.driver ?? policy?.driver ?? null;
+  if (!driver)
+    return [
+      422,
+      diagnosticError(
+        "external_storage_not_configured",
+        "External payload storage is not configured for this namespace.",
+        namespace,
+        null,
+      ),
+    ];
+  if (policy?.enabled === false)
+    return [
+      422,
+      diagnosticError(
+        "external_storage_disabled",
+        "External payload storage is disabled for this namespace.",
+        namespace,
+        driver,
+      ),
+    ];
+  if (driver !== policy?.driver)
+    return [
+      422,
+      diagnosticError(
+        "storage_driver_unavailable",
+        "The requested external payload storage driver is not configured for this namespace.",
+        namespace,
+        driver,
+        { supported_diagnostic_drivers: ["local"] },
+      ),
+    ];
+  // Object stores need a Laravel filesystem disk on the real server; the twin has none to talk to.
+  if (driver !== "local")
+    return [
+      422,
+      diagnosticError(
+        "storage_driver_unavailable",
+        "The server can persist this storage policy, but the configured storage driver is not available in this runtime.",
+        namespace,
+        driver,
+        { supported_diagnostic_drivers: ["local", "s3", "gcs", "azure"] },
+      ),
+    ];
+  const root = localRoot(deps, policy, namespace);
+  return [
+    200,
+    {
+      status: "passed",
+      namespace,
+      driver,
+      small_payload: roundTrip(root, "small", b.small_payload_bytes),
+      large_payload: roundTrip(root, "large", b.large_payload_bytes),
+    },
+  ];
 }
