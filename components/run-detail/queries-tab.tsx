@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -20,7 +20,7 @@ import {
 import type { QueryFailure } from "@/lib/views/query-outcome";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { Button } from "@/components/ui/button";
-import { Field, inputClass } from "@/components/ui/field";
+import { NameAndArgsFields } from "@/components/run-detail/name-and-args-fields";
 import { Muted } from "@/components/ui/section";
 import { decodePayloadTree, payloadEntries } from "@/components/run-detail/payload";
 import type { PayloadEntry } from "@/components/run-detail/payload";
@@ -108,7 +108,6 @@ export function QueriesTab({ namespace, workflowId, runId }: RunTabProps) {
   const [answers, setAnswers] = useState<QueryAnswer[]>([]);
   const counter = useRef(0);
   const abort = useRef<AbortController | null>(null);
-  const listId = useId();
   useEffect(() => () => abort.current?.abort(), []);
 
   async function send(event: FormEvent) {
@@ -151,59 +150,24 @@ export function QueriesTab({ namespace, workflowId, runId }: RunTabProps) {
     <div className="flex flex-col gap-4" data-testid="queries-tab">
       <Muted>{t("intro")}</Muted>
       <form className="flex flex-col gap-3" onSubmit={(event) => void send(event)} noValidate>
-        <div className="grid gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
-          <Field label={t("name")} hint={choices.names.length === 0 ? hint : undefined}>
-            <input
-              className={`${inputClass} font-mono`}
-              value={name}
-              onChange={(change) => {
-                setName(change.target.value);
-                setProblem(null);
-              }}
-              list={listId}
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="query-name"
-            />
-            <datalist id={listId}>
-              {choices.names.map((choice) => (
-                <option key={choice} value={choice} />
-              ))}
-            </datalist>
-          </Field>
-          <Field label={t("arguments")} hint={t("argumentsHint")}>
-            <textarea
-              className={`${inputClass} min-h-[2.25rem] font-mono`}
-              rows={1}
-              value={args}
-              onChange={(change) => {
-                setArgs(change.target.value);
-                setProblem(null);
-              }}
-              aria-invalid={problem !== null && problem !== t("nameRequired")}
-              spellCheck={false}
-              data-testid="query-args"
-            />
-          </Field>
-        </div>
-        {choices.names.length > 0 ? (
-          <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label={t("offers")}>
-            <span className="mr-1 text-xs text-fg-muted">{hint}</span>
-            {choices.names.map((choice) => (
-              <Button
-                key={choice}
-                size="xs"
-                variant="secondary"
-                pressed={choice === name.trim()}
-                className="font-mono"
-                onClick={() => setName(choice)}
-                data-testid="query-offer"
-              >
-                {choice}
-              </Button>
-            ))}
-          </div>
-        ) : null}
+        <NameAndArgsFields
+          catalog="run.queries"
+          testId="query"
+          name={name}
+          onName={(value) => {
+            setName(value);
+            setProblem(null);
+          }}
+          args={args}
+          onArgs={(value) => {
+            setArgs(value);
+            setProblem(null);
+          }}
+          names={choices.names}
+          fieldHint={choices.names.length === 0 ? hint : undefined}
+          offersHint={hint}
+          argsInvalid={problem !== null && problem !== t("nameRequired")}
+        />
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" variant="primary" size="sm" disabled={sending} data-testid="query-send">
             {sending ? t("sending") : t("send")}

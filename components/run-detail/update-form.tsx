@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
 import type { FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslations } from "next-intl";
@@ -12,7 +12,7 @@ import { endpointQuery, endpointQueryKey } from "@/lib/queries/endpoint-query";
 import { parseQueryArguments } from "@/lib/views/query-outcome";
 import { declaredUpdateNames } from "@/lib/views/updates";
 import { Button } from "@/components/ui/button";
-import { Field, inputClass } from "@/components/ui/field";
+import { NameAndArgsFields } from "@/components/run-detail/name-and-args-fields";
 import type { UpdateForm, UpdateSendPhase } from "@/components/run-detail/use-update-send";
 
 /** `WorkflowStarted` sits in the first few events: the Queries tab reads the same page under the same key. */
@@ -58,7 +58,6 @@ export function SendUpdateForm({
   const [args, setArgs] = useState("");
   const [waitFor, setWaitFor] = useState<UpdateWaitFor>("completed");
   const [problem, setProblem] = useState<string | null>(null);
-  const listId = useId();
   const allowed = capability?.enabled === true;
   const sending = phase.kind === "sending" || (phase.kind === "answered" && phase.confirmation?.phase === "awaiting");
 
@@ -84,59 +83,24 @@ export function SendUpdateForm({
     >
       <h3 className="text-sm font-semibold text-fg">{t("title")}</h3>
       <fieldset disabled={!allowed} className="flex min-w-0 flex-col gap-3">
-        <div className="grid gap-3 md:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
-          <Field label={t("name")} hint={names.length > 0 ? t("declaredHint") : t("noneHint")}>
-            <input
-              className={`${inputClass} font-mono`}
-              value={name}
-              maxLength={UPDATE_NAME_MAX}
-              onChange={(change) => {
-                setName(change.target.value);
-                setProblem(null);
-              }}
-              list={listId}
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="update-name"
-            />
-            <datalist id={listId}>
-              {names.map((choice) => (
-                <option key={choice} value={choice} />
-              ))}
-            </datalist>
-          </Field>
-          <Field label={t("arguments")} hint={t("argumentsHint")}>
-            <textarea
-              className={`${inputClass} min-h-[2.25rem] font-mono`}
-              rows={1}
-              value={args}
-              onChange={(change) => {
-                setArgs(change.target.value);
-                setProblem(null);
-              }}
-              aria-invalid={problem !== null && problem !== t("nameRequired")}
-              spellCheck={false}
-              data-testid="update-args"
-            />
-          </Field>
-        </div>
-        {names.length > 0 ? (
-          <div className="flex flex-wrap items-center gap-1.5" role="group" aria-label={t("offers")}>
-            {names.map((choice) => (
-              <Button
-                key={choice}
-                size="xs"
-                variant="secondary"
-                pressed={choice === name.trim()}
-                className="font-mono"
-                onClick={() => setName(choice)}
-                data-testid="update-offer"
-              >
-                {choice}
-              </Button>
-            ))}
-          </div>
-        ) : null}
+        <NameAndArgsFields
+          catalog="run.updates"
+          testId="update"
+          name={name}
+          onName={(value) => {
+            setName(value);
+            setProblem(null);
+          }}
+          args={args}
+          onArgs={(value) => {
+            setArgs(value);
+            setProblem(null);
+          }}
+          names={names}
+          fieldHint={names.length > 0 ? t("declaredHint") : t("noneHint")}
+          argsInvalid={problem !== null && problem !== t("nameRequired")}
+          nameMaxLength={UPDATE_NAME_MAX}
+        />
         <WaitChoice waitFor={waitFor} onChange={setWaitFor} />
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" variant="primary" size="sm" disabled={!allowed || sending} data-testid="update-send">
