@@ -6,12 +6,10 @@ import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { serverKey } from "@/lib/queries/keys";
 import { namespaceHref } from "@/lib/routes/route-for";
-import { personCapability } from "@/lib/views/capabilities";
 import { checkNamespaceForm, deleteBlock, deleteConfirmed, deletedCounts, namespaceRows } from "@/lib/views/namespaces";
 import type { FormError, NamespaceFormInput, NamespaceRow } from "@/lib/views/namespaces";
 import type { NamespaceAction } from "@/lib/actions/namespace-actions";
-import { useActionContext } from "@/components/actions/use-action-context";
-import { useActionWords } from "@/components/actions/use-action-words";
+import { useGuardRefusal } from "@/components/actions/use-guard-refusal";
 import { Panel } from "@/components/metrics/panel";
 import { QueryState } from "@/components/dw/query-state";
 import { Button } from "@/components/ui/button";
@@ -39,8 +37,6 @@ type Editing = { mode: "create" } | { mode: "edit"; row: NamespaceRow } | null;
 /** Namespaces with retention and storage; an admin creates, edits and deletes them (confirmed, read back). */
 export function NamespacesScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("namespaces");
-  const words = useActionWords();
-  const context = useActionContext();
   const queryClient = useQueryClient();
   const list = useQuery(namespaceDetailsQuery(namespace));
   const [editing, setEditing] = useState<Editing>(null);
@@ -48,17 +44,11 @@ export function NamespacesScreen({ namespace }: { namespace: string }) {
   const [outcome, setOutcome] = useState<NamespaceOutcome | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // The action guard's order: read-only, the signed-in person, then the token the console sends.
-  const byPerson = personCapability(context.personRole, "admin");
-  const refusal = !context.known
-    ? t("checking")
-    : context.readOnly
-      ? t("readOnly")
-      : !byPerson.enabled
-        ? words.capability(byPerson)
-        : context.role !== null && context.role !== "admin"
-          ? t("tokenRole", { role: context.role })
-          : null;
+  const refusal = useGuardRefusal("admin", {
+    checking: t("checking"),
+    readOnly: t("readOnly"),
+    token: (role) => t("tokenRole", { role }),
+  });
 
   const send = async (action: NamespaceAction) => {
     setEditing(null);

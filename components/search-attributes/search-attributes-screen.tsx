@@ -4,13 +4,11 @@ import { useState } from "react";
 import { useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { endpointQuery } from "@/lib/queries/endpoint-query";
-import { personCapability } from "@/lib/views/capabilities";
 import { registryRows } from "@/lib/views/search-attributes";
 import type { RegistryRow } from "@/lib/views/search-attributes";
 import { SEARCH_ATTRIBUTE_NAME, SEARCH_ATTRIBUTE_TYPES } from "@/lib/actions/search-attribute-rules";
 import type { SearchAttributeType } from "@/lib/actions/search-attributes";
-import { useActionContext } from "@/components/actions/use-action-context";
-import { useActionWords } from "@/components/actions/use-action-words";
+import { useGuardRefusal } from "@/components/actions/use-guard-refusal";
 import { Panel } from "@/components/metrics/panel";
 import { QueryState } from "@/components/dw/query-state";
 import { Button } from "@/components/ui/button";
@@ -24,8 +22,6 @@ type Pending = { op: "create"; name: string; type: SearchAttributeType } | { op:
 /** The search-attribute registry of a namespace: everyone reads it; an admin adds and deletes, after confirming. */
 export function SearchAttributesScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("searchAttributes");
-  const words = useActionWords();
-  const context = useActionContext();
   const queryClient = useQueryClient();
   const options = endpointQuery(namespace, "searchAttributes", {});
   const registry = useQuery(options);
@@ -33,17 +29,11 @@ export function SearchAttributesScreen({ namespace }: { namespace: string }) {
   const [outcome, setOutcome] = useState<RegistryOutcome | null>(null);
   const [busy, setBusy] = useState(false);
 
-  // The action guard's order: read-only, the signed-in person, then the token the console sends.
-  const byPerson = personCapability(context.personRole, "admin");
-  const refusal = !context.known
-    ? t("checking")
-    : context.readOnly
-      ? t("readOnly")
-      : !byPerson.enabled
-        ? words.capability(byPerson)
-        : context.role !== null && context.role !== "admin"
-          ? t("tokenRole", { role: context.role })
-          : null;
+  const refusal = useGuardRefusal("admin", {
+    checking: t("checking"),
+    readOnly: t("readOnly"),
+    token: (role) => t("tokenRole", { role }),
+  });
 
   const confirm = async (change: Pending) => {
     setPending(null);

@@ -13,8 +13,7 @@ import { activityTimeoutsQuery, repairStatusQuery } from "@/lib/queries/system";
 import { invalidateAfterSystemPass } from "@/lib/queries/invalidate";
 import type { ActionError } from "@/lib/actions/contract";
 import { sendSystemPass } from "@/components/actions/send-action";
-import { useActionContext } from "@/components/actions/use-action-context";
-import { personCapability } from "@/lib/views/capabilities";
+import { useGuardRefusal } from "@/components/actions/use-guard-refusal";
 import { useActionWords } from "@/components/actions/use-action-words";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
@@ -58,24 +57,17 @@ export function SystemScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("system");
   const words = useActionWords();
   const queryClient = useQueryClient();
-  const context = useActionContext();
   const repair = useQuery(repairStatusQuery(namespace));
   const timeouts = useQuery(activityTimeoutsQuery(namespace));
   const [repairPass, setRepairPass] = useState<PassState<RepairPassReport>>({ kind: "idle" });
   const [timeoutPass, setTimeoutPass] = useState<PassState<ActivityTimeoutPassReport>>({ kind: "idle" });
   const [confirming, setConfirming] = useState<PassKind | null>(null);
 
-  // The guard's order (lib/server/proxy/action-guard.ts): read-only, the signed-in person, then the token.
-  const byPerson = personCapability(context.personRole, "admin");
-  const refusal = !context.known
-    ? t("checking")
-    : context.readOnly
-      ? t("readOnly")
-      : !byPerson.enabled
-        ? words.capability(byPerson)
-        : context.role !== null && context.role !== "admin"
-          ? t("needsAdmin", { role: context.role })
-          : null;
+  const refusal = useGuardRefusal("admin", {
+    checking: t("checking"),
+    readOnly: t("readOnly"),
+    token: (role) => t("needsAdmin", { role }),
+  });
 
   const runRepairPass = async () => {
     setRepairPass({ kind: "running" });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { messageText } from "./message-catalog";
 import type { CapabilityContext, RunAction, RunDetailInput } from "./capabilities";
-import { advertisesCooperativeCancellation, personCapability, RUN_ACTIONS, runCapabilities } from "./capabilities";
+import {
+  advertisesCooperativeCancellation,
+  guardRefusal,
+  personCapability,
+  RUN_ACTIONS,
+  runCapabilities,
+} from "./capabilities";
 import { PERSON_ROLES, personMay } from "@/lib/server/auth/roles";
 
 const ALL_TRUE = { can_signal: true, can_cancel: true, can_terminate: true, can_repair: true, can_archive: true };
@@ -243,5 +249,28 @@ describe("advertisesCooperativeCancellation", () => {
     expect(advertisesCooperativeCancellation({})).toBe(false);
     expect(advertisesCooperativeCancellation(null)).toBeNull();
     expect(advertisesCooperativeCancellation(undefined)).toBeNull();
+  });
+});
+
+describe("guardRefusal (screens without a run, in the action guard's order)", () => {
+  const ready = { known: true, readOnly: false, personRole: null, role: null } as const;
+
+  it("waits until the console said what it allows, then read-only, then the person, then the token", () => {
+    expect(guardRefusal({ ...ready, known: false, readOnly: true }, "admin")).toEqual({ kind: "checking" });
+    expect(guardRefusal({ ...ready, readOnly: true, personRole: "viewer" }, "admin")).toEqual({ kind: "readOnly" });
+    expect(guardRefusal({ ...ready, personRole: "viewer", role: "worker" }, "operator")).toMatchObject({
+      kind: "person",
+      capability: { enabled: false },
+    });
+    expect(guardRefusal({ ...ready, personRole: "admin", role: "operator" }, "admin")).toEqual({
+      kind: "token",
+      role: "operator",
+    });
+  });
+
+  it("lets an operator token act where an operator is needed, and refuses a worker token", () => {
+    expect(guardRefusal({ ...ready, role: "operator" }, "operator")).toBeNull();
+    expect(guardRefusal({ ...ready, role: "worker" }, "operator")).toEqual({ kind: "token", role: "worker" });
+    expect(guardRefusal({ ...ready, role: "admin", personRole: "admin" }, "admin")).toBeNull();
   });
 });

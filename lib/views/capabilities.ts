@@ -239,3 +239,27 @@ export function updateCapability(detail: RunDetailInput, context: CapabilityCont
   if (detail.is_current_run === false) return disabled("selected_run_not_current");
   return isTerminal(detail) ? disabled("run_closed") : ENABLED;
 }
+
+/** Why the guard would refuse an action needing `required`, in its order; null when it would not. */
+export type GuardRefusal =
+  | { kind: "checking" }
+  | { kind: "readOnly" }
+  | { kind: "person"; capability: Capability }
+  | { kind: "token"; role: Role };
+
+/**
+ * The action guard's order (lib/server/proxy/action-guard.ts) for screens without a run: not yet
+ * known, read-only, the signed-in person, then the token the console sends for them.
+ */
+export function guardRefusal(
+  context: { known: boolean; readOnly: boolean; personRole: PersonRole | null; role: Role | null },
+  required: "operator" | "admin",
+): GuardRefusal | null {
+  if (!context.known) return { kind: "checking" };
+  if (context.readOnly) return { kind: "readOnly" };
+  const byPerson = personCapability(context.personRole, required);
+  if (!byPerson.enabled) return { kind: "person", capability: byPerson };
+  if (context.role !== null && ROLE_RANK[context.role] < ROLE_RANK[required])
+    return { kind: "token", role: context.role };
+  return null;
+}
