@@ -89,7 +89,8 @@ export default defineConfig([
   },
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "proxy.ts"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    // The action route tests' shared harness starts the embedded server, as those tests do.
+    ignores: ["**/*.test.ts", "**/*.test.tsx", "app/api/actions/_shared/route-test-support.ts"],
     rules: {
       "import/no-restricted-paths": ["error", { zones: [...BOUNDARY_ZONES, CONSOLE_TO_SERVER_ZONE] }],
     },

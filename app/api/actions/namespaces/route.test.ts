@@ -1,22 +1,15 @@
-import { NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "@/server/clock";
-import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
 import type { EmbeddedServer } from "@/server/http/test-support";
+import { CONSOLE, consoleRequest, startActionServer } from "@/app/api/actions/_shared/route-test-support";
 
 /** The namespace action handler against the real embedded server: each change is read back. */
 
-const CONSOLE = "http://console.test:3000";
 let server: EmbeddedServer;
 let POST: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({
-    clock: systemClock,
-    auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token", DW_OPERATOR_TOKEN: "op-token" }),
-  });
-  process.env.DW_SERVER_URL = server.url;
-  process.env.DW_TOKEN = "adm-token";
+  server = await startActionServer({ DW_OPERATOR_TOKEN: "op-token" });
   ({ POST } = await import("@/app/api/actions/namespaces/route"));
 });
 
@@ -25,18 +18,7 @@ afterAll(async () => {
 });
 
 function action(body: unknown, headers: Record<string, string> = {}): NextRequest {
-  return new NextRequest(`${CONSOLE}/api/actions/namespaces`, {
-    method: "POST",
-    headers: {
-      host: "console.test:3000",
-      "x-breakwater-host": "console.test:3000",
-      origin: CONSOLE,
-      "x-namespace": "default",
-      "content-type": "application/json",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  return consoleRequest("/api/actions/namespaces", body, { origin: CONSOLE, ...headers });
 }
 
 describe("POST /api/actions/namespaces", () => {

@@ -1,28 +1,20 @@
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "@/server/clock";
-import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
 import type { EmbeddedServer } from "@/server/http/test-support";
+import { CONSOLE, consoleRequest, SAME_ORIGIN, startActionServer } from "@/app/api/actions/_shared/route-test-support";
 
 /**
  * The action handler against the real embedded server (SQLite in a temp dir, HTTP on 127.0.0.1):
  * guard, request validation, the command with its request id, and the answer shape the screens read.
  */
 
-const CONSOLE = "http://console.test:3000";
 let server: EmbeddedServer;
 let dwUrl: string;
 let POST: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({
-    clock: systemClock,
-    auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token", DW_WORKER_TOKEN: "wrk-token" }),
-  });
+  server = await startActionServer({ DW_WORKER_TOKEN: "wrk-token" });
   dwUrl = server.url;
-  process.env.DW_SERVER_URL = dwUrl;
-  process.env.DW_TOKEN = "adm-token";
-  process.env.DW_NAMESPACE = "default";
   ({ POST } = await import("@/app/api/actions/runs/route"));
 });
 
@@ -30,21 +22,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function actionRequest(
-  body: unknown,
-  headers: Record<string, string> = { origin: CONSOLE, "sec-fetch-site": "same-origin" },
-): NextRequest {
-  return new NextRequest(`${CONSOLE}/api/actions/runs`, {
-    method: "POST",
-    headers: {
-      host: "console.test:3000",
-      "x-breakwater-host": "console.test:3000",
-      "content-type": "application/json",
-      "x-namespace": "default",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+function actionRequest(body: unknown, headers: Record<string, string> = SAME_ORIGIN): NextRequest {
+  return consoleRequest("/api/actions/runs", body, headers);
 }
 
 async function start(workflowId: string): Promise<string> {

@@ -1,29 +1,21 @@
-import { NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "@/server/clock";
-import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
 import type { EmbeddedServer } from "@/server/http/test-support";
+import { consoleRequest, SAME_ORIGIN, startActionServer } from "@/app/api/actions/_shared/route-test-support";
 
 /**
  * The schedule action handler against the real embedded server (SQLite in a temp dir, HTTP on
  * 127.0.0.1): guard, request validation, each command, and its effect read back from the server.
  */
 
-const CONSOLE = "http://console.test:3000";
 const DW_HEADERS = { authorization: "Bearer adm-token", "x-durable-workflow-control-plane-version": "2" };
 let server: EmbeddedServer;
 let dwUrl: string;
 let POST: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({
-    clock: systemClock,
-    auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token", DW_WORKER_TOKEN: "wrk-token" }),
-  });
+  server = await startActionServer({ DW_WORKER_TOKEN: "wrk-token" });
   dwUrl = server.url;
-  process.env.DW_SERVER_URL = dwUrl;
-  process.env.DW_TOKEN = "adm-token";
-  process.env.DW_NAMESPACE = "default";
   ({ POST } = await import("@/app/api/actions/schedules/route"));
 });
 
@@ -32,19 +24,7 @@ afterAll(async () => {
 });
 
 function actionRequest(body: unknown, headers: Record<string, string> = {}): NextRequest {
-  return new NextRequest(`${CONSOLE}/api/actions/schedules`, {
-    method: "POST",
-    headers: {
-      host: "console.test:3000",
-      "x-breakwater-host": "console.test:3000",
-      "content-type": "application/json",
-      "x-namespace": "default",
-      origin: CONSOLE,
-      "sec-fetch-site": "same-origin",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+  return consoleRequest("/api/actions/schedules", body, { ...SAME_ORIGIN, ...headers });
 }
 
 /** The parts of the server's answers these tests read. */

@@ -1,19 +1,15 @@
-import { NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "@/server/clock";
-import { startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
 import type { EmbeddedServer } from "@/server/http/test-support";
+import { CONSOLE, consoleRequest, startActionServer } from "@/app/api/actions/_shared/route-test-support";
 
 /** The registry handler against the real embedded server: guarded, validated, and the server's answers relayed. */
 
-const CONSOLE = "http://console.test:3000";
 let server: EmbeddedServer;
 let POST: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({ clock: systemClock, auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token" }) });
-  process.env.DW_SERVER_URL = server.url;
-  process.env.DW_TOKEN = "adm-token";
+  server = await startActionServer();
   ({ POST } = await import("@/app/api/actions/search-attributes/route"));
 });
 
@@ -22,17 +18,7 @@ afterAll(async () => {
 });
 
 function change(body: unknown, headers: Record<string, string> = { origin: CONSOLE }): NextRequest {
-  return new NextRequest(`${CONSOLE}/api/actions/search-attributes`, {
-    method: "POST",
-    headers: {
-      host: "console.test:3000",
-      "x-breakwater-host": "console.test:3000",
-      "x-namespace": "default",
-      "content-type": "application/json",
-      ...headers,
-    },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
+  return consoleRequest("/api/actions/search-attributes", body, headers);
 }
 
 describe("POST /api/actions/search-attributes", () => {

@@ -1,8 +1,8 @@
-import { NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "@/server/clock";
-import { ScriptedWorker, startEmbeddedServer, tokenAuth } from "@/server/http/test-support";
+import { ScriptedWorker } from "@/server/http/test-support";
 import type { EmbeddedServer } from "@/server/http/test-support";
+import { consoleRequest, SAME_ORIGIN, startActionServer } from "@/app/api/actions/_shared/route-test-support";
 import type { UpdateActionAnswer } from "@/lib/actions/update-action";
 import { toUpdateActionAnswer } from "@/lib/actions/update-action";
 
@@ -12,21 +12,14 @@ import { toUpdateActionAnswer } from "@/lib/actions/update-action";
  * words (accepted, a failed handler's 422, a closed run's 409, an unknown workflow's 404).
  */
 
-const CONSOLE = "http://console.test:3000";
 let server: EmbeddedServer;
 let dwUrl: string;
 let worker: ScriptedWorker;
 let POST: (request: NextRequest) => Promise<Response>;
 
 beforeAll(async () => {
-  server = await startEmbeddedServer({
-    clock: systemClock,
-    auth: tokenAuth({ DW_ADMIN_TOKEN: "adm-token", DW_WORKER_TOKEN: "wrk-token" }),
-  });
+  server = await startActionServer({ DW_WORKER_TOKEN: "wrk-token" });
   dwUrl = server.url;
-  process.env.DW_SERVER_URL = dwUrl;
-  process.env.DW_TOKEN = "adm-token";
-  process.env.DW_NAMESPACE = "default";
   worker = new ScriptedWorker(dwUrl, "update-route-worker", "q", "wrk-token");
   expect((await worker.register()).status).toBeLessThan(300);
   ({ POST } = await import("@/app/api/actions/updates/route"));
@@ -36,21 +29,8 @@ afterAll(async () => {
   await server.close();
 });
 
-function updateRequest(
-  body: unknown,
-  headers: Record<string, string> = { origin: CONSOLE, "sec-fetch-site": "same-origin" },
-): NextRequest {
-  return new NextRequest(`${CONSOLE}/api/actions/updates`, {
-    method: "POST",
-    headers: {
-      host: "console.test:3000",
-      "x-breakwater-host": "console.test:3000",
-      "content-type": "application/json",
-      "x-namespace": "default",
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
+function updateRequest(body: unknown, headers: Record<string, string> = SAME_ORIGIN): NextRequest {
+  return consoleRequest("/api/actions/updates", body, headers);
 }
 
 const dwHeaders = {
