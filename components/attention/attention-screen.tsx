@@ -23,6 +23,7 @@ import { Button } from "@/components/ui/button";
 import { ServerText } from "@/components/ui/server-text";
 import { FailuresDocsLink } from "@/components/dw/failures-docs-link";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
+import { ScheduleHealthStats } from "@/components/schedules/schedule-health-stats";
 
 // The bulk panel (and the bulk runner it drives) loads when an operator opens it, not with the page.
 const BulkRepair = dynamic(() => import("@/components/attention/bulk-repair").then((m) => m.BulkRepair), {
@@ -112,6 +113,11 @@ export function AttentionScreen({ namespace }: { namespace: string }) {
           <FailuresDocsLink />
         </div>
       </div>
+
+      <section aria-label={t("schedulesTitle")} className="rounded-lg border border-line bg-panel px-4 py-3">
+        <h2 className="mb-2 text-sm font-semibold text-fg-muted">{t("schedulesTitle")}</h2>
+        <ScheduleHealthStats namespace={namespace} />
+      </section>
 
       {data && groups.length === 0 && tally.unlisted > 0 ? (
         <EmptyState title={t("unlistedTitle", { count: tally.unlisted })}>

@@ -32,6 +32,7 @@ import { failureGroups } from "@/lib/views/failure-groups";
 import { SERIES_COLORS, STATUS_BAR_COLORS } from "@/components/metrics/chart-style";
 import type { ChartSize } from "@/components/metrics/charts";
 import { useAttentionScan } from "@/components/attention/use-attention-scan";
+import { ScheduleHealthStats } from "@/components/schedules/schedule-health-stats";
 
 /** Charts fill their panel's width (a phone's 330 px, a wide panel's 600), at most this wide. */
 const CHART_HEIGHT = 170;
@@ -146,6 +147,9 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
           >
             {t("workers.link")}
           </Link>
+        </Panel>
+        <Panel title={t("panels.schedules")} testId="panel-schedules">
+          <ScheduleHealthStats namespace={namespace} />
         </Panel>
         <Panel title={t("panels.offenders")} testId="panel-offenders">
           <StuckOffenders namespace={namespace} />

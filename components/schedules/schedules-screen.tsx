@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import type { ScheduleDescription, ScheduleListItem } from "@/lib/dw/schemas-schedules";
@@ -18,6 +19,9 @@ import {
   workflowTypesOf,
 } from "@/lib/views/schedules";
 import { scheduleHref } from "@/lib/routes/route-for";
+import type { HealthFilter, ScheduleHealth } from "@/lib/views/schedule-health";
+import { healthFilterIds, parseHealthFilter } from "@/lib/views/schedule-health";
+import { useScheduleHealth } from "@/components/schedules/use-schedule-health";
 import { QueryState } from "@/components/dw/query-state";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Field, inputClass } from "@/components/ui/field";
@@ -150,8 +154,26 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
   const list = useQuery(schedulesQuery(namespace));
   const [filters, setFilters] = useState<ScheduleFilters>(NO_SCHEDULE_FILTERS);
   const [page, setPage] = useState(0);
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  // `?show=late|failed`: the schedules a count on Overview or Attention names, kept in the URL.
+  const show = parseHealthFilter(params.get("show"));
+  const health = useScheduleHealth(namespace);
+  const keep = show ? healthFilterIds(health, show) : null;
   const all = useMemo(() => list.data?.schedules ?? [], [list.data]);
-  const filtered = useMemo(() => filterSchedules(all, filters), [all, filters]);
+  const filtered = useMemo(
+    () => filterSchedules(all, filters).filter((item) => show === null || (keep?.has(item.schedule_id) ?? false)),
+    [all, filters, show, keep],
+  );
+  const setShow = (next: HealthFilter | null) => {
+    const query = new URLSearchParams(params.toString());
+    if (next) query.set("show", next);
+    else query.delete("show");
+    setPage(0);
+    const search = query.toString();
+    router.replace(search ? `${pathname}?${search}` : pathname);
+  };
   const shown = pageOf(filtered, page, SCHEDULES_PAGE_SIZE);
   const rows = useRowDetails(namespace, shown.rows);
   const columns = useColumns(namespace, nowMs);
@@ -194,6 +216,7 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
         </Field>
       </div>
       <ScheduleTallyLine items={all} nowMs={nowMs} />
+      <HealthFilterLine show={show} health={health} onShow={setShow} />
       <QueryState
         query={list}
         isEmpty={(data) => data.schedules.length === 0}
@@ -300,5 +323,39 @@ function ScheduleTallyLine({ items, nowMs }: { items: readonly ScheduleListItem[
       {t("counts", { active: tally.active, paused: tally.paused })}
       {tally.late > 0 ? <span className="ml-2 font-medium text-bad">{t("late", { count: tally.late })}</span> : null}
     </p>
+  );
+}
+
+/** The `?show=` filter: what it keeps, what is not known, and the way back to every schedule. */
+function HealthFilterLine({
+  show,
+  health,
+  onShow,
+}: {
+  show: HealthFilter | null;
+  health: ScheduleHealth;
+  onShow: (next: HealthFilter | null) => void;
+}) {
+  const t = useTranslations("schedules.health");
+  return (
+    <div
+      className="mb-3 flex flex-wrap items-center gap-3 text-sm"
+      data-testid="schedules-health-filter"
+      data-show={show ?? ""}
+    >
+      <SegmentedControl
+        label={t("show")}
+        value={show ?? "all"}
+        options={(["all", "late", "failed"] as const).map((value) => ({ value, label: t(`showOption.${value}`) }))}
+        onChange={(value) => onShow(value === "all" ? null : value)}
+      />
+      {show !== null && health.state === "pending" ? <span className="text-fg-muted">{t("checking")}</span> : null}
+      {show !== null && health.state === "unreadable" ? <span className="text-bad">{t("unreadable")}</span> : null}
+      {show === "failed" && health.state === "ok" && health.unknown.length > 0 ? (
+        <span className="text-fg-muted" data-testid="schedules-health-unknown">
+          {t("unknownShown", { count: health.unknown.length })}
+        </span>
+      ) : null}
+    </div>
   );
 }

@@ -40,6 +40,12 @@ export function scheduleHref(namespace: string, scheduleId: string): string {
   return `${screenHref(namespace, "schedules")}/${encodeURIComponent(scheduleId)}`;
 }
 
+/** The Schedules list, optionally showing only the late ones or those whose last run failed (`?show=`). */
+export function schedulesListHref(namespace: string, show?: "late" | "failed"): string {
+  const list = screenHref(namespace, "schedules");
+  return show ? `${list}?show=${show}` : list;
+}
+
 /** The runs list, optionally on one of the server's status buckets (its `status` filter). */
 export function runsListHref(namespace: string, status?: "running" | "completed" | "failed"): string {
   const list = screenHref(namespace, "runs");
