@@ -32,6 +32,7 @@ import type { WorkflowTaskView } from "./workflow-tasks";
 import { completeWorkflowTask } from "./workflow-task-completion";
 import { failWorkflowTask, heartbeatWorkflowTask, workflowTaskHistory } from "./workflow-tasks";
 import { deregisterWorker, PollRequests, registerWorker, workerHeartbeat, WorkerQueues } from "./workers";
+import type { TaskSlotsInput, WorkerStatusInput } from "./workers";
 
 export type { ActivityTaskView } from "./activities";
 export type { ActivityFailureInput, HeartbeatInput } from "./activity-reports";
@@ -59,6 +60,13 @@ export interface RegisterWorkerInput {
   max_concurrent_activity_tasks?: number | null;
   host?: string | null;
   process_id?: string | null;
+  /** Worker status at registration (durable-workflow/server WorkerManagementController.php@c6de4c3). */
+  max_concurrent_worker_sessions?: number | null;
+  capabilities?: string[] | null;
+  workflow_definition_fingerprints?: Record<string, string> | null;
+  task_slots?: TaskSlotsInput | null;
+  process_metrics?: Record<string, unknown> | null;
+  heartbeat_interval_seconds?: number | null;
 }
 
 export interface SweepReport {
@@ -95,7 +103,11 @@ export interface Engine {
   /** Accepts or refuses an update (updates.ts); the retained row for a repeated request id. */
   updateWorkflow(input: UpdateWorkflowInput): CommandRow;
   registerWorker(namespace: string, input: RegisterWorkerInput): { worker_id: string; registered: true };
-  workerHeartbeat(namespace: string, workerId: string): { worker_id: string; acknowledged: true };
+  workerHeartbeat(
+    namespace: string,
+    workerId: string,
+    status?: WorkerStatusInput,
+  ): { worker_id: string; acknowledged: true };
   /** Removes a registration and readies the workflow tasks its worker leases; 404 worker_not_found when there is none. */
   deregisterWorker(
     namespace: string,
@@ -277,7 +289,8 @@ export function createEngine({ db: rawDb, clock, leases, scheduleJitter = random
       workerQueues.clear();
       return transaction((tx) => registerWorker(tx, namespace, input));
     },
-    workerHeartbeat: (namespace, workerId) => transaction((tx) => workerHeartbeat(tx, namespace, workerId)),
+    workerHeartbeat: (namespace, workerId, status) =>
+      transaction((tx) => workerHeartbeat(tx, namespace, workerId, status)),
     deregisterWorker(namespace, workerId) {
       workerQueues.clear();
       return transaction((tx) => deregisterWorker(tx, namespace, workerId));

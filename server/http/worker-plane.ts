@@ -49,8 +49,38 @@ const registerSchema = z.object({
   supported_activity_types: z.array(z.string()).nullish(),
   max_concurrent_workflow_tasks: z.number().int().min(1).nullish(),
   max_concurrent_activity_tasks: z.number().int().min(1).nullish(),
+  ...workerStatusFields(),
+  max_concurrent_worker_sessions: z.number().int().min(1).nullish(),
+  capabilities: z.array(z.string().max(255)).nullish(),
 });
-const workerIdSchema = z.object({ worker_id: z.string().min(1) });
+
+/**
+ * What registration and heartbeat may report about the worker's state, with the real server's rules
+ * (WorkerController::register/heartbeat validation, durable-workflow/server@f5b35ef): free slots are
+ * non-negative integers, the process metrics' numbers non-negative; the metrics are kept as reported.
+ */
+function workerStatusFields() {
+  const count = z.number().int().min(0).nullish();
+  return {
+    task_slots: z
+      .object({ workflow_available: count, activity_available: count, session_available: count })
+      .loose()
+      .nullish(),
+    process_metrics: z
+      .object({
+        cpu_percent: z.number().min(0).nullish(),
+        memory_bytes: count,
+        process_uptime_seconds: count,
+        process_id: z.union([z.number().int().min(0), z.string().max(255)]).nullish(),
+        process_started_at: z.string().max(64).nullish(),
+        host: z.string().max(255).nullish(),
+      })
+      .loose()
+      .nullish(),
+    heartbeat_interval_seconds: z.number().int().min(1).max(3600).nullish(),
+  };
+}
+const heartbeatSchema = z.object({ worker_id: z.string().min(1), ...workerStatusFields() });
 
 /** Registers `/api/worker/*` (server-api.md §5): auth (worker role) → protocol version → namespace → handler. */
 export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptions): void {
@@ -103,8 +133,8 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
       });
 
       scope.post("/heartbeat", async (request, reply) => {
-        const body = parse(workerIdSchema, request.body);
-        return sendWorker(reply, 200, engine.workerHeartbeat(namespaceOf(request), body.worker_id));
+        const body = parse(heartbeatSchema, request.body);
+        return sendWorker(reply, 200, engine.workerHeartbeat(namespaceOf(request), body.worker_id, body));
       });
 
       const tasks = { engine, pollTimeoutMs, shutdown: opts.shutdown };

@@ -26,21 +26,49 @@ interface WorkerRow {
   last_heartbeat_at: number;
   expires_at: number | null;
   updated_at: number;
+  max_concurrent_worker_sessions: number | null;
+  available_workflow_slots: number | null;
+  available_activity_slots: number | null;
+  available_session_slots: number | null;
+  process_metrics: string | null;
+  heartbeat_interval_seconds: number | null;
+  capabilities: string | null;
+  workflow_definition_fingerprints: string | null;
 }
 
 function isStale(w: WorkerRow, now: number): boolean {
   return w.last_heartbeat_at < now - WORKER_STALE_AFTER_SECONDS * 1000;
 }
 
+/** `stale` past the window whatever the stored status (a draining worker too), else the stored one. */
 function workerStatus(w: WorkerRow, now: number): string {
-  return w.status === "active" && isStale(w, now) ? "stale" : w.status;
+  return isStale(w, now) ? "stale" : w.status;
 }
 
 function strings(text: string | null): string[] {
   return (parseArray(text) ?? []).filter((v): v is string => typeof v === "string");
 }
 
+function jsonObject(text: string | null): Json | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A worker as the real server summarises it (durable-workflow/server
+ * WorkerManagementController.php@c6de4c3 `workerSummary`): the declaration, the task slots (free as
+ * last reported, capacity as declared), the process metrics as reported, the cadence and the
+ * status, `stale` once the heartbeat is older than the stale-after window.
+ */
 function workerView(w: WorkerRow, now: number): Json {
+  const workflowCapacity = w.max_concurrent_workflow_tasks ?? 100;
+  const activityCapacity = w.max_concurrent_activity_tasks ?? 100;
+  const fingerprints = jsonObject(w.workflow_definition_fingerprints);
   return {
     worker_id: w.worker_id,
     namespace: w.namespace,
@@ -49,16 +77,33 @@ function workerView(w: WorkerRow, now: number): Json {
     sdk_version: w.sdk_version,
     build_id: w.build_id,
     supported_workflow_types: strings(w.supported_workflow_types),
-    workflow_definition_fingerprints: [],
+    workflow_definition_fingerprints: fingerprints ?? [],
     supported_activity_types: strings(w.supported_activity_types),
-    max_concurrent_workflow_tasks: w.max_concurrent_workflow_tasks ?? 100,
-    max_concurrent_activity_tasks: w.max_concurrent_activity_tasks ?? 100,
+    capabilities: strings(w.capabilities),
+    max_concurrent_workflow_tasks: workflowCapacity,
+    max_concurrent_activity_tasks: activityCapacity,
+    max_concurrent_worker_sessions: w.max_concurrent_worker_sessions,
+    task_slots: {
+      workflow_available: w.available_workflow_slots,
+      activity_available: w.available_activity_slots,
+      session_available: w.available_session_slots,
+      workflow_capacity: workflowCapacity,
+      activity_capacity: activityCapacity,
+      session_capacity: w.max_concurrent_worker_sessions,
+    },
+    process_metrics: jsonObject(w.process_metrics),
+    heartbeat_interval_seconds: w.heartbeat_interval_seconds,
     status: workerStatus(w, now),
     last_heartbeat_at: isoMicros(w.last_heartbeat_at),
     registered_at: isoMicros(w.registered_at),
   };
 }
 
+/**
+ * `GET /workers`: without a status filter only the live fleet (stale workers are left out), with
+ * `status=stale` only the stale ones, with another status the live workers whose stored status it is;
+ * `stale_after_seconds` names the window (WorkerManagementController.php@c6de4c3 `workerMatchesStatus`).
+ */
 export function listWorkers(
   db: Db,
   namespace: string,
@@ -67,18 +112,29 @@ export function listWorkers(
 ): Json {
   const rows = db
     .prepare(
-      "SELECT * FROM worker_registrations WHERE namespace = @ns AND (@q IS NULL OR task_queue = @q) ORDER BY worker_id",
+      "SELECT * FROM worker_registrations WHERE namespace = @ns AND (@q IS NULL OR task_queue = @q) ORDER BY last_heartbeat_at DESC, worker_id",
     )
-    .all({ ns: namespace, q: filter.taskQueue ?? null }) as WorkerRow[];
-  const views = rows.map((w) => workerView(w, now));
-  return { workers: filter.status ? views.filter((v) => v.status === filter.status) : views };
+    .all({ ns: namespace, q: filter.taskQueue || null }) as WorkerRow[];
+  const wanted = filter.status?.trim().toLowerCase() || null;
+  const matches = (w: WorkerRow): boolean => {
+    const stale = isStale(w, now);
+    if (wanted === null) return !stale;
+    if (wanted === "stale") return stale;
+    return !stale && w.status === wanted;
+  };
+  return {
+    workers: rows.filter(matches).map((w) => workerView(w, now)),
+    stale_after_seconds: WORKER_STALE_AFTER_SECONDS,
+  };
 }
 
 export function describeWorker(db: Db, namespace: string, workerId: string, now: number): Json | null {
   const w = db
     .prepare("SELECT * FROM worker_registrations WHERE namespace = ? AND worker_id = ?")
     .get(namespace, workerId) as WorkerRow | undefined;
-  return w ? { ...workerView(w, now), updated_at: isoMicros(w.updated_at) } : null;
+  return w
+    ? { ...workerView(w, now), updated_at: isoMicros(w.updated_at), stale_after_seconds: WORKER_STALE_AFTER_SECONDS }
+    : null;
 }
 
 /** Active (non-stale) workers of a namespace: the fleet every liveness/compatibility view reads. */

@@ -415,4 +415,22 @@ CREATE INDEX workflow_run_summaries_retention ON workflow_run_summaries (namespa
   WHERE status_bucket IN ('completed', 'failed') AND closed_at IS NOT NULL AND archived_at IS NULL;
 `,
   },
+  {
+    // Worker status: what the SDKs send at registration and on every heartbeat and the real server keeps
+    // on the registration (durable-workflow/server WorkerManagementController.php@c6de4c3 `workerSummary`):
+    // free task slots per family, the process metrics as reported (JSON), the advertised cadence, the
+    // declared capabilities, the session concurrency and the definition fingerprints.
+    version: 15,
+    name: "worker_status",
+    sql: `
+ALTER TABLE worker_registrations ADD COLUMN available_workflow_slots INTEGER;
+ALTER TABLE worker_registrations ADD COLUMN available_activity_slots INTEGER;
+ALTER TABLE worker_registrations ADD COLUMN available_session_slots INTEGER;
+ALTER TABLE worker_registrations ADD COLUMN max_concurrent_worker_sessions INTEGER;
+ALTER TABLE worker_registrations ADD COLUMN process_metrics TEXT;
+ALTER TABLE worker_registrations ADD COLUMN heartbeat_interval_seconds INTEGER;
+ALTER TABLE worker_registrations ADD COLUMN capabilities TEXT;
+ALTER TABLE worker_registrations ADD COLUMN workflow_definition_fingerprints TEXT;
+`,
+  },
 ];

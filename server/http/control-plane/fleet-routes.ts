@@ -10,7 +10,7 @@ import {
   queueDetail,
 } from "../../read/fleet";
 import type { ControlPlaneDeps } from "./context";
-import { namespaceOf, OPERATOR, parseInput, routeConfig } from "./context";
+import { ADMIN, namespaceOf, OPERATOR, parseInput, routeConfig } from "./context";
 import { sendControlPlane } from "./envelope";
 
 const workersQuery = z.object({ task_queue: z.string().optional(), status: z.string().optional() }).loose();
@@ -44,8 +44,32 @@ export function registerFleetRoutes(scope: FastifyInstance, deps: ControlPlaneDe
 
   scope.get<{ Params: { workerId: string } }>("/workers/:workerId", operator, async (request, reply) => {
     const w = describeWorker(engine.db, namespaceOf(request), request.params.workerId, engine.clock.now());
-    if (!w) throw new EngineError(404, "worker_not_found", "Worker not found.", { worker_id: request.params.workerId });
+    if (!w)
+      throw new EngineError(
+        404,
+        "worker_not_found",
+        `Worker [${request.params.workerId}] not found in namespace [${namespaceOf(request)}].`,
+        { worker_id: request.params.workerId },
+      );
     return sendControlPlane(reply, 200, w, null);
+  });
+
+  // An admin removes a dead worker from the roster (routes/api.php@11d35b7 `workers` group, admin):
+  // the registration goes and the workflow tasks it still leased are ready again at once, as the
+  // newest server's WorkerRegistrationDeregistrar does; an unknown id is 404 worker_not_found.
+  const admin = { config: routeConfig(ADMIN) };
+  scope.delete<{ Params: { workerId: string } }>("/workers/:workerId", admin, async (request, reply) => {
+    const namespace = namespaceOf(request);
+    const workerId = request.params.workerId;
+    try {
+      return sendControlPlane(reply, 200, engine.deregisterWorker(namespace, workerId), null);
+    } catch (error) {
+      if (error instanceof EngineError && error.status === 404)
+        throw new EngineError(404, "worker_not_found", `Worker [${workerId}] not found in namespace [${namespace}].`, {
+          worker_id: workerId,
+        });
+      throw error;
+    }
   });
 
   const queryAdmission = (namespace: string, queue: string) => engine.queryTasks.queueAdmission(namespace, queue);
