@@ -6,6 +6,7 @@ import ptBR from "../messages/pt-BR.json";
 import de from "../messages/de.json";
 import fr from "../messages/fr.json";
 import ja from "../messages/ja.json";
+import es from "../messages/es.json";
 import { catalogLeaves } from "../lib/i18n/catalog-leaves";
 import type { CatalogTree } from "../lib/i18n/catalog-leaves";
 import { LOCALE_COOKIE } from "../lib/preferences";
@@ -22,7 +23,7 @@ import { hydrated } from "./page-ready";
  * types, event names) is never a catalog message, so it cannot match.
  */
 
-const CATALOGS: Record<string, CatalogTree> = { "pt-BR": ptBR, de, fr, ja };
+const CATALOGS: Record<string, CatalogTree> = { "pt-BR": ptBR, de, fr, ja, es };
 
 /** English messages without arguments (a formatted one cannot be matched as a whole) the locale words differently. */
 function englishLeftovers(catalog: CatalogTree): string[] {

@@ -18,6 +18,7 @@ const ENDONYMS: Record<Locale, string> = {
   de: "Deutsch",
   fr: "Français",
   ja: "日本語",
+  es: "Español",
 };
 
 export function LocaleSwitcher() {

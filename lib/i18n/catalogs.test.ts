@@ -6,6 +6,7 @@ import ptBR from "@/messages/pt-BR.json";
 import de from "@/messages/de.json";
 import fr from "@/messages/fr.json";
 import ja from "@/messages/ja.json";
+import es from "@/messages/es.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import type { Locale } from "@/lib/i18n/locales";
 import { catalogLeaves } from "@/lib/i18n/catalog-leaves";
@@ -18,7 +19,7 @@ import type { CatalogTree } from "@/lib/i18n/catalog-leaves";
  * English key by key (lib/i18n/messages.ts) and give a mixed-language screen, so gaps fail here.
  */
 
-const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja };
+const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja, es };
 
 /**
  * Words a message may keep from English, so that a message identical to its English source is not
@@ -58,6 +59,12 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
   ],
   // The Japanese page writes 「正常な Worker」「キューを処理している Server」 in Latin letters.
   ja: ["server", "worker"],
+  es: [
+    // No Spanish page exists; "worker" stays in English as the Portuguese and French pages keep it.
+    ...["worker", "workers"],
+    // Spanish words (RAE).
+    ...["total", "plan", "error", "no", "local", "fatal", "variables"],
+  ],
 };
 
 /** The literal text of a message: what it says around its arguments, plural and select branches included. */

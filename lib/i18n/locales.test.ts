@@ -31,8 +31,13 @@ describe("resolveLocale", () => {
     expect(resolveLocale(undefined, "ko, de-AT;q=0.7, en;q=0.5")).toBe("de");
     expect(resolveLocale(undefined, "ja-JP,ja;q=0.9")).toBe("ja");
     expect(resolveLocale(undefined, "fr-CA, en;q=0.5")).toBe("fr");
-    expect(resolveLocale(undefined, "ko, zh-CN;q=0.8")).toBe("en");
+    expect(resolveLocale(undefined, "ko, nl;q=0.8")).toBe("en");
     expect(resolveLocale(undefined, "*")).toBe("en");
     expect(resolveLocale(undefined, undefined)).toBe("en");
+  });
+
+  it("matches Spanish of any region", () => {
+    for (const header of ["es", "es-ES", "es-MX", "es-419"])
+      expect(resolveLocale(undefined, header), header).toBe("es");
   });
 });

@@ -3,13 +3,16 @@
  * published in. English is the source catalog; a key another catalog lacks falls back to English
  * (see `loadMessages`), and lib/i18n/catalogs.test.ts fails when one does.
  */
-export const LOCALES = ["en", "pt-BR", "de", "fr", "ja"] as const;
+export const LOCALES = ["en", "pt-BR", "de", "fr", "ja", "es"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
+
+/** Chinese tags that ask for traditional characters: an explicit Hant script, or a region that writes them. */
+const TRADITIONAL_CHINESE = /^zh-(?:hant(?:-|$)|tw$|hk$|mo$)/;
 
 interface LanguageRange {
   tag: string;
@@ -40,10 +43,14 @@ export function parseAcceptLanguage(header: string | null | undefined): string[]
 
 /**
  * The catalog for a language tag: the exact locale (case-insensitive), else the one catalog of its
- * primary language, so `pt` and `pt-PT` get Brazilian Portuguese and `de-AT` gets German.
+ * primary language, so `pt` and `pt-PT` get Brazilian Portuguese and `de-AT` gets German. Chinese
+ * is the exception: the one catalog is written in simplified characters, so `zh`, `zh-CN` and `zh-SG`
+ * get it, and a reader who asks for traditional characters (`zh-Hant`, `zh-TW`, `zh-HK`, `zh-MO`)
+ * gets their next choice instead.
  */
 function localeForTag(tag: string): Locale | undefined {
   const lower = tag.toLowerCase();
+  if (TRADITIONAL_CHINESE.test(lower)) return undefined;
   const exact = LOCALES.find((locale) => locale.toLowerCase() === lower);
   if (exact) return exact;
   const primary = lower.split("-")[0];

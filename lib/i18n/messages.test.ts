@@ -4,6 +4,7 @@ import ptBR from "@/messages/pt-BR.json";
 import de from "@/messages/de.json";
 import fr from "@/messages/fr.json";
 import ja from "@/messages/ja.json";
+import es from "@/messages/es.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import { loadMessages, mergeCatalog } from "@/lib/i18n/messages";
 // Arguments, plural options and untranslated copies per locale: lib/i18n/catalogs.test.ts (from the ICU tree).
@@ -14,7 +15,7 @@ describe("message catalogs", () => {
   const english = leaves(en);
 
   it("has a catalog file for every listed locale, with no key English lacks", () => {
-    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja };
+    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja, es };
     for (const locale of LOCALES) {
       const catalog = catalogs[locale];
       expect(catalog, locale).toBeDefined();
@@ -36,5 +37,6 @@ describe("message catalogs", () => {
   it("loads the Portuguese and French catalogs under their locale codes", () => {
     expect(loadMessages("pt-BR").nav.runs).toBe("Execuções");
     expect(loadMessages("fr").nav.runs).toBe("Exécutions");
+    expect(loadMessages("es").nav.runs).toBe("Ejecuciones");
   });
 });

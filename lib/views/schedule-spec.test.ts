@@ -20,6 +20,9 @@ describe("the spec in words", () => {
     expect(cronWords("0 2 * * 1-5", "fr")).toContain("lundi");
     expect(cronWords("0 2 * * 1-5", "pt-BR")).toContain("segunda");
     expect(cronWords("0 2 * * 1-5", "ja")).toContain("月曜日");
+    expect(cronWords("0 2 * * 1-5", "es")).toContain("lunes");
+    expect(cronWords("0 2 * * 1-5", "uk")).toContain("понеділок");
+    expect(cronWords("0 2 * * 1-5", "zh-Hans")).toContain("星期一");
   });
 
   it("says nothing of an expression it cannot read rather than guess", () => {

@@ -4,6 +4,9 @@ import "cronstrue/locales/de";
 import "cronstrue/locales/fr";
 import "cronstrue/locales/ja";
 import "cronstrue/locales/pt_BR";
+import "cronstrue/locales/es";
+import "cronstrue/locales/uk";
+import "cronstrue/locales/zh_CN";
 import type { ScheduleSpec } from "@/lib/dw/schemas-schedules";
 
 /**
@@ -19,7 +22,11 @@ export type SpecPart =
   | { kind: "cron"; expression: string; words: string | null }
   | { kind: "interval"; every: string; seconds: number | null; offsetSeconds: number };
 
-const CRONSTRUE_LOCALE: Readonly<Record<string, string>> = { en: "en", "pt-BR": "pt_BR", de: "de", fr: "fr", ja: "ja" };
+const CRONSTRUE_LOCALE: Readonly<Record<string, string>> = {
+  ...{ en: "en", "pt-BR": "pt_BR", de: "de", fr: "fr", ja: "ja" },
+  // cronstrue's zh_CN is written in simplified characters, as the console's zh-Hans catalog is.
+  ...{ es: "es", uk: "uk", "zh-Hans": "zh_CN" },
+};
 
 /** The spec's time zone as the engine reads it: a non-empty `timezone`, else UTC. */
 export function specTimezone(spec: ScheduleSpec | null | undefined): string {
