@@ -6,6 +6,8 @@ export interface SegmentOption<T extends string> {
   value: T;
   label: string;
   icon?: ReactNode;
+  /** A tooltip (e.g. the zone "Local" means); icon-only options use their label. */
+  title?: string;
 }
 
 interface SegmentedControlProps<T extends string> {
@@ -34,7 +36,7 @@ export function SegmentedControl<T extends string>({
             key={option.value}
             type="button"
             aria-pressed={pressed}
-            title={iconOnly ? option.label : undefined}
+            title={iconOnly ? option.label : option.title}
             onClick={() => onChange(option.value)}
             className={`inline-flex h-7 items-center gap-1 rounded px-2 text-xs font-medium transition-colors ${
               pressed ? "bg-accent text-accent-fg" : "text-fg-muted hover:bg-panel-muted hover:text-fg"

@@ -20,4 +20,13 @@ describe("resolveTimeZone", () => {
     expect(resolveTimeZone(jar({ "bw-time": "local", "bw-tz": "Mars/Olympus" }))).toBe("UTC");
     expect(resolveTimeZone(jar({ "bw-time": "local" }))).toBe("UTC");
   });
+
+  it("uses the zone picked by name in zone mode, never the browser's, and UTC for a made-up one", () => {
+    expect(resolveTimeZone(jar({ "bw-time": "zone", "bw-tz-pick": "Asia/Tokyo", "bw-tz": "Europe/Lisbon" }))).toBe(
+      "Asia/Tokyo",
+    );
+    expect(resolveTimeZone(jar({ "bw-time": "zone", "bw-tz": "Europe/Lisbon" }))).toBe("UTC");
+    expect(resolveTimeZone(jar({ "bw-time": "zone", "bw-tz-pick": "<script>" }))).toBe("UTC");
+    expect(resolveTimeZone(jar({ "bw-time": "local", "bw-tz-pick": "Asia/Tokyo" }))).toBe("UTC");
+  });
 });

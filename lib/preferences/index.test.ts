@@ -7,6 +7,7 @@ describe("preference parsing", () => {
     expect(parseThemePreference("purple")).toBe("system");
     expect(parseThemePreference(undefined)).toBe("system");
     expect(parseTimeMode("local")).toBe("local");
+    expect(parseTimeMode("zone")).toBe("zone");
     expect(parseTimeMode("mars")).toBe("utc");
   });
 

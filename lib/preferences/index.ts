@@ -6,13 +6,16 @@
 export const THEME_COOKIE = "bw-theme";
 export const TIME_MODE_COOKIE = "bw-time";
 export const TIME_ZONE_COOKIE = "bw-tz";
+/** The zone the operator picked by name ("zone" mode), apart from the browser's own in bw-tz. */
+export const PICKED_ZONE_COOKIE = "bw-tz-pick";
 export const NAMESPACE_COOKIE = "bw-namespace";
 export const LOCALE_COOKIE = "bw-locale";
 
 export const THEME_PREFERENCES = ["system", "light", "dark"] as const;
 export type ThemePreference = (typeof THEME_PREFERENCES)[number];
 
-export const TIME_MODES = ["utc", "local"] as const;
+/** UTC, the browser's zone, or any IANA zone picked by name (an operator in Lisbon reading a Tokyo fleet). */
+export const TIME_MODES = ["utc", "local", "zone"] as const;
 export type TimeMode = (typeof TIME_MODES)[number];
 
 const ONE_YEAR_SECONDS = 60 * 60 * 24 * 365;
@@ -23,7 +26,7 @@ export function parseThemePreference(value: string | null | undefined): ThemePre
 
 /** UTC is the default: it matches server logs and reads the same for every operator on a call. */
 export function parseTimeMode(value: string | null | undefined): TimeMode {
-  return value === "local" ? "local" : "utc";
+  return value === "local" || value === "zone" ? value : "utc";
 }
 
 /** Namespace names as the Durable Workflow server accepts them (stored lower-cased, max 128). */
