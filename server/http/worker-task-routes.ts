@@ -127,6 +127,34 @@ function checkQueue(engine: Engine, namespace: string, workerId: string, queue: 
   }
 }
 
+/**
+ * A worker whose build-id cohort an operator drained claims nothing: 409 `worker_draining` in the
+ * real server's words (durable-workflow/server WorkerController.php and ActivityTaskController.php,
+ * newest indexed versions, `drainingWorkerPollResponse`). Read per poll: the status changes under
+ * the worker when the cohort is drained or resumed.
+ */
+function refuseDraining(engine: Engine, namespace: string, workerId: string, queue: string): void {
+  const row = engine.db
+    .prepare("SELECT status, build_id FROM worker_registrations WHERE namespace = ? AND worker_id = ?")
+    .get(namespace, workerId) as { status: string; build_id: string | null } | undefined;
+  if (row?.status !== "draining") return;
+  const buildId = row.build_id?.trim() ? row.build_id.trim() : null;
+  throw new EngineError(
+    409,
+    "worker_draining",
+    `Worker [${workerId}] is marked draining for task queue [${queue}] and cannot claim new tasks until the cohort is resumed.`,
+    {
+      task: null,
+      poll_status: "draining",
+      worker_id: workerId,
+      task_queue: queue,
+      registered_build_id: buildId,
+      worker_status: "draining",
+      drain_intent: "draining",
+    },
+  );
+}
+
 /** `/workflow-tasks/*`: poll, history pages, heartbeat, complete, fail. */
 export function registerWorkflowTaskRoutes(scope: FastifyInstance, ctx: TaskRouteContext): void {
   const { engine } = ctx;
@@ -134,6 +162,7 @@ export function registerWorkflowTaskRoutes(scope: FastifyInstance, ctx: TaskRout
     const body = parse(pollSchema, request.body);
     const namespace = namespaceOf(request);
     checkQueue(engine, namespace, body.worker_id, body.task_queue);
+    refuseDraining(engine, namespace, body.worker_id, body.task_queue);
     const size = body.history_page_size ?? HISTORY_PAGE_SIZE_DEFAULT;
     return longPoll(
       ctx,
@@ -197,6 +226,7 @@ export function registerActivityTaskRoutes(scope: FastifyInstance, ctx: TaskRout
     const body = parse(pollSchema, request.body);
     const namespace = namespaceOf(request);
     checkQueue(engine, namespace, body.worker_id, body.task_queue);
+    refuseDraining(engine, namespace, body.worker_id, body.task_queue);
     return longPoll(
       ctx,
       reply,

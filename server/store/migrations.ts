@@ -433,4 +433,42 @@ ALTER TABLE worker_registrations ADD COLUMN capabilities TEXT;
 ALTER TABLE worker_registrations ADD COLUMN workflow_definition_fingerprints TEXT;
 `,
   },
+  {
+    // Worker versioning: the operator's rollout intent per (namespace, task queue, build id) as the real
+    // server keeps it (server@11d35b7 database/migrations/2026_04_22_000200_create_workflow_worker_build_id_rollouts_table.php:
+    // build_id '' is the unversioned cohort so the unique index holds; promoted_at and rolled_back_at as
+    // the newer DeploymentLifecycleService writes them). Times in epoch ms. A registration or heartbeat of
+    // a draining cohort's worker stays `draining` (WorkerController::workerRegistrationStatus@11d35b7:
+    // "the drain intent cannot be clobbered by ordinary polling traffic"), kept here by two triggers
+    // so every path that writes `status = 'active'` obeys it.
+    version: 16,
+    name: "build_id_rollouts",
+    sql: `
+CREATE TABLE workflow_worker_build_id_rollouts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  namespace TEXT NOT NULL,
+  task_queue TEXT NOT NULL,
+  build_id TEXT NOT NULL DEFAULT '',
+  drain_intent TEXT NOT NULL DEFAULT 'active',
+  drained_at INTEGER,
+  promoted_at INTEGER,
+  rolled_back_at INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (namespace, task_queue, build_id)
+);
+CREATE TRIGGER worker_registrations_draining_cohort_insert AFTER INSERT ON worker_registrations
+WHEN NEW.status = 'active' AND EXISTS (SELECT 1 FROM workflow_worker_build_id_rollouts r WHERE r.namespace = NEW.namespace
+  AND r.task_queue = NEW.task_queue AND r.build_id = COALESCE(TRIM(NEW.build_id), '') AND r.drain_intent = 'draining')
+BEGIN
+  UPDATE worker_registrations SET status = 'draining' WHERE namespace = NEW.namespace AND worker_id = NEW.worker_id;
+END;
+CREATE TRIGGER worker_registrations_draining_cohort_update AFTER UPDATE ON worker_registrations
+WHEN NEW.status = 'active' AND EXISTS (SELECT 1 FROM workflow_worker_build_id_rollouts r WHERE r.namespace = NEW.namespace
+  AND r.task_queue = NEW.task_queue AND r.build_id = COALESCE(TRIM(NEW.build_id), '') AND r.drain_intent = 'draining')
+BEGIN
+  UPDATE worker_registrations SET status = 'draining' WHERE namespace = NEW.namespace AND worker_id = NEW.worker_id;
+END;
+`,
+  },
 ];

@@ -8,6 +8,7 @@ import { authorize } from "../auth";
 import { bodyParserError } from "../worker-plane";
 import type { ControlPlaneDeps } from "./context";
 import { cpConfig, namespaceOf, operationOf } from "./context";
+import { registerBuildIdRoutes } from "./build-id-routes";
 import { registerCooperativeCancellationRoutes } from "./cooperative-cancellation";
 import { rememberAuth } from "./command-attribution";
 import { registerDiscoveryRoutes } from "./discovery";
@@ -144,6 +145,7 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
       registerCooperativeCancellationRoutes(scope, deps);
       registerSystemRoutes(scope, deps);
       registerFleetRoutes(scope, deps);
+      registerBuildIdRoutes(scope, deps);
       registerScheduleRoutes(scope, deps);
       registerNamespaceRoutes(scope, deps);
       registerSearchAttributeRoutes(scope, deps);
