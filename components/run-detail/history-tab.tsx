@@ -15,6 +15,8 @@ import type { PayloadEntry } from "@/components/run-detail/payload";
 import { decodePayloadTree, payloadEntries, prettyJson } from "@/components/run-detail/payload";
 import { ROW_HEIGHT, VirtualRows } from "@/components/run-detail/virtual-rows";
 import type { RunTabProps } from "@/components/run-detail/run-tab-registry";
+import { shortcutAction } from "@/lib/shortcuts/registry";
+import type { ShortcutAction } from "@/lib/shortcuts/registry";
 
 /** The subject of an event as words: a name, or a timer's delay and what it times out. */
 function useSubjectText() {
@@ -237,8 +239,13 @@ export function rowStep(input: StepInput): PageStep | null {
   return { index, scrollTop };
 }
 
-const PAGE_KEYS: Readonly<Record<string, 1 | -1>> = { ArrowRight: 1, l: 1, ArrowLeft: -1, h: -1 };
-const ROW_KEYS: Readonly<Record<string, 1 | -1>> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
+/** The History keys come from the shortcut registry (lib/shortcuts/registry.ts), which the `?` sheet lists. */
+const STEPS = {
+  nextEvent: { rows: true, direction: 1 },
+  previousEvent: { rows: true, direction: -1 },
+  nextEventPage: { rows: false, direction: 1 },
+  previousEventPage: { rows: false, direction: -1 },
+} as const satisfies Record<ShortcutAction<"history">, { rows: boolean; direction: 1 | -1 }>;
 const NOT_TEXT_INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset"]);
 
 /** Keys typed into a field belong to the field; a checkbox or a button does not use ←/→. */
@@ -375,10 +382,10 @@ export function HistoryView({
   }, [rows, selected, typesOpen, onChange]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      const direction = PAGE_KEYS[event.key] ?? ROW_KEYS[event.key];
+      const action = shortcutAction("history", event.key);
       const state = keyState.current;
       if (
-        !direction ||
+        !action ||
         state.typesOpen ||
         event.defaultPrevented ||
         event.metaKey ||
@@ -391,7 +398,8 @@ export function HistoryView({
       const list = listRef.current?.querySelector<HTMLElement>('[role="list"]');
       if (!list) return;
       const current = state.selected === null ? -1 : state.rows.findIndex((row) => row.sequence === state.selected);
-      const step = (event.key in ROW_KEYS ? rowStep : pageStep)({
+      const { rows: byRow, direction } = STEPS[action];
+      const step = (byRow ? rowStep : pageStep)({
         count: state.rows.length,
         current,
         direction,

@@ -7,6 +7,7 @@ import { earlyTabProps } from "@/components/hooks/use-early-tab";
 import { Button } from "@/components/ui/button";
 import type { RunTab } from "@/components/run-detail/run-tab-registry";
 import { RUN_TABS } from "@/components/run-detail/run-tab-registry";
+import { shortcutAction } from "@/lib/shortcuts/registry";
 
 /** The one panel the run tabs control; only the selected tab's content is in it. */
 export const RUN_TAB_PANEL_ID = "run-tab-panel";
@@ -16,18 +17,20 @@ const tabId = (tab: RunTab) => `run-tab-${tab}`;
 export function tabKeyTarget(key: string, current: RunTab): RunTab | null {
   const at = RUN_TABS.findIndex((entry) => entry.id === current);
   const last = RUN_TABS.length - 1;
+  // The keys come from the shortcut registry, which the `?` sheet lists.
+  const action = shortcutAction("runTabs", key);
   const index =
-    key === "ArrowRight"
+    action === "nextTab"
       ? at === last
         ? 0
         : at + 1
-      : key === "ArrowLeft"
+      : action === "previousTab"
         ? at === 0
           ? last
           : at - 1
-        : key === "Home"
+        : action === "firstTab"
           ? 0
-          : key === "End"
+          : action === "lastTab"
             ? last
             : null;
   return index === null ? null : (RUN_TABS[index]?.id ?? null);

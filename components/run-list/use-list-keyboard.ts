@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { shortcutAction } from "@/lib/shortcuts/registry";
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -30,15 +31,17 @@ export function useListKeyboard({ count, onOpen, onNext, onPrevious }: ListKeybo
       if (event.defaultPrevented || event.metaKey || event.ctrlKey || event.altKey || isTyping(event.target)) return;
       // From the current state, not this render's index: keys pressed faster than React re-renders
       // (key repeat, a quick typist) each move one row instead of being lost.
-      if (event.key === "j" || event.key === "ArrowDown") {
+      // The keys come from the shortcut registry, which the `?` sheet lists.
+      const action = shortcutAction("runsList", event.key);
+      if (action === "nextRow") {
         setSelected((current) => Math.max(Math.min(current + 1, count - 1), 0));
         event.preventDefault();
-      } else if (event.key === "k" || event.key === "ArrowUp") {
+      } else if (action === "previousRow") {
         setSelected((current) => Math.max(Math.min(current, count - 1) - 1, 0));
         event.preventDefault();
-      } else if (event.key === "Enter" && index < count) onOpen(index);
-      else if (event.key === "ArrowRight") onNext?.();
-      else if (event.key === "ArrowLeft") onPrevious?.();
+      } else if (action === "openRow" && index < count) onOpen(index);
+      else if (action === "nextPage") onNext?.();
+      else if (action === "previousPage") onPrevious?.();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

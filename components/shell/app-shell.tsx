@@ -7,6 +7,8 @@ import { StaleBanner } from "@/components/shell/stale-banner";
 import { LocaleSwitcher } from "@/components/shell/locale-switcher";
 import { NamespaceSwitcher } from "@/components/shell/namespace-switcher";
 import { PrimaryNav } from "@/components/shell/primary-nav";
+import { ShortcutSheet } from "@/components/shell/shortcut-sheet";
+import { ViewOwnerProvider } from "@/components/shell/view-owner";
 import { ThemeToggle } from "@/components/shell/theme-toggle";
 import { TimeModeToggle } from "@/components/shell/time-mode-toggle";
 import type { ShellContext } from "@/lib/server/pages/shell-context";
@@ -75,9 +77,10 @@ export async function AppShell({ context, children }: { context: ShellContext; c
         </header>
         <StaleBanner serverHost={context.serverHost} />
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none md:px-8">
-          {children}
+          <ViewOwnerProvider owner={context.auth.person?.user ?? null}>{children}</ViewOwnerProvider>
         </main>
       </div>
+      <ShortcutSheet />
     </div>
   );
 }
