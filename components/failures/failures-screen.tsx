@@ -7,7 +7,10 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { ClosedFailureGroup, TriageWindow } from "@/lib/views/closed-failures";
-import { TRIAGE_WINDOWS, closedFailureGroups, parseTriageWindow } from "@/lib/views/closed-failures";
+import type { ClosedVerdict } from "@/lib/views/closed-failures";
+import { CLOSED_VERDICTS, TRIAGE_WINDOWS, closedFailureGroups, parseTriageWindow } from "@/lib/views/closed-failures";
+import { SavedViewsBar } from "@/components/saved-views/saved-views-bar";
+import { Field, inputClass } from "@/components/ui/field";
 import type { FailuresScanProgress } from "@/lib/queries/failures";
 import { failuresScanQuery } from "@/lib/queries/failures";
 import { WALK_LIMITS } from "@/lib/confirm/bulk-limits";
@@ -15,6 +18,7 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
+import { ExportLinks } from "@/components/dw/export-links";
 import { DwErrorState } from "@/components/dw/dw-error-state";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Button } from "@/components/ui/button";
@@ -45,11 +49,19 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const [bulkFor, setBulkFor] = useState<ClosedFailureGroup | null>(null);
   const data = scan.data;
-  const triage = useMemo(() => (data ? closedFailureGroups(data.runs, data.window) : null), [data]);
+  // `?cause=`: one verdict's groups only (the built-in "non-retryable failures today" view uses it).
+  const cause = parseCause(params.get("cause"));
+  const all = useMemo(() => (data ? closedFailureGroups(data.runs, data.window) : null), [data]);
+  const triage = useMemo(
+    () => (all && cause ? { ...all, groups: all.groups.filter((group) => group.verdict === cause) } : all),
+    [all, cause],
+  );
 
-  const pick = (next: TriageWindow) => {
+  const pick = (next: TriageWindow) => setParam("window", next);
+  const setParam = (key: "window" | "cause", value: string) => {
     const query = new URLSearchParams(params.toString());
-    query.set("window", next);
+    if (value) query.set(key, value);
+    else query.delete(key);
     setOpen(null);
     setBulkFor(null);
     router.replace(`${pathname}?${query.toString()}`);
@@ -60,18 +72,36 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
 
   return (
     <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t("windowLabel")}>
-        {(Object.keys(TRIAGE_WINDOWS) as TriageWindow[]).map((name) => (
-          <Button
-            key={name}
-            size="xs"
-            pressed={name === windowName}
-            data-testid={`window-${name}`}
-            onClick={() => pick(name)}
+      <SavedViewsBar screen="failures" />
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex flex-wrap items-center gap-2" role="group" aria-label={t("windowLabel")}>
+          {(Object.keys(TRIAGE_WINDOWS) as TriageWindow[]).map((name) => (
+            <Button
+              key={name}
+              size="xs"
+              pressed={name === windowName}
+              data-testid={`window-${name}`}
+              onClick={() => pick(name)}
+            >
+              {t(`window.${name}`)}
+            </Button>
+          ))}
+        </div>
+        <Field label={t("causeLabel")}>
+          <select
+            className={inputClass}
+            value={cause ?? ""}
+            onChange={(event) => setParam("cause", event.target.value)}
+            data-testid="failures-cause"
           >
-            {t(`window.${name}`)}
-          </Button>
-        ))}
+            <option value="">{t("anyCause")}</option>
+            {CLOSED_VERDICTS.map((verdict) => (
+              <option key={verdict} value={verdict}>
+                {t(`verdict.${verdict}`)}
+              </option>
+            ))}
+          </select>
+        </Field>
       </div>
       <div
         role="status"
@@ -81,11 +111,11 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
       >
         {scan.isFetching && !data ? (
           <p>{t("scanning", { listed: progress.listed, read: progress.read, toRead: progress.toRead })}</p>
-        ) : data && triage ? (
+        ) : data && all ? (
           <p>
             {t("scanned", {
-              count: triage.inWindow,
-              groups: triage.groups.length,
+              count: all.inWindow,
+              groups: all.groups.length,
               window: t(`windowIn.${windowName}`),
               at: time.dateTime(data.scannedAt),
             })}
@@ -102,7 +132,7 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
               seconds: WALK_LIMITS.rescanSeconds,
             })}
             {data.capped ? ` ${t("capped", { limit: WALK_LIMITS.scanLimit })}` : ""}
-            {triage?.unreadable ? ` ${t("unreadable", { count: triage.unreadable })}` : ""}
+            {all?.unreadable ? ` ${t("unreadable", { count: all.unreadable })}` : ""}
           </p>
         ) : null}
         <p className="mt-1">
@@ -164,6 +194,10 @@ export function FailuresScreen({ namespace }: { namespace: string }) {
   );
 }
 
+function parseCause(value: string | null): ClosedVerdict | null {
+  return (CLOSED_VERDICTS as readonly string[]).includes(value ?? "") ? (value as ClosedVerdict) : null;
+}
+
 type Translate = ReturnType<typeof useTranslations<"failures">>;
 
 function groupTitle(group: ClosedFailureGroup, t: Translate): string {
@@ -196,6 +230,8 @@ function GroupRows({
 }) {
   const t = useTranslations("failures");
   const time = useTimeFormat();
+  // The window the scan read, for the group's download (the export reads the same window afresh).
+  const windowName = parseTriageWindow(useSearchParams().get("window"));
   const drillId = `drill-${group.key.replace(/[^a-zA-Z0-9]/g, "").slice(0, 40)}-${group.count}`;
   return (
     <tbody
@@ -260,6 +296,12 @@ function GroupRows({
             <Button size="xs" data-testid="bulk-open" disabled={bulkOpen} onClick={onBulk}>
               {t("startAgain", { count: group.count })}
             </Button>
+            <ExportLinks
+              list="failures"
+              namespace={namespace}
+              filters={{ window: windowName, group: group.key }}
+              testId="export-failures-group"
+            />
           </div>
         </td>
       </tr>

@@ -31,6 +31,15 @@ describe("runs list URL state", () => {
     expect(runsQueryString(parseRunsQuery({}))).toBe("");
   });
 
+  it("keeps the list's look (density, hidden columns) through filter changes, as a saved view needs", () => {
+    const query = parseRunsQuery(new URLSearchParams("status=failed&density=normal&hide=task_queue,duration"));
+    expect(query).toMatchObject({ density: "normal", hide: "task_queue,duration" });
+    expect(runsQueryString(withFilter(query, { status: "running" }))).toBe(
+      "?status=running&density=normal&hide=task_queue%2Cduration",
+    );
+    expect(parseRunsQuery({ density: "huge" }).density).toBeUndefined();
+  });
+
   it("ignores unknown tabs and page sizes", () => {
     const query = parseRunsQuery({ status: "weird", size: "7", range: "3y" });
     expect(query.status).toBe("all");

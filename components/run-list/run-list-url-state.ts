@@ -24,6 +24,9 @@ export interface RunsQuery {
   cursor: string | null;
   /** Tokens of earlier pages, oldest first; `null` stands for the first page. */
   trail: (string | null)[];
+  /** `density=normal` (roomier rows) and `hide` (columns left out): the list's look, kept with a saved view. */
+  density?: string;
+  hide?: string;
 }
 
 type Params = Readonly<Record<string, string | string[] | undefined>> | URLSearchParams;
@@ -53,6 +56,8 @@ export function parseRunsQuery(params: Params): RunsQuery {
     pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
     cursor: read(params, "cursor") || null,
     trail: trail ? trail.split(",").map((token) => (token === FIRST_PAGE ? null : token)) : [],
+    ...(read(params, "density") === "normal" ? { density: "normal" } : {}),
+    ...(read(params, "hide") ? { hide: read(params, "hide") as string } : {}),
   };
 }
 
@@ -67,6 +72,8 @@ export function runsQueryString(query: RunsQuery): string {
   if (query.pageSize !== DEFAULT_PAGE_SIZE) params.set("size", String(query.pageSize));
   if (query.cursor) params.set("cursor", query.cursor);
   if (query.trail.length > 0) params.set("trail", query.trail.map((token) => token ?? FIRST_PAGE).join(","));
+  if (query.density) params.set("density", query.density);
+  if (query.hide) params.set("hide", query.hide);
   const text = params.toString();
   return text ? `?${text}` : "";
 }

@@ -33,6 +33,10 @@ import {
 import { useRunsList } from "@/components/run-list/use-runs-list";
 import { useNewRuns } from "@/components/run-list/use-new-runs";
 import { useListKeyboard } from "@/components/run-list/use-list-keyboard";
+import { SavedViewsBar } from "@/components/saved-views/saved-views-bar";
+import { ListLook } from "@/components/saved-views/list-look";
+import { parseDensity, parseHidden } from "@/lib/saved-views/saved-views";
+import type { Density } from "@/lib/saved-views/saved-views";
 import { useRunsColumns } from "@/components/run-list/runs-columns";
 import { RunsFilterForm } from "@/components/run-list/runs-filter-form";
 import { RunsStatusTabs } from "@/components/run-list/runs-status-tabs";
@@ -164,6 +168,8 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
     [rows, router, namespace],
   );
   const keyboard = useListKeyboard({ count: rows.length, onOpen, onNext, onPrevious });
+  const density = parseDensity(query.density);
+  const hidden = parseHidden(query.hide, RUN_COLUMN_CHOICES);
   const typeOptions = useMemo(() => [...new Set(rows.map((row) => row.workflow_type))].sort(), [rows]);
   const queueOptions = useMemo(
     () => [...new Set(rows.flatMap((row) => (row.task_queue ? [row.task_queue] : [])))].sort(),
@@ -195,6 +201,15 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
 
   return (
     <div className="space-y-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <SavedViewsBar screen="runs" stuckHref={screenHref(namespace, "attention")} />
+        <RunsLook
+          density={density}
+          hidden={hidden}
+          withFailure={query.status === "failed"}
+          onChange={(look) => navigate({ ...query, ...look })}
+        />
+      </div>
       <div className="flex flex-wrap items-end gap-3">
         <RunsStatusTabs
           current={query.status}
@@ -288,6 +303,8 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
           onSelect={keyboard.setSelected}
           selection={selection}
           withFailure={query.status === "failed"}
+          density={density}
+          hidden={hidden}
         />
       )}
 
@@ -304,6 +321,53 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
 
 const NO_DETAILS = {};
 
+/** Columns an operator may leave out (the checkbox, id and status name a row and stay), by catalog key. */
+const RUN_COLUMN_LABELS = {
+  failure: "failure",
+  workflow_type: "type",
+  business_key: "businessKey",
+  task_queue: "taskQueue",
+  started_at: "started",
+  closed_at: "closed",
+  duration: "duration",
+} as const;
+const RUN_COLUMN_CHOICES = Object.keys(RUN_COLUMN_LABELS);
+
+function columnId(column: { id?: string; accessorKey?: unknown }): string {
+  return column.id ?? String(column.accessorKey ?? "");
+}
+
+/** Density and columns, written to the URL with the filters (so a saved view keeps them). */
+function RunsLook({
+  density,
+  hidden,
+  withFailure,
+  onChange,
+}: {
+  density: Density;
+  hidden: ReadonlySet<string>;
+  withFailure: boolean;
+  onChange: (look: { density?: string; hide?: string }) => void;
+}) {
+  const t = useTranslations("runs");
+  const look = (next: { density: Density; hidden: ReadonlySet<string> }) =>
+    onChange({
+      density: next.density === "normal" ? "normal" : undefined,
+      hide: next.hidden.size > 0 ? RUN_COLUMN_CHOICES.filter((id) => next.hidden.has(id)).join(",") : undefined,
+    });
+  return (
+    <ListLook
+      density={density}
+      onDensity={(next) => look({ density: next, hidden })}
+      columns={Object.entries(RUN_COLUMN_LABELS)
+        .filter(([id]) => withFailure || id !== "failure")
+        .map(([id, key]) => ({ id, label: t(`columns.${key}`) }))}
+      hidden={hidden}
+      onHidden={(next) => look({ density, hidden: next })}
+    />
+  );
+}
+
 /** The rows on screen, or loading / the error / the empty state (which says whether a filter is the cause). */
 function RunsTable({
   namespace,
@@ -315,9 +379,13 @@ function RunsTable({
   onSelect,
   selection,
   withFailure,
+  density,
+  hidden,
 }: {
   namespace: string;
   withFailure: boolean;
+  density: Density;
+  hidden: ReadonlySet<string>;
   rows: readonly WorkflowListItem[] | undefined;
   error: unknown;
   onRetry: () => void;
@@ -329,7 +397,8 @@ function RunsTable({
   const details = useQuery(runRowDetailsQuery(namespace, rows ?? []));
   // Stuck ages tick while the list is open; the details themselves refresh every 30 s.
   const now = useTicker(10_000);
-  const columns = useRunsColumns(namespace, details.data ?? NO_DETAILS, now, selection, withFailure);
+  const all = useRunsColumns(namespace, details.data ?? NO_DETAILS, now, selection, withFailure);
+  const columns = useMemo(() => all.filter((column) => !hidden.has(columnId(column))), [all, hidden]);
   return (
     <QueryState
       query={{ data: rows, error, refetch: onRetry }}
@@ -346,7 +415,7 @@ function RunsTable({
             getRowId={(row) => row.run_id}
             testId="runs-table"
             rowTestId="runs-row"
-            density="dense"
+            density={density}
             nowrap
             stickyHeader
             selectedIndex={selected}
