@@ -19,6 +19,7 @@ const ENDONYMS: Record<Locale, string> = {
   fr: "Français",
   ja: "日本語",
   es: "Español",
+  uk: "Українська",
 };
 
 export function LocaleSwitcher() {

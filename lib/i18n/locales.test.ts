@@ -36,8 +36,9 @@ describe("resolveLocale", () => {
     expect(resolveLocale(undefined, undefined)).toBe("en");
   });
 
-  it("matches Spanish of any region", () => {
+  it("matches Spanish of any region, and Ukrainian", () => {
     for (const header of ["es", "es-ES", "es-MX", "es-419"])
       expect(resolveLocale(undefined, header), header).toBe("es");
+    expect(resolveLocale(undefined, "uk-UA,uk;q=0.9,en;q=0.5")).toBe("uk");
   });
 });

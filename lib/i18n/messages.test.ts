@@ -5,6 +5,7 @@ import de from "@/messages/de.json";
 import fr from "@/messages/fr.json";
 import ja from "@/messages/ja.json";
 import es from "@/messages/es.json";
+import uk from "@/messages/uk.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import { loadMessages, mergeCatalog } from "@/lib/i18n/messages";
 // Arguments, plural options and untranslated copies per locale: lib/i18n/catalogs.test.ts (from the ICU tree).
@@ -15,7 +16,7 @@ describe("message catalogs", () => {
   const english = leaves(en);
 
   it("has a catalog file for every listed locale, with no key English lacks", () => {
-    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja, es };
+    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja, es, uk };
     for (const locale of LOCALES) {
       const catalog = catalogs[locale];
       expect(catalog, locale).toBeDefined();
@@ -38,5 +39,6 @@ describe("message catalogs", () => {
     expect(loadMessages("pt-BR").nav.runs).toBe("Execuções");
     expect(loadMessages("fr").nav.runs).toBe("Exécutions");
     expect(loadMessages("es").nav.runs).toBe("Ejecuciones");
+    expect(loadMessages("uk").nav.runs).toBe("Запуски");
   });
 });
