@@ -8,6 +8,7 @@ import fr from "../messages/fr.json";
 import ja from "../messages/ja.json";
 import es from "../messages/es.json";
 import uk from "../messages/uk.json";
+import zhHans from "../messages/zh-Hans.json";
 import { catalogLeaves } from "../lib/i18n/catalog-leaves";
 import type { CatalogTree } from "../lib/i18n/catalog-leaves";
 import { LOCALE_COOKIE } from "../lib/preferences";
@@ -24,7 +25,7 @@ import { hydrated } from "./page-ready";
  * types, event names) is never a catalog message, so it cannot match.
  */
 
-const CATALOGS: Record<string, CatalogTree> = { "pt-BR": ptBR, de, fr, ja, es, uk };
+const CATALOGS: Record<string, CatalogTree> = { "pt-BR": ptBR, de, fr, ja, es, uk, "zh-Hans": zhHans };
 
 /** English messages without arguments (a formatted one cannot be matched as a whole) the locale words differently. */
 function englishLeftovers(catalog: CatalogTree): string[] {

@@ -20,6 +20,7 @@ const ENDONYMS: Record<Locale, string> = {
   ja: "日本語",
   es: "Español",
   uk: "Українська",
+  "zh-Hans": "简体中文",
 };
 
 export function LocaleSwitcher() {

@@ -8,6 +8,7 @@ import fr from "@/messages/fr.json";
 import ja from "@/messages/ja.json";
 import es from "@/messages/es.json";
 import uk from "@/messages/uk.json";
+import zhHans from "@/messages/zh-Hans.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import type { Locale } from "@/lib/i18n/locales";
 import { catalogLeaves } from "@/lib/i18n/catalog-leaves";
@@ -20,7 +21,7 @@ import type { CatalogTree } from "@/lib/i18n/catalog-leaves";
  * English key by key (lib/i18n/messages.ts) and give a mixed-language screen, so gaps fail here.
  */
 
-const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja, es, uk };
+const CATALOGS: Record<Exclude<Locale, "en">, CatalogTree> = { "pt-BR": ptBR, de, fr, ja, es, uk, "zh-Hans": zhHans };
 
 /**
  * Words a message may keep from English, so that a message identical to its English source is not
@@ -70,6 +71,8 @@ const LOANWORDS: Record<"shared" | Exclude<Locale, "en">, readonly string[]> = {
   // i18n/uk/…/failures-and-recovery.md: "activity", "worker", "replay", позначка «non-retryable»;
   // …/features/schedules.md@a693e41a: "Jitter", "Backfill"; …/features/heartbeats.md@0de054f8: "Heartbeat", "Runtime").
   uk: ["activity", "worker", "replay", "non-retryable", "jitter", "backfill", "heartbeat", "runtime"],
+  // No Chinese page exists; "Worker" stays in Latin letters as the Japanese page writes it.
+  "zh-Hans": ["worker"],
 };
 
 /** The literal text of a message: what it says around its arguments, plural and select branches included. */

@@ -41,4 +41,13 @@ describe("resolveLocale", () => {
       expect(resolveLocale(undefined, header), header).toBe("es");
     expect(resolveLocale(undefined, "uk-UA,uk;q=0.9,en;q=0.5")).toBe("uk");
   });
+
+  it("gives Chinese in simplified characters the zh-Hans catalog, and passes over traditional characters", () => {
+    for (const header of ["zh", "zh-CN", "zh-Hans", "zh-hans-CN", "zh-SG", "ko, zh-CN;q=0.8"])
+      expect(resolveLocale(undefined, header), header).toBe("zh-Hans");
+    for (const header of ["zh-TW", "zh-Hant", "zh-Hant-HK", "zh-HK", "zh-MO"])
+      expect(resolveLocale(undefined, header), header).toBe("en");
+    expect(resolveLocale(undefined, "zh-TW, ja;q=0.5")).toBe("ja");
+    expect(resolveLocale("zh-Hans", "de")).toBe("zh-Hans");
+  });
 });

@@ -3,7 +3,7 @@
  * published in. English is the source catalog; a key another catalog lacks falls back to English
  * (see `loadMessages`), and lib/i18n/catalogs.test.ts fails when one does.
  */
-export const LOCALES = ["en", "pt-BR", "de", "fr", "ja", "es", "uk"] as const;
+export const LOCALES = ["en", "pt-BR", "de", "fr", "ja", "es", "uk", "zh-Hans"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en";
 

@@ -6,6 +6,7 @@ import fr from "@/messages/fr.json";
 import ja from "@/messages/ja.json";
 import es from "@/messages/es.json";
 import uk from "@/messages/uk.json";
+import zhHans from "@/messages/zh-Hans.json";
 import { LOCALES } from "@/lib/i18n/locales";
 import { loadMessages, mergeCatalog } from "@/lib/i18n/messages";
 // Arguments, plural options and untranslated copies per locale: lib/i18n/catalogs.test.ts (from the ICU tree).
@@ -16,7 +17,7 @@ describe("message catalogs", () => {
   const english = leaves(en);
 
   it("has a catalog file for every listed locale, with no key English lacks", () => {
-    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja, es, uk };
+    const catalogs: Record<string, Tree> = { en, "pt-BR": ptBR, de, fr, ja, es, uk, "zh-Hans": zhHans };
     for (const locale of LOCALES) {
       const catalog = catalogs[locale];
       expect(catalog, locale).toBeDefined();
@@ -40,5 +41,6 @@ describe("message catalogs", () => {
     expect(loadMessages("fr").nav.runs).toBe("Exécutions");
     expect(loadMessages("es").nav.runs).toBe("Ejecuciones");
     expect(loadMessages("uk").nav.runs).toBe("Запуски");
+    expect(loadMessages("zh-Hans").nav.runs).toBe("运行");
   });
 });

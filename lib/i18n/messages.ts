@@ -5,6 +5,7 @@ import fr from "@/messages/fr.json";
 import ja from "@/messages/ja.json";
 import es from "@/messages/es.json";
 import uk from "@/messages/uk.json";
+import zhHans from "@/messages/zh-Hans.json";
 import type { Locale } from "@/lib/i18n/locales";
 
 export type Messages = typeof en;
@@ -12,7 +13,7 @@ export type Messages = typeof en;
 /** A catalog that may lack keys: partial locales are allowed, English fills the gaps. */
 type PartialCatalog = { [key: string]: string | PartialCatalog };
 
-const CATALOGS: Record<Locale, PartialCatalog> = { en, "pt-BR": ptBR, de, fr, ja, es, uk };
+const CATALOGS: Record<Locale, PartialCatalog> = { en, "pt-BR": ptBR, de, fr, ja, es, uk, "zh-Hans": zhHans };
 
 function isCatalog(value: unknown): value is PartialCatalog {
   return typeof value === "object" && value !== null && !Array.isArray(value);
