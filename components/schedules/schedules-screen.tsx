@@ -12,12 +12,17 @@ import {
   filterSchedules,
   fireLateness,
   lastAction,
-  NO_SCHEDULE_FILTERS,
   pageOf,
   scheduleState,
   scheduleTally,
+  parseScheduleFilters,
+  withScheduleFilters,
   workflowTypesOf,
 } from "@/lib/views/schedules";
+import { parseDensity, parseHidden } from "@/lib/saved-views/saved-views";
+import type { Density } from "@/lib/saved-views/saved-views";
+import { SavedViewsBar } from "@/components/saved-views/saved-views-bar";
+import { ListLook } from "@/components/saved-views/list-look";
 import { scheduleHref } from "@/lib/routes/route-for";
 import type { HealthFilter, ScheduleHealth } from "@/lib/views/schedule-health";
 import { healthFilterIds, parseHealthFilter } from "@/lib/views/schedule-health";
@@ -131,6 +136,26 @@ function useColumns(namespace: string, nowMs: number) {
   );
 }
 
+/** Columns an operator may leave out (the id names a row and stays), by catalog key under `col`. */
+const SCHEDULE_COLUMN_LABELS = {
+  type: "workflowType",
+  spec: "spec",
+  state: "state",
+  next: "nextFire",
+  last: "lastFire",
+  fires: "fires",
+} as const;
+const SCHEDULE_COLUMN_CHOICES = Object.keys(SCHEDULE_COLUMN_LABELS) as (keyof typeof SCHEDULE_COLUMN_LABELS)[];
+
+/**
+ * A filter or look change replaces the URL through the native history API: Next keeps
+ * useSearchParams in step without a server render, and typing into the id field stays immediate.
+ */
+function replaceSearch(query: URLSearchParams) {
+  const search = query.toString();
+  window.history.replaceState(null, "", `${window.location.pathname}${search ? `?${search}` : ""}`);
+}
+
 /** Details of the visible rows: the schedule (its spec and last action) and the run its last fire started. */
 function useRowDetails(namespace: string, items: readonly ScheduleListItem[]): Row[] {
   const details = useQueries({ queries: items.map((item) => scheduleQuery(namespace, item.schedule_id)) });
@@ -152,11 +177,23 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("schedules");
   const nowMs = useTicker(10_000);
   const list = useQuery(schedulesQuery(namespace));
-  const [filters, setFilters] = useState<ScheduleFilters>(NO_SCHEDULE_FILTERS);
   const [page, setPage] = useState(0);
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
+  // Filters, density and columns live in the URL: a copied link or a saved view reopens the same list.
+  const filters = useMemo(() => parseScheduleFilters(params), [params]);
+  const density = parseDensity(params.get("density"));
+  const hidden = parseHidden(params.get("hide"), SCHEDULE_COLUMN_CHOICES);
+  const setLook = (look: { density: Density; hidden: ReadonlySet<string> }) => {
+    const query = new URLSearchParams(params.toString());
+    if (look.density === "normal") query.set("density", "normal");
+    else query.delete("density");
+    const hide = SCHEDULE_COLUMN_CHOICES.filter((id) => look.hidden.has(id)).join(",");
+    if (hide) query.set("hide", hide);
+    else query.delete("hide");
+    replaceSearch(query);
+  };
   // `?show=late|failed`: the schedules a count on Overview or Attention names, kept in the URL.
   const show = parseHealthFilter(params.get("show"));
   const health = useScheduleHealth(namespace);
@@ -176,15 +213,26 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
   };
   const shown = pageOf(filtered, page, SCHEDULES_PAGE_SIZE);
   const rows = useRowDetails(namespace, shown.rows);
-  const columns = useColumns(namespace, nowMs);
+  const allColumns = useColumns(namespace, nowMs);
+  const columns = useMemo(() => allColumns.filter((column) => !hidden.has(column.id ?? "")), [allColumns, hidden]);
   const types = useMemo(() => workflowTypesOf(all), [all]);
   const change = (next: Partial<ScheduleFilters>) => {
-    setFilters((current) => ({ ...current, ...next }));
+    replaceSearch(withScheduleFilters(new URLSearchParams(params.toString()), { ...filters, ...next }));
     setPage(0);
   };
 
   return (
     <Section title={t("listTitle")} testId="schedules-list">
+      <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
+        <SavedViewsBar screen="schedules" />
+        <ListLook
+          density={density}
+          onDensity={(next) => setLook({ density: next, hidden })}
+          columns={SCHEDULE_COLUMN_CHOICES.map((id) => ({ id, label: t(`col.${SCHEDULE_COLUMN_LABELS[id]}`) }))}
+          hidden={hidden}
+          onHidden={(next) => setLook({ density, hidden: next })}
+        />
+      </div>
       <div className="mb-3 flex flex-wrap items-end gap-3" data-testid="schedules-filters">
         <SegmentedControl
           label={t("filter.state")}
@@ -230,6 +278,7 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
               <DataTable
                 columns={columns}
                 data={rows}
+                density={density}
                 getRowId={(row) => row.item.schedule_id}
                 rowTestId="schedule-row"
                 rowData={(row) => ({ "data-schedule-id": row.item.schedule_id })}

@@ -8,12 +8,15 @@ import {
   FIRE_GRACE_MS,
   historyRows,
   lastAction,
+  NO_SCHEDULE_FILTERS,
   pageOf,
+  parseScheduleFilters,
   recentActions,
   scheduleCapability,
   scheduleOfRun,
   scheduleState,
   scheduleTally,
+  withScheduleFilters,
   workflowTypesOf,
 } from "./schedules";
 
@@ -151,5 +154,23 @@ describe("the list's tally", () => {
       paused: 1,
       late: 0,
     });
+  });
+});
+
+describe("schedule filters in the URL", () => {
+  it("reads state, type and id, and unknown states as all", () => {
+    expect(parseScheduleFilters(new URLSearchParams("state=paused&type=Billing&id=nightly"))).toEqual({
+      status: "paused",
+      workflowType: "Billing",
+      text: "nightly",
+    });
+    expect(parseScheduleFilters(new URLSearchParams("state=exploded"))).toEqual(NO_SCHEDULE_FILTERS);
+  });
+
+  it("writes a change, keeping the other keys and leaving defaults out", () => {
+    const params = new URLSearchParams("show=late&density=normal&state=paused");
+    const next = withScheduleFilters(params, { status: "all", workflowType: "Billing", text: "" });
+    expect(next.toString()).toBe("show=late&density=normal&type=Billing");
+    expect(parseScheduleFilters(next)).toEqual({ status: "all", workflowType: "Billing", text: "" });
   });
 });

@@ -265,3 +265,26 @@ export function scheduleTally(items: readonly ScheduleListItem[], nowMs: number)
   }
   return { active: activeCount, paused: pausedCount, late };
 }
+
+/**
+ * The list's filters from its URL (`state`, `type`, `id`), so a copied link or a saved view
+ * (lib/saved-views/saved-views.ts) reopens the same list; anything else reads as no filter.
+ */
+export function parseScheduleFilters(params: URLSearchParams): ScheduleFilters {
+  const state = params.get("state");
+  return {
+    status: state === "active" || state === "paused" ? state : "all",
+    workflowType: params.get("type") ?? "",
+    text: params.get("id") ?? "",
+  };
+}
+
+/** The URL after a filter change: other keys (`show`, `density`, `hide`) kept, defaults left out. */
+export function withScheduleFilters(params: URLSearchParams, filters: ScheduleFilters): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const set = (key: string, value: string) => (value ? next.set(key, value) : next.delete(key));
+  set("state", filters.status === "all" ? "" : filters.status);
+  set("type", filters.workflowType);
+  set("id", filters.text);
+  return next;
+}
