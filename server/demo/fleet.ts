@@ -4,6 +4,7 @@ import type { CommandResult, StartWorkflowInput } from "../engine";
 import { encodePayload } from "../codec/codec";
 import { Worker } from "../sdk/worker";
 import { startCrashingWorker } from "./crashing-worker";
+import { DEMO_BUILDS, drainPreviousBuild, previousBuildWorker, promoteCurrentBuild } from "./demo-build-ids";
 import { seedDemoSchedules } from "./demo-schedules";
 import { DEMO_SECOND_NAMESPACE, ensureDemoNamespace } from "./demo-namespace";
 import { orderSearchAttributes, registerDemoSearchAttributes } from "./demo-search-attributes";
@@ -243,6 +244,8 @@ function demoWorkers(opts: DemoFleetOptions, suffix: string, onError: (e: unknow
     token: workerToken,
     namespace: opts.namespace,
     taskQueue: "default",
+    // The current of the queue's two build ids (demo-build-ids.ts).
+    buildId: DEMO_BUILDS.current,
     workerId: `demo-worker-default-${suffix}`,
     workflows: demoWorkflows,
     activities: defaultQueueActivities,
@@ -318,7 +321,14 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
         log,
       });
   const { defaultWorker, paymentsWorker } = demoWorkers(opts, suffix, onError);
+  // Issue 43's rollout: the previous build drained before its worker registers, the current one
+  // promoted once its worker heartbeats.
+  const operator = { baseUrl: opts.baseUrl, token: opts.operatorToken ?? opts.token, namespace: opts.namespace };
+  await drainPreviousBuild(operator);
   await defaultWorker.start();
+  const previousWorker = previousBuildWorker({ ...opts, workerToken: opts.workerToken ?? opts.token }, suffix, onError);
+  await previousWorker.start();
+  if (!(await promoteCurrentBuild(operator))) log(`build ${DEMO_BUILDS.current} not promoted (refused)`);
 
   // Issue 43's custom search attributes, registered before the first order carries them.
   const attributes = await registerDemoSearchAttributes({
@@ -392,6 +402,7 @@ export async function startDemoFleet(opts: DemoFleetOptions): Promise<DemoFleet>
       await paymentsStarted.catch(() => undefined);
       await Promise.all([
         defaultWorker.shutdown({ abortPolls: true, abortActivities: true }),
+        previousWorker.shutdown({ abortPolls: true, abortActivities: true }),
         paymentsWorker.shutdown({ abortPolls: true, abortActivities: true }),
         ...second.map((w) => w.shutdown({ abortPolls: true, abortActivities: true })),
       ]);

@@ -88,7 +88,8 @@ function fixture(name: string): Record<string, unknown> {
 }
 
 const keys = (o: unknown) => Object.keys(o as object).sort();
-const cohort = (body: JsonTree, build: string | null) => list(body.build_ids).find((e) => e.build_id === build)!;
+const cohort = (body: JsonTree, build: string | null) =>
+  list(body.build_ids).find((e) => (e.build_id as unknown) === build)!;
 
 describe("GET /api/task-queues/{queue}/build-ids", () => {
   test("groups the queue's registrations by build id with counts, runtimes, SDK versions, fingerprints and the real order", async () => {
