@@ -4,77 +4,20 @@ import { useCallback, useMemo, useState } from "react";
 import Link from "@/components/ui/link";
 import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
-import type { TaskQueueDetail, TaskQueueList, TaskQueueStats, WorkerList } from "@/lib/dw/schemas-fleet";
-import { taskQueueQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
+import type { TaskQueueDetail, TaskQueueList, TaskQueueStats } from "@/lib/dw/schemas-fleet";
+import { taskQueueQuery, taskQueuesQuery } from "@/lib/queries/fleet";
 import { isForbidden, Panel, RequiresAdmin } from "@/components/metrics/panel";
 import { Button } from "@/components/ui/button";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { QueryState } from "@/components/dw/query-state";
 import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
-import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
+import { useTimeFormat } from "@/components/hooks/use-time-format";
+import { WorkerRoster } from "@/components/system/worker-roster";
 
-type Worker = WorkerList["workers"][number];
 type Queue = TaskQueueList["task_queues"][number];
 
-const workerCol = dataColumns<Worker>();
 const queueCol = dataColumns<Queue>();
-
-function useWorkerColumns() {
-  const t = useTranslations("workers");
-  const time = useTimeFormat();
-  const now = useTicker(10_000);
-  return useMemo(
-    () =>
-      workerCol.columns([
-        // Ids never wrap mid-word across three lines (issue 15): one line, the full id on hover.
-        workerCol.accessor("worker_id", {
-          header: () => t("col.worker"),
-          cell: (info) => (
-            <span className="block max-w-72 truncate" title={info.getValue()}>
-              {info.getValue()}
-            </span>
-          ),
-          meta: { className: "font-mono" },
-        }),
-        workerCol.accessor("task_queue", { header: () => t("col.queue"), cell: (info) => info.getValue() ?? "–" }),
-        workerCol.accessor("status", {
-          header: () => t("col.status"),
-          cell: (info) => (
-            <span className={info.getValue() === "active" ? "text-ok" : "text-warn"}>{info.getValue()}</span>
-          ),
-        }),
-        workerCol.display({
-          id: "runtime",
-          header: () => t("col.runtime"),
-          cell: ({ row }) => [row.original.runtime, row.original.sdk_version].filter(Boolean).join(" ") || "–",
-        }),
-        workerCol.accessor("build_id", {
-          header: () => t("col.build"),
-          cell: (info) => info.getValue() ?? "–",
-          meta: { className: "font-mono" },
-        }),
-        workerCol.accessor("last_heartbeat_at", {
-          header: () => t("col.heartbeat"),
-          cell: (info) => {
-            const at = info.getValue();
-            return at ? <span title={time.dateTime(at)}>{time.relative(at, now)}</span> : "–";
-          },
-          meta: { className: "whitespace-nowrap" },
-        }),
-        workerCol.display({
-          id: "types",
-          header: () => t("col.types"),
-          cell: ({ row }) =>
-            [...(row.original.supported_workflow_types ?? []), ...(row.original.supported_activity_types ?? [])].join(
-              ", ",
-            ) || "–",
-          meta: { className: "text-xs text-fg-muted" },
-        }),
-      ]),
-    [t, time, now],
-  );
-}
 
 function useQueueColumns(namespace: string, openQueue: string | null, onToggle: (name: string) => void) {
   const t = useTranslations("workers");
@@ -160,59 +103,18 @@ function forbiddenAs(what: string) {
   };
 }
 
-/** Workers (`GET /workers`) and task queues (`GET /task-queues`, detail on demand). */
+/** Workers (`GET /workers`, live and stale) and task queues (`GET /task-queues`, detail on demand). */
 export function WorkersScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("workers");
-  const workers = useQuery(workersQuery(namespace));
   const queues = useQuery(taskQueuesQuery(namespace));
   const [openQueue, setOpenQueue] = useState<string | null>(null);
   const toggleQueue = useCallback((name: string) => setOpenQueue((open) => (open === name ? null : name)), []);
-  const workerColumns = useWorkerColumns();
-  const [showStale, setShowStale] = useState(false);
   const queueColumns = useQueueColumns(namespace, openQueue, toggleQueue);
   const muted = (text: string) => <p className="text-sm text-fg-muted">{text}</p>;
 
   return (
     <div className="space-y-4">
-      <Panel title={t("workersTitle")} testId="workers-table">
-        <QueryState
-          query={workers}
-          isEmpty={(data) => data.workers.length === 0}
-          empty={muted(t("noWorkers"))}
-          renderError={forbiddenAs(t("workersTitle"))}
-        >
-          {(data) => {
-            // Stale workers (the server's own verdict) stay listed by the server until it forgets them;
-            // they are folded away so the live fleet reads first, with their count in the toggle.
-            const stale = data.workers.filter((worker) => worker.status === "stale").length;
-            // With nothing else registered the stale ones are the whole answer, so they stay shown.
-            const fold = !showStale && stale < data.workers.length;
-            const shown = fold ? data.workers.filter((worker) => worker.status !== "stale") : data.workers;
-            return (
-              <>
-                <DataTable
-                  columns={workerColumns}
-                  data={shown}
-                  getRowId={(worker) => worker.worker_id}
-                  rowTestId="worker-row"
-                  rowData={(worker) => ({ "data-status": worker.status })}
-                />
-                {stale > 0 && stale < data.workers.length ? (
-                  <Button
-                    variant="link"
-                    size="xs"
-                    className="mt-2"
-                    data-testid="toggle-stale-workers"
-                    onClick={() => setShowStale((value) => !value)}
-                  >
-                    {showStale ? t("hideStale", { count: stale }) : t("showStale", { count: stale })}
-                  </Button>
-                ) : null}
-              </>
-            );
-          }}
-        </QueryState>
-      </Panel>
+      <WorkerRoster namespace={namespace} />
 
       <Panel title={t("queuesTitle")} testId="queues-table">
         <QueryState

@@ -5,6 +5,7 @@ import type { UpdateResponse } from "./schemas-updates";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "./schemas-system";
 import type { OverlapPolicy, ScheduleCommandAnswer } from "./schemas-schedules";
 import type { SearchAttributeAnswer } from "./schemas-search-attributes";
+import type { WorkerRemoved } from "./schemas-fleet";
 import type { NamespaceAnswer, NamespaceDeleted, RetentionPassReport } from "./schemas-namespaces";
 import { isRecord } from "../http/typed-errors";
 import { compact, decodeWith, dwTransport, pathSegment, readsOf } from "./transport";
@@ -141,6 +142,9 @@ export interface DwCommandClient extends DwClient {
   /** The search-attribute registry (durable-workflow/server SearchAttributeController.php@11d35b7). */
   createSearchAttribute(name: string, type: string, opts?: DwRequestOptions): Promise<RegistryResult>;
   deleteSearchAttribute(name: string, opts?: DwRequestOptions): Promise<RegistryResult>;
+
+  /** Removes a worker from the roster (admin; WorkerManagementController.php@11d35b7 `destroy`). */
+  removeWorker(workerId: string, opts?: DwRequestOptions): Promise<WorkerRemovalResult>;
 }
 
 /** What a namespace is created or edited with; omitted fields are not sent. */
@@ -157,6 +161,11 @@ export type NamespaceResult<T> =
 /** A registry change: the answer, or the controller's own refusal (409/404/422 with a `reason`). */
 export type RegistryResult =
   | { kind: "accepted"; httpStatus: number; body: SearchAttributeAnswer }
+  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
+
+/** A worker removal: the answer, or the controller's own refusal (404 worker_not_found). */
+export type WorkerRemovalResult =
+  | { kind: "accepted"; httpStatus: number; body: WorkerRemoved }
   | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
 
 /** Backfill's `[start_time, end_time)` (ISO-8601) and an optional overlap policy for its fires. */
@@ -251,6 +260,23 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
     const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
     // Laravel's validation 422 names no reason; the console's form keeps the same rules, so it is an error.
     if (answer !== null && typeof answer.reason === "string" && [404, 409, 422].includes(raw.status)) {
+      const message = typeof answer.message === "string" ? answer.message : null;
+      return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+
+  async function removeWorker(workerId: string, opts: DwRequestOptions | undefined): Promise<WorkerRemovalResult> {
+    const spec: RequestSpec = { method: "DELETE", path: `/workers/${pathSegment(workerId)}` };
+    const raw = await send(spec, opts);
+    if (raw.status >= 200 && raw.status < 300)
+      return {
+        kind: "accepted",
+        httpStatus: raw.status,
+        body: decodeWith(decoders.workerRemoved, raw, `${spec.method} ${spec.path}`),
+      };
+    const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    if (answer !== null && typeof answer.reason === "string" && raw.status === 404) {
       const message = typeof answer.message === "string" ? answer.message : null;
       return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
     }
@@ -407,5 +433,6 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
       registryCommand({ method: "POST", path: "/search-attributes", body: { name, type } }, opts),
     deleteSearchAttribute: (name, opts) =>
       registryCommand({ method: "DELETE", path: `/search-attributes/${pathSegment(name)}` }, opts),
+    removeWorker,
   };
 }

@@ -120,11 +120,51 @@ export const workerSchema = z.looseObject({
   last_heartbeat_at: optionalTimestamp,
   registered_at: optionalTimestamp,
   updated_at: optionalTimestamp,
+  // The newer server's worker status (durable-workflow/server WorkerManagementController.php@c6de4c3
+  // `workerSummary`): free slots as last reported and capacity as declared per task family, the
+  // process metrics exactly as the SDK reported them, the cadence, the declared capabilities, and
+  // on describe the stale-after window. An older server sends none of them.
+  capabilities: z.array(z.string()).optional(),
+  max_concurrent_worker_sessions: z.number().int().nullish(),
+  task_slots: z
+    .looseObject({
+      workflow_available: z.number().int().nullish(),
+      activity_available: z.number().int().nullish(),
+      session_available: z.number().int().nullish(),
+      workflow_capacity: z.number().int().nullish(),
+      activity_capacity: z.number().int().nullish(),
+      session_capacity: z.number().int().nullish(),
+    })
+    .nullish(),
+  process_metrics: z
+    .looseObject({
+      cpu_percent: z.number().nullish(),
+      memory_bytes: z.number().nullish(),
+      process_uptime_seconds: z.number().nullish(),
+      process_id: z.union([z.number(), z.string()]).nullish(),
+      process_started_at: z.string().nullish(),
+      host: z.string().nullish(),
+    })
+    .nullish(),
+  heartbeat_interval_seconds: z.number().int().nullish(),
+  stale_after_seconds: z.number().int().nullish(),
 });
 export type Worker = z.infer<typeof workerSchema>;
 
-export const workerListSchema = z.looseObject({ workers: z.array(workerSchema) });
+/** The roster; the newer server leaves stale workers out unless `status=stale` asks for them. */
+export const workerListSchema = z.looseObject({
+  workers: z.array(workerSchema),
+  stale_after_seconds: z.number().int().nullish(),
+});
 export type WorkerList = z.infer<typeof workerListSchema>;
+
+/** `DELETE /workers/{id}` (WorkerManagementController.php@11d35b7 `destroy`; the count is newer). */
+export const workerRemovedSchema = z.looseObject({
+  worker_id: z.string(),
+  outcome: z.string(),
+  recovered_workflow_task_count: z.number().int().nullish(),
+});
+export type WorkerRemoved = z.infer<typeof workerRemovedSchema>;
 
 // ---------------------------------------------------------------- task queues
 

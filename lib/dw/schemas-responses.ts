@@ -8,6 +8,7 @@ import {
   taskQueueDetailSchema,
   taskQueueListSchema,
   workerListSchema,
+  workerRemovedSchema,
   workerSchema,
 } from "./schemas-fleet";
 import {
@@ -73,6 +74,7 @@ export const RESPONSE_SCHEMAS = {
   namespaceDeleted: namespaceDeletedSchema,
   workerList: workerListSchema,
   worker: workerSchema,
+  workerRemoved: workerRemovedSchema,
   taskQueueList: taskQueueListSchema,
   taskQueueDetail: taskQueueDetailSchema,
   workflowQueryResult: workflowQueryResultSchema,
