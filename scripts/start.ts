@@ -12,6 +12,7 @@ import { parseAuthSettings } from "../lib/server/auth/settings";
 import { launcherBindHost } from "../lib/server/process/bind";
 import { distDir } from "../lib/http/dist-dir";
 import { compressStatic } from "./compress-static";
+import { shutdownGraceMs } from "../lib/server/process/shutdown-grace";
 import { TOKEN_VARIABLES } from "../server/http/control-plane/config";
 import { readTokensFile, tokensFilePath } from "../server/http/embedded-tokens";
 import {
@@ -149,17 +150,19 @@ function consoleTokens(): Record<string, string> {
 }
 
 let stopping = false;
+const killAfterMs = shutdownGraceMs(process.env) + 10_000;
 function stop(code: number): void {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
   const exitWhenChildrenGone = setInterval(() => {
     if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) process.exit(code);
   }, 100);
+  // The console drains for up to its grace (BREAKWATER_SHUTDOWN_GRACE_SECONDS) and exits 0 itself.
   setTimeout(() => {
     clearInterval(exitWhenChildrenGone);
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
     process.exit(code);
-  }, 15_000);
+  }, killAfterMs);
 }
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));

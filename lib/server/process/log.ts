@@ -2,6 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import pino from "pino";
 import type { DestinationStream, Logger } from "pino";
+import { consoleMetrics, upstreamOutcome } from "@/lib/server/metrics/prometheus";
+import { upstreamPattern } from "@/lib/server/metrics/upstream-pattern";
 
 /**
  * The console's server-side logs. What is logged is chosen field by field — method, path without
@@ -114,6 +116,26 @@ function describe(input: string | URL | Request, init: RequestInit | undefined):
   return { method, path };
 }
 
+/**
+ * One upstream call in the console's Prometheus metrics: its latency by endpoint pattern and outcome,
+ * and while it is a history long-poll (`wait_new_event=1`), one of the long-polls held now.
+ */
+function upstreamCall(input: string | URL | Request, method: string, path: string) {
+  const metrics = consoleMetrics();
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const longPoll = /[?&]wait_new_event=(1|true)\b/.test(url);
+  if (longPoll) metrics.upstreamLongPolls.inc();
+  return {
+    end(status: number | null, durationMs: number, failure?: string) {
+      if (longPoll) metrics.upstreamLongPolls.dec();
+      metrics.upstreamSeconds.observe(
+        { endpoint: upstreamPattern(method, path), outcome: upstreamOutcome(status, failure) },
+        durationMs / 1000,
+      );
+    },
+  };
+}
+
 function failureName(error: unknown): string {
   if (!(error instanceof Error)) return "unknown";
   const cause = (error as Error & { cause?: unknown }).cause;
@@ -188,9 +210,11 @@ export function loggedFetch(
     headers.set(REQUEST_ID_HEADER, requestId);
     const { method, path } = describe(input, init);
     const started = clock();
+    const call = upstreamCall(input, method, path);
     try {
       const response = await base(input, { ...init, headers });
       const durationMs = Math.round((clock() - started) * 10) / 10;
+      call.end(response.status, durationMs);
       const entry = { requestId, method, path, status: response.status, durationMs };
       endOutage(logger, entry, clock());
       // One line per call would bury what matters: a working call is debug, a 5xx a warning.
@@ -199,6 +223,7 @@ export function loggedFetch(
       return response;
     } catch (error) {
       const durationMs = Math.round((clock() - started) * 10) / 10;
+      call.end(null, durationMs, error instanceof Error ? error.name : undefined);
       const entry = { requestId, method, path, status: null, durationMs, failure: failureName(error) };
       // Whoever asked went away (a page left): nothing is wrong with the server. A timeout is.
       if (leftByCaller(init?.signal)) logger.debug(entry, "dw call abandoned");

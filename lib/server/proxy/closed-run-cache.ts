@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { CLOSED_RUN_CACHE_TTL_MS } from "@/lib/confirm/bulk-limits";
+import { countCacheLookup } from "@/lib/server/metrics/prometheus";
 
 /**
  * Describe and debug answers of closed runs, kept in the console process (issue 14 item 4). A
@@ -69,9 +70,11 @@ export class ClosedRunCache {
     if (entry === undefined || this.now() - entry.storedAt > this.limits.ttlMs) {
       if (entry !== undefined) this.entries.delete(key);
       this.misses += 1;
+      countCacheLookup("closed_run", false);
       return undefined;
     }
     this.hits += 1;
+    countCacheLookup("closed_run", true);
     return entry.answer;
   }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import type { ChunkSpan } from "./answer-gzip";
+import { countCacheLookup } from "@/lib/server/metrics/prometheus";
 
 /**
  * Closed runs' derived views and extras, kept as the bytes they are sent as (issue 14): a repeat view
@@ -56,7 +57,9 @@ export class RunViewCache {
   }
 
   get(key: string): CacheEntry | undefined {
-    return this.lru.get(key);
+    const entry = this.lru.get(key);
+    countCacheLookup("run_view", entry !== undefined);
+    return entry;
   }
 
   /** Stores the entry unless it alone is larger than the whole cache (lru-cache would refuse it anyway). */

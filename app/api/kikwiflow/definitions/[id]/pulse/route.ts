@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/server/process/config";
 import { getKikwiflowClient, kikwiflowNotConfigured } from "@/lib/server/kikwiflow/engine";
 import { lifetimeOf, relayPulse } from "@/lib/server/kikwiflow/pulse-relay";
 import { personKey } from "@/lib/server/proxy/person-limits";
+import { endingOnShutdown } from "@/lib/server/process/lifecycle";
 
 /**
  * `GET /api/kikwiflow/definitions/{id}/pulse`: the engine's pulse for one definition as
@@ -19,6 +20,7 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   return relayPulse(client, id, request, config.kikwiflow.host, {
     person: personKey(config, request.headers),
     perPerson: config.personLimits.pulseRelays,
-    lifetime: lifetimeOf(config.personLimits.pulseLifetimeMs),
+    // On SIGTERM a relay ends as its lifetime ends: cleanly, and the browser reopens it (decision 0062).
+    lifetime: endingOnShutdown(lifetimeOf(config.personLimits.pulseLifetimeMs)),
   });
 }
