@@ -30,12 +30,20 @@ import { legacyRedirectPath, routeParam } from "@/lib/routes/route-for";
  *     stamp already deleted every forwarded header a peer outside BREAKWATER_TRUSTED_PROXIES sent).
  */
 
-const PUBLIC_PATHS = new Set(["/login", "/api/healthz", "/api/auth/login", "/api/auth/logout"]);
+const PUBLIC_PATHS = new Set([
+  "/login",
+  "/api/healthz",
+  "/api/readyz",
+  "/api/auth/login",
+  "/api/auth/logout",
+  // Answers a scraper's token or an admin itself (lib/server/metrics/scrape-access.ts).
+  "/api/metrics/prometheus",
+]);
 /**
  * Load balancers and Kubernetes probes address an instance by its IP, and the answer is `{"ok":true}`
  * and nothing else: a rebinding page learns only that a console is alive there.
  */
-const ANY_HOST_PATH = "/api/healthz";
+const ANY_HOST_PATHS = new Set(["/api/healthz", "/api/readyz"]);
 const NO_STORE = { "cache-control": "no-store" };
 
 function isApi(pathname: string): boolean {
@@ -97,7 +105,7 @@ function precheck(
   peer: string | null,
 ): { refusal: NextResponse } | { host: string | null } {
   const host = checkHost(config.hosts, request.headers, peer);
-  if (!host.ok && request.nextUrl.pathname !== ANY_HOST_PATH) {
+  if (!host.ok && !ANY_HOST_PATHS.has(request.nextUrl.pathname)) {
     getLogger().warn(
       { host: host.host.slice(0, 200), peer, path: request.nextUrl.pathname },
       "request for a host the console does not answer to",

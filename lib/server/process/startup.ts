@@ -6,6 +6,10 @@ import { installPeerStamp } from "@/lib/server/auth/peer";
 import type { TrustedProxies } from "@/lib/server/auth/trusted-proxies";
 import { listeningAddresses, openBindProblem } from "@/lib/server/process/bind";
 import { createAssetServer } from "@/lib/server/edge/static-assets";
+import { installLifecycle } from "@/lib/server/process/lifecycle";
+import { shutdownGraceMs } from "@/lib/server/process/shutdown-grace";
+import { buildRouteMatcher } from "@/lib/server/metrics/route-pattern";
+import { getLogger } from "@/lib/server/process/log";
 
 /** The build's compressed script and style files (decision 0037), in next.config.ts's distDir. */
 function assetServer() {
@@ -21,7 +25,9 @@ export function validateConfigAtStartup(): void {
   let openConsole: boolean;
   let trustedProxies: TrustedProxies;
   let requestsPerAddress: number;
+  let graceMs: number;
   try {
+    graceMs = shutdownGraceMs(process.env);
     const config = getConfig();
     openConsole = config.auth.mode === "none";
     trustedProxies = config.hosts.trustedProxies;
@@ -38,6 +44,16 @@ export function validateConfigAtStartup(): void {
   // build of its own (.next/dev): the copies in .next belong to the production build.
   const serveFirst = process.env.NODE_ENV === "production" ? assetServer().serve : undefined;
   installPeerStamp({ loopbackOnly: openConsole, serveFirst, trustedProxies, requestsPerAddress });
+  // Request metrics by route, and on SIGTERM a bounded drain that exits 0 (lifecycle.ts). Under
+  // `next dev` only the metrics: its own signal handling restarts and stops the dev server.
+  const production = process.env.NODE_ENV === "production";
+  installLifecycle({
+    routeOf: buildRouteMatcher(distDir()),
+    graceMs,
+    signals: production ? process : null,
+    takeOver: production,
+    log: (message, fields) => getLogger().info(fields ?? {}, message),
+  });
   const problem = openConsole ? openBindProblem(listeningAddresses()) : null;
   if (problem) {
     console.error(problem);

@@ -20,6 +20,7 @@ import type { CachedView } from "./cache";
 import { GzipAnswer, cutLines } from "./answer-gzip";
 import { readExtras } from "./extras";
 import { LongPollPool } from "./long-poll-pool";
+import { shutdownSignal } from "@/lib/server/process/lifecycle";
 import { wantsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
 import type { CacheOutcome } from "./responses";
 import { RunState, Walk, encodeLine, replayThen } from "./run-state";
@@ -294,8 +295,17 @@ export class RunViewService {
       let first: PageRead | null = null;
       if (walk.waits) {
         walk.phase = "polling";
-        // Waiting takes no walk slot: it reads nothing until the server has something.
-        first = await readPage(client, state.target, state.lastSequence, { signal, wait: true });
+        // Waiting takes no walk slot: it reads nothing until the server has something. On SIGTERM the
+        // wait ends at once and the walk answers what it has: a clean end, which the browser reopens
+        // (on another replica; lib/server/process/lifecycle.ts).
+        const drained = shutdownSignal();
+        first = await readPage(client, state.target, state.lastSequence, {
+          signal: AbortSignal.any([signal, drained]),
+          wait: true,
+        }).catch((error: unknown) => {
+          if (signal.aborted || !drained.aborted) throw error;
+          return null;
+        });
         this.releasePollPlace(state, walk);
       }
       release = await this.slots.acquire(signal);
