@@ -12,7 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("title") };
 }
 
-const ERRORS = ["invalid", "missing", "rate_limited", "unavailable", "no_role", "signed_out"] as const;
+const ERRORS = ["invalid", "missing", "rate_limited", "unavailable", "shared_state", "no_role", "signed_out"] as const;
 type LoginError = (typeof ERRORS)[number];
 
 function loginError(value: string | string[] | undefined): LoginError | null {

@@ -3,6 +3,7 @@ import type { ActionNeed, PersonRole } from "./roles";
 import { isPersonRole, personMay, roleForGroups } from "./roles";
 import type { AuthSettings, ProxyAuthSettings } from "./settings";
 import { verifySession } from "./session";
+import { sessionRevocations } from "@/lib/server/shared/stores";
 
 /**
  * Who is asking. proxy.ts authenticates each request once (session cookie or auth-proxy headers)
@@ -58,7 +59,12 @@ export async function authenticate(settings: AuthSettings, input: AuthInput): Pr
     case "proxy":
       return fromProxy(settings, input);
     case "password": {
-      const claims = await verifySession(input.sessionCookie, settings.sessionSecret, input.nowMs);
+      const claims = await verifySession(
+        input.sessionCookie,
+        settings.sessionSecret,
+        input.nowMs,
+        sessionRevocations(),
+      );
       return claims ? { kind: "person", person: { user: claims.user, role: claims.role } } : { kind: "anonymous" };
     }
   }

@@ -3,12 +3,14 @@ import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { PersonRole } from "./roles";
 import { isPersonRole } from "./roles";
+import type { SessionRevocations } from "@/lib/server/shared/revocations";
 
 /**
  * Password-mode sessions: an HS256 JWT (jose) in an HttpOnly, SameSite=Lax cookie, Secure when the
  * console is reached over https. The token carries who and which role, and expires after the TTL;
  * a changed, re-signed or expired cookie verifies to null. Each session has an id (`jti`); signing
- * out revokes it until it would have expired (RevokedSessions), so a copied cookie stops working.
+ * out revokes it until it would have expired, so a copied cookie stops working: in this process
+ * (RevokedSessions), or on every replica with BREAKWATER_REDIS_URL (lib/server/shared/revocations.ts).
  */
 
 export const SESSION_COOKIE = "bw_session";
@@ -51,6 +53,10 @@ export async function verifySession(
   token: string | undefined,
   secret: string,
   nowMs: number,
+  /** Where sign-outs are kept: lib/server/shared/stores.ts sessionRevocations() (this process's by default). */
+  revocations: Pick<SessionRevocations, "isRevoked"> = {
+    isRevoked: (id, now) => Promise.resolve(revokedSessions().has(id, now)),
+  },
 ): Promise<VerifiedSession | null> {
   if (!token) return null;
   try {
@@ -69,7 +75,7 @@ export async function verifySession(
     )
       return null;
     const session = { user: payload.sub, role: payload.role, id: payload.jti, expiresAtMs: payload.exp * 1000 };
-    return revokedSessions().has(session.id, nowMs) ? null : session;
+    return (await revocations.isRevoked(session.id, nowMs)) ? null : session;
   } catch {
     return null;
   }
@@ -89,8 +95,8 @@ export function sessionCookieOptions(https: boolean, ttlSeconds: number): Cookie
 
 /**
  * Sessions signed out before they expired, in this process's memory: bounded (the soonest-expiring
- * entry goes first when full) and forgotten on restart; each console instance has its own
- * (docs/configuration.md, "Console access control"). On globalThis because proxy.ts and the route handlers are separate
+ * entry goes first when full) and forgotten on restart; each console instance has its own unless
+ * BREAKWATER_REDIS_URL shares them (docs/configuration.md, "Console access control"). On globalThis because proxy.ts and the route handlers are separate
  * bundles in one process.
  */
 export class RevokedSessions {

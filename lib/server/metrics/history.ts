@@ -5,11 +5,15 @@ import type { ConsoleConfig } from "@/lib/server/process/config";
 import { credentialedFetch } from "@/lib/server/proxy/dw-client";
 import { getLogger, loggedFetch } from "@/lib/server/process/log";
 import { MetricsSampler } from "@/lib/server/metrics/sampler";
+import { RedisMetricsSampler } from "@/lib/server/shared/metrics-history";
+import { sharedRedis } from "@/lib/server/shared/stores";
+import { SAMPLE_INTERVAL_MS } from "@/lib/server/metrics/sampler";
 import type { MetricsRead, SamplerCredential } from "@/lib/server/metrics/sampler";
 import { namespaceRequired } from "@/lib/server/proxy/read-proxy";
 import { requestNamespace } from "@/lib/server/proxy/request-namespace";
 import { errorEnvelope, jsonError } from "@/lib/server/run-view/responses";
 import { toSample } from "@/lib/views/metrics-samples";
+import type { MetricsHistory, MetricsSample } from "@/lib/views/metrics-samples";
 
 /**
  * `GET /api/metrics/samples[?since=ms]` with `X-Namespace` (docs/decisions/0027): the request first
@@ -49,9 +53,15 @@ function sinceParam(url: URL): number | null | "invalid" {
   return /^\d{1,15}$/.test(since) ? Number(since) : "invalid";
 }
 
+/** This process's sampler (MetricsSampler) or the replicas' shared one (RedisMetricsSampler). */
+export interface MetricsHistorySource {
+  view(namespace: string, credential: SamplerCredential, sample: MetricsSample): boolean | Promise<boolean>;
+  history(namespace: string, since: number | null): MetricsHistory | Promise<MetricsHistory>;
+}
+
 export async function metricsHistoryResponse(
   config: ConsoleConfig,
-  sampler: MetricsSampler,
+  sampler: MetricsHistorySource,
   request: Request,
   read: MetricsRead = metricsReadFor(config),
 ): Promise<Response> {
@@ -68,19 +78,32 @@ export async function metricsHistoryResponse(
   } catch (error) {
     return errorEnvelope(config, error);
   }
-  // The read that authorised this request is a sample too: the first viewer sees one at once.
-  sampler.view(namespace, credential, sample);
-  return Response.json(sampler.history(namespace, since), { headers: { "cache-control": "no-store" } });
+  let history: MetricsHistory;
+  try {
+    // The read that authorised this request is a sample too: the first viewer sees one at once.
+    await sampler.view(namespace, credential, sample);
+    history = await sampler.history(namespace, since);
+  } catch (error) {
+    // The shared history (Redis) is unreachable: the page gets this read alone, as past the sampling bound.
+    getLogger().warn({ failure: error instanceof Error ? error.message : String(error) }, "metrics history unreadable");
+    history = { sampling: false, intervalMs: SAMPLE_INTERVAL_MS, since: null, points: [sample] };
+  }
+  return Response.json(history, { headers: { "cache-control": "no-store" } });
 }
 
 const SHARED = Symbol.for("breakwater.metrics-sampler");
 
 /**
  * The process-wide sampler, on globalThis: Next may evaluate this module once per route bundle,
- * and there must be one timer and one ring per namespace for the whole console process.
+ * and there must be one timer and one ring per namespace for the whole console process. With
+ * BREAKWATER_REDIS_URL, the replicas' one shared sampler and history (lib/server/shared/metrics-history.ts).
  */
-export function getMetricsSampler(config: ConsoleConfig): MetricsSampler {
-  const holder = globalThis as unknown as Record<symbol, MetricsSampler | undefined>;
-  holder[SHARED] ??= new MetricsSampler({ read: metricsReadFor(config) });
+export function getMetricsSampler(config: ConsoleConfig): MetricsSampler | RedisMetricsSampler {
+  const holder = globalThis as unknown as Record<symbol, MetricsSampler | RedisMetricsSampler | undefined>;
+  if (holder[SHARED] === undefined) {
+    const redis = sharedRedis();
+    const read = metricsReadFor(config);
+    holder[SHARED] = redis === null ? new MetricsSampler({ read }) : new RedisMetricsSampler(redis, { read });
+  }
   return holder[SHARED];
 }

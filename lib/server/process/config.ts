@@ -45,6 +45,11 @@ export interface ConsoleConfig {
   kikwiflow: KikwiflowSettings | null;
   /** What one person may hold at once (lib/server/proxy/person-limits.ts, docs/decisions/0044). */
   personLimits: PersonLimitSettings;
+  /**
+   * BREAKWATER_REDIS_URL, or null: where replicas share session revocations, login budgets, per-person
+   * limits, the long-poll cap and the metrics history (lib/server/shared, docs/decisions/0064).
+   */
+  redisUrl: string | null;
 }
 
 export interface PersonLimitSettings {
@@ -106,7 +111,7 @@ export interface PersonToken {
 const TOKEN_VARIABLES = ["DW_TOKEN", "DW_ADMIN_TOKEN", "DW_OPERATOR_TOKEN"] as const;
 export type TokenVariable = (typeof TOKEN_VARIABLES)[number];
 
-const SECRET_VARIABLES = new Set<string>([...TOKEN_VARIABLES, "DW_SIGNATURE_KEY"]);
+const SECRET_VARIABLES = new Set<string>([...TOKEN_VARIABLES, "DW_SIGNATURE_KEY", "BREAKWATER_REDIS_URL"]);
 
 const optionalText = z
   .string()
@@ -210,6 +215,11 @@ const EnvSchema = z.object({
   BREAKWATER_STREAMS_PER_PERSON: wholeNumber(1, 256).optional(),
   BREAKWATER_PULSE_RELAYS_PER_PERSON: wholeNumber(1, 16).optional(),
   BREAKWATER_PULSE_MAX_MINUTES: wholeNumber(1, 1_440).optional(),
+  BREAKWATER_REDIS_URL: z
+    .string()
+    .trim()
+    .refine((value) => value === "" || /^rediss?:\/\/[^\s]+$/.test(value), "must be a redis:// or rediss:// URL")
+    .optional(),
 });
 
 function dwAuthFrom(parsed: { DW_AUTH_DRIVER?: string; DW_SIGNATURE_KEY?: string }): DwAuth | { problem: string } {
@@ -294,6 +304,7 @@ export function parseConfig(env: Record<string, string | undefined>): ConsoleCon
       pulseRelays: parsed.BREAKWATER_PULSE_RELAYS_PER_PERSON ?? 4,
       pulseLifetimeMs: (parsed.BREAKWATER_PULSE_MAX_MINUTES ?? 15) * 60_000,
     },
+    redisUrl: parsed.BREAKWATER_REDIS_URL ? parsed.BREAKWATER_REDIS_URL : null,
   };
 }
 

@@ -5,6 +5,8 @@ import { stampedPeer } from "@/lib/server/auth/peer";
 import type { HeaderSource } from "@/lib/server/auth/principal";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import { clientAddress } from "@/lib/server/edge/hosts";
+import { RedisInFlightLimiter } from "@/lib/server/shared/in-flight";
+import { sharedPlaces } from "@/lib/server/shared/stores";
 
 /**
  * Per-person fairness (docs/decisions/0044): one person's reads and streams in flight are bounded, so
@@ -22,8 +24,9 @@ export interface Lease {
 }
 
 /**
- * The counts behind the limits. In memory for one console process; issue 44 keeps them in Redis for
- * several replicas, which is why acquiring is asynchronous (and why a lease is all a caller holds).
+ * The counts behind the limits. In memory for one console process; in Redis for several replicas
+ * with BREAKWATER_REDIS_URL (lib/server/shared/in-flight.ts), which is why acquiring is asynchronous
+ * (and why a lease is all a caller holds).
  */
 export interface InFlightLimiter {
   /** A place in `pool` for `person` if fewer than `limit` are held now; null when all are. */
@@ -63,7 +66,11 @@ const SHARED = Symbol.for("breakwater.person-limits");
 
 export function personLimiter(): InFlightLimiter {
   const registry = globalThis as { [SHARED]?: InFlightLimiter };
-  registry[SHARED] ??= new MemoryInFlightLimiter();
+  if (registry[SHARED] === undefined) {
+    const memory = new MemoryInFlightLimiter();
+    const places = sharedPlaces();
+    registry[SHARED] = places === null ? memory : new RedisInFlightLimiter(places, memory);
+  }
   return registry[SHARED];
 }
 

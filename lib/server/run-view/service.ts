@@ -21,6 +21,8 @@ import { GzipAnswer, cutLines } from "./answer-gzip";
 import { readExtras } from "./extras";
 import { LongPollPool } from "./long-poll-pool";
 import { shutdownSignal } from "@/lib/server/process/lifecycle";
+import type { RedisPlaces } from "@/lib/server/shared/leases";
+import { sharedPlaces } from "@/lib/server/shared/stores";
 import { wantsGzip, bodyOf, bufferedView, errorEnvelope, gzippedView, jsonError, streamedView } from "./responses";
 import type { CacheOutcome } from "./responses";
 import { RunState, Walk, encodeLine, replayThen } from "./run-state";
@@ -69,6 +71,8 @@ export interface RunViewServiceOptions {
   logger?: Logger;
   /** Where the walk's V8 heap sizing goes (lib/server/process/heap.ts); tests record it. */
   setV8Flags?: SetV8Flags;
+  /** Cluster-wide long-poll places (BREAKWATER_REDIS_URL); none: this process's cap only. */
+  places?: RedisPlaces | null;
 }
 
 interface ViewParams {
@@ -113,7 +117,7 @@ export class RunViewService {
   ) {
     this.cache = new RunViewCache(config.runView.cacheMaxBytes);
     this.slots = new Slots(config.runView.maxWalks);
-    this.longPolls = new LongPollPool(config.runView.maxLongPolls);
+    this.longPolls = new LongPollPool(config.runView.maxLongPolls, options.places ?? null);
     this.logger = options.logger ?? getLogger();
     this.baseFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.smallHeap = config.runView.smallHeap ? new SmallHeap(options.setV8Flags) : null;
@@ -202,10 +206,18 @@ export class RunViewService {
     let outcome: CacheOutcome = "joined";
     let held = state.walk?.phase === "polling";
     if (state.walk === null) {
-      outcome = state.derivation !== null && !closed ? "extend" : "miss";
       const wantsWait = params.wait && !closed && state.derivation !== null && from === state.lastSequence;
-      held = wantsWait && this.longPolls.tryTake(key);
-      this.startWalk(state, client, closed, held);
+      // Taking a place may ask Redis (a cluster-wide cap): another viewer may start the walk meanwhile.
+      const placed = wantsWait && (await this.longPolls.tryTake(key));
+      const started = state.walk as Walk | null;
+      if (started === null) {
+        outcome = state.derivation !== null && !closed ? "extend" : "miss";
+        held = placed;
+        this.startWalk(state, client, closed, held);
+      } else {
+        if (placed) this.longPolls.release(key);
+        held = started.phase === "polling";
+      }
     }
     const walk = state.walk;
     if (walk === null) return jsonError(500, { reason: "unknown", message: "the run view walk did not start" });
@@ -511,6 +523,6 @@ const SHARED = Symbol.for("breakwater.run-view-service");
  */
 export function getRunViewService(config: ConsoleConfig): RunViewService {
   const holder = globalThis as unknown as Record<symbol, RunViewService | undefined>;
-  holder[SHARED] ??= new RunViewService(config);
+  holder[SHARED] ??= new RunViewService(config, { places: sharedPlaces() });
   return holder[SHARED];
 }

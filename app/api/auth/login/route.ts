@@ -3,20 +3,19 @@ import type { NextRequest } from "next/server";
 import { getConfig } from "@/lib/server/process/config";
 import { sameOriginProblem } from "@/lib/server/proxy/action-guard";
 import { stampedPeer } from "@/lib/server/auth/peer";
-import { LoginLimiter } from "@/lib/server/auth/rate-limit";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
 import { loadUsers, verifyPassword } from "@/lib/server/auth/users";
 import { clientAddress, requestIsHttps } from "@/lib/server/edge/hosts";
 import { getLogger } from "@/lib/server/process/log";
+import { loginBudget, sessionRevocations } from "@/lib/server/shared/stores";
 
 /**
  * `POST /api/auth/login` (password mode): the login form posts here; the answer is a 303 to where the
  * person was going, with the session cookie, or back to /login with the reason. Wrong passwords are
- * throttled per (address, user), per address and per user, in this process (rate-limit.ts).
+ * throttled per (address, user), per address and per user (rate-limit.ts): in this process, or for
+ * every replica together with BREAKWATER_REDIS_URL (lib/server/shared/login-budget.ts).
  */
-
-const limiter = new LoginLimiter();
 
 /**
  * A 303 with a relative Location: `request.url` carries the host Next was started with, which may
@@ -66,7 +65,8 @@ export async function POST(request: NextRequest): Promise<Response> {
   const log = getLogger();
 
   if (!user || !password) return backToLogin("missing", next);
-  const throttle = limiter.admit(peer, user, Date.now());
+  const limiter = loginBudget();
+  const throttle = await limiter.admit(peer, user, Date.now());
   if (!throttle.allowed) {
     log.warn({ user, peer, retryAfterSeconds: throttle.retryAfterSeconds }, "login throttled");
     return backToLogin("rate_limited", next, { "retry-after": String(throttle.retryAfterSeconds) });
@@ -80,12 +80,18 @@ export async function POST(request: NextRequest): Promise<Response> {
     return backToLogin("unavailable", next);
   }
   if (!match) {
-    limiter.failed(peer, user, Date.now());
+    await limiter.failed(peer, user, Date.now());
     log.info({ user, peer }, "login refused");
     return backToLogin("invalid", next);
   }
 
-  limiter.succeeded(peer, user);
+  await limiter.succeeded(peer, user);
+  // A session whose sign-out could not be checked would be refused on the next request (fail closed):
+  // say so here instead of signing the person in to a console that turns them away.
+  if (!(await sessionRevocations().available())) {
+    log.error({ user: match.user, peer }, "sign-in refused: session revocations (Redis) unavailable");
+    return backToLogin("shared_state", next);
+  }
   const session = await issueSession(
     { user: match.user, role: match.role },
     auth.sessionSecret,
