@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { normalizeBasePath } from "./lib/http/base-path";
 import { distDir } from "./lib/http/dist-dir";
 import { SECURITY_HEADERS } from "./lib/http/security-headers";
 
@@ -12,8 +13,20 @@ const withNextIntl = createNextIntlPlugin({
   },
 });
 
+// The console's sub-path behind a reverse proxy (docs/deployment.md): fixed at build time, as Next's basePath is.
+const basePath = normalizeBasePath(process.env.BREAKWATER_BASE_PATH);
+
 const nextConfig: NextConfig = {
   distDir: distDir(),
+  ...(basePath ? { basePath } : {}),
+  // `npm run package` (scripts/package.ts): a self-contained server.js with only the modules it traces.
+  // Its type check is skipped: `npm test` type-checks the same sources once (`npm run typecheck`).
+  ...(process.env.BREAKWATER_STANDALONE === "1"
+    ? { output: "standalone" as const, typescript: { ignoreBuildErrors: true } }
+    : {}),
+  // Inlined into every bundle: what the console builds itself goes under the sub-path
+  // (lib/http/base-path.ts), and a packaged server finds its static files (lib/http/dist-dir.ts).
+  env: { BREAKWATER_BUILT_BASE_PATH: basePath, BREAKWATER_BUILT_DIST_DIR: distDir() },
   poweredByHeader: false,
   // BREAKWATER_UNMINIFIED=1 (with its own BREAKWATER_DIST_DIR): readable function names in a bench
   // profile (BENCH_PROFILE, bench/support/long-tasks.ts). Never for a build that is shipped.

@@ -73,7 +73,10 @@ function refuse(request: NextRequest, outcome: Authentication, mode: string): Ne
       { status, headers: NO_STORE },
     );
   }
-  const login = new URL("/login", request.url);
+  // A copy of the request's URL keeps Next's basePath (the console's sub-path) in the redirect.
+  const login = request.nextUrl.clone();
+  login.pathname = "/login";
+  login.search = "";
   if (noRole) login.searchParams.set("error", "no_role");
   const target = `${request.nextUrl.pathname}${request.nextUrl.search}`;
   if (target !== "/") login.searchParams.set("next", target);
@@ -93,8 +96,11 @@ function decodablePath(pathname: string): boolean {
 function repeatedIdentityHeader(config: ConsoleConfig, headers: Headers): string | null {
   const repeated = (headers.get(REPEATED_HEADER) ?? "").split(",").filter((name) => name !== "");
   const identity = ["x-forwarded-host"];
-  if (config.auth.mode === "proxy")
-    identity.push(config.auth.userHeader, config.auth.emailHeader, config.auth.groupsHeader);
+  if (config.auth.mode === "proxy") {
+    identity.push(config.auth.userHeader, config.auth.emailHeader);
+    // oauth2-proxy (reverse-proxy mode) sends one line per group, having deleted the client's own.
+    if (!config.auth.joinRepeatedGroups) identity.push(config.auth.groupsHeader);
+  }
   return repeated.find((name) => identity.includes(name)) ?? null;
 }
 

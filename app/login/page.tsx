@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/server/process/config";
 import { forwardedPerson } from "@/lib/server/auth/principal";
 import { safeNextPath } from "@/lib/server/auth/redirect";
 import { Button } from "@/components/ui/button";
+import { withBasePath } from "@/lib/http/base-path";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("auth");
@@ -50,7 +51,7 @@ export default async function LoginPage({
         </p>
       ) : null}
       {mode === "password" ? (
-        <form method="post" action="/api/auth/login" className="mt-4 flex flex-col gap-3">
+        <form method="post" action={withBasePath("/api/auth/login")} className="mt-4 flex flex-col gap-3">
           <input type="hidden" name="next" value={next} />
           <label className="flex flex-col gap-1 text-sm font-medium">
             {t("user")}

@@ -1,6 +1,7 @@
 import type { RetentionPassReport } from "@/lib/dw/schemas-namespaces";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "@/lib/dw/schemas-system";
 import type { ActionAnswer, ActionContext, ActionError, RunActionRequest } from "@/lib/actions/contract";
+import { withBasePath } from "@/lib/http/base-path";
 
 export type SendOutcome = { ok: true; answer: ActionAnswer } | { ok: false; error: ActionError };
 
@@ -72,7 +73,7 @@ async function post(
   signal?: AbortSignal,
 ): Promise<{ status: number; json: unknown } | ActionError> {
   try {
-    const response = await fetch(url, {
+    const response = await fetch(withBasePath(url), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify(body),

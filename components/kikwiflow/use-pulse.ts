@@ -12,6 +12,7 @@ import {
 } from "@/lib/kikwiflow/pulse-state";
 import { sseData } from "@/lib/kikwiflow/sse";
 import { kikwiflowPulsePath } from "@/lib/queries/kikwiflow";
+import { withBasePath } from "@/lib/http/base-path";
 
 const TICK_MS = 1_000;
 
@@ -54,7 +55,7 @@ export function usePulse(definitionId: string): { state: PulseState; snapshot: P
       const controller = new AbortController();
       connection = controller;
       try {
-        const response = await fetch(kikwiflowPulsePath(definitionId), {
+        const response = await fetch(withBasePath(kikwiflowPulsePath(definitionId)), {
           headers: { accept: "text/event-stream" },
           signal: controller.signal,
         });

@@ -1,4 +1,5 @@
 import type { NamespaceAction, NamespaceActionAnswer } from "@/lib/actions/namespace-actions";
+import { withBasePath } from "@/lib/http/base-path";
 
 /** What the screen shows after an action: the console's answer, or why there is none. */
 export type NamespaceOutcome =
@@ -13,7 +14,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export async function sendNamespaceAction(namespace: string, action: NamespaceAction): Promise<NamespaceOutcome> {
   let json: unknown;
   try {
-    const response = await fetch("/api/actions/namespaces", {
+    const response = await fetch(withBasePath("/api/actions/namespaces"), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify(action),

@@ -1,10 +1,12 @@
+import { withBasePath } from "@/lib/http/base-path";
+
 /**
  * History payloads keep codec blobs encoded (`arguments`, `result`, …). The console server decodes
  * them for display (`POST /api/payload/decode`, lib/dw/payload-display.ts): the codec cannot run in
  * the page, whose CSP forbids the code generation avsc relies on. Blobs come back as `{ decoded }`.
  */
 export async function decodePayloadTree(payload: unknown, signal?: AbortSignal): Promise<unknown> {
-  const response = await fetch("/api/payload/decode", {
+  const response = await fetch(withBasePath("/api/payload/decode"), {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ payload }),

@@ -21,6 +21,7 @@ import { CopyButton } from "@/components/run-detail/copy-button";
 import { prettyJson } from "@/components/run-detail/payload";
 import { AttributeValues } from "@/components/search-attributes/attribute-values";
 import { RunScheduleLink } from "@/components/schedules/run-schedule-link";
+import { withBasePath } from "@/lib/http/base-path";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -208,7 +209,7 @@ export const RunHeader = memo(function RunHeader({
             </Link>
           ) : null}
           <a
-            href={runExportHref(namespace, describe.workflow_id, describe.run_id)}
+            href={withBasePath(runExportHref(namespace, describe.workflow_id, describe.run_id))}
             download
             data-testid="download-export"
             className="rounded-md border border-line bg-panel-muted px-3 py-1.5 text-sm font-medium hover:bg-accent-soft"

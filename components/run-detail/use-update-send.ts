@@ -15,6 +15,7 @@ import type { UpdateOutcome } from "@/lib/views/update-outcome";
 import { answerOutcome, errorOutcome } from "@/lib/views/update-outcome";
 import { newRequestId } from "@/components/actions/send-action";
 import { CONFIRM_TIMEOUT_MS } from "@/components/actions/use-confirmation";
+import { withBasePath } from "@/lib/http/base-path";
 
 export type UpdateSendPhase =
   | { kind: "idle" }
@@ -41,7 +42,7 @@ async function postUpdate(
   let status = 0;
   let json: unknown = null;
   try {
-    const response = await fetch("/api/actions/updates", {
+    const response = await fetch(withBasePath("/api/actions/updates"), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify(request),

@@ -58,6 +58,7 @@ const RunsBatch = dynamic(() => import("@/components/run-list/runs-batch").then(
   loading: () => null,
 });
 import type { BatchAction } from "@/lib/views/run-batch";
+import { withBasePath } from "@/lib/http/base-path";
 
 interface RunsScreenProps {
   namespace: string;
@@ -289,7 +290,7 @@ export function RunsScreen({ namespace, initialQuery, initialData, initialError 
       {cursorProblem ? (
         <RunsCursorProblem
           problem={cursorProblem}
-          firstPageHref={`${screenHref(namespace, "runs")}${runsQueryString(firstPage(query))}`}
+          firstPageHref={`${withBasePath(screenHref(namespace, "runs"))}${runsQueryString(firstPage(query))}`}
           onFirstPage={() => navigate(firstPage(query))}
         />
       ) : (

@@ -12,6 +12,7 @@ import { confirmScheduleAction } from "@/lib/confirm/schedule-confirm";
 import { readScheduleHistory } from "@/lib/queries/schedules";
 import { namespaceKey } from "@/lib/queries/keys";
 import { toActionError } from "@/components/actions/send-action";
+import { withBasePath } from "@/lib/http/base-path";
 
 /** How long the console re-reads before it says the effect is not visible yet. */
 const CONFIRM_TIMEOUT_MS = 15_000;
@@ -36,7 +37,7 @@ function isAnswer(json: unknown): json is ScheduleActionAnswer {
 
 async function post(namespace: string, request: ScheduleActionRequest): Promise<ScheduleActionAnswer | ActionError> {
   try {
-    const response = await fetch("/api/actions/schedules", {
+    const response = await fetch(withBasePath("/api/actions/schedules"), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify(request),

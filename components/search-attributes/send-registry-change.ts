@@ -1,5 +1,6 @@
 import type { SearchAttributeList } from "@/lib/dw/schemas-search-attributes";
 import type { RegistryChange } from "@/lib/actions/search-attributes";
+import { withBasePath } from "@/lib/http/base-path";
 
 export type RegistryOutcome =
   | { kind: "confirmed"; op: RegistryChange["op"]; name: string; type: string | null }
@@ -22,7 +23,7 @@ export async function sendRegistryChange(
 ): Promise<RegistryOutcome> {
   let json: unknown;
   try {
-    const response = await fetch("/api/actions/search-attributes", {
+    const response = await fetch(withBasePath("/api/actions/search-attributes"), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify(change),

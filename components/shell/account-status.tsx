@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import type { ShellContext } from "@/lib/server/pages/shell-context";
 import { Button } from "@/components/ui/button";
+import { withBasePath } from "@/lib/http/base-path";
 
 /**
  * Who is signed in, with a sign-out button (a plain form POST, so it works before hydration); or,
@@ -20,7 +21,7 @@ export async function AccountStatus({ auth }: { auth: ShellContext["auth"] }) {
     <div data-testid="account-status" className="flex flex-col gap-1 px-2 text-xs text-fg-muted">
       <p className="break-words">{t("signedInAs", { user: auth.person.user, role: t(`roles.${auth.person.role}`) })}</p>
       {auth.mode === "password" ? (
-        <form method="post" action="/api/auth/logout">
+        <form method="post" action={withBasePath("/api/auth/logout")}>
           <Button type="submit" size="xs">
             {t("signOut")}
           </Button>

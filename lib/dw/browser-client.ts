@@ -1,6 +1,7 @@
 import { PREVALIDATED_DECODERS } from "@/lib/dw/prevalidated";
 import { createDwClientWith } from "@/lib/dw/transport";
 import type { DwClient } from "@/lib/dw/transport";
+import { withBasePath } from "@/lib/http/base-path";
 
 /**
  * The typed client for browser code, pointed at the same-origin read proxy (`/api/dw/<path>` maps to
@@ -16,7 +17,7 @@ const EXPORT_BEYOND_PROXY_MS = 610_000;
 
 function proxyClient(namespace?: string): DwClient {
   return createDwClientWith(PREVALIDATED_DECODERS, {
-    baseUrl: "/api/dw",
+    baseUrl: withBasePath("/api/dw"),
     apiPrefix: "",
     exportTimeoutMs: EXPORT_BEYOND_PROXY_MS,
     namespace,

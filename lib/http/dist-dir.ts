@@ -6,3 +6,12 @@
 export function distDir(): string {
   return process.env.BREAKWATER_DIST_DIR || ".next";
 }
+
+/**
+ * The folder this build was made in, as next.config.ts inlined it (BREAKWATER_BUILT_DIST_DIR): the
+ * packaged artifact (`npm run package`) runs from a folder of its own with no BREAKWATER_DIST_DIR set,
+ * and its server still finds the build's static files. Outside a Next bundle, distDir().
+ */
+export function builtDistDir(): string {
+  return process.env.BREAKWATER_BUILT_DIST_DIR || distDir();
+}

@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { browserDwClient } from "@/lib/dw/browser-client";
 import type { DwClient } from "@/lib/dw";
 import { serverKey } from "@/lib/queries/keys";
+import { withBasePath } from "@/lib/http/base-path";
 
 /**
  * What one probe of the same-origin proxy produced. `failed` means the browser could not reach the
@@ -31,7 +32,10 @@ export function probeBody(body: unknown): unknown {
 async function probe(path: string): Promise<ProbeResult> {
   const started = performance.now();
   try {
-    const response = await fetch(`/api/dw/${path}`, { cache: "no-store", headers: { Accept: "application/json" } });
+    const response = await fetch(withBasePath(`/api/dw/${path}`), {
+      cache: "no-store",
+      headers: { Accept: "application/json" },
+    });
     const body = probeBody(await response.json().catch(() => null));
     return { kind: "answered", status: response.status, body, latencyMs: performance.now() - started, at: Date.now() };
   } catch (error) {
@@ -86,7 +90,8 @@ export function namespacesQuery() {
 export function actionContextQuery() {
   return queryOptions({
     queryKey: serverKey("action-context"),
-    queryFn: async ({ signal }): Promise<unknown> => (await fetch("/api/actions/context", { signal })).json(),
+    queryFn: async ({ signal }): Promise<unknown> =>
+      (await fetch(withBasePath("/api/actions/context"), { signal })).json(),
     staleTime: Infinity,
     retry: 1,
   });

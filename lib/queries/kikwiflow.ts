@@ -15,6 +15,7 @@ import type { IncidentCounts } from "@/lib/kikwiflow/instance-list";
 import type { DefinitionSummary } from "@/lib/kikwiflow/definition-view";
 import { serverKey } from "@/lib/queries/keys";
 import type { DefinitionLabel } from "@/lib/server/kikwiflow/engine";
+import { withBasePath } from "@/lib/http/base-path";
 
 export type { DefinitionLabel };
 /** The search page with the key, name and version of each definition id on it. */
@@ -76,7 +77,7 @@ async function answerOf(response: Response): Promise<unknown> {
 }
 
 async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(path, { headers: { accept: "application/json" }, signal });
+  const response = await fetch(withBasePath(path), { headers: { accept: "application/json" }, signal });
   return (await answerOf(response)) as T;
 }
 
@@ -179,7 +180,7 @@ export function kikwiflowInstanceKey(id: string) {
 
 /** The guarded retry; the answer is the route's confirmation, read back from the engine. */
 export async function retryKikwiflowIncident(incidentId: string, signal?: AbortSignal): Promise<RetryAnswer> {
-  const response = await fetch(`/api/kikwiflow/incidents/${encodeURIComponent(incidentId)}/retry`, {
+  const response = await fetch(withBasePath(`/api/kikwiflow/incidents/${encodeURIComponent(incidentId)}/retry`), {
     method: "POST",
     headers: { accept: "application/json" },
     signal,
@@ -199,7 +200,7 @@ export function fetchKikwiflowSnapshot(id: string, signal?: AbortSignal): Promis
 
 /** The guarded cancel; the answer is the route's confirmation (the instance read back as gone). */
 export async function cancelKikwiflowInstance(id: string, reason: string): Promise<CancelAnswer> {
-  const response = await fetch(`${instancePath(id)}/cancel`, {
+  const response = await fetch(withBasePath(`${instancePath(id)}/cancel`), {
     method: "POST",
     headers: { accept: "application/json", "content-type": "application/json" },
     body: JSON.stringify({ reason }),
@@ -209,7 +210,7 @@ export async function cancelKikwiflowInstance(id: string, reason: string): Promi
 
 /** The guarded variable edit; the answer is the route's read of the instance after the engine's PUT. */
 export async function setKikwiflowVariable(id: string, edit: VariableEdit): Promise<VariableEditAnswer> {
-  const response = await fetch(`${instancePath(id)}/variables`, {
+  const response = await fetch(withBasePath(`${instancePath(id)}/variables`), {
     method: "POST",
     headers: { accept: "application/json", "content-type": "application/json" },
     body: JSON.stringify(edit),

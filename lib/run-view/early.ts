@@ -15,6 +15,8 @@
  * the early read does not start.
  */
 
+import { BASE_PATH } from "@/lib/http/base-path";
+
 interface EarlyRunView {
   namespace: string;
   url: string;
@@ -35,7 +37,7 @@ declare global {
  * workflow_id, run_id, then gzip=1), which `takeEarlyRunView` checks; only browsers that can inflate
  * ask for gzip, and the others skip the early read.
  */
-export const EARLY_RUN_VIEW_SCRIPT = `try{var w=window,r=/^\\/namespaces\\/([^/]+)\\/workflows\\/([^/]+)\\/runs\\/([^/]+)\\/?$/.exec(location.pathname);if(r&&typeof DecompressionStream!=="undefined"&&typeof AbortController!=="undefined"){var go=function(){if(w.__bwRunViewEarlyTaken)return;var q=new URLSearchParams({workflow_id:decodeURIComponent(r[2]),run_id:decodeURIComponent(r[3])});q.set("gzip","1");var u="/api/run-view?"+q.toString(),c=new AbortController(),n=decodeURIComponent(r[1]);w.__bwRunViewEarly={namespace:n,url:u,response:fetch(u,{headers:{"X-Namespace":n,Accept:"application/x-ndjson"},signal:c.signal,priority:"low"}),abort:function(){c.abort()}};setTimeout(function(){var e=w.__bwRunViewEarly;if(e&&e.url===u){w.__bwRunViewEarly=undefined;c.abort()}},30000)};var next=function(){setTimeout(go,0)},frame=function(){if(typeof requestAnimationFrame==="function")requestAnimationFrame(next);else go()},later=function(){var P=w.PerformanceObserver;if(!P||!P.supportedEntryTypes||P.supportedEntryTypes.indexOf("paint")<0)return frame();try{var o=new P(function(l){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();next()}});o.observe({type:"paint",buffered:true})}catch(e){frame()}};if(document.readyState==="loading")document.addEventListener("DOMContentLoaded",later,{once:true});else later()}}catch(e){}`;
+export const EARLY_RUN_VIEW_SCRIPT = `try{var w=window,b=${JSON.stringify(BASE_PATH)},p=location.pathname,r=p.indexOf(b+"/")===0&&/^\\/namespaces\\/([^/]+)\\/workflows\\/([^/]+)\\/runs\\/([^/]+)\\/?$/.exec(p.slice(b.length));if(r&&typeof DecompressionStream!=="undefined"&&typeof AbortController!=="undefined"){var go=function(){if(w.__bwRunViewEarlyTaken)return;var q=new URLSearchParams({workflow_id:decodeURIComponent(r[2]),run_id:decodeURIComponent(r[3])});q.set("gzip","1");var u=b+"/api/run-view?"+q.toString(),c=new AbortController(),n=decodeURIComponent(r[1]);w.__bwRunViewEarly={namespace:n,url:u,response:fetch(u,{headers:{"X-Namespace":n,Accept:"application/x-ndjson"},signal:c.signal,priority:"low"}),abort:function(){c.abort()}};setTimeout(function(){var e=w.__bwRunViewEarly;if(e&&e.url===u){w.__bwRunViewEarly=undefined;c.abort()}},30000)};var next=function(){setTimeout(go,0)},frame=function(){if(typeof requestAnimationFrame==="function")requestAnimationFrame(next);else go()},later=function(){var P=w.PerformanceObserver;if(!P||!P.supportedEntryTypes||P.supportedEntryTypes.indexOf("paint")<0)return frame();try{var o=new P(function(l){if(l.getEntriesByName("first-contentful-paint").length){o.disconnect();next()}});o.observe({type:"paint",buffered:true})}catch(e){frame()}};if(document.readyState==="loading")document.addEventListener("DOMContentLoaded",later,{once:true});else later()}}catch(e){}`;
 
 /** The head script's read of this run view, once: null when there is none (or it is for another). */
 export function takeEarlyRunView(namespace: string, url: string): EarlyRunView | null {

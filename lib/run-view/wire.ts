@@ -1,5 +1,6 @@
 import type { ErrorInfo } from "@/lib/views/error-info";
 import type { DerivedChunk, DerivedSnapshot } from "@/lib/views/run-derivation";
+import { withBasePath } from "@/lib/http/base-path";
 
 /**
  * The console's run-view stream (issue 14): `GET /api/run-view?workflow_id=…&run_id=…[&since=N][&wait=1]`
@@ -52,7 +53,7 @@ export const RUN_VIEW_HEADER = "x-breakwater-run-view";
  * header from route handler responses.
  */
 export const RUN_VIEW_ENCODING_HEADER = "x-breakwater-run-view-encoding";
-export const RUN_VIEW_PATH = "/api/run-view";
+export const RUN_VIEW_PATH = withBasePath("/api/run-view");
 
 /**
  * `GET /api/run-view/extras?workflow_id=…&run_id=…` (JSON, with `X-Namespace`): the sections only the
@@ -70,4 +71,4 @@ export interface RunViewExtras {
   exportBytes: number;
 }
 
-export const RUN_VIEW_EXTRAS_PATH = "/api/run-view/extras";
+export const RUN_VIEW_EXTRAS_PATH = withBasePath("/api/run-view/extras");

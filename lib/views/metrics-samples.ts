@@ -1,4 +1,5 @@
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
+import { withBasePath } from "@/lib/http/base-path";
 
 /**
  * The Overview's chart points, shared by the console server's sampler (lib/server/metrics/sampler.ts,
@@ -37,7 +38,7 @@ export function isGap(point: MetricsPoint): point is MetricsGap {
 }
 
 /** `GET /api/metrics/samples` (namespace in `X-Namespace`, optional `since` in epoch ms). */
-export const METRICS_SAMPLES_PATH = "/api/metrics/samples";
+export const METRICS_SAMPLES_PATH = withBasePath("/api/metrics/samples");
 
 /** What `GET /api/metrics/samples` answers. */
 export interface MetricsHistory {

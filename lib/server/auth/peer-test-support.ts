@@ -6,8 +6,9 @@ import { installPeerStamp } from "./peer";
 /**
  * For tests: the headers a request carries after the real stamp saw it (PEER_HEADER and this
  * process's marker), by sending one through a throwaway server on 127.0.0.1. Installs the stamp.
+ * A header given as a list is sent as that many lines (as oauth2-proxy sends groups).
  */
-export async function stampedHeaders(sent: Record<string, string> = {}): Promise<Headers> {
+export async function stampedHeaders(sent: Record<string, string | string[]> = {}): Promise<Headers> {
   installPeerStamp();
   let seen: Headers | null = null;
   const server = createServer((req, res) => {

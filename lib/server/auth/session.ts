@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import type { PersonRole } from "./roles";
 import { isPersonRole } from "./roles";
+import { cookiePath } from "@/lib/http/base-path";
 import type { SessionRevocations } from "@/lib/server/shared/revocations";
 
 /**
@@ -85,12 +86,13 @@ export interface CookieOptions {
   httpOnly: true;
   sameSite: "lax";
   secure: boolean;
-  path: "/";
+  /** The console's sub-path, or "/" (lib/http/base-path.ts): other apps on the host never get the cookie. */
+  path: string;
   maxAge: number;
 }
 
 export function sessionCookieOptions(https: boolean, ttlSeconds: number): CookieOptions {
-  return { httpOnly: true, sameSite: "lax", secure: https, path: "/", maxAge: ttlSeconds };
+  return { httpOnly: true, sameSite: "lax", secure: https, path: cookiePath(), maxAge: ttlSeconds };
 }
 
 /**

@@ -13,6 +13,12 @@ export interface ProxyAuthSettings {
   userHeader: string;
   emailHeader: string;
   groupsHeader: string;
+  /**
+   * Repeated groups-header lines read as one list (BREAKWATER_PROXY_REPEATED_GROUPS=join) instead of
+   * refused: oauth2-proxy as a reverse proxy sends one `X-Forwarded-Groups` line per group, after
+   * deleting any the client sent (docs/deployment.md). The user and email headers stay refused when repeated.
+   */
+  joinRepeatedGroups: boolean;
   roleGroups: RoleGroupRule[];
 }
 
@@ -48,6 +54,7 @@ const AuthEnvSchema = z.object({
   BREAKWATER_PROXY_USER_HEADER: headerName.optional(),
   BREAKWATER_PROXY_EMAIL_HEADER: headerName.optional(),
   BREAKWATER_PROXY_GROUPS_HEADER: headerName.optional(),
+  BREAKWATER_PROXY_REPEATED_GROUPS: z.enum(["", "refuse", "join"]).optional(),
   BREAKWATER_ROLE_GROUPS: z.string().optional(),
   BREAKWATER_USERS_FILE: z.string().trim().optional(),
   BREAKWATER_SESSION_SECRET: z.string().optional(),
@@ -115,6 +122,7 @@ export function parseAuthSettings(
         userHeader: parsed.BREAKWATER_PROXY_USER_HEADER ?? "x-forwarded-user",
         emailHeader: parsed.BREAKWATER_PROXY_EMAIL_HEADER ?? "x-forwarded-email",
         groupsHeader: parsed.BREAKWATER_PROXY_GROUPS_HEADER ?? "x-forwarded-groups",
+        joinRepeatedGroups: parsed.BREAKWATER_PROXY_REPEATED_GROUPS === "join",
         roleGroups: groups.rules,
       },
     };

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { join, normalize, relative, sep } from "node:path";
 import { SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { COPIED_TYPES, COPY_SUFFIX } from "@/lib/http/static-copies";
+import { BASE_PATH } from "@/lib/http/base-path";
 
 /**
  * The build's script and style files, answered before Next.js from copies compressed at build time.
@@ -18,7 +19,8 @@ import { COPIED_TYPES, COPY_SUFFIX } from "@/lib/http/static-copies";
  * takes neither encoding), go on to Next.js: the worst case is the old behaviour. Decision 0037.
  */
 
-const PREFIX = "/_next/static/";
+/** Under the console's sub-path when it has one (lib/http/base-path.ts): Next serves its files there. */
+const PREFIX = `${BASE_PATH}/_next/static/`;
 
 interface Compressed {
   type: string;

@@ -1,6 +1,6 @@
 import "server-only";
 import { join } from "node:path";
-import { distDir } from "@/lib/http/dist-dir";
+import { builtDistDir } from "@/lib/http/dist-dir";
 import { getConfig } from "@/lib/server/process/config";
 import { installPeerStamp } from "@/lib/server/auth/peer";
 import type { TrustedProxies } from "@/lib/server/auth/trusted-proxies";
@@ -13,7 +13,7 @@ import { getLogger } from "@/lib/server/process/log";
 
 /** The build's compressed script and style files (decision 0037), in next.config.ts's distDir. */
 function assetServer() {
-  return createAssetServer(join(process.cwd(), distDir(), "static"));
+  return createAssetServer(join(process.cwd(), builtDistDir(), "static"));
 }
 
 /**

@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/server/process/config";
 import { sameOriginProblem } from "@/lib/server/proxy/action-guard";
 import { stampedPeer } from "@/lib/server/auth/peer";
 import { safeNextPath } from "@/lib/server/auth/redirect";
+import { withBasePath } from "@/lib/http/base-path";
 import { issueSession, SESSION_COOKIE, sessionCookieOptions } from "@/lib/server/auth/session";
 import { loadUsers, verifyPassword } from "@/lib/server/auth/users";
 import { clientAddress, requestIsHttps } from "@/lib/server/edge/hosts";
@@ -22,7 +23,9 @@ import { loginBudget, sessionRevocations } from "@/lib/server/shared/stores";
  * not be the one the browser used, and the session cookie belongs to the browser's host.
  */
 function seeOther(location: string, extra?: Record<string, string>): NextResponse {
-  return new NextResponse(null, { status: 303, headers: { location, "cache-control": "no-store", ...extra } });
+  // `location` is a console path; the browser needs it under the console's sub-path (BREAKWATER_BASE_PATH).
+  const headers = { location: withBasePath(location), "cache-control": "no-store", ...extra };
+  return new NextResponse(null, { status: 303, headers });
 }
 
 function backToLogin(error: string, next: string, extra?: Record<string, string>): NextResponse {

@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import type { NextRequest } from "next/server";
 import { sameOriginProblem } from "@/lib/server/proxy/action-guard";
 import { getConfig } from "@/lib/server/process/config";
+import { cookiePath, withBasePath } from "@/lib/http/base-path";
 import { SESSION_COOKIE, verifySession } from "@/lib/server/auth/session";
 import { getLogger } from "@/lib/server/process/log";
 import { sessionRevocations } from "@/lib/server/shared/stores";
@@ -44,9 +45,9 @@ export async function POST(request: NextRequest): Promise<Response> {
   // Relative, so the browser stays on the host it used (request.url carries Next's own host name).
   const response = new NextResponse(null, {
     status: 303,
-    headers: { location: "/login?error=signed_out", "cache-control": "no-store" },
+    headers: { location: withBasePath("/login?error=signed_out"), "cache-control": "no-store" },
   });
   // Same path and flags as the cookie set at sign-in, or the browser keeps the old one.
-  response.cookies.set(SESSION_COOKIE, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" });
+  response.cookies.set(SESSION_COOKIE, "", { path: cookiePath(), maxAge: 0, httpOnly: true, sameSite: "lax" });
   return response;
 }
