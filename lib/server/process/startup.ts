@@ -48,7 +48,7 @@ export function validateConfigAtStartup(): void {
   // `next dev` only the metrics: its own signal handling restarts and stops the dev server.
   const production = process.env.NODE_ENV === "production";
   installLifecycle({
-    routeOf: buildRouteMatcher(distDir()),
+    routeOf: buildRouteMatcher(builtDistDir()),
     graceMs,
     signals: production ? process : null,
     takeOver: production,
