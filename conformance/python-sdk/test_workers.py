@@ -2,7 +2,7 @@
 
 `Client.list_workers` / `describe_worker` / `deregister_worker` and the worker-plane
 `register_worker` / `heartbeat_worker` against the embedded server, held to durable-workflow/server
-WorkerManagementController.php@c6de4c3 (`workerSummary`: task slots, process metrics, cadence,
+WorkerManagementController.php after @c6de4c3 (`workerSummary`: task slots, process metrics, cadence,
 `stale_after_seconds`; `destroy`, admin only by routes/api.php@11d35b7).
 """
 

@@ -120,7 +120,7 @@ export const workerSchema = z.looseObject({
   last_heartbeat_at: optionalTimestamp,
   registered_at: optionalTimestamp,
   updated_at: optionalTimestamp,
-  // The newer server's worker status (durable-workflow/server WorkerManagementController.php@c6de4c3
+  // The newer server's worker status (durable-workflow/server WorkerManagementController.php after @c6de4c3
   // `workerSummary`): free slots as last reported and capacity as declared per task family, the
   // process metrics exactly as the SDK reported them, the cadence, the declared capabilities, and
   // on describe the stale-after window. An older server sends none of them.

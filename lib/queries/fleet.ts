@@ -13,7 +13,7 @@ export function workersQuery(namespace: string, refreshMs: number = FLEET_REFRES
 
 /**
  * The namespace's stale workers: a newer server leaves them out of its default list and lists them
- * with `status=stale` (WorkerManagementController.php@c6de4c3 `workerMatchesStatus`); an older one
+ * with `status=stale` (WorkerManagementController.php after @c6de4c3 `workerMatchesStatus`); an older one
  * answers it with none, having listed them already.
  */
 export function staleWorkersQuery(namespace: string) {

@@ -104,7 +104,7 @@ export interface Freshness {
 /**
  * A worker's freshness by the server's own rule: stale when the server says so, or, once the roster
  * has aged, when its last heartbeat is older than the server's `stale_after_seconds` (the rule
- * WorkerManagementController.php@c6de4c3 `workerIsStale` applies); unknown when there is no
+ * WorkerManagementController.php after @c6de4c3 `workerIsStale` applies); unknown when there is no
  * heartbeat time to judge by. An older server names no window: its status is the verdict.
  */
 export function workerFreshness(worker: Worker, staleAfterSeconds: number | null, now: number): Freshness {

@@ -60,7 +60,7 @@ export interface RegisterWorkerInput {
   max_concurrent_activity_tasks?: number | null;
   host?: string | null;
   process_id?: string | null;
-  /** Worker status at registration (durable-workflow/server WorkerManagementController.php@c6de4c3). */
+  /** Worker status at registration (durable-workflow/server WorkerManagementController.php after @c6de4c3). */
   max_concurrent_worker_sessions?: number | null;
   capabilities?: string[] | null;
   workflow_definition_fingerprints?: Record<string, string> | null;

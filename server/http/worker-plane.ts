@@ -56,7 +56,7 @@ const registerSchema = z.object({
 
 /**
  * What registration and heartbeat may report about the worker's state, with the real server's rules
- * (WorkerController::register/heartbeat validation, durable-workflow/server@f5b35ef): free slots are
+ * (WorkerController register/heartbeat validation of durable-workflow/server after @f5b35ef): free slots are
  * non-negative integers, the process metrics' numbers non-negative; the metrics are kept as reported.
  */
 function workerStatusFields() {

@@ -61,7 +61,7 @@ function jsonObject(text: string | null): Json | null {
 
 /**
  * A worker as the real server summarises it (durable-workflow/server
- * WorkerManagementController.php@c6de4c3 `workerSummary`): the declaration, the task slots (free as
+ * WorkerManagementController.php after @c6de4c3 `workerSummary`): the declaration, the task slots (free as
  * last reported, capacity as declared), the process metrics as reported, the cadence and the
  * status, `stale` once the heartbeat is older than the stale-after window.
  */
@@ -102,7 +102,7 @@ function workerView(w: WorkerRow, now: number): Json {
 /**
  * `GET /workers`: without a status filter only the live fleet (stale workers are left out), with
  * `status=stale` only the stale ones, with another status the live workers whose stored status it is;
- * `stale_after_seconds` names the window (WorkerManagementController.php@c6de4c3 `workerMatchesStatus`).
+ * `stale_after_seconds` names the window (WorkerManagementController.php after @c6de4c3 `workerMatchesStatus`).
  */
 export function listWorkers(
   db: Db,

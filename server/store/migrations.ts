@@ -417,7 +417,7 @@ CREATE INDEX workflow_run_summaries_retention ON workflow_run_summaries (namespa
   },
   {
     // Worker status: what the SDKs send at registration and on every heartbeat and the real server keeps
-    // on the registration (durable-workflow/server WorkerManagementController.php@c6de4c3 `workerSummary`):
+    // on the registration (durable-workflow/server WorkerManagementController.php after @c6de4c3 `workerSummary`):
     // free task slots per family, the process metrics as reported (JSON), the advertised cadence, the
     // declared capabilities, the session concurrency and the definition fingerprints.
     version: 15,

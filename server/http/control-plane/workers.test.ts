@@ -5,7 +5,7 @@ import { cp, list, startCpHarness } from "./test-support";
 
 /**
  * The worker roster over real HTTP and SQLite with the fake clock, held to durable-workflow/server
- * WorkerManagementController.php@c6de4c3 (`workerSummary`, `workerMatchesStatus`, `destroy`) and the
+ * WorkerManagementController.php after @c6de4c3 (`workerSummary`, `workerMatchesStatus`, `destroy`) and the
  * heartbeat fields sdk-python sends (client.py `heartbeat_worker`, worker.py `_current_task_slots`).
  */
 
