@@ -54,6 +54,13 @@ function useStoredText(key: string): string | null {
   );
 }
 
+/** crypto.randomUUID needs a secure context; a console served over plain HTTP still saves views. */
+function newViewId(): string {
+  return typeof crypto.randomUUID === "function"
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 const BUILT_IN = "b:";
 const SAVED = "s:";
 
@@ -97,13 +104,22 @@ export function SavedViewsBar({ screen, stuckHref }: { screen: ViewScreen; stuck
     if (view) open(view.query);
   };
   const write = (views: Parameters<typeof storeViews>[2]) => {
-    const ok = storeViews(browserStore(), key, views);
+    const store = browserStore();
+    // What could not be read is kept beside the views, not overwritten: "set aside", as the note says.
+    if (stored.corrupt && raw !== null) {
+      try {
+        store?.setItem(`${key}:unreadable`, raw);
+      } catch {
+        // a full store: the save below says so
+      }
+    }
+    const ok = storeViews(store, key, views);
     window.dispatchEvent(new Event(CHANGED));
     return ok;
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const result = saveView(stored.views, { name, screen, query: current }, () => crypto.randomUUID());
+    const result = saveView(stored.views, { name, screen, query: current }, newViewId);
     if ("refused" in result) return setRefusal(result.refused);
     if (!write(result.views)) return setRefusal("full");
     setSaving(false);
