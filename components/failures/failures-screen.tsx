@@ -18,6 +18,7 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { useBulkRefusal } from "@/components/actions/use-bulk-refusal";
+import { ExportLinks } from "@/components/dw/export-links";
 import { DwErrorState } from "@/components/dw/dw-error-state";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Button } from "@/components/ui/button";
@@ -229,6 +230,8 @@ function GroupRows({
 }) {
   const t = useTranslations("failures");
   const time = useTimeFormat();
+  // The window the scan read, for the group's download (the export reads the same window afresh).
+  const windowName = parseTriageWindow(useSearchParams().get("window"));
   const drillId = `drill-${group.key.replace(/[^a-zA-Z0-9]/g, "").slice(0, 40)}-${group.count}`;
   return (
     <tbody
@@ -293,6 +296,12 @@ function GroupRows({
             <Button size="xs" data-testid="bulk-open" disabled={bulkOpen} onClick={onBulk}>
               {t("startAgain", { count: group.count })}
             </Button>
+            <ExportLinks
+              list="failures"
+              namespace={namespace}
+              filters={{ window: windowName, group: group.key }}
+              testId="export-failures-group"
+            />
           </div>
         </td>
       </tr>

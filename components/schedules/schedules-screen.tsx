@@ -28,6 +28,7 @@ import type { HealthFilter, ScheduleHealth } from "@/lib/views/schedule-health";
 import { healthFilterIds, parseHealthFilter } from "@/lib/views/schedule-health";
 import { useScheduleHealth } from "@/components/schedules/use-schedule-health";
 import { QueryState } from "@/components/dw/query-state";
+import { ExportLinks } from "@/components/dw/export-links";
 import { DataTable, dataColumns } from "@/components/ui/data-table";
 import { Field, inputClass } from "@/components/ui/field";
 import { Pager } from "@/components/ui/pager";
@@ -262,6 +263,18 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
             onChange={(e) => change({ text: e.target.value })}
           />
         </Field>
+      </div>
+      <div className="mb-3">
+        <ExportLinks
+          list="schedules"
+          namespace={namespace}
+          filters={{
+            status: filters.status === "all" ? "" : filters.status,
+            type: filters.workflowType,
+            q: filters.text,
+            show: show === "late" ? "late" : "",
+          }}
+        />
       </div>
       <ScheduleTallyLine items={all} nowMs={nowMs} />
       <HealthFilterLine show={show} health={health} onShow={setShow} />

@@ -46,6 +46,18 @@ export function schedulesListHref(namespace: string, show?: "late" | "failed"): 
   return show ? `${list}?show=${show}` : list;
 }
 
+/** A list's download (app/api/export): its namespace and format, and the screen's filters as they are. */
+export function exportHref(
+  list: "runs" | "failures" | "schedules",
+  namespace: string,
+  format: "csv" | "json",
+  filters: Readonly<Record<string, string>> = {},
+): string {
+  const query = new URLSearchParams({ namespace, format });
+  for (const [key, value] of Object.entries(filters)) if (value !== "") query.set(key, value);
+  return `/api/export/${list}?${query.toString()}`;
+}
+
 /** The runs list, optionally on one of the server's status buckets (its `status` filter). */
 export function runsListHref(namespace: string, status?: "running" | "completed" | "failed"): string {
   const list = screenHref(namespace, "runs");

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { PageHeader } from "@/components/ui/page-header";
 import { RunsScreen } from "@/components/run-list/runs-screen";
+import { RunsExport } from "@/components/run-list/runs-export";
 import { parseRunsQuery } from "@/components/run-list/run-list-url-state";
 import { loadRunsPage, pageNamespace } from "@/lib/server/pages/loaders";
 
@@ -22,7 +23,9 @@ export default async function RunsPage({
   const { data, error } = await loadRunsPage(namespace, query);
   return (
     <>
-      <PageHeader title={t("runs.title")} description={t("runs.description")} />
+      <PageHeader title={t("runs.title")} description={t("runs.description")}>
+        <RunsExport namespace={namespace} />
+      </PageHeader>
       <RunsScreen namespace={namespace} initialQuery={query} initialData={data} initialError={error} />
     </>
   );
