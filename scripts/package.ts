@@ -36,13 +36,16 @@ export async function packageConsole(outDir: string): Promise<{ dir: string; tar
   const basePath = normalizeBasePath(process.env.BREAKWATER_BASE_PATH);
   const dist = process.env.BREAKWATER_DIST_DIR || ".next-package";
   const env = { ...process.env, BREAKWATER_STANDALONE: "1", BREAKWATER_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1" };
-  // `next build` adds its build folder's type paths to tsconfig.json; this folder is not the project's.
-  const tsconfig = join(root, "tsconfig.json");
-  const tsconfigText = readFileSync(tsconfig, "utf8");
+  // `next build` points tsconfig.json and next-env.d.ts at its build folder's types; this folder is not
+  // the project's, so both are put back as they were.
+  const kept = ["tsconfig.json", "next-env.d.ts"]
+    .map((name) => join(root, name))
+    .filter((file) => existsSync(file))
+    .map((file) => ({ file, text: readFileSync(file, "utf8") }));
   try {
     run(process.execPath, [join(root, "node_modules", "next", "dist", "bin", "next"), "build"], env);
   } finally {
-    if (readFileSync(tsconfig, "utf8") !== tsconfigText) writeFileSync(tsconfig, tsconfigText);
+    for (const { file, text } of kept) if (readFileSync(file, "utf8") !== text) writeFileSync(file, text);
   }
   const buildDir = join(root, dist);
   await compressStatic(buildDir);
