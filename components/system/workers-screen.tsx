@@ -14,6 +14,7 @@ import { toErrorInfo } from "@/lib/views/error-info";
 import { runHref } from "@/lib/routes/route-for";
 import { useTimeFormat } from "@/components/hooks/use-time-format";
 import { WorkerRoster } from "@/components/system/worker-roster";
+import { BuildIdsPanel } from "@/components/system/build-ids-panel";
 
 type Queue = TaskQueueList["task_queues"][number];
 
@@ -133,6 +134,12 @@ export function WorkersScreen({ namespace }: { namespace: string }) {
           )}
         </QueryState>
       </Panel>
+
+      <BuildIdsPanel
+        namespace={namespace}
+        queues={queues.data?.task_queues.map((q) => q.name) ?? []}
+        openQueue={openQueue}
+      />
     </div>
   );
 }

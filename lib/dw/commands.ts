@@ -5,6 +5,7 @@ import type { UpdateResponse } from "./schemas-updates";
 import type { ActivityTimeoutPassReport, RepairPassReport } from "./schemas-system";
 import type { OverlapPolicy, ScheduleCommandAnswer } from "./schemas-schedules";
 import type { SearchAttributeAnswer } from "./schemas-search-attributes";
+import type { BuildIdRolloutState } from "./schemas-build-ids";
 import type { WorkerRemoved } from "./schemas-fleet";
 import type { NamespaceAnswer, NamespaceDeleted, RetentionPassReport } from "./schemas-namespaces";
 import { isRecord } from "../http/typed-errors";
@@ -145,7 +146,28 @@ export interface DwCommandClient extends DwClient {
 
   /** Removes a worker from the roster (admin; WorkerManagementController.php@11d35b7 `destroy`). */
   removeWorker(workerId: string, opts?: DwRequestOptions): Promise<WorkerRemovalResult>;
+
+  /** A build id's rollout on a task queue (TaskQueueController `promoteBuildId` / `drainBuildId` / `resumeBuildId`). */
+  rolloutBuildId(
+    action: "promote" | "drain" | "resume",
+    taskQueue: string,
+    buildId: string | null,
+    opts?: DwRequestOptions,
+  ): Promise<BuildIdRolloutResult>;
 }
+
+/**
+ * A rollout change: the answer, or the server's refusal in its words (promote's 409 with the
+ * deployment lifecycle's blockages, the first of which names the reason).
+ */
+export type BuildIdRolloutResult =
+  | { kind: "accepted"; httpStatus: number; body: BuildIdRolloutState }
+  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
+
+/** A worker removal: the answer, or the controller's own refusal (404 worker_not_found). */
+export type WorkerRemovalResult =
+  | { kind: "accepted"; httpStatus: number; body: WorkerRemoved }
+  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
 
 /** What a namespace is created or edited with; omitted fields are not sent. */
 export interface NamespaceParams {
@@ -161,11 +183,6 @@ export type NamespaceResult<T> =
 /** A registry change: the answer, or the controller's own refusal (409/404/422 with a `reason`). */
 export type RegistryResult =
   | { kind: "accepted"; httpStatus: number; body: SearchAttributeAnswer }
-  | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
-
-/** A worker removal: the answer, or the controller's own refusal (404 worker_not_found). */
-export type WorkerRemovalResult =
-  | { kind: "accepted"; httpStatus: number; body: WorkerRemoved }
   | { kind: "rejected"; httpStatus: number; reason: string; message: string | null };
 
 /** Backfill's `[start_time, end_time)` (ISO-8601) and an optional overlap policy for its fires. */
@@ -277,6 +294,32 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
       };
     const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
     if (answer !== null && typeof answer.reason === "string" && raw.status === 404) {
+      const message = typeof answer.message === "string" ? answer.message : null;
+      return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
+    }
+    throw errorFromResponse(raw.status, raw.isJson ? raw.json : undefined);
+  }
+
+  async function rolloutBuildId(
+    action: "promote" | "drain" | "resume",
+    taskQueue: string,
+    buildId: string | null,
+    opts: DwRequestOptions | undefined,
+  ): Promise<BuildIdRolloutResult> {
+    const spec: RequestSpec = {
+      method: "POST",
+      path: `/task-queues/${pathSegment(taskQueue)}/build-ids/${action}`,
+      body: { build_id: buildId },
+    };
+    const raw = await send(spec, opts);
+    if (raw.status >= 200 && raw.status < 300)
+      return {
+        kind: "accepted",
+        httpStatus: raw.status,
+        body: decodeWith(decoders.buildIdRolloutState, raw, `${spec.method} ${spec.path}`),
+      };
+    const answer = raw.isJson && isRecord(raw.json) ? raw.json : null;
+    if (answer !== null && typeof answer.reason === "string" && raw.status === 409) {
       const message = typeof answer.message === "string" ? answer.message : null;
       return { kind: "rejected", httpStatus: raw.status, reason: answer.reason, message };
     }
@@ -434,5 +477,6 @@ function commandsOf({ decoders, send, call }: DwTransport): Commands {
     deleteSearchAttribute: (name, opts) =>
       registryCommand({ method: "DELETE", path: `/search-attributes/${pathSegment(name)}` }, opts),
     removeWorker,
+    rolloutBuildId,
   };
 }

@@ -233,6 +233,20 @@ export const ENDPOINTS = {
     key: ["task-queue", "{name}"],
     refreshMs: FLEET_REFRESH_MS,
   }),
+  /** Worker versioning (`$operator`, routes/api.php newest; lib/dw/fixtures/build-ids.md). */
+  taskQueueBuildIds: get({
+    path: "/task-queues/{name}/build-ids",
+    response: "taskQueueBuildIds",
+    key: ["task-queue", "{name}", "build-ids"],
+    refreshMs: FLEET_REFRESH_MS,
+  }),
+  /** Newer servers only: an older one answers 404, which the queue view takes as "not offered". */
+  listDeployments: get({
+    path: "/deployments",
+    response: "deploymentList",
+    key: ["deployments"],
+    refreshMs: FLEET_REFRESH_MS,
+  }),
   /**
    * Schedules: every route under the real server's operator middleware (durable-workflow/server
    * routes/api.php@11d35b7 `schedules` group); answers in schemas-schedules.ts. The list takes the

@@ -19,6 +19,7 @@ import {
 } from "./schemas-namespaces";
 import { workflowQueryResultSchema } from "./schemas-query";
 import { searchAttributeAnswerSchema, searchAttributeListSchema } from "./schemas-search-attributes";
+import { buildIdRolloutStateSchema, deploymentListSchema, taskQueueBuildIdsSchema } from "./schemas-build-ids";
 import { updateResponseSchema } from "./schemas-updates";
 import {
   scheduleCommandAnswerSchema,
@@ -86,4 +87,7 @@ export const RESPONSE_SCHEMAS = {
   cancellationReceipt: cancellationReceiptSchema,
   searchAttributeList: searchAttributeListSchema,
   searchAttributeAnswer: searchAttributeAnswerSchema,
+  taskQueueBuildIds: taskQueueBuildIdsSchema,
+  buildIdRolloutState: buildIdRolloutStateSchema,
+  deploymentList: deploymentListSchema,
 };

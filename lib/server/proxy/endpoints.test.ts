@@ -52,6 +52,9 @@ const ANSWERS: Record<keyof DwDecoders, unknown> = {
   scheduleCommandAnswer: fixture("schedule-paused"),
   searchAttributeList: fixture("search-attribute-list"),
   searchAttributeAnswer: fixture("search-attribute-created"),
+  taskQueueBuildIds: fixture("task-queue-build-ids"),
+  buildIdRolloutState: fixture("task-queue-build-id-promoted"),
+  deploymentList: fixture("deployment-list"),
 };
 
 const PARAMS = { workflowId: "order 42/a", runId: "01jrv0k8d3m6y0x7q9c2n4b5za", queryName: "status" };
@@ -147,7 +150,7 @@ describe("a read the table does not declare", () => {
     ["POST", "schedules/nightly/pause"],
     ["GET", "schedules/nightly/history/1"],
     ["POST", "search-attributes"],
-    ["GET", "task-queues/orders/build-ids"],
+    ["POST", "task-queues/orders/build-ids/drain"],
     ["GET", "system/retention/pass"],
     ["GET", "workflows/order-42/signal/approve"],
     ["GET", "workflows/order-42/query/status"],
