@@ -157,8 +157,12 @@ export function tickSchedules(
   return results;
 }
 
-/** Due schedules fired together share one commit (one fsync); each fire is still whole with its run. */
-const FIRE_BATCH = 25;
+/**
+ * Due schedules fired together share one commit (one fsync); each fire is still whole with its run.
+ * As many as the evaluator's batch (schedule-evaluator.ts), so a pass of 100 is one commit: on a
+ * loaded two-core host a commit cost as much as 25 fires (docs/performance.md, fire lateness).
+ */
+const FIRE_BATCH = 100;
 
 /**
  * Fires a batch in one transaction. If any start throws, the whole batch rolled back; its schedules

@@ -74,10 +74,25 @@ export function durationSeconds(spec: unknown): number | null {
   return y! * 365 * 86400 + mo! * 30 * 86400 + (w! * 7 + d!) * 86400 + h! * 3600 + mi! * 60 + s!;
 }
 
+/**
+ * The last answer per expression and zone, by the whole second asked after: cron times are whole
+ * seconds and croner starts its search at the next whole second, so every instant of one second has
+ * the same next occurrence. A thousand schedules sharing `* * * * *` that fire in the same second
+ * then search once (decision 0054; the fire-lateness figure in docs/performance.md).
+ */
+const lastNext = new Map<string, { second: number; next: number | null }>();
+
 /** Next cron occurrence strictly after `afterMs`, as epoch ms; null when the expression never fires again. */
 export function nextCronOccurrence(expression: string, afterMs: number, timezone: string): number | null {
-  const next = cronFor(expression, timezone).nextRun(new Date(afterMs));
-  return next ? next.getTime() : null;
+  const key = `${timezone}\u0000${expression}`;
+  const second = Math.floor(afterMs / 1000);
+  const known = lastNext.get(key);
+  if (known !== undefined && known.second === second) return known.next;
+  const found = cronFor(expression, timezone).nextRun(new Date(afterMs));
+  const next = found ? found.getTime() : null;
+  if (lastNext.size > 10_000) lastNext.clear();
+  lastNext.set(key, { second, next });
+  return next;
 }
 
 /** `nextIntervalOccurrence`: offset + (floor((after - offset) / every) + 1) * every, in whole seconds. */
