@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
@@ -166,6 +166,8 @@ test.afterAll(async () => {
     child.kill("SIGTERM");
     await exited;
   }
+  // The build's copy and the unpacked one: some 70 MB per run.
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 test("the artifact is the console alone: no embedded-server modules, no build step, the base path built in", () => {
