@@ -8,7 +8,8 @@ import { useTranslations } from "next-intl";
 import { useQuery } from "@tanstack/react-query";
 import type { OperatorMetrics } from "@/lib/dw/schemas-system";
 import type { TaskQueueList } from "@/lib/dw/schemas-fleet";
-import { FLEET_REFRESH_MS, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
+import { FLEET_REFRESH_MS, staleWorkersQuery, taskQueuesQuery, workersQuery } from "@/lib/queries/fleet";
+import { mergeRoster } from "@/lib/views/workers";
 import { operatorMetricsQuery } from "@/lib/queries/metrics";
 import { metricsHistoryQuery } from "@/lib/queries/metrics-history";
 import { DwErrorState } from "@/components/dw/dw-error-state";
@@ -74,6 +75,10 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
   const queues = useQuery(taskQueuesQuery(namespace));
   // The overview only counts workers: half as often as the Workers screen.
   const workers = useQuery(workersQuery(namespace, FLEET_REFRESH_MS * 2));
+  // A newer server lists stale workers only when asked (decision 0063): both lists make the roster.
+  const staleWorkers = useQuery({ ...staleWorkersQuery(namespace), refetchInterval: FLEET_REFRESH_MS * 2 });
+  const roster = mergeRoster(workers.data, staleWorkers.data).workers;
+  const staleCount = roster.filter((worker) => worker.status === "stale").length;
 
   const metrics = metricsQuery.data?.operator_metrics ?? null;
   const forbidden = metricsQuery.isError && isForbidden(metricsQuery.error);
@@ -115,21 +120,17 @@ export function OverviewScreen({ namespace }: { namespace: string }) {
         <Panel title={t("panels.workers")} testId="panel-workers">
           {workers.data ? (
             <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-              <Stat
-                label={t("workers.registered")}
-                value={workers.data.workers.length}
-                href={screenHref(namespace, "workers")}
-              />
+              <Stat label={t("workers.registered")} value={roster.length} href={screenHref(namespace, "workers")} />
               <Stat
                 label={t("workers.active")}
-                value={workers.data.workers.filter((worker) => worker.status === "active").length}
+                value={roster.filter((worker) => worker.status === "active").length}
                 tone="ok"
                 href={screenHref(namespace, "workers")}
               />
               <Stat
                 label={t("workers.stale")}
-                value={workers.data.workers.filter((worker) => worker.status === "stale").length}
-                tone={tone(workers.data.workers.filter((worker) => worker.status === "stale").length, "warn")}
+                value={staleCount}
+                tone={tone(staleCount, "warn")}
                 href={screenHref(namespace, "workers")}
               />
               {metrics ? <Stat label={t("workers.fleet")} value={metrics.workers.active_workers} /> : null}

@@ -33,6 +33,7 @@ const ANSWERS: Record<keyof DwDecoders, unknown> = {
   activityTimeoutStatus: fixture("activity-timeouts"),
   workerList: fixture("workers"),
   worker: fixture("worker"),
+  workerRemoved: fixture("worker-removed"),
   taskQueueList: fixture("task-queues"),
   taskQueueDetail: fixture("task-queue"),
   startResponse: fixture("start-workflow"),
