@@ -1,12 +1,44 @@
 import { queryOptions } from "@tanstack/react-query";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { ENDPOINTS } from "@/lib/dw/endpoints";
-import type { ScheduleHistory, ScheduleHistoryEvent } from "@/lib/dw/schemas-schedules";
+import type { ScheduleHistory, ScheduleHistoryEvent, ScheduleList } from "@/lib/dw/schemas-schedules";
 import { endpointQuery, endpointQueryKey } from "@/lib/queries/endpoint-query";
 
-/** The schedules of a namespace: one answer holds them all at server@11d35b7 (no paging there). */
+/** Schedules asked per page: the later server's largest `page_size` (its default is 50). */
+export const SCHEDULE_PAGE_SIZE = 200;
+/** Pages followed before the list says the server has more (10,000 schedules). */
+const SCHEDULE_PAGES_MAX = 50;
+
+/**
+ * Every schedule of a namespace. At server@11d35b7 one answer holds them all (no paging there; the
+ * query is ignored); the later server pages them, 50 by default, with `page_size` ≤ 200 and a signed
+ * `next_page_token` (ScheduleController::index in the code index, read_file id 61270531581), which is
+ * followed here up to {@link SCHEDULE_PAGES_MAX} pages; past that the answer keeps the server's token,
+ * and the screen says there are more.
+ */
+export async function readAllSchedules(namespace: string, signal?: AbortSignal): Promise<ScheduleList> {
+  const client = browserDwClientFor(namespace);
+  let page: ScheduleList = await client.read("listSchedules", {}, { page_size: SCHEDULE_PAGE_SIZE }, { signal });
+  const schedules = [...page.schedules];
+  for (let pages = 1; page.next_page_token && pages < SCHEDULE_PAGES_MAX; pages += 1) {
+    const token: string = page.next_page_token;
+    page = await client.read(
+      "listSchedules",
+      {},
+      { page_size: SCHEDULE_PAGE_SIZE, next_page_token: token },
+      { signal },
+    );
+    if (page.next_page_token === token) break;
+    schedules.push(...page.schedules);
+  }
+  return { ...page, schedules, schedule_count: schedules.length, next_page_token: page.next_page_token ?? null };
+}
+
 export function schedulesQuery(namespace: string) {
-  return endpointQuery(namespace, "listSchedules", {});
+  return {
+    ...endpointQuery(namespace, "listSchedules", {}),
+    queryFn: ({ signal }: { signal: AbortSignal }) => readAllSchedules(namespace, signal),
+  };
 }
 
 export function scheduleQuery(namespace: string, scheduleId: string) {
