@@ -147,7 +147,7 @@ export function SavedViewsBar({ screen, stuckHref }: { screen: ViewScreen; stuck
         </label>
         <select
           id={selectId}
-          className={`${inputClass} max-w-64`}
+          className={`${inputClass} max-w-80`}
           value={selected}
           onChange={(event) => pick(event.target.value)}
           data-testid="saved-views-select"
@@ -192,11 +192,11 @@ export function SavedViewsBar({ screen, stuckHref }: { screen: ViewScreen; stuck
         {t("copyLink")}
       </Button>
       {stuckHref ? (
-        <Link href={stuckHref} className="self-center text-accent hover:underline" data-testid="saved-views-stuck">
+        <Link href={stuckHref} className="self-end py-1.5 text-accent hover:underline" data-testid="saved-views-stuck">
           {t("stuck")}
         </Link>
       ) : null}
-      <p role="status" className="min-w-0 self-center text-xs break-all text-fg-muted" data-testid="saved-views-note">
+      <p role="status" className="min-w-0 self-end py-2 text-xs break-all text-fg-muted" data-testid="saved-views-note">
         {stored.corrupt ? t("corrupt") : null} {note ? <bdi>{note}</bdi> : null}
       </p>
       <Dialog open={saving} onClose={() => setSaving(false)} labelledBy={headingId} testId="save-view-dialog">
