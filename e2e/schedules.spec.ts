@@ -120,6 +120,66 @@ test("the list shows each schedule's spec in words, its state with the note, and
   await expect(page.getByTestId("schedule-next-fire")).toHaveCount(5);
 });
 
+test("Overview and Attention count the schedule whose last run failed; each count opens the list showing just those", async ({
+  page,
+  baseURL,
+}) => {
+  // Like the demo fleet's card-retry-sweep: a schedule whose run ends badly (terminated here: no worker).
+  const failing = `e2e-declines-${unique}`;
+  const made = await dwPost("/schedules", {
+    schedule_id: failing,
+    spec: { cron_expressions: ["0 3 1 1 *"], timezone: "UTC" },
+    action: { workflow_type: "E2eCardSweep", task_queue: `e2e-sched-unworked-${unique}` },
+    overlap_policy: "allow_all",
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  try {
+    const fired = await dwPost(`/schedules/${failing}/trigger`, {});
+    const workflowId = String(fired.body.workflow_id);
+    expect(fired.status, JSON.stringify(fired.body)).toBe(200);
+    expect((await dwPost(`/workflows/${workflowId}/terminate`, { reason: "e2e: the issuer declined" })).status).toBe(
+      200,
+    );
+
+    for (const path of ["/namespaces/default", "/namespaces/default/attention"]) {
+      await page.goto(`${baseURL}${path}`);
+      const health = page.getByTestId("schedule-health");
+      await expect(health).toHaveAttribute("data-state", "ok", { timeout: 20_000 });
+      await expect(health.getByRole("link", { name: /^Last run failed: [1-9]\d*$/ })).toBeVisible({ timeout: 20_000 });
+      await expect(health.getByRole("link", { name: /^Late schedules: \d+$/ })).toBeVisible();
+    }
+    await shoot(page, "attention-health");
+    await page
+      .getByTestId("schedule-health")
+      .getByRole("link", { name: /^Last run failed/ })
+      .click();
+    await expect(page).toHaveURL(/\/schedules\?show=failed$/);
+    const rows = page.getByTestId("schedule-row");
+    await expect(page.locator(`[data-schedule-id="${failing}"]`)).toBeVisible({ timeout: 20_000 });
+    // The paused schedule never fired and the active one's run is open: neither is shown.
+    await expect(page.locator(`[data-schedule-id="${paused}"]`)).toHaveCount(0);
+    await expect(page.locator(`[data-schedule-id="${active}"]`)).toHaveCount(0);
+    const failedCount = await rows.count();
+    await shoot(page, "list-failed");
+    // The filter is the URL's: "Late" keeps the late ones only (none of these fires is overdue).
+    await page.getByRole("group", { name: "Show" }).getByRole("button", { name: "Late" }).click();
+    await expect(page).toHaveURL(/\/schedules\?show=late$/);
+    await expect(page.locator(`[data-schedule-id="${failing}"]`)).toHaveCount(0);
+    await page.getByRole("group", { name: "Show" }).getByRole("button", { name: "All" }).click();
+    await expect(page).toHaveURL(/\/schedules$/);
+    expect(await rows.count()).toBeGreaterThan(failedCount);
+  } finally {
+    await fetch(`${dwBaseUrl()}/api/schedules/${failing}`, {
+      method: "DELETE",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "x-durable-workflow-control-plane-version": "2",
+        "x-namespace": "default",
+      },
+    });
+  }
+});
+
 test("an operator pauses and resumes with a note, each read back", async ({ page, baseURL }) => {
   await page.goto(`${baseURL}${detailPath(active)}`);
   await act(page, "pause");
