@@ -405,6 +405,10 @@ function HealthFilterLine({
       data-testid="schedules-health-filter"
       data-show={show ?? ""}
     >
+      {/* The control's name is also its aria-label; said on screen, the row reads "Show: All · Late · …". */}
+      <span className="text-xs text-fg-muted" aria-hidden="true">
+        {t("show")}
+      </span>
       <SegmentedControl
         label={t("show")}
         value={show ?? "all"}
