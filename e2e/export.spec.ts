@@ -16,6 +16,7 @@ const unique = Date.now().toString(36);
 const type = `E2eExport${unique}`;
 // A workflow id may hold only letters, digits and `._:-` (WorkflowController's rule): a leading `-` is still a formula.
 const hostile = `-1-${unique}`;
+const doomed = `E2eExportDoomed${unique}`;
 
 test.beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
@@ -29,6 +30,11 @@ test.beforeAll(async () => {
     note: "@export note",
   });
   expect(made.status, JSON.stringify(made.body)).toBe(201);
+  // Two runs of their own type closed badly: one Failures group (terminated).
+  for (const id of [`e2e-export-dead-${unique}-0`, `e2e-export-dead-${unique}-1`]) {
+    await startRun(doomed, id, []);
+    expect((await dwPost(`/workflows/${id}/terminate`, { reason: "e2e export" })).status).toBe(200);
+  }
 });
 
 async function downloaded(page: Page, link: ReturnType<Page["getByRole"]>): Promise<string> {
@@ -88,4 +94,22 @@ test("the Schedules list downloads with its filters", async ({ page, baseURL }) 
   const lines = csv.trimEnd().split("\r\n");
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(`e2e-export-sched-${unique},${type},paused,'@export note`);
+});
+
+test("a Failures group downloads its runs", async ({ page, baseURL }) => {
+  await page.goto(`${baseURL}/namespaces/default/failures?window=1h`);
+  const group = page.getByTestId("failure-group").filter({ hasText: doomed });
+  await expect(group.getByTestId("group-count")).toHaveText("2", { timeout: 30_000 });
+  const csv = await downloaded(
+    page,
+    group.getByTestId("export-failures-group").getByRole("link", { name: "Download CSV" }),
+  );
+  const lines = csv.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("workflow_id,run_id,workflow_type,status,closed_at,exception_type,message");
+  expect(
+    lines
+      .slice(1)
+      .map((line) => line.split(",")[0])
+      .sort(),
+  ).toEqual([`e2e-export-dead-${unique}-0`, `e2e-export-dead-${unique}-1`]);
 });
