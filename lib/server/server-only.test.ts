@@ -52,6 +52,7 @@ describe("server-only marker", () => {
       "lib/server/auth/settings.ts",
       "lib/server/auth/trusted-proxies.ts",
       "lib/server/process/bind.ts",
+      "lib/server/process/shutdown-grace.ts",
     ]);
   });
 
