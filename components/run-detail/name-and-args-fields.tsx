@@ -24,7 +24,7 @@ export function NameAndArgsFields({
   argsInvalid,
   nameMaxLength,
 }: {
-  catalog: "run.queries" | "run.updates";
+  catalog: "run.queries" | "run.updates.form";
   testId: "query" | "update";
   name: string;
   onName: (name: string) => void;

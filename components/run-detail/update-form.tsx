@@ -84,7 +84,7 @@ export function SendUpdateForm({
       <h3 className="text-sm font-semibold text-fg">{t("title")}</h3>
       <fieldset disabled={!allowed} className="flex min-w-0 flex-col gap-3">
         <NameAndArgsFields
-          catalog="run.updates"
+          catalog="run.updates.form"
           testId="update"
           name={name}
           onName={(value) => {
