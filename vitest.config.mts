@@ -18,6 +18,7 @@ export default defineConfig({
       "bench/support/**/*.test.ts",
     ],
     environment: "node",
+    setupFiles: ["./vitest.setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Engine suites open real SQLite files and real HTTP ports; two cores run two files at once.
