@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
+import { Fragment, useCallback, useMemo, useState, useSyncExternalStore } from "react";
 import type { ReactNode } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -135,7 +135,20 @@ function ProcessCell({ worker }: { worker: Worker }) {
     facts.memoryBytes !== null ? formatBytes(facts.memoryBytes, locale) : null,
     facts.uptimeSeconds !== null ? t("uptime", { uptime: time.duration(facts.uptimeSeconds * 1000) }) : null,
   ].filter((part): part is string => part !== null);
-  return <span className="text-xs whitespace-nowrap">{parts.join(" · ")}</span>;
+  // Each fact stays whole; the line wraps between them, so a narrow column or a phone card shows all.
+  return (
+    <span className="flex flex-wrap gap-x-1.5 text-xs" data-testid="worker-process">
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? " " : null}
+          <span className="whitespace-nowrap">
+            {index > 0 ? "· " : null}
+            {part}
+          </span>
+        </Fragment>
+      ))}
+    </span>
+  );
 }
 
 function useColumns(onRemove: (workerId: string) => void, refusal: string | null, busy: boolean) {
@@ -148,9 +161,26 @@ function useColumns(onRemove: (workerId: string) => void, refusal: string | null
         header: () => t("col.worker"),
         // Ids never wrap mid-word across three lines (issue 15): one line, the full id on hover.
         cell: ({ row }) => (
-          <span className="block max-w-72 truncate font-mono" title={row.original.worker.worker_id}>
-            {row.original.worker.worker_id}
-          </span>
+          <>
+            <span className="block max-w-72 truncate font-mono" title={row.original.worker.worker_id}>
+              {row.original.worker.worker_id}
+            </span>
+            {/* Beside the id, so the action stays in view however wide the chosen columns make the table. */}
+            {row.original.freshness.state === "live" ? null : (
+              <Button
+                variant="secondary"
+                size="xs"
+                className="mt-1"
+                disabled={refusal !== null || busy}
+                title={refusal ?? undefined}
+                aria-label={t("remove.label", { worker: row.original.worker.worker_id })}
+                data-testid="remove-worker"
+                onClick={() => onRemove(row.original.worker.worker_id)}
+              >
+                {t("remove.button")}
+              </Button>
+            )}
+          </>
         ),
       }),
       queue: col.display({
@@ -242,25 +272,7 @@ function useColumns(onRemove: (workerId: string) => void, refusal: string | null
         },
       }),
     };
-    const remove = col.display({
-      id: "remove",
-      header: () => <span className="sr-only">{t("remove.column")}</span>,
-      cell: ({ row }) =>
-        row.original.freshness.state === "live" ? null : (
-          <Button
-            variant="secondary"
-            size="xs"
-            disabled={refusal !== null || busy}
-            title={refusal ?? undefined}
-            aria-label={t("remove.label", { worker: row.original.worker.worker_id })}
-            data-testid="remove-worker"
-            onClick={() => onRemove(row.original.worker.worker_id)}
-          >
-            {t("remove.button")}
-          </Button>
-        ),
-    });
-    return { byId, remove };
+    return byId;
   }, [t, time, onRemove, refusal, busy]);
 }
 
@@ -401,7 +413,7 @@ export function WorkerRoster({ namespace }: { namespace: string }) {
     token: (role) => t("remove.tokenRole", { role }),
   });
   const onRemove = useCallback((workerId: string) => setPending(workerId), []);
-  const { byId, remove } = useColumns(onRemove, refusal, busy);
+  const byId = useColumns(onRemove, refusal, busy);
 
   const confirm = async (workerId: string) => {
     setPending(null);
@@ -428,10 +440,7 @@ export function WorkerRoster({ namespace }: { namespace: string }) {
   // reads first, with their count in the toggle. With nothing else registered they are the whole answer.
   const fold = !showStale && staleCount < rows.length;
   const shown = fold ? rows.filter((row) => row.freshness.state === "live") : rows;
-  const columns = [
-    ...chosen.map((id) => byId[id]),
-    ...(shown.some((r) => r.freshness.state !== "live") ? [remove] : []),
-  ];
+  const columns = chosen.map((id) => byId[id]);
 
   return (
     <Panel title={t("workersTitle")} testId="workers-table">
