@@ -1,4 +1,5 @@
 import type { Worker } from "@/lib/dw/schemas-fleet";
+import { withBasePath } from "@/lib/http/base-path";
 
 export type RemovalOutcome =
   | { kind: "confirmed"; workerId: string; recoveredTasks: number | null }
@@ -21,7 +22,7 @@ export async function removeWorker(
 ): Promise<RemovalOutcome> {
   let json: unknown;
   try {
-    const response = await fetch("/api/actions/workers", {
+    const response = await fetch(withBasePath("/api/actions/workers"), {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
       body: JSON.stringify({ op: "remove", workerId }),
