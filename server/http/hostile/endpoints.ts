@@ -89,6 +89,7 @@ export const CONTROL_ENDPOINTS: readonly Endpoint[] = [
   { method: "POST", path: "/api/system/retention/pass", plane: "control", operation: null },
   { method: "GET", path: "/api/workers", plane: "control", operation: null },
   { method: "GET", path: "/api/workers/:workerId", plane: "control", operation: null },
+  { method: "DELETE", path: "/api/workers/:workerId", plane: "control", operation: null },
   { method: "GET", path: "/api/task-queues", plane: "control", operation: null },
   { method: "GET", path: "/api/task-queues/:name", plane: "control", operation: null },
   { method: "GET", path: "/api/search-attributes", plane: "control", operation: null },
