@@ -51,7 +51,7 @@ export interface CloseWorkflowInput {
 function requireNamespace(tx: Tx, namespace: string): void {
   const ns = tx.db.prepare("SELECT name FROM namespaces WHERE name = ?").get(namespace);
   if (!ns) {
-    throw new EngineError(404, "namespace_not_found", `Namespace [${namespace}] was not found.`, {
+    throw new EngineError(404, "namespace_not_found", `Namespace '${namespace}' does not exist.`, {
       namespace,
       remediation:
         "Register the namespace via POST /api/namespaces, or send an X-Namespace header naming an existing namespace.",

@@ -105,7 +105,8 @@ export function registerWorkerPlane(app: FastifyInstance, opts: WorkerPlaneOptio
           if (exists) knownNamespaces.add(namespace);
           else {
             return sendWorker(reply, 404, {
-              message: `Namespace [${namespace}] was not found.`,
+              // Words of app/Http/Middleware/NamespaceResolver.php@11d35b7.
+              message: `Namespace '${namespace}' does not exist.`,
               reason: "namespace_not_found",
               namespace,
               remediation:

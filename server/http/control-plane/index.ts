@@ -104,7 +104,8 @@ export function registerControlPlane(app: FastifyInstance, deps: ControlPlaneDep
               reply,
               404,
               {
-                message: `Namespace [${namespace}] was not found.`,
+                // Words of app/Http/Middleware/NamespaceResolver.php@11d35b7.
+                message: `Namespace '${namespace}' does not exist.`,
                 reason: "namespace_not_found",
                 namespace,
                 remediation:
