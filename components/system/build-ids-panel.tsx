@@ -84,6 +84,7 @@ function QueueBuildIds({ namespace, queue }: { namespace: string; queue: string 
   const t = useTranslations("buildIds");
   const queryClient = useQueryClient();
   const options = endpointQuery(namespace, "taskQueueBuildIds", { name: queue });
+  const deploymentsKey = endpointQuery(namespace, "listDeployments", {}).queryKey;
   const snapshot = useQuery(options);
   const [pending, setPending] = useState<BuildIdRolloutRequest | null>(null);
   const [outcome, setOutcome] = useState<RolloutOutcome | null>(null);
@@ -102,6 +103,8 @@ function QueueBuildIds({ namespace, queue }: { namespace: string; queue: string 
       await queryClient.invalidateQueries({ queryKey: options.queryKey });
       return queryClient.fetchQuery(options);
     });
+    // The deployments list shows the same rows as a lifecycle: read it again too.
+    void queryClient.invalidateQueries({ queryKey: deploymentsKey });
     setOutcome(result);
     setBusy(false);
   };
@@ -152,14 +155,14 @@ function CohortTable({
   const time = useTimeFormat();
   return (
     <div className="overflow-x-auto">
-      <table className="w-full min-w-[40rem] text-sm">
+      <table className="w-full text-sm">
         <thead>
           <tr className="text-left text-xs text-fg-muted">
             <th className="py-1 pr-2 font-medium">{t("col.buildId")}</th>
             <th className="py-1 pr-2 font-medium">{t("col.state")}</th>
             <th className="py-1 pr-2 font-medium">{t("col.workers")}</th>
-            <th className="py-1 pr-2 font-medium">{t("col.runtimes")}</th>
-            <th className="py-1 pr-2 font-medium">{t("col.changed")}</th>
+            <th className="hidden py-1 pr-2 font-medium md:table-cell">{t("col.runtimes")}</th>
+            <th className="hidden py-1 pr-2 font-medium md:table-cell">{t("col.changed")}</th>
             <th className="py-1 text-right font-medium">{t("col.actions")}</th>
           </tr>
         </thead>
@@ -176,7 +179,7 @@ function CohortTable({
                 {row.buildId ?? <span className="font-sans text-fg-muted italic">{t("unversioned")}</span>}
                 {row.selectedForNewStarts ? (
                   <span
-                    className="ml-2 rounded bg-accent/15 px-1.5 py-0.5 font-sans text-xs text-accent"
+                    className="ml-2 inline-block rounded bg-accent/15 px-1.5 py-0.5 font-sans text-xs whitespace-nowrap text-accent"
                     data-testid="new-starts"
                   >
                     {t("newStarts")}
@@ -199,10 +202,10 @@ function CohortTable({
                   stale: row.staleWorkers,
                 })}
               </td>
-              <td className="py-1.5 pr-2 text-xs break-words">
+              <td className="hidden py-1.5 pr-2 text-xs break-words md:table-cell">
                 {[...row.runtimes, ...row.sdkVersions].join(" · ") || "–"}
               </td>
-              <td className="py-1.5 pr-2 text-xs">
+              <td className="hidden py-1.5 pr-2 text-xs md:table-cell">
                 {row.drainedAt ? (
                   <p title={time.dateTime(row.drainedAt)}>{t("drainedAt", { at: time.compact(row.drainedAt) })}</p>
                 ) : null}
@@ -216,12 +219,12 @@ function CohortTable({
                 ) : null}
                 {!row.drainedAt && !row.promotedAt && !row.rolledBackAt ? "–" : null}
               </td>
-              <td className="py-1.5 text-right whitespace-nowrap">
+              <td className="py-1.5 text-right">
                 {BUILD_ID_ACTIONS.filter((action) => row.offers[action]).map((action) => (
                   <Button
                     key={action}
                     variant={action === "drain" ? "danger" : "secondary"}
-                    className="ml-1"
+                    className="mb-1 ml-1"
                     disabled={busy || refusal !== null}
                     title={refusal ?? undefined}
                     data-testid={`build-id-${action}`}
