@@ -103,6 +103,8 @@ export const DOCUMENTED_REASONS: Record<number, readonly string[]> = {
     "query_task_not_found",
     // Search attributes (SearchAttributeController.php@11d35b7).
     "attribute_not_found",
+    // Schedules (ScheduleController.php@11d35b7).
+    "schedule_not_found",
   ],
   405: ["method_not_allowed"],
   409: [
