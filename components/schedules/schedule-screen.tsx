@@ -6,7 +6,7 @@ import { useTranslations } from "next-intl";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import type { OverlapPolicy, ScheduleDescription } from "@/lib/dw/schemas-schedules";
 import { scheduleAuditQuery, scheduledRunQuery, scheduleQuery } from "@/lib/queries/schedules";
-import { nextFires } from "@/lib/views/schedule-spec";
+import { nextFires } from "@/lib/views/schedule-fires";
 import { failureShare, fireLateness, historyRows, recentActions, scheduleState } from "@/lib/views/schedules";
 import { runHref, workflowHref } from "@/lib/routes/route-for";
 import { QueryState } from "@/components/dw/query-state";
@@ -15,6 +15,7 @@ import { Pill, StatusBadge } from "@/components/ui/status-badge";
 import Link from "@/components/ui/link";
 import { useTicker, useTimeFormat } from "@/components/hooks/use-time-format";
 import { ScheduleSpecWords } from "@/components/schedules/schedule-spec-words";
+import { useCronWords } from "@/components/schedules/use-cron-words";
 import { FireTime, PastTime, ScheduleStateBadge } from "@/components/schedules/schedule-facts";
 import { ScheduleActions } from "@/components/schedules/schedule-actions";
 
@@ -30,6 +31,7 @@ function Fact({ label, children, testId }: { label: string; children: ReactNode;
 /** One schedule: what it runs and when, its actions, the next five fires, what its recent fires started. */
 export function ScheduleScreen({ namespace, scheduleId }: { namespace: string; scheduleId: string }) {
   const schedule = useQuery(scheduleQuery(namespace, scheduleId));
+  useCronWords(); // the spec words start loading while the schedule is read
   return (
     <QueryState query={schedule}>
       {(detail) => <ScheduleDetail namespace={namespace} scheduleId={scheduleId} detail={detail} />}

@@ -1,13 +1,15 @@
 "use client";
 
-import { useLocale, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import type { ScheduleSpec } from "@/lib/dw/schemas-schedules";
 import { intervalUnit, specParts, specTimezone } from "@/lib/views/schedule-spec";
+import { useCronWords } from "@/components/schedules/use-cron-words";
 
 /**
  * A spec in the operator's language: each cron expression in words ("At 02:00, Monday through
  * Friday"), each interval as "every 15 min", then the time zone the server reads them in. An
- * expression the console cannot read is shown as written, never guessed at.
+ * expression the console cannot read is shown as written, never guessed at, and so is every
+ * expression for the moment before the words have loaded (use-cron-words.ts).
  */
 export function ScheduleSpecWords({
   spec,
@@ -17,8 +19,8 @@ export function ScheduleSpecWords({
   compact?: boolean;
 }) {
   const t = useTranslations("schedules.spec");
-  const locale = useLocale();
-  const parts = specParts(spec, locale);
+  const words = useCronWords();
+  const parts = specParts(spec, words ?? undefined);
   if (parts.length === 0) return <span className="text-fg-muted">{t("none")}</span>;
   const zone = specTimezone(spec);
   return (

@@ -37,6 +37,7 @@ import { SegmentedControl } from "@/components/ui/segmented-control";
 import Link from "@/components/ui/link";
 import { useTicker } from "@/components/hooks/use-time-format";
 import { ScheduleSpecWords } from "@/components/schedules/schedule-spec-words";
+import { useCronWords } from "@/components/schedules/use-cron-words";
 import { ScheduleStateBadge, FireTime, LastFire } from "@/components/schedules/schedule-facts";
 
 /** Rows a page shows; each visible row may read its schedule and its last run (two reads a row). */
@@ -178,6 +179,7 @@ export function SchedulesScreen({ namespace }: { namespace: string }) {
   const t = useTranslations("schedules");
   const nowMs = useTicker(10_000);
   const list = useQuery(schedulesQuery(namespace));
+  useCronWords(); // the spec words start loading while the list is read
   const [page, setPage] = useState(0);
   const router = useRouter();
   const pathname = usePathname();

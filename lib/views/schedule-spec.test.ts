@@ -1,36 +1,44 @@
 import { describe, expect, it } from "vitest";
-import {
-  backfillFireCount,
-  cronWords,
-  durationSeconds,
-  intervalUnit,
-  nextFires,
-  specParts,
-  utcIso,
-} from "./schedule-spec";
+import { durationSeconds, intervalUnit, specParts, utcIso } from "./schedule-spec";
+import { backfillFireCount, nextFires } from "./schedule-fires";
+import { loadCronWords } from "./cron-words";
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe("the spec in words", () => {
-  it("says a cron expression in each console locale, on the 24-hour clock", () => {
-    expect(cronWords("0 2 * * 1-5", "en")).toBe("At 02:00, Monday through Friday");
-    expect(cronWords("*/15 * * * *", "en")).toBe("Every 15 minutes");
-    expect(cronWords("0 2 * * 1-5", "de")).toContain("Montag");
-    expect(cronWords("0 2 * * 1-5", "fr")).toContain("lundi");
-    expect(cronWords("0 2 * * 1-5", "pt-BR")).toContain("segunda");
-    expect(cronWords("0 2 * * 1-5", "ja")).toContain("月曜日");
-    expect(cronWords("0 2 * * 1-5", "es")).toContain("lunes");
-    expect(cronWords("0 2 * * 1-5", "uk")).toContain("понеділок");
-    expect(cronWords("0 2 * * 1-5", "zh-Hans")).toContain("星期一");
+  it("says a cron expression in each console locale, on the 24-hour clock", async () => {
+    const weekdays = "0 2 * * 1-5";
+    const en = await loadCronWords("en");
+    expect(en(weekdays)).toBe("At 02:00, Monday through Friday");
+    expect(en("*/15 * * * *")).toBe("Every 15 minutes");
+    expect((await loadCronWords("de"))(weekdays)).toContain("Montag");
+    expect((await loadCronWords("fr"))(weekdays)).toContain("lundi");
+    expect((await loadCronWords("pt-BR"))(weekdays)).toContain("segunda");
+    expect((await loadCronWords("ja"))(weekdays)).toContain("月曜日");
+    expect((await loadCronWords("es"))(weekdays)).toContain("lunes");
+    expect((await loadCronWords("uk"))(weekdays)).toContain("понеділок");
+    expect((await loadCronWords("zh-Hans"))(weekdays)).toContain("星期一");
+    // English stays English once the other languages are loaded; an unknown locale reads English.
+    expect(en(weekdays)).toBe("At 02:00, Monday through Friday");
+    expect((await loadCronWords("xx"))(weekdays)).toBe("At 02:00, Monday through Friday");
   });
 
-  it("says nothing of an expression it cannot read rather than guess", () => {
-    expect(cronWords("every night", "en")).toBeNull();
+  it("says nothing of an expression it cannot read rather than guess", async () => {
+    expect((await loadCronWords("en"))("every night")).toBeNull();
   });
 
-  it("lists cron parts then interval parts with their seconds", () => {
-    const parts = specParts({ cron_expressions: ["0 6 * * *"], intervals: [{ every: "PT15M", offset: "PT1M" }] }, "en");
+  it("shows expressions without words until the words are loaded", () => {
+    expect(specParts({ cron_expressions: ["0 6 * * *"] })).toEqual([
+      { kind: "cron", expression: "0 6 * * *", words: null },
+    ]);
+  });
+
+  it("lists cron parts then interval parts with their seconds", async () => {
+    const parts = specParts(
+      { cron_expressions: ["0 6 * * *"], intervals: [{ every: "PT15M", offset: "PT1M" }] },
+      await loadCronWords("en"),
+    );
     expect(parts).toEqual([
       { kind: "cron", expression: "0 6 * * *", words: "At 06:00" },
       { kind: "interval", every: "PT15M", seconds: 900, offsetSeconds: 60 },

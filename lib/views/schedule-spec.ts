@@ -1,12 +1,3 @@
-import { Cron } from "croner";
-import cronstrue from "cronstrue";
-import "cronstrue/locales/de";
-import "cronstrue/locales/fr";
-import "cronstrue/locales/ja";
-import "cronstrue/locales/pt_BR";
-import "cronstrue/locales/es";
-import "cronstrue/locales/uk";
-import "cronstrue/locales/zh_CN";
 import type { ScheduleSpec } from "@/lib/dw/schemas-schedules";
 
 /**
@@ -15,30 +6,28 @@ import type { ScheduleSpec } from "@/lib/dw/schemas-schedules";
  * cron expression (in the spec's time zone, default UTC; 5-field, day-of-month OR day-of-week as
  * dragonmantank/cron-expression) and every interval (`every` an ISO-8601 duration with a year of 365
  * days and a month of 30, aligned to the Unix epoch plus `offset`). Fires are canonical: the server's
- * `next_fire` adds up to `jitter_seconds`.
+ * `next_fire` adds up to `jitter_seconds`. The words (cronstrue) live in cron-words.ts and the fire
+ * times (croner) in schedule-fires.ts, each loaded only where it is used: neither is in a list's first load.
  */
 
 export type SpecPart =
   | { kind: "cron"; expression: string; words: string | null }
   | { kind: "interval"; every: string; seconds: number | null; offsetSeconds: number };
 
-const CRONSTRUE_LOCALE: Readonly<Record<string, string>> = {
-  ...{ en: "en", "pt-BR": "pt_BR", de: "de", fr: "fr", ja: "ja" },
-  // cronstrue's zh_CN is written in simplified characters, as the console's zh-Hans catalog is.
-  ...{ es: "es", uk: "uk", "zh-Hans": "zh_CN" },
-};
-
 /** The spec's time zone as the engine reads it: a non-empty `timezone`, else UTC. */
 export function specTimezone(spec: ScheduleSpec | null | undefined): string {
   return spec?.timezone ? spec.timezone : "UTC";
 }
 
+/** An expression in words, or null when it cannot be read (or the words are not loaded yet). */
+export type CronDescriber = (expression: string) => string | null;
+
 /** Cron expressions and intervals as parts, each with what the screen says of it. */
-export function specParts(spec: ScheduleSpec | null | undefined, locale: string): SpecPart[] {
+export function specParts(spec: ScheduleSpec | null | undefined, words: CronDescriber = () => null): SpecPart[] {
   const crons = (spec?.cron_expressions ?? []).filter((expression) => expression !== "");
   const intervals = spec?.intervals ?? [];
   return [
-    ...crons.map((expression): SpecPart => ({ kind: "cron", expression, words: cronWords(expression, locale) })),
+    ...crons.map((expression): SpecPart => ({ kind: "cron", expression, words: words(expression) })),
     ...intervals.map((interval): SpecPart => ({
       kind: "interval",
       every: interval.every,
@@ -46,19 +35,6 @@ export function specParts(spec: ScheduleSpec | null | undefined, locale: string)
       offsetSeconds: (interval.offset ? durationSeconds(interval.offset) : 0) ?? 0,
     })),
   ];
-}
-
-/** "At 02:00, Monday through Friday" in the locale, 24-hour; null for an expression it cannot read. */
-export function cronWords(expression: string, locale: string): string | null {
-  try {
-    return cronstrue.toString(expression, {
-      locale: CRONSTRUE_LOCALE[locale] ?? "en",
-      use24HourTimeFormat: true,
-      throwExceptionOnParseError: true,
-    });
-  } catch {
-    return null;
-  }
 }
 
 const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
@@ -85,62 +61,6 @@ export function intervalUnit(seconds: number): { count: number; unit: "day" | "h
   if (seconds % 3600 === 0) return { count: seconds / 3600, unit: "hour" };
   if (seconds % 60 === 0) return { count: seconds / 60, unit: "minute" };
   return { count: seconds, unit: "second" };
-}
-
-function cronJob(expression: string, timezone: string): Cron | null {
-  try {
-    return new Cron(expression, { timezone, paused: true, mode: "5-part", domAndDow: false });
-  } catch {
-    return null;
-  }
-}
-
-/** The first fire strictly after `afterMs` of one part; null when it never fires. */
-function nextOfPart(part: SpecPart, afterMs: number, job: Cron | null): number | null {
-  if (part.kind === "cron") return job?.nextRun(new Date(afterMs))?.getTime() ?? null;
-  if (part.seconds === null || part.seconds <= 0) return null;
-  const every = part.seconds;
-  // The engine counts whole seconds (getTimestamp), so a fire at exactly `after` is not "after" it.
-  const after = Math.floor(afterMs / 1000);
-  const periods = Math.floor((after - part.offsetSeconds) / every);
-  return (part.offsetSeconds + (periods + 1) * every) * 1000;
-}
-
-/** The next `count` canonical fires after `afterMs` (epoch ms), earliest first, no duplicates. */
-export function nextFires(spec: ScheduleSpec | null | undefined, afterMs: number, count: number): number[] {
-  const parts = specParts(spec, "en");
-  const timezone = specTimezone(spec);
-  const jobs = parts.map((part) => (part.kind === "cron" ? cronJob(part.expression, timezone) : null));
-  const fires: number[] = [];
-  let cursor = afterMs;
-  while (fires.length < count) {
-    let earliest: number | null = null;
-    parts.forEach((part, i) => {
-      const next = nextOfPart(part, cursor, jobs[i] ?? null);
-      if (next !== null && (earliest === null || next < earliest)) earliest = next;
-    });
-    if (earliest === null) break;
-    fires.push(earliest);
-    cursor = earliest;
-  }
-  return fires;
-}
-
-/**
- * How many fires a backfill over `[startMs, endMs)` makes, as ScheduleManager::enumerateOccurrences
- * walks them (from a second before the start, each next fire while before the end), counted up to
- * `cap`; `more` says the range holds more than that. `max_runs` may stop the server sooner.
- */
-export function backfillFireCount(
-  spec: ScheduleSpec | null | undefined,
-  startMs: number,
-  endMs: number,
-  cap = 1000,
-): { count: number; more: boolean; first: number | null; last: number | null } {
-  if (!(endMs > startMs)) return { count: 0, more: false, first: null, last: null };
-  const fires = nextFires(spec, startMs - 1000, cap + 1).filter((at) => at < endMs);
-  const counted = fires.slice(0, cap);
-  return { count: counted.length, more: fires.length > cap, first: counted[0] ?? null, last: counted.at(-1) ?? null };
 }
 
 /**
