@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { mapBounded } from "@/lib/confirm/bulk";
+import { mapBounded } from "@/lib/confirm/map-bounded";
 import { BULK_READ_CONCURRENCY, BULK_SEND_CONCURRENCY, BULK_TRACK_INTERVAL_MS } from "@/lib/confirm/bulk-limits";
 import type { BulkEvent, BulkSent, BulkStage } from "@/lib/confirm/bulk-runner";
 import { bulkStep, bulkView, sendResults } from "@/lib/confirm/bulk-runner";

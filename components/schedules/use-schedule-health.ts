@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { useQueries, useQuery } from "@tanstack/react-query";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { scheduledRunQuery, scheduleQuery, schedulesQuery } from "@/lib/queries/schedules";
-import { lastAction } from "@/lib/views/schedules";
+import { lastAction } from "@/lib/views/schedule-state";
 import type { LastRun, Read, ScheduleHealth } from "@/lib/views/schedule-health";
 import { healthCandidates, lastRunOf, scheduleHealth } from "@/lib/views/schedule-health";
 import { useTicker } from "@/components/hooks/use-time-format";

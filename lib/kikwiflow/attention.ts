@@ -1,4 +1,4 @@
-import { mapBounded } from "../confirm/bulk";
+import { mapBounded } from "../confirm/map-bounded";
 import type { KikwiflowClient } from "./client";
 import { MAX_SEARCH_PAGE_SIZE } from "./client";
 import { KikwiflowNotFoundError } from "./errors";

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { WorkflowDebug } from "@/lib/dw/schemas-workflows";
 import type { AttentionRunInput } from "@/lib/views/failure-groups";
-import { mapBounded } from "@/lib/confirm/bulk";
+import { mapBounded } from "@/lib/confirm/map-bounded";
 import { RESCAN_MS, SCAN_CONCURRENCY, SCAN_LIMIT, SCAN_PAGE_SIZE } from "@/lib/confirm/bulk-limits";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { namespaceKey } from "@/lib/queries/keys";

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { mapBounded } from "@/lib/confirm/bulk";
+import { mapBounded } from "@/lib/confirm/map-bounded";
 import { RESCAN_MS, SCAN_CONCURRENCY, SCAN_LIMIT, SCAN_PAGE_SIZE } from "@/lib/confirm/bulk-limits";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
 import { namespaceKey } from "@/lib/queries/keys";

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import type { DwClient, WorkflowListItem } from "@/lib/dw";
 import { browserDwClientFor } from "@/lib/dw/browser-client";
-import { mapBounded } from "@/lib/confirm/bulk";
+import { mapBounded } from "@/lib/confirm/map-bounded";
 import { SCAN_CONCURRENCY } from "@/lib/confirm/bulk-limits";
 import { namespaceKey } from "@/lib/queries/keys";
 import type { RunRowDetail } from "@/lib/views/run-row";

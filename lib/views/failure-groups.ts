@@ -1,5 +1,5 @@
 import type { FailureCategory } from "@/lib/dw/enums";
-import { epochMs } from "./events";
+import { epochMs } from "./epoch-ms";
 
 /**
  * The triage inbox: open runs that need an operator, grouped by cause × workflow type × activity

@@ -1,6 +1,6 @@
 import type { ScheduleDescription, ScheduleListItem } from "@/lib/dw/schemas-schedules";
 import { timestampToEpochMs } from "@/lib/dw/timestamps";
-import { fireLateness, lastAction, scheduleState } from "./schedules";
+import { fireLateness, lastAction, scheduleState } from "./schedule-state";
 
 /**
  * The namespace's schedules that need an operator, for the Overview, Attention and the Schedules

@@ -1,14 +1,10 @@
 import type { PersonRole } from "@/lib/server/auth/roles";
-import type {
-  RecentAction,
-  ScheduleDescription,
-  ScheduleHistoryEvent,
-  ScheduleListItem,
-} from "@/lib/dw/schemas-schedules";
-import { timestampToEpochMs } from "@/lib/dw/timestamps";
+import type { ScheduleHistoryEvent, ScheduleListItem } from "@/lib/dw/schemas-schedules";
 import type { Capability, Role } from "./capabilities";
 import { personCapability } from "./capabilities";
 import { message } from "./message";
+import type { ActionRun, ScheduleState } from "./schedule-state";
+import { fireLateness, scheduleState } from "./schedule-state";
 
 /**
  * What the Schedules screens say of a schedule, from the real server's answers (schemas-schedules.ts):
@@ -16,34 +12,8 @@ import { message } from "./message";
  * its recent runs that failed, and which actions it offers.
  */
 
-/**
- * How late a fire may be before it is called overdue. The real server fires from `schedule:tick`,
- * which its Kubernetes cron job runs every minute (durable-workflow/server
- * k8s/scheduler-cronjob.yaml@11d35b7), so a fire is due within a minute of its time; a second minute
- * covers the tick's own run time.
- */
-export const FIRE_GRACE_MS = 120_000;
-
-export type ScheduleState = "active" | "paused" | "unknown";
-
-export function scheduleState(status: string | null | undefined, paused: boolean | null | undefined): ScheduleState {
-  if (status === "paused" || paused === true) return "paused";
-  if (status === "active" || paused === false) return "active";
-  return "unknown";
-}
-
-export type Lateness = { late: false } | { late: true; byMs: number };
-
-/**
- * An active schedule whose `next_fire` (jitter included) is more than {@link FIRE_GRACE_MS} in the past
- * has fires the server did not make on time: the scheduler is not ticking, or it is behind.
- */
-export function fireLateness(state: ScheduleState, nextFire: string | null | undefined, nowMs: number): Lateness {
-  const due = timestampToEpochMs(nextFire);
-  if (state !== "active" || due === null) return { late: false };
-  const byMs = nowMs - due;
-  return byMs > FIRE_GRACE_MS ? { late: true, byMs } : { late: false };
-}
+export type { ActionRun, Lateness, ScheduleState } from "./schedule-state";
+export { actionRun, FIRE_GRACE_MS, fireLateness, lastAction, recentActions, scheduleState } from "./schedule-state";
 
 export interface ScheduleFilters {
   status: "all" | "active" | "paused";
@@ -84,45 +54,6 @@ export function pageOf<T>(rows: readonly T[], page: number, size: number): { row
   const pages = Math.max(1, Math.ceil(rows.length / size));
   const shown = Math.min(Math.max(0, page), pages - 1);
   return { rows: rows.slice(shown * size, (shown + 1) * size), page: shown, pages };
-}
-
-/** A run a recent action started: its ids, or the start failure's reason. */
-export type ActionRun =
-  | {
-      kind: "run";
-      workflowId: string;
-      runId: string | null;
-      outcome: string;
-      firedAt: string | null;
-      lagMs: number | null;
-    }
-  | { kind: "start_failed"; reason: string | null; firedAt: string | null }
-  | { kind: "other"; outcome: string | null; firedAt: string | null };
-
-export function actionRun(action: RecentAction): ActionRun {
-  const firedAt = action.fired_at ?? null;
-  if (action.workflow_id) {
-    return {
-      kind: "run",
-      workflowId: action.workflow_id,
-      runId: action.run_id ?? null,
-      outcome: action.outcome ?? "scheduled",
-      firedAt,
-      lagMs: action.fire_lag_ms ?? null,
-    };
-  }
-  if (action.outcome === "failed") return { kind: "start_failed", reason: action.reason ?? null, firedAt };
-  return { kind: "other", outcome: action.outcome ?? null, firedAt };
-}
-
-/** The ring of the last ten actions (WorkflowSchedule::recordFire), newest first. */
-export function recentActions(detail: ScheduleDescription | null | undefined): ActionRun[] {
-  return [...(detail?.info?.recent_actions ?? [])].reverse().map(actionRun);
-}
-
-/** The newest recent action: what the last fire did. */
-export function lastAction(detail: ScheduleDescription | null | undefined): ActionRun | null {
-  return recentActions(detail)[0] ?? null;
 }
 
 const FAILED_STATUSES = new Set(["failed", "terminated"]);
