@@ -90,7 +90,7 @@ describe("isProxiedPath", () => {
       "health/x",
       "system",
       "namespaces/a/external-storage",
-      "deployments",
+      "service-endpoints",
       "workflows/../worker",
       "workflows/./x",
       "storage/test",
