@@ -1,76 +1,40 @@
 "use client";
 
-import { Fragment, useEffect, useId, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { usePathname } from "next/navigation";
-import { useTranslations } from "next-intl";
-import { Dialog } from "@/components/ui/dialog";
-import { Button } from "@/components/ui/button";
-import type { Shortcut, ShortcutGroup } from "@/lib/shortcuts/registry";
-import { isTypingTarget, opensSheet, SHORTCUT_GROUPS, shortcutGroupsFor } from "@/lib/shortcuts/registry";
+import type { ShortcutGroup } from "@/lib/shortcuts/registry";
+import { isTypingTarget, opensSheet, shortcutGroupsFor } from "@/lib/shortcuts/registry";
 
-/** Letters, `?` and Esc read the same on every keyboard layout the console speaks; the rest are translated. */
-const AS_IS: Readonly<Record<string, string>> = { "?": "?", Escape: "Esc" };
-const LETTER = /^[a-z]$/;
+// React.lazy rather than next/dynamic: the screens without a dynamic import of their own would
+// otherwise load next/dynamic's loader, larger than the sheet it defers.
+const ShortcutSheetDialog = lazy(() =>
+  import("@/components/shell/shortcut-sheet-dialog").then((m) => ({ default: m.ShortcutSheetDialog })),
+);
 
 /**
  * `?` opens the current screen's keyboard shortcuts, listed from the same registry the key handlers
- * read (lib/shortcuts/registry.ts). A native modal dialog: focus stays inside, Escape closes, and
- * focus returns to where it was. `?` typed into a field is the field's.
+ * read (lib/shortcuts/registry.ts). `?` typed into a field is the field's. Only the key listener is
+ * in every screen's first load: the sheet (shortcut-sheet-dialog.tsx) loads when first opened.
  */
 export function ShortcutSheet() {
-  const t = useTranslations("shortcuts");
   const pathname = usePathname();
-  const headingId = useId();
   const [groups, setGroups] = useState<ShortcutGroup[] | null>(null);
+  const [opened, setOpened] = useState(false);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || !opensSheet(event) || isTypingTarget(event.target as HTMLElement | null)) return;
       event.preventDefault();
       setGroups(shortcutGroupsFor(pathname, new URLSearchParams(window.location.search).get("view")));
+      setOpened(true);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   }, [pathname]);
 
-  const keyLabel = (key: string) => (LETTER.test(key) ? key : (AS_IS[key] ?? t(`key.${key as "Enter"}`)));
-
-  return (
-    <Dialog open={groups !== null} onClose={() => setGroups(null)} labelledBy={headingId} testId="shortcut-sheet">
-      <div className="space-y-4 p-5">
-        <h2 id={headingId} className="text-base font-semibold">
-          {t("title")}
-        </h2>
-        {(groups ?? []).map((group) => (
-          <section key={group} aria-labelledby={`${headingId}-${group}`} data-group={group}>
-            <h3 id={`${headingId}-${group}`} className="mb-1 text-xs font-semibold text-fg-muted uppercase">
-              {t(`group.${group}`)}
-            </h3>
-            <dl className="grid grid-cols-[auto_1fr] items-baseline gap-x-4 gap-y-1.5 text-sm">
-              {(SHORTCUT_GROUPS[group] as readonly Shortcut[]).map((shortcut) => (
-                <Fragment key={shortcut.action}>
-                  <dt className="flex flex-wrap items-center gap-1 whitespace-nowrap">
-                    {shortcut.keys.map((key, i) => (
-                      <Fragment key={key}>
-                        {i > 0 ? <span className="text-xs text-fg-muted">{t("or")}</span> : null}
-                        <kbd className="min-w-6 rounded border border-line bg-panel-muted px-1.5 py-0.5 text-center font-mono text-xs">
-                          {keyLabel(key)}
-                        </kbd>
-                      </Fragment>
-                    ))}
-                  </dt>
-                  <dd className="min-w-0 break-words">{t(`action.${shortcut.action as "help"}`)}</dd>
-                </Fragment>
-              ))}
-            </dl>
-          </section>
-        ))}
-        <div className="flex justify-end">
-          <Button size="sm" onClick={() => setGroups(null)}>
-            {t("close")}
-          </Button>
-        </div>
-      </div>
-    </Dialog>
-  );
+  return opened ? (
+    <Suspense fallback={null}>
+      <ShortcutSheetDialog groups={groups} onClose={() => setGroups(null)} />
+    </Suspense>
+  ) : null;
 }
