@@ -2,9 +2,8 @@ import type { CronDescriber } from "@/lib/views/schedule-spec";
 
 /**
  * Cron expressions in words (cronstrue), loaded when a spec is first shown and only in the
- * operator's language: cronstrue and one locale file are ≈ 6 KB gzip where all of the console's
- * languages together are ≈ 14, and no screen needs them before its schedules have been read.
- * Each locale file registers itself into the one cronstrue module it imports.
+ * operator's language (sizes: docs/performance.md): no screen needs them before its schedules have
+ * been read. Each locale file registers itself into the one cronstrue module it imports.
  */
 const LOCALES: Readonly<Record<string, { name: string; load: () => Promise<unknown> }>> = {
   de: { name: "de", load: () => import("cronstrue/locales/de") },
