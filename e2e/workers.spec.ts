@@ -137,12 +137,12 @@ test("a worker's slots and process as reported, and the columns a person chooses
   const chooser = page.getByTestId("worker-columns");
   await chooser.locator("summary").click();
   await chooser.getByLabel("Capabilities").check();
-  await chooser.getByLabel("Build id").uncheck();
+  await chooser.getByLabel("Build ID").uncheck();
   await expect(dead).toContainText("workflow_tasks");
-  await expect(page.getByRole("columnheader", { name: "Build id" })).toHaveCount(0);
+  await expect(page.getByTestId("workers-table").getByRole("columnheader", { name: "Build ID" })).toHaveCount(0);
   await page.reload();
   await expect(row(page, DEAD)).toContainText("workflow_tasks", { timeout: 20_000 });
-  await expect(page.getByRole("columnheader", { name: "Build id" })).toHaveCount(0);
+  await expect(page.getByTestId("workers-table").getByRole("columnheader", { name: "Build ID" })).toHaveCount(0);
   await expect(page.getByRole("columnheader", { name: "Capabilities" })).toBeVisible();
   await shoot(page, "live");
   // Back to the default for the next tests' screenshots.
