@@ -1,16 +1,12 @@
 import type { SearchAttributeList } from "@/lib/dw/schemas-search-attributes";
 import type { RegistryChange } from "@/lib/actions/search-attributes";
-import { withBasePath } from "@/lib/http/base-path";
+import { postAction } from "@/components/actions/post-action";
 
 export type RegistryOutcome =
   | { kind: "confirmed"; op: RegistryChange["op"]; name: string; type: string | null }
   | { kind: "unconfirmed" }
   | { kind: "rejected"; reason: string; message: string }
   | { kind: "failed"; message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Sends a registry change through the console's guarded handler, then reads the registry back:
@@ -21,21 +17,8 @@ export async function sendRegistryChange(
   change: RegistryChange,
   readBack: () => Promise<SearchAttributeList>,
 ): Promise<RegistryOutcome> {
-  let json: unknown;
-  try {
-    const response = await fetch(withBasePath("/api/actions/search-attributes"), {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
-      body: JSON.stringify(change),
-    });
-    json = await response.json().catch(() => null);
-  } catch (error) {
-    return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
-  }
-  if (!isRecord(json)) return { kind: "failed", message: "malformed answer" };
-  if (json.kind === "rejected")
-    return { kind: "rejected", reason: String(json.reason), message: String(json.message ?? "") };
-  if (json.kind !== "accepted") return { kind: "failed", message: String(json.message ?? json.reason ?? "") };
+  const sent = await postAction("/api/actions/search-attributes", namespace, change);
+  if (sent.kind !== "accepted") return sent;
   try {
     const registry = await readBack();
     const type = registry.custom_attributes[change.name];

@@ -1,15 +1,11 @@
 import type { Worker } from "@/lib/dw/schemas-fleet";
-import { withBasePath } from "@/lib/http/base-path";
+import { postAction } from "@/components/actions/post-action";
 
 export type RemovalOutcome =
   | { kind: "confirmed"; workerId: string; recoveredTasks: number | null }
   | { kind: "unconfirmed"; workerId: string }
   | { kind: "rejected"; reason: string; message: string }
   | { kind: "failed"; message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Sends a worker's removal through the console's guarded handler, then reads the roster back: only a
@@ -20,23 +16,10 @@ export async function removeWorker(
   workerId: string,
   readBack: () => Promise<Worker[]>,
 ): Promise<RemovalOutcome> {
-  let json: unknown;
-  try {
-    const response = await fetch(withBasePath("/api/actions/workers"), {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
-      body: JSON.stringify({ op: "remove", workerId }),
-    });
-    json = await response.json().catch(() => null);
-  } catch (error) {
-    return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
-  }
-  if (!isRecord(json)) return { kind: "failed", message: "malformed answer" };
-  if (json.kind === "rejected")
-    return { kind: "rejected", reason: String(json.reason), message: String(json.message ?? "") };
-  if (json.kind !== "accepted") return { kind: "failed", message: String(json.message ?? json.reason ?? "") };
-  const body = isRecord(json.body) ? json.body : {};
-  const recovered = typeof body.recovered_workflow_task_count === "number" ? body.recovered_workflow_task_count : null;
+  const sent = await postAction("/api/actions/workers", namespace, { op: "remove", workerId });
+  if (sent.kind !== "accepted") return sent;
+  const recovered =
+    typeof sent.body.recovered_workflow_task_count === "number" ? sent.body.recovered_workflow_task_count : null;
   try {
     const roster = await readBack();
     return roster.some((worker) => worker.worker_id === workerId)

@@ -1,17 +1,13 @@
 import type { TaskQueueBuildIds } from "@/lib/dw/schemas-build-ids";
 import type { BuildIdAction, BuildIdRolloutRequest } from "@/lib/actions/build-id-rules";
 import { rolloutHolds } from "@/lib/views/build-ids";
-import { withBasePath } from "@/lib/http/base-path";
+import { postAction } from "@/components/actions/post-action";
 
 export type RolloutOutcome =
   | { kind: "confirmed"; action: BuildIdAction; buildId: string | null }
   | { kind: "unconfirmed" }
   | { kind: "rejected"; reason: string; message: string }
   | { kind: "failed"; message: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Sends a rollout change through the console's guarded handler, then reads the queue's rollout
@@ -22,21 +18,8 @@ export async function sendRollout(
   change: BuildIdRolloutRequest,
   readBack: () => Promise<TaskQueueBuildIds>,
 ): Promise<RolloutOutcome> {
-  let json: unknown;
-  try {
-    const response = await fetch(withBasePath("/api/actions/build-ids"), {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", "x-namespace": namespace },
-      body: JSON.stringify(change),
-    });
-    json = await response.json().catch(() => null);
-  } catch (error) {
-    return { kind: "failed", message: error instanceof Error ? error.message : String(error) };
-  }
-  if (!isRecord(json)) return { kind: "failed", message: "malformed answer" };
-  if (json.kind === "rejected")
-    return { kind: "rejected", reason: String(json.reason), message: String(json.message ?? "") };
-  if (json.kind !== "accepted") return { kind: "failed", message: String(json.message ?? json.reason ?? "") };
+  const sent = await postAction("/api/actions/build-ids", namespace, change);
+  if (sent.kind !== "accepted") return sent;
   try {
     const snapshot = await readBack();
     return rolloutHolds(snapshot, change.action, change.buildId)
