@@ -261,7 +261,11 @@ function notFound(name: string): EngineError {
 }
 
 /** The storage probe's refusals in the real order (no driver, disabled, another driver, not local), else a round trip. */
-function storageTest(deps: ControlPlaneDeps, namespace: string, b: z.infer<typeof storageTestBody>): [number, Record<string, unknown>] {
+function storageTest(
+  deps: ControlPlaneDeps,
+  namespace: string,
+  b: z.infer<typeof storageTestBody>,
+): [number, Record<string, unknown>] {
   const policy = readNamespace(deps.engine.db, namespace)?.external_payload_storage ?? null;
   const driver = b.driver ?? policy?.driver ?? null;
   if (!driver)
