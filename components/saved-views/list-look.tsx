@@ -31,7 +31,14 @@ export function ListLook({
 }) {
   const t = useTranslations("savedViews");
   const [open, setOpen] = useState(false);
-  const shown = columns.length - columns.filter((column) => hidden.has(column.id)).length;
+  // The URL is the truth, but a router round trip lies between a click and it: the box shows the
+  // click at once, until the URL it was made against changes (then the URL's choice shows).
+  const urlKey = [...hidden].sort().join(",");
+  const [clicked, setClicked] = useState<{ againstUrl: string; hidden: ReadonlySet<string> } | null>(null);
+  // Once the URL moved, the click is spent: coming back to the same URL later must not revive it.
+  if (clicked !== null && clicked.againstUrl !== urlKey) setClicked(null);
+  const current = clicked !== null && clicked.againstUrl === urlKey ? clicked.hidden : hidden;
+  const shown = columns.length - columns.filter((column) => current.has(column.id)).length;
   return (
     <div className="flex flex-wrap items-end gap-2" data-testid="list-look">
       <SegmentedControl
@@ -60,11 +67,12 @@ export function ListLook({
               <input
                 {...MENU_ITEM}
                 type="checkbox"
-                checked={!hidden.has(column.id)}
+                checked={!current.has(column.id)}
                 onChange={(event) => {
-                  const next = new Set(hidden);
+                  const next = new Set(current);
                   if (event.target.checked) next.delete(column.id);
                   else next.add(column.id);
+                  setClicked({ againstUrl: urlKey, hidden: next });
                   onHidden(next);
                 }}
               />
